@@ -1,0 +1,103 @@
+"""Game options declared as data: name, type, default, check, and how to read one from text.
+
+Every game declares the options of each variant with these; ``new_game`` validates what it is given
+against them, and the CLI parses ``--option KEY=VALUE`` with the same declarations.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off"}
+
+
+@dataclass(frozen=True)
+class Option:
+    name: str
+    kind: str  # "int", "bool", "choice", "codes" (list of card codes), "codes-map"
+    default: Any
+    doc: str
+    choices: tuple[str, ...] = ()
+    minimum: int | None = None
+    maximum: int | None = None
+    nullable: bool = True  # None means "not set" (use the game's own behaviour)
+    check: Callable[[Any], str | None] | None = field(default=None, compare=False)
+
+    def validate(self, value: Any) -> Any:
+        """Return the value, normalised; raise ValueError naming the option when it is bad."""
+        if value is None:
+            if self.nullable or self.default is None:
+                return None
+            raise ValueError(f"option {self.name!r} cannot be None")
+        normal = self._normalise(value)
+        if self.check is not None:
+            problem = self.check(normal)
+            if problem:
+                raise ValueError(f"option {self.name!r}: {problem}")
+        return normal
+
+    def _normalise(self, value: Any) -> Any:
+        if self.kind == "int":
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise ValueError(f"option {self.name!r} takes a whole number, got {value!r}")
+            if self.minimum is not None and value < self.minimum:
+                raise ValueError(f"option {self.name!r} must be at least {self.minimum}, got {value}")
+            if self.maximum is not None and value > self.maximum:
+                raise ValueError(f"option {self.name!r} must be at most {self.maximum}, got {value}")
+            return value
+        if self.kind == "bool":
+            if not isinstance(value, bool):
+                raise ValueError(f"option {self.name!r} takes true or false, got {value!r}")
+            return value
+        if self.kind == "choice":
+            if value not in self.choices:
+                raise ValueError(
+                    f"option {self.name!r} takes one of {', '.join(self.choices)}; got {value!r}"
+                )
+            return value
+        if self.kind == "codes":
+            if isinstance(value, str) or not isinstance(value, Sequence):
+                raise ValueError(f"option {self.name!r} takes a list of card codes, got {value!r}")
+            if not all(isinstance(code, str) for code in value):
+                raise ValueError(f"option {self.name!r}: every card code must be text")
+            return list(value)
+        raise AssertionError(f"unknown option kind {self.kind}")
+
+    def parse(self, text: str) -> Any:
+        """Read a value written at the command line (``KEY=VALUE``)."""
+        text = text.strip()
+        if text.lower() in ("none", "null", ""):
+            return self.validate(None)
+        if self.kind == "int":
+            try:
+                return self.validate(int(text))
+            except ValueError as exc:
+                if "takes" in str(exc) or "must" in str(exc):
+                    raise
+                raise ValueError(f"option {self.name!r} takes a whole number, got {text!r}") from None
+        if self.kind == "bool":
+            low = text.lower()
+            if low in _TRUE:
+                return True
+            if low in _FALSE:
+                return False
+            raise ValueError(f"option {self.name!r} takes true or false, got {text!r}")
+        if self.kind == "codes":
+            return self.validate([c for c in text.replace(",", " ").split() if c])
+        return self.validate(text)
+
+
+def validate_options(declared: Sequence[Option], given: dict[str, Any]) -> dict[str, Any]:
+    """All declared options with their values: the given ones validated, the rest at their defaults."""
+    by_name = {opt.name: opt for opt in declared}
+    unknown = sorted(set(given) - set(by_name))
+    if unknown:
+        known = ", ".join(sorted(by_name)) or "none"
+        raise ValueError(f"unknown option {', '.join(map(repr, unknown))}; known options: {known}")
+    return {
+        opt.name: opt.validate(given[opt.name]) if opt.name in given else opt.default
+        for opt in declared
+    }

@@ -1,0 +1,247 @@
+"""The contract every game's state meets.
+
+Legality is decided in one place, :meth:`State.legal_actions`; :meth:`State.apply` validates an action
+by membership in that list (as python-chess validates a move against ``legal_moves``) and only then hands
+it to the game's unchecked :meth:`State._do`. Search code that already holds a legal action can call
+:meth:`State.apply_unchecked` and skip the check.
+"""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Iterable
+from typing import Any
+
+from candlebox.engine.errors import IllegalAction
+from candlebox.engine.rng import Rng
+
+FORMAT = 1  # version of the saved-game layout written by to_json
+
+
+def _copy_plain(value: Any) -> Any:
+    """Copy plain data (lists, dicts, tuples of immutables, numbers, text) deeply enough to be independent."""
+    kind = type(value)
+    if kind is list:
+        if value and type(value[0]) in (list, dict):
+            return [_copy_plain(item) for item in value]
+        return value[:]
+    if kind is dict:
+        return {key: _copy_plain(item) for key, item in value.items()}
+    if kind is Rng:
+        return value.copy()
+    return value  # int, str, bool, None, tuple of immutables, enum members: shared safely
+
+
+def summarize(actions: Iterable[str]) -> str:
+    """A short human list of actions: runs of ``verb N`` become ``verb 1–12``."""
+    parts: list[str] = []
+    run_verb: str | None = None
+    run: list[int] = []
+
+    def flush() -> None:
+        if run_verb is None:
+            return
+        if len(run) > 2 and run == list(range(run[0], run[-1] + 1)):
+            parts.append(f"{run_verb} {run[0]}–{run[-1]}")
+        else:
+            parts.extend(f"{run_verb} {n}" for n in run)
+
+    for action in actions:
+        verb, _, arg = action.partition(" ")
+        if arg.isdigit():
+            if verb != run_verb:
+                flush()
+                run_verb, run = verb, []
+            run.append(int(arg))
+            continue
+        flush()
+        run_verb, run = None, []
+        parts.append(action)
+    flush()
+    return ", ".join(parts) if parts else "nothing"
+
+
+class State(abc.ABC):
+    """One game in progress. Subclasses keep all their data in ``__slots__`` of plain values."""
+
+    __slots__ = (
+        "game_id",
+        "variant",
+        "num_players",
+        "seed",
+        "options",
+        "rng",
+        "history",
+        "events",
+        "_cache_seat",
+        "_cache_list",
+    )
+
+    def __init__(self, game_id: str, variant: str, players: int, seed: int, options: dict) -> None:
+        self.game_id = game_id
+        self.variant = variant
+        self.num_players = players
+        self.seed = seed
+        self.options = options
+        self.rng = Rng(seed)
+        self.history: list[tuple[int, str]] = []
+        self.events: list[tuple] = []
+        self._cache_seat = -1
+        self._cache_list: list[str] = []
+
+    # ----------------------------------------------------------------- whose decision
+    @property
+    @abc.abstractmethod
+    def to_act(self) -> tuple[int, ...]:
+        """The seats that owe a decision now; empty when the game is over."""
+
+    @abc.abstractmethod
+    def pending(self) -> dict[str, Any] | None:
+        """The decision being waited for, as data: ``{"decision": ..., "seats": [...], ...}``."""
+
+    @abc.abstractmethod
+    def describe_pending(self) -> str:
+        """The pending decision in words, for error messages and the terminal."""
+
+    # ----------------------------------------------------------------- legality
+    @abc.abstractmethod
+    def _legal_for(self, seat: int) -> list[str]:
+        """Every legal action of ``seat``, which is in ``to_act``: unique, in a stable order."""
+
+    def legal_actions(self, seat: int) -> list[str]:
+        """Every legal action for ``seat``; ``[]`` for a seat that does not act now."""
+        if seat == self._cache_seat:
+            return self._cache_list[:]
+        if seat not in self.to_act:
+            return []
+        actions = self._legal_for(seat)
+        self._cache_seat = seat
+        self._cache_list = actions
+        return actions[:]
+
+    def apply(self, seat: int, action: str) -> None:
+        """Apply a legal action; anything else raises :class:`IllegalAction` and changes nothing."""
+        legal = self._cache_list if seat == self._cache_seat else self.legal_actions(seat)
+        if action in legal:
+            self.apply_unchecked(seat, action)
+            return
+        raise IllegalAction(self._explain(seat, action, legal))
+
+    def apply_unchecked(self, seat: int, action: str) -> None:
+        """Apply an action known to be legal (search's fast path: no validation)."""
+        self._cache_seat = -1
+        self.history.append((seat, action))
+        self._do(seat, action)
+
+    @abc.abstractmethod
+    def _do(self, seat: int, action: str) -> None:
+        """Carry out a legal action."""
+
+    def _malformed(self, action: str) -> str | None:
+        """Why the text is not the game's notation at all, or None when it is well formed."""
+        return None
+
+    def _explain(self, seat: Any, action: Any, legal: list[str]) -> str:
+        n = self.num_players
+        if self.is_over:
+            return f"the game is over; no action is legal (tried {action!r})"
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+            return f"seat {seat!r} is not a seat of this {n}-player game (seats 0–{n - 1})"
+        if not isinstance(action, str):
+            return (
+                f"an action is text in the game's notation, got {type(action).__name__} {action!r}"
+            )
+        if seat not in self.to_act:
+            return f"seat {seat} does not act now: {self.describe_pending()}"
+        problem = self._malformed(action)
+        if problem:
+            return f"{action!r} is malformed: {problem}. Legal now: {summarize(legal)}"
+        return (
+            f"{action!r} is not legal now ({self.describe_pending()}). Legal: {summarize(legal)}"
+        )
+
+    # ----------------------------------------------------------------- results
+    @property
+    @abc.abstractmethod
+    def is_over(self) -> bool: ...
+
+    @property
+    @abc.abstractmethod
+    def truncated(self) -> bool:
+        """True when the game ended by reaching ``max_turns``."""
+
+    @property
+    @abc.abstractmethod
+    def winners(self) -> tuple[int, ...]: ...
+
+    @property
+    @abc.abstractmethod
+    def scores(self) -> tuple[float, ...]: ...
+
+    # ----------------------------------------------------------------- information
+    @abc.abstractmethod
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may know (``None``: a spectator), JSON-safe."""
+
+    @abc.abstractmethod
+    def _event_view(self, event: tuple, seat: int | None) -> dict[str, Any] | None:
+        """One logged event as ``seat`` may see it, or None when it sees nothing of it."""
+
+    def log(self, seat: int | None) -> list[dict[str, Any]]:
+        """The events so far, filtered by the same rules as :meth:`view`."""
+        self._check_viewer(seat)
+        shown = (self._event_view(event, seat) for event in self.events)
+        return [entry for entry in shown if entry is not None]
+
+    def _check_viewer(self, seat: int | None) -> None:
+        if seat is None:
+            return
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.num_players:
+            raise ValueError(
+                f"seat {seat!r} is not a seat of this {self.num_players}-player game "
+                f"(seats 0–{self.num_players - 1}, or None for a spectator)"
+            )
+
+    # ----------------------------------------------------------------- copies and saves
+    def clone(self) -> State:
+        """An independent copy (RNG included)."""
+        twin = object.__new__(type(self))
+        for cls in type(self).__mro__:
+            for name in getattr(cls, "__slots__", ()):
+                if hasattr(self, name):
+                    setattr(twin, name, _copy_plain(getattr(self, name)))
+        return twin
+
+    @abc.abstractmethod
+    def resample(self, seat: int, seed: int) -> State:
+        """A state ``seat`` cannot tell from this one: what it cannot know dealt anew, consistently."""
+
+    @abc.abstractmethod
+    def _snapshot(self) -> dict[str, Any]:
+        """The game-specific part of :meth:`to_json`."""
+
+    def to_json(self) -> dict[str, Any]:
+        """Everything, JSON-safe; :func:`candlebox.load` restores it exactly."""
+        return {
+            "format": FORMAT,
+            "game": self.game_id,
+            "variant": self.variant,
+            "players": self.num_players,
+            "seed": self.seed,
+            "options": _copy_plain(self.options),
+            "rng": self.rng.state,
+            "history": [[seat, action] for seat, action in self.history],
+            "events": [list(event) for event in self.events],
+            "state": self._snapshot(),
+        }
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, State):
+            return NotImplemented
+        return self.to_json() == other.to_json()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        status = "over" if self.is_over else self.describe_pending()
+        return f"<{type(self).__name__} {self.game_id}/{self.variant} {self.num_players}p: {status}>"

@@ -1,0 +1,37 @@
+"""The junior game's extra option: instead of a turn, discard a collected Unlit candle (it leaves the
+game) to force another player to give you a candle of their choice."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from candlebox.games.candle_quest import turn
+from candlebox.games.candle_quest.candles import CODE, FACE, KIND, Kind
+from candlebox.games.candle_quest.decision import Phase
+from candlebox.games.candle_quest.notation import GIVE
+from candlebox.games.candle_quest.screen import take_out
+
+if TYPE_CHECKING:
+    from candlebox.games.candle_quest.state import CandleQuestState
+
+
+def force(st: CandleQuestState, seat: int, target: int) -> None:
+    st.passes = 0
+    unlit = min((c for c in st.screens[seat] if KIND[c] is Kind.UNLIT), key=lambda c: FACE[c])
+    take_out(st, seat, unlit)
+    st.removed.append(unlit)
+    st.events.append(("force", seat, target, CODE[unlit]))
+    st.phase = Phase.GIVE
+    st.actor = target
+
+
+def give_actions(st: CandleQuestState, seat: int) -> list[str]:
+    return [GIVE[candle] for candle in sorted(st.screens[seat])]
+
+
+def give(st: CandleQuestState, seat: int, candle: int) -> None:
+    take_out(st, seat, candle)
+    receiver = st.active
+    st.events.append(("give", seat, receiver, CODE[candle]))
+    st.actor = receiver
+    turn.collect(st, receiver, candle)

@@ -1,0 +1,223 @@
+"""The Candle Quest state: plain data in slots, the pending decision, and dispatch to the rule modules."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from candlebox.engine import State
+from candlebox.games.candle_quest import auction, guard, junior, loot, payment, turn
+from candlebox.games.candle_quest.candles import CODE, TYPE_OF
+from candlebox.games.candle_quest.decision import FOR_GUARD, NAMES, Phase
+from candlebox.games.candle_quest.notation import malformed
+
+GAME_ID = "candle-quest"
+_SEATS = tuple((seat,) for seat in range(8))
+
+
+def _turn_action(st: CandleQuestState, seat: int, verb: str, arg: str) -> None:
+    if verb == "flip":
+        turn.flip(st, seat)
+    elif verb == "loot":
+        loot.begin_loot(st, seat, int(arg))
+    elif verb == "force":
+        junior.force(st, seat, int(arg))
+    else:
+        turn.pass_turn(st, seat)
+
+
+def _choose_action(st: CandleQuestState, seat: int, verb: str, arg: str) -> None:
+    if verb == "buy":
+        turn.buy(st, seat)
+    elif verb == "sell":
+        turn.sell(st, seat)
+    else:
+        auction.open_auction(st, seat, int(arg))
+
+
+def _bid_action(st: CandleQuestState, seat: int, verb: str, arg: str) -> None:
+    if verb == "bid":
+        auction.bid(st, seat, int(arg))
+    else:
+        auction.pass_bid(st, seat)
+
+
+def _pay_action(st: CandleQuestState, seat: int, verb: str, arg: str) -> None:
+    if verb == "discard":
+        payment.pay_with_candle(st, seat, TYPE_OF[arg])
+    else:
+        payment.pay_with_shekels(st, seat, int(arg))
+
+
+def _short_action(st: CandleQuestState, seat: int, verb: str, arg: str) -> None:
+    if verb == "discard":
+        guard.short_discard(st, seat, TYPE_OF[arg])
+    else:
+        guard.short_pay(st, seat, int(arg))
+
+
+def _give_action(st: CandleQuestState, seat: int, verb: str, arg: str) -> None:
+    junior.give(st, seat, TYPE_OF[arg])
+
+
+_Handler = Callable[["CandleQuestState", int, str, str], None]
+_Lister = Callable[["CandleQuestState", int], list[str]]
+
+_DO: dict[Phase, _Handler] = {
+    Phase.TURN: _turn_action,
+    Phase.CHOOSE: _choose_action,
+    Phase.BID: _bid_action,
+    Phase.PAY: _pay_action,
+    Phase.SHORT: _short_action,
+    Phase.GIVE: _give_action,
+}
+_LEGAL: dict[Phase, _Lister] = {
+    Phase.TURN: turn.turn_actions,
+    Phase.CHOOSE: turn.choose_actions,
+    Phase.BID: auction.bid_actions,
+    Phase.PAY: payment.pay_actions,
+    Phase.SHORT: guard.short_actions,
+    Phase.GIVE: junior.give_actions,
+}
+
+
+class CandleQuestState(State):
+    __slots__ = (
+        "junior",
+        "advanced",
+        "max_turns",
+        "stack",  # type numbers; the top is the end of the list
+        "piles",  # each seat's discard pile, bottom to top
+        "screens",  # each seat's collected candles: type -> count
+        "worth",  # each seat's face value total behind the screen (derived; kept for speed)
+        "shekels",
+        "bank",
+        "table",  # the candle face up on the table (flipped, being looted or guarded), -1 if none
+        "aside",  # Unlit candles set aside this turn
+        "removed",  # removed from the game
+        "active",  # whose turn it is
+        "actor",  # who owes the pending decision
+        "phase",
+        "bonus",  # this turn is a bonus turn (after guarding): further Unlit candles are set aside
+        "due",  # still owed in the payment being made
+        "paying",  # what the payment is for (FOR_LOOT, FOR_GUARD)
+        "loot_from",
+        "high",  # the auction's high bid and bidder
+        "high_bidder",
+        "turns",  # completed turns
+        "passes",  # consecutive turns passed for want of any action
+        "winners",
+        "final",  # final scores
+        "end_reason",
+        "completer",
+    )
+
+    def __init__(self, variant: str, players: int, seed: int, options: dict[str, Any]) -> None:
+        super().__init__(GAME_ID, variant, players, seed, options)
+        self.junior = variant == "junior"
+        self.advanced = variant == "advanced"
+        self.max_turns = options["max_turns"]
+        self.stack: list[int] = []
+        self.piles: list[list[int]] = [[] for _ in range(players)]
+        self.screens: list[dict[int, int]] = [{} for _ in range(players)]
+        self.worth = [0] * players
+        self.shekels = [0] * players
+        self.bank = 0
+        self.table = -1
+        self.aside: list[int] = []
+        self.removed: list[int] = []
+        self.active = self.actor = 0
+        self.phase = Phase.TURN
+        self.bonus = False
+        self.due = 0
+        self.paying = FOR_GUARD
+        self.loot_from = -1
+        self.high = self.high_bidder = -1
+        self.turns = 0
+        self.passes = 0
+        self.winners: tuple[int, ...] = ()
+        self.final: tuple[float, ...] = ()
+        self.end_reason = ""
+        self.completer = -1
+
+    # ------------------------------------------------------------------ contract
+    @property
+    def to_act(self) -> tuple[int, ...]:
+        return () if self.phase is Phase.OVER else _SEATS[self.actor]
+
+    def legal_actions(self, seat: int) -> list[str]:
+        # The base class's logic, inlined: this is the hottest call in every playout.
+        if seat == self._cache_seat:
+            return self._cache_list[:]
+        if seat != self.actor or self.phase is Phase.OVER:
+            return []
+        actions = _LEGAL[self.phase](self, seat)
+        self._cache_seat = seat
+        self._cache_list = actions
+        return actions[:]
+
+    def _legal_for(self, seat: int) -> list[str]:
+        return _LEGAL[self.phase](self, seat)
+
+    def _do(self, seat: int, action: str) -> None:
+        verb, _, arg = action.partition(" ")
+        _DO[self.phase](self, seat, verb, arg)
+
+    def _malformed(self, action: str) -> str | None:
+        return malformed(action)
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    @property
+    def truncated(self) -> bool:
+        return self.end_reason == "max-turns"
+
+    @property
+    def scores(self) -> tuple[float, ...]:
+        return self.final if self.phase is Phase.OVER else (0.0,) * self.num_players
+
+    def pending(self) -> dict[str, Any] | None:
+        if self.phase is Phase.OVER:
+            return None
+        info: dict[str, Any] = {"decision": NAMES[self.phase], "seats": [self.actor]}
+        if self.table >= 0:
+            info["candle"] = CODE[self.table]
+        if self.phase is Phase.TURN:
+            info["bonus_turn"] = self.bonus
+        elif self.phase is Phase.BID:
+            info.update(auctioneer=self.active, high_bid=self.high, high_bidder=self.high_bidder)
+        elif self.phase is Phase.PAY:
+            info.update(paying_for="guard" if self.paying == FOR_GUARD else "loot", due=self.due)
+        elif self.phase is Phase.GIVE:
+            info["to"] = self.active
+        return info
+
+    def describe_pending(self) -> str:
+        from candlebox.games.candle_quest.view import describe
+
+        return describe(self)
+
+    # ------------------------------------------------------------------ information
+    def view(self, seat: int | None) -> dict[str, Any]:
+        from candlebox.games.candle_quest.view import view
+
+        self._check_viewer(seat)
+        return view(self, seat)
+
+    def _event_view(self, event: tuple, seat: int | None) -> dict[str, Any] | None:
+        from candlebox.games.candle_quest.view import event_view
+
+        return event_view(event, seat)
+
+    def resample(self, seat: int, seed: int) -> State:
+        from candlebox.games.candle_quest.save import resample
+
+        self._check_viewer(seat)
+        return resample(self, seat, seed)
+
+    def _snapshot(self) -> dict[str, Any]:
+        from candlebox.games.candle_quest.save import snapshot
+
+        return snapshot(self)

@@ -1,0 +1,134 @@
+"""What each seat may see: its own screen, the table, the discard piles, and the public log.
+
+The exact split (docs/rulings.md, 'Screens'): behind a screen are the collected candles and the shekels.
+A rival's view shows how many candles are behind each screen, never which, nor their shekels. Everything
+that happens face up on the table (flips, purchases, bids, loots, payments, discards) is public in the log.
+The draw stack's order is known to nobody. When the game is over the screens are lifted.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from candlebox.games.candle_quest.candles import CANDLES, CODE
+from candlebox.games.candle_quest.decision import Phase
+from candlebox.games.candle_quest.scoring import candle_value, colours_filled
+from candlebox.games.candle_quest.screen import listing
+
+if TYPE_CHECKING:
+    from candlebox.games.candle_quest.state import CandleQuestState
+
+# Field names of each event kind, after the kind itself; every Candle Quest event is public.
+EVENT_FIELDS: dict[str, tuple[str, ...]] = {
+    "start-draw": ("seat", "candle"),
+    "start-player": ("seat",),
+    "flip": ("seat", "candle"),
+    "set-aside": ("seat", "candle"),
+    "no-candle": ("seat",),
+    "rebuild": ("candles",),
+    "mix-back": ("candles",),
+    "buy": ("seat", "candle", "price"),
+    "sell": ("seat", "candle", "received"),
+    "auction": ("seat", "candle", "bid"),
+    "bid": ("seat", "amount"),
+    "pass-bid": ("seat",),
+    "auction-won": ("seat", "candle", "price", "paid_to"),
+    "loot": ("seat", "from", "candle", "cost"),
+    "looted": ("seat", "candle"),
+    "discard": ("seat", "candle", "to"),
+    "pay": ("seat", "amount"),
+    "guard": ("seat", "candle"),
+    "unlit-removed": ("seat", "candle"),
+    "bonus-turn": ("seat",),
+    "force": ("seat", "target", "candle"),
+    "give": ("seat", "to", "candle"),
+    "pass": ("seat",),
+    "end-turn": ("seat", "turn"),
+    "menorah": ("seat",),
+    "game-over": ("reason", "winners"),
+}
+
+
+def event_view(event: tuple, seat: int | None) -> dict[str, Any]:
+    kind = event[0]
+    entry: dict[str, Any] = {"event": kind}
+    for name, value in zip(EVENT_FIELDS[kind], event[1:], strict=True):
+        entry[name] = list(value) if isinstance(value, tuple) else value
+    if kind == "auction-won" and entry["paid_to"] == -1:
+        entry["paid_to"] = "bank"
+    return entry
+
+
+def codes(candles: list[int]) -> list[str]:
+    return [CODE[candle] for candle in candles]
+
+
+def _player(st: CandleQuestState, owner: int, viewer: int | None) -> dict[str, Any]:
+    screen = st.screens[owner]
+    info: dict[str, Any] = {
+        "seat": owner,
+        "discard_pile": codes(st.piles[owner]),
+        "candles_behind_screen": sum(screen.values()),
+    }
+    if viewer == owner or st.phase is Phase.OVER:
+        info["candles"] = codes(listing(screen))
+        info["shekels"] = st.shekels[owner]
+        info["colours"] = colours_filled(screen)
+        if st.advanced:
+            info["candle_value"] = candle_value(screen, st.options["dancing"])
+    return info
+
+
+def view(st: CandleQuestState, seat: int | None) -> dict[str, Any]:
+    result: dict[str, Any] = {
+        "game": st.game_id,
+        "variant": st.variant,
+        "players": st.num_players,
+        "seat": seat,
+        "colours": list(CANDLES.colour_names),
+        "turn": st.turns,
+        "max_turns": st.max_turns,
+        "active": st.active if st.phase is not Phase.OVER else None,
+        "pending": st.pending(),
+        "stack": len(st.stack),
+        "table": CODE[st.table] if st.table >= 0 else None,
+        "set_aside": codes(st.aside),
+        "removed": codes(st.removed),
+        "bank": st.bank,
+        "seats": [_player(st, owner, seat) for owner in range(st.num_players)],
+        "over": st.phase is Phase.OVER,
+    }
+    if st.phase is Phase.OVER:
+        result.update(
+            winners=list(st.winners),
+            scores=list(st.final),
+            end_reason=st.end_reason,
+            truncated=st.truncated,
+        )
+    return result
+
+
+def describe(st: CandleQuestState) -> str:
+    """The pending decision in words."""
+    who = f"seat {st.actor}"
+    table = CODE[st.table] if st.table >= 0 else ""
+    phase = st.phase
+    if phase is Phase.OVER:
+        return "the game is over"
+    if phase is Phase.TURN:
+        kind = "a bonus turn" if st.bonus else "a turn"
+        return f"{who} is to take {kind}"
+    if phase is Phase.CHOOSE:
+        return f"{who} is to buy, sell or auction {table}"
+    if phase is Phase.BID:
+        return (
+            f"{who} is to bid on {table} or pass (high bid {st.high} by seat {st.high_bidder})"
+        )
+    if phase is Phase.PAY:
+        purpose = "guarding against" if st.table >= 0 and st.paying else "looting"
+        return f"{who} is paying for {purpose} {table}: {st.due} still owed"
+    if phase is Phase.SHORT:
+        return (
+            f"{who} cannot pay for {table}: discard the highest valued candle or all shekels"
+        )
+    return f"{who} is to give seat {st.active} a candle"
