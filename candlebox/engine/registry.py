@@ -6,7 +6,7 @@ Everything outside a game reaches it only through this registry and the :class:`
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from candlebox.engine.options import Option, validate_options
@@ -41,6 +41,9 @@ class GameInfo:
     max_turns: int  # the default bound on turns, so every game ends
     create: Callable[[str, int, int, dict[str, Any]], State]  # (variant, players, seed, options)
     restore: Callable[[dict[str, Any]], State]
+    # Public facts about the components (card values and the like), as plain data for bots and
+    # interfaces that must not import a game: ``candlebox.game_info(id).facts``.
+    facts: dict[str, Any] = field(default_factory=dict)
 
     def variant(self, name: str) -> Variant:
         for v in self.variants:

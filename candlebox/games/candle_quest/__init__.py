@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from candlebox.engine import GameInfo, Option, Variant, register
+from candlebox.games.candle_quest.candles import CANDLES
 from candlebox.games.candle_quest.notation import MAX_AMOUNT
 from candlebox.games.candle_quest.setup import set_up
 from candlebox.games.candle_quest.state import GAME_ID, CandleQuestState
@@ -39,6 +40,23 @@ VARIANTS = (
 )
 
 
+def facts() -> dict[str, Any]:
+    """Every candle code with its kind, colour, face and sell value; the colours in order."""
+    return {
+        "colours": list(CANDLES.colour_names),
+        "candles": {
+            t.code: {
+                "kind": t.kind.name.lower(),
+                "colour": CANDLES.colour_names[t.colour] if t.colour >= 0 else None,
+                "face": t.face,
+                "sell": t.sell,
+            }
+            for t in CANDLES.types
+        },
+        "loot_cost": "face + sell",
+    }
+
+
 def create(variant: str, players: int, seed: int, options: dict[str, Any]) -> CandleQuestState:
     state = CandleQuestState(variant, players, seed, options)
     set_up(state, options["deck"], options["first_player"])
@@ -60,5 +78,6 @@ register(
         max_turns=MAX_TURNS,
         create=create,
         restore=restore,
+        facts=facts(),
     )
 )

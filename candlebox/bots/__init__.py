@@ -1,0 +1,68 @@
+"""Bots: every bot has ``choose(state, seat) -> action`` and is built by name from one registry.
+
+    >>> from candlebox import bots
+    >>> bots.available()
+    ['heuristic', 'random']
+    >>> bot = bots.make("heuristic", seed=1)
+
+A bot sees a game only through the engine contract (``legal_actions`` and ``view`` of its own seat), so
+it never reads what its seat may not know.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from candlebox.engine import State
+
+
+class Bot(Protocol):
+    name: str
+
+    def choose(self, state: State, seat: int) -> str: ...
+
+
+_MAKERS: dict[str, Callable[..., Bot]] = {}
+_DOCS: dict[str, str] = {}
+
+
+def register(name: str, maker: Callable[..., Bot], doc: str) -> None:
+    if name in _MAKERS:
+        raise ValueError(f"bot {name!r} is registered twice")
+    _MAKERS[name] = maker
+    _DOCS[name] = doc
+
+
+def available() -> list[str]:
+    """The bot names, sorted."""
+    return sorted(_MAKERS)
+
+
+def describe(name: str) -> str:
+    return _DOCS[name]
+
+
+def make(name: str, seed: int | None = None, **params: Any) -> Bot:
+    """A bot by name; ``seed`` fixes its choices, ``params`` tune it (e.g. strength)."""
+    try:
+        maker = _MAKERS[name]
+    except KeyError:
+        raise ValueError(f"unknown bot {name!r}; bots: {', '.join(available())}") from None
+    try:
+        return maker(seed=seed, **params)
+    except TypeError as exc:
+        raise ValueError(f"bot {name!r}: {exc}") from None
+
+
+def _register_builtin() -> None:
+    from candlebox.bots.heuristic import HeuristicBot
+    from candlebox.bots.random_bot import RandomBot
+
+    register("random", RandomBot, "plays a uniformly random legal action")
+    register("heuristic", HeuristicBot, "a rule-of-thumb player for each game")
+
+
+_register_builtin()
+
+__all__ = ["Bot", "available", "describe", "make", "register"]

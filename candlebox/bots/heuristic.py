@@ -1,0 +1,40 @@
+"""The heuristic bot: one rule-of-thumb policy per game, chosen by the state's game id."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from candlebox.engine import Rng, State
+from candlebox.engine.rng import fresh_seed
+
+# A policy reads the seat's view and legal actions and returns one of them.
+Policy = Callable[[dict[str, Any], list[str], Rng], str]
+
+
+def _policies() -> dict[str, Policy]:
+    from candlebox.bots import candle_quest
+
+    return {"candle-quest": candle_quest.policy}
+
+
+class HeuristicBot:
+    name = "heuristic"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = Rng(fresh_seed() if seed is None else seed)
+        self.policies = _policies()
+
+    def choose(self, state: State, seat: int) -> str:
+        actions = state.legal_actions(seat)
+        if not actions:
+            raise ValueError(f"seat {seat} has no decision to make now")
+        if len(actions) == 1:
+            return actions[0]
+        policy = self.policies.get(state.game_id)
+        if policy is None:
+            raise ValueError(f"the heuristic bot has no policy for {state.game_id!r}")
+        choice = policy(state.view(seat), actions, self.rng)
+        if choice not in actions:  # pragma: no cover - a policy bug must not make an illegal move
+            raise AssertionError(f"heuristic chose {choice!r}, not among {actions}")
+        return choice
