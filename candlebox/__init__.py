@@ -1,9 +1,9 @@
 """Candlebox: faithful rules engines for Candle Quest, 16 Candies and The Curse of Candelabria.
 
-    >>> import candlebox
-    >>> game = candlebox.new_game("candle-quest", players=3, seed=7)
-    >>> seat = game.to_act[0]
-    >>> game.apply(seat, game.legal_actions(seat)[0])
+>>> import candlebox
+>>> game = candlebox.new_game("candle-quest", players=3, seed=7)
+>>> seat = game.to_act[0]
+>>> game.apply(seat, game.legal_actions(seat)[0])
 """
 
 from candlebox import games as _games  # noqa: F401  (registers every game)

@@ -91,9 +91,9 @@ def _turn(view: dict[str, Any], actions: list[str], hand: Hand, money: int) -> s
             continue
         cost = _face(top) + int(CANDLE[top]["sell"])
         shekels_needed = max(0, cost - spare_value)
-        if shekels_needed <= money - (GUARD_RESERVE if hand.missing > 2 else 0):
-            if best is None or cost < best[0]:
-                best = (cost, f"loot {seat}")
+        affordable = shekels_needed <= money - (GUARD_RESERVE if hand.missing > 2 else 0)
+        if affordable and (best is None or cost < best[0]):
+            best = (cost, f"loot {seat}")
     if best is not None:
         return best[1]
     forced = _numbers(actions, "force")

@@ -44,9 +44,13 @@ class Option:
             if isinstance(value, bool) or not isinstance(value, int):
                 raise ValueError(f"option {self.name!r} takes a whole number, got {value!r}")
             if self.minimum is not None and value < self.minimum:
-                raise ValueError(f"option {self.name!r} must be at least {self.minimum}, got {value}")
+                raise ValueError(
+                    f"option {self.name!r} must be at least {self.minimum}, got {value}"
+                )
             if self.maximum is not None and value > self.maximum:
-                raise ValueError(f"option {self.name!r} must be at most {self.maximum}, got {value}")
+                raise ValueError(
+                    f"option {self.name!r} must be at most {self.maximum}, got {value}"
+                )
             return value
         if self.kind == "bool":
             if not isinstance(value, bool):
@@ -77,7 +81,9 @@ class Option:
             except ValueError as exc:
                 if "takes" in str(exc) or "must" in str(exc):
                     raise
-                raise ValueError(f"option {self.name!r} takes a whole number, got {text!r}") from None
+                raise ValueError(
+                    f"option {self.name!r} takes a whole number, got {text!r}"
+                ) from None
         if self.kind == "bool":
             low = text.lower()
             if low in _TRUE:

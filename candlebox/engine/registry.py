@@ -70,9 +70,7 @@ def game_info(game_id: str) -> GameInfo:
     try:
         return _GAMES[game_id]
     except KeyError:
-        raise ValueError(
-            f"unknown game {game_id!r}; games: {', '.join(_GAMES)}"
-        ) from None
+        raise ValueError(f"unknown game {game_id!r}; games: {', '.join(_GAMES)}") from None
 
 
 def variants(game_id: str) -> list[Variant]:
@@ -80,7 +78,9 @@ def variants(game_id: str) -> list[Variant]:
     return list(game_info(game_id).variants)
 
 
-def resolve(game_id: str, players: int, variant: str | None, options: dict[str, Any]):  # type: ignore[no-untyped-def]
+def resolve(
+    game_id: str, players: int, variant: str | None, options: dict[str, Any]
+) -> tuple[GameInfo, Variant, dict[str, Any]]:
     """Check a game configuration; return (info, variant, validated options)."""
     info = game_info(game_id)
     if isinstance(players, bool) or not isinstance(players, int):

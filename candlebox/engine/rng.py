@@ -9,6 +9,10 @@ replays identically everywhere.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Sequence
+from typing import TypeVar
+
+T = TypeVar("T")
 
 _MASK = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
@@ -49,7 +53,7 @@ class Rng:
             j = self.below(i + 1)
             items[i], items[j] = items[j], items[i]
 
-    def choice(self, items):  # type: ignore[no-untyped-def]
+    def choice(self, items: Sequence[T]) -> T:
         return items[self.below(len(items))]
 
     def copy(self) -> Rng:

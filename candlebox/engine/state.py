@@ -65,16 +65,16 @@ class State(abc.ABC):
     """One game in progress. Subclasses keep all their data in ``__slots__`` of plain values."""
 
     __slots__ = (
+        "_cache_list",
+        "_cache_seat",
+        "events",
         "game_id",
-        "variant",
+        "history",
         "num_players",
-        "seed",
         "options",
         "rng",
-        "history",
-        "events",
-        "_cache_seat",
-        "_cache_list",
+        "seed",
+        "variant",
     )
 
     def __init__(self, game_id: str, variant: str, players: int, seed: int, options: dict) -> None:
@@ -156,9 +156,7 @@ class State(abc.ABC):
         problem = self._malformed(action)
         if problem:
             return f"{action!r} is malformed: {problem}. Legal now: {summarize(legal)}"
-        return (
-            f"{action!r} is not legal now ({self.describe_pending()}). Legal: {summarize(legal)}"
-        )
+        return f"{action!r} is not legal now ({self.describe_pending()}). Legal: {summarize(legal)}"
 
     # ----------------------------------------------------------------- results
     @property
@@ -244,4 +242,6 @@ class State(abc.ABC):
 
     def __repr__(self) -> str:
         status = "over" if self.is_over else self.describe_pending()
-        return f"<{type(self).__name__} {self.game_id}/{self.variant} {self.num_players}p: {status}>"
+        return (
+            f"<{type(self).__name__} {self.game_id}/{self.variant} {self.num_players}p: {status}>"
+        )

@@ -25,7 +25,9 @@ CONFIGS = [
     for players in variant.players
 ]
 SEEDS = 3
-DEEP_EVERY = 23  # the expensive checks (save, clone, resample) run on every 23rd step and the first 40
+DEEP_EVERY = (
+    23  # the expensive checks (save, clone, resample) run on every 23rd step and the first 40
+)
 
 
 def _ids(config: tuple[str, str, int]) -> str:
@@ -56,8 +58,13 @@ def check_refusals(state: candlebox.State, rng: random.Random, seen: set[str]) -
     seat = state.to_act[0]
     legal = state.legal_actions(seat)
     others = sorted(seen - set(legal))
-    attempts: list[tuple[object, object]] = [(seat, "definitely not an action"), (seat, ""),
-                                             (seat, 42), (state.num_players, legal[0]), (-1, legal[0])]
+    attempts: list[tuple[object, object]] = [
+        (seat, "definitely not an action"),
+        (seat, ""),
+        (seat, 42),
+        (state.num_players, legal[0]),
+        (-1, legal[0]),
+    ]
     if others:
         attempts.append((seat, rng.choice(others)))
     idle = [s for s in range(state.num_players) if s not in state.to_act]
@@ -126,7 +133,10 @@ def check_final(state: candlebox.State) -> None:
 def check_replay(state: candlebox.State) -> None:
     """Same seed and options, same actions: the same game, RNG included."""
     again = candlebox.new_game(
-        state.game_id, players=state.num_players, variant=state.variant, seed=state.seed,
+        state.game_id,
+        players=state.num_players,
+        variant=state.variant,
+        seed=state.seed,
         **state.options,
     )
     for seat, action in state.history:
@@ -165,7 +175,10 @@ def test_registry_facts() -> None:
         for variant in candlebox.variants(game):
             assert variant.min_players <= variant.max_players
             assert {"deck", "first_player", "max_turns"} <= {o.name for o in variant.options} or {
-                "decks", "first_player", "max_turns"} <= {o.name for o in variant.options}
+                "decks",
+                "first_player",
+                "max_turns",
+            } <= {o.name for o in variant.options}
 
 
 def test_new_game_validation() -> None:

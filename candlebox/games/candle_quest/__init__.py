@@ -13,30 +13,77 @@ from candlebox.games.candle_quest.state import GAME_ID, CandleQuestState
 MAX_TURNS = 1000  # no real game comes near it (see bench/ and docs/rulings.md, 'Ending early')
 
 COMMON = (
-    Option("deck", "codes", None, "the draw stack after setup, top first (the rest shuffled below); "
-           "skips the start-player draw"),
-    Option("first_player", "int", None, "the seat that starts (skips the start-player draw)",
-           minimum=0, maximum=4),
-    Option("max_turns", "int", MAX_TURNS, "end the game after this many turns (truncated)",
-           minimum=1, nullable=False),
-    Option("bank", "int", 100, "shekels in the game, bank and players together (the box: 100)",
-           minimum=24, maximum=MAX_AMOUNT, nullable=False),
+    Option(
+        "deck",
+        "codes",
+        None,
+        "the draw stack after setup, top first (the rest shuffled below); "
+        "skips the start-player draw",
+    ),
+    Option(
+        "first_player",
+        "int",
+        None,
+        "the seat that starts (skips the start-player draw)",
+        minimum=0,
+        maximum=4,
+    ),
+    Option(
+        "max_turns",
+        "int",
+        MAX_TURNS,
+        "end the game after this many turns (truncated)",
+        minimum=1,
+        nullable=False,
+    ),
+    Option(
+        "bank",
+        "int",
+        100,
+        "shekels in the game, bank and players together (the box: 100)",
+        minimum=24,
+        maximum=MAX_AMOUNT,
+        nullable=False,
+    ),
 )
 ADVANCED = (
-    Option("dancing", "choice", "menorah", "how Dancing candles score: 'menorah' (each fills one "
-           "of the eight colours) or 'all' (every one counts)", choices=("menorah", "all"),
-           nullable=False),
-    Option("tiebreak", "choice", "shared", "a tied highest score: 'shared' (all tied win) or "
-           "'shekels' (most shekels wins, then shared)", choices=("shared", "shekels"),
-           nullable=False),
+    Option(
+        "dancing",
+        "choice",
+        "menorah",
+        "how Dancing candles score: 'menorah' (each fills one "
+        "of the eight colours) or 'all' (every one counts)",
+        choices=("menorah", "all"),
+        nullable=False,
+    ),
+    Option(
+        "tiebreak",
+        "choice",
+        "shared",
+        "a tied highest score: 'shared' (all tied win) or "
+        "'shekels' (most shekels wins, then shared)",
+        choices=("shared", "shekels"),
+        nullable=False,
+    ),
 )
 
 VARIANTS = (
     Variant("basic", 2, 5, COMMON, "the first to collect eight colours wins"),
-    Variant("advanced", 2, 5, COMMON + ADVANCED, "the most valuable collection when someone "
-            "completes their Menorah wins"),
-    Variant("junior", 2, 5, COMMON, "no auctions or looting; the 6-value Unlit candles are out; an "
-            "Unlit candle can force another player to give you a candle"),
+    Variant(
+        "advanced",
+        2,
+        5,
+        COMMON + ADVANCED,
+        "the most valuable collection when someone completes their Menorah wins",
+    ),
+    Variant(
+        "junior",
+        2,
+        5,
+        COMMON,
+        "no auctions or looting; the 6-value Unlit candles are out; an "
+        "Unlit candle can force another player to give you a candle",
+    ),
 )
 
 

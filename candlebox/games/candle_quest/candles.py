@@ -72,7 +72,9 @@ def check_rulebook_numbers(data: CandleFile) -> None:
     _require(len(set(codes)) == 8, f"colour codes must differ: {codes}")
     for colour in data.colours:
         _require(
-            len(colour.code) == 1 and colour.code.isalpha() and colour.code.isupper()
+            len(colour.code) == 1
+            and colour.code.isalpha()
+            and colour.code.isupper()
             and colour.code not in "DU",
             f"colour code {colour.code!r} must be one capital letter other than D and U",
         )
@@ -80,8 +82,12 @@ def check_rulebook_numbers(data: CandleFile) -> None:
         _require(colour.cost in ("low", "expensive"), f"cost of {colour.name}: low or expensive")
         low, high = (2, 6) if colour.cost == "low" else (5, 8)
         for card in colour.candles:
-            _require(low <= card.face <= high, f"{colour.name} face {card.face} outside {low}–{high}")
-            _require(0 <= card.sell < card.face, f"{colour.name} {card.face}: sell value below face")
+            _require(
+                low <= card.face <= high, f"{colour.name} face {card.face} outside {low}–{high}"
+            )
+            _require(
+                0 <= card.sell < card.face, f"{colour.name} {card.face}: sell value below face"
+            )
     costs = Counter(c.cost for c in data.colours)
     _require(costs == Counter(low=4, expensive=4), f"4 low-cost and 4 expensive colours: {costs}")
     dancing = Counter(card.face for card in data.dancing)

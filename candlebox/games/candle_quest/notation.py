@@ -25,7 +25,11 @@ DISCARD = tuple(f"discard {code}" for code in CODE)
 GIVE = tuple(f"give {code}" for code in CODE)
 
 _BARE = {FLIP, BUY, SELL, PASS}
-_NUMBER = {"auction": "a number of shekels", "bid": "a number of shekels", "pay": "a number of shekels"}
+_NUMBER = {
+    "auction": "a number of shekels",
+    "bid": "a number of shekels",
+    "pay": "a number of shekels",
+}
 _SEAT = {"loot": "a seat number", "force": "a seat number"}
 _CANDLE = {"discard", "give"}
 VERBS = ("flip", "loot", "buy", "sell", "auction", "bid", "pass", "discard", "pay", "force", "give")

@@ -126,7 +126,7 @@ def restore(data: dict[str, Any]) -> CandleQuestState:
     st.worth = [sum(FACE[c] * k for c, k in screen.items()) for screen in st.screens]
     st.shekels = list(snap.shekels)
     st.bank = snap.bank
-    st.table = TYPE_OF[snap.table] if snap.table in TYPE_OF else -1
+    st.table = TYPE_OF.get(snap.table, -1) if snap.table is not None else -1
     if snap.table is not None and st.table < 0:
         raise ValueError(f"saved game: the table holds {snap.table!r}, not a candle code")
     st.aside = _types(snap.aside, "the set-aside candles")
@@ -135,8 +135,20 @@ def restore(data: dict[str, Any]) -> CandleQuestState:
         st.phase = Phase[snap.phase.upper()]
     except KeyError:
         raise ValueError(f"saved game: unknown phase {snap.phase!r}") from None
-    for name in ("active", "actor", "bonus", "due", "paying", "loot_from", "high", "high_bidder",
-                 "turns", "passes", "end_reason", "completer"):
+    for name in (
+        "active",
+        "actor",
+        "bonus",
+        "due",
+        "paying",
+        "loot_from",
+        "high",
+        "high_bidder",
+        "turns",
+        "passes",
+        "end_reason",
+        "completer",
+    ):
         setattr(st, name, getattr(snap, name))
     st.winners = tuple(snap.winners)
     st.final = tuple(snap.final)

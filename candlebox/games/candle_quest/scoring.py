@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 COMPLETION_BONUS = 3
 
-__all__ = ["candle_value", "colours_filled", "end_game", "menorah_complete", "advanced_score"]
+__all__ = ["advanced_score", "candle_value", "colours_filled", "end_game", "menorah_complete"]
 
 
 def candle_value(screen: dict[int, int], dancing: str = "menorah") -> int:

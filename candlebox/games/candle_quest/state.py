@@ -83,33 +83,33 @@ _LEGAL: dict[Phase, _Lister] = {
 
 class CandleQuestState(State):
     __slots__ = (
-        "junior",
-        "advanced",
-        "max_turns",
-        "stack",  # type numbers; the top is the end of the list
-        "piles",  # each seat's discard pile, bottom to top
-        "screens",  # each seat's collected candles: type -> count
-        "worth",  # each seat's face value total behind the screen (derived; kept for speed)
-        "shekels",
-        "bank",
-        "table",  # the candle face up on the table (flipped, being looted or guarded), -1 if none
-        "aside",  # Unlit candles set aside this turn
-        "removed",  # removed from the game
         "active",  # whose turn it is
         "actor",  # who owes the pending decision
-        "phase",
+        "advanced",
+        "aside",  # Unlit candles set aside this turn
+        "bank",
         "bonus",  # this turn is a bonus turn (after guarding): further Unlit candles are set aside
+        "completer",
         "due",  # still owed in the payment being made
-        "paying",  # what the payment is for (FOR_LOOT, FOR_GUARD)
-        "loot_from",
+        "end_reason",
+        "final",  # final scores
         "high",  # the auction's high bid and bidder
         "high_bidder",
-        "turns",  # completed turns
+        "junior",
+        "loot_from",
+        "max_turns",
         "passes",  # consecutive turns passed for want of any action
+        "paying",  # what the payment is for (FOR_LOOT, FOR_GUARD)
+        "phase",
+        "piles",  # each seat's discard pile, bottom to top
+        "removed",  # removed from the game
+        "screens",  # each seat's collected candles: type -> count
+        "shekels",
+        "stack",  # type numbers; the top is the end of the list
+        "table",  # the candle face up on the table (flipped, being looted or guarded), -1 if none
+        "turns",  # completed turns
         "winners",
-        "final",  # final scores
-        "end_reason",
-        "completer",
+        "worth",  # each seat's face value total behind the screen (derived; kept for speed)
     )
 
     def __init__(self, variant: str, players: int, seed: int, options: dict[str, Any]) -> None:

@@ -11,7 +11,17 @@ from typing import TYPE_CHECKING
 from candlebox.games.candle_quest import guard, scoring
 from candlebox.games.candle_quest.candles import CODE, FACE, KIND, LOOT_COST, SELL, Kind
 from candlebox.games.candle_quest.decision import Phase
-from candlebox.games.candle_quest.notation import AUCTION, BUY, FLIP, FORCE, LOOT, PASS, SELL as SELL_
+from candlebox.games.candle_quest.notation import (
+    AUCTION,
+    BUY,
+    FLIP,
+    FORCE,
+    LOOT,
+    PASS,
+)
+from candlebox.games.candle_quest.notation import (
+    SELL as SELL_,
+)
 from candlebox.games.candle_quest.screen import put_behind
 
 if TYPE_CHECKING:

@@ -121,14 +121,10 @@ def describe(st: CandleQuestState) -> str:
     if phase is Phase.CHOOSE:
         return f"{who} is to buy, sell or auction {table}"
     if phase is Phase.BID:
-        return (
-            f"{who} is to bid on {table} or pass (high bid {st.high} by seat {st.high_bidder})"
-        )
+        return f"{who} is to bid on {table} or pass (high bid {st.high} by seat {st.high_bidder})"
     if phase is Phase.PAY:
         purpose = "guarding against" if st.table >= 0 and st.paying else "looting"
         return f"{who} is paying for {purpose} {table}: {st.due} still owed"
     if phase is Phase.SHORT:
-        return (
-            f"{who} cannot pay for {table}: discard the highest valued candle or all shekels"
-        )
+        return f"{who} cannot pay for {table}: discard the highest valued candle or all shekels"
     return f"{who} is to give seat {st.active} a candle"

@@ -1,0 +1,674 @@
+"""Random-playout speed of every Candlebox game next to two pure-Python peers, measured in one run.
+
+    python bench/playout.py            # 3 s per measurement, 3 repeats, medians
+    python bench/playout.py --quick    # 1 s, 1 repeat
+
+Every game is driven through its public API by the same kind of loop: a fresh game, then "list the
+legal actions, let a ``random.Random(seed)`` pick one, apply it" until the game is over. A *step* is
+one applied action (OpenSpiel's chance outcomes are applied actions too, and count as steps). Each
+measurement plays whole games back to back for a fixed wall time; games/s therefore includes creating
+the game, steps/s is steps over the same wall time. Measurements are interleaved (ours, peer, ours,
+peer, ...), repeated, and the median reported. See bench/README.md for how to read the output.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import datetime as _dt
+import gc
+import io
+import json
+import os
+import platform
+import pstats
+import random
+import statistics
+import subprocess
+import sys
+import time
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+import candlebox
+
+HERE = Path(__file__).resolve().parent
+RESULTS = HERE / "results"
+MAX_STEPS = 1_000_000  # per game: a safety net so a looping game fails loudly instead of hanging
+PEERS = ("openspiel", "rlcard", "rlcard-env")
+DEFAULT_PEERS = ("openspiel", "rlcard")
+TARGET_STEPS = 150_000  # steps/s for the headline configuration of each Candlebox game
+TARGET_RATIO = 2.0  # ... and at least this many times each peer's steps/s
+
+
+class Skip(Exception):
+    """A peer that cannot be measured here (not installed, import error, API mismatch)."""
+
+
+# A playout: seed -> (steps, aux). ``aux`` is a per-game count whose meaning is ``Config.aux_name``.
+Playout = Callable[[int], tuple[int, int]]
+
+
+@dataclass
+class Config:
+    key: str  # unique, for the JSON
+    game: str  # what is shown in the Game column
+    setup: str  # what is shown in the Config column
+    ours: bool
+    play: Playout
+    api: str
+    aux_name: str = ""  # "truncated" (games that hit max_turns) or "chance steps"
+    headline: bool = False
+    peer: str = ""  # for peers: the short name used for ratio columns
+    meta: dict[str, Any] = field(default_factory=dict)
+
+
+# ----------------------------------------------------------------------------- Candlebox
+def candlebox_playout(game_id: str, players: int, variant: str) -> Playout:
+    new_game = candlebox.new_game
+
+    def play(seed: int) -> tuple[int, int]:
+        rng = random.Random(seed)
+        state = new_game(game_id, players=players, variant=variant, seed=seed)
+        steps = 0
+        while not state.is_over and steps < MAX_STEPS:
+            seat = state.to_act[0]
+            actions = state.legal_actions(seat)
+            state.apply(seat, rng.choice(actions))
+            steps += 1
+        if steps >= MAX_STEPS:
+            raise RuntimeError(f"{game_id} {variant} {players}p seed {seed}: no end in {steps} steps")
+        return steps, int(state.truncated)
+
+    return play
+
+
+def headline_setup(game_id: str) -> tuple[str, int]:
+    """The representative configuration: the default variant at 3 players (2 if 3 is not allowed)."""
+    info = candlebox.game_info(game_id)
+    for players in (3, 2):
+        try:
+            variant = info.variant(info.default_variant(players))
+        except Exception:
+            continue
+        if players in variant.players:
+            return variant.name, players
+    variant = info.variants[0]
+    return variant.name, variant.min_players
+
+
+def candlebox_configs(game_ids: list[str]) -> list[Config]:
+    """The default variant at 2, 3 and 4 players (those allowed); every other variant at 3 (or 2)."""
+    configs: list[Config] = []
+    for game_id in game_ids:
+        info = candlebox.game_info(game_id)
+        head_variant, head_players = headline_setup(game_id)
+        setups: list[tuple[str, int]] = []
+        for variant in info.variants:
+            if variant.name == head_variant:
+                counts = [p for p in (2, 3, 4) if p in variant.players] or [head_players]
+            else:
+                counts = [next((p for p in (3, 2) if p in variant.players), variant.min_players)]
+            setups.extend((variant.name, p) for p in counts)
+        for variant_name, players in setups:
+            headline = (variant_name, players) == (head_variant, head_players)
+            configs.append(
+                Config(
+                    key=f"{game_id}/{variant_name}/{players}p",
+                    game=info.title,
+                    setup=f"{variant_name}, {players}p",
+                    ours=True,
+                    play=candlebox_playout(game_id, players, variant_name),
+                    api="candlebox.new_game; to_act / legal_actions / apply",
+                    aux_name="truncated",
+                    headline=headline,
+                    meta={
+                        "game_id": game_id,
+                        "variant": variant_name,
+                        "players": players,
+                        "max_turns": info.max_turns,
+                    },
+                )
+            )
+    return configs
+
+
+# ----------------------------------------------------------------------------- peers
+def _version(dist: str) -> str:
+    try:
+        return metadata.version(dist)
+    except metadata.PackageNotFoundError:
+        return "?"
+
+
+def openspiel_config() -> Config:
+    try:
+        import pyspiel
+        from open_spiel.python.games import block_dominoes  # noqa: F401  (registers the game)
+
+        game = pyspiel.load_game("python_block_dominoes")
+    except Exception as exc:
+        raise Skip(f"{type(exc).__name__}: {exc}") from None
+
+    def play(seed: int) -> tuple[int, int]:
+        rng = random.Random(seed)
+        state = game.new_initial_state()
+        steps = chance = 0
+        while not state.is_terminal() and steps < MAX_STEPS:
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                actions = [a for a, _ in outcomes]
+                action = rng.choices(actions, weights=[p for _, p in outcomes])[0]
+                chance += 1
+            else:
+                action = rng.choice(state.legal_actions())
+            state.apply_action(action)
+            steps += 1
+        if steps >= MAX_STEPS:
+            raise RuntimeError(f"python_block_dominoes seed {seed}: no end in {steps} steps")
+        return steps, chance
+
+    players = game.num_players()
+    version = _version("open_spiel")
+    return Config(
+        key="openspiel/python_block_dominoes",
+        game="OpenSpiel python_block_dominoes",
+        setup=f"{players}p, pyspiel State API",
+        ours=False,
+        play=play,
+        api=(
+            "pyspiel.load_game('python_block_dominoes').new_initial_state(); chance_outcomes / "
+            "legal_actions / apply_action"
+        ),
+        aux_name="chance steps",
+        peer="OpenSpiel",
+        meta={"package": "open_spiel", "version": version, "players": players},
+    )
+
+
+def rlcard_game_config() -> Config:
+    """RLCard's UNO rules engine, ``rlcard.games.uno.game.UnoGame``: the same layer as a Candlebox
+    state (rules only). The environment (``rlcard.make``) adds an RL observation encoding per step."""
+    try:
+        import numpy as np
+        from rlcard.games.uno.game import UnoGame
+    except Exception as exc:
+        raise Skip(f"{type(exc).__name__}: {exc}") from None
+
+    game = UnoGame()  # 2 players, the default (its payoffs assume two)
+    deck_rng = np.random.RandomState(0)
+    game.np_random = deck_rng  # the engine's own chance (shuffles, draws); reseeded per game
+
+    def play(seed: int) -> tuple[int, int]:
+        rng = random.Random(seed)
+        deck_rng.seed(seed)
+        game.init_game()
+        steps = 0
+        while not game.is_over() and steps < MAX_STEPS:
+            game.step(rng.choice(game.get_legal_actions()))
+            steps += 1
+        if steps >= MAX_STEPS:
+            raise RuntimeError(f"uno seed {seed}: no end in {steps} steps")
+        return steps, 0
+
+    return Config(
+        key="rlcard/uno/game",
+        game="RLCard uno",
+        setup=f"{game.get_num_players()}p, UnoGame class",
+        ours=False,
+        play=play,
+        api="rlcard.games.uno.game.UnoGame: init_game / get_legal_actions / step",
+        peer="RLCard",
+        meta={"package": "rlcard", "version": _version("rlcard"), "players": 2},
+    )
+
+
+def rlcard_env_config() -> Config:
+    """RLCard's UNO through its RL environment, ``rlcard.make('uno')`` (for comparison only)."""
+    try:
+        import rlcard
+
+        env = rlcard.make("uno", config={"seed": 0})
+    except Exception as exc:
+        raise Skip(f"{type(exc).__name__}: {exc}") from None
+
+    def play(seed: int) -> tuple[int, int]:
+        rng = random.Random(seed)
+        env.seed(seed)
+        state, _ = env.reset()
+        steps = 0
+        while not env.is_over() and steps < MAX_STEPS:
+            state, _ = env.step(rng.choice(list(state["legal_actions"])))
+            steps += 1
+        if steps >= MAX_STEPS:
+            raise RuntimeError(f"uno env seed {seed}: no end in {steps} steps")
+        return steps, 0
+
+    return Config(
+        key="rlcard/uno/env",
+        game="RLCard uno (env)",
+        setup=f"{env.num_players}p, rlcard.make env",
+        ours=False,
+        play=play,
+        api="rlcard.make('uno'): reset / state['legal_actions'] / step (encodes observations)",
+        peer="RLCard env",
+        meta={"package": "rlcard", "version": _version("rlcard"), "players": env.num_players},
+    )
+
+
+PEER_BUILDERS: dict[str, Callable[[], Config]] = {
+    "openspiel": openspiel_config,
+    "rlcard": rlcard_game_config,
+    "rlcard-env": rlcard_env_config,
+}
+
+
+# ----------------------------------------------------------------------------- measuring
+def measure(play: Playout, seconds: float) -> dict[str, Any]:
+    """Whole games back to back, from seed 0, until ``seconds`` of wall time have passed."""
+    gc.collect()
+    clock = time.perf_counter
+    steps = games = aux = 0
+    start = clock()
+    deadline = start + seconds
+    now = start
+    while now < deadline:
+        n, extra = play(games)
+        steps += n
+        aux += extra
+        games += 1
+        now = clock()
+    elapsed = now - start
+    return {
+        "seconds": elapsed,
+        "games": games,
+        "steps": steps,
+        "aux": aux,
+        "steps_per_s": steps / elapsed,
+        "games_per_s": games / elapsed,
+    }
+
+
+def interleave(ours: list[Config], peers: list[Config]) -> list[Config]:
+    """Ours and peers alternating, the peers spread evenly through ours: o p o p o o o ..."""
+    if not peers:
+        return list(ours)
+    if not ours:
+        return list(peers)
+    order: list[Config] = []
+    gap = max(1, len(ours) // len(peers)) if len(ours) > len(peers) else 1
+    queue = list(peers)
+    for i, config in enumerate(ours):
+        order.append(config)
+        if queue and (i % gap == 0 or len(ours) - i - 1 < len(queue)):
+            order.append(queue.pop(0))
+    order.extend(queue)
+    return order
+
+
+def summarize(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    sps = [r["steps_per_s"] for r in runs]
+    gps = [r["games_per_s"] for r in runs]
+    steps = sum(r["steps"] for r in runs)
+    games = sum(r["games"] for r in runs)
+    aux = sum(r["aux"] for r in runs)
+    median = statistics.median(sps)
+    return {
+        "steps_per_s": median,
+        "games_per_s": statistics.median(gps),
+        "steps_per_game": steps / games,
+        "aux_per_game": aux / games,
+        "spread": (max(sps) - min(sps)) / median if median else 0.0,
+        "games": games,
+        "steps": steps,
+    }
+
+
+def say(text: str = "") -> None:
+    print(text, file=sys.stderr, flush=True)
+
+
+def run(configs: list[Config], seconds: float, repeats: int) -> dict[str, dict[str, Any]]:
+    """Warm every configuration up, then ``repeats`` rounds of interleaved measurements."""
+    failed: dict[str, str] = {}
+    warm = min(0.5, seconds / 4)
+    for config in configs:
+        try:
+            measure(config.play, warm)
+        except Exception as exc:
+            failed[config.key] = f"{type(exc).__name__}: {exc}"
+            say(f"! {config.game} {config.setup} failed in the warm-up:\n{traceback.format_exc()}")
+    live = [c for c in configs if c.key not in failed]
+    order = interleave([c for c in live if c.ours], [c for c in live if not c.ours])
+    runs: dict[str, list[dict[str, Any]]] = {c.key: [] for c in live}
+    for r in range(repeats):
+        sequence = order if r % 2 == 0 else order[::-1]  # no configuration always goes first
+        for config in sequence:
+            if config.key in failed:
+                continue
+            say(f"  repeat {r + 1}/{repeats}: {config.game}, {config.setup} ...")
+            try:
+                runs[config.key].append(measure(config.play, seconds))
+            except Exception as exc:
+                failed[config.key] = f"{type(exc).__name__}: {exc}"
+                say(f"! {config.game} {config.setup} failed:\n{traceback.format_exc()}")
+    results: dict[str, dict[str, Any]] = {}
+    for config in configs:
+        if config.key in failed:
+            results[config.key] = {"error": failed[config.key]}
+        else:
+            results[config.key] = {"runs": runs[config.key], **summarize(runs[config.key])}
+    return results
+
+
+# ----------------------------------------------------------------------------- reporting
+def environment() -> dict[str, Any]:
+    cpu = platform.processor() or ""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    try:
+        commit = subprocess.run(
+            ["git", "describe", "--always", "--dirty"],
+            cwd=HERE,
+            capture_output=True,
+            text=True,
+            timeout=10,
+        ).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        commit = ""
+    return {
+        "python": sys.version.split()[0],
+        "implementation": platform.python_implementation(),
+        "platform": platform.platform(),
+        "cpu": cpu,
+        "cpu_count": os.cpu_count(),
+        "git": commit,
+        "versions": {d: _version(d) for d in ("candlebox", "open_spiel", "rlcard", "numpy")},
+    }
+
+
+def fmt_rate(x: float) -> str:
+    return f"{x:,.0f}" if x >= 100 else f"{x:,.1f}"
+
+
+def build_rows(
+    configs: list[Config], results: dict[str, dict[str, Any]], peers: list[Config]
+) -> tuple[list[str], list[list[str]]]:
+    live_peers = [p for p in peers if "error" not in results[p.key]]
+    header = ["Game", "Config", "steps/s", "games/s", "steps/game", "spread"]
+    header += [f"vs {p.peer}" for p in live_peers]
+    rows: list[list[str]] = []
+    for config in configs:
+        res = results[config.key]
+        name = config.game
+        setup = config.setup + (" *" if config.headline else "")
+        if "error" in res:
+            rows.append([name, setup, "FAILED", "", "", "", *([""] * len(live_peers))])
+            continue
+        row = [
+            name,
+            setup,
+            fmt_rate(res["steps_per_s"]),
+            fmt_rate(res["games_per_s"]),
+            f"{res['steps_per_game']:,.1f}",
+            f"{100 * res['spread']:.0f}%",
+        ]
+        for peer in live_peers:
+            if config.ours:
+                ratio = res["steps_per_s"] / results[peer.key]["steps_per_s"]
+                row.append(f"{ratio:.2f}x")
+            else:
+                row.append("")
+        rows.append(row)
+    return header, rows
+
+
+def print_table(header: list[str], rows: list[list[str]], title: str) -> None:
+    try:
+        from rich.console import Console
+        from rich.table import Table
+    except ImportError:
+        Console = None  # noqa: N806
+    if Console is not None:
+        table = Table(title=title)
+        for i, name in enumerate(header):
+            table.add_column(name, justify="left" if i < 2 else "right")
+        for row in rows:
+            table.add_row(*row)
+        Console().print(table)
+        return
+    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(header)]
+
+    def line(cells: list[str]) -> str:
+        return "  ".join(
+            c.ljust(w) if i < 2 else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths))
+        )
+
+    print(title)
+    print(line(header))
+    print("  ".join("-" * w for w in widths))
+    for row in rows:
+        print(line(row))
+
+
+def headline(
+    configs: list[Config], results: dict[str, dict[str, Any]], peers: list[Config]
+) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    live_peers = [p for p in peers if "error" not in results[p.key]]
+    for config in configs:
+        if not (config.ours and config.headline) or "error" in results[config.key]:
+            continue
+        sps = results[config.key]["steps_per_s"]
+        ratios = {p.key: sps / results[p.key]["steps_per_s"] for p in live_peers}
+        met = sps >= TARGET_STEPS and all(r >= TARGET_RATIO for r in ratios.values())
+        out.append(
+            {
+                "config": config.key,
+                "steps_per_s": sps,
+                "ratios": ratios,
+                "target": {"steps_per_s": TARGET_STEPS, "ratio": TARGET_RATIO, "met": met},
+            }
+        )
+    return out
+
+
+# ----------------------------------------------------------------------------- profiling
+def profile(config: Config, seconds: float, top: int) -> str:
+    """cProfile of one configuration's playouts for about ``seconds``; the top functions by own time."""
+    profiler = cProfile.Profile()
+    profiler.enable()
+    measure(config.play, seconds)
+    profiler.disable()
+    buffer = io.StringIO()
+    stats = pstats.Stats(profiler, stream=buffer)
+    stats.sort_stats("tottime").print_stats(top)
+    stats.sort_stats("cumulative").print_stats(top)
+    return buffer.getvalue()
+
+
+# ----------------------------------------------------------------------------- main
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        description="Random-playout speed of Candlebox games next to OpenSpiel and RLCard peers."
+    )
+    parser.add_argument("--seconds", type=float, default=3.0, help="wall time per measurement")
+    parser.add_argument("--repeats", type=int, default=3, help="measurements per configuration")
+    parser.add_argument("--quick", action="store_true", help="1 s, 1 repeat (a smoke run)")
+    parser.add_argument("--json", type=Path, default=None, help="where to write the results")
+    parser.add_argument(
+        "--games",
+        default=None,
+        help=f"Candlebox game ids, comma-separated (default: all of {', '.join(candlebox.GAMES)})",
+    )
+    parser.add_argument(
+        "--peers",
+        default=",".join(DEFAULT_PEERS),
+        help=f"peers to measure, comma-separated, from {', '.join(PEERS)}; 'none' for none "
+        f"(default: {','.join(DEFAULT_PEERS)})",
+    )
+    parser.add_argument(
+        "--profile",
+        action="store_true",
+        help="after measuring, cProfile each headline configuration and print its hotspots",
+    )
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.seconds, args.repeats = 1.0, 1
+    if args.seconds <= 0 or args.repeats < 1:
+        parser.error("--seconds must be positive and --repeats at least 1")
+    if args.games is None:
+        args.game_ids = list(candlebox.GAMES)
+    else:
+        args.game_ids = [g.strip() for g in args.games.split(",") if g.strip()]
+        unknown = [g for g in args.game_ids if g not in candlebox.GAMES]
+        if unknown:
+            parser.error(f"unknown game(s) {', '.join(unknown)}; games: {', '.join(candlebox.GAMES)}")
+    names = [p.strip() for p in args.peers.split(",") if p.strip()]
+    if names == ["none"]:
+        names = []
+    unknown = [p for p in names if p not in PEERS]
+    if unknown:
+        parser.error(f"unknown peer(s) {', '.join(unknown)}; peers: {', '.join(PEERS)}")
+    args.peer_names = names
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    ours = candlebox_configs(args.game_ids)
+    peers: list[Config] = []
+    skipped: dict[str, str] = {}
+    for name in args.peer_names:
+        try:
+            peers.append(PEER_BUILDERS[name]())
+        except Skip as exc:
+            skipped[name] = str(exc)
+            say(f"! peer {name} skipped: {exc}")
+    configs = ours + peers
+    env = environment()
+    load_before = os.getloadavg() if hasattr(os, "getloadavg") else None
+    total = len(configs) * args.repeats * args.seconds
+    say(
+        f"Measuring {len(configs)} configurations x {args.repeats} repeats x {args.seconds:g} s "
+        f"(about {total:.0f} s) on {env['cpu_count']} CPUs ..."
+    )
+    started = _dt.datetime.now()
+    results = run(configs, args.seconds, args.repeats)
+    load_after = os.getloadavg() if hasattr(os, "getloadavg") else None
+
+    # failures of a peer during the run count as skips
+    for config in peers:
+        if "error" in results[config.key]:
+            skipped[config.key] = results[config.key]["error"]
+    measured_peers = [p for p in peers if "error" not in results[p.key]]
+
+    title = (
+        f"Random playouts, median of {args.repeats} x {args.seconds:g} s "
+        f"(Python {env['python']}, {env['cpu_count']} CPUs)"
+    )
+    header, rows = build_rows(configs, results, peers)
+    print_table(header, rows, title)
+    print("* headline configuration (default variant at 3 players, or 2 if 3 is not allowed)")
+    print(
+        "steps/s: applied actions per second; games/s: whole games (creation included) per "
+        "second; spread: (max - min) / median of steps/s over the repeats."
+    )
+    for config in configs:
+        res = results[config.key]
+        if "error" in res or not config.aux_name:
+            continue
+        if config.aux_name == "truncated":
+            share = res["aux_per_game"]
+            if share > 0:
+                print(
+                    f"  {config.game} {config.setup}: {100 * share:.0f}% of the random games ended "
+                    f"at the max_turns bound ({config.meta['max_turns']}), so games/s is bounded by it"
+                )
+        elif config.aux_name == "chance steps":
+            print(
+                f"  {config.game}: {res['aux_per_game']:.1f} of its {res['steps_per_game']:.1f} "
+                f"steps/game are chance outcomes (dealing), counted as steps"
+            )
+    for peer in measured_peers:
+        print(f"  peer API {peer.game}: {peer.api}")
+    for name, reason in skipped.items():
+        print(f"  SKIPPED peer {name}: {reason}")
+
+    heads = headline(configs, results, measured_peers)
+    print()
+    print("Headline (steps/s, ours / peer):")
+    peer_names = {p.key: p.peer for p in peers}
+    for head in heads:
+        parts = [f"{r:.2f}x {peer_names[k]}" for k, r in head["ratios"].items()] or ["no peers"]
+        verdict = "met" if head["target"]["met"] else "NOT met"
+        print(
+            f"  {head['config']}: {fmt_rate(head['steps_per_s'])} steps/s; {', '.join(parts)}  "
+            f"[target >= {TARGET_STEPS:,} steps/s and >= {TARGET_RATIO:g}x each peer: {verdict}]"
+        )
+    if load_before and load_after:
+        print(
+            f"Load average (1 min) before/after: {load_before[0]:.2f} / {load_after[0]:.2f} "
+            f"on {env['cpu_count']} CPUs"
+            + ("  -- the machine was busy; numbers are noisy" if load_after[0] > 1.5 else "")
+        )
+
+    report = {
+        "benchmark": "playout",
+        "date": started.isoformat(timespec="seconds"),
+        "settings": {
+            "seconds": args.seconds,
+            "repeats": args.repeats,
+            "games": args.game_ids,
+            "peers": args.peer_names,
+            "step": "one applied action; OpenSpiel chance outcomes count as steps",
+        },
+        "environment": env,
+        "load_average": {"before": load_before, "after": load_after},
+        "configs": [
+            {
+                "key": c.key,
+                "game": c.game,
+                "setup": c.setup,
+                "ours": c.ours,
+                "headline": c.headline,
+                "api": c.api,
+                "aux": c.aux_name,
+                **c.meta,
+                **results[c.key],
+            }
+            for c in configs
+        ],
+        "headline": heads,
+        "skipped": skipped,
+    }
+    path = args.json or RESULTS / f"playout-{started.date().isoformat()}.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    print(f"Results written to {path}")
+
+    if args.profile:
+        for config in ours:
+            if config.headline and "error" not in results[config.key]:
+                print(f"\ncProfile of {config.key} (about {args.seconds:g} s of playouts):")
+                print(profile(config, args.seconds, 25))
+
+    failed_ours = [c.key for c in ours if "error" in results[c.key]]
+    if failed_ours:
+        print(f"FAILED: {', '.join(failed_ours)}")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,114 @@
+"""Turning command-line text into a game and its bots: ``--option KEY=VALUE``, ``--bots a,b:k=v``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import candlebox
+from candlebox import bots
+from candlebox.cli.errors import CliError, user_errors
+from candlebox.engine import State
+
+
+@dataclass(frozen=True)
+class BotSpec:
+    """One ``--bots`` entry: ``name`` or ``name:key=value:key=value``."""
+
+    name: str
+    params: dict[str, Any] = field(default_factory=dict)
+    text: str = ""
+
+    @property
+    def label(self) -> str:
+        return self.text or self.name
+
+
+def number_or_text(value: str) -> Any:
+    """Bot parameters look like ``depth=3`` or ``c=1.4``: numbers become numbers, the rest stays text."""
+    for kind in (int, float):
+        try:
+            return kind(value)
+        except ValueError:
+            pass
+    return value
+
+
+def parse_bot(text: str) -> BotSpec:
+    name, *pairs = text.strip().split(":")
+    if not name:
+        raise CliError(f"--bots: empty bot name in {text!r}; bots: {', '.join(bots.available())}")
+    params: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise CliError(f"--bots: bot parameters are written name:key=value, got {text!r}")
+        params[key.strip()] = number_or_text(value.strip())
+    spec = BotSpec(name, params, text.strip())
+    with user_errors("--bots: "):
+        bots.make(spec.name, seed=0, **spec.params)  # fail now, not in the middle of a game
+    return spec
+
+
+def parse_bots(text: str, seats: list[int]) -> dict[int, BotSpec]:
+    """The bot for each of ``seats``: one name for all of them, or one per seat in order."""
+    specs = [parse_bot(part) for part in text.split(",")]
+    if len(specs) == 1:
+        return dict.fromkeys(seats, specs[0])
+    if len(specs) != len(seats):
+        raise CliError(
+            f"--bots: give one bot for all seats or exactly {len(seats)} (one per seat "
+            f"{', '.join(map(str, seats))}); got {len(specs)}"
+        )
+    return dict(zip(seats, specs, strict=True))
+
+
+def bot_seed(game_seed: int, seat: int) -> int:
+    """Bots' seeds follow from the game's, so a seeded game with seeded bots replays exactly."""
+    return game_seed * 100 + seat
+
+
+def make_bots(specs: dict[int, BotSpec], game_seed: int) -> dict[int, bots.Bot]:
+    with user_errors("--bots: "):
+        return {
+            seat: bots.make(spec.name, seed=bot_seed(game_seed, seat), **spec.params)
+            for seat, spec in specs.items()
+        }
+
+
+def variant_for(game_id: str, players: int, variant: str | None) -> candlebox.Variant:
+    with user_errors():
+        info = candlebox.game_info(game_id)
+        return info.variant(variant if variant is not None else info.default_variant(players))
+
+
+def parse_options(game_id: str, players: int, variant: str | None, pairs: list[str]) -> dict[str, Any]:
+    """``KEY=VALUE`` texts parsed with the variant's own option declarations."""
+    declared = variant_for(game_id, players, variant)
+    known = {opt.name: opt for opt in declared.options}
+    options: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            raise CliError(f"--option takes KEY=VALUE, got {pair!r}")
+        if key not in known:
+            names = ", ".join(known) or "none"
+            raise CliError(
+                f"--option: {game_id} ({declared.name}) has no option {key!r}; options: {names}"
+            )
+        with user_errors("--option: "):
+            options[key] = known[key].parse(value)
+    return options
+
+
+def start_game(
+    game_id: str, players: int, variant: str | None, seed: int | None, options: dict[str, Any]
+) -> State:
+    with user_errors():
+        return candlebox.new_game(game_id, players=players, variant=variant, seed=seed, **options)
+
+
+def check_game(game_id: str) -> None:
+    with user_errors():
+        candlebox.game_info(game_id)

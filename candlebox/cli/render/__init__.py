@@ -1,0 +1,43 @@
+"""Per-game terminal renderers, looked up by game id, with a generic fallback for any game.
+
+To add a game: write ``render/<game>.py`` with ``render(view, console)`` and ``event_line(entry)``
+(rich markup), import it below and add it to both dicts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from rich.console import Console
+from rich.text import Text
+
+from candlebox.cli.render import candle_quest, generic
+
+Renderer = Callable[[dict[str, Any], Console], None]
+EventLine = Callable[[dict[str, Any]], str]
+
+RENDERERS: dict[str, Renderer] = {
+    candle_quest.GAME_ID: candle_quest.render,
+}
+EVENT_LINES: dict[str, EventLine] = {
+    candle_quest.GAME_ID: candle_quest.event_line,
+}
+
+
+def render_view(game_id: str, view: dict[str, Any], console: Console) -> None:
+    """Print what a seat sees, with the game's renderer or the generic one."""
+    RENDERERS.get(game_id, generic.render)(view, console)
+
+
+def event_text(game_id: str, entry: dict[str, Any]) -> Text:
+    """One log entry as styled text (``str()`` of it is the plain English line)."""
+    return Text.from_markup(EVENT_LINES.get(game_id, generic.event_line)(entry))
+
+
+def event_line(game_id: str, entry: dict[str, Any]) -> str:
+    """One log entry as a plain English line, e.g. 'seat 1 buys R7 for 7'."""
+    return event_text(game_id, entry).plain
+
+
+__all__ = ["EVENT_LINES", "RENDERERS", "event_line", "event_text", "render_view"]

@@ -1,0 +1,104 @@
+"""The fallback renderer: any game's view and log entries, printed from their fields alone.
+
+It knows nothing about a game, so a new game is playable at the terminal before it has a renderer of
+its own; it relies only on the contract (a JSON-safe view with an optional ``pending`` dict and log
+entries with an ``event`` field).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Console
+from rich.markup import escape
+from rich.rule import Rule
+from rich.table import Table
+
+# Fields every view carries that the header already says, so the body does not repeat them.
+_HEADER_FIELDS = ("game", "variant", "players", "seat", "pending")
+
+
+def plain(value: Any) -> str:
+    """A JSON value as short text: lists joined by spaces, None as a dash."""
+    if value is None:
+        return "—"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list):
+        return " ".join(plain(item) for item in value) if value else "—"
+    if isinstance(value, dict):
+        return ", ".join(f"{key} {plain(item)}" for key, item in value.items()) or "—"
+    return str(value)
+
+
+def seats_text(seats: Any) -> str:
+    if isinstance(seats, list):
+        if len(seats) == 1:
+            return f"seat {seats[0]}"
+        return "seats " + ", ".join(str(seat) for seat in seats)
+    return f"seat {seats}"
+
+
+def pending_text(pending: dict[str, Any] | None, viewer: int | None = None) -> str:
+    """The decision being waited for, in words, from the ``pending`` dict alone."""
+    if not pending:
+        return "The game is over."
+    seats = pending.get("seats", [])
+    who = seats_text(seats)
+    if viewer is not None and viewer in seats:
+        who += " (you)"
+    details = {k: v for k, v in pending.items() if k not in ("decision", "seats")}
+    extra = f" ({plain(details)})" if details else ""
+    return f"Waiting for {who}: {pending.get('decision', 'a decision')}{extra}"
+
+
+def title(view: dict[str, Any]) -> str:
+    parts = [str(view.get("game", "game"))]
+    if "variant" in view:
+        parts.append(str(view["variant"]))
+    if view.get("players") is not None:
+        parts.append(f"{view['players']} players")
+    if view.get("seat") is not None:
+        parts.append(f"you are seat {view['seat']}")
+    return " · ".join(parts)
+
+
+def is_table(value: Any) -> bool:
+    return isinstance(value, list) and bool(value) and all(isinstance(v, dict) for v in value)
+
+
+def rows_table(name: str, rows: list[dict[str, Any]]) -> Table:
+    """A list of dicts (typically one per seat) as a table with one column per key."""
+    columns: list[str] = []
+    for row in rows:
+        columns.extend(key for key in row if key not in columns)
+    table = Table(title=name, title_justify="left", header_style="bold")
+    for column in columns:
+        table.add_column(column.replace("_", " "))
+    for row in rows:
+        table.add_row(*(escape(plain(row.get(column, ""))) for column in columns))
+    return table
+
+
+def render(view: dict[str, Any], console: Console) -> None:
+    console.print(Rule(escape(title(view))))
+    fields = {k: v for k, v in view.items() if k not in _HEADER_FIELDS}
+    simple = Table.grid(padding=(0, 2))
+    simple.add_column(style="bold")
+    simple.add_column()
+    for key, value in fields.items():
+        if not is_table(value):
+            simple.add_row(key.replace("_", " "), escape(plain(value)))
+    console.print(simple)
+    for key, value in fields.items():
+        if is_table(value):
+            console.print(rows_table(key.replace("_", " "), value))
+    console.print(f"[bold]▶ {escape(pending_text(view.get('pending'), view.get('seat')))}[/]")
+
+
+def event_line(entry: dict[str, Any]) -> str:
+    """One log entry as rich markup: who, what, then the remaining fields."""
+    fields = {k: v for k, v in entry.items() if k not in ("event", "seat")}
+    who = f"seat {entry['seat']} " if "seat" in entry else ""
+    details = ", ".join(f"{key.replace('_', ' ')} {plain(value)}" for key, value in fields.items())
+    return escape(f"{who}{entry.get('event', '?')}" + (f": {details}" if details else ""))
