@@ -81,7 +81,9 @@ def candlebox_playout(game_id: str, players: int, variant: str) -> Playout:
             state.apply(seat, rng.choice(actions))
             steps += 1
         if steps >= MAX_STEPS:
-            raise RuntimeError(f"{game_id} {variant} {players}p seed {seed}: no end in {steps} steps")
+            raise RuntimeError(
+                f"{game_id} {variant} {players}p seed {seed}: no end in {steps} steps"
+            )
         return steps, int(state.truncated)
 
     return play
@@ -177,7 +179,7 @@ def openspiel_config() -> Config:
     return Config(
         key="openspiel/python_block_dominoes",
         game="OpenSpiel python_block_dominoes",
-        setup=f"{players}p, pyspiel State API",
+        setup=f"{players}p",
         ours=False,
         play=play,
         api=(
@@ -217,8 +219,8 @@ def rlcard_game_config() -> Config:
 
     return Config(
         key="rlcard/uno/game",
-        game="RLCard uno",
-        setup=f"{game.get_num_players()}p, UnoGame class",
+        game="RLCard uno (UnoGame)",
+        setup=f"{game.get_num_players()}p",
         ours=False,
         play=play,
         api="rlcard.games.uno.game.UnoGame: init_game / get_legal_actions / step",
@@ -251,7 +253,7 @@ def rlcard_env_config() -> Config:
     return Config(
         key="rlcard/uno/env",
         game="RLCard uno (env)",
-        setup=f"{env.num_players}p, rlcard.make env",
+        setup=f"{env.num_players}p",
         ours=False,
         play=play,
         api="rlcard.make('uno'): reset / state['legal_actions'] / step (encodes observations)",
@@ -294,19 +296,10 @@ def measure(play: Playout, seconds: float) -> dict[str, Any]:
 
 
 def interleave(ours: list[Config], peers: list[Config]) -> list[Config]:
-    """Ours and peers alternating, the peers spread evenly through ours: o p o p o o o ..."""
-    if not peers:
-        return list(ours)
-    if not ours:
-        return list(peers)
+    """Ours and peers alternating while both last (o p o p o o ...), then the rest."""
     order: list[Config] = []
-    gap = max(1, len(ours) // len(peers)) if len(ours) > len(peers) else 1
-    queue = list(peers)
-    for i, config in enumerate(ours):
-        order.append(config)
-        if queue and (i % gap == 0 or len(ours) - i - 1 < len(queue)):
-            order.append(queue.pop(0))
-    order.extend(queue)
+    for i in range(max(len(ours), len(peers))):
+        order.extend(group[i] for group in (ours, peers) if i < len(group))
     return order
 
 
@@ -343,7 +336,8 @@ def run(configs: list[Config], seconds: float, repeats: int) -> dict[str, dict[s
             failed[config.key] = f"{type(exc).__name__}: {exc}"
             say(f"! {config.game} {config.setup} failed in the warm-up:\n{traceback.format_exc()}")
     live = [c for c in configs if c.key not in failed]
-    order = interleave([c for c in live if c.ours], [c for c in live if not c.ours])
+    ours = sorted((c for c in live if c.ours), key=lambda c: not c.headline)  # stable
+    order = interleave(ours, [c for c in live if not c.ours])
     runs: dict[str, list[dict[str, Any]]] = {c.key: [] for c in live}
     for r in range(repeats):
         sequence = order if r % 2 == 0 else order[::-1]  # no configuration always goes first
@@ -421,7 +415,7 @@ def build_rows(
             fmt_rate(res["steps_per_s"]),
             fmt_rate(res["games_per_s"]),
             f"{res['steps_per_game']:,.1f}",
-            f"{100 * res['spread']:.0f}%",
+            f"{100 * res['spread']:.0f}%" if len(res["runs"]) > 1 else "-",
         ]
         for peer in live_peers:
             if config.ours:
@@ -437,21 +431,27 @@ def print_table(header: list[str], rows: list[list[str]], title: str) -> None:
     try:
         from rich.console import Console
         from rich.table import Table
-    except ImportError:
-        Console = None  # noqa: N806
-    if Console is not None:
+
+        have_rich = True
+    except ImportError:  # rich is a Candlebox dependency, but keep a plain fallback
+        have_rich = False
+    if have_rich:
         table = Table(title=title)
         for i, name in enumerate(header):
-            table.add_column(name, justify="left" if i < 2 else "right")
+            table.add_column(name, justify="left" if i < 2 else "right", no_wrap=True)
         for row in rows:
             table.add_row(*row)
-        Console().print(table)
+        console = Console()
+        if not console.is_terminal:  # piped or redirected: never squeeze the table to 80 columns
+            console = Console(width=200)
+        console.print(table)
         return
     widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(header)]
 
     def line(cells: list[str]) -> str:
         return "  ".join(
-            c.ljust(w) if i < 2 else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths))
+            c.ljust(w) if i < 2 else c.rjust(w)
+            for i, (c, w) in enumerate(zip(cells, widths, strict=True))
         )
 
     print(title)
@@ -502,9 +502,15 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         description="Random-playout speed of Candlebox games next to OpenSpiel and RLCard peers."
     )
-    parser.add_argument("--seconds", type=float, default=3.0, help="wall time per measurement")
-    parser.add_argument("--repeats", type=int, default=3, help="measurements per configuration")
-    parser.add_argument("--quick", action="store_true", help="1 s, 1 repeat (a smoke run)")
+    parser.add_argument(
+        "--seconds", type=float, default=None, help="wall time per measurement (default 3)"
+    )
+    parser.add_argument(
+        "--repeats", type=int, default=None, help="measurements per configuration (default 3)"
+    )
+    parser.add_argument(
+        "--quick", action="store_true", help="1 s, 1 repeat unless given (a smoke run)"
+    )
     parser.add_argument("--json", type=Path, default=None, help="where to write the results")
     parser.add_argument(
         "--games",
@@ -523,8 +529,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         help="after measuring, cProfile each headline configuration and print its hotspots",
     )
     args = parser.parse_args(argv)
-    if args.quick:
-        args.seconds, args.repeats = 1.0, 1
+    if args.seconds is None:
+        args.seconds = 1.0 if args.quick else 3.0
+    if args.repeats is None:
+        args.repeats = 1 if args.quick else 3
     if args.seconds <= 0 or args.repeats < 1:
         parser.error("--seconds must be positive and --repeats at least 1")
     if args.games is None:
@@ -533,7 +541,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         args.game_ids = [g.strip() for g in args.games.split(",") if g.strip()]
         unknown = [g for g in args.game_ids if g not in candlebox.GAMES]
         if unknown:
-            parser.error(f"unknown game(s) {', '.join(unknown)}; games: {', '.join(candlebox.GAMES)}")
+            parser.error(
+                f"unknown game(s) {', '.join(unknown)}; games: {', '.join(candlebox.GAMES)}"
+            )
     names = [p.strip() for p in args.peers.split(",") if p.strip()]
     if names == ["none"]:
         names = []
@@ -553,8 +563,8 @@ def main(argv: list[str] | None = None) -> int:
         try:
             peers.append(PEER_BUILDERS[name]())
         except Skip as exc:
-            skipped[name] = str(exc)
-            say(f"! peer {name} skipped: {exc}")
+            skipped[name] = f"{exc} (install the peers with: pip install -e '.[bench]')"
+            say(f"! peer {name} skipped: {skipped[name]}")
     configs = ours + peers
     env = environment()
     load_before = os.getloadavg() if hasattr(os, "getloadavg") else None
@@ -612,6 +622,8 @@ def main(argv: list[str] | None = None) -> int:
     for head in heads:
         parts = [f"{r:.2f}x {peer_names[k]}" for k, r in head["ratios"].items()] or ["no peers"]
         verdict = "met" if head["target"]["met"] else "NOT met"
+        if not head["ratios"]:
+            verdict += " for steps/s; no peer measured, so the ratio is untested"
         print(
             f"  {head['config']}: {fmt_rate(head['steps_per_s'])} steps/s; {', '.join(parts)}  "
             f"[target >= {TARGET_STEPS:,} steps/s and >= {TARGET_RATIO:g}x each peer: {verdict}]"

@@ -173,8 +173,7 @@ def print_saved(session: Session, finished: bool) -> None:
 def play(session: Session) -> None:
     try:
         finished = run(session)
-    except KeyboardInterrupt:
-        saving.save(session.state, session.path)
+    except KeyboardInterrupt:  # the file already holds the last complete step
         session.console.print()
         finished = False
     if finished:

@@ -1,0 +1,3 @@
+from candlebox.cli import main
+
+main()

@@ -1,0 +1,246 @@
+"""The ``candlebox`` command line: the same commands for every game, built on the engine contract."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+
+import candlebox
+from candlebox.cli import config, listing, saving
+from candlebox.cli import play as play_module
+from candlebox.cli import replay as replay_module
+from candlebox.cli import simulate as simulate_module
+from candlebox.cli.errors import CliError, user_errors
+from candlebox.engine import State
+
+app = typer.Typer(
+    name="candlebox",
+    help="Play, simulate and replay the Candlebox games (Candle Quest and friends) at the terminal.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_show_locals=False,
+    rich_markup_mode="rich",
+)
+
+
+def stdout() -> Console:
+    # Rich's number highlighting would colour every seat and price; the renderers style what matters.
+    return Console(highlight=False)
+
+
+@contextmanager
+def reported() -> Iterator[None]:
+    """Print a CliError as one red line on stderr and exit with its code (2 for bad input)."""
+    try:
+        yield
+    except CliError as exc:
+        Console(stderr=True, highlight=False).print(f"[bold red]error:[/] {escape(str(exc))}")
+        raise typer.Exit(exc.code) from None
+
+
+# ----------------------------------------------------------------------------- shared options
+Game = Annotated[
+    str, typer.Argument(metavar="GAME", help="The game's id, e.g. candle-quest (see: candlebox games).")
+]
+VariantOpt = Annotated[
+    str | None,
+    typer.Option("--variant", help="The variant, e.g. basic or advanced; default: the game's choice."),
+]
+OptionOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--option",
+        "-o",
+        metavar="KEY=VALUE",
+        help="A game option, repeatable, e.g. -o max_turns=50 (see: candlebox games).",
+    ),
+]
+
+
+def version_callback(value: bool) -> None:
+    if value:
+        typer.echo(f"candlebox {candlebox.__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main_options(
+    version: Annotated[
+        bool,
+        typer.Option("--version", callback=version_callback, is_eager=True, help="Show the version."),
+    ] = False,
+) -> None:
+    """Play, simulate and replay the Candlebox games at the terminal."""
+
+
+# ----------------------------------------------------------------------------- play
+def new_session_state(
+    game: str, players: int | None, variant: str | None, seed: int | None, option: list[str]
+) -> State:
+    count = 2 if players is None else players
+    options = config.parse_options(game, count, variant, option)
+    return config.start_game(game, count, variant, seed, options)
+
+
+def resumed_state(path: Path, game: str, changed: list[str]) -> State:
+    if changed:
+        raise CliError(f"--resume continues the saved game as it was; drop {', '.join(changed)}")
+    data = saving.read(path)
+    with user_errors(f"{path}: "):
+        state = candlebox.load(data)
+    if state.game_id != game:
+        raise CliError(f"{path} holds a {state.game_id} game, not {game}")
+    return state
+
+
+def greet(session: play_module.Session, specs: dict[int, config.BotSpec]) -> None:
+    state, console = session.state, session.console
+    title = candlebox.game_info(state.game_id).title
+    rivals = ", ".join(f"seat {seat}: {escape(spec.label)}" for seat, spec in sorted(specs.items()))
+    console.print(
+        f"[bold]{escape(title)}[/] ({state.variant}), {state.num_players} players, "
+        f"seed [bold]{state.seed}[/]. You are [bold]seat {session.human}[/]; {rivals}."
+    )
+    console.print(
+        f"[dim]Every move is saved to {escape(str(session.path))}. Type help for commands.[/]"
+    )
+
+
+@app.command()
+def play(
+    game: Game,
+    variant: VariantOpt = None,
+    players: Annotated[
+        int | None, typer.Option("--players", "-p", help="Number of players.  [default: 2]")
+    ] = None,
+    seat: Annotated[int, typer.Option("--seat", "-s", help="Your seat (0 is the first).")] = 0,
+    bots: Annotated[
+        str,
+        typer.Option(
+            "--bots",
+            "-b",
+            metavar="NAME[,NAME...]",
+            help="The bots in the other seats, in seat order; one name for all of them. "
+            "Parameters go after the name: heuristic:key=value.",
+        ),
+    ] = "heuristic",
+    seed: Annotated[
+        int | None,
+        typer.Option(help="Seed of the game (bots' seeds follow from it); default: a fresh one."),
+    ] = None,
+    option: OptionOpt = None,
+    save: Annotated[
+        Path | None,
+        typer.Option(
+            help="Where to save the game after every move.  [default: candlebox-GAME-SEED.json]"
+        ),
+    ] = None,
+    resume: Annotated[
+        Path | None,
+        typer.Option(help="Carry on with a game saved earlier (the game's settings come from it)."),
+    ] = None,
+) -> None:
+    """Play GAME yourself against bots. Type an action's number or its text; help lists commands."""
+    console = stdout()
+    with reported():
+        config.check_game(game)
+        if resume is not None:
+            given = {"--players": players, "--variant": variant, "--seed": seed, "--option": option}
+            state = resumed_state(resume, game, [name for name, v in given.items() if v])
+        else:
+            state = new_session_state(game, players, variant, seed, option or [])
+        if not 0 <= seat < state.num_players:
+            raise CliError(f"--seat {seat}: this game has seats 0–{state.num_players - 1}")
+        others = [s for s in range(state.num_players) if s != seat]
+        specs = config.parse_bots(bots, others)
+        robots = config.make_bots(specs, state.seed)
+    path = save or resume or saving.default_path(game, state.seed)
+    session = play_module.Session(state, seat, robots, path, console, console.input)
+    greet(session, specs)
+    play_module.play(session)
+
+
+# ----------------------------------------------------------------------------- simulate
+@app.command()
+def simulate(
+    game: Game,
+    games: Annotated[int, typer.Option("-n", "--games", min=1, help="How many games.")] = 100,
+    variant: VariantOpt = None,
+    players: Annotated[int, typer.Option("--players", "-p", help="Number of players.")] = 2,
+    bots: Annotated[
+        str,
+        typer.Option(
+            "--bots",
+            "-b",
+            metavar="NAME[,NAME...]",
+            help="One bot for every seat, or one per seat in seat order (name:key=value for "
+            "parameters).",
+        ),
+    ] = "random",
+    seed: Annotated[
+        int, typer.Option(help="Game i uses seed SEED+i; the bots' seeds follow from it.")
+    ] = 0,
+    option: OptionOpt = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print only the summary, as JSON, on stdout.")
+    ] = False,
+) -> None:
+    """Play N seeded games between bots and summarise wins, scores and lengths."""
+    with reported():
+        config.check_game(game)
+        options = config.parse_options(game, players, variant, option or [])
+        config.start_game(game, players, variant, seed, options)  # bad settings fail before the bar
+        specs = config.parse_bots(bots, list(range(players)))
+    plan = simulate_module.Plan(game, players, variant, options, specs, games, seed)
+    results = simulate_module.run(plan, quiet=as_json)
+    summary = simulate_module.summarize(plan, results)
+    if as_json:
+        typer.echo(json.dumps(summary, indent=2))
+    else:
+        simulate_module.print_summary(summary, stdout())
+
+
+# ----------------------------------------------------------------------------- replay
+@app.command()
+def replay(
+    file: Annotated[Path, typer.Argument(help="A game saved by candlebox play.")],
+    seat: Annotated[
+        int | None,
+        typer.Option("--seat", "-s", help="Show the log as this seat saw it; default: a spectator."),
+    ] = None,
+    step: Annotated[
+        bool, typer.Option("--step/--no-step", help="Pause for Enter after every move.")
+    ] = False,
+) -> None:
+    """Rebuild a saved game from its seed and moves, show every move, and check it matches the file.
+
+    Exit code 1 when the file does not replay, 2 when it is not a readable saved game.
+    """
+    console = stdout()
+    with reported():
+        replay_module.replay(file, seat, step, console, console.input)
+
+
+# ----------------------------------------------------------------------------- listings
+@app.command("games")
+def list_games() -> None:
+    """List the games with their variants, player counts and options."""
+    listing.print_games(stdout())
+
+
+@app.command("bots")
+def list_bots() -> None:
+    """List the bots that can fill a seat."""
+    listing.print_bots(stdout())
+
+
+def main(args: Any = None) -> None:
+    """The ``candlebox`` console script."""
+    app(args=args)
