@@ -77,13 +77,12 @@ class Option:
             return self.validate(None)
         if self.kind == "int":
             try:
-                return self.validate(int(text))
-            except ValueError as exc:
-                if "takes" in str(exc) or "must" in str(exc):
-                    raise
+                number = int(text)
+            except ValueError:
                 raise ValueError(
                     f"option {self.name!r} takes a whole number, got {text!r}"
                 ) from None
+            return self.validate(number)
         if self.kind == "bool":
             low = text.lower()
             if low in _TRUE:

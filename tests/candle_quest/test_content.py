@@ -7,7 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from candlebox.games.candle_quest.candles import CANDLE_FILE, CANDLES, CONTENT, read_candle_file, schema
+from candlebox.games.candle_quest.candles import (
+    CANDLE_FILE,
+    CANDLES,
+    CONTENT,
+    read_candle_file,
+    schema,
+)
 
 
 def test_shipped_schema_matches_the_loader() -> None:

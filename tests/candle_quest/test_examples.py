@@ -139,9 +139,7 @@ def test_advanced_scoring_example() -> None:
     assert advanced_score(44, 9, completed=True) == 56
     # The same example played: seven colours behind seat 0's screen (39), 14 shekels, and an S5 to buy.
     state = game(variant="advanced", deck=["S5"])
-    state = craft(
-        state, screens={0: ["Y6", "O5", "G4", "W4", "R8", "B7", "P5"]}, shekels={0: 14}
-    )
+    state = craft(state, screens={0: ["Y6", "O5", "G4", "W4", "R8", "B7", "P5"]}, shekels={0: 14})
     play(state, (0, "flip"), (0, "buy"))
     assert state.is_over and state.view(None)["end_reason"] == "menorah"
     assert seat_info(state, 0)["candle_value"] == 44

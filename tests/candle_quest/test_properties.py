@@ -88,7 +88,9 @@ def test_payments_cover_the_cost_and_stop_there(seed: int, picks: list[int]) -> 
 
 
 @given(st.lists(CANDLE_TYPES, max_size=20), CANDLE_TYPES)
-def test_collecting_a_candle_never_lowers_the_collection_value(types: list[int], extra: int) -> None:
+def test_collecting_a_candle_never_lowers_the_collection_value(
+    types: list[int], extra: int
+) -> None:
     screen = Counter(types)
     more = Counter([*types, extra])
     for rule in ("menorah", "all"):

@@ -8,8 +8,8 @@ from collections import Counter
 import pytest
 
 import candlebox
-from candlebox.games.candle_quest.scoring import candle_value
 from candlebox.games.candle_quest.candles import TYPE_OF
+from candlebox.games.candle_quest.scoring import candle_value
 from tests.candle_quest.helpers import craft, game, play, seat_info
 
 

@@ -122,12 +122,6 @@ class CandleSet:
     def code(self) -> tuple[str, ...]:
         return tuple(t.code for t in self.types)
 
-    def type_of(self, code: str) -> int:
-        for number, kind in enumerate(self.types):
-            if kind.code == code:
-                return number
-        raise ValueError(f"{code!r} is not a candle code (codes: {', '.join(self.code)})")
-
 
 def build_candle_set(data: CandleFile) -> CandleSet:
     types: list[CandleType] = []
