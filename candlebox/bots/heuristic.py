@@ -19,10 +19,15 @@ def _policies() -> dict[str, Policy]:
 
 
 class HeuristicBot:
+    """``epsilon`` weakens it: the chance of playing a uniformly random legal action instead."""
+
     name = "heuristic"
 
-    def __init__(self, seed: int | None = None) -> None:
+    def __init__(self, seed: int | None = None, epsilon: float = 0.0) -> None:
+        if not isinstance(epsilon, int | float) or not 0.0 <= epsilon <= 1.0:
+            raise ValueError(f"epsilon must be a probability between 0 and 1, got {epsilon!r}")
         self.rng = Rng(fresh_seed() if seed is None else seed)
+        self.epsilon = float(epsilon)
         self.policies = _policies()
 
     def choose(self, state: State, seat: int) -> str:
@@ -31,6 +36,8 @@ class HeuristicBot:
             raise ValueError(f"seat {seat} has no decision to make now")
         if len(actions) == 1:
             return actions[0]
+        if self.epsilon and self.rng.below(1 << 30) < self.epsilon * (1 << 30):
+            return actions[self.rng.below(len(actions))]
         policy = self.policies.get(state.game_id)
         if policy is None:
             raise ValueError(f"the heuristic bot has no policy for {state.game_id!r}")

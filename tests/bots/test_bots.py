@@ -17,6 +17,25 @@ def test_registry_lists_and_builds_bots() -> None:
         bots.make("genius")
     with pytest.raises(ValueError, match="random"):
         bots.make("random", depth=3)
+    with pytest.raises(ValueError, match="epsilon"):
+        bots.make("heuristic", epsilon=2)
+
+
+def test_epsilon_weakens_the_heuristic() -> None:
+    strong = sum(0 in _play(["heuristic", "heuristic"], s).winners for s in range(30))
+    # Seat 0 plays at full strength against a seat 1 that mostly plays at random.
+    weak_rival = 0
+    for seed in range(30):
+        state = candlebox.new_game("candle-quest", players=2, seed=seed)
+        players = [
+            bots.make("heuristic", seed=seed),
+            bots.make("heuristic", seed=seed, epsilon=0.9),
+        ]
+        while not state.is_over:
+            seat = state.to_act[0]
+            state.apply(seat, players[seat].choose(state, seat))
+        weak_rival += 0 in state.winners
+    assert weak_rival > strong
 
 
 def _play(names: list[str], seed: int, game: str = "candle-quest", **options) -> candlebox.State:  # type: ignore[no-untyped-def]
