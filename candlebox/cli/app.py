@@ -32,7 +32,8 @@ app = typer.Typer(
 
 def stdout() -> Console:
     # Rich's number highlighting would colour every seat and price; the renderers style what matters.
-    return Console(highlight=False)
+    # Lines are left for the terminal to wrap, so paths and commands stay whole for copy and paste.
+    return Console(highlight=False, soft_wrap=True)
 
 
 @contextmanager
@@ -41,17 +42,22 @@ def reported() -> Iterator[None]:
     try:
         yield
     except CliError as exc:
-        Console(stderr=True, highlight=False).print(f"[bold red]error:[/] {escape(str(exc))}")
+        Console(stderr=True, highlight=False, soft_wrap=True).print(
+            f"[bold red]error:[/] {escape(str(exc))}"
+        )
         raise typer.Exit(exc.code) from None
 
 
 # ----------------------------------------------------------------------------- shared options
 Game = Annotated[
-    str, typer.Argument(metavar="GAME", help="The game's id, e.g. candle-quest (see: candlebox games).")
+    str,
+    typer.Argument(metavar="GAME", help="The game's id, e.g. candle-quest (see: candlebox games)."),
 ]
 VariantOpt = Annotated[
     str | None,
-    typer.Option("--variant", help="The variant, e.g. basic or advanced; default: the game's choice."),
+    typer.Option(
+        "--variant", help="The variant, e.g. basic or advanced; default: the game's choice."
+    ),
 ]
 OptionOpt = Annotated[
     list[str] | None,
@@ -74,7 +80,9 @@ def version_callback(value: bool) -> None:
 def main_options(
     version: Annotated[
         bool,
-        typer.Option("--version", callback=version_callback, is_eager=True, help="Show the version."),
+        typer.Option(
+            "--version", callback=version_callback, is_eager=True, help="Show the version."
+        ),
     ] = False,
 ) -> None:
     """Play, simulate and replay the Candlebox games at the terminal."""
@@ -118,7 +126,7 @@ def play(
     game: Game,
     variant: VariantOpt = None,
     players: Annotated[
-        int | None, typer.Option("--players", "-p", help="Number of players.  [default: 2]")
+        int | None, typer.Option("--players", "-p", help="Number of players.", show_default="2")
     ] = None,
     seat: Annotated[int, typer.Option("--seat", "-s", help="Your seat (0 is the first).")] = 0,
     bots: Annotated[
@@ -139,7 +147,8 @@ def play(
     save: Annotated[
         Path | None,
         typer.Option(
-            help="Where to save the game after every move.  [default: candlebox-GAME-SEED.json]"
+            help="Where to save the game after every move.",
+            show_default="candlebox-GAME-SEED.json",
         ),
     ] = None,
     resume: Annotated[
@@ -153,7 +162,8 @@ def play(
         config.check_game(game)
         if resume is not None:
             given = {"--players": players, "--variant": variant, "--seed": seed, "--option": option}
-            state = resumed_state(resume, game, [name for name, v in given.items() if v])
+            changed = [name for name, value in given.items() if value not in (None, [])]
+            state = resumed_state(resume, game, changed)
         else:
             state = new_session_state(game, players, variant, seed, option or [])
         if not 0 <= seat < state.num_players:
@@ -161,10 +171,13 @@ def play(
         others = [s for s in range(state.num_players) if s != seat]
         specs = config.parse_bots(bots, others)
         robots = config.make_bots(specs, state.seed)
-    path = save or resume or saving.default_path(game, state.seed)
-    session = play_module.Session(state, seat, robots, path, console, console.input)
-    greet(session, specs)
-    play_module.play(session)
+        path = save or resume or saving.default_path(game, state.seed)
+        saving.save(state, path)  # an unwritable path fails now, before the first move
+        session = play_module.Session(state, seat, robots, path, console, console.input)
+        greet(session, specs)
+        if resume is not None:
+            play_module.skip_old_news(session)
+        play_module.play(session)
 
 
 # ----------------------------------------------------------------------------- simulate
@@ -213,7 +226,9 @@ def replay(
     file: Annotated[Path, typer.Argument(help="A game saved by candlebox play.")],
     seat: Annotated[
         int | None,
-        typer.Option("--seat", "-s", help="Show the log as this seat saw it; default: a spectator."),
+        typer.Option(
+            "--seat", "-s", help="Show the log as this seat saw it; default: a spectator."
+        ),
     ] = None,
     step: Annotated[
         bool, typer.Option("--step/--no-step", help="Pause for Enter after every move.")

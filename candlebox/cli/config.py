@@ -82,7 +82,9 @@ def variant_for(game_id: str, players: int, variant: str | None) -> candlebox.Va
         return info.variant(variant if variant is not None else info.default_variant(players))
 
 
-def parse_options(game_id: str, players: int, variant: str | None, pairs: list[str]) -> dict[str, Any]:
+def parse_options(
+    game_id: str, players: int, variant: str | None, pairs: list[str]
+) -> dict[str, Any]:
     """``KEY=VALUE`` texts parsed with the variant's own option declarations."""
     declared = variant_for(game_id, players, variant)
     known = {opt.name: opt for opt in declared.options}

@@ -27,7 +27,7 @@ A range such as [cyan]3–14[/] auction 1–12 means 3 is auction 1, 4 is auctio
   [bold]view[/]   what you can see, as raw JSON
   [bold]quit[/]   save the game and stop"""
 
-COMMANDS = ("help", "log", "view", "quit", "exit")
+RECENT = 12  # log entries shown when a saved game is resumed
 
 
 @dataclass
@@ -56,14 +56,27 @@ def print_news(session: Session) -> None:
     session.shown = len(entries)
 
 
+def skip_old_news(session: Session, keep: int = RECENT) -> None:
+    """On resuming, show only the last few log entries; ``log`` shows the rest."""
+    total = len(session.state.log(session.human))
+    session.shown = max(0, total - keep)
+    if session.shown:
+        session.console.print(
+            f"[dim]({session.shown} earlier log entries; type log to see them)[/]"
+        )
+
+
 def print_entry(session: Session, entry: dict[str, Any]) -> None:
     mark = "» " if entry.get("seat") == session.human else "  "
     session.console.print(Text(mark, style="bold") + render.event_text(session.game_id, entry))
 
 
-def print_actions(actions: list[str], console: Console) -> None:
-    items = [f"[bold cyan]{entry.numbers}[/] {escape(entry.text)}" for entry in numbered(actions)]
-    console.print(Columns(items, padding=(0, 3)))
+def print_actions(session: Session, actions: list[str]) -> None:
+    items = [
+        f"[bold cyan]{entry.numbers}[/] {render.action_markup(session.game_id, entry.text)}"
+        for entry in numbered(actions)
+    ]
+    session.console.print(Columns(items, padding=(0, 3)))
 
 
 def print_whole_log(session: Session) -> None:
@@ -80,12 +93,18 @@ def handle_command(session: Session, command: str, actions: list[str]) -> bool:
         console.print(HELP)
     elif command == "log":
         print_whole_log(session)
-        print_actions(actions, console)
+        print_actions(session, actions)
     elif command == "view":
         console.print_json(data=session.state.view(session.human))
     else:
         return False
     return True
+
+
+def prompt_text(seat: int, actions: list[str]) -> str:
+    if len(actions) == 1:
+        return f"[bold]seat {seat}[/] [dim](Enter: {escape(actions[0])})[/][bold]>[/] "
+    return f"[bold]seat {seat}>[/] "
 
 
 def human_turn(session: Session) -> str | None:
@@ -94,15 +113,18 @@ def human_turn(session: Session) -> str | None:
     print_news(session)
     render.render_view(session.game_id, state.view(seat), console)
     actions = state.legal_actions(seat)
-    print_actions(actions, console)
+    print_actions(session, actions)
+    prompt = prompt_text(seat, actions)
     while True:
         try:
-            text = session.ask(f"[bold]seat {seat}>[/] ")
+            text = session.ask(prompt)
         except EOFError:
             return None
         command = text.strip().lower()
         if not command:
-            continue
+            if len(actions) != 1:
+                continue
+            text = actions[0]  # nothing to choose: Enter takes the only action
         if command not in actions:  # a game's own action named like a command wins
             if command in ("quit", "exit"):
                 return None
@@ -129,7 +151,6 @@ def step(session: Session, seat: int) -> bool:
 
 def run(session: Session) -> bool:
     """Play to the end, saving after every step; False when the person quit first."""
-    saving.save(session.state, session.path)
     state = session.state
     while not state.is_over:
         # Several seats may owe a decision at once: each answers in seat order, the person included.
@@ -148,11 +169,12 @@ def print_result(session: Session) -> None:
     print_news(session)
     render.render_view(session.game_id, state.view(session.human), console)
     winners = state.winners
-    if session.human in winners:
-        verdict = "[bold green]You win![/]" if len(winners) == 1 else "[bold green]You share the win.[/]"
+    if session.human not in winners:
+        verdict = "[bold]You lost.[/]"
+    elif len(winners) == 1:
+        verdict = "[bold green]You win![/]"
     else:
-        who = ", ".join(f"seat {w}" for w in winners) or "nobody"
-        verdict = f"[bold]{who} won.[/]"
+        verdict = "[bold green]You share the win.[/]"
     scores = ", ".join(f"seat {seat}: {score:g}" for seat, score in enumerate(state.scores))
     console.print(f"{verdict}  Scores: {scores}.")
     if state.truncated:
@@ -162,7 +184,9 @@ def print_result(session: Session) -> None:
 def print_saved(session: Session, finished: bool) -> None:
     path = escape(str(session.path))
     if finished:
-        session.console.print(f"Saved to {path}; watch it again with [bold]candlebox replay {path}[/]")
+        session.console.print(
+            f"Saved to {path}; watch it again with [bold]candlebox replay {path}[/]"
+        )
     else:
         session.console.print(
             f"Saved to {path}; carry on with [bold]candlebox play {escape(session.game_id)} "

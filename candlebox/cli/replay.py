@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -54,9 +53,7 @@ class Replay:
         self.console = console
         self.shown = 0
         if seat is not None and not 0 <= seat < self.state.num_players:
-            raise CliError(
-                f"--seat {seat}: this game has seats 0–{self.state.num_players - 1}"
-            )
+            raise CliError(f"--seat {seat}: this game has seats 0–{self.state.num_players - 1}")
 
     def print_news(self) -> None:
         entries = self.state.log(self.seat)
@@ -73,11 +70,11 @@ class Replay:
                 f"legal: {exc}",
                 FAILED,
             ) from None
-        self.console.print(f"[dim]{number:>4}[/]  [bold]seat {seat}: {escape(action)}[/]")
+        self.console.print(f"[dim]{number:>4}[/]  [cyan]seat {seat}: {escape(action)}[/]")
         self.print_news()
 
     def check(self) -> None:
-        rebuilt = json.loads(json.dumps(self.state.to_json()))  # as it would be written to a file
+        rebuilt = self.state.to_json()
         wrong = differences(self.data, rebuilt)
         if wrong:
             raise CliError(
@@ -95,7 +92,9 @@ class Replay:
             self.console.print("[yellow]The game was cut short by the turn limit (truncated).[/]")
 
 
-def replay(path: Path, seat: int | None, step: bool, console: Console, ask: Callable[[str], str]) -> None:
+def replay(
+    path: Path, seat: int | None, step: bool, console: Console, ask: Callable[[str], str]
+) -> None:
     show = Replay(path, seat, console)
     state, history = show.state, show.data["history"]
     viewer = "a spectator" if seat is None else f"seat {seat}"

@@ -28,8 +28,11 @@ def default_path(game_id: str, seed: int) -> Path:
 def save(state: State, path: Path) -> None:
     """Write atomically (a temporary file, then rename), so an interrupted save leaves the old one."""
     temporary = path.with_name(path.name + ".tmp")
-    temporary.write_text(json.dumps(state.to_json(), indent=1) + "\n", encoding="utf-8")
-    os.replace(temporary, path)
+    try:
+        temporary.write_text(json.dumps(state.to_json(), indent=1) + "\n", encoding="utf-8")
+        os.replace(temporary, path)
+    except OSError as exc:
+        raise CliError(f"cannot save the game to {path}: {exc.strerror or exc}") from None
 
 
 def read(path: Path) -> dict[str, Any]:

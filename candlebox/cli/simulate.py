@@ -99,10 +99,10 @@ def wins_by_seat(results: list[Outcome], players: int) -> list[float]:
 
 def win_rate_by_bot(wins: list[float], specs: dict[int, BotSpec], games: int) -> dict[str, float]:
     """Wins per game played by each bot (a bot in two seats plays two games per game)."""
-    total: Counter[str] = Counter()
+    total: dict[str, float] = {}
     seats: Counter[str] = Counter()
     for seat, spec in specs.items():
-        total[spec.label] += wins[seat]
+        total[spec.label] = total.get(spec.label, 0.0) + wins[seat]
         seats[spec.label] += 1
     return {label: total[label] / (seats[label] * games) for label in seats}
 
@@ -145,7 +145,7 @@ def print_summary(summary: dict[str, Any], console: Console) -> None:
         seats.add_row(
             str(seat),
             summary["bots"][seat],
-            f"{summary['wins_by_seat'][seat]:g}",
+            f"{summary['wins_by_seat'][seat]:.12g}",
             f"{summary['win_rate_by_seat'][seat]:.1%}",
             f"{summary['mean_score_by_seat'][seat]:.3g}",
         )

@@ -32,6 +32,13 @@ def _copy_plain(value: Any) -> Any:
     return value  # int, str, bool, None, tuple of immutables, enum members: shared safely
 
 
+def _jsonable(value: Any) -> Any:
+    """Tuples (used inside events for immutability) become lists, as JSON would make them."""
+    if isinstance(value, tuple | list):
+        return [_jsonable(item) for item in value]
+    return value
+
+
 def summarize(actions: Iterable[str]) -> str:
     """A short human list of actions: runs of ``verb N`` become ``verb 1–12``."""
     parts: list[str] = []
@@ -229,7 +236,7 @@ class State(abc.ABC):
             "options": _copy_plain(self.options),
             "rng": self.rng.state,
             "history": [[seat, action] for seat, action in self.history],
-            "events": [list(event) for event in self.events],
+            "events": _jsonable(self.events),
             "state": self._snapshot(),
         }
 

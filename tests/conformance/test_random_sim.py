@@ -80,6 +80,7 @@ def check_refusals(state: candlebox.State, rng: random.Random, seen: set[str]) -
 def check_round_trips(state: candlebox.State, rng: random.Random) -> None:
     saved = state.to_json()
     text = json.dumps(saved)
+    assert json.loads(text) == saved, "to_json is plain JSON already (no tuples, no objects)"
     restored = candlebox.load(json.loads(text))
     assert restored.to_json() == saved, "to_json/load round trip"
     twin = state.clone()

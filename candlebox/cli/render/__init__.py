@@ -1,7 +1,7 @@
 """Per-game terminal renderers, looked up by game id, with a generic fallback for any game.
 
-To add a game: write ``render/<game>.py`` with ``render(view, console)`` and ``event_line(entry)``
-(rich markup), import it below and add it to both dicts.
+To add a game: write ``render/<game>.py`` with ``render(view, console)``, ``event_line(entry)`` and
+optionally ``action_text(action)`` (both rich markup), import it below and add it to the dicts.
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.text import Text
 
 from candlebox.cli.render import candle_quest, generic
@@ -23,11 +24,20 @@ RENDERERS: dict[str, Renderer] = {
 EVENT_LINES: dict[str, EventLine] = {
     candle_quest.GAME_ID: candle_quest.event_line,
 }
+# Optional: an action as rich markup (e.g. candle codes in colour); plain text otherwise.
+ACTION_TEXTS: dict[str, Callable[[str], str]] = {
+    candle_quest.GAME_ID: candle_quest.action_text,
+}
 
 
 def render_view(game_id: str, view: dict[str, Any], console: Console) -> None:
     """Print what a seat sees, with the game's renderer or the generic one."""
     RENDERERS.get(game_id, generic.render)(view, console)
+
+
+def action_markup(game_id: str, action: str) -> str:
+    """An action as rich markup, for the numbered list of legal actions."""
+    return ACTION_TEXTS.get(game_id, escape)(action)
 
 
 def event_text(game_id: str, entry: dict[str, Any]) -> Text:
@@ -40,4 +50,12 @@ def event_line(game_id: str, entry: dict[str, Any]) -> str:
     return event_text(game_id, entry).plain
 
 
-__all__ = ["EVENT_LINES", "RENDERERS", "event_line", "event_text", "render_view"]
+__all__ = [
+    "ACTION_TEXTS",
+    "EVENT_LINES",
+    "RENDERERS",
+    "action_markup",
+    "event_line",
+    "event_text",
+    "render_view",
+]

@@ -9,7 +9,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from rich import box
 from rich.console import Console
+from rich.markup import escape
 from rich.rule import Rule
 from rich.table import Table
 
@@ -25,7 +27,7 @@ COLOUR_STYLE = {
     "Yellow": "bold yellow",
     "Orange": "bold dark_orange",
     "Green": "bold green3",
-    "White": "bold bright_white",
+    "White": "bold black on grey85",  # a chip: plain white text vanishes on light terminals
     "Red": "bold red",
     "Blue": "bold dodger_blue1",
     "Purple": "bold medium_purple1",
@@ -54,6 +56,11 @@ def candle(code: str | None) -> str:
         return "—"
     style = candle_style(code)
     return f"[{style}]{code}[/]" if style else code
+
+
+def action_text(action: str) -> str:
+    """An action with its candle code coloured: 'discard R7' -> 'discard [red]R7[/]'."""
+    return " ".join(candle(word) if word in CANDLES else escape(word) for word in action.split(" "))
 
 
 def candles(codes: list[str]) -> str:
@@ -105,7 +112,9 @@ def pending_text(pending: dict[str, Any] | None, viewer: int | None) -> str:
 
 
 def header(view: dict[str, Any]) -> str:
-    parts = [f"Candle Quest · {view.get('variant')}", f"turn {view.get('turn')}"]
+    turn = view.get("turn", 0)
+    now = f"{turn} turns played" if view.get("over") else f"turn {turn + 1}/{view.get('max_turns')}"
+    parts = [f"Candle Quest · {view.get('variant')}", now]
     parts.append(f"stack {view.get('stack')}")
     parts.append(f"bank {view.get('bank')}")
     if view.get("seat") is not None:
@@ -129,7 +138,7 @@ def pile_text(pile: list[str]) -> str:
         return "[dim]—[/]"
     hidden = len(pile) - PILE_SHOWN
     shown = candles(pile[-PILE_SHOWN:])
-    return f"[dim]+{hidden}[/] {shown}" if hidden > 0 else shown
+    return f"[dim](+{hidden})[/] {shown}" if hidden > 0 else shown
 
 
 def screen_text(player: dict[str, Any]) -> str:
@@ -144,15 +153,17 @@ def seats_table(view: dict[str, Any]) -> Table:
     over = view.get("over", False)
     active = view.get("active")
     advanced = any("candle_value" in p for p in view.get("seats", []))
-    table = Table(header_style="bold", expand=False, pad_edge=False)
-    table.add_column("seat")
-    table.add_column("behind the screen")
+    looting = view.get("variant") != "junior"  # the junior game has no looting
+    table = Table(header_style="bold", box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1))
+    table.add_column("seat", no_wrap=True)
+    table.add_column("screen")
     table.add_column("shekels", justify="right")
     table.add_column("colours", justify="right")
     if advanced:
         table.add_column("value", justify="right")
-    table.add_column("discard pile (top last)")
-    table.add_column("loot", justify="right")
+    table.add_column("pile (top last)")
+    if looting:
+        table.add_column("loot", justify="right")
     if over:
         table.add_column("score", justify="right")
     for player in view.get("seats", []):
@@ -168,7 +179,9 @@ def seats_table(view: dict[str, Any]) -> Table:
         ]
         if advanced:
             row.append(str(player.get("candle_value", "[dim]?[/]")))
-        row += [pile_text(pile), str(cost) if cost is not None else ""]
+        row.append(pile_text(pile))
+        if looting:
+            row.append(str(cost) if cost is not None else "")
         if over:
             scores = view.get("scores", [])
             row.append(f"{scores[seat]:g}" if seat < len(scores) else "")
@@ -195,8 +208,12 @@ def menorah_text(codes: list[str]) -> str:
         else:
             slots.append(f"[{COLOUR_STYLE.get(colour, '')} dim]{colour[:2].lower()}[/]")
     text = "Your Menorah: " + " ".join(slots)
-    if extras:
-        text += "   also: " + candles(extras)
+    wild = [code for code in extras if CANDLES.get(code, {}).get("kind") == "dancing"]
+    unlit = [code for code in extras if code not in wild]
+    if wild:
+        text += "  · wild " + candles(wild)
+    if unlit:
+        text += "  · unlit " + candles(unlit)
     return text
 
 
@@ -244,8 +261,11 @@ def _discard(e: dict[str, Any]) -> str:
 
 
 def _game_over(e: dict[str, Any]) -> str:
-    reasons = {"menorah": "a Menorah is complete", "max-turns": "the turn limit is reached",
-               "stalled": "nobody can do anything"}
+    reasons = {
+        "menorah": "a Menorah is complete",
+        "max-turns": "the turn limit is reached",
+        "stalled": "nobody can do anything",
+    }
     reason = reasons.get(e.get("reason", ""), str(e.get("reason")))
     return f"[bold]Game over: {reason}; {winners_text(e)}.[/]"
 
@@ -256,25 +276,36 @@ LINES: dict[str, Callable[[dict[str, Any]], str]] = {
     "flip": lambda e: f"{_seat(e)} flips {candle(e.get('candle'))}",
     "set-aside": lambda e: f"{_seat(e)} flips {candle(e.get('candle'))} and sets it aside",
     "no-candle": lambda e: f"{_seat(e)} has no candle to flip",
-    "rebuild": lambda e: f"the discard piles are shuffled into a new stack of "
-    f"{_count(e.get('candles'), 'candle')}",
-    "mix-back": lambda e: f"{_count(e.get('candles'), 'set-aside candle')} shuffled back into the stack",
+    "rebuild": lambda e: (
+        f"the discard piles are shuffled into a new stack of {_count(e.get('count'), 'candle')}"
+    ),
+    "mix-back": lambda e: (
+        f"{_count(e.get('count'), 'set-aside candle')} shuffled back into the stack"
+    ),
     "buy": lambda e: f"{_seat(e)} buys {candle(e.get('candle'))} for {e.get('price')}",
     "sell": lambda e: f"{_seat(e)} sells {candle(e.get('candle'))} for {e.get('received')}",
-    "auction": lambda e: f"{_seat(e)} auctions {candle(e.get('candle'))}, opening at {e.get('bid')}",
+    "auction": lambda e: (
+        f"{_seat(e)} auctions {candle(e.get('candle'))}, opening at {e.get('bid')}"
+    ),
     "bid": lambda e: f"{_seat(e)} bids {e.get('amount')}",
     "pass-bid": lambda e: f"{_seat(e)} passes",
     "auction-won": _auction_won,
-    "loot": lambda e: f"{_seat(e)} loots {candle(e.get('candle'))} from {_seat(e, 'from')}'s pile "
-    f"(costs {e.get('cost')})",
+    "loot": lambda e: (
+        f"{_seat(e)} loots {candle(e.get('candle'))} from {_seat(e, 'from')}'s pile "
+        f"(costs {e.get('cost')})"
+    ),
     "looted": lambda e: f"{_seat(e)} puts {candle(e.get('candle'))} behind the screen",
     "discard": _discard,
     "pay": lambda e: f"{_seat(e)} pays {e.get('amount')}",
     "guard": lambda e: f"{_seat(e)} guards their Menorah and keeps {candle(e.get('candle'))}",
-    "unlit-removed": lambda e: f"{candle(e.get('candle'))} leaves the game ({_seat(e)} could not pay)",
+    "unlit-removed": lambda e: (
+        f"{candle(e.get('candle'))} leaves the game ({_seat(e)} could not pay)"
+    ),
     "bonus-turn": lambda e: f"{_seat(e)} takes a bonus turn",
-    "force": lambda e: f"{_seat(e)} discards {candle(e.get('candle'))} to make "
-    f"{_seat(e, 'target')} give them a candle",
+    "force": lambda e: (
+        f"{_seat(e)} discards {candle(e.get('candle'))} to make "
+        f"{_seat(e, 'target')} give them a candle"
+    ),
     "give": lambda e: f"{_seat(e)} gives {candle(e.get('candle'))} to {_seat(e, 'to')}",
     "pass": lambda e: f"{_seat(e)} passes (nothing to do)",
     "end-turn": lambda e: f"[dim]end of turn {e.get('turn')}[/]",

@@ -27,7 +27,8 @@ def plain(value: Any) -> str:
     if isinstance(value, list):
         return " ".join(plain(item) for item in value) if value else "—"
     if isinstance(value, dict):
-        return ", ".join(f"{key} {plain(item)}" for key, item in value.items()) or "—"
+        pairs = (f"{key.replace('_', ' ')} {plain(item)}" for key, item in value.items())
+        return ", ".join(pairs) or "—"
     return str(value)
 
 

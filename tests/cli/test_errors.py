@@ -1,0 +1,94 @@
+"""Bad command lines: one clear line on stderr, exit code 2, no traceback."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.cli.conftest import run
+
+
+@pytest.mark.parametrize("command", ["play", "simulate"])
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["chess"], "unknown game 'chess'; games: candle-quest"),
+        (["candle-quest", "-o", "max_turns=lots"], "option 'max_turns' takes a whole number"),
+        (["candle-quest", "-o", "max_turns=0"], "must be at least 1"),
+        (["candle-quest", "-o", "colour=red"], "has no option 'colour'; options: deck"),
+        (["candle-quest", "-o", "max_turns"], "--option takes KEY=VALUE"),
+        (["candle-quest", "-o", "dancing=all"], "has no option 'dancing'"),
+        (["candle-quest", "-p", "9"], "for 2–5 players, not 9"),
+        (["candle-quest", "--variant", "expert"], "no variant 'expert'"),
+        (["candle-quest", "--bots", "genius"], "unknown bot 'genius'"),
+        (["candle-quest", "--bots", "random:depth"], "name:key=value"),
+        (["candle-quest", "--bots", "random:depth=3"], "unexpected keyword argument 'depth'"),
+        (
+            ["candle-quest", "-p", "4", "--bots", "random,random"],
+            "one bot for all seats or exactly",
+        ),
+    ],
+)
+def test_bad_settings(command: str, args: list[str], message: str) -> None:
+    result = run(command, *args, input="quit\n")
+    assert result.exit_code == 2, result.output
+    assert message in result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_an_option_of_another_variant_is_fine_there() -> None:
+    result = run(
+        "simulate",
+        "candle-quest",
+        "--variant",
+        "advanced",
+        "-o",
+        "dancing=all",
+        "-o",
+        "max_turns=20",
+        "-n",
+        "2",
+        "--json",
+    )
+    assert result.exit_code == 0, result.output
+
+
+def test_seat_out_of_range() -> None:
+    result = run("play", "candle-quest", "--seat", "2")
+    assert result.exit_code == 2
+    assert "--seat 2: this game has seats 0–1" in result.stderr
+
+
+@pytest.mark.parametrize("command", [[], ["play"], ["simulate"], ["replay"], ["games"], ["bots"]])
+def test_help(command: list[str]) -> None:
+    result = run(*command, "--help")
+    assert result.exit_code == 0
+    assert "Usage" in result.stdout
+
+
+def test_listings() -> None:
+    games = run("games")
+    assert games.exit_code == 0
+    for text in ("Candle Quest", "advanced", "2–5", "max_turns", "menorah|all", "advanced only"):
+        assert text in games.stdout
+    bots = run("bots")
+    assert bots.exit_code == 0
+    assert "heuristic" in bots.stdout and "random" in bots.stdout
+
+
+def test_the_installed_command_reports_without_a_traceback(tmp_path: Path) -> None:
+    command = [sys.executable, "-m", "candlebox.cli", "play", "chess"]
+    done = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path, timeout=60)
+    assert done.returncode == 2
+    assert "unknown game 'chess'" in done.stderr
+    assert "Traceback" not in done.stderr
+    assert not list(tmp_path.iterdir())  # nothing saved for a game that never started
+
+
+def test_an_unwritable_save_path(tmp_path: Path) -> None:
+    result = run("play", "candle-quest", "--save", str(tmp_path / "missing" / "g.json"))
+    assert result.exit_code == 2
+    assert "cannot save the game to" in result.stderr

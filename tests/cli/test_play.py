@@ -1,0 +1,113 @@
+"""``candlebox play`` driven with scripted input."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+import candlebox
+from tests.cli.conftest import SHORT, read, run
+
+
+def test_whole_short_game_with_a_mistyped_action_first(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    typed = "bogus\n99\n" + "1\n" * 40
+    result = run("play", "candle-quest", *SHORT, "--save", str(path), input=typed)
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "'bogus' is malformed: unknown action 'bogus'" in out
+    assert "99 is not a number in the list" in out
+    assert "seed 3" in out
+    assert "Scores:" in out and "truncated" in out
+    state = candlebox.load(read(path))
+    assert state.is_over and state.truncated
+    assert all(action != "bogus" for _, action in state.history)
+
+
+def test_bots_moves_are_shown_as_readable_lines(tmp_path: Path) -> None:
+    result = run(
+        "play", "candle-quest", *SHORT, "--save", str(tmp_path / "g.json"), input="1\n" * 40
+    )
+    assert re.search(r"seat 1 (flips|buys|sells|auctions) [A-Z]\d", result.stdout)
+
+
+def test_actions_may_be_typed_as_text_or_a_unique_beginning(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    # Seat 0 starts with this deck and first player: flip R7, then buy it by name.
+    options = ["-o", "first_player=0", "-o", "deck=R7 B8", "-o", "max_turns=1"]
+    result = run(
+        "play", "candle-quest", "--seed", "1", *options, "--save", str(path), input="fl\nBUY\n"
+    )
+    assert result.exit_code == 0, result.output
+    assert candlebox.load(read(path)).history == [(0, "flip"), (0, "buy")]
+    assert "seat 0 buys R7 for 7" in result.stdout
+
+
+def test_help_log_view_and_quit_save_the_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = run("play", "candle-quest", input="help\nlog\nview\nquit\n")
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "save the game and stop" in out  # help
+    assert "log so far" in out  # log
+    assert '"candles_behind_screen"' in out  # the raw JSON view
+    seed = int(re.search(r"seed (\d+)", out).group(1))  # type: ignore[union-attr]
+    saved = tmp_path / f"candlebox-candle-quest-{seed}.json"
+    state = candlebox.load(read(saved))
+    assert state.seed == seed and not state.is_over
+    assert "--resume" in out
+
+
+def test_end_of_input_quits_cleanly(tmp_path: Path) -> None:
+    path = tmp_path / "g.json"
+    result = run("play", "candle-quest", "--seed", "5", "--save", str(path), input="")
+    assert result.exit_code == 0
+    assert "Saved to" in result.stdout
+    assert path.exists()
+
+
+def test_resume_carries_on_to_the_end(tmp_path: Path) -> None:
+    path = tmp_path / "g.json"
+    run("play", "candle-quest", *SHORT, "--save", str(path), input="1\nquit\n")
+    first = read(path)
+    assert first["history"]
+    result = run("play", "candle-quest", "--resume", str(path), input="1\n" * 40)
+    assert result.exit_code == 0, result.output
+    done = read(path)
+    assert done["history"][: len(first["history"])] == first["history"]
+    assert candlebox.load(done).is_over
+
+
+def test_resume_refuses_new_settings(tmp_path: Path) -> None:
+    path = tmp_path / "g.json"
+    run("play", "candle-quest", *SHORT, "--save", str(path), input="quit\n")
+    for flag, value in (("--players", "3"), ("--seed", "0"), ("--option", "max_turns=9")):
+        result = run("play", "candle-quest", "--resume", str(path), flag, value)
+        assert result.exit_code == 2
+        assert f"drop {flag}" in result.stderr
+
+
+def test_several_bots_with_parameters_in_seat_order(tmp_path: Path) -> None:
+    path = tmp_path / "g.json"
+    result = run(
+        "play",
+        "candle-quest",
+        "-p",
+        "3",
+        "--seat",
+        "1",
+        "--bots",
+        "random,heuristic:epsilon=0.5",
+        *SHORT,
+        "--save",
+        str(path),
+        input="1\n" * 40,
+    )
+    assert result.exit_code == 0, result.output
+    assert "seat 0: random, seat 2: heuristic:epsilon=0.5" in result.stdout
+    assert json.loads(path.read_text())["players"] == 3
