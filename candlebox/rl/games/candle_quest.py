@@ -1,0 +1,167 @@
+"""Candle Quest for the RL adapters: action numbering and view encoding.
+
+Actions (docs/notation/candle-quest.md), in id order: ``flip``, ``pass``, ``buy``, ``sell``; then per
+variant — basic and advanced: ``loot S`` for every seat, ``auction N``, ``bid N``, ``pay N`` for
+N = 1 … bank (the ``bank`` option: nobody can hold more shekels than the game has), ``discard CODE`` for
+every candle code; junior: ``force S`` for every seat, ``pay N``, ``discard CODE``, ``give CODE``.
+
+The observation encodes the seat's view only (rulings CQ-19): the public table, every discard pile,
+how many candles each rival has behind the screen, and the seat's own candles and shekels.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+import candlebox
+from candlebox.rl.core import Config, Layout, ViewEncoder
+
+GAME_ID = "candle-quest"
+
+_FACTS = candlebox.game_info(GAME_ID).facts
+CODES: tuple[str, ...] = tuple(_FACTS["candles"])
+CODE_INDEX = {code: i for i, code in enumerate(CODES)}
+N_COLOURS = len(_FACTS["colours"])
+DECISIONS = ("turn", "buy-sell-auction", "bid", "pay", "guard-short", "give")
+DECISION_INDEX = {name: i for i, name in enumerate(DECISIONS)}
+
+COPIES_SCALE = 3.0  # the most copies of one candle code (D9, D10, U4, U6): counts are divided by it
+CANDLES_SCALE = 60.0  # candles in the game
+DUE_SCALE = 16.0  # the dearest payment: a loot of a Dancing 10 costs 10 + 5
+VALUE_SCALE = 128.0  # an advanced collection's candle value stays below this
+STEPS_PER_TURN = 13  # see max_game_length
+
+
+def action_texts(config: Config) -> list[str]:
+    n = config.players
+    bank = config.options["bank"]
+    amounts = range(1, bank + 1)
+    texts = ["flip", "pass", "buy", "sell"]
+    if config.variant == "junior":
+        texts += [f"force {s}" for s in range(n)]
+        texts += [f"pay {k}" for k in amounts]
+        texts += [f"discard {code}" for code in CODES]
+        texts += [f"give {code}" for code in CODES]
+    else:
+        texts += [f"loot {s}" for s in range(n)]
+        texts += [f"auction {k}" for k in amounts]
+        texts += [f"bid {k}" for k in amounts]
+        texts += [f"pay {k}" for k in amounts]
+        texts += [f"discard {code}" for code in CODES]
+    return texts
+
+
+def max_game_length(config: Config) -> int:
+    """Decisions in one game are at most 13 per turn: the turn's first action (1), a guard payment
+    (at most 3: candles are worth at least 2 and an Unlit candle at most 6), the bonus turn's first
+    action (1) and then at most 8 more — a loot's payment (at most 15 owed, candles worth at least 2)
+    or an auction's bids (1 + 4 others). Passed turns count as turns, so ``max_turns`` bounds them."""
+    return STEPS_PER_TURN * config.options["max_turns"]
+
+
+def always_a_winner(config: Config) -> bool:
+    return True  # every ending names at least one winner (rulings CQ-13, CQ-14, CQ-17)
+
+
+class CandleQuestEncoder(ViewEncoder):
+    def build(self, config: Config, layout: Layout) -> None:
+        n = config.players
+        t = len(CODES)
+        self.n = n
+        self.bank_total = float(config.options["bank"])
+        self.max_turns = float(config.options["max_turns"])
+        layout.add("me", n)  # one-hot: the viewing seat
+        layout.add("active", n)  # whose turn it is
+        layout.add("to_act", n)  # who owes the pending decision
+        layout.add("decision", len(DECISIONS))
+        layout.add("over", 1)
+        layout.add("bonus_turn", 1)
+        layout.add("paying_for_loot", 1)
+        layout.add("paying_for_guard", 1)
+        layout.add("due", 1)  # / 16
+        layout.add("auctioneer", n)
+        layout.add("high_bidder", n)
+        layout.add("high_bid", 1)  # / bank option
+        layout.add("give_to", n)
+        layout.add("table", t)  # one-hot: the candle face up on the table
+        layout.add("turn", 1)  # / max_turns
+        layout.add("stack", 1)  # candles in the draw stack / 60
+        layout.add("bank", 1)  # shekels in the bank / bank option
+        layout.add("set_aside", t)  # counts / 3
+        layout.add("removed", t)  # counts / 3
+        layout.add("my_candles", t)  # counts / 3
+        layout.add("my_shekels", 1)  # / bank option
+        layout.add("my_colours", 1)  # / 8
+        layout.add("my_value", 1)  # advanced: candle value / 128
+        layout.add("behind_screen", n)  # each seat's candle count / 60
+        layout.add("piles", n * t)  # each seat's discard pile, counts / 3
+        layout.add("pile_tops", n * t)  # one-hot: the top of each pile (what can be looted)
+        layout.add("winners", n)
+        self.at = layout.fields
+        self.t = t
+
+    def fill(self, view: dict[str, Any], out: np.ndarray) -> None:
+        at = self.at
+        t = self.t
+        seat = view["seat"]
+        if seat is not None:
+            out[at["me"].start + seat] = 1.0
+        if view["active"] is not None:
+            out[at["active"].start + view["active"]] = 1.0
+        pending = view["pending"]
+        if pending is None:
+            out[at["over"].start] = 1.0
+        else:
+            for s in pending["seats"]:
+                out[at["to_act"].start + s] = 1.0
+            out[at["decision"].start + DECISION_INDEX[pending["decision"]]] = 1.0
+            if pending.get("bonus_turn"):
+                out[at["bonus_turn"].start] = 1.0
+            paying = pending.get("paying_for")
+            if paying == "loot":
+                out[at["paying_for_loot"].start] = 1.0
+            elif paying == "guard":
+                out[at["paying_for_guard"].start] = 1.0
+            if "due" in pending:
+                out[at["due"].start] = pending["due"] / DUE_SCALE
+            if "auctioneer" in pending:
+                out[at["auctioneer"].start + pending["auctioneer"]] = 1.0
+                if pending["high_bidder"] >= 0:
+                    out[at["high_bidder"].start + pending["high_bidder"]] = 1.0
+                out[at["high_bid"].start] = max(0, pending["high_bid"]) / self.bank_total
+            if "to" in pending:
+                out[at["give_to"].start + pending["to"]] = 1.0
+        if view["table"] is not None:
+            out[at["table"].start + CODE_INDEX[view["table"]]] = 1.0
+        out[at["turn"].start] = view["turn"] / self.max_turns
+        out[at["stack"].start] = view["stack"] / CANDLES_SCALE
+        out[at["bank"].start] = view["bank"] / self.bank_total
+        _counts(out, at["set_aside"].start, view["set_aside"])
+        _counts(out, at["removed"].start, view["removed"])
+        for info in view["seats"]:
+            owner = info["seat"]
+            out[at["behind_screen"].start + owner] = info["candles_behind_screen"] / CANDLES_SCALE
+            pile = info["discard_pile"]
+            _counts(out, at["piles"].start + owner * t, pile)
+            if pile:
+                out[at["pile_tops"].start + owner * t + CODE_INDEX[pile[-1]]] = 1.0
+            if owner == seat:
+                _counts(out, at["my_candles"].start, info["candles"])
+                out[at["my_shekels"].start] = info["shekels"] / self.bank_total
+                out[at["my_colours"].start] = info["colours"] / N_COLOURS
+                if "candle_value" in info:
+                    out[at["my_value"].start] = info["candle_value"] / VALUE_SCALE
+        for winner in view.get("winners", ()):
+            out[at["winners"].start + winner] = 1.0
+
+
+def _counts(out: np.ndarray, start: int, codes: list[str]) -> None:
+    step = 1.0 / COPIES_SCALE
+    for code in codes:
+        out[start + CODE_INDEX[code]] += step
+
+
+def encoder(config: Config) -> CandleQuestEncoder:
+    return CandleQuestEncoder(config)

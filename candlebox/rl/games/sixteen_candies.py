@@ -1,0 +1,183 @@
+"""16 Candies for the RL adapters: action numbering and view encoding.
+
+Actions (docs/notation/sixteen-candies.md), in id order: ``draw pile``, ``draw discard``, ``skip`` (only
+with the option ``draw=optional``), ``call``, ``end``, ``discard CODE`` for every card code, then
+``top A B C`` for every ordered triple of half codes that three cards of the box can show (a hand's
+cards in the order the view lists them, each with its top half). The ``top`` texts make the numbering
+large (25 half codes: 15,625 triples) but fixed and independent of the hand: an id always means the
+same text.
+
+The observation encodes the seat's view only (rulings, 'Hidden information'): the discard pile, the
+pools, the cards each player is known to hold (taken from the discard pile), and the seat's own hand.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from functools import cache
+from itertools import product
+from typing import Any
+
+import numpy as np
+
+import candlebox
+from candlebox.rl.core import Config, Layout, ViewEncoder
+
+GAME_ID = "sixteen-candies"
+
+_FACTS = candlebox.game_info(GAME_ID).facts
+CARDS: tuple[str, ...] = tuple(_FACTS["cards"])
+CARD_INDEX = {code: i for i, code in enumerate(CARDS)}
+COPIES = {code: info["copies"] for code, info in _FACTS["cards"].items()}
+HAND = int(_FACTS["hand"])
+DECK_SIZE = float(_FACTS["deck_size"])
+CANDIES: tuple[str, ...] = tuple(_FACTS["candies"])
+CANDY_INDEX = {code: i for i, code in enumerate(CANDIES)}
+
+
+def _half_codes() -> tuple[str, ...]:
+    seen: dict[str, None] = {}
+    for info in _FACTS["cards"].values():
+        for half in info["halves"]:
+            seen.setdefault(half["code"], None)
+    return tuple(seen)
+
+
+HALVES: tuple[str, ...] = _half_codes()
+HALF_INDEX = {code: i for i, code in enumerate(HALVES)}
+DECISIONS = ("orient", "draw", "discard", "rotate", "call")
+DECISION_INDEX = {name: i for i, name in enumerate(DECISIONS)}
+MAX_CARDS = HAND + 1  # a hand holds four cards between the draw and the discard
+
+COUNT_SCALE = float(max(COPIES.values()))
+VALUE_SCALE = 18.0  # three halves of six
+PENALTY_SCALE = 9.0  # three halves of three
+ROUNDS_SCALE = 100.0
+
+
+@cache
+def top_triples() -> tuple[tuple[str, ...], ...]:
+    """Every ordered triple of half codes that three cards of the box (copies respected) can show."""
+    holders: dict[str, list[str]] = {code: [] for code in HALVES}
+    for card, info in _FACTS["cards"].items():
+        for half in {h["code"] for h in info["halves"]}:
+            holders[half].append(card)
+    triples = []
+    for triple in product(HALVES, repeat=HAND):
+        for cards in product(*(holders[h] for h in triple)):
+            if all(COPIES[c] >= k for c, k in Counter(cards).items()):
+                triples.append(triple)
+                break
+    return tuple(triples)
+
+
+def action_texts(config: Config) -> list[str]:
+    texts = ["draw pile", "draw discard"]
+    if config.options["draw"] == "optional":
+        texts.append("skip")
+    texts += ["call", "end"]
+    texts += [f"discard {code}" for code in CARDS]
+    texts += ["top " + " ".join(triple) for triple in top_triples()]
+    return texts
+
+
+def max_game_length(config: Config) -> int:
+    """A turn is at most four decisions (draw, discard, turn the cards, call or end); a round adds one
+    pick-up per player and has at least one turn (an instant win at the pick-up counts as a turn), and
+    the game ends once ``max_turns`` turns have been played."""
+    n = config.players
+    return (4 + n) * config.options["max_turns"] + n
+
+
+def always_a_winner(config: Config) -> bool:
+    return True  # the last player with candy, or the most candy (ties share)
+
+
+class SixteenCandiesEncoder(ViewEncoder):
+    def build(self, config: Config, layout: Layout) -> None:
+        n = config.players
+        t = len(CARDS)
+        self.n = n
+        self.t = t
+        self.max_turns = float(config.options["max_turns"])
+        self.candy_scale = float(config.options["pool"] * n)
+        layout.add("me", n)
+        layout.add("active", n)
+        layout.add("to_act", n)
+        layout.add("decision", len(DECISIONS))
+        layout.add("over", 1)
+        layout.add("marker", n)  # the First Player Marker
+        layout.add("caller", n)  # who called "I've got candy!" this round
+        layout.add("final_turns", n)  # who still has a final turn
+        layout.add("turn", 1)  # / max_turns
+        layout.add("rounds_played", 1)  # / 100
+        layout.add("draw_pile", 1)  # / deck size
+        layout.add("discard_pile", t)  # counts / most copies
+        layout.add("discard_top", t)  # one-hot: what 'draw discard' takes
+        layout.add("pools", n)  # / (players x starting pool)
+        layout.add("out", n)
+        layout.add("cards", n)  # cards in each hand / 4
+        layout.add("known", n * t)  # cards each seat is known to hold (taken from the discard pile)
+        layout.add("hand_cards", MAX_CARDS * t)  # own hand, slot by slot: the card
+        layout.add("hand_tops", MAX_CARDS * len(HALVES))  # ... and its top half
+        layout.add("hand_value", 1)  # / 18
+        layout.add("hand_candy", len(CANDIES))
+        layout.add("hand_penalty", 1)  # / 9
+        layout.add("winners", n)
+        self.at = layout.fields
+
+    def fill(self, view: dict[str, Any], out: np.ndarray) -> None:
+        at = self.at
+        t = self.t
+        seat = view["seat"]
+        if seat is not None:
+            out[at["me"].start + seat] = 1.0
+        if view["active"] is not None:
+            out[at["active"].start + view["active"]] = 1.0
+        pending = view["pending"]
+        if pending is None:
+            out[at["over"].start] = 1.0
+        else:
+            for s in pending["seats"]:
+                out[at["to_act"].start + s] = 1.0
+            out[at["decision"].start + DECISION_INDEX[pending["decision"]]] = 1.0
+        out[at["marker"].start + view["marker"]] = 1.0
+        if view["caller"] is not None:
+            out[at["caller"].start + view["caller"]] = 1.0
+        for s in view["final_turns"]:
+            out[at["final_turns"].start + s] = 1.0
+        out[at["turn"].start] = view["turn"] / self.max_turns
+        out[at["rounds_played"].start] = view["rounds_played"] / ROUNDS_SCALE
+        out[at["draw_pile"].start] = view["draw_pile"] / DECK_SIZE
+        pile = view["discard_pile"]
+        _counts(out, at["discard_pile"].start, pile)
+        if pile:
+            out[at["discard_top"].start + CARD_INDEX[pile[-1]]] = 1.0
+        for info in view["seats"]:
+            owner = info["seat"]
+            out[at["pools"].start + owner] = info["pool"] / self.candy_scale
+            out[at["out"].start + owner] = 1.0 if info["out"] else 0.0
+            out[at["cards"].start + owner] = info["cards"] / MAX_CARDS
+            _counts(out, at["known"].start + owner * t, info["known"])
+            if owner == seat and "hand" in info:
+                cards = at["hand_cards"].start
+                tops = at["hand_tops"].start
+                for slot, card in enumerate(info["hand"]):
+                    out[cards + slot * t + CARD_INDEX[card["card"]]] = 1.0
+                    out[tops + slot * len(HALVES) + HALF_INDEX[card["top"]]] = 1.0
+                if "value" in info:
+                    out[at["hand_value"].start] = info["value"] / VALUE_SCALE
+                    out[at["hand_candy"].start + CANDY_INDEX[info["candy"]]] = 1.0
+                    out[at["hand_penalty"].start] = info["penalty"] / PENALTY_SCALE
+        for winner in view.get("winners", ()):
+            out[at["winners"].start + winner] = 1.0
+
+
+def _counts(out: np.ndarray, start: int, codes: list[str]) -> None:
+    step = 1.0 / COUNT_SCALE
+    for code in codes:
+        out[start + CARD_INDEX[code]] += step
+
+
+def encoder(config: Config) -> SixteenCandiesEncoder:
+    return SixteenCandiesEncoder(config)

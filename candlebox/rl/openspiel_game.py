@@ -1,0 +1,264 @@
+"""Candlebox games as OpenSpiel Python games (``pyspiel.register_game``).
+
+Each covered game is registered as ``candlebox_<game id with underscores>``: sequential, imperfect
+information, terminal rewards, and **sampled** chance (``ChanceMode.SAMPLED_STOCHASTIC``): chance is the
+engine's own seeded generator inside the state (the shuffle, every later reshuffle), so there are no
+chance nodes. ``new_initial_state()`` deals a new game from the game object's generator (parameter
+``seed``; -1 draws it from the OS). ``clone()`` copies the generator, so a clone replays the same future
+chance; ``resample_from_infostate(player, sampler)`` deals what ``player`` cannot know anew (the
+engine's ``resample``) and reseeds chance, as ISMCTS needs.
+
+Parameters: ``players``, ``variant`` ('' for the game's default), ``seed`` and the game's options of
+kind int, bool or choice (a nullable int option takes -1 for "not set"). An option the chosen variant
+does not have is ignored. Several seats deciding at once are asked one after another in seat order
+(``current_player`` is the first seat of ``to_act``); each seat's information state shows nothing of
+the choices already made until the engine reveals them.
+
+Strings and tensors: ``observation_string`` is the seat's view as JSON and ``information_state_string``
+adds the seat's log and its own actions (perfect recall); both tensors are the view encoded by the
+per-game module (the same vector as the PettingZoo observation, named pieces in ``observer.dict``).
+``str(state)`` is the spectator's view with the generator's position.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+import candlebox
+from candlebox.engine import State
+from candlebox.rl.core import Config, Spec, covered_games, rewards
+
+PREFIX = "candlebox_"
+_REGISTERED: dict[str, str] = {}  # short name -> game id
+
+
+def short_name(game_id: str) -> str:
+    return PREFIX + game_id.replace("-", "_")
+
+
+def _parameter_spec(game_id: str) -> tuple[dict[str, Any], dict[str, str]]:
+    """OpenSpiel parameters (with defaults) and, per option, how it maps back ("plain"/"nullable")."""
+    info = candlebox.game_info(game_id)
+    players = min(
+        max(2, min(v.min_players for v in info.variants)), max(v.max_players for v in info.variants)
+    )
+    spec: dict[str, Any] = {"players": players, "variant": "", "seed": -1}
+    kinds: dict[str, str] = {}
+    for variant in info.variants:
+        for opt in variant.options:
+            if opt.name in kinds or opt.name in spec:
+                continue
+            if opt.kind in ("bool", "choice") and opt.default is not None:
+                spec[opt.name] = opt.default
+                kinds[opt.name] = "plain"
+            elif opt.kind == "int":
+                spec[opt.name] = -1 if opt.default is None else opt.default
+                kinds[opt.name] = "nullable" if opt.default is None else "plain"
+    return spec, kinds
+
+
+def config_from_params(game_id: str, params: dict[str, Any]) -> Config:
+    _spec, kinds = _parameter_spec(game_id)
+    info = candlebox.game_info(game_id)
+    players = int(params["players"])
+    variant_name = params.get("variant") or info.default_variant(players)
+    variant = info.variant(variant_name)
+    options: dict[str, Any] = {}
+    for opt in variant.options:
+        if opt.name not in kinds or opt.name not in params:
+            continue
+        value = params[opt.name]
+        if kinds[opt.name] == "nullable" and value == -1:
+            continue
+        options[opt.name] = value
+    return Config.make(game_id, players, variant_name, **options)
+
+
+class _Engine:
+    """The engine state inside an OpenSpiel state; deep-copied (by ``clone``) with ``State.clone``.
+
+    The engine game is created on first use, so that the throw-away initial state OpenSpiel makes
+    inside every ``clone()`` costs next to nothing."""
+
+    __slots__ = ("_state", "seed", "spec")
+
+    def __init__(self, spec: Spec, seed: int, state: State | None = None) -> None:
+        self.spec = spec
+        self.seed = seed
+        self._state = state
+
+    @property
+    def state(self) -> State:
+        if self._state is None:
+            self._state = self.spec.config.new_game(self.seed)
+        return self._state
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Engine:
+        return _Engine(self.spec, self.seed, self.state.clone())
+
+
+class CandleboxState(pyspiel.State):
+    """An OpenSpiel state wrapping one Candlebox game."""
+
+    def __init__(self, game: CandleboxGame, seed: int) -> None:
+        super().__init__(game)
+        self._engine = _Engine(game.candlebox_spec, seed)
+
+    @property
+    def engine(self) -> State:
+        """The Candlebox state (the full game, hidden information included)."""
+        return self._engine.state
+
+    def current_player(self) -> int:
+        state = self._engine.state
+        if state.is_over:
+            return int(pyspiel.PlayerId.TERMINAL)
+        return state.to_act[0]
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return self._engine.spec.actions.legal_ids(self._engine.state, player)
+
+    def _apply_action(self, action: int) -> None:
+        state = self._engine.state
+        state.apply(state.to_act[0], self._engine.spec.actions.to_text(action))
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        return self._engine.spec.actions.to_text(action)
+
+    def is_terminal(self) -> bool:
+        return self._engine.state.is_over
+
+    def returns(self) -> list[float]:
+        return rewards(self._engine.state)
+
+    def rewards(self) -> list[float]:
+        return rewards(self._engine.state)
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> CandleboxState:
+        """A state ``player_id`` cannot tell from this one: the engine's ``resample`` with a seed
+        drawn from ``probability_sampler`` (a callable returning floats in [0, 1))."""
+        seed = int(probability_sampler() * (1 << 53))
+        twin = self.clone()
+        twin._engine = _Engine(
+            self._engine.spec, seed, self._engine.state.resample(player_id, seed)
+        )
+        return twin
+
+    def __str__(self) -> str:
+        state = self._engine.state
+        return json.dumps({"view": state.view(None), "rng": state.rng.state}, sort_keys=True)
+
+
+class CandleboxObserver:
+    """OpenSpiel's PyObserver interface: the seat's view as a tensor and as text."""
+
+    def __init__(self, spec: Spec, perfect_recall: bool, params: dict[str, Any] | None) -> None:
+        if params:
+            raise ValueError(f"observation parameters are not supported; got {params}")
+        self.spec = spec
+        self.perfect_recall = perfect_recall
+        self.tensor = np.zeros(spec.observation_size, np.float32)
+        self.dict = {
+            name: self.tensor[start : start + length]
+            for name, start, length in spec.encoder.fields()
+        }
+
+    def set_from(self, state: CandleboxState, player: int) -> None:
+        self.spec.encoder.encode(state.engine.view(player), out=self.tensor)
+
+    def string_from(self, state: CandleboxState, player: int) -> str:
+        engine = state.engine
+        view = json.dumps(engine.view(player), sort_keys=True, separators=(",", ":"))
+        if not self.perfect_recall:
+            return view
+        log = json.dumps(engine.log(player), sort_keys=True, separators=(",", ":"))
+        mine = json.dumps([action for seat, action in engine.history if seat == player])
+        return f"seat {player}\nview {view}\nlog {log}\nmine {mine}"
+
+
+class CandleboxGame(pyspiel.Game):
+    """Base class; :func:`register` makes one subclass per Candlebox game."""
+
+    GAME_ID = ""
+    GAME_TYPE: Any = None
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        spec_defaults, _ = _parameter_spec(self.GAME_ID)
+        params = {**spec_defaults, **(params or {})}
+        config = config_from_params(self.GAME_ID, params)
+        self.candlebox_spec = Spec(config)
+        seed = int(params["seed"])
+        self._seeds = random.Random(seed if seed >= 0 else None)
+        spec = self.candlebox_spec
+        info = pyspiel.GameInfo(
+            num_distinct_actions=spec.num_distinct_actions,
+            max_chance_outcomes=0,
+            num_players=config.players,
+            min_utility=0.0,
+            max_utility=1.0,
+            utility_sum=1.0 if spec.always_a_winner else None,
+            max_game_length=spec.max_game_length,
+        )
+        super().__init__(self.GAME_TYPE, info, params)
+
+    def new_initial_state(self, *args: Any) -> CandleboxState:
+        if args:
+            raise ValueError("Candlebox OpenSpiel games start only from a new deal")
+        return CandleboxState(self, self._seeds.getrandbits(63))
+
+    def make_py_observer(
+        self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
+    ) -> CandleboxObserver:
+        perfect_recall = bool(iig_obs_type.perfect_recall) if iig_obs_type is not None else False
+        return CandleboxObserver(self.candlebox_spec, perfect_recall, params)
+
+
+def game_type(game_id: str) -> Any:
+    info = candlebox.game_info(game_id)
+    params, _ = _parameter_spec(game_id)
+    always = all(Spec.make(game_id, v.min_players, v.name).always_a_winner for v in info.variants)
+    return pyspiel.GameType(
+        short_name=short_name(game_id),
+        long_name=f"Candlebox {info.title}",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=(
+            pyspiel.GameType.Utility.CONSTANT_SUM
+            if always
+            else pyspiel.GameType.Utility.GENERAL_SUM
+        ),
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=max(v.max_players for v in info.variants),
+        min_num_players=min(v.min_players for v in info.variants),
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=params,
+    )
+
+
+def register_game(game_id: str) -> str:
+    """Register one Candlebox game with OpenSpiel (idempotent); its OpenSpiel name."""
+    name = short_name(game_id)
+    if name not in _REGISTERED and name not in pyspiel.registered_names():
+        kind = game_type(game_id)
+        cls = type(
+            f"Candlebox_{game_id.replace('-', '_')}_Game",
+            (CandleboxGame,),
+            {"GAME_ID": game_id, "GAME_TYPE": kind},
+        )
+        pyspiel.register_game(kind, cls)
+    _REGISTERED[name] = game_id
+    return name
+
+
+def register_openspiel() -> list[str]:
+    """Register every covered Candlebox game with OpenSpiel (idempotent); the registered names."""
+    return [register_game(game_id) for game_id in covered_games()]

@@ -1,0 +1,178 @@
+"""A PettingZoo AEC environment for any covered game configuration.
+
+Agents are ``player_0`` … ``player_{n-1}`` (agent ``player_s`` is seat ``s``). The agent to act is the
+first seat of ``state.to_act``; when several seats decide at once (secret simultaneous choices), they are
+asked one after another in seat order, and each observation is the seat's own view, which shows nothing
+of the choices already made until the engine reveals them. Observations are dicts: ``observation``, the
+view encoded as float32 in [0, 1], and ``action_mask``, int8, built from ``legal_actions``. Rewards: at
+the end of the game 1 split evenly among the winners, 0 to the others; nothing before. A game ended by its
+``max_turns`` option is reported as truncation (rewards still follow the engine's winners, rulings
+'Ending early'), any other ending as termination.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from candlebox.engine import IllegalAction, State
+from candlebox.rl.core import Spec, rewards
+
+RENDER_MODES = ("human", "ansi")
+
+
+class CandleboxAECEnv(AECEnv):
+    metadata = {"render_modes": list(RENDER_MODES), "is_parallelizable": False, "render_fps": 4}
+
+    def __init__(self, spec: Spec, render_mode: str | None = None) -> None:
+        super().__init__()
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ValueError(f"render_mode {render_mode!r} is not one of {list(RENDER_MODES)}")
+        self.game_spec = spec
+        config = spec.config
+        name = config.game_id.replace("-", "_")
+        self.metadata = {**self.metadata, "name": f"candlebox_{name}_v0"}
+        self.render_mode = render_mode
+        self.possible_agents = [f"player_{seat}" for seat in range(config.players)]
+        self._seat_of = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        n_actions = spec.num_distinct_actions
+        self.observation_spaces = {
+            agent: spaces.Dict(
+                {
+                    "observation": spaces.Box(
+                        0.0, 1.0, shape=(spec.observation_size,), dtype=np.float32
+                    ),
+                    "action_mask": spaces.Box(0, 1, shape=(n_actions,), dtype=np.int8),
+                }
+            )
+            for agent in self.possible_agents
+        }
+        self.action_spaces = {agent: spaces.Discrete(n_actions) for agent in self.possible_agents}
+        self._seed_rng = np.random.default_rng()
+        self.game: State | None = None  # the Candlebox game in play (hidden information included)
+        self.agents: list[str] = []
+        self.rewards: dict[str, float] = {}
+        self._cumulative_rewards: dict[str, float] = {}
+        self.terminations: dict[str, bool] = {}
+        self.truncations: dict[str, bool] = {}
+        self.infos: dict[str, dict[str, Any]] = {}
+
+    # ------------------------------------------------------------------ spaces
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    # ------------------------------------------------------------------ episode
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """A new game. ``seed`` fixes this game and the seeds of the games after it."""
+        if seed is not None:
+            self._seed_rng = np.random.default_rng(seed)
+        game_seed = int(self._seed_rng.integers(0, 2**63 - 1))
+        self.game = self.game_spec.config.new_game(game_seed)
+        self.agents = self.possible_agents[:]
+        self.rewards = {agent: 0.0 for agent in self.agents}
+        self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
+        self.terminations = {agent: False for agent in self.agents}
+        self.truncations = {agent: False for agent in self.agents}
+        self.infos = {agent: {} for agent in self.agents}
+        self._select()
+        if self.render_mode == "human":
+            self.render()
+
+    def _select(self) -> None:
+        state = self.game
+        assert state is not None
+        if state.is_over:
+            self._finish()
+            return
+        self.agent_selection = self.possible_agents[state.to_act[0]]
+
+    def _finish(self) -> None:
+        state = self.game
+        assert state is not None
+        shares = rewards(state)
+        truncated = state.truncated
+        for agent in self.agents:
+            seat = self._seat_of[agent]
+            self.rewards[agent] = shares[seat]
+            self.terminations[agent] = not truncated
+            self.truncations[agent] = truncated
+            self.infos[agent] = {
+                "winners": [self.possible_agents[w] for w in state.winners],
+                "scores": list(state.scores),
+            }
+        if self.agents and getattr(self, "agent_selection", None) not in self.agents:
+            self.agent_selection = self.agents[0]
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        state = self._state()
+        seat = self._seat_of[agent]
+        return {
+            "observation": self.game_spec.observe(state, seat),
+            "action_mask": self.game_spec.actions.mask(state, seat),
+        }
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        state = self._state()
+        seat = self._seat_of[agent]
+        if action is None:
+            raise ValueError(f"{agent} is to act: None is only for agents whose game is over")
+        text = self.game_spec.actions.to_text(action)
+        try:
+            state.apply(seat, text)
+        except IllegalAction as exc:
+            raise ValueError(
+                f"{agent}: action {int(action)} ({text!r}) is illegal: {exc}"
+            ) from None
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        self._select()
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def _state(self) -> State:
+        if self.game is None:
+            raise RuntimeError("call reset() before using the environment")
+        return self.game
+
+    # ------------------------------------------------------------------ output
+    def render(self) -> str | None:
+        """The table as a spectator sees it, plus the pending decision (text)."""
+        if self.render_mode is None:
+            return None
+        from candlebox.rl.render import render_text
+
+        text = render_text(self._state(), None)
+        if self.render_mode == "ansi":
+            return text
+        print(text, end="")
+        return None
+
+    def close(self) -> None:
+        self.game = None
+
+    def action_text(self, action: int) -> str:
+        return self.game_spec.actions.to_text(action)
+
+    def action_id(self, text: str) -> int:
+        return self.game_spec.actions.to_id(text)
+
+
+def pettingzoo_env(
+    game_id: str,
+    players: int = 2,
+    variant: str | None = None,
+    render_mode: str | None = None,
+    **options: Any,
+) -> CandleboxAECEnv:
+    return CandleboxAECEnv(Spec.make(game_id, players, variant, **options), render_mode)

@@ -1,0 +1,135 @@
+"""The OpenSpiel registration: pyspiel.random_sim_test passes, and OpenSpiel's own MCTSBot and
+ISMCTSBot play whole games of every covered game."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.rl.deps import require_rl
+
+require_rl()
+
+import numpy as np  # noqa: E402
+import pyspiel  # noqa: E402
+from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
+
+import candlebox  # noqa: E402
+import candlebox.rl  # noqa: E402
+from candlebox.rl import covered_games  # noqa: E402
+from candlebox.rl.openspiel_game import register_game, short_name  # noqa: E402
+
+NAMES = candlebox.rl.register_openspiel()
+
+
+def test_every_covered_game_is_registered() -> None:
+    assert [short_name(game) for game in covered_games()] == NAMES
+    assert "candlebox_candle_quest" in NAMES
+    assert candlebox.rl.register_openspiel() == NAMES  # idempotent
+    registered = set(pyspiel.registered_names())
+    assert set(NAMES) <= registered
+
+
+@pytest.mark.parametrize(
+    "game,params",
+    [
+        (game, {"players": players, "variant": variant.name, "max_turns": 40, "seed": 7})
+        for game in covered_games()
+        for variant in candlebox.variants(game)
+        for players in sorted({variant.min_players, variant.max_players})
+    ],
+    ids=lambda x: x if isinstance(x, str) else "{variant}-{players}p".format(**x),
+)
+def test_random_sim_test_passes(game: str, params: dict) -> None:
+    loaded = pyspiel.load_game(short_name(game), params)
+    assert loaded.num_players() == params["players"]
+    pyspiel.random_sim_test(loaded, num_sims=3, serialize=False, verbose=False)
+
+
+def test_the_secret_choices_game_passes_random_sim_test(secret_numbers: str) -> None:
+    name = register_game(secret_numbers)
+    pyspiel.random_sim_test(
+        pyspiel.load_game(name, {"players": 3, "seed": 1}), 5, serialize=False, verbose=False
+    )
+
+
+def test_parameters_reach_the_engine() -> None:
+    game = pyspiel.load_game(
+        "candlebox_candle_quest",
+        {"players": 4, "variant": "advanced", "bank": 200, "dancing": "all", "first_player": 2},
+    )
+    state = game.new_initial_state()
+    assert state.engine.variant == "advanced" and state.engine.num_players == 4
+    assert state.engine.options["dancing"] == "all" and state.current_player() == 2
+    assert "bid 200" in [state.action_to_string(2, a) for a in range(game.num_distinct_actions())]
+    params = pyspiel.load_game("candlebox_candle_quest").get_parameters()
+    assert params["players"] == 2 and params["variant"] == ""
+    with pytest.raises(ValueError, match="not 7"):
+        pyspiel.load_game("candlebox_candle_quest", {"players": 7})
+
+
+@pytest.mark.parametrize("game", covered_games())
+def test_mcts_and_ismcts_play_a_whole_game(game: str) -> None:
+    loaded = pyspiel.load_game(short_name(game), {"players": 2, "max_turns": 6, "seed": 3})
+    rng = np.random.RandomState(0)
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
+    players = [
+        mcts.MCTSBot(loaded, uct_c=2.0, max_simulations=8, evaluator=evaluator, random_state=rng),
+        ismcts.ISMCTSBot(loaded, evaluator, uct_c=2.0, max_simulations=8, random_state=rng),
+    ]
+    state = loaded.new_initial_state()
+    moves = 0
+    while not state.is_terminal():
+        player = state.current_player()
+        action = players[player].step(state)
+        assert action in state.legal_actions()
+        state.apply_action(action)
+        moves += 1
+    assert moves <= loaded.max_game_length()
+    returns = state.returns()
+    assert sum(returns) == pytest.approx(1.0) and min(returns) >= 0.0
+
+
+def test_ismcts_plays_the_secret_choices_game(secret_numbers: str) -> None:
+    loaded = pyspiel.load_game(register_game(secret_numbers), {"players": 3, "seed": 2})
+    rng = np.random.RandomState(1)
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=2, random_state=rng)
+    bot = ismcts.ISMCTSBot(loaded, evaluator, uct_c=2.0, max_simulations=20, random_state=rng)
+    state = loaded.new_initial_state()
+    while not state.is_terminal():
+        state.apply_action(bot.step(state))
+    assert sum(state.returns()) == pytest.approx(1.0)
+
+
+def test_information_states_hide_what_the_seat_cannot_know(secret_numbers: str) -> None:
+    name = register_game(secret_numbers)
+    game = pyspiel.load_game(name, {"players": 3, "seed": 5})
+    strings, tensors = set(), []
+    for first in (0, 2):  # seat 0 picks 1 or 3; seat 1 must not be able to tell
+        state = game.new_initial_state()
+        state.apply_action(first)
+        assert state.current_player() == 1
+        strings.add(state.information_state_string(1))
+        strings.add(state.observation_string(1))
+        tensors.append(np.array(state.information_state_tensor(1)))
+        tensors.append(np.array(state.observation_tensor(1)))
+    assert len(strings) == 2  # one information state, one observation: the same in both worlds
+    assert all(np.array_equal(tensors[0], t) for t in tensors[::2])
+
+
+@pytest.mark.parametrize("game", covered_games())
+def test_resample_keeps_the_information_state(game: str) -> None:
+    loaded = pyspiel.load_game(short_name(game), {"players": 3, "max_turns": 20, "seed": 9})
+    state = loaded.new_initial_state()
+    rng = np.random.RandomState(4)
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    for _ in range(30):
+        if state.is_terminal():
+            break
+        player = state.current_player()
+        twin = state.resample_from_infostate(player, sampler)
+        assert twin.information_state_string(player) == state.information_state_string(player)
+        assert twin.history() == state.history()
+        assert twin.information_state_tensor(player) == state.information_state_tensor(player)
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    tensor = np.array(state.observation_tensor(0))
+    assert tensor.shape == tuple(loaded.observation_tensor_shape())

@@ -1,0 +1,108 @@
+"""The PettingZoo AEC environment passes PettingZoo's own api_test and seed_test, unmodified."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.rl.deps import require_rl
+
+require_rl()
+
+import warnings  # noqa: E402
+
+import numpy as np  # noqa: E402
+from pettingzoo.test import api_test, seed_test  # noqa: E402
+
+import candlebox  # noqa: E402
+import candlebox.rl  # noqa: E402
+from candlebox.rl import covered_games  # noqa: E402
+
+CONFIGS = [
+    (game, variant.name, players)
+    for game in covered_games()
+    for variant in candlebox.variants(game)
+    for players in sorted({variant.min_players, variant.max_players})
+]
+
+
+def _quiet(fn, *args, **kwargs):
+    """PettingZoo's tests warn that a dict observation is not a Box (as for its own classic games)."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=".*(NumPy array|probably should be).*")
+        return fn(*args, **kwargs)
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=lambda c: "{}-{}-{}p".format(*c))
+def test_api_and_seed_tests_pass(config: tuple[str, str, int]) -> None:
+    game, variant, players = config
+
+    def make() -> candlebox.rl.pettingzoo_aec.CandleboxAECEnv:
+        return candlebox.rl.pettingzoo_env(game, players=players, variant=variant, max_turns=30)
+
+    _quiet(api_test, make(), num_cycles=200)
+    _quiet(seed_test, make, num_cycles=200)
+
+
+def test_the_secret_choices_game_passes_too(secret_numbers: str) -> None:
+    _quiet(api_test, candlebox.rl.pettingzoo_env(secret_numbers, players=3), num_cycles=100)
+    _quiet(seed_test, lambda: candlebox.rl.pettingzoo_env(secret_numbers, players=3))
+
+
+def test_simultaneous_seats_are_asked_in_turn_seeing_nothing_of_the_earlier_choices(
+    secret_numbers: str,
+) -> None:
+    seen = []
+    for first in ("pick 1", "pick 3"):
+        env = candlebox.rl.pettingzoo_env(secret_numbers, players=3)
+        env.reset(seed=4)
+        assert env.agent_selection == "player_0"
+        env.step(env.action_id(first))
+        assert env.agent_selection == "player_1"
+        obs = env.observe("player_1")
+        seen.append((obs["observation"].copy(), obs["action_mask"].copy()))
+    assert np.array_equal(seen[0][0], seen[1][0]) and np.array_equal(seen[0][1], seen[1][1])
+
+
+def test_a_whole_game_rewards_the_winners_and_reports_truncation() -> None:
+    env = candlebox.rl.pettingzoo_env("candle-quest", players=3, max_turns=5)
+    env.reset(seed=11)
+    rng = np.random.default_rng(0)
+    totals = dict.fromkeys(env.possible_agents, 0.0)
+    ended = {}
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, info = env.last()
+        totals[agent] += reward
+        if terminated or truncated:
+            ended[agent] = (terminated, truncated, info)
+            env.step(None)
+            continue
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert set(ended) == set(env.possible_agents) and env.agents == []
+    assert all(trunc and not term for term, trunc, _ in ended.values())  # max_turns: truncation
+    winners = ended["player_0"][2]["winners"]
+    assert winners
+    assert sum(totals.values()) == pytest.approx(1.0)
+    for agent, total in totals.items():
+        assert total == pytest.approx(1 / len(winners) if agent in winners else 0.0)
+
+
+def test_illegal_actions_are_refused_and_render_is_text() -> None:
+    env = candlebox.rl.pettingzoo_env("candle-quest", players=2, render_mode="ansi")
+    env.reset(seed=3)
+    mask = env.observe(env.agent_selection)["action_mask"]
+    illegal = int(np.flatnonzero(mask == 0)[0])
+    with pytest.raises(ValueError, match="illegal"):
+        env.step(illegal)
+    with pytest.raises(ValueError, match="out of range"):
+        env.step(10**6)
+    text = env.render()
+    assert isinstance(text, str) and "Candle Quest" in text
+    assert env.action_text(env.action_id("flip")) == "flip"
+    env.close()
+
+
+def test_unknown_configuration_is_refused_clearly() -> None:
+    with pytest.raises(ValueError, match="not 9"):
+        candlebox.rl.pettingzoo_env("candle-quest", players=9)
+    with pytest.raises(ValueError, match="unknown option"):
+        candlebox.rl.pettingzoo_env("candle-quest", colour="blue")
