@@ -1,0 +1,248 @@
+"""Tactic and Candle Cards Effects: VP, Ignite, Extinguish, Steal, Draw Tactic, Destroy Temple.
+
+"If there is a number before the icon, the effect of the icon is repeated that number of times. The
+effects of a Tactic Card are always performed in the territory where you are fighting. Alternatively, the
+effects of the Candles may be performed in any territory of the map." — so each effect frame carries a
+region (-1: anywhere). Every effect but VP says "allows you to": each repetition is a choice, and the rest
+of an effect may be declined with ``skip`` (rulings CA-36).
+
+* Ignite: a flame from your supply onto one of your candles, or one of your Land Flames onto a territory
+  without one (no territory action: that is not a movement).
+* Extinguish: a flame off an enemy candle (back to its owner), or an enemy Land Flame off the board (its
+  owner places it: extinguished.py). Two steps: the territory, then the flame.
+* Steal: one resource from one opponent; with a full warehouse it is taken but discarded (CA-31).
+* Draw Tactic: from the face-up Tactics board (territory.py's TAKE).
+* Destroy Temple: the top level of a temple.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from candlebox.games.candelabria import extinguished
+from candlebox.games.candelabria.components import (
+    DESTROY,
+    EXTINGUISH,
+    IGNITE,
+    STEAL,
+    TACTIC,
+    VP,
+)
+from candlebox.games.candelabria.decision import Auto, Phase
+from candlebox.games.candelabria.notation import MAX_WAREHOUSE, Verb
+from candlebox.games.candelabria.pieces import candle_flame_back, place_land_flame
+from candlebox.games.candelabria.temples import raze_temple
+
+if TYPE_CHECKING:
+    from candlebox.games.candelabria.state import CandelabriaState
+
+
+def gain_vp(st: CandelabriaState, seat: int, amount: int, reason: str) -> None:
+    st.vp[seat] += amount
+    st.events.append(("vp", seat, amount, reason))
+
+
+def push_effect(st: CandelabriaState, seat: int, icon: int, count: int, region: int) -> None:
+    """One printed effect (icon and count) onto the stack, or done at once for VP."""
+    if icon == VP:
+        gain_vp(st, seat, count, "effect")
+    elif icon == IGNITE:
+        st.stack.append([Phase.IGNITE, seat, count, region])
+    elif icon == EXTINGUISH:
+        st.stack.append([Phase.EXTINGUISH, seat, count, region])
+    elif icon == STEAL:
+        st.stack.append([Phase.STEAL, seat, count])
+    elif icon == TACTIC:
+        st.stack.append([Auto.REFILL, -1])
+        st.stack.append([Phase.TAKE, seat, count])
+    else:
+        assert icon == DESTROY
+        st.stack.append([Phase.RAZE, seat, count, region])
+
+
+def run_effects(st: CandelabriaState, frame: list[int]) -> None:
+    """A deployed candle card's effects, in printed order, if its year has been reached."""
+    seat, card, index = frame[1], frame[2], frame[3]
+    printed = st.content.candles[card]
+    if printed.year > st.year or index >= len(printed.effects):
+        st.stack.pop()
+        return
+    frame[3] = index + 1
+    icon, count = printed.effects[index]
+    push_effect(st, seat, icon, count, -1)
+
+
+def _in(st: CandelabriaState, t: int, region: int) -> bool:
+    return region < 0 or st.board.region[t] == region
+
+
+# ----------------------------------------------------------------------------- Ignite
+def ignite_actions(st: CandelabriaState, frame: list[int]) -> list[str]:
+    seat, left, region = frame[1], frame[2], frame[3]
+    if left <= 0:
+        return []
+    n = st.notation
+    actions: list[str] = []
+    if st.cf_sup[seat] > 0:
+        for role, t in enumerate(st.cpos[seat]):
+            if t >= 0 and _in(st, t, region):
+                actions.append(n.ignite_candle[role])
+    if st.lf_sup[seat] > 0:
+        bit = 1 << seat
+        lf = st.lf
+        terr = range(st.board.size) if region < 0 else st.board.region_terr[region]
+        actions.extend(n.ignite_land[t] for t in terr if not lf[t] & bit)
+    return actions
+
+
+def do_ignite(st: CandelabriaState, frame: list[int], verb: int, a: int, b: int) -> None:
+    seat = frame[1]
+    if verb == Verb.SKIP:
+        st.stack.pop()
+        return
+    frame[2] -= 1
+    if verb == Verb.IGNITE_CANDLE:
+        st.cf_sup[seat] -= 1
+        st.cfl[seat][a] += 1
+        st.events.append(("ignite", seat, a, None))
+    else:
+        place_land_flame(st, seat, a)
+        st.events.append(("ignite", seat, -1, st.board.names[a]))
+
+
+# ----------------------------------------------------------------------------- Extinguish
+def _enemy_targets(st: CandelabriaState, seat: int, t: int) -> bool:
+    if st.lf[t] & ~(1 << seat):
+        return True
+    for other in range(st.num_players):
+        if other != seat:
+            pos, fl = st.cpos[other], st.cfl[other]
+            if (pos[0] == t and fl[0]) or (pos[1] == t and fl[1]) or (pos[2] == t and fl[2]):
+                return True
+    return False
+
+
+def extinguish_actions(st: CandelabriaState, frame: list[int]) -> list[str]:
+    seat, left, region = frame[1], frame[2], frame[3]
+    if left <= 0:
+        return []
+    table = st.notation.extinguish_at
+    terr = range(st.board.size) if region < 0 else st.board.region_terr[region]
+    return [table[t] for t in terr if _enemy_targets(st, seat, t)]
+
+
+def do_extinguish(st: CandelabriaState, frame: list[int], verb: int, a: int, b: int) -> None:
+    if verb == Verb.SKIP:
+        st.stack.pop()
+        return
+    frame[2] -= 1
+    st.stack.append([Phase.EXTINGUISH_AT, frame[1], a])
+
+
+def extinguish_at_actions(st: CandelabriaState, frame: list[int]) -> list[str]:
+    seat, t = frame[1], frame[2]
+    n = st.notation
+    actions: list[str] = []
+    for other in range(st.num_players):
+        if other == seat:
+            continue
+        h = st.house[other]
+        if st.lf[t] >> other & 1:
+            actions.append(n.extinguish_land[h])
+        for role in range(3):
+            if st.cpos[other][role] == t and st.cfl[other][role] > 0:
+                actions.append(n.extinguish_candle[h][role])
+    return actions
+
+
+def do_extinguish_at(st: CandelabriaState, frame: list[int], verb: int, a: int, b: int) -> None:
+    st.stack.pop()
+    seat, t = frame[1], frame[2]
+    owner = st.seat_of[a]
+    if verb == Verb.EXTINGUISH_LAND:
+        st.events.append(("extinguish", seat, st.board.names[t], owner, -1))
+        extinguished.extinguish_land_flame(st, owner, t)
+    else:
+        st.events.append(("extinguish", seat, st.board.names[t], owner, b))
+        candle_flame_back(st, owner, b)
+
+
+# ----------------------------------------------------------------------------- Steal
+def steal_actions(st: CandelabriaState, frame: list[int]) -> list[str]:
+    seat, left = frame[1], frame[2]
+    if left <= 0:
+        return []
+    table = st.notation.steal
+    actions: list[str] = []
+    for other in range(st.num_players):
+        if other != seat:
+            row = table[st.house[other]]
+            if st.gold[other]:
+                actions.append(row[0])
+            if st.wax[other]:
+                actions.append(row[1])
+    return actions
+
+
+def do_steal(st: CandelabriaState, frame: list[int], verb: int, a: int, b: int) -> None:
+    seat = frame[1]
+    if verb == Verb.SKIP:
+        st.stack.pop()
+        return
+    frame[2] -= 1
+    victim = st.seat_of[a]
+    kept = st.gold[seat] + st.wax[seat] < MAX_WAREHOUSE
+    if b == 0:
+        st.gold[victim] -= 1
+        if kept:
+            st.gold[seat] += 1
+        else:
+            st.rgold += 1
+    else:
+        st.wax[victim] -= 1
+        if kept:
+            st.wax[seat] += 1
+        else:
+            st.rwax += 1
+    st.events.append(("steal", seat, victim, b, kept))
+
+
+# ----------------------------------------------------------------------------- Destroy Temple
+def raze_actions(st: CandelabriaState, frame: list[int]) -> list[str]:
+    left, region = frame[2], frame[3]
+    if left <= 0:
+        return []
+    table = st.notation.raze
+    return [table[r] for r in st.board.regions if st.temples[r] and (region < 0 or r == region)]
+
+
+def do_raze(st: CandelabriaState, frame: list[int], verb: int, a: int, b: int) -> None:
+    if verb == Verb.SKIP:
+        st.stack.pop()
+        return
+    frame[2] -= 1
+    raze_temple(st, frame[1], a)
+
+
+# ----------------------------------------------------------------------------- Luminis Knights, Year I
+def shift_actions(st: CandelabriaState, frame: list[int]) -> list[str]:
+    seat, region = frame[1], frame[2]
+    table = st.notation.shift
+    actions: list[str] = []
+    for role, here in enumerate(st.cpos[seat]):
+        if here >= 0:
+            row = table[role]
+            actions.extend(row[t] for t in st.board.region_terr[region] if t != here)
+    return actions
+
+
+def do_shift(st: CandelabriaState, frame: list[int], verb: int, a: int, b: int) -> None:
+    """ "You don't place any Temples, flames, or perform territory actions with this ability." """
+    st.stack.pop()
+    seat = frame[1]
+    if verb == Verb.STAY:
+        return
+    names = st.board.names
+    src = st.cpos[seat][a]
+    st.cpos[seat][a] = b
+    st.events.append(("shift", seat, a, names[src], names[b]))

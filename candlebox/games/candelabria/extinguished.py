@@ -1,0 +1,47 @@
+"""Extinguished Land Flames: "any Land Flame extinguished by another player can be placed by a player in
+the Curse Cards area instead of being placed back in their supply."
+
+The Land Flame's owner decides (``curse K`` or ``supply``), whoever's turn it is: the owner's seat is the
+one in ``to_act`` for that decision (rulings CA-27). A Land Flame removed by a castle's entry counts as
+extinguished too (CA-20).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from candlebox.games.candelabria.decision import Phase
+from candlebox.games.candelabria.notation import SUPPLY, Verb
+from candlebox.games.candelabria.pieces import lift_land_flame
+
+if TYPE_CHECKING:
+    from candlebox.games.candelabria.state import CandelabriaState
+
+
+def extinguish_land_flame(st: CandelabriaState, owner: int, t: int) -> None:
+    """The owner's Land Flame leaves territory ``t``; the owner then places it (a decision)."""
+    lift_land_flame(st, owner, t)
+    st.stack.append([Phase.FLAME, owner])
+
+
+def flame_actions(st: CandelabriaState, frame: list[int]) -> list[str]:
+    if not st.curses:
+        return []
+    return [*st.notation.curse[: len(st.curses)], SUPPLY]
+
+
+def do_flame(st: CandelabriaState, frame: list[int], verb: int, a: int, b: int) -> None:
+    st.stack.pop()
+    owner = frame[1]
+    if verb == Verb.SUPPLY:
+        st.lf_sup[owner] += 1
+        st.events.append(("flame", owner, -1))
+    else:
+        st.cinf[a][owner] += 1
+        st.events.append(("flame", owner, a))
+
+
+def no_curse(st: CandelabriaState, frame: list[int]) -> None:
+    """No Curse card on the board: the flame can only go back to the supply."""
+    st.lf_sup[frame[1]] += 1
+    st.events.append(("flame", frame[1], -1))

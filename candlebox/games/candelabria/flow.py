@@ -1,0 +1,154 @@
+"""The driver: list the top decision's legal actions, carry one out, then run automatic steps until the
+next decision (or the War stop, or the end).
+
+Each decision kind has a lister (``st, frame -> list of strings``: the real choices) and a handler
+(``st, frame, verb, a, b``). Some decisions may also be declined (``done``, ``skip``, ``stay``, ``spare``):
+that text is appended after the real choices. A decision with no real choice is not asked: its frame is
+dropped (a Forge action with nothing affordable, a Steal with no opponent holding anything, ...).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from candlebox.games.candelabria import (
+    deploy,
+    effects,
+    extinguished,
+    kindling,
+    maneuver,
+    territory,
+)
+from candlebox.games.candelabria.decision import FIRST_AUTO, Auto, Phase
+from candlebox.games.candelabria.notation import DONE, SKIP, SPARE, STAY
+
+if TYPE_CHECKING:
+    from candlebox.games.candelabria.state import CandelabriaState
+
+Frame = list[int]
+Lister = Callable[["CandelabriaState", Frame], list[str]]
+Handler = Callable[["CandelabriaState", Frame, int, int, int], None]
+Step = Callable[["CandelabriaState", Frame], None]
+
+LEGAL: dict[int, Lister] = {
+    Phase.TURN: kindling.turn_actions,
+    Phase.DEPLOY_AT: deploy.at_actions,
+    Phase.MOVE: maneuver.move_actions,
+    Phase.DESTROY: maneuver.destroy_actions,
+    Phase.PUSH: maneuver.push_actions,
+    Phase.PUSH_TO: maneuver.push_to_actions,
+    Phase.FLAME: extinguished.flame_actions,
+    Phase.INFLUENCE: territory.influence_actions,
+    Phase.TAKE: territory.take_actions,
+    Phase.FORGE: territory.forge_actions,
+    Phase.MINE: territory.mine_actions,
+    Phase.PORTAL: territory.portal_actions,
+    Phase.PORTAL_TO: territory.portal_to_actions,
+    Phase.KEEP: territory.keep_actions,
+    Phase.RETURN: territory.return_actions,
+    Phase.IGNITE: effects.ignite_actions,
+    Phase.EXTINGUISH: effects.extinguish_actions,
+    Phase.EXTINGUISH_AT: effects.extinguish_at_actions,
+    Phase.STEAL: effects.steal_actions,
+    Phase.RAZE: effects.raze_actions,
+    Phase.SHIFT: effects.shift_actions,
+}
+DO: dict[int, Handler] = {
+    Phase.TURN: kindling.do_turn,
+    Phase.DEPLOY_AT: deploy.do_at,
+    Phase.MOVE: maneuver.do_move,
+    Phase.DESTROY: maneuver.do_destroy,
+    Phase.PUSH: maneuver.do_push,
+    Phase.PUSH_TO: maneuver.do_push_to,
+    Phase.FLAME: extinguished.do_flame,
+    Phase.INFLUENCE: territory.do_influence,
+    Phase.TAKE: territory.do_take,
+    Phase.FORGE: territory.do_forge,
+    Phase.MINE: territory.do_mine,
+    Phase.PORTAL: territory.do_portal,
+    Phase.PORTAL_TO: territory.do_portal_to,
+    Phase.KEEP: territory.do_keep,
+    Phase.RETURN: territory.do_return,
+    Phase.IGNITE: effects.do_ignite,
+    Phase.EXTINGUISH: effects.do_extinguish,
+    Phase.EXTINGUISH_AT: effects.do_extinguish_at,
+    Phase.STEAL: effects.do_steal,
+    Phase.RAZE: effects.do_raze,
+    Phase.SHIFT: effects.do_shift,
+}
+AUTO: dict[int, Step] = {
+    Auto.EFFECTS: effects.run_effects,
+    Auto.AFTER_DEPLOY: deploy.run_after_deploy,
+    Auto.DRAW: territory.run_draw,
+    Auto.LAND: maneuver.run_land,
+    Auto.END_TURN: kindling.run_end_turn,
+    Auto.REFILL: territory.run_refill,
+}
+# The way to decline a decision that may be declined (after its real choices).
+DECLINE: dict[int, str] = {
+    Phase.MOVE: DONE,
+    Phase.FORGE: DONE,
+    Phase.PORTAL: DONE,
+    Phase.IGNITE: SKIP,
+    Phase.EXTINGUISH: SKIP,
+    Phase.STEAL: SKIP,
+    Phase.RAZE: SKIP,
+    Phase.SHIFT: STAY,
+}
+# Decisions with nothing to choose that still do something when dropped.
+EMPTY: dict[int, Step] = {Phase.FLAME: extinguished.no_curse}
+
+
+def _decline(st: CandelabriaState, kind: int) -> str | None:
+    if kind == Phase.DESTROY:
+        return SPARE if st.entry_optional else None
+    if kind == Phase.PUSH:
+        return SPARE if st.push_optional else None
+    return DECLINE.get(kind)
+
+
+def legal(st: CandelabriaState, frame: Frame) -> list[str]:
+    """The legal actions of the top decision (which has at least one real choice: see advance)."""
+    kind = frame[0]
+    if kind >= Phase.WAR:
+        return []
+    actions = LEGAL[kind](st, frame)
+    decline = _decline(st, kind)
+    if decline is not None:
+        actions.append(decline)
+    return actions
+
+
+def advance(st: CandelabriaState) -> None:
+    """Run automatic steps and drop empty decisions until a real decision is on top; cache its list."""
+    stack = st.stack
+    while True:
+        frame = stack[-1]
+        kind = frame[0]
+        if kind >= FIRST_AUTO:
+            AUTO[kind](st, frame)
+            continue
+        if kind >= Phase.WAR:
+            st._cache_seat = -1
+            return
+        actions = LEGAL[kind](st, frame)
+        if not actions:
+            stack.pop()
+            empty = EMPTY.get(kind)
+            if empty is not None:
+                empty(st, frame)
+            continue
+        decline = _decline(st, kind)
+        if decline is not None:
+            actions.append(decline)
+        st._cache_seat = frame[1]
+        st._cache_list = actions
+        return
+
+
+def do(st: CandelabriaState, action: str) -> None:
+    frame = st.stack[-1]
+    verb, a, b = st.notation.parse[action]
+    DO[frame[0]](st, frame, verb, a, b)
+    advance(st)

@@ -1,0 +1,74 @@
+"""Kindling Season: turns in turn order, each a Deploy or a Maneuver, until every hand is empty.
+
+"A player cannot decide to pass their turn ... until they have run out of the Candle Cards in their
+possession." A player with cards always has a legal action (any card can be discarded to maneuver); a
+player without cards is skipped. "When all players have no more Candle Cards in their hand, this Season is
+concluded" — then the War Season, which is not built yet: the game stops there (Phase.WAR, nobody to act).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from candlebox.games.candelabria import deploy, maneuver
+from candlebox.games.candelabria.decision import Auto, Phase
+from candlebox.games.candelabria.notation import Verb
+
+if TYPE_CHECKING:
+    from candlebox.games.candelabria.state import CandelabriaState
+
+
+def start_kindling(st: CandelabriaState) -> None:
+    st.events.append(("kindling", st.year))
+    for seat in st.order:
+        if st.hand[seat]:
+            begin_turn(st, seat)
+            return
+    to_war(st)
+
+
+def begin_turn(st: CandelabriaState, seat: int) -> None:
+    st.active = seat
+    st.stack.append([Phase.TURN, seat])
+
+
+def turn_actions(st: CandelabriaState, frame: list[int]) -> list[str]:
+    seat = frame[1]
+    return deploy.deploy_actions(st, seat) + maneuver.maneuver_actions(st, seat)
+
+
+def do_turn(st: CandelabriaState, frame: list[int], verb: int, a: int, b: int) -> None:
+    seat = frame[1]
+    st.stack.pop()
+    st.stack.append([Auto.END_TURN, seat])
+    if verb == Verb.DEPLOY:
+        deploy.deploy(st, seat, a, b)
+    else:
+        maneuver.begin_maneuver(st, seat, a)
+
+
+def run_end_turn(st: CandelabriaState, frame: list[int]) -> None:
+    st.stack.pop()
+    seat = frame[1]
+    st.turns += 1
+    st.events.append(("end-turn", seat, st.turns))
+    if st.turns >= st.max_turns:
+        from candlebox.games.candelabria.scoring import end_game
+
+        end_game(st, "max-turns")
+        return
+    order = st.order
+    n = len(order)
+    start = order.index(seat)
+    for step in range(1, n + 1):
+        nxt = order[(start + step) % n]
+        if st.hand[nxt]:
+            begin_turn(st, nxt)
+            return
+    to_war(st)
+
+
+def to_war(st: CandelabriaState) -> None:
+    """Every hand is empty: the Kindling Season is over. The War Season is the next step to build."""
+    st.events.append(("war", st.year))
+    st.stack.append([Phase.WAR, -1])

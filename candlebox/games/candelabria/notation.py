@@ -1,0 +1,261 @@
+"""Action notation (docs/notation/candelabria.md): short text, built once per content pack and board side.
+
+Every legal action is one of the strings in these tables, so listing legal actions allocates no new text,
+and :data:`Notation.parse` turns a string back into ``(verb, a, b)`` integers in one dictionary look-up.
+
+Letters: models ``E`` Explorer, ``P`` Pilgrim, ``W`` Warrior, ``C`` Wandering Castle; houses by their
+code (``C`` Cinis, ``R`` Rota Aurea, ``S`` Satores, ``N`` Nova Vita, ``L`` Luminis in the shipped pack);
+an enemy candle is ``house-role`` (``N-W``: Nova Vita's Warrior); territories by name (``8b``); temples
+``W`` White, ``G`` Grey, ``B`` Black; curses by their place on the Curse Board, 1 to 3 from the left.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import IntEnum
+
+from candlebox.games.candelabria.board import Board
+from candlebox.games.candelabria.components import TEMPLES, Content
+from candlebox.games.candelabria.decision import MODEL_LETTER, ROLE_LETTER
+
+MAX_WAREHOUSE = 10
+TEMPLE_LETTER = "WGB"
+RESOURCES = ("gold", "wax")
+
+
+class Verb(IntEnum):
+    DEPLOY = 0  # card, role
+    MANEUVER = 1  # card
+    AT = 2  # territory
+    MOVE = 3  # model, territory
+    EXTRA = 4  # candle, territory
+    DONE = 5
+    DESTROY_LAND = 6  # house
+    DESTROY_CANDLE = 7  # house, role
+    PUSH = 8  # house, role
+    TO = 9  # territory
+    CURSE = 10  # curse slot
+    SUPPLY = 11
+    TAKE = 12  # tactic type
+    UPGRADE = 13  # pile
+    TEMPLE = 14  # colour, region
+    MINE = 15  # gold, wax
+    RELOCATE = 16  # model
+    KEEP = 17  # card
+    RETURN = 18  # card
+    IGNITE_CANDLE = 19  # role
+    IGNITE_LAND = 20  # territory
+    EXTINGUISH_AT = 21  # territory
+    EXTINGUISH_LAND = 22  # house
+    EXTINGUISH_CANDLE = 23  # house, role
+    STEAL = 24  # house, resource
+    RAZE = 25  # region
+    SHIFT = 26  # role, territory
+    STAY = 27
+    SKIP = 28
+    SPARE = 29
+
+
+VERBS = (
+    "deploy",
+    "maneuver",
+    "at",
+    "move",
+    "extra",
+    "done",
+    "destroy",
+    "push",
+    "to",
+    "curse",
+    "supply",
+    "take",
+    "upgrade",
+    "temple",
+    "mine",
+    "relocate",
+    "keep",
+    "return",
+    "ignite",
+    "extinguish",
+    "steal",
+    "raze",
+    "shift",
+    "stay",
+    "skip",
+    "spare",
+)
+
+
+@dataclass
+class Notation:
+    deploy: list[list[str]] = field(default_factory=list)  # [card][role]
+    maneuver: list[str] = field(default_factory=list)  # [card]
+    at: list[str] = field(default_factory=list)  # [territory]
+    move: list[list[str]] = field(default_factory=list)  # [model][territory]
+    extra: list[list[str]] = field(default_factory=list)  # [role][territory]
+    destroy_land: list[str] = field(default_factory=list)  # [house]
+    destroy_candle: list[list[str]] = field(default_factory=list)  # [house][role]
+    push: list[list[str]] = field(default_factory=list)  # [house][role]
+    to: list[str] = field(default_factory=list)  # [territory]
+    curse: list[str] = field(default_factory=list)  # [slot]
+    take: list[str] = field(default_factory=list)  # [tactic type]
+    upgrade: list[str] = field(default_factory=list)  # [pile]
+    temple: list[list[str]] = field(default_factory=list)  # [colour][region]
+    mine: list[list[str]] = field(default_factory=list)  # [gold][wax]
+    relocate: list[str] = field(default_factory=list)  # [model]
+    keep: list[str] = field(default_factory=list)  # [card]
+    ret: list[str] = field(default_factory=list)  # [card]
+    ignite_candle: list[str] = field(default_factory=list)  # [role]
+    ignite_land: list[str] = field(default_factory=list)  # [territory]
+    extinguish_at: list[str] = field(default_factory=list)  # [territory]
+    extinguish_land: list[str] = field(default_factory=list)  # [house]
+    extinguish_candle: list[list[str]] = field(default_factory=list)  # [house][role]
+    steal: list[list[str]] = field(default_factory=list)  # [house][resource]
+    raze: list[str] = field(default_factory=list)  # [region]
+    shift: list[list[str]] = field(default_factory=list)  # [role][territory]
+    parse: dict[str, tuple[int, int, int]] = field(default_factory=dict)
+    territory_names: frozenset[str] = frozenset()
+    card_codes: frozenset[str] = frozenset()
+    house_codes: str = ""
+
+
+DONE = "done"
+SUPPLY = "supply"
+STAY = "stay"
+SKIP = "skip"
+SPARE = "spare"
+
+_NOTATIONS: dict[tuple[int, int], Notation] = {}
+
+
+def notation_for(content: Content, board: Board) -> Notation:
+    key = (id(content), id(board))
+    found = _NOTATIONS.get(key)
+    if found is None:
+        found = _NOTATIONS[key] = _build(content, board)
+    return found
+
+
+def _build(content: Content, board: Board) -> Notation:
+    n = Notation()
+    parse = n.parse
+
+    def add(text: str, verb: Verb, a: int = 0, b: int = 0) -> str:
+        assert text not in parse or parse[text] == (verb, a, b), text
+        parse[text] = (verb, a, b)
+        return text
+
+    terr = board.names
+    houses = [h.code for h in content.houses]
+    cards = [c.code for c in content.candles]
+    n.deploy = [
+        [add(f"deploy {code} {ROLE_LETTER[r]}", Verb.DEPLOY, c, r) for r in range(3)]
+        for c, code in enumerate(cards)
+    ]
+    n.maneuver = [add(f"maneuver {code}", Verb.MANEUVER, c) for c, code in enumerate(cards)]
+    n.at = [add(f"at {name}", Verb.AT, t) for t, name in enumerate(terr)]
+    n.move = [
+        [add(f"move {MODEL_LETTER[m]} {name}", Verb.MOVE, m, t) for t, name in enumerate(terr)]
+        for m in range(4)
+    ]
+    n.extra = [
+        [add(f"extra {ROLE_LETTER[r]} {name}", Verb.EXTRA, r, t) for t, name in enumerate(terr)]
+        for r in range(3)
+    ]
+    add(DONE, Verb.DONE)
+    n.destroy_land = [add(f"destroy {h}", Verb.DESTROY_LAND, i) for i, h in enumerate(houses)]
+    n.destroy_candle = [
+        [add(f"destroy {h}-{ROLE_LETTER[r]}", Verb.DESTROY_CANDLE, i, r) for r in range(3)]
+        for i, h in enumerate(houses)
+    ]
+    n.push = [
+        [add(f"push {h}-{ROLE_LETTER[r]}", Verb.PUSH, i, r) for r in range(3)]
+        for i, h in enumerate(houses)
+    ]
+    n.to = [add(f"to {name}", Verb.TO, t) for t, name in enumerate(terr)]
+    n.curse = [add(f"curse {k + 1}", Verb.CURSE, k) for k in range(3)]
+    add(SUPPLY, Verb.SUPPLY)
+    n.take = [add(f"take {t.code}", Verb.TAKE, i) for i, t in enumerate(content.tactics)]
+    n.upgrade = [add(f"upgrade {p + 1}", Verb.UPGRADE, p) for p in range(9)]
+    n.temple = [
+        [
+            add(f"temple {TEMPLE_LETTER[c]} {r}", Verb.TEMPLE, c, r) if r in board.regions else ""
+            for r in range(board.max_region + 1)
+        ]
+        for c in range(len(TEMPLES))
+    ]
+    n.mine = [
+        [add(f"mine gold {g} wax {w}", Verb.MINE, g, w) for w in range(MAX_WAREHOUSE + 1)]
+        for g in range(MAX_WAREHOUSE + 1)
+    ]
+    n.relocate = [add(f"relocate {MODEL_LETTER[m]}", Verb.RELOCATE, m) for m in range(4)]
+    n.keep = [add(f"keep {code}", Verb.KEEP, c) for c, code in enumerate(cards)]
+    n.ret = [add(f"return {code}", Verb.RETURN, c) for c, code in enumerate(cards)]
+    n.ignite_candle = [add(f"ignite {ROLE_LETTER[r]}", Verb.IGNITE_CANDLE, r) for r in range(3)]
+    n.ignite_land = [add(f"ignite {name}", Verb.IGNITE_LAND, t) for t, name in enumerate(terr)]
+    n.extinguish_at = [
+        add(f"extinguish {name}", Verb.EXTINGUISH_AT, t) for t, name in enumerate(terr)
+    ]
+    n.extinguish_land = [
+        add(f"extinguish {h}", Verb.EXTINGUISH_LAND, i) for i, h in enumerate(houses)
+    ]
+    n.extinguish_candle = [
+        [add(f"extinguish {h}-{ROLE_LETTER[r]}", Verb.EXTINGUISH_CANDLE, i, r) for r in range(3)]
+        for i, h in enumerate(houses)
+    ]
+    n.steal = [
+        [add(f"steal {h} {res}", Verb.STEAL, i, k) for k, res in enumerate(RESOURCES)]
+        for i, h in enumerate(houses)
+    ]
+    n.raze = [
+        add(f"raze {r}", Verb.RAZE, r) if r in board.regions else ""
+        for r in range(board.max_region + 1)
+    ]
+    n.shift = [
+        [add(f"shift {ROLE_LETTER[r]} {name}", Verb.SHIFT, r, t) for t, name in enumerate(terr)]
+        for r in range(3)
+    ]
+    add(STAY, Verb.STAY)
+    add(SKIP, Verb.SKIP)
+    add(SPARE, Verb.SPARE)
+    n.territory_names = frozenset(terr)
+    n.card_codes = frozenset(cards)
+    n.house_codes = "".join(houses)
+    return n
+
+
+_SHAPES = {
+    "deploy": "a candle card and a role, e.g. 'deploy C1 P'",
+    "maneuver": "a candle card, e.g. 'maneuver A17'",
+    "at": "a territory, e.g. 'at 6b'",
+    "move": "a model (E, P, W or C) and a territory, e.g. 'move C 8a'",
+    "extra": "a candle (E, P or W) and a territory, e.g. 'extra P 9b'",
+    "destroy": "a house letter, or house-role for a candle's flame, e.g. 'destroy N' or 'destroy N-W'",
+    "push": "an enemy candle as house-role, e.g. 'push N-P'",
+    "to": "a territory, e.g. 'to 3c'",
+    "curse": "a Curse Board place, 1 to 3 from the left, e.g. 'curse 2'",
+    "take": "a Tactic card code from the Tactics board, e.g. 'take 1I1X'",
+    "upgrade": "a pile of the Upgrade Board, 1 to 9, e.g. 'upgrade 4'",
+    "temple": "a colour (W, G or B) and a region, e.g. 'temple G 6'",
+    "mine": "the gold and wax taken, e.g. 'mine gold 2 wax 1'",
+    "relocate": "a model (E, P, W or C), e.g. 'relocate W'",
+    "keep": "a candle card, e.g. 'keep A17'",
+    "return": "a candle card, e.g. 'return A17'",
+    "ignite": "your candle (E, P or W) or a territory, e.g. 'ignite W' or 'ignite 3b'",
+    "extinguish": "a territory, then a house or house-role, e.g. 'extinguish 3b', 'extinguish C'",
+    "steal": "a house and gold or wax, e.g. 'steal C gold'",
+    "raze": "a region holding a temple, e.g. 'raze 6'",
+    "shift": "your candle and a territory of the region, e.g. 'shift W 9b'",
+}
+
+
+def malformed(n: Notation, action: str) -> str | None:
+    """Why ``action`` is not Candelabria notation at all, or None if it is well formed."""
+    if action in n.parse:
+        return None
+    verb, _, arg = action.partition(" ")
+    if verb not in VERBS:
+        return f"unknown action {verb!r}; Candelabria actions are: {', '.join(VERBS)}"
+    if verb in _SHAPES:
+        return f"{verb!r} is followed by {_SHAPES[verb]}; {arg!r} is not one"
+    return f"{verb!r} takes nothing after it"

@@ -1,0 +1,137 @@
+"""The options of The Curse of Candelabria, declared as data.
+
+Two kinds the shared :class:`~candlebox.engine.Option` does not read yet are handled by a subclass here:
+``text`` (the ``content`` folder) and ``codes-map`` (``decks``: deck name -> card codes, top first; at
+the command line ``curse=5,3,2;advanced=A01 A02``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from candlebox.engine import Option
+from candlebox.games.candelabria.setup import DECK_NAMES
+
+MAX_TURNS = 1000  # Kindling turns; a three-year game takes about 30 per player
+
+
+class CandelabriaOption(Option):
+    def _normalise(self, value: Any) -> Any:
+        if self.kind == "text":
+            if not isinstance(value, str) or not value.strip():
+                raise ValueError(f"option {self.name!r} takes a folder path (text), got {value!r}")
+            return value
+        if self.kind == "codes-map":
+            if not isinstance(value, dict):
+                raise ValueError(
+                    f"option {self.name!r} takes a mapping of deck name to card codes (top first), "
+                    f"got {value!r}"
+                )
+            result: dict[str, list[str]] = {}
+            for name, codes in value.items():
+                if not isinstance(name, str):
+                    raise ValueError(f"option {self.name!r}: deck names are text, got {name!r}")
+                if isinstance(codes, str) or not isinstance(codes, list | tuple):
+                    raise ValueError(
+                        f"option {self.name!r}: {name}: a list of card codes, got {codes!r}"
+                    )
+                if not all(isinstance(code, str) for code in codes):
+                    raise ValueError(f"option {self.name!r}: {name}: every card code must be text")
+                result[name] = list(codes)
+            return result
+        return super()._normalise(value)
+
+    def parse(self, text: str) -> Any:
+        if self.kind == "codes-map":
+            text = text.strip()
+            if text.lower() in ("", "none", "null"):
+                return self.validate(None)
+            decks: dict[str, list[str]] = {}
+            for part in text.split(";"):
+                name, sep, codes = part.partition("=")
+                if not sep:
+                    raise ValueError(
+                        f"option {self.name!r}: write NAME=CODES;NAME=CODES, got {part!r}"
+                    )
+                decks[name.strip()] = [c for c in codes.replace(",", " ").split() if c]
+            return self.validate(decks)
+        return super().parse(text)
+
+
+def _check_decks(decks: dict[str, list[str]]) -> str | None:
+    unknown = sorted(set(decks) - set(DECK_NAMES))
+    if unknown:
+        return f"no deck {', '.join(map(repr, unknown))}; decks: {', '.join(DECK_NAMES)}"
+    return None
+
+
+OPTIONS = (
+    CandelabriaOption(
+        "decks",
+        "codes-map",
+        None,
+        "the top of any deck after setup, top first, the rest shuffled beneath: 'curse' (curse cards "
+        "by region, in the order they will be drawn), 'tactics' (the first 6 make the Tactics "
+        "board), 'advanced' (Advanced Candle cards), 'upgrades' (dealt to the Upgrade piles in "
+        "order, pile 1 top first)",
+        check=_check_decks,
+    ),
+    CandelabriaOption(
+        "first_player",
+        "int",
+        None,
+        "the seat first in turn order (it gets the house with the lowest turn-order number)",
+        minimum=0,
+        maximum=4,
+    ),
+    CandelabriaOption(
+        "houses",
+        "codes",
+        None,
+        "the house of each seat, by code or name (e.g. ['C', 'N', 'S']); otherwise dealt at random",
+    ),
+    CandelabriaOption(
+        "max_turns",
+        "int",
+        MAX_TURNS,
+        "end the game after this many Kindling turns (truncated; the most VP wins)",
+        minimum=1,
+        nullable=False,
+    ),
+    CandelabriaOption(
+        "content",
+        "text",
+        None,
+        "a folder holding your own content pack (board.json, houses.json, curses.json, "
+        "tactics.json, candles.json, upgrades.json, components.json); default: the shipped "
+        "reconstruction",
+    ),
+    CandelabriaOption(
+        "upgrade_pile",
+        "int",
+        3,
+        "tiles per Upgrade Board pile: 3 as printed (9 of the 36 tiles stay in the box) or 4 "
+        "(all 36 in play)",
+        minimum=3,
+        maximum=4,
+        nullable=False,
+    ),
+    CandelabriaOption(
+        "warrior_push",
+        "choice",
+        "forced",
+        "whether a Warrior entering a territory must push an enemy candle there ('forced') or may "
+        "spare it ('optional')",
+        choices=("forced", "optional"),
+        nullable=False,
+    ),
+    CandelabriaOption(
+        "castle_entry",
+        "choice",
+        "forced",
+        "whether a Wandering Castle entering a territory must destroy an enemy flame there "
+        "('forced') or may spare them ('optional')",
+        choices=("forced", "optional"),
+        nullable=False,
+    ),
+)

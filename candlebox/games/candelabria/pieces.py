@@ -1,0 +1,71 @@
+"""The pieces on the map: Land Flames, candles and their flames, castles; the small queries the rules ask.
+
+"Each territory can have a maximum of one Land Flame per House" — so a territory's Land Flames are a
+bitmask of seats. ``ctrl[seat][icon]`` counts the territories of each icon holding the seat's Land Flame
+and is kept in step here, so a territory action's count is one look-up.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from candlebox.games.candelabria.decision import CASTLE
+
+if TYPE_CHECKING:
+    from candlebox.games.candelabria.state import CandelabriaState
+
+
+def place_land_flame(st: CandelabriaState, seat: int, t: int) -> None:
+    """A Land Flame from the seat's supply onto territory ``t`` (the caller checked both)."""
+    st.lf[t] |= 1 << seat
+    st.ctrl[seat][st.board.icon[t]] += 1
+    st.lf_sup[seat] -= 1
+
+
+def lift_land_flame(st: CandelabriaState, seat: int, t: int) -> None:
+    """The seat's Land Flame leaves territory ``t``; the caller decides where it goes."""
+    st.lf[t] &= ~(1 << seat)
+    st.ctrl[seat][st.board.icon[t]] -= 1
+
+
+def position(st: CandelabriaState, seat: int, model: int) -> int:
+    return st.castle[seat] if model == CASTLE else st.cpos[seat][model]
+
+
+def castle_at(st: CandelabriaState, t: int) -> bool:
+    return t in st.castle
+
+
+def has_piece_in_region(st: CandelabriaState, seat: int, region: int) -> bool:
+    """A Land Flame, candle or castle of the seat in a region ("at least one of its pieces")."""
+    board = st.board
+    bit = 1 << seat
+    for t in board.region_terr[region]:
+        if st.lf[t] & bit:
+            return True
+    if board.region[st.castle[seat]] == region:
+        return True
+    return any(t >= 0 and board.region[t] == region for t in st.cpos[seat])
+
+
+def enemy_flames_at(st: CandelabriaState, seat: int, t: int) -> bool:
+    """An enemy Land Flame, or an enemy candle with a flame on it, in territory ``t``."""
+    if st.lf[t] & ~(1 << seat):
+        return True
+    for other in range(st.num_players):
+        if other != seat:
+            pos, fl = st.cpos[other], st.cfl[other]
+            for role in range(3):
+                if pos[role] == t and fl[role] > 0:
+                    return True
+    return False
+
+
+def enemy_candles_at(st: CandelabriaState, seat: int, t: int) -> bool:
+    return any(other != seat and t in st.cpos[other] for other in range(st.num_players))
+
+
+def candle_flame_back(st: CandelabriaState, owner: int, role: int) -> None:
+    """One flame off a candle, back to its owner's supply."""
+    st.cfl[owner][role] -= 1
+    st.cf_sup[owner] += 1

@@ -1,0 +1,241 @@
+"""3-5 Player Mode Setup, as printed: the board side, the Tactics board of 6, the Upgrade Board of 9 piles of
+3, the Curse deck (three curse piles — 3/2/2 with 3 players — with the Year II and Year III house candles
+between them), the Advanced deck, the reserve, each house's pieces and start positions, the turn order.
+
+Chance is the state's own generator, used in a fixed order (houses, tactics, upgrades, curses, advanced
+cards). Scenario options fix it: ``houses`` (a house per seat), ``first_player`` (the seat first in turn
+order), ``decks`` (the top of any deck, top first; the rest shuffled beneath).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING, Any
+
+from candlebox.games.candelabria.components import ICONS, NEVER_CORRUPTED, TEMPLES
+from candlebox.games.candelabria.kindling import start_kindling
+from candlebox.games.candelabria.mist import run_mist
+from candlebox.games.candelabria.pieces import place_land_flame
+
+if TYPE_CHECKING:
+    from candlebox.games.candelabria.state import CandelabriaState
+
+LAND_FLAMES = 25
+CANDLE_FLAMES = 12
+START_GOLD = 2
+START_WAX = 2
+TACTICS_BOARD = 6
+UPGRADE_PILES = 9
+CURSE_PILES = {3: (3, 2, 2)}  # players -> pile sizes, top pile first; otherwise 3/3/3
+TURN_MARKER = 1  # the Land Flame on the turn order track
+DECK_NAMES = ("curse", "tactics", "advanced", "upgrades")
+
+
+def stack_from(
+    st: CandelabriaState, pool: list[int], wanted: list[str], index: dict[str, int], name: str
+) -> list[int]:
+    """A deck (top last) with the ``wanted`` codes on top, top first, the rest of ``pool`` shuffled."""
+    ids: list[int] = []
+    for code in wanted:
+        if code not in index:
+            known = ", ".join(sorted(index)[:12])
+            raise ValueError(
+                f"option 'decks': {name}: {code!r} is not a card of that deck (codes such as {known})"
+            )
+        ids.append(index[code])
+    have = Counter(pool)
+    extra = Counter(ids) - have
+    if extra:
+        too_many = ", ".join(
+            f"{code}×{k}" for code, k in sorted((_code(index, i), k) for i, k in extra.items())
+        )
+        raise ValueError(
+            f"option 'decks': {name}: more cards than the deck holds ({too_many} too many)"
+        )
+    rest = list((have - Counter(ids)).elements())
+    st.rng.shuffle(rest)
+    return rest + ids[::-1]
+
+
+def _code(index: dict[str, int], card: int) -> str:
+    return next(code for code, i in index.items() if i == card)
+
+
+def choose_houses(st: CandelabriaState, given: list[str] | None, first: int | None) -> list[int]:
+    content = st.content
+    n = st.num_players
+    seatable = content.seatable(st.side)
+    names = {h.code.lower(): i for i, h in enumerate(content.houses)}
+    names.update({h.name.lower(): i for i, h in enumerate(content.houses)})
+    names.update({h.name.split()[0].lower(): i for i, h in enumerate(content.houses)})
+    if given is not None:
+        if len(given) != n:
+            raise ValueError(f"option 'houses': one house per seat ({n}), got {len(given)}")
+        houses = []
+        for text in given:
+            h = names.get(text.strip().lower())
+            if h is None:
+                raise ValueError(
+                    f"option 'houses': {text!r} is not a house "
+                    f"({', '.join(f'{x.code} {x.name}' for x in content.houses)})"
+                )
+            if h not in seatable:
+                raise ValueError(
+                    f"option 'houses': {content.houses[h].name} starts in region "
+                    f"{content.houses[h].region}, which is not on the {len(st.board.regions)}-region "
+                    "side of the board (rulings CA-9)"
+                )
+            houses.append(h)
+        if len(set(houses)) != n:
+            raise ValueError("option 'houses': each house can be played by one seat only")
+        if first is not None:
+            lowest = min(range(n), key=lambda s: content.houses[houses[s]].turn_order)
+            if lowest != first:
+                raise ValueError(
+                    f"option 'first_player': with these houses seat {lowest} "
+                    f"({content.houses[houses[lowest]].name}) is first in turn order"
+                )
+        return houses
+    pool = list(seatable)
+    st.rng.shuffle(pool)
+    houses = pool[:n]
+    if first is not None:
+        lowest = min(range(n), key=lambda s: content.houses[houses[s]].turn_order)
+        houses[first], houses[lowest] = houses[lowest], houses[first]
+    return houses
+
+
+def set_up(st: CandelabriaState, options: dict[str, Any]) -> None:
+    content = st.content
+    board = st.board
+    n = st.num_players
+    decks: dict[str, list[str]] = options.get("decks") or {}
+    for name in decks:
+        if name not in DECK_NAMES:
+            raise ValueError(f"option 'decks': no deck {name!r}; decks: {', '.join(DECK_NAMES)}")
+    first = options.get("first_player")
+    if first is not None and first >= n:
+        raise ValueError(f"option 'first_player': seat {first} is not in a {n}-player game")
+
+    # Player area: houses, and the turn order track (compacted).
+    st.house = choose_houses(st, options.get("houses"), first)
+    for seat, h in enumerate(st.house):
+        st.seat_of[h] = seat
+    st.order = sorted(range(n), key=lambda s: content.houses[st.house[s]].turn_order)
+
+    # Tactics board of 6 face up, the rest the Tactics deck.
+    st.tdeck = stack_from(
+        st, list(content.common_tactics), decks.get("tactics", []), _common_index(st), "tactics"
+    )
+    st.tboard = [st.tdeck.pop() for _ in range(min(TACTICS_BOARD, len(st.tdeck)))]
+
+    # Upgrade Board: 9 piles of 3 (option upgrade_pile: 4); the tiles left over stay in the box.
+    size = options.get("upgrade_pile") or 3
+    tiles = stack_from(
+        st, list(content.all_tiles), decks.get("upgrades", []), content.tile_index, "upgrades"
+    )
+    st.piles = []
+    for _ in range(UPGRADE_PILES):
+        pile = [tiles.pop() for _ in range(min(size, len(tiles)))]
+        st.piles.append(pile[::-1])
+    st.tbox = tiles
+
+    # The Curse deck: curse piles with the Year II and III house candles between them.
+    on_board = set(board.regions)
+    playing = [k for k, curse in enumerate(content.curses) if curse.region in on_board]
+    st.cout = [k for k in range(len(content.curses)) if k not in playing]
+    curses = stack_from(st, playing, decks.get("curse", []), _curse_index(st, playing), "curse")
+    sizes = CURSE_PILES.get(n, (3, 3, 3))
+    piles = []
+    for k in sizes:
+        piles.append([curses.pop() for _ in range(min(k, len(curses)))])
+    in_play = [st.house[s] for s in st.order]
+    year2 = [~c for h in in_play for c in content.house_candles[h][2]]
+    year3 = [~c for h in in_play for c in content.house_candles[h][3]]
+    top_first = piles[0] + year2 + piles[1] + year3 + piles[2] + curses
+    st.cdeck = top_first[::-1]
+    st.boxed = [
+        c
+        for h in range(len(content.houses))
+        if st.seat_of[h] < 0
+        for year in (1, 2, 3)
+        for c in content.house_candles[h][year]
+    ]
+
+    # The Advanced Candle deck.
+    st.adeck = stack_from(
+        st, list(content.advanced), decks.get("advanced", []), _advanced_index(st), "advanced"
+    )
+    st.amark = [-1] * len(st.adeck)
+
+    # Each house's pieces, supply and start position.
+    st.rgold, st.rwax = content.reserve
+    for seat in range(n):
+        house = content.houses[st.house[seat]]
+        st.gold[seat] = START_GOLD
+        st.wax[seat] = START_WAX
+        st.rgold -= START_GOLD
+        st.rwax -= START_WAX
+        st.cf_sup[seat] = CANDLE_FLAMES
+        st.lf_sup[seat] = LAND_FLAMES - TURN_MARKER
+        st.hand[seat] = list(content.house_candles[st.house[seat]][1])
+        st.known[seat] = list(st.hand[seat])
+        st.tac[seat] = list(content.house_tactics[st.house[seat]])
+        for t in board.region_terr[house.region]:
+            icon = board.icon[t]
+            if icon == house.castle:
+                st.castle[seat] = t
+            if icon not in house.no_flame:
+                place_land_flame(st, seat, t)
+        if house.temple >= 0:
+            st.tsup[house.temple] -= 1
+            st.temples[house.region].append(house.temple)
+    st.events.append(
+        (
+            "setup",
+            st.side,
+            tuple(st.house_code(s) for s in range(n)),
+            tuple(st.order),
+            tuple(content.tactics[c].code for c in st.tboard),
+        )
+    )
+    for seat in range(n):
+        house = content.houses[st.house[seat]]
+        st.events.append(
+            (
+                "start",
+                seat,
+                house.code,
+                house.region,
+                board.names[st.castle[seat]],
+                ICONS[board.icon[st.castle[seat]]],
+                TEMPLES[house.temple] if house.temple >= 0 else None,
+            )
+        )
+    assert NEVER_CORRUPTED in on_board
+
+
+def _common_index(st: CandelabriaState) -> dict[str, int]:
+    return {t.code: i for i, t in enumerate(st.content.tactics) if t.house < 0}
+
+
+def _advanced_index(st: CandelabriaState) -> dict[str, int]:
+    return {st.content.candles[c].code: c for c in st.content.advanced}
+
+
+def _curse_index(st: CandelabriaState, playing: list[int]) -> dict[str, int]:
+    return {st.content.curses[k].code: k for k in playing}
+
+
+def start_game(st: CandelabriaState, options: dict[str, Any]) -> None:
+    from candlebox.games.candelabria.flow import advance
+
+    set_up(st, options)
+    start_year(st)
+    advance(st)
+
+
+def start_year(st: CandelabriaState) -> None:
+    st.events.append(("year", st.year))
+    run_mist(st)
+    start_kindling(st)

@@ -1,0 +1,218 @@
+"""The Candelabria state: plain data in slots (lists indexed by seat, territory, region or curse place),
+the stack of pending decisions, and the contract's methods.
+
+Two slots are shared references, not data: ``content`` (the content pack's tables) and ``board`` (the
+side in play); both are immutable, so ``clone`` shares them and ``to_json`` records only the content
+folder (in the options) from which they are rebuilt.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from candlebox.engine import State
+from candlebox.games.candelabria import flow
+from candlebox.games.candelabria.board import Board, board_for
+from candlebox.games.candelabria.components import Content, load_content
+from candlebox.games.candelabria.decision import NAMES, Phase
+from candlebox.games.candelabria.notation import Notation, malformed, notation_for
+
+GAME_ID = "candelabria"
+_SEATS = tuple((seat,) for seat in range(8))
+
+
+class CandelabriaState(State):
+    __slots__ = (
+        "active",  # the seat whose Kindling turn it is
+        "adeck",  # the Advanced Candle deck, top last
+        "amark",  # for each card of adeck: -1 nobody knows it, a seat that alone knows it, -2 everyone
+        "aside",  # cards drawn by Nova Vita's power, waiting for the choice
+        "board",  # shared tables of the board side in play (immutable)
+        "boxed",  # candle cards out of the game (houses not in play)
+        "castle",  # seat -> territory of its Wandering Castle
+        "cdeck",  # the Curse deck, top last: curse ids, or ~card for a house candle card
+        "cf_sup",  # seat -> Candle Flames in the supply
+        "cfl",  # seat -> role -> flames on the candle
+        "cinf",  # curse place -> seat -> flames in front of it
+        "content",  # shared tables of the content pack (immutable)
+        "corrupt",  # bitmask of corrupted region numbers
+        "cout",  # curse cards out of the game
+        "cpos",  # seat -> role -> territory of the candle, -1 when not on the map
+        "ctrl",  # seat -> icon -> territories with that icon holding the seat's Land Flame
+        "curses",  # curse cards on the Curse Board, left to right
+        "end_reason",
+        "entry_optional",
+        "final",
+        "gold",
+        "hand",  # seat -> candle cards in hand
+        "house",  # seat -> house index
+        "known",  # seat -> the cards in its hand everyone knows are there (rulings CA-39)
+        "lf",  # territory -> bitmask of seats with a Land Flame there
+        "lf_sup",  # seat -> Land Flames in the supply
+        "max_turns",
+        "mpile",  # seat -> candle cards discarded to maneuver (face up)
+        "notation",  # shared action strings (immutable)
+        "order",  # seats, first to last on the turn order track
+        "piles",  # the Upgrade Board: 9 piles of tile types, top last
+        "push_optional",
+        "rcard",  # seat -> role -> candle card on that seal slot, -1 when free
+        "rgold",  # the reserve
+        "rwax",
+        "seat_of",  # house index -> seat, -1 when the house is not in play
+        "side",  # "large" or "small"
+        "stack",  # the pending decisions (decision.py)
+        "tac",  # seat -> tactic card types owned (on the War Board)
+        "tboard",  # the face-up Tactics board (tactic types)
+        "tbox",  # upgrade tiles left in the box (rulings CA-13)
+        "tdeck",  # the Tactics deck, top last
+        "temples",  # region number -> temple colours, bottom to top
+        "tsup",  # temple levels left by colour
+        "turns",  # Kindling turns taken so far (max_turns bounds them)
+        "upg",  # seat -> upgrade tile types on the House Board
+        "vp",
+        "wax",
+        "win",
+        "year",
+    )
+
+    def __init__(self, variant: str, players: int, seed: int, options: dict[str, Any]) -> None:
+        super().__init__(GAME_ID, variant, players, seed, options)
+        n = players
+        self.content: Content = load_content(options.get("content"))
+        self.side = "small" if n <= 3 else "large"
+        self.board: Board = board_for(self.content, self.side)
+        self.notation: Notation = notation_for(self.content, self.board)
+        self.max_turns = options["max_turns"]
+        self.push_optional = options.get("warrior_push") == "optional"
+        self.entry_optional = options.get("castle_entry") == "optional"
+        self.house = [-1] * n
+        self.seat_of = [-1] * len(self.content.houses)
+        self.order = list(range(n))
+        self.year = 1
+        self.turns = 0
+        self.active = 0
+        self.lf = [0] * self.board.size
+        self.ctrl = [[0] * 6 for _ in range(n)]
+        self.castle = [-1] * n
+        self.cpos = [[-1, -1, -1] for _ in range(n)]
+        self.cfl = [[0, 0, 0] for _ in range(n)]
+        self.rcard = [[-1, -1, -1] for _ in range(n)]
+        self.lf_sup = [0] * n
+        self.cf_sup = [0] * n
+        self.gold = [0] * n
+        self.wax = [0] * n
+        self.vp = [0] * n
+        self.hand: list[list[int]] = [[] for _ in range(n)]
+        self.known: list[list[int]] = [[] for _ in range(n)]
+        self.mpile: list[list[int]] = [[] for _ in range(n)]
+        self.upg: list[list[int]] = [[] for _ in range(n)]
+        self.tac: list[list[int]] = [[] for _ in range(n)]
+        self.tboard: list[int] = []
+        self.tdeck: list[int] = []
+        self.piles: list[list[int]] = [[] for _ in range(9)]
+        self.tbox: list[int] = []
+        self.temples: list[list[int]] = [[] for _ in range(self.board.max_region + 1)]
+        self.tsup = list(self.content.temples)
+        self.rgold, self.rwax = self.content.reserve
+        self.curses: list[int] = []
+        self.cinf: list[list[int]] = []
+        self.corrupt = 0
+        self.cdeck: list[int] = []
+        self.cout: list[int] = []
+        self.adeck: list[int] = []
+        self.amark: list[int] = []
+        self.aside: list[int] = []
+        self.boxed: list[int] = []
+        self.stack: list[list[int]] = []
+        self.end_reason = ""
+        self.final: tuple[float, ...] = ()
+        self.win: tuple[int, ...] = ()
+
+    # ------------------------------------------------------------------ contract
+    @property
+    def phase(self) -> int:
+        return self.stack[-1][0] if self.stack else Phase.OVER
+
+    @property
+    def to_act(self) -> tuple[int, ...]:
+        frame = self.stack[-1]
+        if frame[0] >= Phase.WAR:
+            return ()
+        return _SEATS[frame[1]]
+
+    def legal_actions(self, seat: int) -> list[str]:
+        # The base class's logic, inlined: the hottest call in every playout.
+        if seat == self._cache_seat:
+            return self._cache_list[:]
+        frame = self.stack[-1]
+        if frame[0] >= Phase.WAR or seat != frame[1]:
+            return []
+        actions = flow.legal(self, frame)
+        self._cache_seat = seat
+        self._cache_list = actions
+        return actions[:]
+
+    def _legal_for(self, seat: int) -> list[str]:
+        return flow.legal(self, self.stack[-1])
+
+    def _do(self, seat: int, action: str) -> None:
+        flow.do(self, action)
+
+    def _malformed(self, action: str) -> str | None:
+        return malformed(self.notation, action)
+
+    @property
+    def is_over(self) -> bool:
+        return self.stack[-1][0] == Phase.OVER
+
+    @property
+    def truncated(self) -> bool:
+        return self.end_reason == "max-turns"
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        return self.win
+
+    @property
+    def scores(self) -> tuple[float, ...]:
+        return self.final if self.is_over else (0.0,) * self.num_players
+
+    def pending(self) -> dict[str, Any] | None:
+        from candlebox.games.candelabria.view import pending
+
+        return pending(self, None)
+
+    def describe_pending(self) -> str:
+        from candlebox.games.candelabria.view import describe
+
+        return describe(self)
+
+    # ------------------------------------------------------------------ information
+    def view(self, seat: int | None) -> dict[str, Any]:
+        from candlebox.games.candelabria.view import view
+
+        self._check_viewer(seat)
+        return view(self, seat)
+
+    def _event_view(self, event: tuple, seat: int | None) -> dict[str, Any] | None:
+        from candlebox.games.candelabria.view import event_view
+
+        return event_view(event, seat)
+
+    def resample(self, seat: int, seed: int) -> State:
+        from candlebox.games.candelabria.save import resample
+
+        self._check_viewer(seat)
+        return resample(self, seat, seed)
+
+    def _snapshot(self) -> dict[str, Any]:
+        from candlebox.games.candelabria.save import snapshot
+
+        return snapshot(self)
+
+    # ------------------------------------------------------------------ helpers for the rules
+    def house_code(self, seat: int) -> str:
+        return self.content.houses[self.house[seat]].code
+
+    def phase_name(self) -> str:
+        return NAMES[self.phase]

@@ -1,0 +1,314 @@
+"""What each seat may see, the pending decision in data and words, and the log filtered per seat.
+
+Hidden (rulings CA-39): the candle cards in another player's hand (its size is public, and so are the
+cards everyone saw it receive face up and has not seen leave it), the cards a player draws from the
+Advanced deck or returns under it, the order of every deck, the tiles under the top of each Upgrade pile,
+the tiles and curses left in the box. Public: the map, the Curse Board and every flame in front of it, the
+Tactics board, the tactic cards each house owns (CA-40), warehouses, upgrades, Victory Points, the turn
+order, maneuver discards and deployed cards.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from candlebox.games.candelabria.components import EFFECTS, ICONS, TEMPLES
+from candlebox.games.candelabria.decision import MODEL_LETTER, NAMES, ROLE_NAMES, Phase
+
+if TYPE_CHECKING:
+    from candlebox.games.candelabria.state import CandelabriaState
+
+# Field names of each event kind, after the kind itself. Territories by name, cards by code, seats by
+# number; in the log, roles are E, P, W ("land" for a Land Flame), curse places count from 1.
+EVENT_FIELDS: dict[str, tuple[str, ...]] = {
+    "setup": ("side", "houses", "order", "tactics_board"),
+    "start": ("seat", "house", "region", "castle", "icon", "temple"),
+    "year": ("year",),
+    "mist": ("year", "seat"),
+    "curse": ("seat", "curse", "place", "region"),
+    "house-candle": ("seat", "card", "to"),
+    "kindling": ("year",),
+    "deploy": ("seat", "card", "role", "wax", "flames", "territory"),
+    "place": ("seat", "role", "territory"),
+    "maneuver": ("seat", "card"),
+    "move": ("seat", "model", "from", "to", "extra"),
+    "destroy": ("seat", "territory", "owner", "role"),
+    "spare": ("seat", "territory"),
+    "push": ("seat", "owner", "role", "from", "to"),
+    "land": ("seat", "territory", "count"),
+    "no-land-flame": ("seat", "territory"),
+    "influence": ("seat", "curse"),
+    "flame": ("seat", "curse"),
+    "refill": ("cards",),
+    "take": ("seat", "card"),
+    "upgrade": ("seat", "pile", "tile", "gold"),
+    "temple": ("seat", "colour", "region"),
+    "raze": ("seat", "colour", "region"),
+    "mine": ("seat", "gold", "wax", "discarded"),
+    "relocate": ("seat", "model", "from", "to"),
+    "draw": ("seat", "card"),  # the card is seen by its drawer only
+    "deck-empty": ("seat",),
+    "keep": ("seat", "card", "others"),  # seen by its seat only
+    "bottom": ("seat", "count"),
+    "return": ("seat", "card"),  # the card is seen by its seat only
+    "vp": ("seat", "amount", "reason"),
+    "ignite": ("seat", "role", "territory"),
+    "extinguish": ("seat", "territory", "owner", "role"),
+    "steal": ("seat", "from", "resource", "kept"),
+    "shift": ("seat", "role", "from", "to"),
+    "end-turn": ("seat", "turn"),
+    "war": ("year",),
+    "game-over": ("reason", "winners"),
+}
+PRIVATE = {"draw": ("card",), "keep": ("card", "others"), "return": ("card",)}
+
+
+def event_view(event: tuple, seat: int | None) -> dict[str, Any]:
+    kind = event[0]
+    entry: dict[str, Any] = {"event": kind}
+    for name, value in zip(EVENT_FIELDS[kind], event[1:], strict=True):
+        entry[name] = list(value) if isinstance(value, tuple) else value
+    hidden = PRIVATE.get(kind)
+    if hidden and seat != event[1]:
+        for name in hidden:
+            del entry[name]
+    if kind in ("temple", "raze"):
+        entry["colour"] = TEMPLES[entry["colour"]]
+    elif kind == "steal":
+        entry["resource"] = ("gold", "wax")[entry["resource"]]
+    elif kind == "move":
+        entry["model"] = MODEL_LETTER[entry["model"]]
+    elif kind == "curse":
+        entry["place"] += 1  # Curse Board places count from 1, as in the notation ("curse 2")
+    elif kind in ("influence", "flame"):
+        entry["curse"] = entry["curse"] + 1 if entry["curse"] >= 0 else "supply"
+    if "role" in entry:
+        role = entry["role"]
+        entry["role"] = "EPW"[role] if role >= 0 else ("land" if kind in _LAND_EVENTS else None)
+    return entry
+
+
+_LAND_EVENTS = ("destroy", "extinguish")
+
+
+def _card(st: CandelabriaState, card: int) -> str:
+    return st.content.candles[card].code
+
+
+def _effects(effects: tuple[tuple[int, int], ...]) -> dict[str, int]:
+    return {EFFECTS[icon]: n for icon, n in effects}
+
+
+def pending(st: CandelabriaState, seat: int | None) -> dict[str, Any] | None:
+    frame = st.stack[-1]
+    kind = frame[0]
+    if kind == Phase.OVER:
+        return None
+    if kind == Phase.WAR:
+        return {"decision": "war", "seats": [], "note": "the War Season is not built yet"}
+    info: dict[str, Any] = {"decision": NAMES[kind], "seats": [frame[1]]}
+    names = st.board.names
+    if kind == Phase.MOVE:
+        info.update(moves_left=frame[2], extra_used=bool(frame[3]))
+    elif kind in (Phase.DESTROY, Phase.PUSH, Phase.EXTINGUISH_AT):
+        info["territory"] = names[frame[2]]
+    elif kind == Phase.PUSH_TO:
+        info.update(
+            territory=names[frame[2]],
+            candle=f"{st.house_code(frame[4])}-{'EPW'[frame[5]]}",
+            steps=frame[3],
+        )
+    elif kind in (
+        Phase.INFLUENCE,
+        Phase.TAKE,
+        Phase.FORGE,
+        Phase.MINE,
+        Phase.PORTAL,
+        Phase.RETURN,
+        Phase.STEAL,
+    ):
+        info["count"] = frame[2]
+    elif kind in (Phase.IGNITE, Phase.EXTINGUISH, Phase.RAZE):
+        info["count"] = frame[2]
+        info["region"] = frame[3] if frame[3] >= 0 else None
+    elif kind == Phase.SHIFT:
+        info["region"] = frame[2]
+    elif kind == Phase.KEEP and seat == frame[1]:
+        info["cards"] = [_card(st, c) for c in st.aside]
+    elif kind == Phase.DEPLOY_AT:
+        info["role"] = ROLE_NAMES[frame[2]]
+    return info
+
+
+def describe(st: CandelabriaState) -> str:
+    frame = st.stack[-1]
+    kind = frame[0]
+    if kind == Phase.OVER:
+        return "the game is over"
+    if kind == Phase.WAR:
+        return f"the Kindling season of year {st.year} is over (War is not built yet)"
+    who = f"seat {frame[1]} ({st.house_code(frame[1])})"
+    return f"{who} {_what(st, frame)}"
+
+
+def _what(st: CandelabriaState, frame: list[int]) -> str:
+    kind = frame[0]
+    names = st.board.names
+    if kind == Phase.TURN:
+        return "is to deploy a candle or maneuver"
+    if kind == Phase.DEPLOY_AT:
+        return "is to choose where the new candle goes"
+    if kind == Phase.MOVE:
+        return f"is maneuvering ({frame[2]} moves left)"
+    if kind == Phase.DESTROY:
+        return f"is to destroy an enemy flame in {names[frame[2]]}"
+    if kind == Phase.PUSH:
+        return f"is to push an enemy candle out of {names[frame[2]]}"
+    if kind in (Phase.PUSH_TO, Phase.PORTAL_TO):
+        return (
+            "is to choose where the candle goes"
+            if kind == Phase.PUSH_TO
+            else ("is to choose where the miniature goes")
+        )
+    if kind == Phase.FLAME:
+        return "is to place an extinguished Land Flame: in front of a Curse or in the supply"
+    if kind == Phase.KEEP:
+        return "is to keep one of the cards drawn"
+    if kind == Phase.EXTINGUISH_AT:
+        return f"is to choose the flame to extinguish in {names[frame[2]]}"
+    if kind == Phase.SHIFT:
+        return f"may move a candle within region {frame[2]}"
+    count = frame[2]
+    return {
+        Phase.INFLUENCE: f"is to place {count} flame(s) in front of the Curses",
+        Phase.TAKE: f"is to take {count} Tactic card(s) from the Tactics board",
+        Phase.FORGE: f"may buy {count} Upgrade tile(s) or Temple level(s)",
+        Phase.MINE: f"is to take {count} resource(s) from the Mine",
+        Phase.PORTAL: f"may relocate {count} miniature(s) through the Portal",
+        Phase.RETURN: f"is to return {count} candle card(s) under the Advanced deck",
+        Phase.IGNITE: f"may ignite {count} flame(s)",
+        Phase.EXTINGUISH: f"may extinguish {count} flame(s)",
+        Phase.STEAL: f"may steal {count} resource(s)",
+        Phase.RAZE: f"may destroy {count} temple level(s)",
+    }.get(Phase(kind), "is to decide")
+
+
+def _seat(st: CandelabriaState, owner: int, viewer: int | None) -> dict[str, Any]:
+    content = st.content
+    house = content.houses[st.house[owner]]
+    names = st.board.names
+    info: dict[str, Any] = {
+        "seat": owner,
+        "house": house.code,
+        "name": house.name,
+        "vp": st.vp[owner],
+        "gold": st.gold[owner],
+        "wax": st.wax[owner],
+        "land_flames": st.lf_sup[owner],
+        "candle_flames": st.cf_sup[owner],
+        "castle": names[st.castle[owner]],
+        "candles": {
+            ROLE_NAMES[r].lower(): {
+                "territory": names[st.cpos[owner][r]],
+                "flames": st.cfl[owner][r],
+                "card": _card(st, st.rcard[owner][r]),
+            }
+            for r in range(3)
+            if st.rcard[owner][r] >= 0 and st.cpos[owner][r] >= 0
+        },
+        "deployed": [_card(st, c) if c >= 0 else None for c in st.rcard[owner]],
+        "maneuvered": [_card(st, c) for c in st.mpile[owner]],
+        "upgrades": [content.tiles[t].code for t in st.upg[owner]],
+        "tactics": [content.tactics[t].code for t in st.tac[owner]],
+        "hand_size": len(st.hand[owner]),
+        "territories": [names[t] for t in range(st.board.size) if st.lf[t] >> owner & 1],
+    }
+    if viewer == owner or st.is_over:
+        info["hand"] = [_card(st, c) for c in st.hand[owner]]
+    else:
+        info["known_hand"] = [_card(st, c) for c in st.known[owner]]
+    return info
+
+
+def view(st: CandelabriaState, seat: int | None) -> dict[str, Any]:
+    content = st.content
+    board = st.board
+    territories = []
+    for t, name in enumerate(board.names):
+        pieces: dict[str, Any] = {
+            "territory": name,
+            "region": board.region[t],
+            "icon": ICONS[board.icon[t]],
+            "land_flames": [st.house_code(s) for s in range(st.num_players) if st.lf[t] >> s & 1],
+        }
+        castles = [st.house_code(s) for s in range(st.num_players) if st.castle[s] == t]
+        if castles:
+            pieces["castle"] = castles[0]
+        candles = [
+            {"candle": f"{st.house_code(s)}-{'EPW'[r]}", "flames": st.cfl[s][r]}
+            for s in range(st.num_players)
+            for r in range(3)
+            if st.cpos[s][r] == t
+        ]
+        if candles:
+            pieces["candles"] = candles
+        territories.append(pieces)
+    regions = [
+        {
+            "region": r,
+            "colour": board.colour[r],
+            "corrupted": bool(st.corrupt >> r & 1),
+            "temples": [TEMPLES[c] for c in st.temples[r]],
+        }
+        for r in board.regions
+    ]
+    return {
+        "game": st.game_id,
+        "variant": st.variant,
+        "players": st.num_players,
+        "seat": seat,
+        "side": st.side,
+        "year": st.year,
+        "season": "over" if st.is_over else ("war" if st.phase == Phase.WAR else "kindling"),
+        "turn": st.turns,
+        "max_turns": st.max_turns,
+        "order": list(st.order),
+        "active": st.active if not st.is_over else None,
+        "pending": pending(st, seat),
+        "regions": regions,
+        "territories": territories,
+        "curses": [
+            {
+                "curse": content.curses[k].code,
+                "region": content.curses[k].region,
+                "effect": content.curses[k].effect,
+                "flames": dict(
+                    (st.house_code(s), st.cinf[i][s])
+                    for s in range(st.num_players)
+                    if st.cinf[i][s]
+                ),
+            }
+            for i, k in enumerate(st.curses)
+        ],
+        "curse_deck": len(st.cdeck),
+        "tactics_board": [content.tactics[t].code for t in st.tboard],
+        "tactics_deck": len(st.tdeck),
+        "upgrade_piles": [
+            {"top": content.tiles[p[-1]].code if p else None, "size": len(p)} for p in st.piles
+        ],
+        "temples_left": dict(zip(TEMPLES, st.tsup, strict=True)),
+        "advanced_deck": len(st.adeck),
+        "reserve": {"gold": st.rgold, "wax": st.rwax},
+        "seats": [_seat(st, owner, seat) for owner in range(st.num_players)],
+        "over": st.is_over,
+        **(
+            {
+                "winners": list(st.win),
+                "scores": list(st.final),
+                "end_reason": st.end_reason,
+                "truncated": st.truncated,
+            }
+            if st.is_over
+            else {}
+        ),
+    }
