@@ -6,7 +6,8 @@ against them, and the CLI parses ``--option KEY=VALUE`` with the same declaratio
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import os
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,7 +18,7 @@ _FALSE = {"0", "false", "no", "off"}
 @dataclass(frozen=True)
 class Option:
     name: str
-    kind: str  # "int", "bool", "choice", "codes" (list of card codes), "codes-map"
+    kind: str  # "int", "bool", "choice", "codes" (card codes), "codes-map" ({name: codes}), "path"
     default: Any
     doc: str
     choices: tuple[str, ...] = ()
@@ -68,6 +69,19 @@ class Option:
             if not all(isinstance(code, str) for code in value):
                 raise ValueError(f"option {self.name!r}: every card code must be text")
             return list(value)
+        if self.kind == "codes-map":
+            if not isinstance(value, Mapping):
+                raise ValueError(
+                    f"option {self.name!r} takes a mapping of names to card code lists, got {value!r}"
+                )
+            return {
+                str(key): Option(f"{self.name}[{key!r}]", "codes", None, "").validate(codes)
+                for key, codes in value.items()
+            }
+        if self.kind == "path":
+            if not isinstance(value, str | os.PathLike):
+                raise ValueError(f"option {self.name!r} takes a path, got {value!r}")
+            return os.fspath(value)
         raise AssertionError(f"unknown option kind {self.kind}")
 
     def parse(self, text: str) -> Any:
@@ -91,8 +105,22 @@ class Option:
                 return False
             raise ValueError(f"option {self.name!r} takes true or false, got {text!r}")
         if self.kind == "codes":
-            return self.validate([c for c in text.replace(",", " ").split() if c])
+            return self.validate(_codes(text))
+        if self.kind == "codes-map":  # name:A,B;other:C
+            decks = {}
+            for part in filter(None, (p.strip() for p in text.split(";"))):
+                name, colon, codes = part.partition(":")
+                if not colon:
+                    raise ValueError(
+                        f"option {self.name!r}: write NAME:CODE,CODE;NAME:..., got {part!r}"
+                    )
+                decks[name.strip()] = _codes(codes)
+            return self.validate(decks)
         return self.validate(text)
+
+
+def _codes(text: str) -> list[str]:
+    return [code for code in text.replace(",", " ").split() if code]
 
 
 def validate_options(declared: Sequence[Option], given: dict[str, Any]) -> dict[str, Any]:

@@ -19,7 +19,12 @@ FORMAT = 1  # version of the saved-game layout written by to_json
 
 
 def _copy_plain(value: Any) -> Any:
-    """Copy plain data (lists, dicts, tuples of immutables, numbers, text) deeply enough to be independent."""
+    """Copy plain data (lists, dicts, tuples of immutables, numbers, text) deeply enough to be independent.
+
+    Assumes what every game's slots hold: lists are homogeneous (a list of lists is recognised by its
+    first item), and anything that is not a list, dict or Rng is immutable and may be shared — such as
+    a game's read-only content tables.
+    """
     kind = type(value)
     if kind is list:
         if value and type(value[0]) in (list, dict):
@@ -192,11 +197,20 @@ class State(abc.ABC):
     def _event_view(self, event: tuple, seat: int | None) -> dict[str, Any] | None:
         """One logged event as ``seat`` may see it, or None when it sees nothing of it."""
 
-    def log(self, seat: int | None) -> list[dict[str, Any]]:
-        """The events so far, filtered by the same rules as :meth:`view`."""
+    def log(self, seat: int | None, since: int = 0) -> list[dict[str, Any]]:
+        """The events so far, filtered by the same rules as :meth:`view`.
+
+        ``since`` skips the first ``since`` events of the game (hidden ones included), so a caller
+        that remembers :attr:`event_count` can fetch only what happened after it.
+        """
         self._check_viewer(seat)
-        shown = (self._event_view(event, seat) for event in self.events)
+        shown = (self._event_view(event, seat) for event in self.events[since:])
         return [entry for entry in shown if entry is not None]
+
+    @property
+    def event_count(self) -> int:
+        """How many events the game has logged (for :meth:`log`'s ``since``)."""
+        return len(self.events)
 
     def _check_viewer(self, seat: int | None) -> None:
         if seat is None:
