@@ -13,9 +13,12 @@ Policy = Callable[[dict[str, Any], list[str], Rng], str]
 
 
 def _policies() -> dict[str, Policy]:
-    from candlebox.bots import candle_quest
+    from candlebox.bots import candle_quest, sixteen_candies
 
-    return {"candle-quest": candle_quest.policy}
+    return {
+        "candle-quest": candle_quest.policy,
+        "sixteen-candies": sixteen_candies.policy,
+    }
 
 
 class HeuristicBot:

@@ -256,6 +256,32 @@ def list_bots() -> None:
     listing.print_bots(stdout())
 
 
+# ----------------------------------------------------------------------------- serve
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    db: Annotated[
+        str | None,
+        typer.Option(
+            help="Database: a SQLite file or URL, or postgresql://user@host/name.",
+            show_default="candlebox.sqlite3 in your data directory",
+        ),
+    ] = None,
+    bot_delay: Annotated[
+        float | None, typer.Option(help="Seconds a bot waits before moving.", show_default="0.8")
+    ] = None,
+) -> None:
+    """Play in the browser: the web app (lobby, game pages, live updates) at http://HOST:PORT/."""
+    with reported():
+        from candlebox import server
+
+        missing = server.missing_packages()  # the server's packages are an optional extra
+        if missing:
+            raise CliError(f"{', '.join(missing)} not installed: pip install -e '.[server]'")
+        server.serve(host=host, port=port, db=db, bot_delay=bot_delay)
+
+
 def main(args: Any = None) -> None:
     """The ``candlebox`` console script."""
     app(args=args)

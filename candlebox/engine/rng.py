@@ -38,20 +38,34 @@ class Rng:
         return z ^ (z >> 31)
 
     def below(self, n: int) -> int:
-        """A uniform whole number in [0, n), without modulo bias."""
+        """A uniform whole number in [0, n), without bias (Lemire's multiply-and-reject)."""
         if n <= 0:
             raise ValueError(f"below() needs a positive bound, got {n}")
-        limit = (1 << 64) - (1 << 64) % n
-        while True:
-            x = self.next64()
-            if x < limit:
-                return x % n
+        product = self.next64() * n
+        low = product & _MASK
+        if low < n:
+            threshold = ((1 << 64) - n) % n
+            while low < threshold:
+                product = self.next64() * n
+                low = product & _MASK
+        return product >> 64
 
     def shuffle(self, items: list) -> None:
-        """Fisher–Yates, in place."""
+        """Fisher–Yates in place; the generator is inlined because shuffles are a hot path."""
+        state = self.state
         for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
+            n = i + 1
+            while True:
+                state = (state + _GOLDEN) & _MASK
+                z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+                product = (z ^ (z >> 31)) * n
+                low = product & _MASK
+                if low >= n or low >= ((1 << 64) - n) % n:
+                    break
+            j = product >> 64
             items[i], items[j] = items[j], items[i]
+        self.state = state
 
     def choice(self, items: Sequence[T]) -> T:
         return items[self.below(len(items))]

@@ -1,3 +1,8 @@
 """One package per game; importing this registers them all with the engine."""
 
-from candlebox.games import candle_quest  # noqa: F401  (registers "candle-quest")
+# isort: off
+from candlebox.games import (
+    candle_quest,  # noqa: F401  (registers "candle-quest")
+    sixteen_candies,  # noqa: F401  (registers "sixteen-candies")
+)
+# isort: on

@@ -105,3 +105,20 @@ def test_collection_value_counts_one_candle_per_colour_and_no_unlit(types: list[
     assert value <= sum(counted[:8])
     unlit_free = {t: n for t, n in screen.items() if KIND[t] is not Kind.UNLIT}
     assert candle_value(unlit_free) == value
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**32), steps=st.integers(0, 120), other=st.integers(0, 2**32))
+def test_resample_depends_only_on_what_the_seat_knows(seed: int, steps: int, other: int) -> None:
+    """Two states a seat cannot tell apart resample to the same state for the same seed."""
+    state = candlebox.new_game("candle-quest", players=3, seed=seed)
+    for _ in range(steps):
+        if state.is_over:
+            break
+        seat = state.to_act[0]
+        state.apply(seat, state.legal_actions(seat)[0])
+    for seat in range(3):
+        twin = state.resample(seat, other)
+        assert (
+            twin.resample(seat, 5).to_json()["state"] == state.resample(seat, 5).to_json()["state"]
+        )

@@ -56,7 +56,7 @@ def test_every_candle_quest_event_has_its_own_line() -> None:
 
 def test_generic_line_for_an_unknown_game() -> None:
     entry = {"event": "roll", "seat": 0, "dice": [3, 4]}
-    assert render.event_line("sixteen-candies", entry) == "seat 0 roll: dice 3 4"
+    assert render.event_line("no-such-game", entry) == "seat 0 roll: dice 3 4"
 
 
 @pytest.mark.parametrize(
@@ -76,7 +76,7 @@ def test_views_render_with_both_renderers(variant: str, players: int, steps: int
 
 def test_generic_render_of_a_made_up_view() -> None:
     view = {
-        "game": "sixteen-candies",
+        "game": "no-such-game",
         "seat": 1,
         "pending": {"decision": "roll", "seats": [1]},
         "round": 3,

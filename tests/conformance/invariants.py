@@ -56,4 +56,143 @@ def candle_quest(state: candlebox.State) -> None:
         assert "U6" not in Counter(where) - Counter(snap["removed"]), "junior: no 6-value Unlit"
 
 
-INVARIANTS: dict[str, Callable[[Any], None]] = {"candle-quest": candle_quest}
+def _sixteen_candies_deck() -> tuple[Counter, dict[str, tuple[str, int, int]]]:
+    """Every card code of the box, and each half code's (candy, count, penalty), from the data file."""
+    data = json.loads((ROOT / "games/sixteen_candies/content/deck.json").read_text())
+    codes: list[str] = []
+    halves: dict[str, tuple[str, int, int]] = {}
+    for card in data["cards"]:
+        names = []
+        for half in card["halves"]:
+            name = f"{half['candy']}{half['count']}"
+            halves[name] = (half["candy"], half["count"], half["penalty"])
+            names.append(name)
+        codes.append("-".join(names))
+    wild = data["wild"]
+    codes += [wild["code"]] * wild["copies"]
+    halves[wild["code"]] = ("*", wild["count"], wild["penalty"])
+    return Counter(codes), halves
+
+
+SC_FULL, SC_HALVES = _sixteen_candies_deck()
+
+
+def _sc_hand(tops: list[str]) -> tuple[int, int]:
+    """(value, penalty) of top halves: the most of one candy, each Wild adding its count."""
+    totals: Counter = Counter()
+    wild = penalty = 0
+    for top in tops:
+        candy, count, cost = SC_HALVES[top]
+        penalty += cost
+        if candy == "*":
+            wild += count
+        else:
+            totals[candy] += count
+    return max(totals.values(), default=0) + wild, penalty
+
+
+def _sc_expected(block: list[list[Any]], options: dict[str, Any]) -> dict[int, int]:
+    """The change due to each seat in one round, from its reveals, call and instant wins."""
+    values: dict[int, int] = {}
+    penalties: dict[int, int] = {}
+    caller = None
+    instant: set[int] = set()
+    for event in block:
+        if event[0] == "reveal":
+            seat, tops, value, penalty = event[1], list(event[3]), event[4], event[6]
+            assert (value, penalty) == _sc_hand(tops), f"reveal of seat {seat} miscounted"
+            values[seat], penalties[seat] = value, penalty
+        elif event[0] == "call":
+            caller = event[1]
+        elif event[0] == "instant-win":
+            instant.add(event[1])
+    rank = {seat: (10**6 if seat in instant else v) for seat, v in values.items()}
+    high, low = max(rank.values()), min(rank.values())
+    due: dict[int, int] = {}
+    for seat in values:
+        if seat in instant:
+            due[seat] = 2
+        elif seat == caller:
+            if high == low:
+                wins = options["all_tied"] == "caller-wins"
+                due[seat] = 2 if wins else -(penalties[seat] + 1)
+            elif rank[seat] == high:
+                due[seat] = 2
+            elif rank[seat] == low:
+                due[seat] = -(penalties[seat] + 1)
+            else:
+                due[seat] = -1
+        else:
+            tied_with_caller = caller is not None and rank[caller] == low
+            due[seat] = -penalties[seat] if rank[seat] == low and not tied_with_caller else 0
+    return due
+
+
+def sixteen_candies(state: candlebox.State) -> None:
+    saved = state.to_json()
+    snap = saved["state"]
+    options = saved["options"]
+    n = state.num_players
+    where = list(snap["draw"]) + list(snap["discard"])
+    for hand in snap["hands"]:
+        where += hand
+    assert Counter(where) == SC_FULL, "every card is somewhere, once"
+    pools = snap["pools"]
+    assert len(pools) == n and min(pools) >= 0
+    over = snap["phase"] == "over"
+    if not over:
+        for seat in range(n):
+            want = 0 if pools[seat] == 0 else 3
+            if seat == snap["actor"] and snap["phase"] == "discard":
+                want = 4
+            assert len(snap["hands"][seat]) == want, f"seat {seat} holds the wrong number of cards"
+    # The pools change only by the scoring tables: check the latest scored round against the
+    # pools before it (the previous round's scores, or the starting pool).
+    events = saved["events"]
+    ends = [i for i, e in enumerate(events) if e[0] == "score"]
+    if not ends:
+        assert pools == [options["pool"]] * n, "no round scored yet: every pool is the starting one"
+    else:
+        last = ends[-1]
+        start = max(i for i in range(last + 1) if events[i][0] == "round")
+        block = events[start : last + 1]
+        before = [options["pool"]] * n
+        for event in events[:start]:
+            if event[0] == "score":
+                before[event[1]] = event[5]
+        due = _sc_expected(block, options)
+        after = list(before)
+        for event in block:
+            if event[0] == "score":
+                seat, logged_due, pool = event[1], event[4], event[5]
+                assert logged_due == due[seat], (
+                    f"seat {seat}: due {logged_due}, tables say {due[seat]}"
+                )
+                expected = before[seat] + logged_due
+                if options["pool_cap"] and logged_due > 0:
+                    expected = min(expected, max(options["pool"], before[seat]))
+                assert pool == max(0, expected), f"seat {seat}'s pool went to {pool}"
+                after[seat] = pool
+        assert set(due) == {e[1] for e in block if e[0] == "score"}, "every hand is scored"
+        assert after == pools, "the pools are what the last scoring left"
+    # No hidden information in views (and, now and then, in logs).
+    for seat in [None, *range(n)]:
+        view = state.view(seat)
+        for other in view["seats"]:
+            if other["seat"] != seat and not view["over"]:
+                assert "hand" not in other and "value" not in other, "hands are hidden"
+        assert isinstance(view["draw_pile"], int), "the draw pile's order is nobody's to see"
+    if len(saved["history"]) % 16 == 0 or over:
+        for seat in [None, *range(n)]:
+            for entry in state.log(seat):
+                private = entry["event"] == "deal" or (
+                    entry["event"] == "draw" and entry["source"] == "pile"
+                )
+                if private and entry["seat"] != seat:
+                    assert "card" not in entry, f"seat {seat} sees another's private card"
+
+
+INVARIANTS: dict[str, Callable[[Any], None]] = {
+    "candle-quest": candle_quest,
+    "sixteen-candies": sixteen_candies,
+}

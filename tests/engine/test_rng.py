@@ -37,6 +37,18 @@ def test_shuffle_is_a_permutation(seed: int, items: list[int]) -> None:
     assert Counter(shuffled) == Counter(items)
 
 
+@given(st.integers(0, 2**64 - 1), st.integers(0, 60))
+def test_shuffle_is_fisher_yates_over_below(seed: int, size: int) -> None:
+    """The inlined shuffle draws exactly what ``below`` would (one algorithm, one stream)."""
+    fast, slow = list(range(size)), list(range(size))
+    a, b = Rng(seed), Rng(seed)
+    a.shuffle(fast)
+    for i in range(size - 1, 0, -1):
+        j = b.below(i + 1)
+        slow[i], slow[j] = slow[j], slow[i]
+    assert fast == slow and a.state == b.state
+
+
 def test_below_is_roughly_uniform() -> None:
     rng = Rng(99)
     counts = Counter(rng.below(6) for _ in range(60_000))

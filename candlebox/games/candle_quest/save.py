@@ -200,5 +200,6 @@ def resample(st: CandleQuestState, seat: int, seed: int) -> CandleQuestState:
     twin = st.clone()
     assert isinstance(twin, CandleQuestState)
     twin.rng = Rng(seed)
+    twin.stack.sort()  # forget the real order first: the result depends only on what the seat knows
     twin.rng.shuffle(twin.stack)
     return twin

@@ -1,0 +1,333 @@
+"""16 Candies at the terminal: two-halved cards with the top half lit, the piles, the pools, the log.
+
+Everything here reads the view and log entries (plain dicts) and the game's public facts, never the
+game's modules, so the renderer shows exactly what the seat is allowed to know. Rotation is easy to
+judge: every ``top ...`` action in the list says what the hand would be worth turned that way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from rich import box
+from rich.columns import Columns
+from rich.console import Console
+from rich.markup import escape
+from rich.panel import Panel
+from rich.rule import Rule
+from rich.table import Table
+
+import candlebox
+from candlebox.cli.render.generic import seats_text
+
+GAME_ID = "sixteen-candies"
+_FACTS = candlebox.game_info(GAME_ID).facts
+CANDIES: dict[str, str] = _FACTS["candies"]
+CARDS: dict[str, dict[str, Any]] = _FACTS["cards"]
+WILD: dict[str, Any] = _FACTS["wild"]
+HALVES: dict[str, dict[str, Any]] = {
+    half["code"]: half for card in CARDS.values() for half in card["halves"]
+}
+
+CANDY_STYLE = {
+    "G": "bold red",
+    "C": "bold orange4",  # brown
+    "K": "bold dark_orange",
+    "H": "bold hot_pink",
+}
+WILD_STYLE = "bold black on gold1"
+PILE_SHOWN = 6  # discard pile cards listed (the top ones); the count says how many more
+
+
+# ----------------------------------------------------------------------------- cards and halves
+def half_style(code: str) -> str:
+    info = HALVES.get(code)
+    if info is None:
+        return ""
+    return WILD_STYLE if info["candy"] is None else CANDY_STYLE.get(info["candy"], "bold")
+
+
+def half(code: str | None) -> str:
+    """A half code (``G6``) or the Wild (``W``) as rich markup in its candy's colour."""
+    if code is None:
+        return "—"
+    style = half_style(code)
+    return f"[{style}]{escape(code)}[/]" if style else escape(code)
+
+
+def card(code: str | None) -> str:
+    """A card code (``G6-K1``) as markup, each half in its colour."""
+    if code is None:
+        return "—"
+    if code not in CARDS:
+        return escape(code)
+    if CARDS[code]["wild"]:
+        return half(code)
+    a, b = (h["code"] for h in CARDS[code]["halves"])
+    return f"{half(a)}[dim]-[/]{half(b)}"
+
+
+def cards(codes: list[str]) -> str:
+    return " ".join(card(code) for code in codes) if codes else "[dim]—[/]"
+
+
+def worth(tops: list[str]) -> tuple[int, str | None, int]:
+    """(value, candy counted, penalty) of top halves: the most of one candy, a Wild adding three."""
+    totals: dict[str, int] = {}
+    wild = penalty = 0
+    for code in tops:
+        info = HALVES.get(code)
+        if info is None:
+            continue
+        penalty += info["penalty"]
+        if info["candy"] is None:
+            wild += info["count"]
+        else:
+            totals[info["candy"]] = totals.get(info["candy"], 0) + info["count"]
+    best = max(CANDIES, key=lambda c: totals.get(c, 0)) if CANDIES else None
+    return totals.get(best, 0) + wild if best else wild, best, penalty
+
+
+def instant(tops: list[str]) -> bool:
+    infos = [HALVES.get(code) for code in tops]
+    if len(infos) != 3 or any(i is None or i["candy"] is None for i in infos):
+        return False
+    candies = {i["candy"] for i in infos if i}
+    return len(candies) == 1 and sorted(i["count"] for i in infos if i) == [4, 5, 6]
+
+
+def action_text(action: str) -> str:
+    """An action with its cards coloured; ``top ...`` says what the hand would be worth."""
+    words = action.split(" ")
+    verb = words[0]
+    if verb == "top":
+        tops = words[1:]
+        value, candy, penalty = worth(tops)
+        note = (
+            "instant win!"
+            if instant(tops)
+            else f"{value} {CANDIES.get(candy or '', '')}, penalty {penalty}"
+        )
+        return f"top {' '.join(half(w) for w in tops)} [dim]({escape(note)})[/]"
+    if verb == "discard" and len(words) == 2:
+        return f"discard {card(words[1])}"
+    return escape(action)
+
+
+def card_panel(entry: dict[str, Any]) -> Panel:
+    """One card drawn with two halves: the top half lit, the bottom half dim (it points down)."""
+    top, bottom = entry["top"], entry["bottom"]
+    if CARDS.get(entry["card"], {}).get("wild"):
+        body = (
+            f"[{WILD_STYLE}] W [/] [bold]×{WILD['count']}[/]\n[bold]pen {WILD['penalty']}[/]\n"
+            f"[dim]{'┄' * 8}[/]\n[dim]  any ↓[/]"
+        )
+        return Panel(body, box=box.ROUNDED, width=12, padding=(0, 1), border_style="gold1")
+    up, down = HALVES[top], HALVES[bottom]
+    body = (
+        f"{half(top)} [bold]▲[/]\n[bold]pen {up['penalty']}[/]\n[dim]{'┄' * 8}[/]\n"
+        f"[dim]{escape(bottom)} ↓ p{down['penalty']}[/]"
+    )
+    return Panel(body, box=box.ROUNDED, width=12, padding=(0, 1), border_style=half_style(top))
+
+
+def legend() -> str:
+    """Which letter is which candy, in colour."""
+    parts = [
+        f"[{CANDY_STYLE.get(code, 'bold')}]{code}[/] {escape(name)}"
+        for code, name in CANDIES.items()
+    ]
+    parts.append(f"[{WILD_STYLE}]W[/] Wild: {WILD['count']} of the best candy")
+    return " [dim]·[/] ".join(parts)
+
+
+def hand_lines(player: dict[str, Any], console: Console, mine: bool) -> None:
+    panels = [card_panel(entry) for entry in player.get("hand", [])]
+    if not panels:
+        return
+    console.print(Columns(panels, padding=(0, 0)))
+    if mine:
+        console.print(legend())
+    if "value" in player:
+        who = "Your hand" if mine else f"Seat {player['seat']}'s hand"
+        console.print(
+            f"{who}: [bold]{player['value']}[/] {escape(CANDIES.get(player['candy'], ''))}"
+            f" · penalty {player['penalty']}"
+        )
+
+
+# ----------------------------------------------------------------------------- the view
+def pending_text(pending: dict[str, Any] | None, viewer: int | None) -> str:
+    if not pending:
+        return "The game is over."
+    seats = pending.get("seats", [])
+    who = seats_text(seats) + (" (you)" if viewer is not None and viewer in seats else "")
+    final = " — final turn" if pending.get("final_turn") else ""
+    decision = pending.get("decision")
+    if decision == "orient":
+        return f"{who} to pick up the dealt cards and turn them"
+    if decision == "draw":
+        return f"{who} to draw from the draw pile or the discard pile{final}"
+    if decision == "discard":
+        taken = pending.get("taken")
+        extra = ""
+        if taken and not pending.get("may_discard_taken", True):
+            extra = f" (not {card(taken)}, just taken)"
+        return f"{who} to discard a card{extra}{final}"
+    if decision == "rotate":
+        return f"{who} to choose the top halves{final}"
+    if decision == "call":
+        return f'{who} to call "I\'ve got candy!" or end the turn'
+    return f"{who}: {decision}"
+
+
+def header(view: dict[str, Any]) -> str:
+    turn = view.get("turn", 0)
+    now = f"{turn} turns played" if view.get("over") else f"turn {turn + 1}/{view.get('max_turns')}"
+    parts = [f"16 Candies · round {view.get('round')}", now, f"draw pile {view.get('draw_pile')}"]
+    if view.get("seat") is not None:
+        parts.append(f"you are seat {view['seat']}")
+    return " · ".join(parts)
+
+
+def pile_text(pile: list[str]) -> str:
+    if not pile:
+        return "[dim]empty[/]"
+    hidden = len(pile) - PILE_SHOWN
+    shown = cards(pile[-PILE_SHOWN:])
+    return f"[dim](+{hidden})[/] {shown}" if hidden > 0 else shown
+
+
+def seats_table(view: dict[str, Any]) -> Table:
+    viewer = view.get("seat")
+    active = view.get("active")
+    table = Table(header_style="bold", box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1))
+    table.add_column("seat", no_wrap=True)
+    table.add_column("candy", justify="right")
+    table.add_column("cards", justify="right")
+    table.add_column("known to hold")
+    table.add_column("")
+    for player in view.get("seats", []):
+        seat = player.get("seat")
+        label = f"{'▶ ' if seat == active else '  '}{seat}{' you' if seat == viewer else ''}"
+        notes = []
+        if seat == view.get("marker"):
+            notes.append("marker")
+        if seat == view.get("caller"):
+            notes.append("[bold]called![/]")
+        if seat in view.get("final_turns", []):
+            notes.append("final turn to come")
+        if player.get("out"):
+            notes.append("[dim]out[/]")
+        table.add_row(
+            f"[bold]{label}[/]" if seat == viewer else label,
+            str(player.get("pool")),
+            str(player.get("cards")),
+            cards(player.get("known", [])) if player.get("known") else "",
+            ", ".join(notes),
+        )
+    return table
+
+
+def render(view: dict[str, Any], console: Console) -> None:
+    console.print(Rule(header(view), style="dim"))
+    console.print("Discard pile (top last): " + pile_text(view.get("discard_pile", [])))
+    console.print(seats_table(view))
+    viewer = view.get("seat")
+    seats = view.get("seats", [])
+    if view.get("over"):
+        for player in seats:
+            hand_lines(player, console, player.get("seat") == viewer)
+        console.print(f"[bold]Game over[/] ({view.get('end_reason')}): {winners_text(view)}")
+        return
+    if viewer is not None and viewer < len(seats):
+        hand_lines(seats[viewer], console, True)
+    console.print(f"[bold]▶ {pending_text(view.get('pending'), viewer)}[/]")
+
+
+def winners_text(view: dict[str, Any]) -> str:
+    winners = view.get("winners", [])
+    if not winners:
+        return "nobody wins"
+    if len(winners) == 1:
+        return f"seat {winners[0]} wins"
+    return seats_text(winners) + " share the win"
+
+
+# ----------------------------------------------------------------------------- the log
+def _seat(entry: dict[str, Any]) -> str:
+    return f"seat {entry.get('seat')}"
+
+
+def _draw(e: dict[str, Any]) -> str:
+    if e.get("source") == "discard":
+        return f"{_seat(e)} takes {card(e.get('card'))} from the discard pile"
+    if "card" in e:
+        return f"{_seat(e)} draws {card(e.get('card'))}"
+    return f"{_seat(e)} draws from the draw pile"
+
+
+def _reveal(e: dict[str, Any]) -> str:
+    tops = " ".join(half(t) for t in e.get("tops", []))
+    candy = CANDIES.get(e.get("candy", ""), e.get("candy"))
+    return (
+        f"{_seat(e)} reveals {tops}: {e.get('value')} {escape(str(candy))}, "
+        f"penalty {e.get('penalty')}"
+    )
+
+
+def _score(e: dict[str, Any]) -> str:
+    due = e.get("due", 0)
+    role = {"caller": "the caller", "instant": "the instant winner", "other": ""}.get(
+        e.get("role", ""), ""
+    )
+    rank = e.get("rank")
+    who = f"{_seat(e)} ({', '.join(x for x in (role, str(rank)) if x)})"
+    if due > 0:
+        change = f"adds {due}"
+    elif due < 0:
+        change = f"loses {-due}"
+    else:
+        change = "nothing happens"
+    return f"{who}: {change} → {e.get('pool')} candy"
+
+
+def _game_over(e: dict[str, Any]) -> str:
+    reasons = {
+        "last-candy": "only one player has candy left",
+        "rounds": "the last round is played",
+        "max-turns": "the turn limit is reached",
+    }
+    reason = reasons.get(e.get("reason", ""), str(e.get("reason")))
+    return f"[bold]Game over: {reason}; {winners_text(e)}.[/]"
+
+
+LINES: dict[str, Callable[[dict[str, Any]], str]] = {
+    "round": lambda e: f"[bold]Round {e.get('round')}[/]: seat {e.get('marker')} holds the marker",
+    "deal": lambda e: (
+        f"{_seat(e)} is dealt {card(e['card'])}" if "card" in e else f"{_seat(e)} is dealt a card"
+    ),
+    "flip": lambda e: f"{card(e.get('card'))} starts the discard pile",
+    "draw": _draw,
+    "skip": lambda e: f"{_seat(e)} does not draw",
+    "reshuffle": lambda e: f"the discard pile is shuffled into a new draw pile of {e.get('count')}",
+    "discard": lambda e: f"{_seat(e)} discards {card(e.get('card'))}",
+    "call": lambda e: f'[bold]{_seat(e)}: "I\'ve got candy!"[/]',
+    "end-turn": lambda e: f"[dim]end of turn {e.get('turn')}[/]",
+    "instant-win": lambda e: f"[bold]{_seat(e)} wins the round instantly![/]",
+    "reveal": _reveal,
+    "score": _score,
+    "out": lambda e: f"[bold]{_seat(e)} is out of candy[/]",
+    "game-over": _game_over,
+}
+
+
+def event_line(entry: dict[str, Any]) -> str:
+    """One log entry as rich markup, e.g. 'seat 1 discards G6-K1'; unknown events fall back."""
+    line = LINES.get(entry.get("event", ""))
+    if line is None:
+        from candlebox.cli.render.generic import event_line as generic_line
+
+        return generic_line(entry)
+    return line(entry)

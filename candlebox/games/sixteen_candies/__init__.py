@@ -1,0 +1,173 @@
+"""16 Candies: match the most candies of one type on the top halves of three cards; call "I've got
+candy!" when you think you beat someone; the last player with candy in their Health Pool wins."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from candlebox.engine import GameInfo, Option, Variant, register
+from candlebox.games.sixteen_candies.cards import (
+    COPIES,
+    DATA,
+    DECK,
+    FULL_SET,
+    HALF_CODE,
+    HALF_PENALTY,
+    MAX_SEATS,
+    WILD,
+)
+from candlebox.games.sixteen_candies.setup import set_up
+from candlebox.games.sixteen_candies.state import GAME_ID, SixteenCandiesState
+
+MAX_TURNS = 2000  # far above any natural game (rulings SC-18)
+START_POOL = 16  # "Deal each player 16 Licorice Pieces"
+
+OPTIONS = (
+    Option(
+        "deck",
+        "codes",
+        None,
+        "the first round's cards, top first: dealt one at a time from the first player clockwise, "
+        "three times around, then the first discard, then the draw pile (the rest shuffled beneath)",
+    ),
+    Option(
+        "first_player",
+        "int",
+        None,
+        "the seat holding the First Player Marker in the first round (default 0, the youngest)",
+        minimum=0,
+        maximum=MAX_SEATS - 1,
+    ),
+    Option(
+        "max_turns",
+        "int",
+        MAX_TURNS,
+        "end the game after this many turns (truncated; the most candy wins)",
+        minimum=1,
+        nullable=False,
+    ),
+    Option(
+        "rounds",
+        "int",
+        None,
+        "end the game after this many scored rounds (the most candy wins)",
+        minimum=1,
+    ),
+    Option(
+        "pool",
+        "int",
+        START_POOL,
+        "each player's starting Health Pool",
+        minimum=1,
+        maximum=1000,
+        nullable=False,
+    ),
+    Option(
+        "pool_cap",
+        "bool",
+        False,
+        "a gain cannot take a Health Pool above the starting pool",
+        nullable=False,
+    ),
+    Option(
+        "draw",
+        "choice",
+        "required",
+        "'required': every turn draws a card (then discards one); 'optional': a player may skip "
+        "the draw, and the discard with it",
+        choices=("required", "optional"),
+        nullable=False,
+    ),
+    Option(
+        "rediscard",
+        "bool",
+        True,
+        "the card just taken from the discard pile may be discarded again in the same turn",
+        nullable=False,
+    ),
+    Option(
+        "instant_win",
+        "choice",
+        "top",
+        "'top': the 4, 5 and 6 of one candy must be the top halves; 'held': holding the three "
+        "halves is enough (they are turned up for the player)",
+        choices=("top", "held"),
+        nullable=False,
+    ),
+    Option(
+        "all_tied",
+        "choice",
+        "caller-loses",
+        "when every hand is equal, the caller is scored as tied for lowest ('caller-loses') or "
+        "as tied for highest ('caller-wins')",
+        choices=("caller-loses", "caller-wins"),
+        nullable=False,
+    ),
+)
+
+VARIANTS = (
+    Variant(
+        "standard",
+        2,
+        MAX_SEATS,
+        OPTIONS,
+        "the rulebook's game with the publisher's end: the last player with candy wins",
+    ),
+)
+
+
+def facts() -> dict[str, Any]:
+    """The candies, every card code with its two halves (candy, count, penalty) and copies."""
+    cards: dict[str, Any] = {}
+    for t in sorted(set(FULL_SET)):
+        halves = []
+        for o in (0, 1):
+            half = 2 * t + o
+            candy, count, _ = DECK.halves[half]
+            halves.append(
+                {
+                    "code": HALF_CODE[half],
+                    "candy": candy or None,
+                    "count": count,
+                    "penalty": HALF_PENALTY[half],
+                }
+            )
+        cards[DECK.codes[t]] = {"halves": halves, "wild": t == WILD, "copies": COPIES[t]}
+    return {
+        "candies": {
+            code: name for code, name in zip(DECK.candy_codes, DECK.candy_names, strict=True)
+        },
+        "colours": dict(zip(DECK.candy_codes, DECK.candy_colours, strict=True)),
+        "cards": cards,
+        "wild": {"code": DATA.wild.code, "count": DATA.wild.count, "penalty": DATA.wild.penalty},
+        "hand": 3,
+        "deck_size": len(FULL_SET),
+        "start_pool": START_POOL,
+        "reconstructed": DATA.reconstructed,
+    }
+
+
+def create(variant: str, players: int, seed: int, options: dict[str, Any]) -> SixteenCandiesState:
+    state = SixteenCandiesState(variant, players, seed, options)
+    set_up(state, options["deck"], options["first_player"])
+    return state
+
+
+def restore(data: dict[str, Any]) -> SixteenCandiesState:
+    from candlebox.games.sixteen_candies.save import restore as _restore
+
+    return _restore(data)
+
+
+register(
+    GameInfo(
+        id=GAME_ID,
+        title="16 Candies",
+        variants=VARIANTS,
+        default_variant=lambda players: "standard",
+        max_turns=MAX_TURNS,
+        create=create,
+        restore=restore,
+        facts=facts(),
+    )
+)

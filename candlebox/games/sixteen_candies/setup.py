@@ -1,0 +1,90 @@
+"""Game Set Up: shuffle, deal 3 cards face-down to each player, 16 candies each, the First Player
+Marker, the draw pile, and one card flipped to start the discard pile.
+
+How a round is dealt (and how the option ``deck`` is consumed, top first): one card at a time to each
+player still in, starting with the holder of the First Player Marker and going clockwise (increasing
+seat numbers), three times around; the next card is flipped to start the discard pile; the rest, in
+order, is the draw pile. Cards the ``deck`` option does not list are shuffled and go beneath it.
+Then every player, from the marker clockwise, picks up and orients their cards.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING
+
+from candlebox.games.sixteen_candies.cards import CODE, FULL_SET, HAND, TYPE_OF
+from candlebox.games.sixteen_candies.decision import Phase
+
+if TYPE_CHECKING:
+    from candlebox.games.sixteen_candies.state import SixteenCandiesState
+
+
+def shuffled_box(st: SixteenCandiesState) -> list[int]:
+    """Every card of the box, shuffled; the top is the end of the list."""
+    pile = list(FULL_SET)
+    st.rng.shuffle(pile)
+    return pile
+
+
+def pile_from_deck(st: SixteenCandiesState, deck: list[str]) -> list[int]:
+    """The pile with ``deck`` on top (top first) and the remaining cards shuffled beneath."""
+    wanted = []
+    for code in deck:
+        if code not in TYPE_OF:
+            raise ValueError(
+                f"option 'deck': {code!r} is not a card code (codes such as G6-K1, C4-G3 or W; "
+                "see docs/notation/sixteen-candies.md)"
+            )
+        wanted.append(TYPE_OF[code])
+    available = Counter(FULL_SET)
+    too_many = Counter(wanted) - available
+    if too_many:
+        extra = ", ".join(f"{CODE[t]}×{k}" for t, k in sorted(too_many.items()))
+        raise ValueError(f"option 'deck': more cards than the box holds ({extra} too many)")
+    rest = list((available - Counter(wanted)).elements())
+    st.rng.shuffle(rest)
+    return rest + wanted[::-1]  # the top of the pile is the end of the list
+
+
+def deal(st: SixteenCandiesState, pile: list[int], order: list[int]) -> None:
+    n = st.num_players
+    events = st.events
+    st.round_start = len(events)
+    events.append(("round", st.round, st.marker, tuple(order)))
+    hands: list[list[int]] = [[] for _ in range(n)]
+    srcs: list[list[int]] = [[] for _ in range(n)]
+    for _ in range(HAND):
+        for seat in order:
+            card = pile.pop()
+            srcs[seat].append(len(events))
+            events.append(("deal", seat, CODE[card]))
+            hands[seat].append(card)
+    for seat in order:  # hands are kept sorted by card type
+        pairs = sorted(zip(hands[seat], srcs[seat], strict=True))
+        hands[seat] = [card for card, _ in pairs]
+        srcs[seat] = [src for _, src in pairs]
+    st.hands = hands
+    st.srcs = srcs
+    st.ups = [[0] * len(hand) for hand in hands]
+    flip = pile.pop()
+    st.discard = [flip]
+    events.append(("flip", CODE[flip]))
+    st.draw = pile
+    st.caller = -1
+    st.taken = -1
+    st.epoch = 0
+    st.queue = list(order)
+    st.active = st.actor = order[0]
+    st.phase = Phase.SETUP
+
+
+def set_up(st: SixteenCandiesState, deck: list[str] | None, first_player: int | None) -> None:
+    from candlebox.games.sixteen_candies.rounds import start_round
+
+    n = st.num_players
+    if first_player is not None and first_player >= n:
+        raise ValueError(f"option 'first_player': seat {first_player} is not in a {n}-player game")
+    st.marker = 0 if first_player is None else first_player  # seat 0: the youngest player
+    pile = pile_from_deck(st, deck) if deck is not None else None
+    start_round(st, pile)

@@ -1,0 +1,177 @@
+"""The 16 Candies state: plain data in slots, the pending decision, and dispatch to the rule modules."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from candlebox.engine import State
+from candlebox.games.sixteen_candies import gameplay
+from candlebox.games.sixteen_candies.cards import CODE
+from candlebox.games.sixteen_candies.decision import NAMES, Phase
+from candlebox.games.sixteen_candies.notation import malformed
+
+GAME_ID = "sixteen-candies"
+
+_Handler = Callable[["SixteenCandiesState", int, str], None]
+_Lister = Callable[["SixteenCandiesState", int], list[str]]
+
+_DO: dict[Phase, _Handler] = {
+    Phase.SETUP: gameplay.do_setup,
+    Phase.DRAW: gameplay.do_draw,
+    Phase.DISCARD: gameplay.do_discard,
+    Phase.ROTATE: gameplay.do_rotate,
+    Phase.CALL: gameplay.do_call,
+}
+_LEGAL: dict[Phase, _Lister] = {
+    Phase.SETUP: gameplay.rotate_actions,
+    Phase.DRAW: gameplay.draw_actions,
+    Phase.DISCARD: gameplay.discard_actions,
+    Phase.ROTATE: gameplay.rotate_actions,
+    Phase.CALL: gameplay.call_actions,
+}
+
+
+class SixteenCandiesState(State):
+    __slots__ = (
+        "active",  # whose turn it is (during SETUP: who is orienting)
+        "actor",  # who owes the pending decision (-1 when over)
+        "all_tied",  # option: how a call is scored when every hand is equal
+        "caller",  # who called "I've got candy!" this round, -1 if nobody yet
+        "cap",  # option pool_cap: the most a gain can take a pool to, or None
+        "discard",  # the discard pile, bottom to top (the top is the end of the list)
+        "draw",  # the draw pile; the top is the end of the list
+        "end_reason",
+        "epoch",  # reshuffles of the discard pile into the draw pile this round
+        "final",  # final scores
+        "hands",  # each seat's cards (types), sorted, the card just drawn last; [] when out
+        "held_mode",  # option instant_win == "held"
+        "marker",  # who holds the First Player Marker
+        "max_turns",
+        "next_seat",  # the next seat clockwise still in the round (derived at each deal)
+        "optional_draw",  # option draw == "optional"
+        "phase",
+        "pools",  # each seat's Health Pool
+        "queue",  # SETUP: seats still to orient; after a call: seats still owed a final turn
+        "rediscard",  # option: the card just taken from the discard pile may go straight back
+        "round",  # rounds dealt so far (the current one's number)
+        "round_start",  # index in events of the current round's "round" event
+        "rounds_limit",  # option rounds, or None
+        "rounds_played",  # rounds scored
+        "srcs",  # each hand card's source: the index of the event that put it in the hand
+        "start_pool",  # option pool
+        "taken",  # the type taken from the discard pile this turn, -1 if none
+        "turns",  # completed turns
+        "ups",  # each hand card's orientation: 0 = its first half on top, 1 = its second
+        "winners",
+    )
+
+    def __init__(self, variant: str, players: int, seed: int, options: dict[str, Any]) -> None:
+        super().__init__(GAME_ID, variant, players, seed, options)
+        self.max_turns: int = options["max_turns"]
+        self.rounds_limit: int | None = options["rounds"]
+        self.start_pool: int = options["pool"]
+        self.cap: int | None = self.start_pool if options["pool_cap"] else None
+        self.rediscard: bool = options["rediscard"]
+        self.optional_draw: bool = options["draw"] == "optional"
+        self.held_mode: bool = options["instant_win"] == "held"
+        self.all_tied: str = options["all_tied"]
+        self.draw: list[int] = []
+        self.discard: list[int] = []
+        self.hands: list[list[int]] = [[] for _ in range(players)]
+        self.ups: list[list[int]] = [[] for _ in range(players)]
+        self.srcs: list[list[int]] = [[] for _ in range(players)]
+        self.pools = [self.start_pool] * players
+        self.next_seat = [(seat + 1) % players for seat in range(players)]
+        self.marker = self.active = self.actor = 0
+        self.phase = Phase.SETUP
+        self.queue: list[int] = []
+        self.caller = -1
+        self.taken = -1
+        self.epoch = 0
+        self.round = 0
+        self.round_start = 0
+        self.turns = 0
+        self.rounds_played = 0
+        self.winners: tuple[int, ...] = ()
+        self.final: tuple[float, ...] = ()
+        self.end_reason = ""
+
+    # ------------------------------------------------------------------ contract
+    @property
+    def to_act(self) -> tuple[int, ...]:
+        return () if self.phase is Phase.OVER else (self.actor,)
+
+    def legal_actions(self, seat: int) -> list[str]:
+        # The base class's logic, inlined: this is the hottest call in every playout.
+        if seat == self._cache_seat:
+            return self._cache_list[:]
+        if seat != self.actor or self.phase is Phase.OVER:
+            return []
+        actions = _LEGAL[self.phase](self, seat)
+        self._cache_seat = seat
+        self._cache_list = actions
+        return actions[:]
+
+    def _legal_for(self, seat: int) -> list[str]:
+        return _LEGAL[self.phase](self, seat)
+
+    def _do(self, seat: int, action: str) -> None:
+        _DO[self.phase](self, seat, action)
+
+    def _malformed(self, action: str) -> str | None:
+        return malformed(action)
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    @property
+    def truncated(self) -> bool:
+        return self.end_reason == "max-turns"
+
+    @property
+    def scores(self) -> tuple[float, ...]:
+        """The remaining Health Pools (final once the game is over)."""
+        if self.phase is Phase.OVER:
+            return self.final
+        return tuple(float(pool) for pool in self.pools)
+
+    def pending(self) -> dict[str, Any] | None:
+        if self.phase is Phase.OVER:
+            return None
+        info: dict[str, Any] = {"decision": NAMES[self.phase], "seats": [self.actor]}
+        if self.phase is not Phase.SETUP:
+            info["final_turn"] = self.caller >= 0
+        if self.phase is Phase.DISCARD and self.taken >= 0:
+            info["taken"] = CODE[self.taken]
+            info["may_discard_taken"] = self.rediscard
+        return info
+
+    def describe_pending(self) -> str:
+        from candlebox.games.sixteen_candies.view import describe
+
+        return describe(self)
+
+    # ------------------------------------------------------------------ information
+    def view(self, seat: int | None) -> dict[str, Any]:
+        from candlebox.games.sixteen_candies.view import view
+
+        self._check_viewer(seat)
+        return view(self, seat)
+
+    def _event_view(self, event: tuple, seat: int | None) -> dict[str, Any] | None:
+        from candlebox.games.sixteen_candies.view import event_view
+
+        return event_view(event, seat)
+
+    def resample(self, seat: int, seed: int) -> State:
+        from candlebox.games.sixteen_candies.save import resample
+
+        self._check_viewer(seat)
+        return resample(self, seat, seed)
+
+    def _snapshot(self) -> dict[str, Any]:
+        from candlebox.games.sixteen_candies.save import snapshot
+
+        return snapshot(self)

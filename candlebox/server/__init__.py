@@ -1,0 +1,65 @@
+"""Play in the browser: ``candlebox serve`` starts a web app with a lobby, a page per game, live
+updates over websockets, and every move stored in SQLite or PostgreSQL (see docs/server.md).
+
+    >>> from candlebox.server import create_app, Settings
+    >>> app = create_app(Settings(db="sqlite:////tmp/candlebox.sqlite3"))
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from candlebox.server.config import Settings, default_db_url
+
+if TYPE_CHECKING:  # FastAPI is imported only when the app is made: `candlebox` works without it
+    from fastapi import FastAPI
+
+__all__ = ["Settings", "create_app", "default_db_url", "missing_packages", "serve"]
+
+REQUIRED = ("fastapi", "uvicorn", "sqlalchemy", "platformdirs")
+
+
+def missing_packages() -> list[str]:
+    """The server's packages (the ``server`` extra) that are not installed."""
+    from importlib.util import find_spec
+
+    return [name for name in REQUIRED if find_spec(name) is None]
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    from candlebox.server.app import create_app as _create_app
+
+    return _create_app(settings)
+
+
+def serve(
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    db: str | None = None,
+    bot_delay: float | None = None,
+    zombie_after: float | None = None,
+    log_level: str = "info",
+) -> None:
+    """Run the web app until interrupted."""
+    import uvicorn
+
+    from candlebox.server.app import create_app as _create_app
+    from candlebox.server.storage import database_url
+
+    settings = Settings()
+    if db is not None:
+        settings.db = database_url(db)
+    if bot_delay is not None:
+        settings.bot_delay = bot_delay
+    if zombie_after is not None:
+        settings.zombie_after = zombie_after
+    uvicorn.run(
+        _create_app(settings),
+        host=host,
+        port=port,
+        log_level=log_level,
+        ws_max_size=65536,
+        ws_ping_interval=20,
+        ws_ping_timeout=20,
+        access_log=False,
+    )

@@ -1,0 +1,28 @@
+"""Server settings: where the database is, how bots pace themselves, limits on what clients send."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+def default_db_url() -> str:
+    """SQLite in the user's data directory (e.g. ~/.local/share/candlebox/candlebox.sqlite3)."""
+    from platformdirs import user_data_dir
+
+    return f"sqlite:///{Path(user_data_dir('candlebox')) / 'candlebox.sqlite3'}"
+
+
+@dataclass
+class Settings:
+    db: str = field(default_factory=default_db_url)
+    bot_delay: float = 0.8  # seconds a bot waits before moving (per game; the lobby can change it)
+    max_bot_delay: float = 10.0
+    zombie_after: float = 60.0  # a seat with nobody connected this long may be handed to a bot
+    bot_threads: int = 2  # worker threads for the bots' engine calls
+    max_message: int = 4096  # characters in one websocket message
+    max_body: int = 65536  # bytes in one HTTP request body
+    messages_per_second: float = 30.0  # per websocket, with a burst of twice that
+    send_queue: int = 256  # frames waiting for a slow client before it is disconnected
+    finished_in_memory: int = 200  # finished games kept rebuilt for replays
+    lobby_finished: int = 20  # finished games listed in the lobby

@@ -1,0 +1,532 @@
+// The game page shell: connection, players, log, the list of legal actions and replays. The board
+// itself is drawn by one module per game, js/games/<game id>.js (js/games/generic.js for a game that
+// has none yet). A module exports default {render(root, ctx), describe?(ctx), actionLabel?(action,
+// ctx), decorate?(text, ctx), css?}; see js/games/generic.js for the contract.
+
+import { api, forget, joinLink, mySeat, remember } from "./api.js";
+import { clear, h, plural, toast } from "./ui.js";
+
+const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
+const $ = (id) => document.getElementById(id);
+
+const page = {
+  meta: null, // /api/meta
+  facts: {},
+  module: null,
+  frame: null, // the latest snapshot/update
+  log: [], // [{entry, text}]
+  token: null,
+  seat: null,
+  socket: null,
+  retry: 0,
+  busy: false,
+  refs: 0,
+  replay: null, // {at, moves, frame} while replaying
+  closed: false,
+  inbox: Promise.resolve(), // messages are handled one after another, in order
+};
+
+// ----------------------------------------------------------------------------- start
+async function start() {
+  const mine = mySeat(gameId);
+  if (mine && mine.token) {
+    page.token = mine.token;
+    page.seat = mine.seat;
+  }
+  page.meta = await api("/api/meta").catch(() => ({ games: [], bots: [] }));
+  const params = new URLSearchParams(location.search);
+  const invite = new URLSearchParams(location.hash.slice(1)).get("invite");
+  if (invite) {
+    const seat = Number(params.get("seat"));
+    remember(gameId, { pendingInvite: { seat, invite } });
+    history.replaceState(null, "", `${location.pathname}?seat=${seat}`); // keep the code out of view
+  }
+  connect();
+  $("all-actions").addEventListener("toggle", () => {
+    localStorage.setItem("candlebox.listOpen", $("all-actions").open ? "1" : "0");
+  });
+  $("all-actions").open = localStorage.getItem("candlebox.listOpen") === "1";
+}
+
+async function loadModule(game) {
+  if (page.module && page.module.id === game) return;
+  let mod;
+  try {
+    mod = (await import(`./games/${game}.js`)).default;
+  } catch (err) {
+    console.warn(`no page module for ${game}; using the generic board`, err);
+    mod = (await import("./games/generic.js")).default;
+  }
+  page.module = { id: game, ...mod };
+  if (mod.css && !document.querySelector(`link[data-game="${game}"]`)) {
+    document.head.append(h("link", { rel: "stylesheet", href: mod.css, dataset: { game } }));
+  }
+  const info = (page.meta.games || []).find((g) => g.id === game);
+  page.facts = info ? info.facts : {};
+}
+
+// ----------------------------------------------------------------------------- the socket
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const socket = new WebSocket(`${scheme}://${location.host}/ws/games/${encodeURIComponent(gameId)}`);
+  page.socket = socket;
+  setLink("connecting");
+  socket.addEventListener("open", () => {
+    socket.send(JSON.stringify(page.token ? { type: "hello", token: page.token } : { type: "hello" }));
+  });
+  socket.addEventListener("message", (event) => {
+    const msg = JSON.parse(event.data);
+    page.inbox = page.inbox.then(() => receive(msg)).catch((err) => console.error(err));
+  });
+  socket.addEventListener("close", (event) => {
+    if (page.socket !== socket) return;
+    page.busy = false;
+    if (event.code === 4403 && page.token) {
+      toast("This browser's seat credential was refused; you are watching as a spectator.", "error");
+      forget(gameId);
+      page.token = null;
+      page.seat = null;
+    } else if (event.code === 4404) {
+      setLink("gone");
+      showMissing();
+      return;
+    }
+    setLink("offline");
+    const wait = Math.min(5000, 300 * 2 ** page.retry++);
+    setTimeout(connect, wait);
+  });
+}
+
+function send(message) {
+  if (page.socket && page.socket.readyState === WebSocket.OPEN) {
+    page.socket.send(JSON.stringify(message));
+    return true;
+  }
+  return false;
+}
+
+function setLink(status) {
+  const link = $("link");
+  link.className = `link-status ${status}`;
+  link.textContent = {
+    connecting: "connecting…",
+    live: "live",
+    offline: "reconnecting…",
+    gone: "not found",
+  }[status];
+}
+
+async function receive(msg) {
+  if (msg.type === "snapshot") {
+    page.retry = 0;
+    setLink("live");
+    await loadModule(msg.game.game);
+    page.frame = msg;
+    page.log = msg.log;
+    page.busy = false;
+    renderAll(true);
+  } else if (msg.type === "update") {
+    if (!page.frame) return;
+    if (msg.log_from !== page.log.length) {
+      send({ type: "snapshot" }); // we missed something: start again from a snapshot
+      return;
+    }
+    page.frame = { ...page.frame, ...msg };
+    page.log = page.log.concat(msg.log);
+    page.busy = false;
+    renderAll(false, msg.log);
+  } else if (msg.type === "seats") {
+    if (!page.frame) return;
+    page.frame = { ...page.frame, seats: msg.seats };
+    renderPlayers();
+    renderBanner();
+  } else if (msg.type === "ack") {
+    page.busy = false;
+  } else if (msg.type === "error") {
+    page.busy = false;
+    if (msg.error !== "stale") toast(msg.message, "error");
+    renderBoard();
+  }
+}
+
+// ----------------------------------------------------------------------------- acting
+function act(action) {
+  if (page.busy || page.replay || !page.frame) return;
+  if (!page.frame.legal.includes(action)) {
+    toast(`${action} is not legal now`, "error");
+    return;
+  }
+  page.busy = true;
+  const sent = send({ type: "move", action, expect: page.frame.move, ref: `m${++page.refs}` });
+  if (!sent) {
+    page.busy = false;
+    toast("Not connected; reconnecting…", "error");
+  }
+  document.body.classList.add("busy");
+  setTimeout(() => document.body.classList.remove("busy"), 150);
+}
+
+// ----------------------------------------------------------------------------- context for modules
+function names() {
+  const seats = (page.frame && page.frame.seats) || [];
+  return seats.map((s) => s.name);
+}
+
+function context(frame) {
+  const you = frame.you;
+  const yourTurn = you !== null && frame.legal.length > 0 && !page.replay;
+  return {
+    view: frame.view,
+    legal: page.replay ? [] : frame.legal,
+    you,
+    seats: frame.seats,
+    names: names(),
+    name: (seat) => (seat === you ? "You" : (frame.seats[seat] || {}).name || `Seat ${seat}`),
+    label: (seat) => ((frame.seats[seat] || {}).name || `Seat ${seat}`) + (seat === you ? " (you)" : ""),
+    facts: page.facts,
+    game: frame.game,
+    over: frame.over,
+    result: frame.result,
+    replaying: Boolean(page.replay),
+    yourTurn,
+    busy: page.busy,
+    act,
+    redraw: () => renderBoard(),
+    can: (action) => !page.replay && frame.legal.includes(action),
+    toast,
+  };
+}
+
+function currentFrame() {
+  return page.replay ? page.replay.frame : page.frame;
+}
+
+// ----------------------------------------------------------------------------- rendering
+function renderAll(full, added) {
+  const frame = page.frame;
+  const game = frame.game;
+  document.body.dataset.move = String(frame.move); // for people's tools and the browser tests
+  document.body.dataset.over = String(frame.over);
+  document.title = `${game.title} · Candlebox`;
+  $("title").textContent = game.title;
+  const bits = [game.variant, `${game.players} players`];
+  if (frame.you !== null) bits.push(`you are ${frame.seats[frame.you].name}`);
+  else bits.push("watching");
+  $("subtitle").textContent = bits.join(" · ");
+  renderBoard();
+  renderBanner();
+  renderPlayers();
+  renderActions();
+  if (!page.replay) renderLog(full ? page.log : added, full);
+  renderReplayBar();
+}
+
+function renderBoard() {
+  const frame = currentFrame();
+  if (!frame || !page.module) return;
+  const board = $("board");
+  board.classList.toggle("busy", page.busy);
+  clear(board);
+  try {
+    page.module.render(board, context(frame));
+  } catch (err) {
+    console.error(err);
+    board.append(h("p.problem", `The board could not be drawn (${err.message}); use the list of actions.`));
+  }
+}
+
+function renderBanner() {
+  const frame = currentFrame();
+  if (!frame) return;
+  const ctx = context(frame);
+  const banner = $("banner");
+  clear(banner);
+  let text;
+  let mood = "wait";
+  if (frame.over) {
+    const winners = (frame.result && frame.result.winners) || [];
+    text = winners.length
+      ? `Game over: ${winners.map(ctx.name).join(" and ")} ${winners.length === 1 && winners[0] !== frame.you ? "wins" : "win"}!`
+      : "Game over: nobody wins.";
+    mood = winners.includes(frame.you) ? "won" : "over";
+  } else if (page.module.describe) {
+    text = page.module.describe(ctx);
+    mood = ctx.yourTurn ? "turn" : "wait";
+  } else {
+    const seats = (frame.view.pending && frame.view.pending.seats) || [];
+    text = ctx.yourTurn ? "Your turn." : `Waiting for ${seats.map(ctx.name).join(", ")}…`;
+    mood = ctx.yourTurn ? "turn" : "wait";
+  }
+  if (page.replay) {
+    text = `Replay · move ${page.replay.at} of ${page.replay.moves}` + (frame.over ? ` · ${text}` : "");
+    mood = "replay";
+  }
+  banner.className = `banner ${mood}`;
+  banner.append(h("span.banner-text", text));
+}
+
+function renderPlayers() {
+  const frame = page.frame;
+  const box = clear($("players"));
+  const you = frame.you;
+  const mine = mySeat(gameId) || {};
+  const pendingSeats = (frame.view.pending && frame.view.pending.seats) || [];
+  for (const seat of frame.seats) {
+    const row = h("div.player", { class: seat.seat === you ? "you" : "" });
+    row.classList.toggle("to-act", pendingSeats.includes(seat.seat) && !frame.over);
+    const dot = h("span.presence", {
+      class: seat.kind === "bot" ? "bot" : seat.connected ? "on" : "off",
+      title: seat.kind === "bot" ? "a bot" : seat.connected ? "connected" : "not connected",
+    });
+    const label = seat.seat === you ? `${seat.name} (you)` : seat.name;
+    row.append(dot, h("span.player-name", label));
+    if (seat.kind === "bot") {
+      const strength = seat.strength === null ? "" : ` · ${strengthName(seat.strength)}`;
+      row.append(h("span.tag", `${seat.bot} bot${strength}`));
+    } else if (!seat.taken) {
+      row.append(h("span.tag.open", "open seat"));
+    }
+    box.append(row);
+    const tools = h("div.player-tools");
+    if (!frame.over) {
+      if (!seat.taken && you === null) {
+        const invite = mine.pendingInvite && mine.pendingInvite.seat === seat.seat ? mine.pendingInvite.invite : null;
+        if (frame.game.public || invite) tools.append(joinForm(seat.seat, invite));
+      }
+      if (!seat.taken && mine.invites && mine.invites[seat.seat] !== undefined) {
+        const link = joinLink(gameId, seat.seat, mine.invites[seat.seat]);
+        tools.append(
+          h("button.small", { onclick: () => copy(link), title: link }, "Copy join link"),
+        );
+      }
+      if (you !== null && seat.kind === "human") {
+        const away = seat.away !== null && seat.away >= frame.game.zombie_after;
+        if (seat.seat === you) {
+          tools.append(h("button.small.subtle", { onclick: () => toBot(seat.seat) }, "Let a bot play for me"));
+        } else if (!seat.taken || (away && !seat.connected)) {
+          tools.append(h("button.small", { onclick: () => toBot(seat.seat) }, "Hand this seat to a bot"));
+        }
+      }
+      if (seat.kind === "bot" && seat.seat === page.seat && page.token) {
+        tools.append(h("button.small", { onclick: () => takeBack(seat.seat) }, "Take my seat back"));
+      }
+    }
+    if (tools.childNodes.length) box.append(tools);
+  }
+  if (you === null && !frame.over) {
+    box.append(h("p.note", "You are watching. Hidden cards stay hidden from spectators."));
+  }
+}
+
+function strengthName(value) {
+  if (value >= 0.99) return "hard";
+  if (value >= 0.6) return "medium";
+  return "easy";
+}
+
+function joinForm(seat, invite) {
+  const input = h("input.name-input", {
+    type: "text",
+    maxLength: 40,
+    placeholder: "Your name",
+    value: localStorage.getItem("candlebox.name") || "",
+    "aria-label": "Your name",
+  });
+  const button = h("button.primary.small", { type: "submit" }, `Take this seat`);
+  return h(
+    "form.join",
+    {
+      onsubmit: async (event) => {
+        event.preventDefault();
+        button.disabled = true;
+        const name = input.value.trim();
+        if (name) localStorage.setItem("candlebox.name", name);
+        try {
+          const result = await api(`/api/games/${encodeURIComponent(gameId)}/seats/${seat}/claim`, {
+            method: "POST",
+            body: { name: name || undefined, invite: invite || undefined },
+          });
+          remember(gameId, { seat, token: result.token, title: page.frame.game.title, pendingInvite: null });
+          page.token = result.token;
+          page.seat = seat;
+          page.socket.close();
+        } catch (err) {
+          toast(err.message, "error");
+          button.disabled = false;
+        }
+      },
+    },
+    input,
+    button,
+  );
+}
+
+async function toBot(seat) {
+  try {
+    await api(`/api/games/${encodeURIComponent(gameId)}/seats/${seat}/bot`, {
+      method: "POST",
+      token: page.token,
+      body: { bot: "heuristic", strength: 1.0 },
+    });
+    toast(seat === page.seat ? "A bot plays for you now; you can take your seat back." : "A bot plays that seat now.");
+  } catch (err) {
+    toast(err.message, "error");
+  }
+}
+
+async function takeBack(seat) {
+  try {
+    await api(`/api/games/${encodeURIComponent(gameId)}/seats/${seat}/human`, { method: "POST", token: page.token });
+    toast("Your seat is yours again.");
+  } catch (err) {
+    toast(err.message, "error");
+  }
+}
+
+async function copy(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+    toast("Join link copied. Send it to the friend who takes that seat.");
+  } catch {
+    window.prompt("Copy this join link:", text);
+  }
+}
+
+// The fallback: every legal action as a button; long runs of "verb N" become a number and a button.
+function renderActions() {
+  const frame = currentFrame();
+  const box = clear($("actions"));
+  const legal = page.replay ? [] : frame.legal;
+  $("action-count").textContent = legal.length ? `(${legal.length})` : "";
+  if (!legal.length) {
+    box.append(h("p.note", frame.you === null ? "Spectators only watch." : "Nothing to do right now."));
+    return;
+  }
+  const ctx = context(frame);
+  const groups = new Map();
+  for (const action of legal) {
+    const match = /^(\S+) (\d+)$/.exec(action);
+    if (match) {
+      if (!groups.has(match[1])) groups.set(match[1], []);
+      groups.get(match[1]).push(Number(match[2]));
+    } else {
+      groups.set(action, null);
+    }
+  }
+  for (const [verb, numbers] of groups) {
+    if (numbers === null || numbers.length <= 6) {
+      for (const action of numbers === null ? [verb] : numbers.map((n) => `${verb} ${n}`)) {
+        const label = page.module.actionLabel ? page.module.actionLabel(action, ctx) : action;
+        box.append(h("button.action", { onclick: () => act(action), dataset: { action }, title: action }, label));
+      }
+    } else {
+      const input = h("input", {
+        type: "number",
+        min: Math.min(...numbers),
+        max: Math.max(...numbers),
+        value: Math.min(...numbers),
+        "aria-label": `${verb} amount`,
+      });
+      box.append(
+        h(
+          "form.action-number",
+          { onsubmit: (e) => (e.preventDefault(), act(`${verb} ${input.value}`)) },
+          h("button.action", { type: "submit" }, verb),
+          input,
+          h("span.note", `${Math.min(...numbers)}–${Math.max(...numbers)}`),
+        ),
+      );
+    }
+  }
+}
+
+function renderLog(entries, full) {
+  const list = $("log");
+  const frame = currentFrame();
+  const ctx = context(frame);
+  const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
+  if (full) clear(list);
+  for (const item of entries) {
+    const li = h("li", { class: `ev-${item.entry.event}` });
+    if (page.module.decorate) li.append(page.module.decorate(item.text, ctx, item.entry));
+    else li.append(decorateSeats(item.text, ctx));
+    list.append(li);
+  }
+  if (full || atBottom) list.scrollTop = list.scrollHeight;
+}
+
+/** "seat 2" in a log line becomes the player's name. */
+export function decorateSeats(text, ctx) {
+  const out = document.createDocumentFragment();
+  let last = 0;
+  for (const match of text.matchAll(/\bseats? (\d+)\b/g)) {
+    out.append(text.slice(last, match.index));
+    const seat = Number(match[1]);
+    out.append(h("b.who", { class: seat === ctx.you ? "me" : "" }, ctx.label(seat)));
+    last = match.index + match[0].length;
+  }
+  out.append(text.slice(last));
+  return out;
+}
+
+// ----------------------------------------------------------------------------- replays
+function renderReplayBar() {
+  const bar = $("replay");
+  const frame = page.frame;
+  if (!frame.over) {
+    bar.hidden = true;
+    return;
+  }
+  bar.hidden = false;
+  clear(bar);
+  const moves = frame.game.moves;
+  const at = page.replay ? page.replay.at : moves;
+  const go = (n) => replayTo(Math.max(0, Math.min(moves, n)));
+  const slider = h("input.replay-slider", {
+    type: "range",
+    min: 0,
+    max: moves,
+    value: at,
+    "aria-label": "Move",
+    onchange: (e) => go(Number(e.target.value)),
+  });
+  bar.append(
+    h("span.replay-label", "Replay"),
+    h("button.icon", { onclick: () => go(0), title: "Start", "aria-label": "Start" }, "◀◀"),
+    h("button.icon", { onclick: () => go(at - 1), title: "Previous move", "aria-label": "Previous move" }, "◀"),
+    slider,
+    h("button.icon", { onclick: () => go(at + 1), title: "Next move", "aria-label": "Next move" }, "▶"),
+    h("button.icon", { onclick: () => go(moves), title: "End", "aria-label": "End" }, "▶▶"),
+    h("span.replay-at", `move ${at} / ${moves}`),
+  );
+}
+
+async function replayTo(at) {
+  const moves = page.frame.game.moves;
+  try {
+    const frame = await api(`/api/games/${encodeURIComponent(gameId)}/replay?at=${at}`, { token: page.token });
+    page.replay = at === moves ? null : { at, moves, frame };
+    renderBoard();
+    renderBanner();
+    renderActions();
+    renderLog(page.replay ? frame.log : page.log, true);
+    renderReplayBar();
+  } catch (err) {
+    toast(err.message, "error");
+  }
+}
+
+function showMissing() {
+  const board = clear($("board"));
+  $("title").textContent = "No such game";
+  board.append(h("div.missing", h("p", "There is no game at this address."), h("a.button", { href: "/" }, "Back to the lobby")));
+}
+
+document.addEventListener("keydown", (event) => {
+  if (!page.frame || !page.frame.over || event.target.closest("input, textarea")) return;
+  const at = page.replay ? page.replay.at : page.frame.game.moves;
+  if (event.key === "ArrowLeft") replayTo(Math.max(0, at - 1));
+  if (event.key === "ArrowRight") replayTo(Math.min(page.frame.game.moves, at + 1));
+});
+
+start();

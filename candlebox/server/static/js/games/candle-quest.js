@@ -1,0 +1,479 @@
+// Candle Quest on the table: the draw stack, the candle on the table, every seat's discard pile, your
+// screen (your Menorah, your candles and shekels) and the rivals' screens, which show only how many
+// candles are behind them. Legal actions are clicks on the board: the stack flips, a pile's top candle
+// loots, a candle behind your screen is discarded or given; buy, sell, auction, bid and pay are
+// buttons in the decision panel beside the table candle.
+
+import { h, plural, svg } from "../ui.js";
+
+const COLOUR_CLASS = {
+  Yellow: "yellow", Orange: "orange", Green: "green", White: "white",
+  Red: "red", Blue: "blue", Purple: "purple", Silver: "silver",
+};
+
+function info(ctx, code) {
+  return (ctx.facts.candles || {})[code] || null;
+}
+
+function kindClass(ctx, code) {
+  const c = info(ctx, code);
+  if (!c) return "unknown";
+  if (c.kind === "dancing") return "dancing";
+  if (c.kind === "unlit") return "unlit";
+  return COLOUR_CLASS[c.colour] || "unknown";
+}
+
+function describeCandle(ctx, code) {
+  const c = info(ctx, code);
+  if (!c) return code;
+  if (c.kind === "unlit") return `Unlit ${c.face}`;
+  if (c.kind === "dancing") return `Dancing ${c.face} (wild), sells for ${c.sell}`;
+  return `${c.colour} ${c.face}, sells for ${c.sell}`;
+}
+
+const FLAME = `<path class="flame-outer" d="M12 1.5C16.5 7 17 10.5 12 14.2C7 10.5 7.5 7 12 1.5Z"/><path class="flame-inner" d="M12 6C14 9 14 11 12 12.8C10 11 10 9 12 6Z"/>`;
+
+function candleSvg(kind) {
+  const flame = kind === "unlit" ? `<path class="smoke" d="M12 13C10 10 14 8 12 4"/>` : FLAME;
+  return svg(
+    `<svg class="cq-candle" viewBox="0 0 24 44" aria-hidden="true">${flame}` +
+      `<line class="wick" x1="12" y1="12.5" x2="12" y2="16"/>` +
+      `<rect class="wax" x="7" y="15.5" width="10" height="25" rx="2"/>` +
+      `<path class="drip" d="M7 19q2 3 3.2 0q1.2 4 2.4 0"/>` +
+      `<rect class="holder" x="4" y="40" width="16" height="3" rx="1.2"/></svg>`,
+  );
+}
+
+/** One candle as a card. opts: {size: "lg"|"md"|"sm", action, title, hot} */
+function card(ctx, code, opts = {}) {
+  const c = info(ctx, code) || { face: "?", sell: 0, kind: "lit" };
+  const kind = kindClass(ctx, code);
+  const action = opts.action && ctx.can(opts.action) ? opts.action : null;
+  const el = h(`div.cq-card.${opts.size || "md"}.k-${kind}`, {
+    title: opts.title || describeCandle(ctx, code),
+    dataset: { code, ...(action ? { action } : {}) },
+    class: action ? "clickable" : "",
+    tabIndex: action ? 0 : undefined,
+    role: action ? "button" : undefined,
+    "aria-label": action ? `${opts.verb || action}: ${describeCandle(ctx, code)}` : undefined,
+  });
+  el.append(h("span.face", String(c.face)), candleSvg(c.kind));
+  if (c.kind !== "unlit") el.append(h("span.sell", `◦${c.sell}`));
+  if (opts.badge) el.append(h("span.badge", opts.badge));
+  if (action) {
+    el.addEventListener("click", () => ctx.act(action));
+    el.addEventListener("keydown", (e) => {
+      if (e.key === "Enter" || e.key === " ") (e.preventDefault(), ctx.act(action));
+    });
+  }
+  return el;
+}
+
+function coins(n, label, cls = "") {
+  return h(`div.cq-coins${cls}`, { title: `${label}: ${n} shekels` }, h("span.coin", n === null ? "?" : String(n)), h("span.coin-label", label));
+}
+
+function lootCost(ctx, code) {
+  const c = info(ctx, code);
+  return c ? c.face + c.sell : null;
+}
+
+// ----------------------------------------------------------------------------- piles and screens
+function pile(ctx, seat, codes) {
+  const box = h("div.cq-pile", { dataset: { seat: String(seat) } });
+  if (!codes.length) {
+    box.append(h("div.cq-slot", "empty pile"));
+    return box;
+  }
+  const shown = codes.slice(-5);
+  const fan = h("div.cq-fan");
+  shown.forEach((code, i) => {
+    const top = i === shown.length - 1;
+    const loot = `loot ${seat}`;
+    const cost = lootCost(ctx, code);
+    const el = card(ctx, code, {
+      size: "sm",
+      action: top ? loot : null,
+      verb: "Loot",
+      title: top ? `${describeCandle(ctx, code)} · loot for ${cost}` : describeCandle(ctx, code),
+      badge: top && ctx.can(loot) ? `loot ${cost}` : null,
+    });
+    fan.append(el);
+  });
+  box.append(fan);
+  if (codes.length > shown.length) box.append(h("span.cq-more", `+${codes.length - shown.length} below`));
+  return box;
+}
+
+function rivalArea(ctx, player) {
+  const view = ctx.view;
+  const seat = player.seat;
+  const pending = view.pending || {};
+  const acting = !ctx.over && (pending.seats || []).includes(seat);
+  const area = h("div.cq-rival", { class: acting ? "acting" : "", dataset: { seat: String(seat) } });
+  const seatInfo = ctx.seats[seat] || {};
+  area.append(
+    h(
+      "div.cq-nameplate",
+      h("span.cq-name", ctx.name(seat)),
+      seatInfo.kind === "bot" ? h("span.cq-botmark", "bot") : null,
+      view.active === seat && !ctx.over ? h("span.cq-turnmark", "turn") : null,
+    ),
+  );
+  const force = `force ${seat}`;
+  const screen = h("div.cq-screen", {
+    class: ctx.can(force) ? "clickable" : "",
+    title: ctx.can(force) ? `Discard an Unlit candle to make ${ctx.name(seat)} give you a candle` : "Behind the screen",
+    dataset: ctx.can(force) ? { action: force } : {},
+  });
+  if (ctx.can(force)) screen.addEventListener("click", () => ctx.act(force));
+  if (player.candles) {
+    // the screens are lifted at the end: everything shows
+    screen.classList.add("lifted");
+    const row = h("div.cq-revealed", player.candles.map((code) => card(ctx, code, { size: "xs" })));
+    screen.append(row, h("div.cq-screen-facts", `${player.colours}/8 colours · ${player.shekels} shekels`));
+  } else {
+    screen.append(
+      h("div.cq-panel"), h("div.cq-panel.mid"), h("div.cq-panel"),
+      h(
+        "div.cq-screen-text",
+        h("b", plural(player.candles_behind_screen, "candle")),
+        h("span", "behind the screen"),
+        h("span.hidden-coins", "shekels hidden"),
+      ),
+    );
+  }
+  area.append(screen, pile(ctx, seat, player.discard_pile));
+  return area;
+}
+
+// ----------------------------------------------------------------------------- your screen
+function menorah(ctx, player) {
+  const colours = ctx.facts.colours || [];
+  const best = {};
+  const extras = [];
+  for (const code of player.candles || []) {
+    const c = info(ctx, code);
+    if (!c) continue;
+    if (c.kind === "lit") (best[c.colour] = best[c.colour] || []).push(code);
+    else extras.push(code);
+  }
+  const pay = (code) => `discard ${code}`;
+  const give = (code) => `give ${code}`;
+  const actionFor = (code) => (ctx.can(pay(code)) ? pay(code) : ctx.can(give(code)) ? give(code) : null);
+  const verbFor = (action) => (action && action.startsWith("give") ? "Give" : "Discard");
+  const slots = h("div.cq-menorah");
+  for (const colour of colours) {
+    const held = (best[colour] || []).sort((a, b) => info(ctx, b).face - info(ctx, a).face);
+    const slot = h(`div.cq-branch.k-${COLOUR_CLASS[colour]}`, { class: held.length ? "lit" : "", title: colour });
+    if (held.length) {
+      const stack = h("div.cq-branch-stack");
+      for (const code of held) {
+        const action = actionFor(code);
+        stack.append(card(ctx, code, { size: "md", action, verb: verbFor(action) }));
+      }
+      slot.append(stack);
+    } else {
+      slot.append(h("div.cq-empty-slot", h("span", colour)));
+    }
+    slots.append(slot);
+  }
+  const wild = h("div.cq-extras");
+  for (const code of extras) {
+    const action = actionFor(code);
+    wild.append(card(ctx, code, { size: "md", action, verb: verbFor(action) }));
+  }
+  return { slots, wild, extras };
+}
+
+function yourArea(ctx, player) {
+  const view = ctx.view;
+  const area = h("div.cq-you", { dataset: { seat: String(player.seat) } });
+  const { slots, wild, extras } = menorah(ctx, player);
+  const facts = [`${player.colours}/8 colours`];
+  if (player.candle_value !== undefined) facts.push(`candle value ${player.candle_value}`);
+  area.append(
+    h(
+      "div.cq-you-head",
+      h("span.cq-name", "Your screen"),
+      h("span.cq-you-facts", facts.join(" · ")),
+      view.active === player.seat && !ctx.over ? h("span.cq-turnmark", "your turn") : null,
+    ),
+  );
+  const body = h("div.cq-you-body");
+  body.append(h("div.cq-menorah-wrap", slots, extras.length ? wild : null));
+  const side = h("div.cq-you-side");
+  side.append(coins(player.shekels, "your shekels", ".mine"));
+  side.append(h("div.cq-pile-label", "Your discard pile"), pile(ctx, player.seat, player.discard_pile));
+  body.append(side);
+  area.append(body);
+  return area;
+}
+
+// ----------------------------------------------------------------------------- the middle of the table
+function stackEl(ctx) {
+  const view = ctx.view;
+  const canFlip = ctx.can("flip");
+  const stack = h("div.cq-stack", {
+    class: canFlip ? "clickable" : "",
+    title: canFlip ? "Flip the top candle" : `${view.stack} candles in the draw stack`,
+    tabIndex: canFlip ? 0 : undefined,
+    role: canFlip ? "button" : undefined,
+    "aria-label": canFlip ? "Flip the top candle of the draw stack" : undefined,
+    dataset: canFlip ? { action: "flip" } : {},
+  });
+  const layers = Math.min(5, Math.ceil(view.stack / 8));
+  for (let i = 0; i < layers; i++) stack.append(h("div.cq-back", { class: `l${i}` }));
+  if (!view.stack) stack.append(h("div.cq-slot", "empty"));
+  stack.append(h("span.cq-stack-count", String(view.stack)));
+  if (canFlip) {
+    stack.append(h("span.cq-hint", "flip"));
+    stack.addEventListener("click", () => ctx.act("flip"));
+    stack.addEventListener("keydown", (e) => (e.key === "Enter" || e.key === " ") && (e.preventDefault(), ctx.act("flip")));
+  }
+  return h("div.cq-stack-wrap", stack, h("div.cq-caption", "Draw stack"));
+}
+
+function numbers(ctx, verb) {
+  return ctx.legal.filter((a) => a.startsWith(`${verb} `)).map((a) => Number(a.slice(verb.length + 1))).filter((n) => Number.isFinite(n));
+}
+
+/** A − N + stepper and a button that sends `${verb} ${N}`. */
+function stepper(ctx, verb, label, amounts, start) {
+  if (!amounts.length) return null;
+  const min = Math.min(...amounts);
+  const max = Math.max(...amounts);
+  let value = Math.min(max, Math.max(min, start ?? min));
+  const shown = h("output.cq-amount", String(value));
+  const button = h("button.primary", { dataset: { action: verb } }, `${label} ${value}`);
+  const set = (v) => {
+    value = Math.min(max, Math.max(min, v));
+    shown.textContent = String(value);
+    button.textContent = `${label} ${value}`;
+  };
+  button.addEventListener("click", () => ctx.act(`${verb} ${value}`));
+  return h(
+    "div.cq-stepper",
+    h("button.icon", { onclick: () => set(value - 1), "aria-label": "less", title: "less" }, "−"),
+    shown,
+    h("button.icon", { onclick: () => set(value + 1), "aria-label": "more", title: "more" }, "+"),
+    button,
+  );
+}
+
+function decision(ctx) {
+  const view = ctx.view;
+  const pending = view.pending || {};
+  const yours = ctx.yourTurn;
+  const box = h("div.cq-decision");
+  const table = view.table;
+  const c = table ? info(ctx, table) : null;
+  const who = (pending.seats || []).map(ctx.name).join(", ");
+  const you = ctx.you !== null ? view.seats[ctx.you] : null;
+  switch (pending.decision) {
+    case "turn": {
+      if (yours) {
+        const loots = ctx.legal.filter((a) => a.startsWith("loot "));
+        const forces = ctx.legal.filter((a) => a.startsWith("force "));
+        box.append(h("h3", pending.bonus_turn ? "Your bonus turn" : "Your turn"));
+        const hints = [];
+        if (ctx.can("flip")) hints.push("click the draw stack to flip a candle");
+        if (loots.length) hints.push("or click the top of a discard pile to loot it");
+        if (forces.length) hints.push("or click a rival's screen to force a gift");
+        box.append(h("p", hints.length ? hints.join(", ") + "." : "There is nothing you can do."));
+        const row = h("div.cq-buttons");
+        if (ctx.can("flip")) row.append(h("button.primary", { onclick: () => ctx.act("flip") }, "Flip"));
+        if (ctx.can("pass")) row.append(h("button", { onclick: () => ctx.act("pass") }, "Pass"));
+        box.append(row);
+      } else {
+        box.append(h("h3", `${who}'s ${pending.bonus_turn ? "bonus turn" : "turn"}`), h("p.muted", "Flip or loot…"));
+      }
+      break;
+    }
+    case "buy-sell-auction": {
+      box.append(h("h3", yours ? `You flipped ${describeCandle(ctx, table).split(",")[0]}` : `${who} flipped ${table}`));
+      if (yours) {
+        const row = h("div.cq-buttons");
+        if (ctx.can("buy")) row.append(h("button.primary", { onclick: () => ctx.act("buy"), dataset: { action: "buy" } }, `Buy for ${c.face}`));
+        if (ctx.can("sell")) row.append(h("button", { onclick: () => ctx.act("sell"), dataset: { action: "sell" } }, `Sell for ${c.sell}`));
+        box.append(row);
+        const bids = numbers(ctx, "auction");
+        if (bids.length) {
+          box.append(h("p.muted", "or auction it, opening with a bid:"), stepper(ctx, "auction", "Auction at", bids, Math.max(1, Math.floor(c.face / 2))));
+        }
+      } else {
+        box.append(h("p.muted", "Buy, sell or auction?"));
+      }
+      break;
+    }
+    case "bid": {
+      const high = pending.high_bid;
+      box.append(h("h3", `Auction: ${table}`));
+      box.append(
+        h("div.cq-auction",
+          h("span", "High bid"),
+          h("span.coin.big", String(high)),
+          h("span", `by ${ctx.name(pending.high_bidder)}`),
+        ),
+        h("p.muted", `Auctioneer: ${ctx.name(pending.auctioneer)} · ${yours ? "your bid" : `${who} to bid`}`),
+      );
+      if (yours) {
+        const bids = numbers(ctx, "bid");
+        const row = h("div.cq-buttons");
+        if (bids.length) row.append(stepper(ctx, "bid", "Bid", bids, Math.min(...bids)));
+        if (ctx.can("pass")) row.append(h("button", { onclick: () => ctx.act("pass"), dataset: { action: "pass" } }, "Pass"));
+        box.append(row);
+        if (!bids.length) box.append(h("p.muted", "You cannot outbid: pass."));
+      }
+      break;
+    }
+    case "pay": {
+      const purpose = pending.paying_for === "guard" ? `guard against ${table}` : `loot ${table}`;
+      box.append(h("h3", yours ? `Pay ${pending.due} to ${purpose}` : `${who} pays to ${purpose}`));
+      box.append(h("div.cq-auction", h("span", "Still owed"), h("span.coin.big", String(pending.due))));
+      if (yours) {
+        box.append(h("p.muted", "Click candles behind your screen to pay with them (face value, no change), or pay shekels:"));
+        const pays = ctx.legal.filter((a) => a.startsWith("pay "));
+        const row = h("div.cq-buttons");
+        for (const a of pays) row.append(h("button.primary", { onclick: () => ctx.act(a), dataset: { action: a } }, `Pay ${a.slice(4)} shekels`));
+        box.append(row);
+      }
+      break;
+    }
+    case "guard-short": {
+      box.append(h("h3", yours ? `You cannot pay for ${table}` : `${who} cannot pay for ${table}`));
+      if (yours) {
+        box.append(h("p.muted", "Lose your highest candle (click it) or all your shekels."));
+        const row = h("div.cq-buttons");
+        for (const a of ctx.legal.filter((x) => x.startsWith("pay "))) row.append(h("button.primary", { onclick: () => ctx.act(a), dataset: { action: a } }, `Lose all ${a.slice(4)} shekels`));
+        box.append(row);
+      }
+      break;
+    }
+    case "give": {
+      box.append(h("h3", yours ? `Give ${ctx.name(pending.to)} a candle` : `${who} gives ${ctx.name(pending.to)} a candle`));
+      if (yours) box.append(h("p.muted", "Click the candle behind your screen you give away."));
+      break;
+    }
+    default:
+      if (ctx.over) {
+        box.append(h("h3", "Game over"));
+        const reasons = { menorah: "A Menorah is complete.", "max-turns": "The turn limit was reached.", stalled: "Nobody could do anything." };
+        box.append(h("p", reasons[view.end_reason] || ""));
+        if (Array.isArray(view.scores) && view.variant === "advanced") {
+          box.append(h("ol.cq-scores", view.seats.map((p) => h("li", `${ctx.name(p.seat)}: ${view.scores[p.seat]}`))));
+        }
+      }
+  }
+  if (you && !ctx.over && pending.decision !== "turn") {
+    box.append(h("p.cq-purse", `You have ${you.shekels} shekels.`));
+  }
+  return box;
+}
+
+function middle(ctx) {
+  const view = ctx.view;
+  const mid = h("div.cq-middle");
+  mid.append(stackEl(ctx));
+  const spot = h("div.cq-table-spot");
+  if (view.table) {
+    spot.append(card(ctx, view.table, { size: "lg" }));
+  } else {
+    spot.append(h("div.cq-slot.lg", "table"));
+  }
+  if (view.set_aside && view.set_aside.length) {
+    spot.append(h("div.cq-aside", h("span", "set aside:"), view.set_aside.map((code) => card(ctx, code, { size: "xs" }))));
+  }
+  mid.append(h("div.cq-table-wrap", spot, h("div.cq-caption", view.table ? describeCandle(ctx, view.table) : "On the table")));
+  mid.append(decision(ctx));
+  const bank = h(
+    "div.cq-bank",
+    coins(view.bank, "bank"),
+    h("div.cq-caption", `${view.removed.length} out of the game`),
+    h("div.cq-caption", view.over ? `${view.turn} turns` : `turn ${view.turn + 1}`),
+  );
+  mid.append(bank);
+  return mid;
+}
+
+// ----------------------------------------------------------------------------- the module
+export default {
+  css: "/static/css/games/candle-quest.css",
+
+  render(root, ctx) {
+    const view = ctx.view;
+    const n = view.players;
+    const you = ctx.you;
+    const order = [];
+    for (let i = 1; i <= n; i++) {
+      const seat = ((you ?? -1) + i + n) % n;
+      if (seat !== you) order.push(seat);
+    }
+    if (you === null) order.sort((a, b) => a - b);
+    const board = h("div.cq-board", { class: `players-${n}` });
+    board.append(h("div.cq-rivals", order.map((seat) => rivalArea(ctx, view.seats[seat]))));
+    board.append(middle(ctx));
+    if (you !== null) board.append(yourArea(ctx, view.seats[you]));
+    root.append(board);
+  },
+
+  describe(ctx) {
+    const pending = ctx.view.pending || {};
+    const who = (pending.seats || []).map(ctx.name).join(", ");
+    const mine = ctx.yourTurn;
+    switch (pending.decision) {
+      case "turn":
+        return mine ? "Your turn: flip a candle or loot a discard pile." : `${who} is taking a turn…`;
+      case "buy-sell-auction":
+        return mine ? `Buy, sell or auction ${ctx.view.table}.` : `${who} decides about ${ctx.view.table}…`;
+      case "bid":
+        return mine ? `Bid on ${ctx.view.table} or pass (high bid ${pending.high_bid}).` : `${who} is bidding on ${ctx.view.table}…`;
+      case "pay":
+        return mine ? `Pay ${pending.due} more: candles from your screen or shekels.` : `${who} is paying…`;
+      case "guard-short":
+        return mine ? `You cannot pay for ${ctx.view.table}: lose your best candle or your shekels.` : `${who} cannot pay…`;
+      case "give":
+        return mine ? `Give ${ctx.name(pending.to)} one of your candles.` : `${who} chooses a candle to give…`;
+      default:
+        return mine ? "Your turn." : `Waiting for ${who}…`;
+    }
+  },
+
+  actionLabel(action, ctx) {
+    const [verb, arg] = action.split(" ");
+    const code = ctx.view.table;
+    switch (verb) {
+      case "flip": return "Flip the top candle";
+      case "buy": return `Buy ${code} for ${info(ctx, code)?.face}`;
+      case "sell": return `Sell ${code} for ${info(ctx, code)?.sell}`;
+      case "loot": return `Loot ${ctx.name(Number(arg))}'s pile`;
+      case "force": return `Force ${ctx.name(Number(arg))} to give`;
+      case "discard": return `Discard ${arg}`;
+      case "give": return `Give ${arg}`;
+      case "pay": return `Pay ${arg}`;
+      case "pass": return "Pass";
+      default: return action;
+    }
+  },
+
+  decorate(text, ctx) {
+    const out = document.createDocumentFragment();
+    const pattern = /\bseats? (\d+)\b|\b([A-Z]\d{1,2})\b/g;
+    let last = 0;
+    for (const match of text.matchAll(pattern)) {
+      out.append(text.slice(last, match.index));
+      if (match[1] !== undefined) {
+        const seat = Number(match[1]);
+        out.append(h("b.who", { class: seat === ctx.you ? "me" : "" }, ctx.label(seat)));
+      } else if (info(ctx, match[2])) {
+        out.append(h(`span.cq-chip.k-${kindClass(ctx, match[2])}`, { title: describeCandle(ctx, match[2]) }, match[2]));
+      } else {
+        out.append(match[0]);
+      }
+      last = match.index + match[0].length;
+    }
+    out.append(text.slice(last));
+    return out;
+  },
+};
+

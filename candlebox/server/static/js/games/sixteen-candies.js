@@ -1,0 +1,336 @@
+// 16 Candies on the table: your three cards (each with two halves; turn a card to choose which half is
+// on top), the draw pile and the discard pile, the rivals' hands as card backs with their Health Pools,
+// and the call. Clicks: the draw pile or the discard pile to draw, a card in your hand to discard it,
+// the turn arrows on your cards then "Keep this way" to orient them, "I've got candy!" to call.
+
+import { h, svg } from "../ui.js";
+
+const SHAPES = {
+  G: `<circle cx="10" cy="11" r="6"/><circle cx="5.5" cy="5.5" r="2.6"/><circle cx="14.5" cy="5.5" r="2.6"/>`,
+  C: `<rect x="3.5" y="4" width="13" height="13" rx="2.5"/><path d="M10 4v13M3.5 10.5h13" class="groove"/>`,
+  K: `<path d="M10 2.5L17.5 17H2.5Z"/><path d="M5.2 12h9.6" class="groove"/>`,
+  H: `<path d="M10 17S2.5 12 2.5 7.2A3.9 3.9 0 0 1 10 5.4a3.9 3.9 0 0 1 7.5 1.8C17.5 12 10 17 10 17Z"/>`,
+};
+
+function candyIcon(letter) {
+  return svg(`<svg class="sc-icon c-${letter}" viewBox="0 0 20 20" aria-hidden="true">${SHAPES[letter] || ""}</svg>`);
+}
+
+function halfInfo(code) {
+  if (code === "W") return { candy: "W", count: 3 };
+  return { candy: code[0], count: Number(code.slice(1)) };
+}
+
+/** One half of a card: the candies drawn count times, and the count. */
+function halfEl(ctx, code, cls) {
+  const { candy, count } = halfInfo(code);
+  const el = h(`div.sc-half.${cls}.c-${candy}`, { title: candyName(ctx, candy, count) });
+  if (candy === "W") {
+    el.append(h("span.sc-wild", "WILD"), h("span.sc-count", "3 of any"));
+    return el;
+  }
+  const icons = h("div.sc-icons");
+  for (let i = 0; i < count; i++) icons.append(candyIcon(candy));
+  el.append(h("span.sc-count", `${count}`), icons);
+  return el;
+}
+
+function candyName(ctx, candy, count) {
+  if (candy === "W") return "Wild: three of the candy you need";
+  const name = (ctx.facts.candies || {})[candy] || candy;
+  return `${count} ${name}`;
+}
+
+function faceCard(ctx, top, bottom, opts = {}) {
+  const card = h("div.sc-card", { class: opts.cls || "", dataset: opts.code ? { code: opts.code } : {} });
+  card.append(halfEl(ctx, top, "top"), halfEl(ctx, bottom, "bottom"));
+  return card;
+}
+
+function cardFromCode(ctx, code, cls) {
+  if (code === "W") return faceCard(ctx, "W", "W", { cls, code });
+  const [a, b] = code.split("-");
+  return faceCard(ctx, a, b, { cls, code });
+}
+
+function backCard(cls = "") {
+  return h("div.sc-card.back", { class: cls }, h("div.sc-back-mark", "16"));
+}
+
+function clickable(el, ctx, action, label) {
+  if (!action || !ctx.can(action)) return el;
+  el.classList.add("clickable");
+  el.dataset.action = action;
+  el.tabIndex = 0;
+  el.setAttribute("role", "button");
+  el.setAttribute("aria-label", label || action);
+  el.addEventListener("click", () => ctx.act(action));
+  el.addEventListener("keydown", (e) => {
+    if (e.key === "Enter" || e.key === " ") (e.preventDefault(), ctx.act(action));
+  });
+  return el;
+}
+
+function pool(ctx, n, big) {
+  return h("div.sc-pool", { class: big ? "big" : "", title: `Health Pool: ${n} candies` }, h("span.sc-jar", String(n)), h("span.sc-pool-label", "pool"));
+}
+
+/** What a hand scores with these tops: the most of one candy (a Wild adds 3 of the best), and the
+ * sum of the top halves' penalties. */
+function score(ctx, tops) {
+  const counts = {};
+  let wilds = 0;
+  let penalty = 0;
+  for (const code of tops) {
+    const { candy, count } = halfInfo(code);
+    if (candy === "W") {
+      wilds += 1;
+      penalty += (ctx.facts.wild && ctx.facts.wild.penalty) || 2;
+      continue;
+    }
+    counts[candy] = (counts[candy] || 0) + count;
+    penalty += count <= 2 ? 3 : count <= 4 ? 2 : 1;
+  }
+  let best = null;
+  for (const [candy, n] of Object.entries(counts)) if (best === null || n > counts[best]) best = candy;
+  const value = (best ? counts[best] : 0) + 3 * wilds;
+  return { value, candy: best, penalty };
+}
+
+// The orientation the player is arranging, kept between redraws until it is sent.
+const draft = { key: "", flipped: [] };
+
+function yourHand(ctx, me) {
+  const pending = ctx.view.pending || {};
+  const mine = ctx.yourTurn;
+  const orienting = mine && (pending.decision === "orient" || pending.decision === "rotate");
+  const hand = me.hand || [];
+  const key = `${ctx.view.round}:${ctx.view.turn}:${hand.map((c) => c.card).join(",")}`;
+  if (draft.key !== key) {
+    draft.key = key;
+    draft.flipped = hand.map(() => false);
+  }
+  const tops = hand.map((c, i) => (draft.flipped[i] ? c.bottom : c.top));
+  const area = h("div.sc-you");
+  const row = h("div.sc-hand");
+  hand.forEach((c, i) => {
+    const top = tops[i];
+    const bottom = draft.flipped[i] ? c.top : c.bottom;
+    const wrap = h("div.sc-slot");
+    const card = faceCard(ctx, top, bottom, { code: c.card, cls: "big" });
+    if (pending.decision === "discard" && mine) clickable(card, ctx, `discard ${c.card}`, `Discard ${c.card}`);
+    if (pending.taken === c.card) wrap.append(h("span.sc-new", "new"));
+    wrap.append(card);
+    if (orienting && c.card !== "W") {
+      wrap.append(
+        h("button.small.sc-turn", {
+          title: "Turn this card around",
+          "aria-label": `Turn ${c.card} around`,
+          onclick: () => {
+            draft.flipped[i] = !draft.flipped[i];
+            ctx.redraw();
+          },
+        }, "↻ turn"),
+      );
+    }
+    row.append(wrap);
+  });
+  area.append(row);
+  const info = hand.length === 3 ? score(ctx, tops) : null;
+  const side = h("div.sc-you-side", pool(ctx, me.pool, true));
+  if (info) {
+    const name = info.candy ? (ctx.facts.candies || {})[info.candy] : "";
+    side.append(h("div.sc-score", h("b", String(info.value)), h("span", name ? ` ${name}` : ""), h("div.sc-penalty", `penalty if lowest: ${info.penalty}`)));
+  }
+  area.append(side);
+  const controls = h("div.sc-controls");
+  if (orienting) {
+    const action = `top ${tops.join(" ")}`;
+    const ok = ctx.can(action);
+    controls.append(
+      h("button.primary", { disabled: !ok, dataset: ok ? { action } : {}, onclick: () => ok && ctx.act(action) },
+        pending.decision === "orient" ? "Pick up this way" : "Keep this way"),
+    );
+  }
+  if (mine && pending.decision === "call") {
+    controls.append(clickable(h("button.primary.sc-call", "I've got candy!"), ctx, "call", "Call: I've got candy!"));
+    controls.append(clickable(h("button", "End my turn"), ctx, "end", "End the turn"));
+  }
+  if (mine && ctx.can("skip")) controls.append(clickable(h("button", "Skip the draw"), ctx, "skip"));
+  return h("div.sc-you-wrap", h("div.sc-you-head", h("span.sc-name", "Your hand"), mine ? h("span.sc-turnmark", "your turn") : null), area, controls);
+}
+
+function rival(ctx, p) {
+  const view = ctx.view;
+  const acting = !ctx.over && ((view.pending || {}).seats || []).includes(p.seat);
+  const box = h("div.sc-rival", { class: `${acting ? "acting" : ""} ${p.out ? "out" : ""}`, dataset: { seat: String(p.seat) } });
+  const head = h("div.sc-nameplate", h("span.sc-name", ctx.name(p.seat)));
+  if ((ctx.seats[p.seat] || {}).kind === "bot") head.append(h("span.sc-badge", "bot"));
+  if (view.marker === p.seat) head.append(h("span.sc-badge.marker", "first player"));
+  if (view.caller === p.seat) head.append(h("span.sc-badge.called", "called!"));
+  if (p.out) head.append(h("span.sc-badge.out", "out"));
+  box.append(head);
+  const cards = h("div.sc-rival-cards");
+  if (p.hand) {
+    for (const c of p.hand) cards.append(faceCard(ctx, c.top, c.bottom, { cls: "small" }));
+  } else {
+    const known = [...(p.known || [])];
+    for (let i = 0; i < p.cards; i++) {
+      const code = known.length && i >= p.cards - known.length ? known.shift() : null;
+      cards.append(code ? cardFromCode(ctx, code, "small known") : backCard("small"));
+    }
+  }
+  box.append(h("div.sc-rival-body", cards, pool(ctx, p.pool)));
+  if (p.known && p.known.length && !p.hand) box.append(h("div.sc-known", `known: took ${p.known.join(", ")} from the discard pile`));
+  return box;
+}
+
+function middle(ctx) {
+  const view = ctx.view;
+  const mid = h("div.sc-middle");
+  const pile = h("div.sc-draw", { title: `${view.draw_pile} cards in the draw pile` });
+  const layers = Math.min(4, Math.ceil(view.draw_pile / 8));
+  for (let i = 0; i < Math.max(1, layers); i++) pile.append(backCard(`l${i}`));
+  pile.append(h("span.sc-pile-count", String(view.draw_pile)));
+  clickable(pile, ctx, "draw pile", "Draw from the draw pile");
+  if (ctx.can("draw pile")) pile.append(h("span.sc-hint", "draw"));
+  mid.append(h("div.sc-stack-wrap", pile, h("div.sc-caption", "Draw pile")));
+  const discard = h("div.sc-discard");
+  const shown = view.discard_pile.slice(-4);
+  shown.forEach((code, i) => {
+    const card = cardFromCode(ctx, code, i === shown.length - 1 ? "top-card" : "under");
+    if (i === shown.length - 1) {
+      clickable(card, ctx, "draw discard", `Take ${code} from the discard pile`);
+      if (ctx.can("draw discard")) card.append(h("span.sc-hint", "take"));
+    }
+    discard.append(card);
+  });
+  if (!shown.length) discard.append(h("div.sc-empty", "empty"));
+  mid.append(h("div.sc-stack-wrap", discard, h("div.sc-caption", `Discard pile (${view.discard_pile.length})`)));
+  const info = h("div.sc-info");
+  info.append(h("h3", `Round ${view.round}`));
+  if (view.caller !== null && view.caller !== undefined) {
+    info.append(h("p.sc-callout", `${ctx.name(view.caller)} called "I've got candy!"`));
+    if (view.final_turns && view.final_turns.length) info.append(h("p.muted", `Final turns: ${view.final_turns.map(ctx.name).join(", ")}`));
+  } else {
+    info.append(h("p.muted", "Match the most candies of one kind on your top halves, then call."));
+  }
+  if (ctx.over && Array.isArray(view.scores)) {
+    info.append(h("ol.sc-scores", view.seats.map((p) => h("li", `${ctx.name(p.seat)}: ${p.pool} in the pool`))));
+  }
+  mid.append(info);
+  return mid;
+}
+
+// ----------------------------------------------------------------------------- the log in words
+function who(ctx, seat) {
+  return h("b.who", { class: seat === ctx.you ? "me" : "" }, ctx.label(seat));
+}
+
+function chip(code) {
+  if (!code) return "a card";
+  const halves = code === "W" ? ["W"] : code.split("-");
+  return h("span.sc-chip", { title: code }, halves.map((half) => h(`span.c-${half[0]}`, half)));
+}
+
+/** A log entry as words and chips, or null to keep the server's sentence. */
+function sentence(ctx, e) {
+  const candies = ctx.facts.candies || {};
+  switch (e.event) {
+    case "round":
+      return [`Round ${e.round} is dealt; `, who(ctx, e.marker), " holds the First Player Marker."];
+    case "deal":
+      return [who(ctx, e.seat), " is dealt ", e.card ? chip(e.card) : "a card", "."];
+    case "flip":
+      return [chip(e.card), " starts the discard pile."];
+    case "draw":
+      if (e.source === "discard") return [who(ctx, e.seat), " takes ", chip(e.card), " from the discard pile."];
+      return [who(ctx, e.seat), " draws ", e.card ? chip(e.card) : "a card", " from the draw pile."];
+    case "skip":
+      return [who(ctx, e.seat), " does not draw."];
+    case "reshuffle":
+      return [`The discard pile is shuffled into a new draw pile.`];
+    case "discard":
+      return [who(ctx, e.seat), " discards ", chip(e.card), "."];
+    case "call":
+      return [who(ctx, e.seat), " calls “I've got candy!”"];
+    case "end-turn":
+      return [`end of turn ${e.turn}`];
+    case "instant-win":
+      return [who(ctx, e.seat), " has the 4, 5 and 6 of one candy: an instant win!"];
+    case "reveal":
+      return [who(ctx, e.seat), " shows ", ...(e.tops || []).flatMap((t) => [chip(t), " "]), `: ${e.value} ${candies[e.candy] || e.candy || ""}, penalty ${e.penalty}.`];
+    case "score": {
+      const change = e.due > 0 ? `gains ${e.due}` : e.due < 0 ? `pays ${-e.due}` : "keeps their candy";
+      return [who(ctx, e.seat), ` (${String(e.rank).replace("-", " ")}) ${change}: ${e.pool} in the pool.`];
+    }
+    case "out":
+      return [who(ctx, e.seat), " is out of candy."];
+    case "game-over": {
+      const winners = e.winners || [];
+      return ["Game over: ", ...winners.flatMap((s, i) => [i ? " and " : "", who(ctx, s)]), winners.length === 1 ? " wins!" : " win!"];
+    }
+    default:
+      return null;
+  }
+}
+
+export default {
+  css: "/static/css/games/sixteen-candies.css",
+
+  render(root, ctx) {
+    const view = ctx.view;
+    const n = view.players;
+    const you = ctx.you;
+    const order = [];
+    for (let i = 1; i <= n; i++) {
+      const seat = ((you ?? -1) + i + n) % n;
+      if (seat !== you) order.push(seat);
+    }
+    if (you === null) order.sort((a, b) => a - b);
+    const board = h("div.sc-board");
+    board.append(h("div.sc-rivals", order.map((seat) => rival(ctx, view.seats[seat]))));
+    board.append(middle(ctx));
+    if (you !== null) board.append(yourHand(ctx, view.seats[you]));
+    root.append(board);
+  },
+
+  describe(ctx) {
+    const pending = ctx.view.pending || {};
+    const who = (pending.seats || []).map(ctx.name).join(", ");
+    const mine = ctx.yourTurn;
+    const final = pending.final_turn ? " (final turn)" : "";
+    switch (pending.decision) {
+      case "orient":
+        return mine ? "Pick up your cards: turn them so the best halves are on top." : `${who} is picking up their cards…`;
+      case "draw":
+        return mine ? `Draw a card: the draw pile or the top of the discard pile${final}.` : `${who} is drawing${final}…`;
+      case "discard":
+        return mine ? "Discard one of your four cards (click it)." : `${who} is discarding…`;
+      case "rotate":
+        return mine ? "Turn your cards as you like, then keep them." : `${who} is turning cards…`;
+      case "call":
+        return mine ? "Call “I've got candy!” or end your turn." : `${who} may call…`;
+      default:
+        return mine ? "Your turn." : `Waiting for ${who}…`;
+    }
+  },
+
+  actionLabel(action, ctx) {
+    if (action === "draw pile") return "Draw from the pile";
+    if (action === "draw discard") return "Take the discard";
+    if (action === "call") return "I've got candy!";
+    if (action === "end") return "End the turn";
+    return action;
+  },
+
+  decorate(text, ctx, entry) {
+    const words = entry ? sentence(ctx, entry) : null;
+    const parts = words || [text];
+    const out = document.createDocumentFragment();
+    for (const part of parts) out.append(part);
+    return out;
+  },
+};
+
+

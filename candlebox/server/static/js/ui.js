@@ -1,0 +1,60 @@
+// Small DOM helpers shared by the lobby, the game shell and the game modules.
+
+/** h("div.card.red", {onclick, title}, child, "text", [children]) -> an element. */
+export function h(spec, attrs, ...children) {
+  const [tag, ...classes] = spec.split(".");
+  const el = document.createElement(tag || "div");
+  if (classes.length) el.className = classes.join(" ");
+  if (attrs && (typeof attrs !== "object" || attrs instanceof Node || Array.isArray(attrs))) {
+    children.unshift(attrs);
+    attrs = null;
+  }
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key.startsWith("on") && typeof value === "function") el.addEventListener(key.slice(2), value);
+    else if (key === "class") el.className += (el.className ? " " : "") + value;
+    else if (key === "dataset") Object.assign(el.dataset, value);
+    else if (key === "text") el.textContent = value;
+    else if (key in el && key !== "list" && key !== "form") el[key] = value;
+    else el.setAttribute(key, value === true ? "" : value);
+  }
+  append(el, children);
+  return el;
+}
+
+function append(el, children) {
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    if (Array.isArray(child)) append(el, child);
+    else el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+}
+
+/** An SVG element from markup we write ourselves (never from data). */
+export function svg(markup) {
+  const holder = document.createElement("div");
+  holder.innerHTML = markup.trim();
+  return holder.firstElementChild;
+}
+
+export function clear(el) {
+  while (el.firstChild) el.firstChild.remove();
+  return el;
+}
+
+/** A short message at the bottom of the screen. */
+export function toast(message, kind = "info") {
+  let box = document.querySelector(".toasts");
+  if (!box) {
+    box = h("div.toasts", { role: "status", "aria-live": "polite" });
+    document.body.append(box);
+  }
+  const note = h(`div.toast.${kind}`, message);
+  box.append(note);
+  setTimeout(() => note.classList.add("fade"), 4200);
+  setTimeout(() => note.remove(), 5000);
+}
+
+export function plural(n, word, many = word + "s") {
+  return `${n} ${n === 1 ? word : many}`;
+}

@@ -1,0 +1,435 @@
+"""Durable records: games, seats and moves in SQL (SQLite by default, PostgreSQL through the same code).
+
+A game is stored as what it takes to replay it exactly: its id, game, variant, player count, validated
+options and seed, and its moves in order. ``moves`` has the primary key ``(game_id, number)``, so two
+writers can never both record move *n* of a game: the second insert fails with :class:`MoveConflict`.
+Live state is never stored; on start the server rebuilds every game by replaying its moves through
+the engine.
+
+All writes go through one :class:`Writer` thread that commits whatever is queued in one transaction
+(group commit): each caller's future resolves only after its rows are committed, so the server can
+broadcast a move knowing it is on disk, and many games moving at once share one fsync.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import queue
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Column,
+    Connection,
+    Engine,
+    Float,
+    ForeignKey,
+    Integer,
+    MetaData,
+    PrimaryKeyConstraint,
+    String,
+    Table,
+    Text,
+    create_engine,
+    event,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.exc import IntegrityError
+
+metadata = MetaData()
+
+games = Table(
+    "games",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("game", String(64), nullable=False),
+    Column("variant", String(64), nullable=False),
+    Column("players", Integer, nullable=False),
+    Column("options", Text, nullable=False),  # JSON: the validated options, defaults included
+    Column("seed", BigInteger, nullable=False),
+    Column("public", Boolean, nullable=False),  # listed in the lobby's open games
+    Column("bot_delay", Float, nullable=False),  # seconds a bot waits before moving
+    Column("status", String(16), nullable=False),  # "live", "over" or "broken"
+    Column("created_at", Float, nullable=False),
+    Column("updated_at", Float, nullable=False),
+    Column("result", Text, nullable=True),  # JSON {"winners": [...], "scores": [...]} when over
+)
+
+seats = Table(
+    "seats",
+    metadata,
+    Column("game_id", String(32), ForeignKey("games.id"), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("kind", String(8), nullable=False),  # "human" or "bot"
+    Column("bot", String(64), nullable=True),
+    Column("params", Text, nullable=True),  # JSON: the bot's parameters
+    Column("name", String(64), nullable=False),
+    Column("token_hash", String(64), nullable=True),  # sha256 of the seat's credential, once taken
+    Column("invite_hash", String(64), nullable=True),  # sha256 of the join link's invite code
+    PrimaryKeyConstraint("game_id", "seat", name="seats_game_seat"),
+)
+
+moves = Table(
+    "moves",
+    metadata,
+    Column("game_id", String(32), ForeignKey("games.id"), nullable=False),
+    Column("number", Integer, nullable=False),  # 0 for the first move
+    Column("seat", Integer, nullable=False),
+    Column("action", Text, nullable=False),
+    Column("at", Float, nullable=False),
+    PrimaryKeyConstraint("game_id", "number", name="moves_game_number"),
+)
+
+
+class MoveConflict(Exception):
+    """Move number *n* of this game is already recorded (another writer got there first)."""
+
+
+@dataclass
+class SeatRecord:
+    seat: int
+    kind: str  # "human" or "bot"
+    name: str
+    bot: str | None = None
+    params: dict[str, Any] = field(default_factory=dict)
+    token_hash: str | None = None
+    invite_hash: str | None = None
+
+
+@dataclass
+class GameRecord:
+    id: str
+    game: str
+    variant: str
+    players: int
+    options: dict[str, Any]
+    seed: int
+    public: bool
+    bot_delay: float
+    status: str = "live"
+    created_at: float = 0.0
+    updated_at: float = 0.0
+    result: dict[str, Any] | None = None
+    seats: list[SeatRecord] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class MoveRecord:
+    number: int
+    seat: int
+    action: str
+
+
+def database_url(text: str) -> str:
+    """A SQLAlchemy URL from what a user types: a URL, ``postgresql://...``, or a SQLite file path."""
+    if "://" not in text:
+        return f"sqlite:///{Path(text).expanduser().resolve()}"
+    scheme, rest = text.split("://", 1)
+    if scheme in ("postgresql", "postgres"):
+        return f"postgresql+psycopg://{rest}"
+    return text
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=FULL")  # a commit survives a crash of the machine too
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA busy_timeout=10000")
+    cursor.close()
+
+
+def make_engine(url: str) -> Engine:
+    url = database_url(url)
+    if url.startswith("sqlite"):
+        path = url.split(":///", 1)[1] if ":///" in url else ""
+        if path and path != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        engine = create_engine(url, connect_args={"check_same_thread": False})
+        event.listen(engine, "connect", _sqlite_pragmas)
+        return engine
+    return create_engine(url, pool_pre_ping=True, pool_size=4, max_overflow=4)
+
+
+def _seat_from_row(row: Any) -> SeatRecord:
+    return SeatRecord(
+        seat=row.seat,
+        kind=row.kind,
+        name=row.name,
+        bot=row.bot,
+        params=json.loads(row.params) if row.params else {},
+        token_hash=row.token_hash,
+        invite_hash=row.invite_hash,
+    )
+
+
+def _game_from_row(row: Any) -> GameRecord:
+    return GameRecord(
+        id=row.id,
+        game=row.game,
+        variant=row.variant,
+        players=row.players,
+        options=json.loads(row.options),
+        seed=row.seed,
+        public=row.public,
+        bot_delay=row.bot_delay,
+        status=row.status,
+        created_at=row.created_at,
+        updated_at=row.updated_at,
+        result=json.loads(row.result) if row.result else None,
+    )
+
+
+class Storage:
+    """The tables and every query; synchronous (called from the writer thread or a worker thread)."""
+
+    def __init__(self, url: str) -> None:
+        self.url = database_url(url)
+        self.engine = make_engine(url)
+        metadata.create_all(self.engine)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # ------------------------------------------------------------------ writes (one transaction each)
+    @staticmethod
+    def insert_game(conn: Connection, record: GameRecord) -> None:
+        now = time.time()
+        conn.execute(
+            insert(games).values(
+                id=record.id,
+                game=record.game,
+                variant=record.variant,
+                players=record.players,
+                options=json.dumps(record.options),
+                seed=record.seed,
+                public=record.public,
+                bot_delay=record.bot_delay,
+                status=record.status,
+                created_at=record.created_at or now,
+                updated_at=now,
+                result=None,
+            )
+        )
+        conn.execute(
+            insert(seats),
+            [
+                {
+                    "game_id": record.id,
+                    "seat": s.seat,
+                    "kind": s.kind,
+                    "bot": s.bot,
+                    "params": json.dumps(s.params) if s.params else None,
+                    "name": s.name,
+                    "token_hash": s.token_hash,
+                    "invite_hash": s.invite_hash,
+                }
+                for s in record.seats
+            ],
+        )
+
+    @staticmethod
+    def insert_move(conn: Connection, game_id: str, move: MoveRecord) -> None:
+        try:
+            conn.execute(
+                insert(moves).values(
+                    game_id=game_id,
+                    number=move.number,
+                    seat=move.seat,
+                    action=move.action,
+                    at=time.time(),
+                )
+            )
+        except IntegrityError as exc:
+            raise MoveConflict(f"move {move.number} of game {game_id} is already recorded") from exc
+
+    @staticmethod
+    def set_status(
+        conn: Connection, game_id: str, status: str, result: dict[str, Any] | None = None
+    ) -> None:
+        conn.execute(
+            update(games)
+            .where(games.c.id == game_id)
+            .values(
+                status=status,
+                updated_at=time.time(),
+                result=json.dumps(result) if result is not None else None,
+            )
+        )
+
+    @staticmethod
+    def update_seat(conn: Connection, game_id: str, seat: int, **values: Any) -> None:
+        if "params" in values:
+            values["params"] = json.dumps(values["params"]) if values["params"] else None
+        conn.execute(
+            update(seats).where(seats.c.game_id == game_id, seats.c.seat == seat).values(**values)
+        )
+
+    @staticmethod
+    def claim_seat(conn: Connection, game_id: str, seat: int, name: str, token_hash: str) -> bool:
+        """Take a seat nobody holds; False if someone took it first (checked in the database)."""
+        result = conn.execute(
+            update(seats)
+            .where(
+                seats.c.game_id == game_id,
+                seats.c.seat == seat,
+                seats.c.token_hash.is_(None),
+                seats.c.kind == "human",
+            )
+            .values(name=name, token_hash=token_hash, invite_hash=None)
+        )
+        return bool(result.rowcount == 1)
+
+    # ------------------------------------------------------------------ reads
+    def _seats_of(self, conn: Connection, ids: list[str]) -> dict[str, list[SeatRecord]]:
+        found: dict[str, list[SeatRecord]] = {game_id: [] for game_id in ids}
+        if not ids:
+            return found
+        rows = conn.execute(
+            select(seats).where(seats.c.game_id.in_(ids)).order_by(seats.c.game_id, seats.c.seat)
+        )
+        for row in rows:
+            found[row.game_id].append(_seat_from_row(row))
+        return found
+
+    def load_game(self, game_id: str) -> tuple[GameRecord, list[MoveRecord]] | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(select(games).where(games.c.id == game_id)).first()
+            if row is None:
+                return None
+            record = _game_from_row(row)
+            record.seats = self._seats_of(conn, [game_id])[game_id]
+            return record, self._moves(conn, game_id)
+
+    @staticmethod
+    def _moves(conn: Connection, game_id: str) -> list[MoveRecord]:
+        rows = conn.execute(
+            select(moves.c.number, moves.c.seat, moves.c.action)
+            .where(moves.c.game_id == game_id)
+            .order_by(moves.c.number)
+        )
+        return [MoveRecord(r.number, r.seat, r.action) for r in rows]
+
+    def moves_of(self, game_id: str) -> list[MoveRecord]:
+        with self.engine.connect() as conn:
+            return self._moves(conn, game_id)
+
+    def live_game_ids(self) -> list[str]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(games.c.id).where(games.c.status == "live").order_by(games.c.created_at)
+            )
+            return [row.id for row in rows]
+
+    def finished_games(self, limit: int) -> list[GameRecord]:
+        """The most recently finished games, newest first, with their seats."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(games)
+                .where(games.c.status == "over")
+                .order_by(games.c.updated_at.desc())
+                .limit(limit)
+            ).all()
+            records = [_game_from_row(row) for row in rows]
+            by_id = self._seats_of(conn, [r.id for r in records])
+            for record in records:
+                record.seats = by_id[record.id]
+            return records
+
+    def move_count(self, game_id: str) -> int:
+        return len(self.moves_of(game_id))
+
+
+# ---------------------------------------------------------------------------- the writer thread
+Op = Callable[[Connection], Any]
+
+
+class Writer:
+    """One thread that commits queued operations in batches; ``await writer.run(op)`` returns once
+    ``op``'s transaction is committed (or raises what ``op`` raised, with nothing of it written)."""
+
+    MAX_BATCH = 256
+
+    def __init__(self, storage: Storage) -> None:
+        self.storage = storage
+        self._queue: queue.SimpleQueue[tuple[Op, asyncio.Future[Any]] | None] = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._loop, name="candlebox-db-writer", daemon=True)
+        self._thread.start()
+        self.commits = 0  # transactions committed (for the load report)
+        self.ops = 0
+
+    async def run(self, op: Op) -> Any:
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._queue.put((op, future))
+        return await future
+
+    def close(self) -> None:
+        self._queue.put(None)
+        self._thread.join(timeout=10)
+
+    def _loop(self) -> None:
+        while True:
+            item = self._queue.get()
+            if item is None:
+                return
+            batch = [item]
+            stop = False
+            while len(batch) < self.MAX_BATCH:
+                try:
+                    more = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if more is None:
+                    stop = True
+                    break
+                batch.append(more)
+            self._commit(batch)
+            if stop:
+                return
+
+    def _commit(self, batch: list[tuple[Op, asyncio.Future[Any]]]) -> None:
+        if len(batch) > 1:
+            try:
+                with self.storage.engine.begin() as conn:
+                    results = [op(conn) for op, _ in batch]
+            except Exception:
+                pass  # one of them failed: commit them one by one so only that one fails
+            else:
+                self.commits += 1
+                self.ops += len(batch)
+                for (_, future), result in zip(batch, results, strict=True):
+                    _resolve(future, result, None)
+                return
+        for op, future in batch:
+            try:
+                with self.storage.engine.begin() as conn:
+                    result = op(conn)
+            except Exception as exc:
+                _resolve(future, None, exc)
+            else:
+                self.commits += 1
+                self.ops += 1
+                _resolve(future, result, None)
+
+
+def _resolve(future: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:
+    def settle() -> None:
+        if future.done():
+            return
+        if error is not None:
+            future.set_exception(error)
+        else:
+            future.set_result(result)
+
+    with contextlib.suppress(RuntimeError):  # a closed loop: nobody is waiting any more
+        future.get_loop().call_soon_threadsafe(settle)

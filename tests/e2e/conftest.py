@@ -1,0 +1,104 @@
+"""End-to-end fixtures: a real ``candlebox serve`` on a private loopback port and Debian's Chromium
+driven by Playwright for Python (never ``playwright install``: the browser is /usr/bin/chromium).
+
+Screenshots go to /tmp/candlebox-e2e/ (override with CANDLEBOX_SCREENSHOTS) to be looked at.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip(
+    "fastapi", reason="the server extra is not installed: pip install -e '.[server]'"
+)
+sync_api = pytest.importorskip(
+    "playwright.sync_api", reason="Playwright is not installed: pip install -e '.[e2e]'"
+)
+
+from tests.server.live import ServerProcess  # noqa: E402
+
+CHROMIUM = os.environ.get("CANDLEBOX_CHROMIUM", "/usr/bin/chromium")
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+SHOTS = Path(os.environ.get("CANDLEBOX_SCREENSHOTS", "/tmp/candlebox-e2e"))
+VIEWPORT = {"width": 1440, "height": 900}  # a laptop screen
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    root = tmp_path_factory.mktemp("e2e-server")
+    process = ServerProcess(f"sqlite:///{root / 'e2e.sqlite3'}", root / "server.log", bot_delay=0)
+    process.start()
+    try:
+        yield process
+    finally:
+        process.stop()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    if not Path(CHROMIUM).exists() and not shutil.which("chromium"):
+        pytest.skip(
+            f"Chromium is not installed at {CHROMIUM} (Debian: apt-get install -y chromium)"
+        )
+    with sync_api.sync_playwright() as playwright:
+        try:
+            launched = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        except Exception as exc:  # pragma: no cover - depends on the machine
+            pytest.skip(f"Chromium did not start: {exc}")
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+class Pages:
+    """New browser contexts (separate players: separate localStorage), closed at the end."""
+
+    def __init__(self, browser: Any, base: str) -> None:
+        self.browser = browser
+        self.base = base
+        self.contexts: list[Any] = []
+        self.errors: list[str] = []
+
+    def new(self) -> Any:
+        # the test harness evaluates its own JavaScript, which the pages' CSP would refuse
+        context = self.browser.new_context(viewport=VIEWPORT, base_url=self.base, bypass_csp=True)
+        context.set_default_timeout(10_000)
+        self.contexts.append(context)
+        page = context.new_page()
+        page.on("pageerror", lambda exc: self.errors.append(str(exc)))
+        return page
+
+    def close(self) -> None:
+        for context in self.contexts:
+            context.close()
+
+
+@pytest.fixture
+def pages(browser: Any, server: ServerProcess) -> Iterator[Pages]:
+    made = Pages(browser, server.base)
+    try:
+        yield made
+    finally:
+        made.close()
+    assert not made.errors, f"JavaScript errors on the page: {made.errors}"
+
+
+def shot(page: Any, name: str) -> Path:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    path = SHOTS / f"{name}.png"
+    page.screenshot(path=str(path))
+    return path

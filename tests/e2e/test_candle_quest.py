@@ -1,0 +1,189 @@
+"""Candle Quest in a real browser: start a game against bots from the lobby and play it to the end by
+clicking on the board, replay it, invite a second player who joins from another browser, reload in the
+middle of a game, and watch as a spectator. Screenshots of every stage go to /tmp/candlebox-e2e/."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from tests.e2e.conftest import Pages, shot
+
+PRIORITY = [
+    "buy",
+    "pay",
+    "discard",
+    "give",
+    "flip",
+    "loot",
+    "bid",
+    "pass",
+    "sell",
+    "auction",
+    "force",
+    "top",
+    "draw",
+    "call",
+    "end",
+    "skip",
+]
+
+
+def move_number(page: Any) -> int:
+    return int(page.evaluate("document.body.dataset.move || '-1'"))
+
+
+def is_over(page: Any) -> bool:
+    return bool(page.evaluate("document.body.dataset.over === 'true'"))
+
+
+def wait_ready(page: Any) -> None:
+    """Until the page shows the game and either something to click or the end."""
+    page.wait_for_function(
+        "document.body.dataset.over === 'true' || "
+        "(document.querySelector('#board [data-action]') && !document.querySelector('#board.busy'))"
+        " || document.querySelector('.banner.wait')",
+    )
+
+
+def click_something(page: Any) -> bool:
+    """Click the most useful clickable thing on the board; False when there is none."""
+    actions = page.eval_on_selector_all(
+        "#board [data-action]", "els => els.map(e => e.dataset.action)"
+    )
+    if not actions:
+        return False
+    for verb in PRIORITY:
+        for index, action in enumerate(actions):
+            if action.split(" ")[0] == verb:
+                before = move_number(page)
+                page.locator("#board [data-action]").nth(index).click()
+                page.wait_for_function(
+                    f"Number(document.body.dataset.move) > {before} || document.querySelector('.toast.error')"
+                )
+                return True
+    return False
+
+
+def play_until_over(
+    page: Any, limit: int = 400, shots_at: tuple[int, ...] = (), prefix: str = "cq"
+) -> int:
+    clicks = 0
+    while not is_over(page) and clicks < limit:
+        wait_ready(page)
+        if is_over(page):
+            break
+        if click_something(page):
+            clicks += 1
+            if clicks in shots_at:
+                shot(page, f"{prefix}-mid-{clicks}")
+        else:
+            page.wait_for_timeout(30)
+    return clicks
+
+
+def create_from_lobby(
+    page: Any,
+    seats: list[str],
+    max_turns: int,
+    title: str = "Candle Quest",
+    options: dict[str, int] | None = None,
+) -> str:
+    """Use the lobby form: the game, one entry per seat ("you", "friend", "bot"), fast bots."""
+    page.goto("/")
+    page.get_by_role("button", name=re.compile(title)).click()
+    page.get_by_role("group", name="Players").get_by_role("button", name=str(len(seats))).click()
+    for number, kind in enumerate(seats, start=1):
+        group = page.get_by_role("group", name=f"Seat {number}", exact=True)
+        group.get_by_role(
+            "button", name={"you": "You", "friend": "Friend", "bot": "Bot"}[kind]
+        ).click()
+    if "bot" in seats:
+        page.get_by_role("group", name="Bot speed").get_by_role("button", name="Fast").click()
+    page.fill("#your-name", "Ada")
+    page.get_by_text("Rules options").click()
+    for name, value in {"max_turns": max_turns, **(options or {})}.items():
+        page.fill(f"#opt-{name}", str(value))
+        page.locator(f"#opt-{name}").dispatch_event("change")
+    shot(page, "lobby")
+    page.click("#create")
+    page.wait_for_url(re.compile(r"/g/"))
+    page.wait_for_selector("#board > *")
+    return page.url.rsplit("/", 1)[-1]
+
+
+def test_play_a_game_against_bots_to_the_end_by_clicking(pages: Pages) -> None:
+    page = pages.new()
+    create_from_lobby(page, ["you", "bot", "bot"], max_turns=24)
+    wait_ready(page)
+    shot(page, "cq-start")
+    clicks = play_until_over(page, shots_at=(6, 20))
+    assert is_over(page), f"not over after {clicks} clicks"
+    assert clicks >= 5
+    banner = page.locator("#banner").inner_text()
+    assert "Game over" in banner
+    shot(page, "cq-over")
+    # the screens are lifted at the end
+    assert page.locator(".cq-screen.lifted").count() == 2
+    # replay it move by move
+    page.get_by_role("button", name="Start").click()
+    page.wait_for_function("document.querySelector('#banner').innerText.includes('move 0 of')")
+    page.get_by_role("button", name="Next move").click()
+    page.wait_for_function("document.querySelector('#banner').innerText.includes('move 1 of')")
+    assert page.locator(".cq-board").count() == 1
+    shot(page, "cq-replay")
+    page.get_by_role("button", name="End").click()
+    page.wait_for_function("document.querySelector('#banner').innerText.includes('Game over')")
+
+
+def test_a_friend_joins_with_the_link_and_a_reload_resumes(pages: Pages) -> None:
+    host = pages.new()
+    game_id = create_from_lobby(host, ["you", "friend"], max_turns=200)
+    invite = host.evaluate(
+        f"JSON.parse(localStorage.getItem('candlebox.seats'))[{json.dumps(game_id)}].invites['1']"
+    )
+    assert host.get_by_role("button", name="Copy join link").count() == 1
+    friend = pages.new()
+    friend.goto(f"/g/{game_id}?seat=1#invite={invite}")
+    friend.wait_for_selector(".cq-board")
+    assert "#invite" not in friend.url  # the invite code does not stay in the address bar
+    friend.fill(".join .name-input", "Bea")
+    friend.get_by_role("button", name="Take this seat").click()
+    friend.wait_for_function(
+        "document.querySelector('#subtitle').innerText.includes('you are Bea')"
+    )
+    host.wait_for_function("document.querySelector('#players').innerText.includes('Bea')")
+    # alternate clicks between the two browsers; each sees the other's moves live
+    for _ in range(14):
+        for page in (host, friend):
+            page.wait_for_function("document.body.dataset.move !== undefined")
+        mover = host if host.locator("#board [data-action]").count() else friend
+        if mover.locator("#board [data-action]").count() == 0:
+            host.wait_for_timeout(50)
+            continue
+        click_something(mover)
+        other = friend if mover is host else host
+        other.wait_for_function(f"Number(document.body.dataset.move) >= {move_number(mover)}")
+    assert move_number(host) == move_number(friend) >= 10
+    shot(friend, "cq-friend-view")
+    # the friend sees the host's screen as a count only
+    rival = friend.locator(".cq-rival").first
+    assert "behind the screen" in rival.inner_text()
+    assert friend.locator(".cq-rival .cq-card.md").count() == 0
+    # a reload in the middle of the game comes back to the same place with the same log
+    log_lines = host.locator("#log li").count()
+    before = move_number(host)
+    host.reload()
+    host.wait_for_selector(".cq-board")
+    host.wait_for_function(f"Number(document.body.dataset.move) === {before}")
+    assert host.locator("#log li").count() == log_lines
+    assert "you are Ada" in host.locator("#subtitle").inner_text()
+    # a spectator in a third browser sees no hidden cards and no controls
+    watcher = pages.new()
+    watcher.goto(f"/g/{game_id}")
+    watcher.wait_for_selector(".cq-board")
+    assert watcher.locator(".cq-you").count() == 0
+    assert watcher.locator("#board [data-action]").count() == 0
+    assert "watching" in watcher.locator("#players").inner_text()
+    shot(watcher, "cq-spectator")

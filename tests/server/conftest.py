@@ -1,0 +1,119 @@
+"""Fixtures for the server tests: an app on a fresh SQLite file, helpers to create and play games, and
+a private PostgreSQL server (started here, skipped with the reason when it cannot be)."""
+
+from __future__ import annotations
+
+import random
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip(
+    "fastapi", reason="the server extra is not installed: pip install -e '.[server]'"
+)
+pytest.importorskip("httpx", reason="the API tests need httpx: pip install -e '.[e2e]'")
+
+with warnings.catch_warnings():  # Starlette's note that it prefers httpx2 to httpx
+    warnings.simplefilter("ignore")
+    from fastapi.testclient import TestClient
+
+from candlebox.server import Settings, create_app
+from tests.server.pg import PostgresServer, start_postgres
+
+
+@pytest.fixture
+def sqlite_url(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'candlebox.sqlite3'}"
+
+
+def make_client(url: str, **settings: Any) -> TestClient:
+    values: dict[str, Any] = {"bot_delay": 0.0, "zombie_after": 60.0}
+    values.update(settings)
+    return TestClient(create_app(Settings(db=url, **values)))
+
+
+@pytest.fixture
+def client(sqlite_url: str) -> Iterator[TestClient]:
+    with make_client(sqlite_url) as test_client:
+        yield test_client
+
+
+@pytest.fixture(scope="session")
+def postgres(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PostgresServer]:
+    server = start_postgres()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def postgres_url(postgres: PostgresServer) -> str:
+    """A fresh, empty database on the private server for each test."""
+    return postgres.new_database()
+
+
+# ----------------------------------------------------------------------------- helpers
+def auth(token: str | None) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"} if token else {}
+
+
+def create(client: TestClient, seats: list[dict[str, Any]], **spec: Any) -> dict[str, Any]:
+    body = {"game": "candle-quest", "seats": seats, **spec}
+    response = client.post("/api/games", json=body)
+    assert response.status_code == 201, response.text
+    return response.json()  # type: ignore[no-any-return]
+
+
+def all_human(client: TestClient, players: int, **spec: Any) -> tuple[str, list[str]]:
+    """A game whose every seat is taken by the test: (game id, token per seat)."""
+    created = create(client, [{"kind": "human"} for _ in range(players)], you=0, **spec)
+    tokens = [created["token"]]
+    for seat in range(1, players):
+        response = client.post(
+            f"/api/games/{created['id']}/seats/{seat}/claim",
+            json={"name": f"P{seat}", "invite": created["invites"][str(seat)]},
+        )
+        assert response.status_code == 200, response.text
+        tokens.append(response.json()["token"])
+    return created["id"], tokens
+
+
+def essence(frame: dict[str, Any]) -> dict[str, Any]:
+    """What a frame says about the game (not who is connected right now)."""
+    return {key: frame[key] for key in ("move", "view", "legal", "log", "over", "result")}
+
+
+def state(client: TestClient, game_id: str, token: str | None = None) -> dict[str, Any]:
+    response = client.get(f"/api/games/{game_id}/state", headers=auth(token))
+    assert response.status_code == 200, response.text
+    return response.json()  # type: ignore[no-any-return]
+
+
+def move(
+    client: TestClient, game_id: str, token: str, action: str, expect: int | None = None
+) -> Any:
+    body: dict[str, Any] = {"action": action}
+    if expect is not None:
+        body["expect"] = expect
+    return client.post(f"/api/games/{game_id}/moves", json=body, headers=auth(token))
+
+
+def play_random(
+    client: TestClient, game_id: str, tokens: list[str], rng: random.Random, limit: int
+) -> int:
+    """Random legal moves by whoever is to act, through the API; returns the moves made."""
+    made = 0
+    while made < limit:
+        spectator = state(client, game_id)
+        if spectator["over"]:
+            break
+        seat = spectator["view"]["pending"]["seats"][0]
+        mine = state(client, game_id, tokens[seat])
+        response = move(client, game_id, tokens[seat], rng.choice(mine["legal"]), mine["move"])
+        assert response.status_code == 200, response.text
+        made += 1
+    return made

@@ -1,0 +1,169 @@
+"""The storage layer against SQLite and a real PostgreSQL server: records, moves in order, the unique
+(game, move number) constraint, group commit with a failure inside a batch, and two writers."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from candlebox.server.storage import (
+    GameRecord,
+    MoveConflict,
+    MoveRecord,
+    SeatRecord,
+    Storage,
+    Writer,
+    database_url,
+)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def url(request: pytest.FixtureRequest) -> str:
+    if request.param == "sqlite":
+        return str(request.getfixturevalue("sqlite_url"))
+    return str(request.getfixturevalue("postgres_url"))
+
+
+def record(game_id: str = "g1", status: str = "live") -> GameRecord:
+    return GameRecord(
+        id=game_id,
+        game="candle-quest",
+        variant="basic",
+        players=2,
+        options={"max_turns": 1000, "deck": None},
+        seed=(1 << 62) + 7,  # seeds are 63-bit
+        public=True,
+        bot_delay=0.5,
+        status=status,
+        seats=[
+            SeatRecord(0, "human", "Ann", token_hash="a" * 64),
+            SeatRecord(1, "bot", "Bot", bot="heuristic", params={"epsilon": 0.3}),
+        ],
+    )
+
+
+def run(coro: Any) -> Any:
+    return asyncio.run(coro)
+
+
+def test_database_url_forms() -> None:
+    assert database_url("postgresql://u@h/db") == "postgresql+psycopg://u@h/db"
+    assert database_url("sqlite:///x.db") == "sqlite:///x.db"
+    assert database_url("games.sqlite3").startswith("sqlite:////")
+
+
+def test_a_game_and_its_moves_round_trip(url: str) -> None:
+    storage = Storage(url)
+    try:
+        with storage.engine.begin() as conn:
+            Storage.insert_game(conn, record())
+            for n, action in enumerate(["flip", "buy", "flip"]):
+                Storage.insert_move(conn, "g1", MoveRecord(n, n % 2, action))
+        loaded = storage.load_game("g1")
+        assert loaded is not None
+        game, moves = loaded
+        assert (game.game, game.variant, game.players, game.seed) == (
+            "candle-quest",
+            "basic",
+            2,
+            (1 << 62) + 7,
+        )
+        assert game.options == {"max_turns": 1000, "deck": None}
+        assert [(s.seat, s.kind, s.name, s.bot, s.params) for s in game.seats] == [
+            (0, "human", "Ann", None, {}),
+            (1, "bot", "Bot", "heuristic", {"epsilon": 0.3}),
+        ]
+        assert game.seats[0].token_hash == "a" * 64
+        assert [m.action for m in moves] == ["flip", "buy", "flip"]
+        assert storage.live_game_ids() == ["g1"]
+        assert storage.load_game("nope") is None
+    finally:
+        storage.close()
+
+
+def test_move_numbers_are_unique_per_game(url: str) -> None:
+    storage = Storage(url)
+    try:
+        with storage.engine.begin() as conn:
+            Storage.insert_game(conn, record())
+            Storage.insert_move(conn, "g1", MoveRecord(0, 0, "flip"))
+        with pytest.raises(MoveConflict), storage.engine.begin() as conn:
+            Storage.insert_move(conn, "g1", MoveRecord(0, 1, "pass"))
+        assert [m.action for m in storage.moves_of("g1")] == ["flip"]
+    finally:
+        storage.close()
+
+
+def test_group_commit_isolates_a_failing_operation(url: str) -> None:
+    """Many operations queued at once share transactions; a conflict fails only its own."""
+    storage = Storage(url)
+
+    async def scenario() -> list[Any]:
+        writer = Writer(storage)
+        try:
+            await writer.run(lambda c: Storage.insert_game(c, record()))
+            ops = [
+                writer.run(lambda c, n=n: Storage.insert_move(c, "g1", MoveRecord(n, 0, f"m{n}")))
+                for n in range(20)
+            ]
+            ops.insert(7, writer.run(lambda c: Storage.insert_move(c, "g1", MoveRecord(3, 1, "x"))))
+            return await asyncio.gather(*ops, return_exceptions=True)
+        finally:
+            writer.close()
+
+    try:
+        results = run(scenario())
+        failures = [r for r in results if isinstance(r, Exception)]
+        assert len(failures) == 1 and isinstance(failures[0], MoveConflict)
+        moves = storage.moves_of("g1")
+        assert [m.number for m in moves] == list(range(20))
+        assert moves[3].action in ("m3", "x")
+    finally:
+        storage.close()
+
+
+def test_two_writers_race_for_the_same_move(url: str) -> None:
+    """Two servers (two Storage objects) on one database: exactly one records move 0."""
+    first, second = Storage(url), Storage(url)
+
+    async def scenario() -> list[Any]:
+        w1, w2 = Writer(first), Writer(second)
+        try:
+            await w1.run(lambda c: Storage.insert_game(c, record()))
+            return await asyncio.gather(
+                w1.run(lambda c: Storage.insert_move(c, "g1", MoveRecord(0, 0, "flip"))),
+                w2.run(lambda c: Storage.insert_move(c, "g1", MoveRecord(0, 0, "loot 1"))),
+                return_exceptions=True,
+            )
+        finally:
+            w1.close()
+            w2.close()
+
+    try:
+        results = run(scenario())
+        assert sum(isinstance(r, MoveConflict) for r in results) == 1
+        assert len(first.moves_of("g1")) == 1
+    finally:
+        first.close()
+        second.close()
+
+
+def test_status_seats_and_finished_listing(url: str) -> None:
+    storage = Storage(url)
+    try:
+        with storage.engine.begin() as conn:
+            Storage.insert_game(conn, record("g1"))
+            Storage.insert_game(conn, record("g2"))
+            Storage.set_status(conn, "g2", "over", {"winners": [1], "scores": [0.0, 1.0]})
+            Storage.update_seat(conn, "g1", 0, kind="bot", bot="random", params={})
+            assert not Storage.claim_seat(conn, "g1", 1, "Zed", "b" * 64)  # a bot's seat
+        assert storage.live_game_ids() == ["g1"]
+        finished = storage.finished_games(10)
+        assert [g.id for g in finished] == ["g2"]
+        assert finished[0].result == {"winners": [1], "scores": [0.0, 1.0]}
+        loaded = storage.load_game("g1")
+        assert loaded is not None and loaded[0].seats[0].kind == "bot"
+    finally:
+        storage.close()
