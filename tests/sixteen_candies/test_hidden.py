@@ -85,7 +85,9 @@ def test_resample_keeps_what_the_seat_knows_through_reshuffles() -> None:
                     assert again.to_json() == twin.to_json(), "a resampled state is a valid one"
             _never_call(state, rng)
         reshuffled += bool(events(state, "reshuffle"))
-    assert reshuffled >= 2, "the lines of play reached reshuffles (an instant win may cut one short)"
+    assert reshuffled >= 2, (
+        "the lines of play reached reshuffles (an instant win may cut one short)"
+    )
 
 
 def test_resample_deals_anew_what_the_seat_cannot_know() -> None:
