@@ -13,11 +13,12 @@ Policy = Callable[[dict[str, Any], list[str], Rng], str]
 
 
 def _policies() -> dict[str, Policy]:
-    from candlebox.bots import candle_quest, sixteen_candies
+    from candlebox.bots import candelabria, candle_quest, sixteen_candies
 
     return {
         "candle-quest": candle_quest.policy,
         "sixteen-candies": sixteen_candies.policy,
+        "candelabria": candelabria.policy,
     }
 
 

@@ -192,7 +192,83 @@ def sixteen_candies(state: candlebox.State) -> None:
                     assert "card" not in entry, f"seat {seat} sees another's private card"
 
 
+def _candelabria_box() -> tuple[Counter, dict[str, int], int, dict[str, int], int]:
+    """Every candle card code, the temple counts, the tile count, the reserve, the common tactics."""
+    folder = ROOT / "games/candelabria/content"
+
+    def read(name: str) -> Any:
+        return json.loads((folder / f"{name}.json").read_text())
+
+    candles = read("candles")
+    codes = Counter(c["code"] for c in candles["house"] + candles["advanced"])
+    components = read("components")
+    tiles = sum(t.get("copies", 1) for t in read("upgrades")["tiles"])
+    common = sum(t.get("copies", 1) for t in read("tactics")["common"])
+    return codes, components["temples"], tiles, components["reserve"], common
+
+
+CA_CANDLES, CA_TEMPLES, CA_TILES, CA_RESERVE, CA_COMMON = _candelabria_box()
+CA_LAND_FLAMES, CA_CANDLE_FLAMES, CA_WAREHOUSE, CA_CURSES = 25, 12, 10, 9
+CA_FLAME_IN_HAND = 6  # a saved frame [6, seat]: an extinguished Land Flame its owner is placing
+
+
+def candelabria(state: candlebox.State) -> None:
+    saved = state.to_json()
+    snap = saved["state"]
+    n = state.num_players
+    cards = snap["advanced_deck"] + snap["aside"] + snap["boxed"]
+    cards += [c for c in snap["curse_deck"] if not c.isdigit()]
+    for seat in range(n):
+        cards += snap["hands"][seat] + snap["maneuvered"][seat]
+        cards += [c for c in snap["deployed"][seat] if c is not None]
+    assert Counter(cards) == CA_CANDLES, "every candle card is somewhere, once"
+    curses = snap["curses"] + snap["curses_out"] + [c for c in snap["curse_deck"] if c.isdigit()]
+    assert sorted(curses, key=int) == sorted(set(curses), key=int) and len(curses) == CA_CURSES
+    in_hand = Counter(f[1] for f in snap["stack"] if f[0] == CA_FLAME_IN_HAND)
+    for seat in range(n):
+        on_map = len(snap["land_flames"][seat])
+        at_curses = sum(row[seat] for row in snap["curse_flames"])
+        marker = 1  # the turn-order marker is one of the 25
+        total = on_map + at_curses + snap["land_flame_supply"][seat] + in_hand[seat] + marker
+        assert total == CA_LAND_FLAMES, f"seat {seat}: {total} Land Flames, not 25"
+        assert len(set(snap["land_flames"][seat])) == on_map, "one Land Flame per house a territory"
+        assert snap["land_flame_supply"][seat] >= 0
+        flames = snap["candle_flames"][seat]
+        assert min(flames) >= 0 and sum(flames) + snap["candle_flame_supply"][seat] == 12
+        assert snap["gold"][seat] >= 0 and snap["wax"][seat] >= 0
+        assert snap["gold"][seat] + snap["wax"][seat] <= CA_WAREHOUSE, "the warehouse holds 10"
+        assert len(snap["upgrades"][seat]) <= 6, "six upgrade slots"
+    assert snap["reserve_gold"] + sum(snap["gold"]) == CA_RESERVE["gold"], "gold conserved"
+    assert snap["reserve_wax"] + sum(snap["wax"]) == CA_RESERVE["wax"], "wax conserved"
+    placed = Counter(c for stack in snap["temples"].values() for c in stack)
+    for colour, supply in zip(("white", "grey", "black"), snap["temple_supply"], strict=True):
+        assert placed[colour] + supply == CA_TEMPLES[colour], f"{colour} temples conserved"
+    tiles = [t for p in snap["upgrade_piles"] for t in p] + snap["upgrade_box"]
+    tiles += [t for u in snap["upgrades"] for t in u]
+    assert len(tiles) == CA_TILES, "36 upgrade tiles"
+    tactics = snap["tactics_board"] + snap["tactics_deck"]
+    tactics += [t for ts in snap["tactics"] + snap.get("tactics_used", []) for t in ts]
+    tactics += [t for p in snap.get("played", []) for t in p if isinstance(t, str)]
+    assert len(tactics) == CA_COMMON + 3 * n, "75 common tactic cards and 3 per house"
+    assert len(set(snap["castles"])) == n, "one castle per territory"
+    over = state.is_over
+    for seat in [None, *range(n)]:
+        view = state.view(seat)
+        for other in view["seats"]:
+            if other["seat"] != seat and not over:
+                assert "hand" not in other, "candle hands are hidden"
+                assert "secret" not in other, "a secret choice of tactic cards is hidden"
+    if len(saved["history"]) % 25 == 0 or over:
+        for seat in [None, *range(n)]:
+            for entry in state.log(seat):
+                if entry["event"] == "chose":
+                    assert set(entry) == {"event", "seat"}, "a secret choice is logged bare"
+                elif entry["event"] in ("draw", "return") and entry["seat"] != seat:
+                    assert "card" not in entry, "another's drawn or returned card is hidden"
+
+
 INVARIANTS: dict[str, Callable[[Any], None]] = {
+    "candelabria": candelabria,
     "candle-quest": candle_quest,
     "sixteen-candies": sixteen_candies,
 }

@@ -13,21 +13,24 @@ from rich.console import Console
 from rich.markup import escape
 from rich.text import Text
 
-from candlebox.cli.render import candle_quest, generic, sixteen_candies
+from candlebox.cli.render import candelabria, candle_quest, generic, sixteen_candies
 
 Renderer = Callable[[dict[str, Any], Console], None]
 EventLine = Callable[[dict[str, Any]], str]
 
 RENDERERS: dict[str, Renderer] = {
+    candelabria.GAME_ID: candelabria.render,
     candle_quest.GAME_ID: candle_quest.render,
     sixteen_candies.GAME_ID: sixteen_candies.render,
 }
 EVENT_LINES: dict[str, EventLine] = {
+    candelabria.GAME_ID: candelabria.event_line,
     candle_quest.GAME_ID: candle_quest.event_line,
     sixteen_candies.GAME_ID: sixteen_candies.event_line,
 }
 # Optional: an action as rich markup (e.g. candle codes in colour); plain text otherwise.
 ACTION_TEXTS: dict[str, Callable[[str], str]] = {
+    candelabria.GAME_ID: candelabria.action_text,
     candle_quest.GAME_ID: candle_quest.action_text,
     sixteen_candies.GAME_ID: sixteen_candies.action_text,
 }

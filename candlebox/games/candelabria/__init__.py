@@ -1,22 +1,20 @@
-"""The Curse of Candelabria, 3–5 players: three years of Mist, Kindling and War.
+"""The Curse of Candelabria, 3–5 players: three years of Mist, Kindling and War (issue 4).
 
-Work in progress (issue 4): the content pack, setup, the Mist season and the Kindling season are built;
-the game stops when the Kindling season of the first year is over (``Phase.WAR``, nobody to act). It is
-not registered in ``candlebox.GAMES`` until it is complete; tests and tools use this package directly::
+Registered as ``"candelabria"`` (variant ``"standard"``, 3–5 players)::
 
-    from candlebox.games import candelabria
-    game = candelabria.new_game(players=4, seed=7)
+    import candlebox
+    game = candlebox.new_game("candelabria", players=4, seed=7)
     seat = game.to_act[0]
     game.apply(seat, game.legal_actions(seat)[0])
 
-``INFO`` is the registry entry, ready for ``candlebox.engine.register`` once War is built.
+``new_game`` here does the same without the registry. The 2-player mode is a later issue.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from candlebox.engine import GameInfo, Variant
+from candlebox.engine import GameInfo, Variant, register
 from candlebox.engine.options import validate_options
 from candlebox.games.candelabria.components import ContentError, load_content
 from candlebox.games.candelabria.options import MAX_TURNS, OPTIONS
@@ -70,7 +68,7 @@ def create(variant: str, players: int, seed: int, options: dict[str, Any]) -> Ca
 def new_game(
     players: int = 4, seed: int = 0, variant: str | None = None, **options: Any
 ) -> CandelabriaState:
-    """Like ``candlebox.new_game("candelabria", ...)`` while the game is not registered."""
+    """Like ``candlebox.new_game("candelabria", ...)``."""
     var, opts = resolve(players, variant, options)
     return create(var.name, players, seed, opts)
 
@@ -115,6 +113,7 @@ INFO = GameInfo(
     restore=restore,
     facts=facts(),
 )
+register(INFO)
 
 __all__ = [
     "GAME_ID",

@@ -3,7 +3,7 @@
 Every file in ``content/`` is decoded through a msgspec schema (written out as ``*.schema.json``) and then
 checked against every number and name the rulebook gives, so that a file that breaks the printed game is
 refused with a message naming the file and the field. The shipped files are a reconstruction (marked
-``"reconstructed": true``; docs/rulings-candelabria.md, CA-1 to CA-8); an owner of the physical game can
+``"reconstructed": true``; docs/rulings.md, CA-1 to CA-8); an owner of the physical game can
 load the real data with the ``content=`` option (a folder holding the same seven files).
 
 The decoded files become a :class:`Content`: flat tables indexed by small integers (card ids, tile types,

@@ -32,12 +32,22 @@ STEAL           count                          Steal: one resource from an oppon
 RAZE            count, region                  Destroy Temple: the region
 SHIFT           region                         Luminis: move a candle within a region with a new
                                                or destroyed temple
-WAR             —                              the Kindling season is over: War is not built yet
+CURSE_AT        curse place                    War Preparation: where the curse's winner places it
+RECAST          region                         curse: perform again a candle's effects
+LIFT            region                         curse: a candle of the region to place anywhere
+LIFT_TO         owner, role                    ... and where to
+GIFT            region                         curse: a Temple in the region or a free Upgrade tile
+SECRET          region                         a battle: each participant's secret tactic cards
+                                               (seat -1: every participant yet to choose acts)
+CANCEL          region                         a battle: cancel an opponent's card with one of yours
+WAR             —                              (unused: kept so old numbers stay readable)
 OVER            —                              the game is over
 =============== ======================================================================================
 
 Auto steps: EFFECTS (seat, card, next effect) · AFTER_DEPLOY (seat, next trigger) · DRAW (seat, left,
-then-return flag, drawn) · LAND (seat, territory) · END_TURN (seat) · REFILL.
+then-return flag, drawn) · LAND (seat, territory) · END_TURN (seat) · REFILL · WAR_PREP (grant the
+curses one by one) · BATTLES (the next region at war) · RESOLVE (region, next participant) · TACTIC (seat,
+tactic type or ~war-board slot, next effect, region) · EPILOGUE.
 """
 
 from enum import IntEnum
@@ -65,8 +75,15 @@ class Phase(IntEnum):
     STEAL = 18
     RAZE = 19
     SHIFT = 20
-    WAR = 21
-    OVER = 22
+    CURSE_AT = 21
+    RECAST = 22
+    LIFT = 23
+    LIFT_TO = 24
+    GIFT = 25
+    SECRET = 26
+    CANCEL = 27
+    WAR = 28
+    OVER = 29
 
 
 class Auto(IntEnum):
@@ -76,6 +93,11 @@ class Auto(IntEnum):
     LAND = 43
     END_TURN = 44
     REFILL = 45
+    WAR_PREP = 46
+    BATTLES = 47
+    RESOLVE = 48
+    TACTIC = 49
+    EPILOGUE = 50
 
 
 FIRST_AUTO = 40
@@ -108,6 +130,13 @@ FRAME_LENGTH: dict[int, int] = {
     Phase.STEAL: 3,
     Phase.RAZE: 4,
     Phase.SHIFT: 3,
+    Phase.CURSE_AT: 3,
+    Phase.RECAST: 3,
+    Phase.LIFT: 3,
+    Phase.LIFT_TO: 4,
+    Phase.GIFT: 3,
+    Phase.SECRET: 3,
+    Phase.CANCEL: 3,
     Phase.WAR: 2,
     Phase.OVER: 2,
     Auto.EFFECTS: 4,
@@ -116,6 +145,11 @@ FRAME_LENGTH: dict[int, int] = {
     Auto.LAND: 3,
     Auto.END_TURN: 2,
     Auto.REFILL: 2,
+    Auto.WAR_PREP: 2,
+    Auto.BATTLES: 2,
+    Auto.RESOLVE: 4,
+    Auto.TACTIC: 5,
+    Auto.EPILOGUE: 2,
 }
 
 # Models on the map: the three candle roles (also the House Board's seal slots) and the castle.

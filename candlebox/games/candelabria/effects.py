@@ -174,8 +174,9 @@ def steal_actions(st: CandelabriaState, frame: list[int]) -> list[str]:
         return []
     table = st.notation.steal
     actions: list[str] = []
+    fight = st.fight  # in a battle, only from an opponent fighting in it (rulings CA-W10)
     for other in range(st.num_players):
-        if other != seat:
+        if other != seat and (not fight or other in fight):
             row = table[st.house[other]]
             if st.gold[other]:
                 actions.append(row[0])

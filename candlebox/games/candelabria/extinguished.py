@@ -25,9 +25,10 @@ def extinguish_land_flame(st: CandelabriaState, owner: int, t: int) -> None:
 
 
 def flame_actions(st: CandelabriaState, frame: list[int]) -> list[str]:
-    if not st.curses:
+    # In War Preparation only the curses not yet granted take flames (rulings CA-W5).
+    if st.granted >= len(st.curses):
         return []
-    return [*st.notation.curse[: len(st.curses)], SUPPLY]
+    return [*st.notation.curse[st.granted : len(st.curses)], SUPPLY]
 
 
 def do_flame(st: CandelabriaState, frame: list[int], verb: int, a: int, b: int) -> None:

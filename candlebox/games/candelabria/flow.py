@@ -19,6 +19,7 @@ from candlebox.games.candelabria import (
     kindling,
     maneuver,
     territory,
+    war,
 )
 from candlebox.games.candelabria.decision import FIRST_AUTO, Auto, Phase
 from candlebox.games.candelabria.notation import DONE, SKIP, SPARE, STAY
@@ -53,6 +54,12 @@ LEGAL: dict[int, Lister] = {
     Phase.STEAL: effects.steal_actions,
     Phase.RAZE: effects.raze_actions,
     Phase.SHIFT: effects.shift_actions,
+    Phase.CURSE_AT: war.curse_at_actions,
+    Phase.RECAST: war.recast_actions,
+    Phase.LIFT: war.lift_actions,
+    Phase.LIFT_TO: war.lift_to_actions,
+    Phase.GIFT: war.gift_actions,
+    Phase.CANCEL: war.cancel_actions,
 }
 DO: dict[int, Handler] = {
     Phase.TURN: kindling.do_turn,
@@ -76,6 +83,12 @@ DO: dict[int, Handler] = {
     Phase.STEAL: effects.do_steal,
     Phase.RAZE: effects.do_raze,
     Phase.SHIFT: effects.do_shift,
+    Phase.CURSE_AT: war.do_curse_at,
+    Phase.RECAST: war.do_recast,
+    Phase.LIFT: war.do_lift,
+    Phase.LIFT_TO: war.do_lift_to,
+    Phase.GIFT: war.do_gift,
+    Phase.CANCEL: war.do_cancel,
 }
 AUTO: dict[int, Step] = {
     Auto.EFFECTS: effects.run_effects,
@@ -84,6 +97,11 @@ AUTO: dict[int, Step] = {
     Auto.LAND: maneuver.run_land,
     Auto.END_TURN: kindling.run_end_turn,
     Auto.REFILL: territory.run_refill,
+    Auto.WAR_PREP: war.run_war_prep,
+    Auto.BATTLES: war.run_battles,
+    Auto.RESOLVE: war.run_resolve,
+    Auto.TACTIC: war.run_tactic,
+    Auto.EPILOGUE: war.run_epilogue,
 }
 # The way to decline a decision that may be declined (after its real choices).
 DECLINE: dict[int, str] = {
@@ -108,11 +126,14 @@ def _decline(st: CandelabriaState, kind: int) -> str | None:
     return DECLINE.get(kind)
 
 
-def legal(st: CandelabriaState, frame: Frame) -> list[str]:
-    """The legal actions of the top decision (which has at least one real choice: see advance)."""
+def legal(st: CandelabriaState, frame: Frame, seat: int = -1) -> list[str]:
+    """The legal actions of the top decision (which has at least one real choice: see advance); for the
+    secret choice of tactic cards, those of ``seat``."""
     kind = frame[0]
     if kind >= Phase.WAR:
         return []
+    if kind == Phase.SECRET:
+        return war.secret_actions(st, seat)
     actions = LEGAL[kind](st, frame)
     decline = _decline(st, kind)
     if decline is not None:
@@ -129,7 +150,7 @@ def advance(st: CandelabriaState) -> None:
         if kind >= FIRST_AUTO:
             AUTO[kind](st, frame)
             continue
-        if kind >= Phase.WAR:
+        if kind >= Phase.WAR or kind == Phase.SECRET:
             st._cache_seat = -1
             return
         actions = LEGAL[kind](st, frame)
@@ -147,8 +168,11 @@ def advance(st: CandelabriaState) -> None:
         return
 
 
-def do(st: CandelabriaState, action: str) -> None:
+def do(st: CandelabriaState, seat: int, action: str) -> None:
     frame = st.stack[-1]
     verb, a, b = st.notation.parse[action]
-    DO[frame[0]](st, frame, verb, a, b)
+    if frame[0] == Phase.SECRET:
+        war.do_secret(st, frame, seat, a, b)
+    else:
+        DO[frame[0]](st, frame, verb, a, b)
     advance(st)

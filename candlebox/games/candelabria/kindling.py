@@ -3,7 +3,7 @@
 "A player cannot decide to pass their turn ... until they have run out of the Candle Cards in their
 possession." A player with cards always has a legal action (any card can be discarded to maneuver); a
 player without cards is skipped. "When all players have no more Candle Cards in their hand, this Season is
-concluded" — then the War Season, which is not built yet: the game stops there (Phase.WAR, nobody to act).
+concluded" — then the War Season (war.py).
 """
 
 from __future__ import annotations
@@ -69,6 +69,7 @@ def run_end_turn(st: CandelabriaState, frame: list[int]) -> None:
 
 
 def to_war(st: CandelabriaState) -> None:
-    """Every hand is empty: the Kindling Season is over. The War Season is the next step to build."""
-    st.events.append(("war", st.year))
-    st.stack.append([Phase.WAR, -1])
+    """Every hand is empty: the Kindling Season is over; the War Season begins (war.py)."""
+    from candlebox.games.candelabria.war import to_war as war_season
+
+    war_season(st)

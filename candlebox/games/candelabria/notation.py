@@ -54,6 +54,11 @@ class Verb(IntEnum):
     STAY = 27
     SKIP = 28
     SPARE = 29
+    PLAY = 30  # slot-1 tactic type + 1, slot-2 tactic type + 1 (0: no card)
+    CANCEL = 31  # my slot, 2 * house + their slot
+    PASS = 32
+    RECAST = 33  # house, role
+    LIFT = 34  # house, role
 
 
 VERBS = (
@@ -83,6 +88,11 @@ VERBS = (
     "stay",
     "skip",
     "spare",
+    "play",
+    "cancel",
+    "pass",
+    "recast",
+    "lift",
 )
 
 
@@ -113,6 +123,10 @@ class Notation:
     steal: list[list[str]] = field(default_factory=list)  # [house][resource]
     raze: list[str] = field(default_factory=list)  # [region]
     shift: list[list[str]] = field(default_factory=list)  # [role][territory]
+    play: list[list[str]] = field(default_factory=list)  # [slot-1 type + 1][slot-2 type + 1]
+    cancel: list[list[list[str]]] = field(default_factory=list)  # [my slot][house][their slot]
+    recast: list[list[str]] = field(default_factory=list)  # [house][role]
+    lift: list[list[str]] = field(default_factory=list)  # [house][role]
     parse: dict[str, tuple[int, int, int]] = field(default_factory=dict)
     territory_names: frozenset[str] = frozenset()
     card_codes: frozenset[str] = frozenset()
@@ -124,6 +138,8 @@ SUPPLY = "supply"
 STAY = "stay"
 SKIP = "skip"
 SPARE = "spare"
+PASS = "pass"
+NO_CARD = "-"
 
 _NOTATIONS: dict[tuple[int, int], Notation] = {}
 
@@ -218,6 +234,30 @@ def _build(content: Content, board: Board) -> Notation:
     add(STAY, Verb.STAY)
     add(SKIP, Verb.SKIP)
     add(SPARE, Verb.SPARE)
+    add(PASS, Verb.PASS)
+    tcodes = [NO_CARD] + [t.code for t in content.tactics]
+    n.play = [
+        [add(f"play {c1} {c2}", Verb.PLAY, i, j) for j, c2 in enumerate(tcodes)]
+        for i, c1 in enumerate(tcodes)
+    ]
+    n.cancel = [
+        [
+            [
+                add(f"cancel {mine + 1} {h} {theirs + 1}", Verb.CANCEL, mine, 2 * i + theirs)
+                for theirs in (0, 1)
+            ]
+            for i, h in enumerate(houses)
+        ]
+        for mine in (0, 1)
+    ]
+    n.recast = [
+        [add(f"recast {h}-{ROLE_LETTER[r]}", Verb.RECAST, i, r) for r in range(3)]
+        for i, h in enumerate(houses)
+    ]
+    n.lift = [
+        [add(f"lift {h}-{ROLE_LETTER[r]}", Verb.LIFT, i, r) for r in range(3)]
+        for i, h in enumerate(houses)
+    ]
     n.territory_names = frozenset(terr)
     n.card_codes = frozenset(cards)
     n.house_codes = "".join(houses)
@@ -246,6 +286,10 @@ _SHAPES = {
     "steal": "a house and gold or wax, e.g. 'steal C gold'",
     "raze": "a region holding a temple, e.g. 'raze 6'",
     "shift": "your candle and a territory of the region, e.g. 'shift W 9b'",
+    "play": "two War Board slots, each a tactic card you own or '-', e.g. 'play 1I1X -'",
+    "cancel": "your slot (1 or 2), a house and its slot, e.g. 'cancel 1 N 1'",
+    "recast": "a candle as house-role, e.g. 'recast N-P'",
+    "lift": "a candle as house-role, e.g. 'lift S-W'",
 }
 
 

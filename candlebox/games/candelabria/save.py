@@ -66,6 +66,14 @@ class Snapshot(msgspec.Struct, forbid_unknown_fields=True):
     end_reason: str
     final: list[float]
     winners: list[int]
+    curses_granted: int = 0
+    curse_models: list[str | None] = []  # per curse place, the territory of its model
+    curse_owners: list[int] = []
+    battles_left: list[int] = []
+    battle: list[int] = []  # the participants, in turn order
+    secret: list[list[str | None]] = []  # per seat: its secret choice, [] not chosen
+    played: list[list[str | int | None]] = []  # per seat: slot 1, slot 2 (None empty, 0 resolved)
+    tactics_used: list[list[str]] = []
 
 
 class Saved(msgspec.Struct, forbid_unknown_fields=True):
@@ -91,6 +99,9 @@ def snapshot(st: CandelabriaState) -> dict[str, Any]:
 
     def cards(cs: list[int]) -> list[str]:
         return [content.candles[c].code for c in cs]
+
+    def tcode(c: int) -> str | None:
+        return content.tactics[c].code if c >= 0 else None
 
     def deck_entry(e: int) -> str:
         return content.curses[e].code if e >= 0 else content.candles[~e].code
@@ -139,6 +150,14 @@ def snapshot(st: CandelabriaState) -> dict[str, Any]:
         "aside": cards(st.aside),
         "boxed": cards(st.boxed),
         "stack": [list(frame) for frame in st.stack],
+        "curses_granted": st.granted,
+        "curse_models": [names[t] if t >= 0 else None for t in st.cplace],
+        "curse_owners": list(st.cown),
+        "battles_left": list(st.wlist),
+        "battle": list(st.fight),
+        "secret": [[tcode(c) for c in sec] for sec in st.secret],
+        "played": [[tcode(c) if c != -2 else 0 for c in pl] for pl in st.played],
+        "tactics_used": [[content.tactics[t].code for t in ts] for ts in st.tused],
         "end_reason": st.end_reason,
         "final": list(st.final),
         "winners": list(st.win),
@@ -312,6 +331,48 @@ def restore(data: dict[str, Any]) -> CandelabriaState:
     st.aside = read.cards(snap.aside, "aside")
     st.boxed = read.cards(snap.boxed, "boxed")
     st.stack = [list(frame) for frame in snap.stack]
+    st.granted = snap.curses_granted
+    if not 0 <= st.granted <= len(st.curses):
+        read.fail("curses_granted", f"0 to {len(st.curses)}, not {st.granted}")
+    st.cplace = [
+        read.territory(t, "curse_models") if t is not None else -1 for t in snap.curse_models
+    ]
+    st.cown = list(snap.curse_owners)
+    if snap.curse_models and (
+        len(st.cplace) != len(st.curses)
+        or len(st.cown) != len(st.curses)
+        or any(
+            (t >= 0) != (o >= 0) or not -1 <= o < n for t, o in zip(st.cplace, st.cown, strict=True)
+        )
+    ):
+        read.fail("curse_models", "one territory and one owner per curse place, both or neither")
+    if any(r not in st.board.regions for r in snap.battles_left):
+        read.fail("battles_left", "regions of the board only")
+    st.wlist = list(snap.battles_left)
+    if any(not 0 <= s < n for s in snap.battle) or len(set(snap.battle)) != len(snap.battle):
+        read.fail("battle", "distinct seats of the game")
+    st.fight = list(snap.battle)
+
+    def tac_or_none(c: str | int | None, where: str) -> int:
+        if c is None:
+            return -1
+        if c == 0:
+            return -2
+        return read.tactic(str(c), where)
+
+    st.secret = [[tac_or_none(c, "secret") for c in sec] for sec in snap.secret] or [
+        [] for _ in range(n)
+    ]
+    st.played = [[tac_or_none(c, "played") for c in pl] for pl in snap.played] or [
+        [-1, -1] for _ in range(n)
+    ]
+    st.tused = [[read.tactic(t, "tactics_used") for t in ts] for ts in snap.tactics_used] or [
+        [] for _ in range(n)
+    ]
+    if len(st.secret) != n or len(st.played) != n or len(st.tused) != n:
+        read.fail("secret", f"secret, played and tactics_used: one entry per player ({n})")
+    if any(len(sec) not in (0, 2) for sec in st.secret) or any(len(p) != 2 for p in st.played):
+        read.fail("played", "two War Board slots per seat")
     st.end_reason = snap.end_reason
     st.final = tuple(snap.final)
     st.win = tuple(snap.winners)
@@ -387,6 +448,10 @@ def check_consistent(st: CandelabriaState) -> None:
     if Counter(tiles) != Counter(content.all_tiles):
         fail("the upgrade tiles do not add up")
     tactics = list(st.tboard) + list(st.tdeck) + [t for ts in st.tac for t in ts]
+    tactics += [t for ts in st.tused for t in ts] + [c for p in st.played for c in p if c >= 0]
+    for seat, sec in enumerate(st.secret):
+        if Counter(c for c in sec if c >= 0) - Counter(st.tac[seat]):
+            fail(f"seat {seat} chose tactic cards it does not hold")
     everything = list(content.common_tactics) + [
         t for h in st.house for t in content.house_tactics[h]
     ]
@@ -399,7 +464,7 @@ def check_consistent(st: CandelabriaState) -> None:
         if kind not in FRAME_LENGTH or len(frame) != FRAME_LENGTH[kind]:
             fail(f"a pending decision {frame} is not one of the game's")
         seat = frame[1]
-        if kind < FIRST_AUTO and kind < Phase.WAR and not 0 <= seat < n:
+        if kind < FIRST_AUTO and kind < Phase.WAR and kind != Phase.SECRET and not 0 <= seat < n:
             fail(f"a pending decision {frame} names no seat of the game")
     if st.stack[-1][0] >= FIRST_AUTO:
         fail("the top of the pending decisions is not a decision")
@@ -442,6 +507,14 @@ def resample(st: CandelabriaState, seat: int, seed: int) -> CandelabriaState:
     aside_seat = twin.stack[-1][1] if twin.stack[-1][0] == Phase.KEEP else seat
     if aside_seat != seat:
         pool += twin.aside
+    # The others' secret choices of tactic cards, made but not revealed: any they could have made.
+    if twin.stack[-1][0] == Phase.SECRET:
+        from candlebox.games.candelabria.war import secret_actions
+
+        for other in twin.fight:
+            if other != seat and twin.secret[other]:
+                _, a, b = twin.notation.parse[rng.choice(secret_actions(twin, other))]
+                twin.secret[other] = [a - 1, b - 1]
     rng.shuffle(pool)
     for i in deck_slots:
         twin.adeck[i] = pool.pop()

@@ -16,6 +16,7 @@ from candlebox.games.candelabria.board import Board, board_for
 from candlebox.games.candelabria.components import Content, load_content
 from candlebox.games.candelabria.decision import NAMES, Phase
 from candlebox.games.candelabria.notation import Notation, malformed, notation_for
+from candlebox.games.candelabria.war import secret_actions, waiting
 
 GAME_ID = "candelabria"
 _SEATS = tuple((seat,) for seat in range(8))
@@ -37,13 +38,17 @@ class CandelabriaState(State):
         "content",  # shared tables of the content pack (immutable)
         "corrupt",  # bitmask of corrupted region numbers
         "cout",  # curse cards out of the game
+        "cown",  # curse place -> the seat controlling its model, -1 none (War)
+        "cplace",  # curse place -> territory of its model, -1 not on the map (War)
         "cpos",  # seat -> role -> territory of the candle, -1 when not on the map
         "ctrl",  # seat -> icon -> territories with that icon holding the seat's Land Flame
         "curses",  # curse cards on the Curse Board, left to right
         "end_reason",
         "entry_optional",
+        "fight",  # the participants of the battle being fought, in turn order
         "final",
         "gold",
+        "granted",  # curses granted so far in this War Preparation
         "hand",  # seat -> candle cards in hand
         "house",  # seat -> house index
         "known",  # seat -> the cards in its hand everyone knows are there (rulings CA-39)
@@ -54,11 +59,13 @@ class CandelabriaState(State):
         "notation",  # shared action strings (immutable)
         "order",  # seats, first to last on the turn order track
         "piles",  # the Upgrade Board: 9 piles of tile types, top last
+        "played",  # seat -> [slot 1, slot 2]: revealed tactic card, -1 none/cancelled, -2 resolved
         "push_optional",
         "rcard",  # seat -> role -> candle card on that seal slot, -1 when free
         "rgold",  # the reserve
         "rwax",
         "seat_of",  # house index -> seat, -1 when the house is not in play
+        "secret",  # seat -> its secret choice [slot 1, slot 2] (-1 empty), [] not chosen yet
         "side",  # "large" or "small"
         "stack",  # the pending decisions (decision.py)
         "tac",  # seat -> tactic card types owned (on the War Board)
@@ -68,10 +75,12 @@ class CandelabriaState(State):
         "temples",  # region number -> temple colours, bottom to top
         "tsup",  # temple levels left by colour
         "turns",  # Kindling turns taken so far (max_turns bounds them)
+        "tused",  # seat -> tactic cards played or cancelled this War (back on the War Board after)
         "upg",  # seat -> upgrade tile types on the House Board
         "vp",
         "wax",
         "win",
+        "wlist",  # regions still to fight this War, in order
         "year",
     )
 
@@ -124,6 +133,14 @@ class CandelabriaState(State):
         self.aside: list[int] = []
         self.boxed: list[int] = []
         self.stack: list[list[int]] = []
+        self.granted = 0
+        self.cplace: list[int] = []
+        self.cown: list[int] = []
+        self.wlist: list[int] = []
+        self.fight: list[int] = []
+        self.secret: list[list[int]] = [[] for _ in range(n)]
+        self.played: list[list[int]] = [[-1, -1] for _ in range(n)]
+        self.tused: list[list[int]] = [[] for _ in range(n)]
         self.end_reason = ""
         self.final: tuple[float, ...] = ()
         self.win: tuple[int, ...] = ()
@@ -138,6 +155,8 @@ class CandelabriaState(State):
         frame = self.stack[-1]
         if frame[0] >= Phase.WAR:
             return ()
+        if frame[0] == Phase.SECRET:
+            return waiting(self)
         return _SEATS[frame[1]]
 
     def legal_actions(self, seat: int) -> list[str]:
@@ -145,6 +164,8 @@ class CandelabriaState(State):
         if seat == self._cache_seat:
             return self._cache_list[:]
         frame = self.stack[-1]
+        if frame[0] == Phase.SECRET:
+            return secret_actions(self, seat) if seat in waiting(self) else []
         if frame[0] >= Phase.WAR or seat != frame[1]:
             return []
         actions = flow.legal(self, frame)
@@ -153,10 +174,10 @@ class CandelabriaState(State):
         return actions[:]
 
     def _legal_for(self, seat: int) -> list[str]:
-        return flow.legal(self, self.stack[-1])
+        return flow.legal(self, self.stack[-1], seat)
 
     def _do(self, seat: int, action: str) -> None:
-        flow.do(self, action)
+        flow.do(self, seat, action)
 
     def _malformed(self, action: str) -> str | None:
         return malformed(self.notation, action)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from candlebox.games.candelabria.components import EFFECTS, ICONS, TEMPLES
-from candlebox.games.candelabria.decision import MODEL_LETTER, NAMES, ROLE_NAMES, Phase
+from candlebox.games.candelabria.decision import MODEL_LETTER, NAMES, ROLE_NAMES, Auto, Phase
 
 if TYPE_CHECKING:
     from candlebox.games.candelabria.state import CandelabriaState
@@ -58,6 +58,20 @@ EVENT_FIELDS: dict[str, tuple[str, ...]] = {
     "shift": ("seat", "role", "from", "to"),
     "end-turn": ("seat", "turn"),
     "war": ("year",),
+    "curse-unclaimed": ("curse", "reason"),
+    "deploy-curse": ("seat", "curse", "territory", "effect"),
+    "order": ("order",),
+    "recast": ("seat", "owner", "role", "card"),
+    "lift": ("seat", "owner", "role", "from", "to"),
+    "battles": ("regions",),
+    "battle": ("region", "seats"),
+    "chose": ("seat",),  # a secret choice: nothing of it is shown until the reveal
+    "reveal": ("seat", "cards"),
+    "cancel": ("seat", "card", "owner", "target"),
+    "resolve": ("seat", "card"),
+    "powers": ("region", "powers"),
+    "win": ("seat", "region"),
+    "epilogue": ("year",),
     "game-over": ("reason", "winners"),
 }
 PRIVATE = {"draw": ("card",), "keep": ("card", "others"), "return": ("card",)}
@@ -82,6 +96,10 @@ def event_view(event: tuple, seat: int | None) -> dict[str, Any]:
         entry["place"] += 1  # Curse Board places count from 1, as in the notation ("curse 2")
     elif kind in ("influence", "flame"):
         entry["curse"] = entry["curse"] + 1 if entry["curse"] >= 0 else "supply"
+    elif kind in ("curse-unclaimed", "deploy-curse"):
+        entry["curse"] += 1
+    elif kind == "powers":
+        entry["powers"] = {str(s): p for s, p in entry["powers"]}
     if "role" in entry:
         role = entry["role"]
         entry["role"] = "EPW"[role] if role >= 0 else ("land" if kind in _LAND_EVENTS else None)
@@ -89,6 +107,13 @@ def event_view(event: tuple, seat: int | None) -> dict[str, Any]:
 
 
 _LAND_EVENTS = ("destroy", "extinguish")
+_WAR_STEPS = (Auto.WAR_PREP, Auto.BATTLES, Auto.EPILOGUE)
+
+
+def season(st: CandelabriaState) -> str:
+    if st.is_over:
+        return "over"
+    return "war" if any(frame[0] in _WAR_STEPS for frame in st.stack) else "kindling"
 
 
 def _card(st: CandelabriaState, card: int) -> str:
@@ -104,8 +129,10 @@ def pending(st: CandelabriaState, seat: int | None) -> dict[str, Any] | None:
     kind = frame[0]
     if kind == Phase.OVER:
         return None
-    if kind == Phase.WAR:
-        return {"decision": "war", "seats": [], "note": "the War Season is not built yet"}
+    if kind == Phase.SECRET:
+        from candlebox.games.candelabria.war import waiting
+
+        return {"decision": "secret", "seats": list(waiting(st)), "region": frame[2]}
     info: dict[str, Any] = {"decision": NAMES[kind], "seats": [frame[1]]}
     names = st.board.names
     if kind == Phase.MOVE:
@@ -137,6 +164,12 @@ def pending(st: CandelabriaState, seat: int | None) -> dict[str, Any] | None:
         info["cards"] = [_card(st, c) for c in st.aside]
     elif kind == Phase.DEPLOY_AT:
         info["role"] = ROLE_NAMES[frame[2]]
+    elif kind == Phase.CURSE_AT:
+        info["curse"] = frame[2] + 1
+    elif kind in (Phase.RECAST, Phase.LIFT, Phase.GIFT, Phase.CANCEL):
+        info["region"] = frame[2]
+    elif kind == Phase.LIFT_TO:
+        info["candle"] = f"{st.house_code(frame[2])}-{'EPW'[frame[3]]}"
     return info
 
 
@@ -145,8 +178,11 @@ def describe(st: CandelabriaState) -> str:
     kind = frame[0]
     if kind == Phase.OVER:
         return "the game is over"
-    if kind == Phase.WAR:
-        return f"the Kindling season of year {st.year} is over (War is not built yet)"
+    if kind == Phase.SECRET:
+        from candlebox.games.candelabria.war import waiting
+
+        seats = ", ".join(f"{s} ({st.house_code(s)})" for s in waiting(st))
+        return f"seats {seats} are to choose their tactic cards in secret for region {frame[2]}"
     who = f"seat {frame[1]} ({st.house_code(frame[1])})"
     return f"{who} {_what(st, frame)}"
 
@@ -178,6 +214,18 @@ def _what(st: CandelabriaState, frame: list[int]) -> str:
         return f"is to choose the flame to extinguish in {names[frame[2]]}"
     if kind == Phase.SHIFT:
         return f"may move a candle within region {frame[2]}"
+    if kind == Phase.CURSE_AT:
+        return f"is to place curse {frame[2] + 1} on a territory at war"
+    if kind == Phase.RECAST:
+        return f"is to choose a candle in region {frame[2]} whose effects it performs again"
+    if kind == Phase.LIFT:
+        return f"is to choose a candle in region {frame[2]} to place anywhere"
+    if kind == Phase.LIFT_TO:
+        return "is to choose where the candle goes"
+    if kind == Phase.GIFT:
+        return f"is to place a Temple in region {frame[2]} or take a free Upgrade tile"
+    if kind == Phase.CANCEL:
+        return f"may cancel an opponent's tactic card in the battle for region {frame[2]}"
     count = frame[2]
     return {
         Phase.INFLUENCE: f"is to place {count} flame(s) in front of the Curses",
@@ -220,9 +268,22 @@ def _seat(st: CandelabriaState, owner: int, viewer: int | None) -> dict[str, Any
         "maneuvered": [_card(st, c) for c in st.mpile[owner]],
         "upgrades": [content.tiles[t].code for t in st.upg[owner]],
         "tactics": [content.tactics[t].code for t in st.tac[owner]],
+        "tactics_used": [content.tactics[t].code for t in st.tused[owner]],
         "hand_size": len(st.hand[owner]),
         "territories": [names[t] for t in range(st.board.size) if st.lf[t] >> owner & 1],
     }
+    if st.fight and owner in st.fight:
+        if st.secret[owner]:
+            info["chosen"] = True  # that it has chosen is seen; what, only by itself
+            if viewer == owner:
+                info["secret"] = [
+                    content.tactics[c].code if c >= 0 else None for c in st.secret[owner]
+                ]
+        elif any(c != -1 for c in st.played[owner]):
+            info["played"] = [
+                content.tactics[c].code if c >= 0 else ("resolved" if c == -2 else None)
+                for c in st.played[owner]
+            ]
     if viewer == owner or st.is_over:
         info["hand"] = [_card(st, c) for c in st.hand[owner]]
     else:
@@ -269,7 +330,7 @@ def view(st: CandelabriaState, seat: int | None) -> dict[str, Any]:
         "seat": seat,
         "side": st.side,
         "year": st.year,
-        "season": "over" if st.is_over else ("war" if st.phase == Phase.WAR else "kindling"),
+        "season": season(st),
         "turn": st.turns,
         "max_turns": st.max_turns,
         "order": list(st.order),
@@ -290,6 +351,17 @@ def view(st: CandelabriaState, seat: int | None) -> dict[str, Any]:
             }
             for i, k in enumerate(st.curses)
         ],
+        "curse_models": [
+            {
+                "curse": k + 1,
+                "territory": board.names[t],
+                "owner": st.house_code(st.cown[k]),
+            }
+            for k, t in enumerate(st.cplace)
+            if t >= 0
+        ],
+        "battles_left": list(st.wlist),
+        "battle": list(st.fight),
         "curse_deck": len(st.cdeck),
         "tactics_board": [content.tactics[t].code for t in st.tboard],
         "tactics_deck": len(st.tdeck),

@@ -1,0 +1,149 @@
+"""The Curse of Candelabria at the terminal: the regions and their territories with every house's pieces,
+the curses, the houses (resources, VP, tactic cards, candles) in turn order, and the battle under way.
+
+It reads only the view and log entries (plain dicts), so it shows exactly what the seat may know.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich import box
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+GAME_ID = "candelabria"
+HOUSE_STYLE = {
+    "C": "bold red",
+    "R": "bold yellow",
+    "S": "bold blue",
+    "N": "bold green",
+    "L": "bold white",
+}
+ICON_SHORT = {
+    "curse": "Curse",
+    "barracks": "Barracks",
+    "forge": "Forge",
+    "mine": "Mine",
+    "portal": "Portal",
+    "inn": "Inn",
+}
+
+
+def house(code: str) -> str:
+    style = HOUSE_STYLE.get(code, "bold")
+    return f"[{style}]{escape(code)}[/]"
+
+
+def _pieces(t: dict[str, Any], models: list[dict[str, Any]]) -> str:
+    parts: list[str] = []
+    if "castle" in t:
+        parts.append(f"{house(t['castle'])}[dim]-castle[/]")
+    for c in t.get("candles", []):
+        h, role = c["candle"].split("-")
+        parts.append(f"{house(h)}-{role}({c['flames']})")
+    for m in models:
+        parts.append(f"{house(m['owner'])}[magenta]-curse{m['curse']}[/]")
+    if t["land_flames"]:
+        parts.append("flames " + " ".join(house(h) for h in t["land_flames"]))
+    return "  ".join(parts) or "[dim]—[/]"
+
+
+def render(view: dict[str, Any], console: Console) -> None:
+    seats = view["seats"]
+    regions = {r["region"]: r for r in view["regions"]}
+    models: dict[str, list[dict[str, Any]]] = {}
+    for m in view.get("curse_models", []):
+        models.setdefault(m["territory"], []).append(m)
+    order = " → ".join(f"{house(seats[s]['house'])}" for s in view["order"])
+    console.print(
+        f"[bold]The Curse of Candelabria[/] — year {view['year']}, {view['season']}"
+        f"   turn order {order}"
+    )
+    table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
+    table.add_column("region")
+    table.add_column("territory")
+    table.add_column("action")
+    table.add_column("pieces")
+    last = None
+    for t in view["territories"]:
+        r = regions[t["region"]]
+        label = ""
+        if t["region"] != last:
+            temples = "/".join(r["temples"])
+            label = f"{r['region']}" + (" [red]✕ corrupted[/]" if r["corrupted"] else "")
+            label += f" [cyan]{temples} temple[/]" if temples else ""
+            last = t["region"]
+        table.add_row(
+            label,
+            t["territory"],
+            ICON_SHORT[t["icon"]],
+            _pieces(t, models.get(t["territory"], [])),
+        )
+    console.print(table)
+    curses = []
+    for i, c in enumerate(view["curses"], 1):
+        flames = " ".join(f"{house(h)}×{n}" for h, n in c["flames"].items()) or "no flames"
+        curses.append(f"{i}: region {c['curse']} ({escape(c['effect'])}) — {flames}")
+    if curses:
+        console.print("[bold]Curses[/]  " + "   ".join(curses))
+    houses = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
+    for name in (
+        "house",
+        "VP",
+        "gold",
+        "wax",
+        "land fl.",
+        "candle fl.",
+        "hand",
+        "tactics",
+        "upgrades",
+    ):
+        houses.add_column(name)
+    for s in view["order"]:
+        info = seats[s]
+        hand = (" ".join(info["hand"]) or "—") if "hand" in info else f"{info['hand_size']} card(s)"
+        tactics = " ".join(info["tactics"])
+        if info.get("played"):
+            tactics += " | played " + " ".join(str(c or "—") for c in info["played"])
+        if info.get("secret"):
+            tactics += " | chosen " + " ".join(str(c or "—") for c in info["secret"])
+        elif info.get("chosen"):
+            tactics += " | [dim]chosen in secret[/]"
+        me = " [reverse]you[/]" if s == view["seat"] else ""
+        houses.add_row(
+            f"{house(info['house'])} {escape(info['name'])}{me}",
+            str(info["vp"]),
+            str(info["gold"]),
+            str(info["wax"]),
+            str(info["land_flames"]),
+            str(info["candle_flames"]),
+            escape(hand),
+            escape(tactics),
+            escape(" ".join(info["upgrades"])),
+        )
+    console.print(houses)
+    console.print(
+        f"[dim]Tactics board:[/] {escape(' '.join(view['tactics_board']))}   "
+        f"[dim]upgrade tops:[/] {escape(' '.join(p['top'] or '—' for p in view['upgrade_piles']))}"
+    )
+    if view.get("battle"):
+        console.print(
+            "[bold]Battle[/] in region "
+            f"{view['pending'].get('region', '?') if view['pending'] else '?'}: "
+            + " ".join(house(seats[s]["house"]) for s in view["battle"])
+        )
+    if view["over"]:
+        winners = " ".join(house(seats[s]["house"]) for s in view["winners"])
+        console.print(f"[bold]Game over[/] — winner {winners}; scores {view['scores']}")
+
+
+def event_line(entry: dict[str, Any]) -> str:
+    kind = entry["event"]
+    rest = ", ".join(f"{k} {v}" for k, v in entry.items() if k != "event")
+    return f"[bold]{escape(kind)}[/] {escape(rest)}"
+
+
+def action_text(action: str) -> str:
+    return escape(action)
