@@ -13,6 +13,8 @@ HTTP API (JSON; a seat's credential goes in ``Authorization: Bearer TOKEN``):
 - ``GET  /api/games/{id}/state`` — what your seat (or a spectator) sees now
 - ``POST /api/games/{id}/moves`` — ``{"action", "expect"}``
 - ``GET  /api/games/{id}/replay?at=N`` — a finished game after N moves
+- ``GET  /api/games/{id}/board`` — the map of the game (public facts: regions, territories, borders,
+  bridges and the drawing grid of its side), for games with a map (Candelabria); 404 otherwise
 
 Websocket ``/ws/games/{id}``: the client's first message is ``{"type": "hello", "token": ...}`` (no
 token: a spectator); the server answers with a ``snapshot`` and then sends an ``update`` after every
@@ -32,6 +34,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+import msgspec
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -138,6 +141,19 @@ def meta() -> dict[str, Any]:
         "strengths": botlib.STRENGTHS,
         "version": candlebox.__version__,
     }
+
+
+def board_of(state: Any) -> dict[str, Any] | None:
+    """The side of the map a game is played on, as plain public data (content packs are public: the
+    regions with their colours and territories' icons, borders, bridges and the grid of cells the map is
+    drawn from, rulings CA-1); None for a game without a map."""
+    content = getattr(state, "content", None)
+    sides = getattr(content, "sides", None)
+    side = getattr(state, "side", None)
+    if not isinstance(sides, dict) or side not in sides:
+        return None
+    data = msgspec.to_builtins(sides[side])
+    return data if isinstance(data, dict) else None
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -288,6 +304,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         except Rejected as exc:
             return error(exc)
         return JSONResponse(frame)
+
+    @app.get("/api/games/{game_id}/board")
+    async def api_board(game_id: str) -> Response:
+        try:
+            live = await service().any_game(game_id)
+        except Rejected as exc:
+            return error(exc)
+        board = board_of(live.state)
+        if board is None:
+            return error(Rejected("no-board", "this game has no map", 404))
+        return JSONResponse(board, headers={"Cache-Control": "private, max-age=3600"})
 
     # ------------------------------------------------------------------ the websocket
     @app.websocket("/ws/games/{game_id}")

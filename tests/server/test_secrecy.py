@@ -70,15 +70,30 @@ def check_sixteen_candies(
             assert "card" not in entry, f"seat {seat} sees another seat's card: {entry}"
 
 
+def check_candelabria(view: dict[str, Any], log: list[dict[str, Any]], seat: int | None) -> None:
+    """Hands are private (their size is public); a secret tactic choice is its chooser's alone."""
+    if view["over"]:
+        return
+    for player in view["seats"]:
+        if player["seat"] != seat:
+            hidden = {"hand", "secret"} & set(player)
+            assert not hidden, f"seat {seat} sees seat {player['seat']}'s {hidden}"
+    for entry in log:
+        if entry["event"] == "chose":
+            assert set(entry) == {"event", "seat"}, f"a secret choice leaks: {entry}"
+
+
 CHECKERS: dict[str, Checker] = {
     "candle-quest": check_candle_quest,
     "sixteen-candies": check_sixteen_candies,
+    "candelabria": check_candelabria,
 }
 CASES = [
     ("candle-quest", 3, "basic", 31),
     ("candle-quest", 4, "advanced", 32),
     ("candle-quest", 2, "junior", 33),
     ("sixteen-candies", 3, None, 34),
+    ("candelabria", 3, None, 35),
 ]
 
 

@@ -1,0 +1,1114 @@
+// The Curse of Candelabria on the table: an SVG map of the regions and territories (drawn from the
+// board's grid of cells, GET /api/games/ID/board; rulings CA-1) with every house's castle, candles and
+// flames, Land Flames, temples, corrupted regions and curse models; the houses in turn order with their
+// boards (resources, upgrades, tactic cards, your hand of candle cards), the Curse board, the Tactics
+// board and the Upgrade board; in War, the battle with the secret choice of tactic cards.
+//
+// Clicks: a glowing territory or region on the map (several actions there: a small menu), a glowing
+// piece (a candle to ignite, an enemy flame to destroy...), a card in your hand (deploy in a role or
+// maneuver), a Tactics card, an Upgrade pile, a Curse; everything else the decision asks is a button
+// in the bar under the banner, and the shell's list of all legal actions stays as the fallback.
+
+import { h } from "../ui.js";
+
+const NS = "http://www.w3.org/2000/svg";
+const CELL = 60;
+const PS = 1.3; // the pieces' scale on the map
+
+const HOUSE_COLOURS = {
+  red: "#c8372d",
+  yellow: "#e9b51c",
+  blue: "#2f6fd6",
+  green: "#2f9a48",
+  white: "#f3efe4",
+};
+const REGION_COLOURS = {
+  violet: "#cdb8e6",
+  gold: "#f0d98a",
+  blue: "#b5cdf0",
+  teal: "#a9ddd4",
+  orange: "#f6c39a",
+  white: "#f4efe2",
+  brown: "#d6bf9f",
+  red: "#eeb0a6",
+  green: "#b9dea5",
+  pink: "#f2bdd6",
+};
+const ROLE = { E: "Explorer", P: "Pilgrim", W: "Warrior", C: "Castle" };
+const ICON_NAMES = { curse: "Curse", barracks: "Barracks", forge: "Forge", mine: "Mine", portal: "Portal", inn: "Inn" };
+const TACTIC_ICONS = { V: "VP", I: "Ignite", X: "Extinguish", S: "Steal", T: "Draw tactic", D: "Destroy temple" };
+const TEMPLE_FILL = { white: "#fbfaf5", grey: "#9a9a9a", black: "#2a2626", W: "#fbfaf5", G: "#9a9a9a", B: "#2a2626" };
+const DECLINE = new Set(["done", "skip", "stay", "spare", "pass", "supply"]);
+
+// ----------------------------------------------------------------------------- the map's data
+const boards = new Map(); // game id -> {data} | {error} | {loading: promise}
+
+function gameIdOf(ctx) {
+  return (ctx.game && ctx.game.id) || decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
+}
+
+function boardFor(ctx) {
+  const id = gameIdOf(ctx);
+  const known = boards.get(id);
+  if (known) return known;
+  const entry = { loading: true };
+  boards.set(id, entry);
+  fetch(`/api/games/${encodeURIComponent(id)}/board`)
+    .then((r) => (r.ok ? r.json() : Promise.reject(new Error(`HTTP ${r.status}`))))
+    .then((data) => {
+      entry.loading = false;
+      entry.data = geometry(data);
+      ctx.redraw();
+    })
+    .catch((err) => {
+      entry.loading = false;
+      entry.error = String(err.message || err);
+      ctx.redraw();
+    });
+  return entry;
+}
+
+/** Cells, territory and region outlines, anchors and bridges from the board's grid. */
+function geometry(board) {
+  const grid = board.sketch.map((row) => row.trim().split(/\s+/));
+  const rows = grid.length;
+  const cols = Math.max(...grid.map((r) => r.length));
+  const regionOf = {};
+  const iconOf = {};
+  for (const reg of board.regions) for (const t of reg.territories) (regionOf[t.id] = reg.number), (iconOf[t.id] = t.icon);
+  const cells = {}; // territory -> [[col, row]]
+  for (let y = 0; y < rows; y++) {
+    for (let x = 0; x < cols; x++) {
+      const id = grid[y][x];
+      if (!id || id === "~~") continue;
+      (cells[id] = cells[id] || []).push([x, y]);
+    }
+  }
+  const at = (x, y) => (y >= 0 && y < rows && x >= 0 && x < cols ? grid[y][x] : "~~");
+  // edges: between a cell and its right / lower neighbour, or the map's edge
+  const thin = [];
+  const thick = [];
+  const coast = [];
+  for (let y = 0; y <= rows; y++) {
+    for (let x = 0; x <= cols; x++) {
+      for (const [dx, dy] of [[1, 0], [0, 1]]) {
+        // the edge on the far side of cell (x, y) to (x+dx, y+dy)... walk edges of each cell instead
+        const a = at(x, y);
+        const b = at(x + dx, y + dy);
+        if (x >= cols && dx === 1) continue;
+        if (y >= rows && dy === 1) continue;
+        if (a === b) continue;
+        const seg = dx === 1
+          ? [(x + 1) * CELL, y * CELL, (x + 1) * CELL, (y + 1) * CELL]
+          : [x * CELL, (y + 1) * CELL, (x + 1) * CELL, (y + 1) * CELL];
+        if (a === "~~" || b === "~~") coast.push(seg);
+        else if (regionOf[a] !== regionOf[b]) thick.push(seg);
+        else thin.push(seg);
+      }
+    }
+  }
+  // edges along the top and left of the map
+  for (let x = 0; x < cols; x++) if (at(x, 0) !== "~~") coast.push([x * CELL, 0, (x + 1) * CELL, 0]);
+  for (let y = 0; y < rows; y++) if (at(0, y) !== "~~") coast.push([0, y * CELL, 0, (y + 1) * CELL]);
+  const anchor = {};
+  for (const [id, list] of Object.entries(cells)) {
+    const cx = list.reduce((s, c) => s + c[0] + 0.5, 0) / list.length;
+    const cy = list.reduce((s, c) => s + c[1] + 0.5, 0) / list.length;
+    // the territory's own cell nearest its centre (a bent territory's centre can lie outside it)
+    let best = list[0];
+    let bestD = Infinity;
+    for (const c of list) {
+      const d = (c[0] + 0.5 - cx) ** 2 + (c[1] + 0.5 - cy) ** 2;
+      if (d < bestD) (best = c), (bestD = d);
+    }
+    const inside = bestD < 0.3;
+    const xs = list.map((c) => c[0]);
+    const ys = list.map((c) => c[1]);
+    anchor[id] = {
+      x: (inside ? cx : best[0] + 0.5) * CELL,
+      y: (inside ? cy : best[1] + 0.5) * CELL,
+      w: (Math.max(...xs) - Math.min(...xs) + 1) * CELL,
+      cells: list,
+    };
+  }
+  const regionCells = {};
+  for (const [id, list] of Object.entries(cells)) for (const c of list) (regionCells[regionOf[id]] = regionCells[regionOf[id]] || []).push(c);
+  const regionBadge = {};
+  const anchorCells = new Set(Object.values(anchor).map((a) => `${Math.floor(a.x / CELL)},${Math.floor(a.y / CELL)}`));
+  for (const [r, list] of Object.entries(regionCells)) {
+    const sorted = [...list].sort((a, b) => a[1] + a[0] * 0.01 - (b[1] + b[0] * 0.01));
+    const first = sorted.find((c) => !anchorCells.has(`${c[0]},${c[1]}`)) || sorted[0];
+    regionBadge[r] = { x: first[0] * CELL + 15, y: first[1] * CELL + 15 };
+  }
+  const bridges = [];
+  for (const [a, b] of board.bridges || []) {
+    let best = null;
+    for (const p of cells[a] || []) {
+      for (const q of cells[b] || []) {
+        const d = (p[0] - q[0]) ** 2 + (p[1] - q[1]) ** 2;
+        if (!best || d < best.d) best = { d, p, q };
+      }
+    }
+    if (best) bridges.push({ a, b, x1: (best.p[0] + 0.5) * CELL, y1: (best.p[1] + 0.5) * CELL, x2: (best.q[0] + 0.5) * CELL, y2: (best.q[1] + 0.5) * CELL });
+  }
+  return { grid, rows, cols, cells, regionOf, iconOf, thin, thick, coast, anchor, regionBadge, bridges, colours: Object.fromEntries(board.regions.map((r) => [r.number, r.colour])) };
+}
+
+// ----------------------------------------------------------------------------- small helpers
+function s(tag, attrs = {}, ...children) {
+  const el = document.createElementNS(NS, tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k.startsWith("on") && typeof v === "function") el.addEventListener(k.slice(2), v);
+    else el.setAttribute(k, String(v));
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return el;
+}
+
+function houseColour(ctx, code) {
+  const info = (ctx.facts.houses || {})[code];
+  return HOUSE_COLOURS[(info && info.colour) || ""] || "#888";
+}
+
+/** Dark ink on a light house colour (white, yellow), light ink on the others. */
+function houseInk(ctx, code) {
+  const info = (ctx.facts.houses || {})[code];
+  return info && (info.colour === "white" || info.colour === "yellow") ? "#2b2118" : "#fff";
+}
+
+function seatOfHouse(ctx, code) {
+  const seat = ctx.view.seats.find((p) => p.house === code);
+  return seat ? seat.seat : null;
+}
+
+function houseLabel(ctx, code) {
+  const seat = seatOfHouse(ctx, code);
+  const info = (ctx.facts.houses || {})[code];
+  const name = info ? info.name : code;
+  return seat === null ? name : `${name} (${ctx.name(seat)})`;
+}
+
+function tacticParts(code) {
+  let rest = code || "";
+  let house = null;
+  const m = /^([A-Z])-(.*)$/.exec(rest);
+  if (m) (house = m[1]), (rest = m[2]);
+  const noCancel = rest.endsWith("!");
+  if (noCancel) rest = rest.slice(0, -1);
+  const effects = [...rest.matchAll(/(\d)([A-Z])/g)].map((x) => ({ n: Number(x[1]), icon: x[2] }));
+  return { house, noCancel, effects };
+}
+
+function tacticCard(ctx, code, opts = {}) {
+  const { house, noCancel, effects } = tacticParts(code);
+  const card = h("div.cb-tactic", { class: opts.cls || "", title: tacticTitle(code) });
+  if (house) {
+    card.classList.add("house");
+    card.style.setProperty("--hc", houseColour(ctx, house));
+  }
+  for (const e of effects) card.append(h(`span.cb-eff.e-${e.icon}`, h("b", String(e.n)), h("i", TACTIC_ICONS[e.icon] || e.icon)));
+  if (noCancel) card.append(h("span.cb-nocancel", { title: "cannot be cancelled" }, "⊘"));
+  return card;
+}
+
+function tacticTitle(code) {
+  const { house, noCancel, effects } = tacticParts(code);
+  const words = effects.map((e) => `${TACTIC_ICONS[e.icon] || e.icon} ${e.n}`).join(", ");
+  return `${house ? "House card: " : ""}${words}${noCancel ? " (cannot be cancelled)" : ""}`;
+}
+
+function candleCard(ctx, code, opts = {}) {
+  const info = (ctx.facts.candles || {})[code] || {};
+  const houseCode = /^[A-Z]\d$/.test(code) ? code[0] : null;
+  const card = h("div.cb-candle-card", { class: opts.cls || "", title: `${code}: costs ${info.cost ?? "?"} wax, Year ${info.year ?? "?"}` });
+  if (houseCode) card.style.setProperty("--hc", houseColour(ctx, houseCode));
+  else card.classList.add("advanced");
+  card.append(
+    h("span.cb-cc-code", code),
+    h("span.cb-cc-candle", h("span.cb-cc-flame"), h("span.cb-cc-wax")),
+    h("span.cb-cc-meta", `${info.cost ?? "?"} wax · Y${info.year ?? "?"}`),
+  );
+  return card;
+}
+
+function mark(el, ctx, actions, label) {
+  const list = actions.filter((a) => ctx.can(a));
+  if (!list.length) return el;
+  el.classList.add("clickable");
+  el.tabIndex = 0;
+  el.setAttribute("role", "button");
+  if (list.length === 1) {
+    el.dataset.action = list[0];
+    el.setAttribute("aria-label", label ? label(list[0]) : list[0]);
+  } else {
+    el.dataset.choices = list.join("|");
+    el.setAttribute("aria-label", `${list.length} choices`);
+  }
+  const go = (event) => {
+    event.stopPropagation();
+    if (list.length === 1) ctx.act(list[0]);
+    else openMenu(event, ctx, list, label);
+  };
+  el.addEventListener("click", go);
+  el.addEventListener("keydown", (e) => {
+    if (e.key === "Enter" || e.key === " ") (e.preventDefault(), go(e));
+  });
+  return el;
+}
+
+function openMenu(event, ctx, list, label) {
+  closeMenu();
+  const root = document.querySelector(".cb-board");
+  if (!root) return;
+  const box = root.getBoundingClientRect();
+  const x = (event.clientX || box.left + box.width / 2) - box.left;
+  const y = (event.clientY || box.top + 80) - box.top;
+  const menu = h("div.cb-menu", { role: "menu" });
+  menu.style.left = `${Math.max(4, Math.min(x, box.width - 230))}px`;
+  menu.style.top = `${y + 8}px`;
+  for (const action of list) {
+    menu.append(
+      h("button.action", { dataset: { action }, role: "menuitem", onclick: (e) => (e.stopPropagation(), closeMenu(), ctx.act(action)) }, label ? label(action) : actionLabel(action, ctx)),
+    );
+  }
+  menu.append(h("button.small.subtle", { onclick: (e) => (e.stopPropagation(), closeMenu()) }, "Cancel"));
+  root.append(menu);
+}
+
+function closeMenu() {
+  for (const m of document.querySelectorAll(".cb-menu")) m.remove();
+}
+
+// ----------------------------------------------------------------------------- labels
+function actionLabel(action, ctx) {
+  const p = action.split(" ");
+  const hl = (code) => houseLabel(ctx, code);
+  const pieceLabel = (x) => {
+    if (/^[A-Z]-[EPW]$/.test(x)) return `${hl(x[0])}'s ${ROLE[x[2]]}`;
+    return hl(x);
+  };
+  switch (p[0]) {
+    case "deploy":
+      return `Deploy ${p[1]} as your ${ROLE[p[2]]}`;
+    case "maneuver":
+      return `Maneuver: discard ${p[1]}`;
+    case "at":
+      return `Place it on ${p[1]}`;
+    case "move":
+      return `Move your ${ROLE[p[1]]} to ${p[2]}`;
+    case "extra":
+      return `Burn a flame: ${ROLE[p[1]]} on to ${p[2]}`;
+    case "done":
+      return "Done";
+    case "destroy":
+      return `Destroy ${p[1].includes("-") ? "a flame of " + pieceLabel(p[1]) : pieceLabel(p[1]) + "'s Land Flame"}`;
+    case "push":
+      return `Push ${pieceLabel(p[1])}`;
+    case "to":
+      return `To ${p[1]}`;
+    case "spare":
+      return "Spare it";
+    case "curse":
+      return `In front of Curse ${p[1]}`;
+    case "supply":
+      return "Back to the supply";
+    case "take":
+      return `Take tactic ${p[1]}`;
+    case "upgrade":
+      return `Upgrade pile ${p[1]}${topOf(ctx, Number(p[1]))}`;
+    case "temple":
+      return `${{ W: "White", G: "Grey", B: "Black" }[p[1]] || p[1]} Temple in region ${p[2]}`;
+    case "mine":
+      return `Mine: ${p[2]} gold, ${p[4]} wax`;
+    case "relocate":
+      return `Relocate your ${ROLE[p[1]]}`;
+    case "keep":
+      return `Keep ${p[1]}`;
+    case "return":
+      return `Return ${p[1]}`;
+    case "ignite":
+      return /^[EPW]$/.test(p[1]) ? `Ignite your ${ROLE[p[1]]}` : `Ignite a Land Flame on ${p[1]}`;
+    case "extinguish":
+      return /^\d/.test(p[1]) ? `Extinguish in ${p[1]}` : `Extinguish ${p[1].includes("-") ? "a flame of " + pieceLabel(p[1]) : pieceLabel(p[1]) + "'s Land Flame"}`;
+    case "steal":
+      return `Steal 1 ${p[2]} from ${hl(p[1])}`;
+    case "raze":
+      return `Destroy a Temple level in region ${p[1]}`;
+    case "shift":
+      return `Move your ${ROLE[p[1]]} to ${p[2]}`;
+    case "stay":
+      return "Stay";
+    case "skip":
+      return "Skip";
+    case "recast":
+      return `Repeat the effects of ${pieceLabel(p[1])}`;
+    case "lift":
+      return `Lift ${pieceLabel(p[1])}`;
+    case "play":
+      return p[1] === "-" && p[2] === "-" ? "Play no tactic cards" : `Play ${p[1]} on slot 1, ${p[2]} on slot 2`;
+    case "cancel":
+      return `Your slot ${p[1]} card cancels ${hl(p[2])}'s slot ${p[3]} card`;
+    case "pass":
+      return "Pass";
+    default:
+      return action;
+  }
+}
+
+function topOf(ctx, pile) {
+  const p = (ctx.view.upgrade_piles || [])[pile - 1];
+  return p && p.top ? ` (${p.top})` : "";
+}
+
+// ----------------------------------------------------------------------------- the map
+function pieceTokens(ctx, t, models, pend) {
+  const tokens = [];
+  const me = ctx.you === null ? null : ctx.view.seats[ctx.you];
+  const myHouse = me ? me.house : null;
+  const here = pend && pend.territory === t.territory;
+  if (t.castle) {
+    const acts = t.castle === myHouse ? [`relocate C`] : [];
+    tokens.push({ kind: "castle", house: t.castle, w: 26 * PS, acts, title: `${houseLabel(ctx, t.castle)}'s castle` });
+  }
+  for (const c of t.candles || []) {
+    const [house, role] = c.candle.split("-");
+    const acts = [];
+    if (house === myHouse) acts.push(`ignite ${role}`, `relocate ${role}`);
+    acts.push(`recast ${c.candle}`, `lift ${c.candle}`);
+    if (here) acts.push(`destroy ${c.candle}`, `push ${c.candle}`, `extinguish ${c.candle}`);
+    tokens.push({ kind: "candle", house, role, flames: c.flames, w: 17 * PS, acts, title: `${houseLabel(ctx, house)}'s ${ROLE[role]}: ${c.flames} flame${c.flames === 1 ? "" : "s"}` });
+  }
+  for (const m of models) tokens.push({ kind: "curse", house: m.owner, curse: m.curse, w: 20 * PS, acts: [], title: m.owner ? `Curse ${m.curse}, held by ${houseLabel(ctx, m.owner)}` : `Curse ${m.curse}` });
+  for (const house of t.land_flames || []) {
+    const acts = here ? [`destroy ${house}`, `extinguish ${house}`] : [];
+    tokens.push({ kind: "land", house, w: 13 * PS, acts, title: `${houseLabel(ctx, house)}'s Land Flame` });
+  }
+  return tokens;
+}
+
+function drawToken(ctx, tok, x, y) {
+  const colour = houseColour(ctx, tok.house);
+  const g = s("g", { class: `cb-piece ${tok.kind}`, transform: `translate(${x},${y}) scale(${PS})` }, s("title", {}, tok.title));
+  const outline = tok.house && (ctx.facts.houses || {})[tok.house] && ctx.facts.houses[tok.house].colour === "white" ? "#6b6354" : "#2a1a0e";
+  if (tok.kind === "castle") {
+    g.append(
+      s("path", { d: "M-11 9V-4h4v-5h4v5h6v-5h4v5h4V9Z", fill: colour, stroke: outline, "stroke-width": 1.4 }),
+      s("rect", { x: -2.5, y: 2, width: 5, height: 7, fill: "rgba(0,0,0,0.45)" }),
+    );
+  } else if (tok.kind === "candle") {
+    g.append(
+      s("rect", { x: -5, y: -6, width: 10, height: 17, rx: 2, fill: colour, stroke: outline, "stroke-width": 1.3 }),
+      s("text", { x: 0, y: 7, class: "cb-role", fill: tok.house === "L" || tok.house === "R" ? "#2a1a0e" : "#fff" }, tok.role),
+    );
+    // the flames on the candle
+    const n = tok.flames;
+    if (n > 0) {
+      g.append(s("path", { d: "M0 -19c4 4 5 7 3 10a3.4 3.4 0 0 1-6 0c-2-3 0-6 3-10Z", class: "cb-flame" }));
+      if (n > 1) g.append(s("text", { x: 7, y: -10, class: "cb-flame-n" }, `${n}`));
+    } else {
+      g.append(s("line", { x1: 0, y1: -6, x2: 0, y2: -10, stroke: "#333", "stroke-width": 1.2 }));
+    }
+  } else if (tok.kind === "land") {
+    g.append(s("path", { d: "M0 -8c5 5 6 8 4 11a4.5 4.5 0 0 1-8 0c-2-3 0-6 4-11Z", fill: colour, stroke: outline, "stroke-width": 1.2 }));
+  } else if (tok.kind === "curse") {
+    g.append(
+      s("circle", { r: 9, fill: "#3b1d4d", stroke: colour, "stroke-width": 3 }),
+      s("text", { y: 4, class: "cb-curse-n" }, `${tok.curse}`),
+    );
+  }
+  const acts = tok.acts.filter((a) => ctx.can(a));
+  if (acts.length) {
+    g.insertBefore(s("circle", { r: 14, class: "cb-piece-glow" }), g.firstChild.nextSibling);
+    markSvg(g, ctx, acts);
+  }
+  return g;
+}
+
+function markSvg(el, ctx, acts) {
+  el.classList.add("clickable");
+  el.setAttribute("tabindex", "0");
+  el.setAttribute("role", "button");
+  if (acts.length === 1) el.dataset.action = acts[0];
+  else el.dataset.choices = acts.join("|");
+  el.setAttribute("aria-label", acts.map((a) => actionLabel(a, ctx)).join(" / "));
+  const go = (event) => {
+    event.stopPropagation();
+    if (acts.length === 1) ctx.act(acts[0]);
+    else openMenu(event, ctx, acts);
+  };
+  el.addEventListener("click", go);
+  el.addEventListener("keydown", (e) => {
+    if (e.key === "Enter" || e.key === " ") (e.preventDefault(), go(e));
+  });
+}
+
+const ICON_PATHS = {
+  curse: `<circle cx="10" cy="9" r="6.5"/><circle cx="7.6" cy="8.5" r="1.6" class="hole"/><circle cx="12.4" cy="8.5" r="1.6" class="hole"/><path d="M7 15h6v3H7z"/>`,
+  barracks: `<path d="M4 3l12 12M16 3L4 15" class="line"/><path d="M3 14l3 3M17 14l-3 3" class="line"/>`,
+  forge: `<path d="M3 7h11c0 2 1.5 3 3.5 3v1.5H13l-1 3h2.5v2.5h-9V14H8l-1-3H4.5C3.5 11 3 9 3 7Z"/>`,
+  mine: `<path d="M3 8c3-4.5 11-4.5 14 0" class="line"/><path d="M10 5.5L10 18" class="line"/>`,
+  portal: `<ellipse cx="10" cy="10" rx="5.2" ry="7.6" class="line"/><ellipse cx="10" cy="10" rx="2.2" ry="4" />`,
+  inn: `<path d="M3 9.5L10 3l7 6.5V17H3Z"/><path d="M8 17v-4.5h4V17" class="hole"/>`,
+};
+
+function iconGlyph(icon, x, y, size) {
+  const g = s("g", { class: `cb-icon i-${icon}`, transform: `translate(${x - size / 2},${y - size / 2}) scale(${size / 20})` });
+  // our own constant markup, never data
+  const tmp = document.createElementNS(NS, "g");
+  tmp.innerHTML = ICON_PATHS[icon] || "";
+  for (const child of [...tmp.childNodes]) g.append(child);
+  return g;
+}
+
+function territoryActions(ctx, name) {
+  const out = [];
+  for (const a of ctx.legal) {
+    const p = a.split(" ");
+    const last = p[p.length - 1];
+    if (last !== name) continue;
+    if (["at", "move", "extra", "to", "ignite", "extinguish", "shift"].includes(p[0])) out.push(a);
+  }
+  return out;
+}
+
+function regionActions(ctx, region) {
+  return ctx.legal.filter((a) => {
+    const p = a.split(" ");
+    return (p[0] === "temple" && p[2] === String(region)) || (p[0] === "raze" && p[1] === String(region));
+  });
+}
+
+function drawMap(ctx, geo) {
+  const view = ctx.view;
+  const W = geo.cols * CELL;
+  const H = geo.rows * CELL;
+  const map = s("svg", { viewBox: `-8 -8 ${W + 16} ${H + 16}`, class: "cb-map", role: "img", "aria-label": "The map of Candelabria" });
+  map.append(
+    s("defs", {},
+      s("pattern", { id: "cb-waves", width: 24, height: 12, patternUnits: "userSpaceOnUse" },
+        s("rect", { width: 24, height: 12, fill: "#6fa3c7" }),
+        s("path", { d: "M0 8q6-5 12 0t12 0", fill: "none", stroke: "#9cc5e0", "stroke-width": 1.5 })),
+      s("pattern", { id: "cb-corrupt", width: 10, height: 10, patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)" },
+        s("rect", { width: 10, height: 10, fill: "rgba(60,10,70,0.18)" }),
+        s("line", { x1: 0, y1: 0, x2: 0, y2: 10, stroke: "rgba(70,20,90,0.45)", "stroke-width": 3 })),
+    ),
+  );
+  map.append(s("rect", { x: -8, y: -8, width: W + 16, height: H + 16, fill: "url(#cb-waves)", rx: 10 }));
+  const regions = Object.fromEntries(view.regions.map((r) => [r.region, r]));
+  const pend = view.pending || {};
+  const focusRegion = pend.region ?? null;
+  const battleRegion = view.battle && view.battle.length && pend.region !== undefined ? pend.region : null;
+  // cells
+  const cellLayer = s("g", { class: "cb-cells" });
+  for (const [id, list] of Object.entries(geo.cells)) {
+    const region = geo.regionOf[id];
+    const fill = REGION_COLOURS[geo.colours[region]] || "#ddd";
+    for (const [x, y] of list) cellLayer.append(s("rect", { x: x * CELL, y: y * CELL, width: CELL + 0.5, height: CELL + 0.5, fill }));
+  }
+  map.append(cellLayer);
+  // corrupted regions
+  for (const [id, list] of Object.entries(geo.cells)) {
+    const r = regions[geo.regionOf[id]];
+    if (r && r.corrupted) for (const [x, y] of list) map.append(s("rect", { x: x * CELL, y: y * CELL, width: CELL + 0.5, height: CELL + 0.5, fill: "url(#cb-corrupt)", "pointer-events": "none" }));
+  }
+  // territory targets (under the pieces)
+  const targets = s("g", { class: "cb-targets" });
+  for (const t of view.territories) {
+    const acts = territoryActions(ctx, t.territory);
+    const list = geo.cells[t.territory] || [];
+    const g = s("g", { class: "cb-terr", "data-territory": t.territory }, s("title", {}, `${t.territory}: ${ICON_NAMES[t.icon] || t.icon}, region ${t.region}`));
+    for (const [x, y] of list) g.append(s("rect", { x: x * CELL, y: y * CELL, width: CELL, height: CELL, class: "cb-cell" }));
+    if (pend.territory === t.territory) g.classList.add("focus");
+    if (acts.length) markSvg(g, ctx, acts);
+    targets.append(g);
+  }
+  map.append(targets);
+  // borders
+  const line = (seg, cls) => s("line", { x1: seg[0], y1: seg[1], x2: seg[2], y2: seg[3], class: cls });
+  map.append(s("g", { class: "cb-borders", "pointer-events": "none" }, geo.thin.map((seg) => line(seg, "thin")), geo.thick.map((seg) => line(seg, "thick")), geo.coast.map((seg) => line(seg, "coast"))));
+  // bridges
+  for (const b of geo.bridges) {
+    map.append(
+      s("g", { class: "cb-bridge", "pointer-events": "none" },
+        s("line", { x1: b.x1, y1: b.y1, x2: b.x2, y2: b.y2, class: "deck" }),
+        s("line", { x1: b.x1, y1: b.y1, x2: b.x2, y2: b.y2, class: "planks" }),
+        s("title", {}, `bridge ${b.a}–${b.b}`)),
+    );
+  }
+  // region badges: number, temples, corrupted
+  for (const r of view.regions) {
+    const at = geo.regionBadge[r.region];
+    if (!at) continue;
+    const acts = regionActions(ctx, r.region);
+    const g = s("g", { class: "cb-region", transform: `translate(${at.x},${at.y})` }, s("title", {}, `Region ${r.region}${r.corrupted ? " (corrupted)" : ""}${r.temples.length ? `, temple: ${r.temples.join(" / ")}` : ""}`));
+    if (r.region === battleRegion || (focusRegion !== null && r.region === focusRegion)) g.append(s("circle", { r: 17, class: "cb-region-focus" }));
+    g.append(s("circle", { r: 12, class: r.corrupted ? "badge corrupted" : "badge" }), s("text", { y: 4.5, class: "cb-region-n" }, `${r.region}`));
+    r.temples.forEach((colour, i) => {
+      const fill = TEMPLE_FILL[colour] || "#ccc";
+      g.append(
+        s("g", { transform: `translate(${21 + i * 15},0)`, class: "cb-temple" },
+          s("path", { d: "M-7 -3L0 -9L7 -3Z", fill, stroke: "#3a2a1a", "stroke-width": 1.2 }),
+          s("rect", { x: -6, y: -3, width: 12, height: 9, fill, stroke: "#3a2a1a", "stroke-width": 1.2 }),
+          s("path", { d: "M-3 -2v7M0 -2v7M3 -2v7", stroke: colour === "black" ? "#bbb" : "#3a2a1a", "stroke-width": 1 }),
+          s("rect", { x: -8, y: 6, width: 16, height: 2.5, fill, stroke: "#3a2a1a", "stroke-width": 1 })),
+      );
+    });
+    if (acts.length) {
+      g.prepend(s("circle", { r: 20, class: "cb-piece-glow" }));
+      markSvg(g, ctx, acts);
+    } else {
+      g.setAttribute("pointer-events", "none");
+    }
+    map.append(g);
+  }
+  // icons, names and pieces
+  const models = {};
+  for (const m of view.curse_models || []) (models[m.territory] = models[m.territory] || []).push(m);
+  for (const t of view.territories) {
+    const a = geo.anchor[t.territory];
+    if (!a) continue;
+    const tokens = pieceTokens(ctx, t, models[t.territory] || [], pend);
+    const underTarget = territoryActions(ctx, t.territory).length > 0;
+    const hasPieces = tokens.length > 0;
+    const iy = hasPieces ? a.y - 17 : a.y - 4;
+    const label = s("g", { class: "cb-label", "pointer-events": "none" });
+    const target = territoryActions(ctx, t.territory).length > 0;
+    if (target) label.append(s("circle", { cx: a.x - 9, cy: iy, r: 14, class: "cb-target-ring" }));
+    label.append(s("circle", { cx: a.x - 9, cy: iy, r: 9.5, class: `cb-icon-disc i-${t.icon}` }), iconGlyph(t.icon, a.x - 9, iy, 13));
+    label.append(s("text", { x: a.x + 3, y: iy + 4, class: "cb-terr-name" }, t.territory));
+    if (!hasPieces) label.append(s("text", { x: a.x, y: iy + 22, class: "cb-terr-icon-name" }, ICON_NAMES[t.icon] || t.icon));
+    map.append(label);
+    if (!hasPieces) continue;
+    const maxW = Math.max(58, a.w - 8);
+    const rows = [];
+    let row = [];
+    let width = 0;
+    for (const tok of tokens) {
+      if (row.length && width + tok.w > maxW) (rows.push(row), (row = []), (width = 0));
+      row.push(tok);
+      width += tok.w;
+    }
+    rows.push(row);
+    rows.forEach((r, ri) => {
+      const total = r.reduce((sum, tok) => sum + tok.w, 0);
+      let x = a.x - total / 2;
+      const y = a.y + 9 + ri * 26 - (rows.length - 1) * 9;
+      for (const tok of r) {
+        const piece = drawToken(ctx, tok, x + tok.w / 2, y);
+        if (underTarget && !piece.classList.contains("clickable")) piece.setAttribute("pointer-events", "none");
+        map.append(piece);
+        x += tok.w;
+      }
+    });
+  }
+  return map;
+}
+
+// ----------------------------------------------------------------------------- panels
+function resource(label, value, cls, title) {
+  return h(`span.cb-res.${cls}`, { title: title || label }, h("b", String(value)), h("i", label));
+}
+
+function houseBoard(ctx, p, opts = {}) {
+  const view = ctx.view;
+  const colour = houseColour(ctx, p.house);
+  const pend = view.pending || {};
+  const acting = !ctx.over && (pend.seats || []).includes(p.seat);
+  const box = h("div.cb-house", { class: `${p.seat === ctx.you ? "you" : ""} ${acting ? "acting" : ""}`, dataset: { seat: String(p.seat) } });
+  box.style.setProperty("--hc", colour);
+  box.style.setProperty("--hc-ink", houseInk(ctx, p.house));
+  const pos = view.order.indexOf(p.seat) + 1;
+  const head = h("div.cb-house-head",
+    h("span.cb-order", { title: "turn order" }, String(pos)),
+    h("span.cb-house-name", h("b", ctx.name(p.seat)), h("small", p.name)),
+    h("span.cb-vp", { title: "Victory Points" }, h("b", String(p.vp)), " VP"));
+  box.append(head);
+  const steal = [`steal ${p.house} gold`, `steal ${p.house} wax`];
+  const res = h("div.cb-res-row",
+    mark(resource("gold", p.gold, "gold"), ctx, [steal[0]], (a) => actionLabel(a, ctx)),
+    mark(resource("wax", p.wax, "wax"), ctx, [steal[1]], (a) => actionLabel(a, ctx)),
+    resource("land fl.", p.land_flames, "lf", "Land Flames in the supply"),
+    resource("candle fl.", p.candle_flames, "cf", "Candle flames in the supply"),
+    resource("cards", p.hand ? p.hand.length : p.hand_size, "hand", "candle cards in hand"),
+    resource("held", (p.territories || []).length, "terr", `territories with a Land Flame: ${(p.territories || []).join(" ") || "none"}`));
+  box.append(res);
+  const deployed = (p.deployed || []).map((card, i) => (card ? `${"EPW"[i]}:${card}` : null)).filter(Boolean);
+  const lines = h("div.cb-house-lines");
+  if (deployed.length) lines.append(h("div", h("span.muted", "candles "), deployed.join("  ")));
+  if ((p.upgrades || []).length) lines.append(h("div", h("span.muted", "upgrades "), p.upgrades.map((u) => h("span.cb-upg-chip", { title: upgradeTitle(ctx, u) }, u))));
+  if (!opts.full && (p.tactics || []).length) lines.append(h("div", h("span.muted", "tactics "), `${p.tactics.length} card${p.tactics.length === 1 ? "" : "s"}`));
+  if (!opts.full && p.known_hand && p.known_hand.length) lines.append(h("div", h("span.muted", "known in hand "), p.known_hand.join(" ")));
+  if (lines.childNodes.length) box.append(lines);
+  if (opts.full) box.append(yourCards(ctx, p));
+  if (ctx.over && p.hand && p.seat !== ctx.you) box.append(h("div.cb-house-lines", h("span.muted", "hand "), p.hand.join(" ")));
+  return box;
+}
+
+function upgradeTitle(ctx, code) {
+  const info = (ctx.facts.upgrades || {})[code];
+  return info ? `${code}: Year ${info.year}, ${info.effect}` : code;
+}
+
+function yourCards(ctx, p) {
+  const wrap = h("div.cb-yours");
+  const pend = ctx.view.pending || {};
+  const hand = h("div.cb-hand");
+  for (const code of p.hand || []) {
+    const card = candleCard(ctx, code);
+    mark(card, ctx, [`deploy ${code} E`, `deploy ${code} P`, `deploy ${code} W`, `maneuver ${code}`, `return ${code}`], (a) => actionLabel(a, ctx));
+    hand.append(card);
+  }
+  if (!(p.hand || []).length) hand.append(h("span.muted", "no candle cards"));
+  wrap.append(h("div.cb-sub", "Your hand"), hand);
+  if (pend.decision === "keep" && pend.cards) {
+    const keep = h("div.cb-hand.keep");
+    for (const code of pend.cards) keep.append(mark(candleCard(ctx, code), ctx, [`keep ${code}`], (a) => actionLabel(a, ctx)));
+    wrap.append(h("div.cb-sub", "Drawn: keep one"), keep);
+  }
+  const tactics = h("div.cb-tactics-row");
+  for (const code of p.tactics || []) tactics.append(tacticCard(ctx, code, { cls: "small" }));
+  if (!(p.tactics || []).length) tactics.append(h("span.muted", "no tactic cards"));
+  wrap.append(h("div.cb-sub", `Your tactic cards (${(p.tactics || []).length})`), tactics);
+  return wrap;
+}
+
+function curseBoard(ctx) {
+  const view = ctx.view;
+  const box = h("div.cb-panel.cb-curses", h("h3", "Curse board", h("small", ` · deck ${view.curse_deck}`)));
+  const row = h("div.cb-curse-row");
+  view.curses.forEach((c, i) => {
+    const el = h("div.cb-curse", { title: `Curse of region ${c.region}: ${c.effect}` },
+      h("div.cb-curse-head", h("span.cb-curse-place", String(i + 1)), h("span", `region ${c.region}`)),
+      h("div.cb-curse-effect", c.effect.replaceAll("-", " ")));
+    const flames = h("div.cb-curse-flames");
+    for (const [house, n] of Object.entries(c.flames || {})) {
+      const f = h("span.cb-fl", { title: `${houseLabel(ctx, house)}: ${n}` }, String(n));
+      f.style.setProperty("--hc", houseColour(ctx, house));
+      f.style.setProperty("--hc-ink", houseInk(ctx, house));
+      flames.append(f);
+    }
+    if (!flames.childNodes.length) flames.append(h("span.muted", "no flames"));
+    el.append(flames);
+    mark(el, ctx, [`curse ${i + 1}`], (a) => actionLabel(a, ctx));
+    row.append(el);
+  });
+  if (!view.curses.length) row.append(h("span.muted", "no curses on the board"));
+  box.append(row);
+  return box;
+}
+
+function tacticsBoard(ctx) {
+  const view = ctx.view;
+  const box = h("div.cb-panel.cb-tboard", h("h3", "Tactics board", h("small", ` · deck ${view.tactics_deck}`)));
+  const row = h("div.cb-tactics-row");
+  for (const code of view.tactics_board) row.append(mark(tacticCard(ctx, code, { cls: "small" }), ctx, [`take ${code}`], (a) => actionLabel(a, ctx)));
+  box.append(row);
+  return box;
+}
+
+function upgradeBoard(ctx) {
+  const view = ctx.view;
+  const box = h("div.cb-panel.cb-uboard", h("h3", "Upgrade board"));
+  const row = h("div.cb-upg-row");
+  view.upgrade_piles.forEach((p, i) => {
+    const info = p.top ? (ctx.facts.upgrades || {})[p.top] || {} : {};
+    const el = h("div.cb-upg", { class: p.top ? `y${info.year || 1}` : "empty", title: p.top ? upgradeTitle(ctx, p.top) : "empty" },
+      h("span.cb-upg-pile", String(i + 1)),
+      h("span.cb-upg-code", p.top ? p.top.replace(/^\d-/, "").replaceAll("-", " ") : "—"),
+      h("span.cb-upg-meta", p.top ? `Y${info.year} · ${info.year} gold · ${p.size} left` : "empty"));
+    mark(el, ctx, [`upgrade ${i + 1}`], (a) => actionLabel(a, ctx));
+    row.append(el);
+  });
+  box.append(row);
+  const temples = view.temples_left || {};
+  box.append(h("div.cb-supply",
+    h("span", "Temples left: ", Object.entries(temples).map(([c, n]) => h("span.cb-temple-chip", { class: c }, `${n} ${c}`))),
+    h("span", ` · reserve ${view.reserve.gold} gold, ${view.reserve.wax} wax · Advanced deck ${view.advanced_deck}`)));
+  return box;
+}
+
+function finalPanel(ctx) {
+  const view = ctx.view;
+  const scores = view.scores || view.seats.map((p) => p.vp);
+  const ranking = view.seats.map((p) => p.seat).sort((a, b) => scores[b] - scores[a]);
+  const box = h("div.cb-panel.cb-final", h("h3", "Game over", h("small", view.truncated ? " · stopped at the turn limit: the most VP wins" : "")));
+  const list = h("ol.cb-ranking");
+  for (const seat of ranking) {
+    const p = view.seats[seat];
+    const li = h("li", { class: (view.winners || []).includes(seat) ? "winner" : "" }, h("span.cb-order", String(ranking.indexOf(seat) + 1)), h("b", ctx.name(seat)), h("span.muted", ` ${p.name}`), h("span.cb-vp", h("b", String(scores[seat])), " VP"));
+    li.style.setProperty("--hc", houseColour(ctx, p.house));
+    li.style.setProperty("--hc-ink", houseInk(ctx, p.house));
+    list.append(li);
+  }
+  box.append(list);
+  return box;
+}
+
+// ----------------------------------------------------------------------------- war
+const draft = { key: "", slots: [null, null] };
+
+function battlePanel(ctx) {
+  const view = ctx.view;
+  const pend = view.pending || {};
+  const fighting = view.battle || [];
+  if (!fighting.length && !(view.battles_left || []).length) return null;
+  const region = pend.region ?? null;
+  const box = h("div.cb-panel.cb-battle");
+  box.append(h("h3", "War", region !== null ? ` — the battle for region ${region}` : "", (view.battles_left || []).length ? h("small", ` · battles left: ${view.battles_left.join(", ")}`) : null));
+  const row = h("div.cb-fighters");
+  for (const seat of fighting) {
+    const p = view.seats[seat];
+    const f = h("div.cb-fighter", { dataset: { seat: String(seat) } });
+    f.style.setProperty("--hc", houseColour(ctx, p.house));
+    f.append(h("div.cb-fighter-name", ctx.name(seat)));
+    const slots = h("div.cb-slots");
+    if (p.secret) {
+      p.secret.forEach((c) => slots.append(c ? tacticCard(ctx, c, { cls: "small mine" }) : h("div.cb-slot-empty", "—")));
+      f.append(h("div.cb-status.ok", "your choice (secret)"));
+    } else if (p.played) {
+      p.played.forEach((c) => slots.append(c && c !== "resolved" ? tacticCard(ctx, c, { cls: "small" }) : h("div.cb-slot-empty", c === "resolved" ? "resolved" : "—")));
+      f.append(h("div.cb-status", "revealed"));
+    } else if (p.chosen) {
+      slots.append(h("div.cb-back"), h("div.cb-back"));
+      f.append(h("div.cb-status.ok", "chose"));
+    } else {
+      f.append(h("div.cb-status.wait", pend.decision === "secret" ? "choosing…" : ""));
+    }
+    f.prepend(slots);
+    row.append(f);
+  }
+  box.append(row);
+  if (pend.decision === "secret" && ctx.can("play - -")) box.append(secretChooser(ctx));
+  if (pend.decision === "cancel") {
+    const acts = ctx.legal.filter((a) => a.startsWith("cancel "));
+    if (acts.length) {
+      const list = h("div.cb-cancels");
+      for (const a of acts) list.append(h("button.action", { dataset: { action: a }, onclick: () => ctx.act(a) }, cancelLabel(ctx, a)));
+      box.append(h("div.cb-sub", "Cancel an opponent's card that shares an icon with yours"), list);
+    }
+  }
+  return box;
+}
+
+function cancelLabel(ctx, action) {
+  const [, mine, house, theirs] = action.split(" ");
+  const me = ctx.view.seats[ctx.you] || {};
+  const them = ctx.view.seats.find((p) => p.house === house) || {};
+  const my = (me.played || [])[Number(mine) - 1];
+  const their = (them.played || [])[Number(theirs) - 1];
+  return `Your ${my || "slot " + mine} cancels ${them.seat !== undefined ? ctx.name(them.seat) : house}'s ${their || "slot " + theirs}`;
+}
+
+function secretChooser(ctx) {
+  const me = ctx.view.seats[ctx.you];
+  const key = `${ctx.view.year}:${(ctx.view.pending || {}).region}:${(me.tactics || []).join(",")}`;
+  if (draft.key !== key) (draft.key = key), (draft.slots = [null, null]);
+  const counts = {};
+  for (const c of me.tactics || []) counts[c] = (counts[c] || 0) + 1;
+  const used = {};
+  for (const c of draft.slots) if (c) used[c] = (used[c] || 0) + 1;
+  const box = h("div.cb-secret");
+  box.append(h("div.cb-sub", "Your secret choice: click up to two tactic cards for your War Board (the others only see that you chose)"));
+  const slots = h("div.cb-war-board");
+  draft.slots.forEach((c, i) => {
+    const slot = h("div.cb-war-slot", { title: "click to empty" }, h("span.cb-slot-n", `slot ${i + 1}`), c ? tacticCard(ctx, c, { cls: "small" }) : h("div.cb-slot-empty", "uncovered"));
+    slot.addEventListener("click", () => ((draft.slots[i] = null), ctx.redraw()));
+    slots.append(slot);
+  });
+  const action = `play ${draft.slots[0] || "-"} ${draft.slots[1] || "-"}`;
+  const ok = ctx.can(action);
+  slots.append(h("button.primary.cb-play", { disabled: !ok, dataset: ok ? { action } : {}, onclick: () => ok && ctx.act(action) }, draft.slots[0] || draft.slots[1] ? "Play these, face down" : "Play no cards"));
+  box.append(slots);
+  const pick = h("div.cb-tactics-row");
+  for (const [code, n] of Object.entries(counts)) {
+    const left = n - (used[code] || 0);
+    const card = tacticCard(ctx, code, { cls: left > 0 ? "pickable" : "used" });
+    if (n > 1) card.append(h("span.cb-count", `×${left}`));
+    if (left > 0) {
+      card.classList.add("clickable");
+      card.tabIndex = 0;
+      card.addEventListener("click", () => {
+        const i = draft.slots[0] === null ? 0 : draft.slots[1] === null ? 1 : -1;
+        if (i >= 0) (draft.slots[i] = code), ctx.redraw();
+      });
+    }
+    pick.append(card);
+  }
+  box.append(pick);
+  return box;
+}
+
+// ----------------------------------------------------------------------------- the decision bar
+function decisionBar(ctx, covered) {
+  if (!ctx.legal.length) return null;
+  const rest = ctx.legal.filter((a) => !covered.has(a));
+  const declines = rest.filter((a) => DECLINE.has(a.split(" ")[0]));
+  const others = rest.filter((a) => !DECLINE.has(a.split(" ")[0]));
+  const bar = h("div.cb-decision");
+  const pend = ctx.view.pending || {};
+  if (pend.decision === "secret") return null;
+  const shown = others.slice(0, 14);
+  for (const a of shown) bar.append(h("button.action", { dataset: { action: a }, onclick: () => ctx.act(a) }, actionLabel(a, ctx)));
+  if (others.length > shown.length) bar.append(h("span.muted", `…and ${others.length - shown.length} more in “All legal actions”`));
+  for (const a of declines) bar.append(h("button.action.decline", { dataset: { action: a }, onclick: () => ctx.act(a) }, actionLabel(a, ctx)));
+  return bar.childNodes.length ? bar : null;
+}
+
+function coveredActions(root) {
+  const out = new Set();
+  for (const el of root.querySelectorAll("[data-action]")) out.add(el.dataset.action);
+  for (const el of root.querySelectorAll("[data-choices]")) for (const a of el.dataset.choices.split("|")) out.add(a);
+  return out;
+}
+
+function orderStrip(ctx) {
+  const view = ctx.view;
+  const strip = h("div.cb-order-strip");
+  strip.append(h("span.cb-year", `Year ${view.year}`), h("span.cb-season", { class: view.season }, { kindling: "Kindling", war: "War", over: "Game over" }[view.season] || view.season));
+  strip.append(h("span.cb-turn", `turn ${view.turn}${view.max_turns < 1000 ? ` of ${view.max_turns}` : ""}`));
+  strip.append(h("span.cb-legend", h("span.cb-legend-hatch"), "corrupted region", h("span.cb-legend-bridge"), "bridge"));
+  return strip;
+}
+
+// ----------------------------------------------------------------------------- the log in words
+function who(ctx, seat) {
+  const p = ctx.view.seats[seat];
+  const b = h("b.who", { class: seat === ctx.you ? "me" : "" }, ctx.label(seat));
+  if (p) b.style.setProperty("--hc", houseColour(ctx, p.house));
+  return b;
+}
+
+function house(ctx, code) {
+  if (typeof code === "number") return who(ctx, code);
+  const seat = seatOfHouse(ctx, code);
+  return seat === null ? code : who(ctx, seat);
+}
+
+function role(r) {
+  return r === "land" ? "Land Flame" : ROLE[r] || r;
+}
+
+function flameOf(r) {
+  return r === "land" || !r ? "Land Flame" : `${ROLE[r] || r}'s flame`;
+}
+
+function sentence(ctx, e) {
+  const s0 = e.seat;
+  switch (e.event) {
+    case "setup":
+      return [`The ${e.side} side of the board is laid out; turn order: `, ...(e.order || []).flatMap((s, i) => [i ? ", " : "", who(ctx, s)]), "."];
+    case "start":
+      return [who(ctx, s0), ` (${(ctx.facts.houses[e.house] || {}).name || e.house}) starts in region ${e.region}, castle on ${e.castle}.`];
+    case "year":
+      return [`— Year ${e.year} begins —`];
+    case "mist":
+      return [`Mist of Year ${e.year}.`];
+    case "curse":
+      return [`The curse of region ${e.region} is placed on the Curse board (place ${e.place}).`];
+    case "house-candle":
+      return [who(ctx, s0), ` gets house candle ${e.card}.`];
+    case "kindling":
+      return [`Kindling of Year ${e.year}.`];
+    case "deploy":
+      return [who(ctx, s0), ` deploys ${e.card} as ${role(e.role)}${e.territory ? ` on ${e.territory}` : ""} (${e.wax} wax, ${e.flames} flames).`];
+    case "place":
+      return [who(ctx, s0), ` places the ${role(e.role)} on ${e.territory}.`];
+    case "maneuver":
+      return [who(ctx, s0), ` maneuvers, discarding ${e.card}.`];
+    case "move":
+      return [who(ctx, s0), ` moves the ${role(e.model)} ${e.from} → ${e.to}${e.extra ? " (burning a flame)" : ""}.`];
+    case "destroy":
+      return [who(ctx, s0), ` destroys `, house(ctx, e.owner), `'s ${flameOf(e.role)} on ${e.territory}.`];
+    case "spare":
+      return [who(ctx, s0), ` spares ${e.territory}.`];
+    case "push":
+      return [who(ctx, s0), " pushes ", house(ctx, e.owner), `'s ${role(e.role)} ${e.from} → ${e.to}.`];
+    case "land":
+      return [who(ctx, s0), ` lights a Land Flame on ${e.territory}.`];
+    case "no-land-flame":
+      return [who(ctx, s0), ` cannot light a Land Flame on ${e.territory}.`];
+    case "influence":
+      return [who(ctx, s0), ` places a flame in front of Curse ${e.curse}.`];
+    case "flame":
+      return [who(ctx, s0), e.curse === "supply" ? " takes the extinguished Land Flame back." : ` puts the extinguished Land Flame before Curse ${e.curse}.`];
+    case "refill":
+      return [`The Tactics board is refilled: ${(e.cards || []).join(" ")}.`];
+    case "take":
+      return [who(ctx, s0), ` takes tactic ${e.card}.`];
+    case "upgrade":
+      return [who(ctx, s0), ` buys upgrade ${e.tile} from pile ${e.pile}${e.gold ? ` (${e.gold} gold)` : ""}.`];
+    case "temple":
+      return [who(ctx, s0), ` builds a ${e.colour} Temple level in region ${e.region}.`];
+    case "raze":
+      return [who(ctx, s0), ` destroys a ${e.colour} Temple level in region ${e.region}.`];
+    case "mine":
+      return [who(ctx, s0), ` mines ${e.gold} gold and ${e.wax} wax.`];
+    case "relocate":
+      return [who(ctx, s0), ` relocates the ${role(e.model)} through the Portal ${e.from} → ${e.to}.`];
+    case "draw":
+      return [who(ctx, s0), e.card ? ` draws ${e.card}.` : " draws a candle card."];
+    case "deck-empty":
+      return ["The Advanced deck is empty."];
+    case "keep":
+      return [who(ctx, s0), e.card ? ` keeps ${e.card}.` : " keeps one of the cards drawn."];
+    case "bottom":
+      return [who(ctx, s0), ` puts ${e.count} card(s) under the Advanced deck.`];
+    case "return":
+      return [who(ctx, s0), e.card ? ` returns ${e.card}.` : " returns a card under the Advanced deck."];
+    case "vp":
+      return [who(ctx, s0), ` scores ${e.amount} VP (${String(e.reason).replaceAll("-", " ")}).`];
+    case "ignite":
+      if (e.role === "land" || !e.role) return [who(ctx, s0), ` ignites a Land Flame on ${e.territory}.`];
+      return [who(ctx, s0), ` adds a flame to its ${role(e.role)}${e.territory ? ` on ${e.territory}` : ""}.`];
+    case "extinguish":
+      return [who(ctx, s0), " extinguishes ", house(ctx, e.owner), `'s ${flameOf(e.role)} on ${e.territory}.`];
+    case "steal":
+      return [who(ctx, s0), ` steals 1 ${e.resource} from `, house(ctx, e.from), "."];
+    case "shift":
+      return [who(ctx, s0), ` moves the ${role(e.role)} ${e.from} → ${e.to}.`];
+    case "end-turn":
+      return [`end of turn ${e.turn}`];
+    case "war":
+      return [`— War of Year ${e.year} —`];
+    case "curse-unclaimed":
+      return [`Curse ${e.curse} stays unclaimed (${e.reason === "no-flames" ? "no flames" : "no territory"}).`];
+    case "deploy-curse":
+      return [who(ctx, s0), ` wins Curse ${e.curse} and sets it on ${e.territory}.`];
+    case "order":
+      return ["New turn order: ", ...(e.order || []).flatMap((s, i) => [i ? ", " : "", who(ctx, s)]), "."];
+    case "recast":
+      return [who(ctx, s0), " repeats the effects of ", house(ctx, e.owner), `'s ${role(e.role)} (${e.card}).`];
+    case "lift":
+      return [who(ctx, s0), " lifts ", house(ctx, e.owner), `'s ${role(e.role)} ${e.from} → ${e.to}.`];
+    case "battles":
+      return [`Battles this War: regions ${(e.regions || []).join(", ") || "none"}.`];
+    case "battle":
+      return [`Battle for region ${e.region}: `, ...(e.seats || []).flatMap((s, i) => [i ? " vs " : "", who(ctx, s)]), "."];
+    case "chose":
+      return [who(ctx, s0), " chose in secret."];
+    case "reveal":
+      return [who(ctx, s0), ` reveals ${(e.cards || []).map((c) => c || "—").join(" and ")}.`];
+    case "cancel":
+      return [who(ctx, s0), ` cancels `, house(ctx, e.owner), `'s ${e.target ?? "card"} with ${e.card}.`];
+    case "resolve":
+      return [who(ctx, s0), ` resolves ${e.card}.`];
+    case "powers":
+      return [`Powers in region ${e.region}: `, ...Object.entries(e.powers || {}).flatMap(([s, p], i) => [i ? ", " : "", who(ctx, Number(s)), ` ${p}`]), "."];
+    case "win":
+      return [who(ctx, s0), ` wins the battle for region ${e.region}!`];
+    case "epilogue":
+      return [`War epilogue of Year ${e.year}.`];
+    case "game-over": {
+      const winners = e.winners || [];
+      return ["Game over: ", ...winners.flatMap((s, i) => [i ? " and " : "", who(ctx, s)]), winners.length === 1 ? " wins!" : " win!"];
+    }
+    default:
+      return null;
+  }
+}
+
+// ----------------------------------------------------------------------------- the module
+export default {
+  css: "/static/css/games/candelabria.css",
+
+  render(root, ctx) {
+    const view = ctx.view;
+    const board = h("div.cb-board");
+    board.addEventListener("click", (e) => {
+      if (!e.target.closest(".cb-menu")) closeMenu();
+    });
+    const entry = boardFor(ctx);
+    const left = h("div.cb-left");
+    left.append(orderStrip(ctx));
+    const mapBox = h("div.cb-map-box");
+    if (entry.data) mapBox.append(drawMap(ctx, entry.data));
+    else if (entry.error) mapBox.append(h("p.problem", `The map could not be loaded (${entry.error}).`));
+    else mapBox.append(h("div.cb-loading", "Unrolling the map…"));
+    left.append(mapBox);
+    const battle = battlePanel(ctx);
+    const right = h("div.cb-right");
+    if (battle) right.append(battle);
+    const me = ctx.you === null ? null : view.seats[ctx.you];
+    if (me) right.append(houseBoard(ctx, me, { full: true }));
+    const rivals = h("div.cb-rivals");
+    for (const seat of view.order) if (seat !== ctx.you) rivals.append(houseBoard(ctx, view.seats[seat]));
+    right.append(rivals);
+    left.append(h("div.cb-lower", curseBoard(ctx), tacticsBoard(ctx)), upgradeBoard(ctx));
+    if (ctx.over) right.prepend(finalPanel(ctx));
+    board.append(h("div.cb-top", left, right));
+    root.append(board);
+    // what the board offers no click for goes in a bar under the map
+    const bar = decisionBar(ctx, coveredActions(board));
+    if (bar) left.insertBefore(bar, mapBox);
+  },
+
+  describe(ctx) {
+    const pend = ctx.view.pending || {};
+    const seats = pend.seats || [];
+    const names = seats.map(ctx.name).join(", ");
+    const mine = ctx.yourTurn;
+    const d = pend.decision;
+    if (d === "secret") {
+      if (mine) return `War for region ${pend.region}: choose your tactic cards in secret.`;
+      return `War for region ${pend.region}: ${names} choosing in secret…`;
+    }
+    if (!mine) return `${names || "Someone"} ${waitingWords(d)}…`;
+    return {
+      turn: "Your turn: click a candle card in your hand to deploy it or to maneuver.",
+      "deploy-at": "Choose the territory for your new candle.",
+      move: `Maneuver: click a glowing territory (${pend.moves_left} move${pend.moves_left === 1 ? "" : "s"} left).`,
+      destroy: `Your castle entered ${pend.territory}: choose the flame it destroys.`,
+      push: `Your Warrior entered ${pend.territory}: choose the candle it pushes.`,
+      "push-to": "Choose where the pushed candle retreats.",
+      "portal-to": "Choose where the miniature goes.",
+      influence: "Place a flame in front of a Curse (click a curse).",
+      flame: "Your Land Flame was extinguished: a Curse, or back to the supply.",
+      take: "Take a tactic card from the Tactics board.",
+      forge: "Forge: buy an Upgrade tile or a Temple level, or be done.",
+      mine: "Mine: choose your resources.",
+      portal: "Portal: choose a miniature to relocate, or be done.",
+      keep: "Keep one of the cards you drew.",
+      return: "Return a candle card from your hand under the Advanced deck.",
+      ignite: "Ignite: your candle or a territory.",
+      extinguish: "Extinguish: choose a territory with an enemy flame.",
+      "extinguish-at": "Choose the flame to extinguish.",
+      steal: "Steal: click a rival's gold or wax.",
+      raze: "Destroy a Temple level: click a region.",
+      shift: "You may move a candle within the region.",
+      "curse-at": `Place Curse ${pend.curse} on a territory at war.`,
+      recast: "Choose a candle whose effects are performed again.",
+      lift: "Choose a candle to lift.",
+      "lift-to": "Choose where the candle goes.",
+      gift: "A free Temple level or Upgrade tile.",
+      cancel: "Cancel an opponent's tactic card, or pass.",
+    }[d] || "Your turn.";
+  },
+
+  actionLabel,
+
+  decorate(text, ctx, entry) {
+    let words = null;
+    try {
+      words = entry ? sentence(ctx, entry) : null;
+    } catch {
+      words = null;
+    }
+    const out = document.createDocumentFragment();
+    for (const part of words || [text]) out.append(part);
+    return out;
+  },
+};
+
+function waitingWords(d) {
+  return {
+    turn: "is taking a turn",
+    move: "is maneuvering",
+    cancel: "may cancel a tactic card",
+    forge: "is at the Forge",
+    flame: "is placing an extinguished Land Flame",
+  }[d] || "is deciding";
+}

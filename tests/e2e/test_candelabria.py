@@ -1,0 +1,207 @@
+"""The Curse of Candelabria in a real browser: a 3-player game against bots from the lobby, played by
+clicking on the map (territories, pieces, regions), the hand (deploy or maneuver), the Curse, Tactics
+and Upgrade boards, and the War's secret choice of tactic cards; a reload in the middle resumes; a
+spectator sees no hand. Screenshots go to /tmp/candlebox-e2e/ (cb-*.png)."""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+import time
+from typing import Any
+
+import pytest
+
+import candlebox
+from tests.e2e.conftest import Pages, shot, sync_api
+from tests.e2e.test_candle_quest import is_over, move_number
+
+pytestmark = pytest.mark.skipif(
+    "candelabria" not in candlebox.GAMES, reason="Candelabria is not in this build yet"
+)
+
+CLICKABLE = "#board [data-action], #board [data-choices]"
+T = 4_000  # a click's timeout: the board is redrawn after every move, a bot's too
+
+
+def create_from_lobby(page: Any, max_turns: int) -> str:
+    """The lobby form: Candelabria, the standard variant, you and two fast bots."""
+    page.goto("/")
+    page.get_by_role("button", name=re.compile("Candelabria")).click()
+    page.get_by_role("group", name="Variant").get_by_role("button", name="standard").click()
+    page.get_by_role("group", name="Players").get_by_role("button", name="3").click()
+    for number, kind in enumerate(["You", "Bot", "Bot"], start=1):
+        group = page.get_by_role("group", name=f"Seat {number}", exact=True)
+        group.get_by_role("button", name=kind).click()
+    page.get_by_role("group", name="Bot speed").get_by_role("button", name="Fast").click()
+    page.fill("#your-name", "Ada")
+    page.get_by_text("Rules options").click()
+    page.fill("#opt-max_turns", str(max_turns))
+    page.locator("#opt-max_turns").dispatch_event("change")
+    shot(page, "cb-lobby")
+    page.click("#create")
+    page.wait_for_url(re.compile(r"/g/"))
+    page.wait_for_selector("#board > *")
+    return str(page.url.rsplit("/", 1)[-1])
+
+
+def wait_ready(page: Any) -> None:
+    """Until the page shows something to click, or the game is over."""
+    page.wait_for_function(
+        "document.body.dataset.over === 'true' || "
+        f"(document.querySelector({CLICKABLE!r}) && !document.querySelector('#board.busy'))",
+        timeout=20_000,
+    )
+
+
+def season(page: Any) -> str:
+    return str(page.locator(".cb-season").inner_text()).strip()
+
+
+def click_target(page: Any, locator: Any) -> None:
+    """Click a board element; a territory is clicked on one of its own cells."""
+    cls = locator.get_attribute("class", timeout=T) or ""
+    if "cb-terr" in cls:
+        locator.locator("rect.cb-cell").first.click(timeout=T)
+    else:
+        locator.click(timeout=T)
+
+
+def act_once(page: Any, rng: random.Random, stats: dict[str, int]) -> bool:
+    """One decision taken by clicking on the board; False when there was nothing to click (or the
+    board changed under the click: a bot's move redraws it)."""
+    try:
+        return _act_once(page, rng, stats)
+    except sync_api.TimeoutError:
+        return False
+
+
+def _act_once(page: Any, rng: random.Random, stats: dict[str, int]) -> bool:
+    before = move_number(page)
+    # the War's secret choice: pick up to two tactic cards onto the War Board, then play them
+    if page.locator(".cb-cancels").count() and "cancel-shot" not in stats:
+        stats["cancel-shot"] = 1
+        shot(page, "cb-war-cancel")  # the cards revealed, the cancels offered
+    if page.locator(".cb-secret").count():
+        # while you choose, nobody's choice is shown: the others are card backs ("chose") or waiting
+        rivals = page.locator(".cb-fighter:not(:has(.cb-secret))")
+        assert page.locator(".cb-battle .cb-fighter .cb-tactic:not(.mine)").count() == 0
+        assert rivals.count() >= 2
+        picks = page.locator(".cb-secret .cb-tactic.clickable")
+        for _ in range(rng.choice([0, 1, 2])):
+            if picks.count():
+                picks.nth(rng.randrange(picks.count())).click(timeout=T)
+        if "cb-secret" not in stats:
+            shot(page, "cb-war-secret")
+        stats["cb-secret"] = stats.get("cb-secret", 0) + 1
+        play = page.locator(".cb-secret .cb-play")
+        while not play.is_enabled(
+            timeout=T
+        ):  # a pair the rules refuse: take the cards back off the slots
+            page.locator(".cb-secret .cb-war-slot").first.click(timeout=T)
+            if play.is_enabled(timeout=T):
+                break
+            page.locator(".cb-secret .cb-war-slot").nth(1).click(timeout=T)
+        play.click(timeout=T)
+    else:
+        groups = [
+            ".cb-map [data-action]",
+            ".cb-map [data-choices]",
+            ".cb-hand [data-choices], .cb-hand [data-action]",
+            ".cb-lower [data-action], .cb-right [data-action], .cb-battle [data-action]",
+            ".cb-decision .action:not(.decline)",
+            ".cb-decision .action.decline",
+        ]
+        for selector in groups:
+            found = page.locator(f"#board :is({selector})")
+            if not found.count():
+                continue
+            if selector.startswith(".cb-map") and "map-shot" not in stats:
+                stats["map-shot"] = 1
+                shot(page, "cb-map-targets")  # the glowing territories / pieces of a decision
+            target = found.nth(rng.randrange(found.count()))
+            has_menu = target.get_attribute("data-choices", timeout=T) is not None
+            click_target(page, target)
+            if has_menu:
+                menu = page.locator(".cb-menu [data-action]")
+                menu.first.wait_for(timeout=T)
+                if "menu-shot" not in stats:
+                    stats["menu-shot"] = 1
+                    shot(page, "cb-menu")
+                options = menu.count()
+                menu.nth(rng.randrange(options)).click(timeout=T)
+                stats["menu"] = stats.get("menu", 0) + 1
+            kind = selector.split(" ")[0].lstrip(".")
+            stats[kind] = stats.get(kind, 0) + 1
+            break
+        else:
+            return False
+    page.wait_for_function(
+        f"Number(document.body.dataset.move) > {before} || document.querySelector('.toast.error')",
+        timeout=20_000,
+    )
+    page.wait_for_function("!document.querySelector('#board.busy')", timeout=20_000)
+    return True
+
+
+def test_play_candelabria_by_clicking_reload_and_watch(pages: Pages) -> None:
+    started = time.monotonic()
+    page = pages.new()
+    game_id = create_from_lobby(page, max_turns=20)
+    page.wait_for_selector(".cb-map .cb-terr")
+    wait_ready(page)
+    # the map: every territory drawn with its icon, the regions numbered, the houses' castles on it
+    assert page.locator(".cb-map .cb-terr").count() == 24
+    assert page.locator(".cb-map .cb-region").count() == 8
+    assert page.locator(".cb-map .cb-piece.castle").count() == 3
+    assert page.locator(".cb-house.you .cb-hand .cb-candle-card").count() >= 3
+    shot(page, "cb-kindling")
+    rng = random.Random(int(os.environ.get("CB_SEED", "6")))
+    stats: dict[str, int] = {}
+    clicks = 0
+    reloaded = False
+    seasons: set[str] = set()
+    while not is_over(page) and clicks < 250 and time.monotonic() - started < 90:
+        wait_ready(page)
+        if is_over(page):
+            break
+        seasons.add(season(page))
+        if act_once(page, rng, stats):
+            clicks += 1
+        if clicks == 4:
+            shot(page, "cb-kindling-mid")
+        if clicks == 12 and not reloaded:
+            # a reload in the middle of the game comes back to the same place, with the same log
+            reloaded = True
+            page.wait_for_timeout(300)
+            log_lines = page.locator("#log li").count()
+            before = move_number(page)
+            page.reload()
+            page.wait_for_selector(".cb-map .cb-terr")
+            page.wait_for_function(f"Number(document.body.dataset.move) >= {before}")
+            assert page.locator("#log li").count() >= log_lines
+            assert "you are Ada" in page.locator("#subtitle").inner_text()
+            # a spectator sees the map and the houses but no hand and nothing to click
+            watcher = pages.new()
+            watcher.goto(f"/g/{game_id}")
+            watcher.wait_for_selector(".cb-map .cb-terr")
+            assert watcher.locator(".cb-hand").count() == 0
+            assert watcher.locator(".cb-house.you").count() == 0
+            assert watcher.locator(CLICKABLE).count() == 0
+            assert watcher.locator(".cb-house").count() == 3
+            shot(watcher, "cb-spectator")
+    assert clicks >= 12, f"only {clicks} clicks: {stats}"
+    assert stats.get("cb-map", 0) + stats.get("menu", 0) >= 3, stats  # clicks on the map
+    assert stats.get("cb-hand", 0) >= 2, stats  # deploys and maneuvers from the hand
+    assert reloaded
+    if is_over(page):
+        shot(page, "cb-over")
+        assert "Game over" in page.locator("#banner").inner_text()
+        assert "Game over" in page.locator(".cb-season").inner_text()
+    else:
+        shot(page, "cb-late")
+    # the log is in words, with the players' names
+    log = page.locator("#log").inner_text()
+    assert "deploys" in log or "maneuvers" in log
+    assert "Ada" in log
