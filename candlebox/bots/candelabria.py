@@ -3,7 +3,8 @@
 Kindling: deploy when it can (the Warrior role first: most flames, most combat power), otherwise
 maneuver; every move goes where it has no Land Flame yet (a new flame and a territory action), preferring
 the regions at war and the actions that pay (Curse Influence, Mine, Forge); it never declines an effect.
-Curses: its flames go where it leads or can catch up. War: the curse on the territory where its power is
+Curses: its flames go where it leads or can catch up; with 2 players, it moves a curse so that the
+regions at war are those where it is stronger, and its moves favour the regions holding a curse. War: the curse on the territory where its power is
 greatest; the two tactic cards with the most icons; it cancels an opponent's card when that card is
 worth at least its own; its Extinguish and Steal aim at the leader in Victory Points.
 """
@@ -54,13 +55,39 @@ def _region_power(view: dict[str, Any], house: str) -> dict[int, int]:
     return power
 
 
+def _haunted(view: dict[str, Any], moved: tuple[int, str] | None = None) -> set[int]:
+    """2-player: the regions holding a curse standee (with curse ``moved[0]`` moved to ``moved[1]``)."""
+    terr = _terr(view)
+    found: set[int] = set()
+    for m in view["curse_models"]:
+        where = moved[1] if moved and m["curse"] == moved[0] else m["territory"]
+        found.add(terr[where]["region"])
+    return found
+
+
+def _haunt_score(view: dict[str, Any], action: str) -> float:
+    """2-player: how many of the regions at war it leads (minus those it trails) after the move."""
+    _, curse, where = action.split()
+    me = view["seats"][view["seat"]]["house"]
+    mine = _region_power(view, me)
+    other = [s["house"] for s in view["seats"] if s["house"] != me]
+    theirs = _region_power(view, other[0]) if other else {}
+    score = 0.0
+    for r in _haunted(view, (int(curse), where)):
+        a, b = mine.get(r, 0), theirs.get(r, 0)
+        score += (a > b) - (b > a) + 0.1 * (a - b)
+    return score
+
+
 def _move_score(view: dict[str, Any], target: str) -> float:
     me = view["seats"][view["seat"]]
     t = _terr(view)[target]
     score = 0.0
     if me["house"] not in t["land_flames"]:
         score += 5 + ICON_WORTH[t["icon"]]
-    if t["region"] not in _corrupted(view):
+    if view["variant"] == "two-player":
+        score += 1.5 * (t["region"] in _haunted(view))
+    elif t["region"] not in _corrupted(view):
         score += 1
     score -= 0.5 * len(t["land_flames"])
     return score
@@ -95,6 +122,8 @@ def policy(view: dict[str, Any], actions: list[str], rng: Rng) -> str:
             return -abs(mine + 1 - best_other)
 
         return max(curses, key=margin)
+    if decision == "haunt":
+        return max(real, key=lambda a: (_haunt_score(view, a), -rng.below(1000)))
     if decision == "take":
         return max(real, key=lambda a: _card_worth(a.split()[1]))
     if decision == "mine":

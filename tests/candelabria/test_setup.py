@@ -208,10 +208,12 @@ def test_the_same_seed_sets_up_the_same_game() -> None:
     assert one.to_json() != candelabria.new_game(players=5, seed=12).to_json()
 
 
-@pytest.mark.parametrize(("players", "message"), [(2, "3–5 players, not 2"), (6, "not 6")])
+@pytest.mark.parametrize(("players", "message"), [(1, "not 1"), (6, "not 6")])
 def test_player_counts(players: int, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         candelabria.new_game(players=players)
+    with pytest.raises(ValueError, match="3–5 players, not 2"):
+        candelabria.new_game(players=2, variant="standard")
 
 
 def test_options_are_checked() -> None:
@@ -222,6 +224,8 @@ def test_options_are_checked() -> None:
     with pytest.raises(ValueError, match="warrior_push"):
         candelabria.new_game(players=4, warrior_push="sometimes")
     with pytest.raises(ValueError, match="no variant"):
+        candelabria.new_game(players=4, variant="solo")
+    with pytest.raises(ValueError, match="2–2 players, not 4"):
         candelabria.new_game(players=4, variant="two-player")
 
 

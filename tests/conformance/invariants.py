@@ -251,7 +251,39 @@ def candelabria(state: candlebox.State) -> None:
     tactics += [t for p in snap.get("played", []) for t in p if isinstance(t, str)]
     assert len(tactics) == CA_COMMON + 3 * n, "75 common tactic cards and 3 per house"
     assert len(set(snap["castles"])) == n, "one castle per territory"
+    if saved["variant"] == "two-player":
+        assert n == 2 and len(snap["curses"]) <= 3
+        assert not snap["corrupted"], "2-player: region tokens stay on their numbered side"
+        assert all(not any(row) for row in snap["curse_flames"]), "2-player: no curse influence"
+        assert all(o == -1 for o in snap["curse_owners"]), "2-player: no curse is controlled"
+        if snap["stack"][-1][0] != 31:  # once the houses are chosen, every curse stands on the map
+            assert len(snap["curse_models"]) == len(snap["curses"])
+            assert all(t is not None for t in snap["curse_models"])
     over = state.is_over
+    decay = snap.get("decay")
+    if decay is not None:
+        held = [f[2] for f in snap["stack"] if f[0] == 32]  # DECAY_AT: a card being placed
+        cards = (
+            decay["deck"]
+            + [c for s in decay["slots"] for c in s if c]
+            + [f"D{c + 1}" for c in held]
+        )
+        assert sorted(cards) == sorted(f"D{k}" for k in range(1, 17)), "16 Decay cards, each once"
+        assert all(len(s) == 2 for s in decay["slots"]), "two War Board slots"
+    missions = snap.get("missions")
+    if missions is not None:
+        cards = missions["box"] + missions["public"] + missions["private"]
+        assert len(cards) == len(set(cards)) == 24, "24 mission cards, each once"
+        assert len(missions["private"]) == n, "one private mission a seat"
+        for seat in range(n):
+            shown = state.view(seat)["missions"]["private"]
+            for other, code in enumerate(missions["private"]):
+                done = seat in (other,) or other in missions["places"][code]
+                assert shown[snap["houses"][other]] is not None or not done or over
+                if not done and not over:
+                    assert shown[snap["houses"][other]] is None, (
+                        "another's private mission is hidden"
+                    )
     for seat in [None, *range(n)]:
         view = state.view(seat)
         for other in view["seats"]:

@@ -44,7 +44,10 @@ def _pieces(t: dict[str, Any], models: list[dict[str, Any]]) -> str:
         h, role = c["candle"].split("-")
         parts.append(f"{house(h)}-{role}({c['flames']})")
     for m in models:
-        parts.append(f"{house(m['owner'])}[magenta]-curse{m['curse']}[/]")
+        if m["owner"] is None:  # 2-player: the curses stand on the map, nobody's
+            parts.append(f"[bold magenta]☠curse{m['curse']}[/]")
+        else:
+            parts.append(f"{house(m['owner'])}[magenta]-curse{m['curse']}[/]")
     if t["land_flames"]:
         parts.append("flames " + " ".join(house(h) for h in t["land_flames"]))
     return "  ".join(parts) or "[dim]—[/]"
@@ -56,6 +59,9 @@ def render(view: dict[str, Any], console: Console) -> None:
     models: dict[str, list[dict[str, Any]]] = {}
     for m in view.get("curse_models", []):
         models.setdefault(m["territory"], []).append(m)
+    two = view.get("variant") == "two-player"
+    terr_region = {t["territory"]: t["region"] for t in view["territories"]}
+    haunted = {terr_region[m["territory"]] for m in view.get("curse_models", [])} if two else set()
     order = " → ".join(f"{house(seats[s]['house'])}" for s in view["order"])
     console.print(
         f"[bold]The Curse of Candelabria[/] — year {view['year']}, {view['season']}"
@@ -73,6 +79,7 @@ def render(view: dict[str, Any], console: Console) -> None:
         if t["region"] != last:
             temples = "/".join(r["temples"])
             label = f"{r['region']}" + (" [red]✕ corrupted[/]" if r["corrupted"] else "")
+            label += " [magenta]⚔ at war[/]" if r["region"] in haunted else ""
             label += f" [cyan]{temples} temple[/]" if temples else ""
             last = t["region"]
         table.add_row(
@@ -81,13 +88,24 @@ def render(view: dict[str, Any], console: Console) -> None:
             ICON_SHORT[t["icon"]],
             _pieces(t, models.get(t["territory"], [])),
         )
+    pending = view.get("pending") or {}
+    if pending.get("provisional"):
+        console.print(
+            "[bold]House choice[/] — the board shows a provisional deal until both have chosen"
+        )
     console.print(table)
     curses = []
     for i, c in enumerate(view["curses"], 1):
+        if two:
+            where = next((m["territory"] for m in view["curse_models"] if m["curse"] == i), "?")
+            curses.append(f"{i}: region {c['curse']} — standing on {escape(where)}")
+            continue
         flames = " ".join(f"{house(h)}×{n}" for h, n in c["flames"].items()) or "no flames"
         curses.append(f"{i}: region {c['curse']} ({escape(c['effect'])}) — {flames}")
     if curses:
         console.print("[bold]Curses[/]  " + "   ".join(curses))
+    if "missions" in view:
+        _missions(view["missions"], console)
     houses = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
     for name in (
         "house",
@@ -111,6 +129,10 @@ def render(view: dict[str, Any], console: Console) -> None:
             tactics += " | chosen " + " ".join(str(c or "—") for c in info["secret"])
         elif info.get("chosen"):
             tactics += " | [dim]chosen in secret[/]"
+        if info.get("decay") and any(info["decay"]):
+            tactics += " | decay " + " ".join(
+                f"{d['card']}({d['effect']})" if d else "—" for d in info["decay"]
+            )
         me = " [reverse]you[/]" if s == view["seat"] else ""
         houses.add_row(
             f"{house(info['house'])} {escape(info['name'])}{me}",
@@ -137,6 +159,24 @@ def render(view: dict[str, Any], console: Console) -> None:
     if view["over"]:
         winners = " ".join(house(seats[s]["house"]) for s in view["winners"])
         console.print(f"[bold]Game over[/] — winner {winners}; scores {view['scores']}")
+
+
+def _mission(card: dict[str, Any]) -> str:
+    places = " ".join(
+        "[dim]blocked[/]" if p == "blocked" else (house(p) if p else "[dim]·[/]")
+        for p in card["places"]
+    )
+    return f"{escape(card['mission'])} {escape(card['text'])} [{places}]"
+
+
+def _missions(missions: dict[str, Any], console: Console) -> None:
+    public = "   ".join(_mission(c) for c in missions["public"]) or "—"
+    console.print(f"[bold]Missions[/] (public)  {public}")
+    private = "   ".join(
+        f"{house(h)}: " + (_mission(c) if c else "[dim]hidden[/]")
+        for h, c in missions["private"].items()
+    )
+    console.print(f"[bold]Missions[/] (private)  {private}")
 
 
 def event_line(entry: dict[str, Any]) -> str:

@@ -7,7 +7,8 @@ Registered as ``"candelabria"`` (variant ``"standard"``, 3–5 players)::
     seat = game.to_act[0]
     game.apply(seat, game.legal_actions(seat)[0])
 
-``new_game`` here does the same without the registry. The 2-player mode is a later issue.
+and variant ``"two-player"`` (2 players; the default for 2). ``new_game`` here does the same without the
+registry.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import Any
 from candlebox.engine import GameInfo, Variant, register
 from candlebox.engine.options import validate_options
 from candlebox.games.candelabria.components import ContentError, load_content
-from candlebox.games.candelabria.options import MAX_TURNS, OPTIONS
+from candlebox.games.candelabria.options import MAX_TURNS, OPTIONS, OPTIONS_TWO_PLAYER
 from candlebox.games.candelabria.state import GAME_ID, CandelabriaState
 
 VARIANTS = (
@@ -28,7 +29,19 @@ VARIANTS = (
         OPTIONS,
         "3–5 players: 3 on the 8-region side of the board, 4–5 on the 10-region side",
     ),
+    Variant(
+        "two-player",
+        2,
+        2,
+        OPTIONS_TWO_PLAYER,
+        "the 2-player mode: a house choice, curses that mark the battles and move, disposable "
+        "tactic cards",
+    ),
 )
+
+
+def default_variant(players: int) -> str:
+    return "two-player" if players == 2 else "standard"
 
 
 def variant(name: str) -> Variant:
@@ -47,7 +60,7 @@ def resolve(
     """Check a configuration as the registry does: (variant, validated options)."""
     if isinstance(players, bool) or not isinstance(players, int):
         raise ValueError(f"players must be a whole number, got {players!r}")
-    var = variant(name or "standard")
+    var = variant(name or default_variant(players))
     if players not in var.players:
         raise ValueError(
             f"The Curse of Candelabria ({var.name}) is for {var.min_players}–{var.max_players} "
@@ -107,7 +120,7 @@ INFO = GameInfo(
     id=GAME_ID,
     title="The Curse of Candelabria",
     variants=VARIANTS,
-    default_variant=lambda players: "standard",
+    default_variant=default_variant,
     max_turns=MAX_TURNS,
     create=create,
     restore=restore,

@@ -42,6 +42,12 @@ SECRET          region                         a battle: each participant's secr
 CANCEL          region                         a battle: cancel an opponent's card with one of yours
 WAR             —                              (unused: kept so old numbers stay readable)
 OVER            —                              the game is over
+HAUNT           moves left                     2-player: move any curse one territory, per count
+PICK            stage, first house             2-player: the house choice (stage 0 the first
+                                               chooser, 1 the other, on the opposite side)
+DECAY_AT        card                           Decay: the War Board slot the drawn card covers
+EITHER          card, region                   Decay: which half of an "A or B" effect
+NUDGE           —                              Decay: move one of your candles one territory
 =============== ======================================================================================
 
 Auto steps: EFFECTS (seat, card, next effect) · AFTER_DEPLOY (seat, next trigger) · DRAW (seat, left,
@@ -84,6 +90,15 @@ class Phase(IntEnum):
     CANCEL = 27
     WAR = 28
     OVER = 29
+    HAUNT = 30
+    PICK = 31
+    DECAY_AT = 32
+    EITHER = 33
+    NUDGE = 34
+
+
+# The kinds on top of the stack that are not a seat's decision (numbered before the later decisions).
+IDLE = frozenset({Phase.WAR, Phase.OVER})
 
 
 class Auto(IntEnum):
@@ -139,6 +154,11 @@ FRAME_LENGTH: dict[int, int] = {
     Phase.CANCEL: 3,
     Phase.WAR: 2,
     Phase.OVER: 2,
+    Phase.HAUNT: 3,
+    Phase.PICK: 4,
+    Phase.DECAY_AT: 3,
+    Phase.EITHER: 4,
+    Phase.NUDGE: 2,
     Auto.EFFECTS: 4,
     Auto.AFTER_DEPLOY: 3,
     Auto.DRAW: 5,

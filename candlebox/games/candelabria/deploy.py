@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from candlebox.games.candelabria import effects
+from candlebox.games.candelabria import effects, missions
 from candlebox.games.candelabria.decision import ROLE_FLAMES, Auto, Phase
 from candlebox.games.candelabria.upgrades import has_power, triggers
 
@@ -35,6 +35,8 @@ def deploy(st: CandelabriaState, seat: int, card: int, role: int) -> None:
     if card in st.known[seat]:
         st.known[seat].remove(card)
     st.rcard[seat][role] = card
+    if min(st.rcard[seat]) >= 0:  # its third candle of the year (rulings CA-M3)
+        missions.note(st, seat, "third-candle")
     cost = st.content.candles[card].cost
     st.wax[seat] -= cost
     st.rwax += cost

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from candlebox.games.candelabria import extinguished
+from candlebox.games.candelabria import extinguished, missions
 from candlebox.games.candelabria.components import (
     DESTROY,
     EXTINGUISH,
@@ -28,7 +28,7 @@ from candlebox.games.candelabria.components import (
     TACTIC,
     VP,
 )
-from candlebox.games.candelabria.decision import Auto, Phase
+from candlebox.games.candelabria.decision import FIRST_AUTO, Auto, Phase
 from candlebox.games.candelabria.notation import MAX_WAREHOUSE, Verb
 from candlebox.games.candelabria.pieces import candle_flame_back, place_land_flame
 from candlebox.games.candelabria.temples import raze_temple
@@ -161,10 +161,23 @@ def do_extinguish_at(st: CandelabriaState, frame: list[int], verb: int, a: int, 
     owner = st.seat_of[a]
     if verb == Verb.EXTINGUISH_LAND:
         st.events.append(("extinguish", seat, st.board.names[t], owner, -1))
+        missions.note(st, seat, "land-flame")
         extinguished.extinguish_land_flame(st, owner, t)
     else:
         st.events.append(("extinguish", seat, st.board.names[t], owner, b))
         candle_flame_back(st, owner, b)
+        if st.cfl[owner][b] == 0:
+            missions.note(st, seat, "candle-out")
+            if _by_candle(st):
+                missions.note(st, seat, "out-by-candle")
+
+
+def _by_candle(st: CandelabriaState) -> bool:
+    """Whether the Extinguish under way is a candle card's effect (rulings CA-M3)."""
+    for frame in reversed(st.stack):
+        if frame[0] >= FIRST_AUTO:
+            return frame[0] == Auto.EFFECTS
+    return False
 
 
 # ----------------------------------------------------------------------------- Steal
@@ -206,6 +219,8 @@ def do_steal(st: CandelabriaState, frame: list[int], verb: int, a: int, b: int) 
         else:
             st.rwax += 1
     st.events.append(("steal", seat, victim, b, kept))
+    if kept:
+        missions.tally(st, seat, 0)
 
 
 # ----------------------------------------------------------------------------- Destroy Temple

@@ -21,6 +21,13 @@ if TYPE_CHECKING:
 def extinguish_land_flame(st: CandelabriaState, owner: int, t: int) -> None:
     """The owner's Land Flame leaves territory ``t``; the owner then places it (a decision)."""
     lift_land_flame(st, owner, t)
+    if st.duo:
+        # 2-player: "any Land Flame extinguished by the other player will move any Curse 1 territory"
+        # — back to its owner's supply; its owner moves a curse (rulings CA-2P4).
+        st.lf_sup[owner] += 1
+        st.events.append(("flame", owner, -1))
+        st.stack.append([Phase.HAUNT, owner, 1])
+        return
     st.stack.append([Phase.FLAME, owner])
 
 

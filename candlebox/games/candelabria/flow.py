@@ -13,15 +13,17 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from candlebox.games.candelabria import (
+    decay,
     deploy,
     effects,
     extinguished,
     kindling,
     maneuver,
     territory,
+    two_player,
     war,
 )
-from candlebox.games.candelabria.decision import FIRST_AUTO, Auto, Phase
+from candlebox.games.candelabria.decision import FIRST_AUTO, IDLE, Auto, Phase
 from candlebox.games.candelabria.notation import DONE, SKIP, SPARE, STAY
 
 if TYPE_CHECKING:
@@ -60,6 +62,11 @@ LEGAL: dict[int, Lister] = {
     Phase.LIFT_TO: war.lift_to_actions,
     Phase.GIFT: war.gift_actions,
     Phase.CANCEL: war.cancel_actions,
+    Phase.HAUNT: two_player.haunt_actions,
+    Phase.PICK: two_player.pick_actions,
+    Phase.DECAY_AT: decay.slot_actions,
+    Phase.EITHER: decay.either_actions,
+    Phase.NUDGE: decay.nudge_actions,
 }
 DO: dict[int, Handler] = {
     Phase.TURN: kindling.do_turn,
@@ -89,6 +96,11 @@ DO: dict[int, Handler] = {
     Phase.LIFT_TO: war.do_lift_to,
     Phase.GIFT: war.do_gift,
     Phase.CANCEL: war.do_cancel,
+    Phase.HAUNT: two_player.do_haunt,
+    Phase.PICK: two_player.do_pick,
+    Phase.DECAY_AT: decay.do_slot,
+    Phase.EITHER: decay.do_either,
+    Phase.NUDGE: decay.do_nudge,
 }
 AUTO: dict[int, Step] = {
     Auto.EFFECTS: effects.run_effects,
@@ -113,6 +125,7 @@ DECLINE: dict[int, str] = {
     Phase.STEAL: SKIP,
     Phase.RAZE: SKIP,
     Phase.SHIFT: STAY,
+    Phase.NUDGE: STAY,
 }
 # Decisions with nothing to choose that still do something when dropped.
 EMPTY: dict[int, Step] = {Phase.FLAME: extinguished.no_curse}
@@ -130,7 +143,7 @@ def legal(st: CandelabriaState, frame: Frame, seat: int = -1) -> list[str]:
     """The legal actions of the top decision (which has at least one real choice: see advance); for the
     secret choice of tactic cards, those of ``seat``."""
     kind = frame[0]
-    if kind >= Phase.WAR:
+    if kind in IDLE:
         return []
     if kind == Phase.SECRET:
         return war.secret_actions(st, seat)
@@ -150,7 +163,7 @@ def advance(st: CandelabriaState) -> None:
         if kind >= FIRST_AUTO:
             AUTO[kind](st, frame)
             continue
-        if kind >= Phase.WAR or kind == Phase.SECRET:
+        if kind in IDLE or kind == Phase.SECRET:
             st._cache_seat = -1
             return
         actions = LEGAL[kind](st, frame)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from candlebox.games.candelabria import deploy, maneuver
+from candlebox.games.candelabria import deploy, maneuver, missions
 from candlebox.games.candelabria.decision import Auto, Phase
 from candlebox.games.candelabria.notation import Verb
 
@@ -41,6 +41,7 @@ def do_turn(st: CandelabriaState, frame: list[int], verb: int, a: int, b: int) -
     seat = frame[1]
     st.stack.pop()
     st.stack.append([Auto.END_TURN, seat])
+    missions.new_action(st)
     if verb == Verb.DEPLOY:
         deploy.deploy(st, seat, a, b)
     else:

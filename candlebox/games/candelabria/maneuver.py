@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from candlebox.games.candelabria import extinguished, territory
+from candlebox.games.candelabria import extinguished, missions, territory
 from candlebox.games.candelabria.decision import CASTLE, EXPLORER, PILGRIM, WARRIOR, Auto, Phase
 from candlebox.games.candelabria.notation import Verb
 from candlebox.games.candelabria.pieces import (
@@ -158,10 +158,14 @@ def do_destroy(st: CandelabriaState, frame: list[int], verb: int, a: int, b: int
     owner = st.seat_of[a]
     if verb == Verb.DESTROY_LAND:
         st.events.append(("destroy", seat, st.board.names[t], owner, -1))
+        missions.note(st, seat, "land-flame")
         extinguished.extinguish_land_flame(st, owner, t)
     else:
         st.events.append(("destroy", seat, st.board.names[t], owner, b))
         candle_flame_back(st, owner, b)
+        if st.cfl[owner][b] == 0:
+            missions.note(st, seat, "candle-out")
+            missions.note(st, seat, "out-by-castle")
 
 
 # ----------------------------------------------------------------------------- warrior push

@@ -2,13 +2,18 @@
 Cards have been drawn." House candles drawn on the way go to their house's hand; each curse goes on the
 Curse Board, left to right, and corrupts its region (no battle there this year; region 6 never). With 3
 players, after the First Year only 2 curses are drawn.
+
+2-player mode: "you draw until you have 3 Curses on the holder" (the one carried over from last year
+counts); "each Curse is immediately placed on the map in the territory depicting the 'Mine' action of the
+Region" — no region token is flipped, and the carried-over curse stays where it is.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from candlebox.games.candelabria.components import NEVER_CORRUPTED
+from candlebox.games.candelabria import missions
+from candlebox.games.candelabria.components import MINE, NEVER_CORRUPTED
 
 if TYPE_CHECKING:
     from candlebox.games.candelabria.state import CandelabriaState
@@ -24,9 +29,13 @@ def curses_to_draw(players: int, year: int) -> int:
 def run_mist(st: CandelabriaState) -> None:
     content = st.content
     drawer = st.order[0]
-    need = curses_to_draw(st.num_players, st.year)
+    if st.duo:
+        need = CURSES_PER_YEAR - len(st.curses)
+    else:
+        need = curses_to_draw(st.num_players, st.year)
+        st.curses = []
     st.events.append(("mist", st.year, drawer))
-    st.curses = []
+    missions.mist(st)
     drawn = 0
     while drawn < need and st.cdeck:
         entry = st.cdeck.pop()
@@ -40,7 +49,18 @@ def run_mist(st: CandelabriaState) -> None:
         curse = content.curses[entry]
         st.events.append(("curse", drawer, curse.code, len(st.curses), curse.region))
         st.curses.append(entry)
-        if curse.region != NEVER_CORRUPTED:
+        if st.duo:
+            mine = mine_of(st, curse.region)
+            st.cplace.append(mine)
+            st.cown.append(-1)
+            st.events.append(("haunt", -1, len(st.curses) - 1, st.board.names[mine]))
+        elif curse.region != NEVER_CORRUPTED:
             st.corrupt |= 1 << curse.region
         drawn += 1
     st.cinf = [[0] * st.num_players for _ in st.curses]
+
+
+def mine_of(st: CandelabriaState, region: int) -> int:
+    """The territory of ``region`` with the Mine icon (every curse region has one: rulings CA-1)."""
+    board = st.board
+    return next(t for t in board.region_terr[region] if board.icon[t] == MINE)

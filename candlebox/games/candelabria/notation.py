@@ -59,6 +59,10 @@ class Verb(IntEnum):
     PASS = 32
     RECAST = 33  # house, role
     LIFT = 34  # house, role
+    HOUSE = 35  # house (2-player house choice)
+    HAUNT = 36  # curse slot, territory (2-player: move a curse one territory)
+    DECAY = 37  # War Board slot
+    EITHER = 38  # alternative
 
 
 VERBS = (
@@ -93,6 +97,10 @@ VERBS = (
     "pass",
     "recast",
     "lift",
+    "house",
+    "haunt",
+    "decay",
+    "either",
 )
 
 
@@ -127,6 +135,10 @@ class Notation:
     cancel: list[list[list[str]]] = field(default_factory=list)  # [my slot][house][their slot]
     recast: list[list[str]] = field(default_factory=list)  # [house][role]
     lift: list[list[str]] = field(default_factory=list)  # [house][role]
+    house: list[str] = field(default_factory=list)  # [house]
+    haunt: list[list[str]] = field(default_factory=list)  # [curse slot][territory]
+    decay: list[str] = field(default_factory=list)  # [War Board slot]
+    either: list[str] = field(default_factory=list)  # [alternative]
     parse: dict[str, tuple[int, int, int]] = field(default_factory=dict)
     territory_names: frozenset[str] = frozenset()
     card_codes: frozenset[str] = frozenset()
@@ -258,6 +270,13 @@ def _build(content: Content, board: Board) -> Notation:
         [add(f"lift {h}-{ROLE_LETTER[r]}", Verb.LIFT, i, r) for r in range(3)]
         for i, h in enumerate(houses)
     ]
+    n.house = [add(f"house {h}", Verb.HOUSE, i) for i, h in enumerate(houses)]
+    n.haunt = [
+        [add(f"haunt {k + 1} {name}", Verb.HAUNT, k, t) for t, name in enumerate(terr)]
+        for k in range(3)
+    ]
+    n.decay = [add(f"decay {k + 1}", Verb.DECAY, k) for k in range(2)]
+    n.either = [add(f"either {k + 1}", Verb.EITHER, k) for k in range(2)]
     n.territory_names = frozenset(terr)
     n.card_codes = frozenset(cards)
     n.house_codes = "".join(houses)
@@ -290,6 +309,10 @@ _SHAPES = {
     "cancel": "your slot (1 or 2), a house and its slot, e.g. 'cancel 1 N 1'",
     "recast": "a candle as house-role, e.g. 'recast N-P'",
     "lift": "a candle as house-role, e.g. 'lift S-W'",
+    "house": "a house letter (2-player house choice), e.g. 'house C'",
+    "haunt": "a curse's place (1 to 3) and a neighbouring territory, e.g. 'haunt 2 5b'",
+    "decay": "a War Board slot, 1 or 2, e.g. 'decay 1'",
+    "either": "which effect of a Decay card, 1 or 2, e.g. 'either 2'",
 }
 
 

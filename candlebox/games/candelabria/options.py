@@ -134,4 +134,22 @@ OPTIONS = (
         choices=("forced", "optional"),
         nullable=False,
     ),
+    CandelabriaOption(
+        "missions",
+        "bool",
+        False,
+        "the Missions expansion: two Mission cards each (one private, one public); Yearly missions "
+        "4/8/12 VP once a year, Ranking missions 12/8/4 VP for the first three",
+        nullable=False,
+    ),
+    CandelabriaOption(
+        "decay",
+        "bool",
+        False,
+        "the Decay expansion (3–5 players): the house second in the race for a curse draws a Decay "
+        "card and places it over a War Board slot for the War Season",
+        nullable=False,
+    ),
 )
+# The 2-player mode grants no curses, so nobody ever arrives second: no Decay (rulings CA-D4).
+OPTIONS_TWO_PLAYER = tuple(o for o in OPTIONS if o.name != "decay")

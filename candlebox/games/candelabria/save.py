@@ -15,7 +15,7 @@ import msgspec
 from candlebox.engine import Rng
 from candlebox.engine.state import FORMAT
 from candlebox.games.candelabria.components import TEMPLES
-from candlebox.games.candelabria.decision import FIRST_AUTO, FRAME_LENGTH, Phase
+from candlebox.games.candelabria.decision import FIRST_AUTO, FRAME_LENGTH, IDLE, Phase
 from candlebox.games.candelabria.setup import CANDLE_FLAMES, LAND_FLAMES, TURN_MARKER
 from candlebox.games.candelabria.state import GAME_ID, CandelabriaState
 from candlebox.games.candelabria.territory import UPGRADE_SLOTS
@@ -74,6 +74,8 @@ class Snapshot(msgspec.Struct, forbid_unknown_fields=True):
     secret: list[list[str | None]] = []  # per seat: its secret choice, [] not chosen
     played: list[list[str | int | None]] = []  # per seat: slot 1, slot 2 (None empty, 0 resolved)
     tactics_used: list[list[str]] = []
+    missions: dict[str, Any] | None = None  # option missions: box, public, private, places, tallies
+    decay: dict[str, Any] | None = None  # option decay: deck (top first), slots per seat
 
 
 class Saved(msgspec.Struct, forbid_unknown_fields=True):
@@ -161,7 +163,84 @@ def snapshot(st: CandelabriaState) -> dict[str, Any]:
         "end_reason": st.end_reason,
         "final": list(st.final),
         "winners": list(st.win),
+        "missions": _missions(st),
+        "decay": _decay(st),
     }
+
+
+def _decay(st: CandelabriaState) -> dict[str, Any] | None:
+    from candlebox.games.candelabria.decay import CODES
+
+    if not st.dslot:
+        return None
+    return {
+        "deck": [CODES[c] for c in reversed(st.ddeck)],
+        "slots": [[CODES[c] if c >= 0 else None for c in slots] for slots in st.dslot],
+    }
+
+
+def _read_decay(st: CandelabriaState, data: dict[str, Any] | None) -> None:
+    from candlebox.games.candelabria.decay import CARDS, INDEX
+    from candlebox.games.candelabria.decision import Phase as _Phase
+
+    if data is None:
+        if st.options.get("decay"):
+            raise ValueError("saved game: option decay is on but the save has no decay")
+        return
+    try:
+        st.ddeck = [INDEX[c] for c in reversed(data["deck"])]
+        st.dslot = [[INDEX[c] if c is not None else -1 for c in s] for s in data["slots"]]
+    except (KeyError, TypeError) as exc:
+        raise ValueError(f"saved game: decay: {exc!r}") from None
+    held = [f[2] for f in st.stack if f and f[0] == _Phase.DECAY_AT]
+    every = st.ddeck + [c for s in st.dslot for c in s if c >= 0] + held
+    if sorted(every) != list(range(CARDS)) or len(st.dslot) != st.num_players:
+        raise ValueError("saved game: decay: every Decay card once, two slots per seat")
+    if any(len(s) != 2 for s in st.dslot):
+        raise ValueError("saved game: decay: two slots per seat")
+
+
+def _missions(st: CandelabriaState) -> dict[str, Any] | None:
+    from candlebox.games.candelabria.missions import MISSIONS
+
+    if not st.mlock:
+        return None
+    code = [m[0] for m in MISSIONS]
+    return {
+        "box": [code[m] for m in st.mdeck],
+        "public": [code[m] for m in st.mpub],
+        "private": [code[m] for m in st.mpriv],
+        "places": {code[m]: list(p) for m, p in enumerate(st.mlock)},
+        "tally": [list(t) for t in st.mtally],
+        "counters": [list(c) for c in st.mcount],
+    }
+
+
+def _read_missions(st: CandelabriaState, data: dict[str, Any] | None) -> None:
+    from candlebox.games.candelabria.missions import CODES, MISSIONS, is_yearly
+
+    if data is None:
+        if st.options.get("missions"):
+            raise ValueError("saved game: option missions is on but the save has no missions")
+        return
+    n = st.num_players
+    try:
+        st.mdeck = [CODES[c] for c in data["box"]]
+        st.mpub = [CODES[c] for c in data["public"]]
+        st.mpriv = [CODES[c] for c in data["private"]]
+        st.mlock = [list(data["places"][m[0]]) for m in MISSIONS]
+        st.mtally = [[int(x) for x in t] for t in data["tally"]]
+        st.mcount = [[int(x) for x in c] for c in data["counters"]]
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ValueError(f"saved game: missions: {exc!r}") from None
+    every = sorted(st.mdeck + st.mpub + st.mpriv)
+    if every != list(range(len(MISSIONS))) or len(st.mpriv) != n:
+        raise ValueError("saved game: missions: every mission card once, one private per seat")
+    for m, places in enumerate(st.mlock):
+        if len(places) != (1 if is_yearly(m) else 3) or any(not -2 <= p < n for p in places):
+            raise ValueError(f"saved game: missions: places of {MISSIONS[m][0]}")
+    if len(st.mtally) != n or len(st.mcount) != n:
+        raise ValueError("saved game: missions: one tally per seat")
 
 
 def _tuples(value: Any) -> Any:
@@ -331,6 +410,8 @@ def restore(data: dict[str, Any]) -> CandelabriaState:
     st.aside = read.cards(snap.aside, "aside")
     st.boxed = read.cards(snap.boxed, "boxed")
     st.stack = [list(frame) for frame in snap.stack]
+    _read_missions(st, snap.missions)
+    _read_decay(st, snap.decay)
     st.granted = snap.curses_granted
     if not 0 <= st.granted <= len(st.curses):
         read.fail("curses_granted", f"0 to {len(st.curses)}, not {st.granted}")
@@ -342,7 +423,8 @@ def restore(data: dict[str, Any]) -> CandelabriaState:
         len(st.cplace) != len(st.curses)
         or len(st.cown) != len(st.curses)
         or any(
-            (t >= 0) != (o >= 0) or not -1 <= o < n for t, o in zip(st.cplace, st.cown, strict=True)
+            ((t >= 0) != (o >= 0) and not st.duo) or (st.duo and o != -1) or not -1 <= o < n
+            for t, o in zip(st.cplace, st.cown, strict=True)
         )
     ):
         read.fail("curse_models", "one territory and one owner per curse place, both or neither")
@@ -464,7 +546,7 @@ def check_consistent(st: CandelabriaState) -> None:
         if kind not in FRAME_LENGTH or len(frame) != FRAME_LENGTH[kind]:
             fail(f"a pending decision {frame} is not one of the game's")
         seat = frame[1]
-        if kind < FIRST_AUTO and kind < Phase.WAR and kind != Phase.SECRET and not 0 <= seat < n:
+        if kind < FIRST_AUTO and kind not in IDLE and kind != Phase.SECRET and not 0 <= seat < n:
             fail(f"a pending decision {frame} names no seat of the game")
     if st.stack[-1][0] >= FIRST_AUTO:
         fail("the top of the pending decisions is not a decision")
@@ -504,6 +586,16 @@ def resample(st: CandelabriaState, seat: int, seed: int) -> CandelabriaState:
             else:
                 hand_slots.append((other, i))
                 pool.append(card)
+    rng.shuffle(twin.ddeck)  # the Decay deck's order (rulings CA-D4)
+    if twin.mlock:  # the others' private missions not yet shown, and the box (rulings CA-M2)
+        from candlebox.games.candelabria.missions import revealed
+
+        unknown = [o for o in range(st.num_players) if o != seat and not revealed(twin, o)]
+        missions = [twin.mpriv[o] for o in unknown] + twin.mdeck
+        rng.shuffle(missions)
+        for o in unknown:
+            twin.mpriv[o] = missions.pop()
+        twin.mdeck = sorted(missions)
     aside_seat = twin.stack[-1][1] if twin.stack[-1][0] == Phase.KEEP else seat
     if aside_seat != seat:
         pool += twin.aside

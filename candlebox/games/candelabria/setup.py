@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
+from candlebox.games.candelabria import missions
 from candlebox.games.candelabria.components import ICONS, NEVER_CORRUPTED, TEMPLES
 from candlebox.games.candelabria.kindling import start_kindling
 from candlebox.games.candelabria.mist import run_mist
@@ -26,7 +27,9 @@ START_GOLD = 2
 START_WAX = 2
 TACTICS_BOARD = 6
 UPGRADE_PILES = 9
-CURSE_PILES = {3: (3, 2, 2)}  # players -> pile sizes, top pile first; otherwise 3/3/3
+# players -> pile sizes, top pile first; otherwise 3/3/3. 2-player: "The Curse setup will be the same as
+# the one from the 3 player mode."
+CURSE_PILES = {2: (3, 2, 2), 3: (3, 2, 2)}
 TURN_MARKER = 1  # the Land Flame on the turn order track
 DECK_NAMES = ("curse", "tactics", "advanced", "upgrades")
 
@@ -88,6 +91,10 @@ def choose_houses(st: CandelabriaState, given: list[str] | None, first: int | No
             houses.append(h)
         if len(set(houses)) != n:
             raise ValueError("option 'houses': each house can be played by one seat only")
+        if st.duo:
+            from candlebox.games.candelabria.two_player import check_pair
+
+            check_pair(st, houses)
         if first is not None:
             lowest = min(range(n), key=lambda s: content.houses[houses[s]].turn_order)
             if lowest != first:
@@ -213,6 +220,12 @@ def set_up(st: CandelabriaState, options: dict[str, Any]) -> None:
             )
         )
     assert NEVER_CORRUPTED in on_board
+    if options.get("missions"):
+        missions.deal(st)
+    if options.get("decay"):
+        from candlebox.games.candelabria.decay import set_up as decay_set_up
+
+        decay_set_up(st)
 
 
 def _common_index(st: CandelabriaState) -> dict[str, int]:
@@ -230,6 +243,22 @@ def _curse_index(st: CandelabriaState, playing: list[int]) -> dict[str, int]:
 def start_game(st: CandelabriaState, options: dict[str, Any]) -> None:
     from candlebox.games.candelabria.flow import advance
 
+    if st.duo and options.get("houses") is None:
+        # "Randomly determine which player will choose first" (option first_player fixes it): the
+        # game shows a provisional deal until both have chosen (rulings CA-2P1).
+        from candlebox.games.candelabria.decision import Phase
+        from candlebox.games.candelabria.two_player import provisional
+
+        first = options.get("first_player")
+        if first is not None and first >= 2:
+            raise ValueError(f"option 'first_player': seat {first} is not in a 2-player game")
+        chooser = st.rng.below(2) if first is None else first
+        logged = len(st.events)
+        set_up(st, {**options, "houses": provisional(st), "first_player": None})
+        del st.events[logged:]  # the provisional deal is not logged
+        st.stack.append([Phase.PICK, chooser, 0, -1])
+        advance(st)
+        return
     set_up(st, options)
     start_year(st)
     advance(st)

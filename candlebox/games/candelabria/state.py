@@ -14,7 +14,7 @@ from candlebox.engine import State
 from candlebox.games.candelabria import flow
 from candlebox.games.candelabria.board import Board, board_for
 from candlebox.games.candelabria.components import Content, load_content
-from candlebox.games.candelabria.decision import NAMES, Phase
+from candlebox.games.candelabria.decision import IDLE, NAMES, Phase
 from candlebox.games.candelabria.notation import Notation, malformed, notation_for
 from candlebox.games.candelabria.war import secret_actions, waiting
 
@@ -43,6 +43,9 @@ class CandelabriaState(State):
         "cpos",  # seat -> role -> territory of the candle, -1 when not on the map
         "ctrl",  # seat -> icon -> territories with that icon holding the seat's Land Flame
         "curses",  # curse cards on the Curse Board, left to right
+        "ddeck",  # Decay: the Decay deck, top last ([] option off)
+        "dslot",  # Decay: seat -> the decay card over War Board slot 1 and 2, -1 none
+        "duo",  # the 2-player mode: curses on the map from Mist, no curse control (variant two-player)
         "end_reason",
         "entry_optional",
         "fight",  # the participants of the battle being fought, in turn order
@@ -55,7 +58,13 @@ class CandelabriaState(State):
         "lf",  # territory -> bitmask of seats with a Land Flame there
         "lf_sup",  # seat -> Land Flames in the supply
         "max_turns",
+        "mcount",  # missions: seat -> cancels against each seat in the battle under way
+        "mdeck",  # missions: the cards in the box (not dealt)
+        "mlock",  # missions: mission -> places (a seat, -1 free, -2 blocked); [] missions off
         "mpile",  # seat -> candle cards discarded to maneuver (face up)
+        "mpriv",  # missions: seat -> its private mission
+        "mpub",  # missions: the public missions
+        "mtally",  # missions: seat -> [resources, purchases, tactic cards] in the action under way
         "notation",  # shared action strings (immutable)
         "order",  # seats, first to last on the turn order track
         "piles",  # the Upgrade Board: 9 piles of tile types, top last
@@ -89,6 +98,7 @@ class CandelabriaState(State):
         n = players
         self.content: Content = load_content(options.get("content"))
         self.side = "small" if n <= 3 else "large"
+        self.duo = variant == "two-player"
         self.board: Board = board_for(self.content, self.side)
         self.notation: Notation = notation_for(self.content, self.board)
         self.max_turns = options["max_turns"]
@@ -141,6 +151,14 @@ class CandelabriaState(State):
         self.secret: list[list[int]] = [[] for _ in range(n)]
         self.played: list[list[int]] = [[-1, -1] for _ in range(n)]
         self.tused: list[list[int]] = [[] for _ in range(n)]
+        self.ddeck: list[int] = []
+        self.dslot: list[list[int]] = []
+        self.mlock: list[list[int]] = []
+        self.mdeck: list[int] = []
+        self.mpub: list[int] = []
+        self.mpriv: list[int] = []
+        self.mtally: list[list[int]] = []
+        self.mcount: list[list[int]] = []
         self.end_reason = ""
         self.final: tuple[float, ...] = ()
         self.win: tuple[int, ...] = ()
@@ -153,7 +171,7 @@ class CandelabriaState(State):
     @property
     def to_act(self) -> tuple[int, ...]:
         frame = self.stack[-1]
-        if frame[0] >= Phase.WAR:
+        if frame[0] in IDLE:
             return ()
         if frame[0] == Phase.SECRET:
             return waiting(self)
@@ -166,7 +184,7 @@ class CandelabriaState(State):
         frame = self.stack[-1]
         if frame[0] == Phase.SECRET:
             return secret_actions(self, seat) if seat in waiting(self) else []
-        if frame[0] >= Phase.WAR or seat != frame[1]:
+        if frame[0] in IDLE or seat != frame[1]:
             return []
         actions = flow.legal(self, frame)
         self._cache_seat = seat

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from candlebox.games.candelabria import missions
 from candlebox.games.candelabria.components import WHITE
 from candlebox.games.candelabria.decision import Phase
 from candlebox.games.candelabria.upgrades import has_power, triggers
@@ -27,6 +28,7 @@ def place_temple(st: CandelabriaState, seat: int, colour: int, region: int) -> N
     st.tsup[colour] -= 1
     st.temples[region].append(colour)
     st.events.append(("temple", seat, colour, region))
+    missions.note(st, seat, "build-temple")
     if colour == WHITE:
         gain_vp(st, seat, WHITE_VP, "white-temple")
     # Pushed in reverse: the Luminis move comes last, after the placer's own upgrades.
@@ -45,6 +47,7 @@ def raze_temple(st: CandelabriaState, seat: int, region: int) -> None:
     colour = st.temples[region].pop()
     st.tsup[colour] += 1
     st.events.append(("raze", seat, colour, region))
+    missions.note(st, seat, "destroy-temple")
     if colour == WHITE:
         gain_vp(st, seat, WHITE_VP, "white-temple")
     _luminis_shift(st, region)

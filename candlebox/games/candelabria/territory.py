@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from candlebox.games.candelabria import missions
 from candlebox.games.candelabria.components import BARRACKS, CURSE, FORGE, INN, MINE, PORTAL
 from candlebox.games.candelabria.decision import CASTLE, MODEL_LETTER, Auto, Phase
 from candlebox.games.candelabria.notation import MAX_WAREHOUSE, Verb
@@ -35,7 +36,8 @@ UNKNOWN = -1
 def begin_action(st: CandelabriaState, seat: int, icon: int, count: int) -> None:
     stack = st.stack
     if icon == CURSE:
-        stack.append([Phase.INFLUENCE, seat, count])
+        # 2-player: "move any Curse 1 territory (not Region) for each territory with this icon".
+        stack.append([Phase.HAUNT if st.duo else Phase.INFLUENCE, seat, count])
     elif icon == BARRACKS:
         stack.append([Auto.REFILL, -1])
         stack.append([Phase.TAKE, seat, count])
@@ -100,6 +102,7 @@ def do_take(st: CandelabriaState, frame: list[int], verb: int, a: int, b: int) -
     st.tboard.remove(a)
     st.tac[seat].append(a)
     st.events.append(("take", seat, st.content.tactics[a].code))
+    missions.tally(st, seat, 2)
     if frame[2] > 0 and not st.tboard:
         refill(st)  # the board ran empty in the middle of an action (rulings CA-32)
 
@@ -139,10 +142,12 @@ def do_forge(st: CandelabriaState, frame: list[int], verb: int, a: int, b: int) 
         st.rgold += cost
         st.upg[seat].append(tile)
         st.events.append(("upgrade", seat, a, st.content.tiles[tile].code, cost))
+        missions.note(st, seat, f"tier-{cost}")
     else:
         st.gold[seat] -= TEMPLE_COST
         st.rgold += TEMPLE_COST
         place_temple(st, seat, a, b)
+    missions.tally(st, seat, 1)
 
 
 # ----------------------------------------------------------------------------- Mine
@@ -170,6 +175,7 @@ def do_mine(st: CandelabriaState, frame: list[int], verb: int, a: int, b: int) -
     st.rgold -= a
     st.rwax -= b
     st.events.append(("mine", seat, a, b, frame[2] - a - b))
+    missions.tally(st, seat, 0, a + b)
 
 
 # ----------------------------------------------------------------------------- Portal

@@ -73,8 +73,22 @@ EVENT_FIELDS: dict[str, tuple[str, ...]] = {
     "win": ("seat", "region"),
     "epilogue": ("year",),
     "game-over": ("reason", "winners"),
+    "pick": ("seat", "house"),  # 2-player house choice
+    "haunt": ("seat", "curse", "to"),  # 2-player: a curse placed (seat -1, Mist) or moved
+    "mission-private": ("seat", "mission"),  # the mission is seen by its seat only
+    "missions": ("missions",),  # the public missions
+    "mission": ("seat", "mission", "place", "vp"),
+    "mission-done": ("mission",),
+    "decay": ("seat", "card"),  # a Decay card drawn (public: it is placed at once)
+    "decay-place": ("seat", "card", "slot"),
+    "decay-discard": ("seat", "card"),
 }
-PRIVATE = {"draw": ("card",), "keep": ("card", "others"), "return": ("card",)}
+PRIVATE = {
+    "draw": ("card",),
+    "keep": ("card", "others"),
+    "return": ("card",),
+    "mission-private": ("mission",),
+}
 
 
 def event_view(event: tuple, seat: int | None) -> dict[str, Any]:
@@ -96,7 +110,7 @@ def event_view(event: tuple, seat: int | None) -> dict[str, Any]:
         entry["place"] += 1  # Curse Board places count from 1, as in the notation ("curse 2")
     elif kind in ("influence", "flame"):
         entry["curse"] = entry["curse"] + 1 if entry["curse"] >= 0 else "supply"
-    elif kind in ("curse-unclaimed", "deploy-curse"):
+    elif kind in ("curse-unclaimed", "deploy-curse", "haunt"):
         entry["curse"] += 1
     elif kind == "powers":
         entry["powers"] = {str(s): p for s, p in entry["powers"]}
@@ -166,6 +180,15 @@ def pending(st: CandelabriaState, seat: int | None) -> dict[str, Any] | None:
         info["role"] = ROLE_NAMES[frame[2]]
     elif kind == Phase.CURSE_AT:
         info["curse"] = frame[2] + 1
+    elif kind == Phase.HAUNT:
+        info["count"] = frame[2]
+    elif kind in (Phase.DECAY_AT, Phase.EITHER):
+        info["decay"] = _decay_card(frame[2])
+    elif kind == Phase.PICK:
+        info["stage"] = frame[2] + 1
+        if frame[2]:
+            info["first"] = st.content.houses[frame[3]].code
+        info["provisional"] = True  # the board shows a provisional deal until the choice
     elif kind in (Phase.RECAST, Phase.LIFT, Phase.GIFT, Phase.CANCEL):
         info["region"] = frame[2]
     elif kind == Phase.LIFT_TO:
@@ -224,6 +247,20 @@ def _what(st: CandelabriaState, frame: list[int]) -> str:
         return "is to choose where the candle goes"
     if kind == Phase.GIFT:
         return f"is to place a Temple in region {frame[2]} or take a free Upgrade tile"
+    if kind == Phase.PICK:
+        return (
+            "is to choose a start region and its house"
+            if frame[2] == 0
+            else "is to choose a house on the opposite side of the map"
+        )
+    if kind == Phase.DECAY_AT:
+        return "is to place a Decay card over a War Board slot"
+    if kind == Phase.EITHER:
+        return "is to choose one effect of its Decay card"
+    if kind == Phase.NUDGE:
+        return "may move one of its candles one territory (Decay)"
+    if kind == Phase.HAUNT:
+        return f"is to move a curse one territory ({frame[2]} move(s) left)"
     if kind == Phase.CANCEL:
         return f"may cancel an opponent's tactic card in the battle for region {frame[2]}"
     count = frame[2]
@@ -239,6 +276,12 @@ def _what(st: CandelabriaState, frame: list[int]) -> str:
         Phase.STEAL: f"may steal {count} resource(s)",
         Phase.RAZE: f"may destroy {count} temple level(s)",
     }.get(Phase(kind), "is to decide")
+
+
+def _decay_card(card: int) -> dict[str, Any] | None:
+    from candlebox.games.candelabria.decay import CODES, effect_of
+
+    return {"card": CODES[card], "effect": effect_of(card)[0]} if card >= 0 else None
 
 
 def _seat(st: CandelabriaState, owner: int, viewer: int | None) -> dict[str, Any]:
@@ -269,6 +312,7 @@ def _seat(st: CandelabriaState, owner: int, viewer: int | None) -> dict[str, Any
         "upgrades": [content.tiles[t].code for t in st.upg[owner]],
         "tactics": [content.tactics[t].code for t in st.tac[owner]],
         "tactics_used": [content.tactics[t].code for t in st.tused[owner]],
+        **({"decay": [_decay_card(c) for c in st.dslot[owner]]} if st.dslot else {}),
         "hand_size": len(st.hand[owner]),
         "territories": [names[t] for t in range(st.board.size) if st.lf[t] >> owner & 1],
     }
@@ -289,6 +333,27 @@ def _seat(st: CandelabriaState, owner: int, viewer: int | None) -> dict[str, Any
     else:
         info["known_hand"] = [_card(st, c) for c in st.known[owner]]
     return info
+
+
+def _missions(st: CandelabriaState, seat: int | None) -> dict[str, Any]:
+    """Public missions with their places; each seat's private mission to itself only (shown to all
+    once completed, or when the game is over)."""
+    from candlebox.games.candelabria.missions import MISSIONS, revealed
+
+    def card(m: int) -> dict[str, Any]:
+        code, kind, _, text = MISSIONS[m]
+        places = [
+            st.house_code(p) if p >= 0 else ("blocked" if p == -2 else None) for p in st.mlock[m]
+        ]
+        return {"mission": code, "type": kind, "text": text, "places": places}
+
+    private: dict[str, Any] = {}
+    for owner in range(st.num_players):
+        if owner == seat or revealed(st, owner) or st.is_over:
+            private[st.house_code(owner)] = card(st.mpriv[owner])
+        else:
+            private[st.house_code(owner)] = None
+    return {"public": [card(m) for m in st.mpub], "private": private, "box": len(st.mdeck)}
 
 
 def view(st: CandelabriaState, seat: int | None) -> dict[str, Any]:
@@ -355,7 +420,7 @@ def view(st: CandelabriaState, seat: int | None) -> dict[str, Any]:
             {
                 "curse": k + 1,
                 "territory": board.names[t],
-                "owner": st.house_code(st.cown[k]),
+                "owner": st.house_code(st.cown[k]) if st.cown[k] >= 0 else None,
             }
             for k, t in enumerate(st.cplace)
             if t >= 0
@@ -372,6 +437,8 @@ def view(st: CandelabriaState, seat: int | None) -> dict[str, Any]:
         "advanced_deck": len(st.adeck),
         "reserve": {"gold": st.rgold, "wax": st.rwax},
         "seats": [_seat(st, owner, seat) for owner in range(st.num_players)],
+        **({"missions": _missions(st, seat)} if st.mlock else {}),
+        **({"decay_deck": len(st.ddeck)} if st.dslot else {}),
         "over": st.is_over,
         **(
             {

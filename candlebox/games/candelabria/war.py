@@ -24,14 +24,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from candlebox.games.candelabria import extinguished
-from candlebox.games.candelabria.components import BLACK, GREY, VP
+from candlebox.games.candelabria import decay, extinguished, missions
+from candlebox.games.candelabria.components import BLACK, GREY, VP, WHITE
 from candlebox.games.candelabria.decision import Auto, Phase
 from candlebox.games.candelabria.effects import gain_vp, push_effect
 from candlebox.games.candelabria.notation import PASS, Verb
 from candlebox.games.candelabria.pieces import lift_land_flame
 from candlebox.games.candelabria.temples import place_temple
 from candlebox.games.candelabria.territory import UPGRADE_SLOTS
+from candlebox.games.candelabria.two_player import spend_tactic
 from candlebox.games.candelabria.upgrades import total
 
 if TYPE_CHECKING:
@@ -48,6 +49,10 @@ def to_war(st: CandelabriaState) -> None:
     """Every hand is empty: War Preparation steps 1-2 (the tactic cards owned are the hand; the War
     Boards flipped), then step 3, the curses, one by one."""
     st.events.append(("war", st.year))
+    if st.duo:  # 2-player: "no Curses are assigned"
+        st.granted = len(st.curses)
+        begin_resolution(st)
+        return
     st.granted = 0
     st.cplace = [-1] * len(st.curses)
     st.cown = [-1] * len(st.curses)
@@ -64,6 +69,8 @@ def run_war_prep(st: CandelabriaState, frame: list[int]) -> None:
     row = st.cinf[k]
     best = max(row)
     winner = next(s for s in st.order if row[s] == best) if best > 0 else -1
+    if st.dslot:  # Decay: the house arriving second draws a Decay card (after the curse is placed)
+        decay.receive(st, decay.second(st, row, winner))
     for seat in range(st.num_players):  # "players must get back all the flames they had put"
         st.lf_sup[seat] += row[seat]
         row[seat] = 0
@@ -105,6 +112,7 @@ def do_curse_at(st: CandelabriaState, frame: list[int], verb: int, a: int, b: in
     seat, k = frame[1], frame[2]
     st.cplace[k] = a
     st.cown[k] = seat
+    missions.note(st, seat, f"curse-{k + 1}")
     curse = st.content.curses[st.curses[k]]
     region = st.board.region[a]
     st.events.append(("deploy-curse", seat, k, st.board.names[a], curse.effect))
@@ -135,6 +143,7 @@ def curse_effect(st: CandelabriaState, seat: int, effect: str, region: int) -> N
                         lift_land_flame(st, owner, t)
                         st.lf_sup[owner] += 1
                     else:
+                        missions.note(st, seat, "land-flame")
                         extinguished.extinguish_land_flame(st, owner, t)
     elif effect == "recast-candle":
         st.stack.append([Phase.RECAST, seat, region])
@@ -232,7 +241,13 @@ def begin_resolution(st: CandelabriaState) -> None:
     regions = list(st.board.regions)
     first = st.content.curses[st.curses[0]].region if st.curses else 0
     after = [r for r in regions if r > first] + [r for r in regions if r <= first]
-    st.wlist = [r for r in after if at_war(st, r)]
+    if st.duo:
+        # 2-player: "Combat will take place only in Regions where the Curses standees are at the
+        # start of the War Season" (each region once, however many curses: rulings CA-2P5).
+        haunted = {st.board.region[t] for t in st.cplace if t >= 0}
+        st.wlist = [r for r in after if r in haunted]
+    else:
+        st.wlist = [r for r in after if at_war(st, r)]
     st.events.append(("battles", tuple(st.wlist)))
     st.stack.append([Auto.BATTLES, -1])
 
@@ -267,6 +282,7 @@ def run_battles(st: CandelabriaState, frame: list[int]) -> None:
     if not fight:
         return
     st.fight = fight
+    missions.new_action(st)
     if len(fight) == 1:  # "If only one player is participating ... This player is the winner."
         award(st, region, fight[0])
         return
@@ -359,8 +375,9 @@ def do_cancel(st: CandelabriaState, frame: list[int], verb: int, a: int, b: int)
     their_card = st.played[other][theirs]
     st.played[seat][a] = -1
     st.played[other][theirs] = -1
-    st.tused[seat].append(mine_card)
-    st.tused[other].append(their_card)
+    spend_tactic(st, seat, mine_card)
+    spend_tactic(st, other, their_card)
+    missions.countered(st, seat, other)
     codes = st.content.tactics
     st.events.append(("cancel", seat, codes[mine_card].code, other, codes[their_card].code))
 
@@ -387,7 +404,7 @@ def run_resolve(st: CandelabriaState, frame: list[int]) -> None:
         card = slots[slot]
         if card >= 0:
             slots[slot] = -2  # resolved: the slot stays covered
-            st.tused[seat].append(card)
+            spend_tactic(st, seat, card)
             st.events.append(("resolve", seat, st.content.tactics[card].code))
             st.stack.append([Auto.TACTIC, seat, card, 0, region])
             bonus = total(st, seat, "tactic-vp")
@@ -399,6 +416,10 @@ def run_tactic(st: CandelabriaState, frame: list[int]) -> None:
     seat, source, index, region = frame[1], frame[2], frame[3], frame[4]
     if source >= 0:
         effects = st.content.tactics[source].effects
+    elif st.dslot and st.dslot[seat][~source] >= 0:  # a Decay card covers the slot
+        st.stack.pop()
+        decay.resolve(st, seat, st.dslot[seat][~source], region)
+        return
     else:
         effects = st.content.war_boards[st.house[seat]][~source]
     if index >= len(effects):
@@ -460,12 +481,34 @@ def award(st: CandelabriaState, region: int, winner: int) -> None:
     )
     st.events.append(("win", winner, region))
     gain_vp(st, winner, vp * 2 if doubled else vp, "battle")
+    if missions.on(st):
+        battle_missions(st, region, winner)
     if st.order[-1] != winner:  # the winner moves to the last place (rulings CA-W3)
         st.order.remove(winner)
         st.order.append(winner)
         st.events.append(("order", tuple(st.order)))
     st.fight = []
     st.played = [[-1, -1] for _ in range(st.num_players)]
+
+
+def battle_missions(st: CandelabriaState, region: int, winner: int) -> None:
+    """The missions a battle won completes (rulings CA-M3)."""
+    if region == 6:
+        missions.note(st, winner, "win-6")
+    temples = st.temples[region]
+    top = temples[-1] if temples else -1
+    if top == GREY:
+        missions.note(st, winner, "win-grey")
+    elif top == WHITE:
+        missions.note(st, winner, "win-white")
+    elif top == BLACK:
+        missions.note(st, winner, "win-black")
+    where = st.board.region
+    owners = {o for k, o in enumerate(st.cown) if o >= 0 and where[st.cplace[k]] == region}
+    if winner in owners:
+        missions.note(st, winner, "win-allied-curse")
+    if owners - {winner}:
+        missions.note(st, winner, "win-enemy-curse")
 
 
 # ----------------------------------------------------------------------------- Epilogue
@@ -486,13 +529,23 @@ def run_epilogue(st: CandelabriaState, frame: list[int]) -> None:
             st.cpos[seat][role] = -1
             st.cf_sup[seat] += st.cfl[seat][role]
             st.cfl[seat][role] = 0
+    if st.dslot:
+        decay.epilogue(st)
     # 5. Region tokens on their numbered side. 6. Curse cards to the box. 7. Curse models off.
     st.corrupt = 0
-    st.cout += st.curses
-    st.curses = []
-    st.cinf = []
-    st.cplace = []
-    st.cown = []
+    if st.duo:
+        # 2-player: "only the first two from the left" are discarded; the third stays where it is.
+        st.cout += st.curses[:2]
+        st.curses = st.curses[2:]
+        st.cinf = st.cinf[2:]
+        st.cplace = st.cplace[2:]
+        st.cown = st.cown[2:]
+    else:
+        st.cout += st.curses
+        st.curses = []
+        st.cinf = []
+        st.cplace = []
+        st.cown = []
     st.granted = 0
     # 8. The maneuvered cards back to hand (face up: everyone knows them).
     for seat in st.order:

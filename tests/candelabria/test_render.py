@@ -1,0 +1,36 @@
+"""The terminal renderer: curses on the map with 2 players, and the missions."""
+
+from __future__ import annotations
+
+from rich.console import Console
+
+import candlebox
+from candlebox.cli.render import candelabria as render
+
+
+def _text(view: dict) -> str:
+    console = Console(width=200, record=True, color_system=None)
+    render.render(view, console)
+    return console.export_text()
+
+
+def test_two_player_curses_on_the_map_and_the_house_choice() -> None:
+    state = candlebox.new_game("candelabria", players=2, seed=4)
+    assert "provisional deal" in _text(state.view(0))
+    state.apply(state.to_act[0], "house C")
+    state.apply(state.to_act[0], "house R")
+    text = _text(state.view(0))
+    assert text.count("☠curse") == 3 and "at war" in text and "standing on" in text
+
+
+def test_missions_public_and_private() -> None:
+    state = candlebox.new_game("candelabria", players=3, seed=2, missions=True)
+    text = _text(state.view(0))
+    assert "Missions (public)" in text and text.count("hidden") == 2
+
+
+def test_decay_cards_on_the_war_board() -> None:
+    state = candlebox.new_game("candelabria", players=3, seed=2, decay=True)
+    card = state.ddeck.pop()
+    state.dslot[1][0] = card
+    assert "decay D" in _text(state.view(0))
