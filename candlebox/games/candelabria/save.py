@@ -559,13 +559,17 @@ def resample(st: CandelabriaState, seat: int, seed: int) -> CandelabriaState:
     twin = st.clone()
     assert isinstance(twin, CandelabriaState)
     rng = twin.rng = Rng(seed)
+    # Every unknown pool is sorted before it is shuffled, so the result depends only on what the
+    # seat knows and the seed, never on the real hidden order (two indistinguishable states resample
+    # alike, which information-set search relies on).
+    twin.tdeck.sort()
     rng.shuffle(twin.tdeck)
     slots = [i for i, e in enumerate(twin.cdeck) if e >= 0]
-    hidden = [twin.cdeck[i] for i in slots]
+    hidden = sorted(twin.cdeck[i] for i in slots)
     rng.shuffle(hidden)
     for i, e in zip(slots, hidden, strict=True):
         twin.cdeck[i] = e
-    tiles = [t for p in twin.piles for t in p[:-1]] + twin.tbox
+    tiles = sorted([t for p in twin.piles for t in p[:-1]] + twin.tbox)
     rng.shuffle(tiles)
     for p in twin.piles:
         for i in range(len(p) - 1):
@@ -586,12 +590,13 @@ def resample(st: CandelabriaState, seat: int, seed: int) -> CandelabriaState:
             else:
                 hand_slots.append((other, i))
                 pool.append(card)
+    twin.ddeck.sort()
     rng.shuffle(twin.ddeck)  # the Decay deck's order (rulings CA-D4)
     if twin.mlock:  # the others' private missions not yet shown, and the box (rulings CA-M2)
         from candlebox.games.candelabria.missions import revealed
 
         unknown = [o for o in range(st.num_players) if o != seat and not revealed(twin, o)]
-        missions = [twin.mpriv[o] for o in unknown] + twin.mdeck
+        missions = sorted([twin.mpriv[o] for o in unknown] + twin.mdeck)
         rng.shuffle(missions)
         for o in unknown:
             twin.mpriv[o] = missions.pop()
@@ -607,6 +612,7 @@ def resample(st: CandelabriaState, seat: int, seed: int) -> CandelabriaState:
             if other != seat and twin.secret[other]:
                 _, a, b = twin.notation.parse[rng.choice(secret_actions(twin, other))]
                 twin.secret[other] = [a - 1, b - 1]
+    pool.sort()
     rng.shuffle(pool)
     for i in deck_slots:
         twin.adeck[i] = pool.pop()
