@@ -2,11 +2,11 @@
 
     >>> from candlebox import bots
     >>> bots.available()
-    ['heuristic', 'random']
+    ['heuristic', 'ismcts', 'random']
     >>> bot = bots.make("heuristic", seed=1)
 
-A bot sees a game only through the engine contract (``legal_actions`` and ``view`` of its own seat), so
-it never reads what its seat may not know.
+A bot sees a game only through the engine contract (``legal_actions`` and ``view`` of its own seat, and
+``resample`` for its own seat when it searches), so it never reads what its seat may not know.
 """
 
 from __future__ import annotations
@@ -57,10 +57,18 @@ def make(name: str, seed: int | None = None, **params: Any) -> Bot:
 
 def _register_builtin() -> None:
     from candlebox.bots.heuristic import HeuristicBot
+    from candlebox.bots.ismcts import ISMCTSBot
     from candlebox.bots.random_bot import RandomBot
 
     register("random", RandomBot, "plays a uniformly random legal action")
     register("heuristic", HeuristicBot, "a rule-of-thumb player for each game")
+    register(
+        "ismcts",
+        ISMCTSBot,
+        "information-set Monte Carlo tree search, for every game: iterations=N or seconds=S "
+        "per decision, c=, rollout=heuristic|random, depth=, epsilon=, prior=, widening=, "
+        "tree_depth=, anchor=, reward=win|rank (docs/simulation.md)",
+    )
 
 
 _register_builtin()

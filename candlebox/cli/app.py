@@ -204,6 +204,41 @@ def simulate(
     as_json: Annotated[
         bool, typer.Option("--json", help="Print only the summary, as JSON, on stdout.")
     ] = False,
+    jobs: Annotated[
+        int | None,
+        typer.Option(
+            "--jobs",
+            "-j",
+            min=1,
+            help="Local processes to play on (results do not depend on it); with --ray: the "
+            "CPUs of a new local Ray cluster, and the most tasks running at once.",
+            show_default="1, or all of Ray's CPUs",
+        ),
+    ] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            "--out",
+            metavar="FILE",
+            help="Write the results table, one row per game, to FILE: .csv, or .parquet "
+            "(needs pyarrow). Read it with: candlebox report FILE.",
+        ),
+    ] = None,
+    ray: Annotated[
+        str | None,
+        typer.Option(
+            "--ray",
+            metavar="ADDRESS",
+            help="Play on a Ray cluster at ADDRESS, or 'auto': a running local one, else a new one "
+            "on this machine (needs the ray extra). Same results as without it.",
+        ),
+    ] = None,
+    rotate: Annotated[
+        bool,
+        typer.Option(
+            "--rotate", help="Game i moves the line-up i seats on, so every bot sits everywhere."
+        ),
+    ] = False,
 ) -> None:
     """Play N seeded games between bots and summarise wins, scores and lengths."""
     with reported():
@@ -211,13 +246,46 @@ def simulate(
         options = config.parse_options(game, players, variant, option or [])
         config.start_game(game, players, variant, seed, options)  # bad settings fail before the bar
         specs = config.parse_bots(bots, list(range(players)))
-    plan = simulate_module.Plan(game, players, variant, options, specs, games, seed)
-    results = simulate_module.run(plan, quiet=as_json)
+        simulate_module.check_out(out)
+        if ray:
+            simulate_module.check_ray()
+    plan = simulate_module.Plan(game, players, variant, options, specs, games, seed, rotate)
+    with reported():
+        results = simulate_module.run(plan, quiet=as_json, jobs=jobs, ray=ray)
+        if out is not None:
+            simulate_module.save_rows(results, out)
     summary = simulate_module.summarize(plan, results)
     if as_json:
         typer.echo(json.dumps(summary, indent=2))
     else:
         simulate_module.print_summary(summary, stdout())
+
+
+# ----------------------------------------------------------------------------- report
+@app.command()
+def report(
+    results: Annotated[
+        list[Path],
+        typer.Argument(
+            metavar="RESULTS",
+            help="Results tables written by candlebox simulate --out (CSV or Parquet).",
+        ),
+    ],
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            "--out",
+            metavar="DIR",
+            help="Folder for index.html and its PNG plots.",
+            show_default="RESULTS-report beside the first table",
+        ),
+    ] = None,
+) -> None:
+    """Write a balance report (HTML with PNG plots): win rates by seat, bot and turn order with 95%
+    intervals, lengths, scores, actions chosen, and ratings of the bots."""
+    with reported():
+        page = simulate_module.write_report(results, out)
+    stdout().print(f"report written to {escape(str(page))}")
 
 
 # ----------------------------------------------------------------------------- replay

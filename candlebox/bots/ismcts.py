@@ -1,0 +1,453 @@
+"""Information-set Monte Carlo tree search (single observer), for every game.
+
+    >>> from candlebox import bots
+    >>> bot = bots.make("ismcts", seed=1, iterations=200)
+
+Each iteration deals one *determinization*, ``state.resample(seat, seed)``: a complete state that the
+bot's seat cannot tell from the real one. It descends one tree, shared by all determinizations, choosing
+with UCB among the actions legal in that determinization (each edge counts how often it was available,
+as Cowling, Powley and Whitehouse's ISMCTS does), adds one edge, plays the game on with a rollout policy,
+and credits every seat that chose on the way with its own reward. The real state is only ever read
+through ``legal_actions(seat)`` and ``resample(seat, ·)``, so the bot knows nothing its seat does not.
+
+The tree is the observer's: a node is what the bot's seat has seen so far. A child is keyed by the
+action (for the bot's own moves) and by the events the bot's seat is shown (``State.log`` rules), so a
+chance outcome the seat sees (a flipped candle, its own new cards) starts a new node, and a rival's
+hidden choice (which way it turned its cards) does not split the tree: the seat cannot tell those apart.
+Several seats in ``to_act`` decide simultaneously: at such a node each chooses from its own statistics,
+none conditioned on another's choice, and the choices are applied one after another.
+
+Rewards are in [0, 1] for every seat. A finished game pays ``reward="win"`` (the default) 1 shared by
+the winners (1/k each of k), 0 to the others; ``reward="rank"`` pays by rank of ``state.scores``
+((n − 1 − rank) / (n − 1), ties averaged). Raw points (advanced Candle Quest) are never the reward: a
+bot that maximised points would trade wins for margin. A rollout cut off at ``depth`` steps is scored
+by an estimate of each seat's standing (Candle Quest: colours filled, or the advanced score; any other
+game: its current ``scores``), turned into shares of one win.
+
+Parameters: ``iterations`` (default 200) or ``seconds`` per decision (both: whichever comes first);
+``c`` the UCB exploration constant; ``rollout``: ``"heuristic"`` (the heuristic bot's policy for the
+game, with ``epsilon`` random moves for variety), ``"random"``, or ``"auto"`` (heuristic when the game
+has one); ``depth`` the rollout cap in steps (default 400 for heuristic rollouts, 40 for random);
+``prior``: the weight of a progressive bias towards the heuristic's choice at each node (0 turns it
+off); the heuristic's choice is also the first action tried at a node; ``widening``: progressive
+widening, at most ``ceil(widening * (visits + 1) ** 0.5)`` actions are tried at a node besides the
+heuristic's (default: 1 where the game has a heuristic, else off; 0 turns it off); ``tree_depth``: the
+most decisions the tree holds below the root (1 is flat Monte Carlo over the root's actions with the
+rollout policy playing everything after; default: no limit); ``reward`` as above.
+A seeded bot with an iteration budget is deterministic; a time budget is not (it depends on speed).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from typing import Any
+
+from candlebox.engine import Rng, State
+from candlebox.engine.rng import fresh_seed
+
+Policy = Callable[[dict[str, Any], list[str], Rng], str]
+Evaluator = Callable[[State], list[float]]
+
+_UNIT = 1 << 30
+_MIXED_TEMPERATURE = 0.1  # simultaneous decisions: softmax temperature over mean rewards
+_MIXED_EXPLORE = 0.1  # and the share of uniform exploration
+
+
+class _Node:
+    """What the observer has seen so far; ``edges[actor][action]`` is ``[visits, reward, available]``."""
+
+    __slots__ = ("children", "edges", "visits")
+
+    def __init__(self) -> None:
+        self.visits = 0
+        self.edges: dict[int, dict[str, list[float]]] = {}
+        self.children: dict[tuple[Any, ...], _Node] = {}
+
+
+# ----------------------------------------------------------------------------- rewards
+def win_shares(state: State) -> list[float]:
+    """1 shared by the winners of a finished game, 0 for the others (all 0 when nobody won)."""
+    shares = [0.0] * state.num_players
+    winners = state.winners
+    for seat in winners:
+        shares[seat] = 1.0 / len(winners)
+    return shares
+
+
+def rank_rewards(scores: tuple[float, ...] | list[float]) -> list[float]:
+    """(n − 1 − rank) / (n − 1) by score, the ranks of tied seats averaged: 1 for the best, 0 the worst."""
+    n = len(scores)
+    if n < 2:
+        return [1.0] * n
+    order = sorted(range(n), key=lambda s: -scores[s])
+    rewards = [0.0] * n
+    i = 0
+    while i < n:
+        j = i
+        while j + 1 < n and scores[order[j + 1]] == scores[order[i]]:
+            j += 1
+        mean_rank = (i + j) / 2
+        for k in range(i, j + 1):
+            rewards[order[k]] = (n - 1 - mean_rank) / (n - 1)
+        i = j + 1
+    return rewards
+
+
+def shares_of(values: list[float], temperature: float) -> list[float]:
+    """Standings turned into shares of one win (a softmax): equal standings share equally."""
+    top = max(values)
+    weights = [math.exp((v - top) / temperature) for v in values]
+    total = sum(weights)
+    return [w / total for w in weights]
+
+
+def _candle_quest_standing(state: State) -> list[float]:
+    """Colours filled (basic, junior) or the advanced score so far, from each seat's own view."""
+    values = []
+    advanced = state.variant == "advanced"
+    for seat in range(state.num_players):
+        me = state.view(seat)["seats"][seat]
+        if advanced:
+            value = me["candle_value"]
+            values.append(value + min(me["shekels"], value // 2))
+        else:
+            values.append(me["colours"] + me["shekels"] / 40)
+    return shares_of(values, 6.0 if advanced else 0.75)
+
+
+def _score_standing(state: State) -> list[float]:
+    """Any game: its current scores as shares (equal scores, or none yet, share equally)."""
+    scores = [float(s) for s in state.scores]
+    if not scores or max(scores) == min(scores):
+        return [1.0 / state.num_players] * state.num_players
+    # A lead of a third of the typical score is worth about three to one.
+    scale = sum(abs(s) for s in scores) / len(scores)
+    return shares_of(scores, max(1.0, 0.3 * scale))
+
+
+# Games whose unfinished positions are better judged than by their scores (none is required).
+EVALUATORS: dict[str, Evaluator] = {"candle-quest": _candle_quest_standing}
+
+
+# ----------------------------------------------------------------------------- the bot
+class ISMCTSBot:
+    name = "ismcts"
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        iterations: int | None = None,
+        seconds: float | None = None,
+        c: float = 0.7,
+        rollout: str = "auto",
+        depth: int | None = None,
+        epsilon: float = 0.1,
+        prior: float = 0.5,
+        widening: float | None = None,
+        reward: str = "win",
+        tree_depth: int | None = None,
+        anchor: float = 0.0,
+    ) -> None:
+        if iterations is None and seconds is None:
+            iterations = 200
+        if iterations is not None and (
+            isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1
+        ):
+            raise ValueError(f"iterations must be a whole number of at least 1, got {iterations!r}")
+        if seconds is not None and (
+            isinstance(seconds, bool) or not isinstance(seconds, int | float) or seconds <= 0
+        ):
+            raise ValueError(f"seconds must be a positive number, got {seconds!r}")
+        if rollout not in ("auto", "heuristic", "random"):
+            raise ValueError(f"rollout must be auto, heuristic or random, got {rollout!r}")
+        if reward not in ("win", "rank"):
+            raise ValueError(f"reward must be win or rank, got {reward!r}")
+        for label, value in (
+            ("c", c),
+            ("prior", prior),
+            ("widening", widening or 0),
+            ("anchor", anchor),
+        ):
+            if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
+                raise ValueError(f"{label} must be a number of at least 0, got {value!r}")
+        if (
+            isinstance(epsilon, bool)
+            or not isinstance(epsilon, int | float)
+            or not 0 <= epsilon <= 1
+        ):
+            raise ValueError(f"epsilon must be a probability between 0 and 1, got {epsilon!r}")
+        if tree_depth is not None and (
+            isinstance(tree_depth, bool) or not isinstance(tree_depth, int) or tree_depth < 1
+        ):
+            raise ValueError(f"tree_depth must be a whole number of at least 1, got {tree_depth!r}")
+        if depth is not None and (
+            isinstance(depth, bool) or not isinstance(depth, int) or depth < 0
+        ):
+            raise ValueError(f"depth must be a whole number of at least 0, got {depth!r}")
+        self.rng = Rng(fresh_seed() if seed is None else seed)
+        self.iterations = iterations
+        self.seconds = None if seconds is None else float(seconds)
+        self.c = float(c)
+        self.rollout = rollout
+        self.depth = depth
+        self.epsilon = float(epsilon)
+        self.prior = float(prior)
+        self.widening = None if widening is None else float(widening)
+        self.reward = reward
+        self.tree_depth = tree_depth
+        self.anchor = float(anchor)
+        self.last: dict[str, float] = {}  # the last search: iterations and seconds
+        self._policies: dict[str, Policy] | None = None
+
+    # ------------------------------------------------------------------ policies
+    def _policy(self, game_id: str) -> Policy | None:
+        if self._policies is None:
+            from candlebox.bots.heuristic import HeuristicBot
+
+            self._policies = HeuristicBot(seed=0).policies
+        return self._policies.get(game_id)
+
+    # ------------------------------------------------------------------ the decision
+    def choose(self, state: State, seat: int) -> str:
+        actions = state.legal_actions(seat)
+        if not actions:
+            raise ValueError(f"seat {seat} has no decision to make now")
+        if len(actions) == 1:
+            self.last = {"iterations": 0, "seconds": 0.0}
+            return actions[0]
+        guide = self._policy(state.game_id)
+        rollout = guide if self.rollout in ("auto", "heuristic") else None
+        if self.rollout == "heuristic" and guide is None:
+            rollout = None  # no heuristic for this game: random rollouts
+        depth = self.depth if self.depth is not None else (400 if rollout else 40)
+        evaluate = EVALUATORS.get(state.game_id, _score_standing)
+        prior = guide if self.prior > 0 or self.widening != 0 else None
+        search = _Search(self, seat, rollout, prior, depth, evaluate)
+        root = _Node()
+        start = time.perf_counter()
+        limit = self.iterations
+        deadline = None if self.seconds is None else start + self.seconds
+        done = 0
+        while (limit is None or done < limit) and (
+            deadline is None or done == 0 or time.perf_counter() < deadline
+        ):
+            world = state.resample(seat, self.rng.next64() >> 1)
+            search.iterate(root, world)
+            done += 1
+        self.last = {"iterations": done, "seconds": time.perf_counter() - start}
+        favourite = None
+        if guide is not None and self.anchor > 0:
+            favourite = guide(state.view(seat), actions, self.rng)
+        return best_action(root, seat, actions, favourite, self.anchor * done)
+
+
+def best_action(
+    root: _Node, seat: int, actions: list[str], favourite: str | None = None, bonus: float = 0.0
+) -> str:
+    """The most visited of the real legal actions, the heuristic's ``favourite`` credited with
+    ``bonus`` extra visits; ties go to the higher mean, then to legal order."""
+    table = root.edges.get(seat, {})
+    best = actions[0]
+    best_key = (-1.0, -1.0)
+    for action in actions:
+        edge = table.get(action)
+        if edge is None:
+            continue
+        visits = edge[0] + (bonus if action == favourite else 0.0)
+        key = (visits, edge[1] / edge[0] if edge[0] else 0.0)
+        if key > best_key:
+            best, best_key = action, key
+    return best
+
+
+class _Search:
+    """One decision's search: the observer, the policies and the budgets, shared by its iterations."""
+
+    def __init__(
+        self,
+        bot: ISMCTSBot,
+        me: int,
+        rollout: Policy | None,
+        prior: Policy | None,
+        depth: int,
+        evaluate: Evaluator,
+    ) -> None:
+        self.bot = bot
+        self.rng = bot.rng
+        self.me = me
+        self.rollout_policy = rollout
+        self.prior_policy = prior
+        self.depth = depth
+        self.evaluate = evaluate
+        self.epsilon = int(bot.epsilon * _UNIT)
+        self.levels = bot.tree_depth if bot.tree_depth else -1  # -1: no limit
+        if bot.widening is not None:
+            self.widening = bot.widening
+        else:  # auto: widen where a heuristic orders the actions, else try every action at once
+            self.widening = 1.0 if prior is not None else 0.0
+
+    def iterate(self, root: _Node, world: State) -> None:
+        me = self.me
+        node = root
+        path: list[tuple[list[float], int]] = []
+        expanded = False
+        levels = self.levels
+        while not expanded and not world.is_over and levels:
+            levels -= 1
+            actors = world.to_act
+            choices: list[tuple[int, str]] = []
+            # Several seats in to_act choose from their own statistics at this node, none seeing another's
+            # choice; the choices are applied one after another below.
+            alone = len(actors) == 1
+            for actor in actors:
+                legal = world.legal_actions(actor)
+                table = node.edges.get(actor)
+                if table is None:
+                    table = node.edges[actor] = {}
+                if alone:
+                    action, new = self.select(world, actor, legal, table, node.visits)
+                else:
+                    action, new = self.select_mixed(legal, table)
+                choices.append((actor, action))
+                path.append((table[action], actor))
+                expanded = expanded or new
+            node.visits += 1
+            mark = world.event_count
+            self.apply_all(world, choices)
+            key = self.observation(world, choices, mark, me)
+            child = node.children.get(key)
+            if child is None:
+                child = node.children[key] = _Node()
+            node = child
+        rewards = self.play_out(world)
+        for edge, actor in path:
+            edge[0] += 1
+            edge[1] += rewards[actor]
+
+    # ------------------------------------------------------------------ the tree
+    def select(
+        self, world: State, actor: int, legal: list[str], table: dict[str, list[float]], visits: int
+    ) -> tuple[str, bool]:
+        bot = self.bot
+        widening = self.widening
+        favourite = None
+        if self.prior_policy is not None and len(legal) > 1:
+            favourite = self.prior_policy(world.view(actor), legal, self.rng)
+        tried = 0
+        untried: list[str] = []
+        for action in legal:
+            edge = table.get(action)
+            if edge is None:
+                untried.append(action)
+            else:
+                edge[2] += 1
+                tried += 1
+        # The heuristic's choice is tried first; with widening, further actions join as the node's
+        # visits grow, so lightly visited nodes play like the heuristic rather than at random.
+        if favourite is not None and favourite in untried:
+            table[favourite] = [0, 0.0, 1]
+            return favourite, True
+        if untried and (widening <= 0 or tried < math.ceil(widening * math.sqrt(visits + 1))):
+            action = untried[self.rng.below(len(untried))]
+            table[action] = [0, 0.0, 1]
+            return action, True
+        c = bot.c
+        weight = bot.prior
+        best = ""
+        best_value = -math.inf
+        for action in legal:
+            edge = table.get(action)
+            if edge is None:
+                continue
+            n = edge[0]
+            if n == 0:
+                value = math.inf
+            else:
+                value = edge[1] / n + c * math.sqrt(math.log(edge[2]) / n)
+                if action == favourite:
+                    value += weight / (n + 1)
+            if value > best_value:
+                best, best_value = action, value
+        return best, False
+
+    def select_mixed(self, legal: list[str], table: dict[str, list[float]]) -> tuple[str, bool]:
+        """A simultaneous decision: an action drawn from a mixed strategy (a softmax of the means, untried
+        actions counted as wins, mixed with 10% uniform exploration), as Exp3-style decoupled search
+        does; deterministic UCB would let the seats choose in lockstep."""
+        edges = []
+        for action in legal:
+            edge = table.get(action)
+            if edge is None:
+                edge = table[action] = [0, 0.0, 0]
+            edge[2] += 1
+            edges.append(edge)
+        means = [edge[1] / edge[0] if edge[0] else 1.0 for edge in edges]
+        top = max(means)
+        weights = [math.exp((mean - top) / _MIXED_TEMPERATURE) for mean in means]
+        total = sum(weights)
+        share = 1.0 / len(legal)
+        draw = self.rng.below(_UNIT) / _UNIT
+        for action, edge, weight in zip(legal, edges, weights, strict=True):
+            draw -= (1 - _MIXED_EXPLORE) * weight / total + _MIXED_EXPLORE * share
+            if draw < 0:
+                return action, edge[0] == 0
+        return legal[-1], edges[-1][0] == 0
+
+    @staticmethod
+    def apply_all(world: State, choices: list[tuple[int, str]]) -> None:
+        if len(choices) == 1:
+            seat, action = choices[0]
+            world.apply_unchecked(seat, action)
+            return
+        for seat, action in choices:
+            if action in world.legal_actions(seat):
+                world.apply_unchecked(seat, action)
+
+    @staticmethod
+    def observation(
+        world: State, choices: list[tuple[int, str]], mark: int, me: int
+    ) -> tuple[Any, ...]:
+        """What the observer learns from a step: its own action, and the new events as it sees them."""
+        mine = tuple(action for seat, action in choices if seat == me)
+        return (mine, *(repr(entry) for entry in world.log(me, since=mark)))
+
+    # ------------------------------------------------------------------ the rollout
+    def play_out(self, world: State) -> list[float]:
+        policy = self.rollout_policy
+        rng = self.rng
+        epsilon = self.epsilon
+        steps = 0
+        depth = self.depth
+        while not world.is_over and steps < depth:
+            actors = world.to_act
+            if len(actors) == 1:
+                seat = actors[0]
+                legal = world.legal_actions(seat)
+                if len(legal) == 1:
+                    action = legal[0]
+                elif policy is None or (epsilon and rng.below(_UNIT) < epsilon):
+                    action = legal[rng.below(len(legal))]
+                else:
+                    action = policy(world.view(seat), legal, rng)
+                world.apply_unchecked(seat, action)
+            else:
+                choices = []
+                for seat in actors:
+                    legal = world.legal_actions(seat)
+                    if (
+                        policy is None
+                        or len(legal) == 1
+                        or (epsilon and rng.below(_UNIT) < epsilon)
+                    ):
+                        choices.append((seat, legal[rng.below(len(legal))]))
+                    else:
+                        choices.append((seat, policy(world.view(seat), legal, rng)))
+                self.apply_all(world, choices)
+            steps += 1
+        if not world.is_over:
+            return self.evaluate(world)
+        if self.bot.reward == "rank":
+            return rank_rewards(world.scores)
+        return win_shares(world)

@@ -1,0 +1,148 @@
+"""Running a plan's games: in this process, on J local processes, or as tasks on a Ray cluster.
+
+Game ``i`` depends on nothing but its seed, so every way of running a plan gives the same rows (sorted
+by seed) whatever the number of processes or workers; only the speed differs.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import os
+from collections.abc import Callable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from contextlib import contextmanager
+from multiprocessing import get_context
+from pathlib import Path
+from typing import Any
+
+from candlebox.sim.game import Plan, play
+
+Progress = Callable[[int], None]  # called with the number of games just finished
+Row = dict[str, Any]
+
+
+def play_chunk(plan: Plan, seeds: list[int]) -> list[Row]:
+    """The rows of some of a plan's games: the unit of work sent to a process or a Ray task."""
+    return [play(plan, seed) for seed in seeds]
+
+
+def chunks(seeds: list[int], workers: int, per_worker: int = 8) -> list[list[int]]:
+    """Seeds split into about ``per_worker`` chunks per worker (balance, and a lively progress bar)."""
+    if not seeds:
+        return []
+    size = max(1, math.ceil(len(seeds) / (max(1, workers) * per_worker)))
+    return [seeds[i : i + size] for i in range(0, len(seeds), size)]
+
+
+def _quiet(_: int) -> None:
+    return None
+
+
+def run_local(plan: Plan, jobs: int = 1, progress: Progress | None = None) -> list[Row]:
+    """Every game of the plan on ``jobs`` processes (1: in this process); rows sorted by seed."""
+    advance = progress or _quiet
+    seeds = plan.seeds
+    if jobs <= 1 or len(seeds) <= 1:
+        rows = []
+        for seed in seeds:
+            rows.append(play(plan, seed))
+            advance(1)
+        return rows
+    rows = []
+    # spawn, not fork: the parent may run threads (the progress bar's), and the children import the
+    # same candlebox from the parent's sys.path.
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn")) as pool:
+        pending: set[Future[list[Row]]] = {
+            pool.submit(play_chunk, plan, part) for part in chunks(seeds, jobs)
+        }
+        while pending:
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                part = future.result()
+                rows.extend(part)
+                advance(len(part))
+    return sorted(rows, key=lambda row: row["seed"])
+
+
+# ----------------------------------------------------------------------------- Ray
+class RayMissing(RuntimeError):
+    """Ray is not installed (it is the optional ``ray`` extra)."""
+
+
+def import_ray() -> Any:
+    try:
+        import ray
+    except ImportError:
+        raise RayMissing(
+            "Ray is not installed; install the optional extra: pip install -e '.[ray]'"
+        ) from None
+    return ray
+
+
+def _package_root() -> str:
+    import candlebox
+
+    return str(Path(candlebox.__file__).resolve().parent.parent)
+
+
+@contextmanager
+def ray_session(address: str, workers: int | None = None) -> Iterator[Any]:
+    """Ray connected to ``address``, or ``"auto"``: a running local cluster if there is one, else a
+    new one on this machine with ``workers`` CPUs (default: all) for the duration of the block.
+
+    A new local cluster's workers import candlebox from the same place as this process. A remote
+    cluster must have candlebox installed.
+    """
+    ray = import_ray()
+    if ray.is_initialized():
+        yield ray
+        return
+    quiet: dict[str, Any] = {
+        "include_dashboard": False,
+        "log_to_driver": False,
+        "logging_level": logging.WARNING,
+        "configure_logging": True,
+    }
+    if address == "auto":
+        try:
+            ray.init(address="auto", **quiet)
+        except ConnectionError:
+            path = os.pathsep.join(p for p in (_package_root(), os.environ.get("PYTHONPATH")) if p)
+            ray.init(num_cpus=workers, runtime_env={"env_vars": {"PYTHONPATH": path}}, **quiet)
+    else:
+        ray.init(address=address, **quiet)
+    try:
+        yield ray
+    finally:
+        ray.shutdown()
+
+
+def run_ray(
+    plan: Plan,
+    address: str = "auto",
+    workers: int | None = None,
+    progress: Progress | None = None,
+) -> list[Row]:
+    """Every game of the plan as Ray tasks (``ray.remote`` over chunks of seeds); rows sorted by seed.
+
+    ``workers``: the CPUs of a new local cluster, and at most that many tasks running at once.
+    """
+    advance = progress or _quiet
+    with ray_session(address, workers) as ray:
+        cpus = int(ray.cluster_resources().get("CPU", 1))
+        width = min(workers, cpus) if workers else cpus
+        task = ray.remote(num_cpus=1, max_retries=0)(play_chunk)
+        plan_ref = ray.put(plan)
+        todo = chunks(plan.seeds, width)
+        todo.reverse()
+        running: list[Any] = []
+        rows: list[Row] = []
+        while todo or running:
+            while todo and len(running) < 2 * width:  # a little queued work keeps workers busy
+                running.append(task.remote(plan_ref, todo.pop()))
+            done, running = ray.wait(running, num_returns=1)
+            for part in ray.get(done):
+                rows.extend(part)
+                advance(len(part))
+    return sorted(rows, key=lambda row: row["seed"])

@@ -1,0 +1,144 @@
+"""The results table: one row per game, written as CSV, or Parquet when pyarrow is installed.
+
+Columns (the same for every game):
+
+| column | type | meaning |
+| --- | --- | --- |
+| seed | int | the game's seed (its bots' seeds follow from it) |
+| game, variant | text | the game's id and variant |
+| players | int | number of seats |
+| options | JSON object | every option of the variant, defaults included |
+| bots | JSON list | the bot in each seat, as given to ``--bots`` (``name:key=value``) |
+| winners | JSON list | the winning seats (several for a shared win) |
+| scores | JSON list | each seat's final score (``state.scores``) |
+| steps | int | actions applied |
+| turns | int | the game's own turn count (its view's ``turn``), else steps |
+| first_player | int | the seat that took the first action |
+| end_reason | text | why the game ended (its view's ``end_reason``) |
+| truncated | bool | ended by the turn limit |
+| actions | JSON list | for each seat, how often it chose each kind of action (``{"flip": 30, ...}``) |
+| facts | JSON object | the final spectator view's scalar fields, and ``seats``: each seat's scalar fields |
+
+Lists and objects are stored as JSON text in both formats, so a table reads back the same either way.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+from typing import Any
+
+COLUMNS: tuple[str, ...] = (
+    "seed",
+    "game",
+    "variant",
+    "players",
+    "options",
+    "bots",
+    "winners",
+    "scores",
+    "steps",
+    "turns",
+    "first_player",
+    "end_reason",
+    "truncated",
+    "actions",
+    "facts",
+)
+JSON_COLUMNS = frozenset({"options", "bots", "winners", "scores", "actions", "facts"})
+INT_COLUMNS = frozenset({"seed", "players", "steps", "turns", "first_player"})
+
+
+class TableError(ValueError):
+    """A results file that cannot be written or read."""
+
+
+def is_parquet(path: Path) -> bool:
+    return path.suffix.lower() == ".parquet"
+
+
+def _pyarrow() -> Any:
+    try:
+        import pyarrow
+        import pyarrow.parquet
+    except ImportError:
+        raise TableError(
+            "writing or reading .parquet needs pyarrow: pip install -e '.[sim]' "
+            "(or write a .csv file)"
+        ) from None
+    return pyarrow
+
+
+def encode(row: dict[str, Any]) -> dict[str, Any]:
+    """A row as stored: lists and objects as compact JSON text."""
+    return {
+        name: json.dumps(row[name], sort_keys=True, separators=(",", ":"))
+        if name in JSON_COLUMNS
+        else row[name]
+        for name in COLUMNS
+    }
+
+
+def decode(stored: dict[str, Any]) -> dict[str, Any]:
+    missing = [name for name in COLUMNS if name not in stored]
+    if missing:
+        raise TableError(f"not a candlebox results table: no column {', '.join(missing)}")
+    row: dict[str, Any] = {}
+    for name in COLUMNS:
+        value = stored[name]
+        if name in JSON_COLUMNS:
+            row[name] = json.loads(value)
+        elif name in INT_COLUMNS:
+            row[name] = int(value)
+        elif name == "truncated":
+            row[name] = value if isinstance(value, bool) else str(value).lower() == "true"
+        else:
+            row[name] = "" if value is None else str(value)
+    return row
+
+
+def write(rows: list[dict[str, Any]], path: Path) -> None:
+    """CSV, or Parquet for a name ending in .parquet."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    stored = [encode(row) for row in rows]
+    if is_parquet(path):
+        pa = _pyarrow()
+        schema = pa.schema(
+            [
+                (
+                    name,
+                    pa.int64()
+                    if name in INT_COLUMNS
+                    else pa.bool_()
+                    if name == "truncated"
+                    else pa.string(),
+                )
+                for name in COLUMNS
+            ]
+        )
+        table = pa.Table.from_pylist(stored, schema=schema)
+        pa.parquet.write_table(table, path)
+        return
+    with path.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.DictWriter(handle, fieldnames=COLUMNS)
+        writer.writeheader()
+        writer.writerows(stored)
+
+
+def read(path: Path) -> list[dict[str, Any]]:
+    """The rows of a table written by :func:`write` (CSV or Parquet)."""
+    if not path.is_file():
+        raise TableError(f"{path}: no such file")
+    try:
+        if is_parquet(path):
+            pa = _pyarrow()
+            stored = pa.parquet.read_table(path).to_pylist()
+        else:
+            with path.open(newline="", encoding="utf-8") as handle:
+                stored = list(csv.DictReader(handle))
+        return [decode(entry) for entry in stored]
+    except TableError as exc:
+        raise TableError(f"{path}: {exc}") from None
+    except (OSError, ValueError, KeyError) as exc:
+        raise TableError(f"{path}: not a readable results table ({exc})") from None
