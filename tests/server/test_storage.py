@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 from typing import Any
 
 import pytest
@@ -45,7 +46,10 @@ def record(game_id: str = "g1", status: str = "live") -> GameRecord:
 
 
 def run(coro: Any) -> Any:
-    return asyncio.run(coro)
+    """Run a coroutine on a fresh loop in its own thread: a browser test sharing this worker process
+    may hold Playwright's event loop open on the main thread, where asyncio.run would refuse."""
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coro).result()
 
 
 def test_database_url_forms() -> None:
