@@ -44,6 +44,15 @@ def _jsonable(value: Any) -> Any:
     return value
 
 
+def events_from_json(events: list[Any]) -> list[tuple]:
+    """The inverse of what :meth:`State.to_json` does to the events: lists back into tuples."""
+
+    def tuples(value: Any) -> Any:
+        return tuple(tuples(item) for item in value) if isinstance(value, list) else value
+
+    return [tuples(event) for event in events]
+
+
 def summarize(actions: Iterable[str]) -> str:
     """A short human list of actions: runs of ``verb N`` become ``verb 1–12``."""
     parts: list[str] = []

@@ -13,7 +13,7 @@ from typing import Any
 import msgspec
 
 from candlebox.engine import Rng
-from candlebox.engine.state import FORMAT
+from candlebox.engine.state import FORMAT, events_from_json
 from candlebox.games.candelabria.components import TEMPLES
 from candlebox.games.candelabria.decision import FIRST_AUTO, FRAME_LENGTH, IDLE, Phase
 from candlebox.games.candelabria.setup import CANDLE_FLAMES, LAND_FLAMES, TURN_MARKER
@@ -243,10 +243,6 @@ def _read_missions(st: CandelabriaState, data: dict[str, Any] | None) -> None:
         raise ValueError("saved game: missions: one tally per seat")
 
 
-def _tuples(value: Any) -> Any:
-    return tuple(_tuples(v) for v in value) if isinstance(value, list) else value
-
-
 class _Reader:
     """Turns codes back into ids, naming the field on a bad code."""
 
@@ -460,7 +456,7 @@ def restore(data: dict[str, Any]) -> CandelabriaState:
     st.win = tuple(snap.winners)
     st.rng.state = saved.rng
     st.history = [(seat, action) for seat, action in saved.history]
-    st.events = [_tuples(event) for event in saved.events]
+    st.events = events_from_json(saved.events)
     check_consistent(st)
     return st
 

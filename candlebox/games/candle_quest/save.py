@@ -9,7 +9,7 @@ import msgspec
 
 from candlebox.engine import Rng
 from candlebox.engine.registry import resolve
-from candlebox.engine.state import FORMAT
+from candlebox.engine.state import FORMAT, events_from_json
 from candlebox.games.candle_quest.candles import CODE, FACE, TYPE_OF
 from candlebox.games.candle_quest.decision import Phase
 from candlebox.games.candle_quest.setup import candles_in_play
@@ -95,10 +95,6 @@ def _types(codes: list[str], where: str) -> list[int]:
     return [TYPE_OF[code] for code in codes]
 
 
-def _tuples(value: Any) -> Any:
-    return tuple(_tuples(v) for v in value) if isinstance(value, list) else value
-
-
 def restore(data: dict[str, Any]) -> CandleQuestState:
     try:
         saved = msgspec.convert(data, type=Saved)
@@ -154,7 +150,7 @@ def restore(data: dict[str, Any]) -> CandleQuestState:
     st.final = tuple(snap.final)
     st.rng.state = saved.rng
     st.history = [(seat, action) for seat, action in saved.history]
-    st.events = [_tuples(event) for event in saved.events]
+    st.events = events_from_json(saved.events)
     check_consistent(st)
     return st
 

@@ -10,7 +10,7 @@ import msgspec
 
 from candlebox.engine import Rng
 from candlebox.engine.registry import resolve
-from candlebox.engine.state import FORMAT
+from candlebox.engine.state import FORMAT, events_from_json
 from candlebox.games.sixteen_candies.cards import CODE, FULL_SET, HALF_CODE, TYPE_OF, WILD
 from candlebox.games.sixteen_candies.decision import Phase
 from candlebox.games.sixteen_candies.state import GAME_ID, SixteenCandiesState
@@ -94,10 +94,6 @@ def _types(codes: list[str], where: str) -> list[int]:
     return [TYPE_OF[code] for code in codes]
 
 
-def _tuples(value: Any) -> Any:
-    return tuple(_tuples(v) for v in value) if isinstance(value, list) else value
-
-
 def _seat(value: int, n: int, what: str) -> None:
     if not 0 <= value < n:
         raise ValueError(f"saved game: {what} ({value}) is not a seat of this {n}-player game")
@@ -121,7 +117,7 @@ def restore(data: dict[str, Any]) -> SixteenCandiesState:
     for name in ("hands", "tops", "sources", "pools"):
         if len(getattr(snap, name)) != n:
             raise ValueError(f"saved game: {name} must have one entry per player ({n})")
-    st.events = [_tuples(event) for event in saved.events]
+    st.events = events_from_json(saved.events)
     for index, event in enumerate(st.events):
         if not event or event[0] not in EVENT_FIELDS:
             raise ValueError(f"saved game: event {index} is not a 16 Candies event: {event!r}")
