@@ -8,7 +8,9 @@ import json
 import re
 from typing import Any
 
-from tests.e2e.conftest import Pages, shot
+from tests.e2e.conftest import Pages, shot, sync_api
+
+PlaywrightTimeout = sync_api.TimeoutError
 
 PRIORITY = [
     "buy",
@@ -47,6 +49,15 @@ def wait_ready(page: Any) -> None:
     )
 
 
+def click_visible(target: Any) -> None:
+    """Click a board element where a person would: candles stacked by colour overlap, and a covered
+    one shows only its top edge, so when the middle is covered the click goes to that edge."""
+    try:
+        target.click(timeout=2_000)
+    except PlaywrightTimeout:
+        target.click(position={"x": 14, "y": 6}, timeout=8_000)
+
+
 def click_something(page: Any) -> bool:
     """Click the most useful clickable thing on the board; False when there is none."""
     actions = page.eval_on_selector_all(
@@ -58,7 +69,7 @@ def click_something(page: Any) -> bool:
         for index, action in enumerate(actions):
             if action.split(" ")[0] == verb:
                 before = move_number(page)
-                page.locator("#board [data-action]").nth(index).click()
+                click_visible(page.locator("#board [data-action]").nth(index))
                 page.wait_for_function(
                     f"Number(document.body.dataset.move) > {before} || document.querySelector('.toast.error')"
                 )
