@@ -10,12 +10,31 @@ from __future__ import annotations
 
 import abc
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, Generic, TypeVar
+
+import msgspec
 
 from candlebox.engine.errors import IllegalAction
 from candlebox.engine.rng import Rng
 
 FORMAT = 1  # version of the saved-game layout written by to_json
+
+Snapshot = TypeVar("Snapshot")
+
+
+class SavedGame(msgspec.Struct, Generic[Snapshot], forbid_unknown_fields=True):
+    """The schema of :meth:`State.to_json`; each game supplies the type of its ``state`` part."""
+
+    format: int
+    game: str
+    variant: str
+    players: int
+    seed: int
+    options: dict[str, Any]
+    rng: int
+    history: list[tuple[int, str]]
+    events: list[list[Any]]
+    state: Snapshot
 
 
 def _copy_plain(value: Any) -> Any:

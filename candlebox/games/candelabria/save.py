@@ -13,7 +13,7 @@ from typing import Any
 import msgspec
 
 from candlebox.engine import Rng
-from candlebox.engine.state import FORMAT, events_from_json
+from candlebox.engine.state import FORMAT, SavedGame, events_from_json
 from candlebox.games.candelabria.components import TEMPLES
 from candlebox.games.candelabria.decision import FIRST_AUTO, FRAME_LENGTH, IDLE, Phase
 from candlebox.games.candelabria.setup import CANDLE_FLAMES, LAND_FLAMES, TURN_MARKER
@@ -76,19 +76,6 @@ class Snapshot(msgspec.Struct, forbid_unknown_fields=True):
     tactics_used: list[list[str]] = []
     missions: dict[str, Any] | None = None  # option missions: box, public, private, places, tallies
     decay: dict[str, Any] | None = None  # option decay: deck (top first), slots per seat
-
-
-class Saved(msgspec.Struct, forbid_unknown_fields=True):
-    format: int
-    game: str
-    variant: str
-    players: int
-    seed: int
-    options: dict[str, Any]
-    rng: int
-    history: list[tuple[int, str]]
-    events: list[list[Any]]
-    state: Snapshot
 
 
 def snapshot(st: CandelabriaState) -> dict[str, Any]:
@@ -291,7 +278,7 @@ def restore(data: dict[str, Any]) -> CandelabriaState:
     from candlebox.games.candelabria import resolve
 
     try:
-        saved = msgspec.convert(data, type=Saved)
+        saved = msgspec.convert(data, type=SavedGame[Snapshot])
     except msgspec.ValidationError as exc:
         raise ValueError(f"saved Candelabria game is malformed: {exc}") from None
     if saved.format != FORMAT:

@@ -9,7 +9,7 @@ import msgspec
 
 from candlebox.engine import Rng
 from candlebox.engine.registry import resolve
-from candlebox.engine.state import FORMAT, events_from_json
+from candlebox.engine.state import FORMAT, SavedGame, events_from_json
 from candlebox.games.candle_quest.candles import CODE, FACE, TYPE_OF
 from candlebox.games.candle_quest.decision import Phase
 from candlebox.games.candle_quest.setup import candles_in_play
@@ -40,19 +40,6 @@ class Snapshot(msgspec.Struct, forbid_unknown_fields=True):
     final: list[float]
     end_reason: str
     completer: int
-
-
-class Saved(msgspec.Struct, forbid_unknown_fields=True):
-    format: int
-    game: str
-    variant: str
-    players: int
-    seed: int
-    options: dict[str, Any]
-    rng: int
-    history: list[tuple[int, str]]
-    events: list[list[Any]]
-    state: Snapshot
 
 
 def snapshot(st: CandleQuestState) -> dict[str, Any]:
@@ -97,7 +84,7 @@ def _types(codes: list[str], where: str) -> list[int]:
 
 def restore(data: dict[str, Any]) -> CandleQuestState:
     try:
-        saved = msgspec.convert(data, type=Saved)
+        saved = msgspec.convert(data, type=SavedGame[Snapshot])
     except msgspec.ValidationError as exc:
         raise ValueError(f"saved Candle Quest game is malformed: {exc}") from None
     if saved.format != FORMAT:

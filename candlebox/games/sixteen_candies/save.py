@@ -10,7 +10,7 @@ import msgspec
 
 from candlebox.engine import Rng
 from candlebox.engine.registry import resolve
-from candlebox.engine.state import FORMAT, events_from_json
+from candlebox.engine.state import FORMAT, SavedGame, events_from_json
 from candlebox.games.sixteen_candies.cards import CODE, FULL_SET, HALF_CODE, TYPE_OF, WILD
 from candlebox.games.sixteen_candies.decision import Phase
 from candlebox.games.sixteen_candies.state import GAME_ID, SixteenCandiesState
@@ -39,19 +39,6 @@ class Snapshot(msgspec.Struct, forbid_unknown_fields=True):
     winners: list[int]
     final: list[float]
     end_reason: str
-
-
-class Saved(msgspec.Struct, forbid_unknown_fields=True):
-    format: int
-    game: str
-    variant: str
-    players: int
-    seed: int
-    options: dict[str, Any]
-    rng: int
-    history: list[tuple[int, str]]
-    events: list[list[Any]]
-    state: Snapshot
 
 
 def _codes(cards: list[int]) -> list[str]:
@@ -101,7 +88,7 @@ def _seat(value: int, n: int, what: str) -> None:
 
 def restore(data: dict[str, Any]) -> SixteenCandiesState:
     try:
-        saved = msgspec.convert(data, type=Saved)
+        saved = msgspec.convert(data, type=SavedGame[Snapshot])
     except msgspec.ValidationError as exc:
         raise ValueError(f"saved 16 Candies game is malformed: {exc}") from None
     if saved.format != FORMAT:
