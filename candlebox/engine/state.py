@@ -162,8 +162,10 @@ class State(abc.ABC):
     def apply(self, seat: int, action: str) -> None:
         """Apply a legal action; anything else raises :class:`IllegalAction` and changes nothing."""
         legal = self._cache_list if seat == self._cache_seat else self.legal_actions(seat)
-        if action in legal:
-            self.apply_unchecked(seat, action)
+        if action in legal:  # apply_unchecked, inlined: this is every checked step's path
+            self._cache_seat = -1
+            self.history.append((seat, action))
+            self._do(seat, action)
             return
         raise IllegalAction(self._explain(seat, action, legal))
 

@@ -205,3 +205,16 @@ def test_example_complete_a_ranking_mission() -> None:
     state.apply(0, "deploy C1 P")
     assert ("mission", 0, "K4", 3, 4) in state.events and ("mission-done", "K4") in state.events
     assert state.vp[0] >= vp + 4
+
+
+def test_resample_after_the_game_keeps_every_private_mission_shown() -> None:
+    """At the end every private mission is shown, so a determinization may not re-deal them."""
+    state = candelabria.new_game(players=3, seed=11, missions=True)
+    rng = random.Random(11)
+    while not state.is_over:
+        seat = state.to_act[0]
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+    for seat in range(3):
+        twin = state.resample(seat, 99)
+        assert twin.view(seat)["missions"] == state.view(seat)["missions"]
+        assert len(state.view(seat)["missions"]["private"]) == 3

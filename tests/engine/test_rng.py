@@ -10,6 +10,8 @@ from hypothesis import strategies as st
 
 from candlebox.engine import Rng, summarize
 
+PINNED_SHUFFLE_TOP = [35, 25, 30, 20, 7, 26, 33, 31, 8, 29]
+
 
 def test_known_sequence_never_changes() -> None:
     """Saved games replay only if the generator stays the same: its first outputs are pinned."""
@@ -37,16 +39,62 @@ def test_shuffle_is_a_permutation(seed: int, items: list[int]) -> None:
     assert Counter(shuffled) == Counter(items)
 
 
+def _reference_shuffle(rng: Rng, items: list[int]) -> None:
+    """The batched Fisher–Yates written the slow, obvious way: one bounded draw with bound P (the
+    product of a batch's bounds, kept under 2**56) by Lemire's rule, then its mixed-radix digits."""
+    i = len(items) - 1
+    while i > 0:
+        bounds = []
+        product = 1
+        while i > 0 and product * (i + 1) <= 1 << 56:
+            product *= i + 1
+            bounds.append(i + 1)
+            i -= 1
+        while True:
+            wide = rng.next64() * product
+            if wide % 2**64 >= 2**64 % product:
+                break
+        number = wide >> 64  # uniform in [0, product)
+        digits = []
+        for place, bound in enumerate(bounds):
+            weight = 1
+            for later in bounds[place + 1 :]:
+                weight *= later
+            digits.append(number // weight % bound)
+        top = i + len(bounds)
+        for offset, j in enumerate(digits):
+            items[top - offset], items[j] = items[j], items[top - offset]
+
+
 @given(st.integers(0, 2**64 - 1), st.integers(0, 60))
-def test_shuffle_is_fisher_yates_over_below(seed: int, size: int) -> None:
-    """The inlined shuffle draws exactly what ``below`` would (one algorithm, one stream)."""
+def test_shuffle_is_batched_fisher_yates(seed: int, size: int) -> None:
+    """The inlined shuffle draws exactly what the slow reference draws (one algorithm, one stream)."""
     fast, slow = list(range(size)), list(range(size))
     a, b = Rng(seed), Rng(seed)
     a.shuffle(fast)
-    for i in range(size - 1, 0, -1):
-        j = b.below(i + 1)
-        slow[i], slow[j] = slow[j], slow[i]
+    _reference_shuffle(b, slow)
     assert fast == slow and a.state == b.state
+
+
+def test_known_shuffle_never_changes() -> None:
+    """Saved games replay only if shuffles stay the same: a 16 Candies deck's first shuffle is pinned."""
+    cards = list(range(40))
+    Rng(1234).shuffle(cards)
+    assert cards[-10:] == PINNED_SHUFFLE_TOP
+
+
+def test_every_ordering_is_equally_likely() -> None:
+    """All 24 orders of four items, and the 120 of five, come up about equally often."""
+    rng = Rng(5)
+    for size, draws in ((4, 48_000), (5, 120_000)):
+        counts: Counter[tuple[int, ...]] = Counter()
+        for _ in range(draws):
+            items = list(range(size))
+            rng.shuffle(items)
+            counts[tuple(items)] += 1
+        expected = draws / len(counts)
+        assert len(counts) == {4: 24, 5: 120}[size]
+        assert all(abs(n - expected) < 0.15 * expected for n in counts.values())
 
 
 def test_below_is_roughly_uniform() -> None:

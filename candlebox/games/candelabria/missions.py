@@ -162,6 +162,7 @@ def note(st: CandelabriaState, seat: int, event: str) -> None:
 
 
 def revealed(st: CandelabriaState, seat: int) -> bool:
-    """A private mission is shown once its holder has completed it (its VP are public)."""
+    """A private mission is shown once its holder has completed it (its VP are public), and every
+    one once the game is over. The view and ``resample`` both ask here, so they agree."""
     m = st.mpriv[seat]
-    return any(p == seat for p in st.mlock[m])
+    return st.is_over or any(p == seat for p in st.mlock[m])

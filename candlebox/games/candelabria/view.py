@@ -349,7 +349,7 @@ def _missions(st: CandelabriaState, seat: int | None) -> dict[str, Any]:
 
     private: dict[str, Any] = {}
     for owner in range(st.num_players):
-        if owner == seat or revealed(st, owner) or st.is_over:
+        if owner == seat or revealed(st, owner):
             private[st.house_code(owner)] = card(st.mpriv[owner])
         else:
             private[st.house_code(owner)] = None

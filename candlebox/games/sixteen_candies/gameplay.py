@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING
 from candlebox.games.sixteen_candies import rounds
 from candlebox.games.sixteen_candies.cards import CODE, WILD
 from candlebox.games.sixteen_candies.decision import Phase
-from candlebox.games.sixteen_candies.instant_win import shows_four_five_six
 from candlebox.games.sixteen_candies.notation import (
     CALL,
     DISCARD,
@@ -50,14 +49,13 @@ def rotate_actions(st: SixteenCandiesState, seat: int) -> list[str]:
 
 def shows_instant(st: SixteenCandiesState, seat: int) -> bool:
     """Whether the seat's hand triggers an Instant Round Win now (turning it up in 'held' mode)."""
-    hand = st.hands[seat]
+    rot = rotations(st.hands[seat])
     if st.held_mode:
-        held = rotations(hand).held
-        if held is None:
+        if rot.held is None:
             return False
-        st.ups[seat] = list(held)
+        st.ups[seat] = list(rot.held)
         return True
-    return shows_four_five_six([2 * t + o for t, o in zip(hand, st.ups[seat], strict=True)])
+    return tuple(st.ups[seat]) in rot.winning
 
 
 def do_setup(st: SixteenCandiesState, seat: int, action: str) -> None:

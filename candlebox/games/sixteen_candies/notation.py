@@ -43,16 +43,18 @@ class Rotations:
     ``actions`` lists every orientation worth telling apart in binary order (the first card's
     orientation most significant; a Wild has one); ``bits`` gives each action's orientations and
     ``instant`` whether its top halves make an Instant Round Win (4, 5 and 6 of one candy).
-    ``held`` is the orientation that shows 4, 5 and 6 of one candy if the cards can, else None.
+    ``held`` is the orientation that shows 4, 5 and 6 of one candy if the cards can, else None;
+    ``winning`` every orientation that does.
     """
 
-    __slots__ = ("actions", "bits", "held", "instant")
+    __slots__ = ("actions", "bits", "held", "instant", "winning")
 
     def __init__(self, hand: tuple[int, ...]) -> None:
         self.actions: list[str] = []
         self.bits: dict[str, tuple[int, ...]] = {}
         self.instant: dict[str, bool] = {}
         self.held: tuple[int, ...] | None = None
+        self.winning: set[tuple[int, ...]] = set()  # the orientations that are instant wins
         for bits in product(*(ORIENTATIONS[t] for t in hand)):
             halves = [2 * t + o for t, o in zip(hand, bits, strict=True)]
             action = "top " + " ".join(HALF_CODE[h] for h in halves)
@@ -60,8 +62,10 @@ class Rotations:
             self.actions.append(action)
             self.bits[action] = bits
             self.instant[action] = win
-            if win and self.held is None:
-                self.held = bits
+            if win:
+                self.winning.add(bits)
+                if self.held is None:
+                    self.held = bits
 
 
 _ROTATIONS: dict[tuple[int, ...], Rotations] = {}

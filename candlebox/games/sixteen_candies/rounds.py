@@ -32,26 +32,37 @@ def reveal(st: SixteenCandiesState) -> tuple[dict[int, int], dict[int, int]]:
     """Everyone in the round shows their hand; (values, penalties) by seat."""
     values: dict[int, int] = {}
     penalties: dict[int, int] = {}
+    events = st.events
     for seat, hand in enumerate(st.hands):
         if not hand:
             continue
-        halves = [2 * t + o for t, o in zip(hand, st.ups[seat], strict=True)]
-        value, candy = hand_value(halves)
-        penalty = hand_penalty(halves)
-        values[seat] = value
-        penalties[seat] = penalty
-        st.events.append(
-            (
-                "reveal",
-                seat,
-                tuple(CODE[t] for t in hand),
-                tuple(HALF_CODE[h] for h in halves),
-                value,
-                DECK.candy_codes[candy],
-                penalty,
-            )
-        )
+        shown = _shown(tuple(hand), tuple(st.ups[seat]))
+        values[seat] = shown[2]
+        penalties[seat] = shown[4]
+        events.append(("reveal", seat, *shown))
     return values, penalties
+
+
+# (cards, orientations) -> what a reveal shows: the card codes, the top halves' codes, the value, the
+# declared candy and the penalty. A few hundred hands recur all game long, and every round ends in a
+# reveal, so they are worked out once.
+_SHOWN: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple] = {}
+
+
+def _shown(hand: tuple[int, ...], ups: tuple[int, ...]) -> tuple:
+    key = (hand, ups)
+    found = _SHOWN.get(key)
+    if found is None:
+        halves = [2 * t + o for t, o in zip(hand, ups, strict=True)]
+        value, candy = hand_value(halves)
+        found = _SHOWN[key] = (
+            tuple(CODE[t] for t in hand),
+            tuple(HALF_CODE[h] for h in halves),
+            value,
+            DECK.candy_codes[candy],
+            hand_penalty(halves),
+        )
+    return found
 
 
 def instant_win(st: SixteenCandiesState, winners: tuple[int, ...]) -> None:
@@ -101,11 +112,12 @@ def start_round(st: SixteenCandiesState, pile: list[int] | None = None) -> None:
     """Shuffle every card, move the marker, deal 3 to each player still in, flip the first discard."""
     left = seats_in(st)
     n = st.num_players
-    for seat in range(n):
-        following = (seat + 1) % n
-        while st.pools[following] == 0 and following != seat:
-            following = (following + 1) % n
-        st.next_seat[seat] = following
+    if len(left) < n:  # someone is out: clockwise now skips them (else it is seat + 1, set up once)
+        for seat in range(n):
+            following = (seat + 1) % n
+            while st.pools[following] == 0 and following != seat:
+                following = (following + 1) % n
+            st.next_seat[seat] = following
     if st.round > 0:  # the marker moves clockwise, skipping players who are out
         st.marker = st.next_seat[st.marker]
     st.round += 1

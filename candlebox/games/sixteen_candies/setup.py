@@ -52,18 +52,18 @@ def deal(st: SixteenCandiesState, pile: list[int], order: list[int]) -> None:
     events = st.events
     st.round_start = len(events)
     events.append(("round", st.round, st.marker, tuple(order)))
+    seats = len(order)
+    dealt = pile[: -HAND * seats - 1 : -1]  # the top cards, in the order they are dealt
+    del pile[-HAND * seats :]
+    first = len(events)  # card k of the deal is event first + k
+    events.extend([("deal", order[k % seats], CODE[card]) for k, card in enumerate(dealt)])
     hands: list[list[int]] = [[] for _ in range(n)]
     srcs: list[list[int]] = [[] for _ in range(n)]
-    for _ in range(HAND):
-        for seat in order:
-            card = pile.pop()
-            srcs[seat].append(len(events))
-            events.append(("deal", seat, CODE[card]))
-            hands[seat].append(card)
-    for seat in order:  # hands are kept sorted by card type
-        pairs = sorted(zip(hands[seat], srcs[seat], strict=True))
-        hands[seat] = [card for card, _ in pairs]
-        srcs[seat] = [src for _, src in pairs]
+    for place, seat in enumerate(order):  # hands are kept sorted by card type, equal cards by deal
+        hand = dealt[place::seats]
+        ranks = sorted(range(HAND), key=hand.__getitem__)
+        hands[seat] = [hand[i] for i in ranks]
+        srcs[seat] = [first + place + seats * i for i in ranks]
     st.hands = hands
     st.srcs = srcs
     st.ups = [[0] * len(hand) for hand in hands]
