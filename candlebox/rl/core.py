@@ -23,6 +23,7 @@ from candlebox.engine.registry import resolve
 GAME_MODULES: dict[str, str] = {
     "candle-quest": "candlebox.rl.games.candle_quest",
     "sixteen-candies": "candlebox.rl.games.sixteen_candies",
+    "candelabria": "candlebox.rl.games.candelabria",
 }
 
 

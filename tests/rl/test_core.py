@@ -32,16 +32,23 @@ def _ids(config: tuple[str, str, int]) -> str:
     return "{}-{}-{}p".format(*config)
 
 
-def test_both_games_are_covered() -> None:
+def test_every_game_is_covered() -> None:
     assert "candle-quest" in covered_games()
-    if "sixteen-candies" in candlebox.GAMES:
-        assert "sixteen-candies" in covered_games()
+    for game in ("sixteen-candies", "candelabria"):
+        if game in candlebox.GAMES:
+            assert game in covered_games()
 
 
 @pytest.mark.parametrize("config", configs(), ids=_ids)
 def test_numbering_masks_and_encoding_follow_the_engine(config: tuple[str, str, int]) -> None:
     game, variant, players = config
-    spec = Spec.make(game, players, variant, **SMALL)
+    _play_checking_everything(game, variant, players, SMALL)
+
+
+def _play_checking_everything(
+    game: str, variant: str, players: int, options: dict, seeds: range = range(3)
+) -> None:
+    spec = Spec.make(game, players, variant, **options)
     numbering = spec.actions
     n = numbering.num_distinct_actions
     assert len(set(numbering.texts)) == n
@@ -49,10 +56,10 @@ def test_numbering_masks_and_encoding_follow_the_engine(config: tuple[str, str, 
         assert numbering.to_id(numbering.to_text(number)) == number
     assert numbering.to_text(np.int64(0)) == numbering.texts[0]
     # the numbering is fixed for the configuration: the same texts, whatever the game in play
-    assert Spec.make(game, players, variant, **SMALL).actions.texts == numbering.texts
-    for seed in range(3):
+    assert Spec.make(game, players, variant, **options).actions.texts == numbering.texts
+    for seed in seeds:
         rng = random.Random(seed)
-        state = candlebox.new_game(game, players=players, variant=variant, seed=seed, **SMALL)
+        state = candlebox.new_game(game, players=players, variant=variant, seed=seed, **options)
         steps = 0
         while not state.is_over:
             for seat in range(players):

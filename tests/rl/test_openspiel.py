@@ -29,10 +29,24 @@ def test_every_covered_game_is_registered() -> None:
     assert set(NAMES) <= registered
 
 
+# Candelabria's games are long (~500 decisions) and random_sim_test's cost grows with the square of a
+# game's length (the information state holds the whole log): one game cut at 24 Kindling turns, which
+# still reach a War Season with its secret choices.
+SIMS = {"candelabria": (1, 24)}  # game -> (num_sims, max_turns); otherwise (3, 40)
+
+
 @pytest.mark.parametrize(
     "game,params",
     [
-        (game, {"players": players, "variant": variant.name, "max_turns": 40, "seed": 7})
+        (
+            game,
+            {
+                "players": players,
+                "variant": variant.name,
+                "max_turns": SIMS.get(game, (3, 40))[1],
+                "seed": 7,
+            },
+        )
         for game in covered_games()
         for variant in candlebox.variants(game)
         for players in sorted({variant.min_players, variant.max_players})
@@ -42,7 +56,38 @@ def test_every_covered_game_is_registered() -> None:
 def test_random_sim_test_passes(game: str, params: dict) -> None:
     loaded = pyspiel.load_game(short_name(game), params)
     assert loaded.num_players() == params["players"]
-    pyspiel.random_sim_test(loaded, num_sims=3, serialize=False, verbose=False)
+    sims = SIMS.get(game, (3, 40))[0]
+    pyspiel.random_sim_test(loaded, num_sims=sims, serialize=False, verbose=False)
+
+
+def test_candelabria_options_pass_random_sim_test() -> None:
+    params = {"players": 3, "decay": True, "missions": True, "max_turns": 16, "seed": 2}
+    loaded = pyspiel.load_game(short_name("candelabria"), params)
+    assert loaded.new_initial_state().engine.options["decay"] is True
+    pyspiel.random_sim_test(loaded, num_sims=1, serialize=False, verbose=False)
+
+
+def test_candelabria_secret_choices_are_asked_in_turn_and_stay_hidden() -> None:
+    """The real game's simultaneous choice: OpenSpiel asks the seats of ``to_act`` one after another,
+    and a later chooser's information state is the same whatever the earlier one chose."""
+    loaded = pyspiel.load_game(short_name("candelabria"), {"players": 4, "seed": 5})
+    state = loaded.new_initial_state()
+    rng = np.random.RandomState(2)
+    while not (state.engine.pending()["decision"] == "secret" and len(state.engine.to_act) >= 2):
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    first, second = state.engine.to_act[:2]
+    assert state.current_player() == first
+    legal = state.legal_actions()
+    strings, tensors = set(), []
+    for action in (legal[0], legal[-1]):
+        world = state.clone()
+        world.apply_action(action)
+        assert world.current_player() == second
+        strings.add(world.information_state_string(second))
+        strings.add(world.observation_string(second))
+        tensors.append(np.array(world.information_state_tensor(second)))
+    assert len(strings) == 2  # one information state, one observation: the same in both worlds
+    assert np.array_equal(tensors[0], tensors[1])
 
 
 def test_the_secret_choices_game_passes_random_sim_test(secret_numbers: str) -> None:
@@ -87,6 +132,31 @@ def test_mcts_and_ismcts_play_a_whole_game(game: str) -> None:
     assert moves <= loaded.max_game_length()
     returns = state.returns()
     assert sum(returns) == pytest.approx(1.0) and min(returns) >= 0.0
+
+
+def test_mcts_and_ismcts_play_a_whole_game_of_candelabria() -> None:
+    """A whole 2-player game, no turn limit: three years, each with its War Season (and battles with
+    secret choices whenever two houses meet in a region holding a curse), on a budget of three
+    simulations a move (about 2 s)."""
+    loaded = pyspiel.load_game(short_name("candelabria"), {"players": 2, "seed": 2})
+    rng = np.random.RandomState(0)
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
+    players = [
+        mcts.MCTSBot(loaded, uct_c=2.0, max_simulations=3, evaluator=evaluator, random_state=rng),
+        ismcts.ISMCTSBot(loaded, evaluator, uct_c=2.0, max_simulations=3, random_state=rng),
+    ]
+    state = loaded.new_initial_state()
+    moves = 0
+    while not state.is_terminal():
+        action = players[state.current_player()].step(state)
+        assert action in state.legal_actions()
+        state.apply_action(action)
+        moves += 1
+    engine = state.engine
+    assert not engine.truncated and engine.year == 3
+    assert sum(1 for event in engine.events if event[0] == "war") == 3
+    assert moves <= loaded.max_game_length()
+    assert sum(state.returns()) == pytest.approx(1.0)
 
 
 def test_ismcts_plays_the_secret_choices_game(secret_numbers: str) -> None:

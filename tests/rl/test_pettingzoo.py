@@ -43,6 +43,42 @@ def test_api_and_seed_tests_pass(config: tuple[str, str, int]) -> None:
     _quiet(seed_test, make, num_cycles=200)
 
 
+def test_candelabria_with_its_options_passes_too() -> None:
+    def make() -> candlebox.rl.pettingzoo_aec.CandleboxAECEnv:
+        return candlebox.rl.pettingzoo_env(
+            "candelabria", players=4, missions=True, decay=True, max_turns=30
+        )
+
+    _quiet(api_test, make(), num_cycles=200)
+    _quiet(seed_test, make, num_cycles=200)
+
+
+def test_candelabria_secret_choices_are_asked_in_turn_seeing_nothing_of_the_earlier() -> None:
+    """The real game's battle: every participant is asked in the order of ``to_act`` (turn order),
+    and a later chooser observes the same whatever an earlier one chose."""
+    env = candlebox.rl.pettingzoo_env("candelabria", players=3)
+    env.reset(seed=6)
+    rng = np.random.default_rng(1)
+    while not (env.game.pending()["decision"] == "secret" and len(env.game.to_act) >= 2):
+        obs, *_ = env.last()
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    first, second = env.game.to_act[:2]
+    assert env.agent_selection == f"player_{first}"
+    legal = np.flatnonzero(env.observe(env.agent_selection)["action_mask"])
+    seen = []
+    for choice in (legal[0], legal[-1]):
+        twin = candlebox.rl.pettingzoo_env("candelabria", players=3)
+        twin.reset(seed=6)
+        for seat, text in env.game.history:
+            assert twin.agent_selection == f"player_{seat}"
+            twin.step(twin.action_id(text))
+        twin.step(int(choice))
+        assert twin.agent_selection == f"player_{second}"
+        obs = twin.observe(f"player_{second}")
+        seen.append((obs["observation"].copy(), obs["action_mask"].copy()))
+    assert np.array_equal(seen[0][0], seen[1][0]) and np.array_equal(seen[0][1], seen[1][1])
+
+
 def test_the_secret_choices_game_passes_too(secret_numbers: str) -> None:
     _quiet(api_test, candlebox.rl.pettingzoo_env(secret_numbers, players=3), num_cycles=100)
     _quiet(seed_test, lambda: candlebox.rl.pettingzoo_env(secret_numbers, players=3))

@@ -97,7 +97,14 @@ load = restore
 
 def facts() -> dict[str, Any]:
     """Public facts about the shipped components, as plain data."""
+    from candlebox.games.candelabria.components import EFFECTS, ICONS
+    from candlebox.games.candelabria.decay import CODES as DECAY_CODES
+    from candlebox.games.candelabria.missions import MISSIONS
+    from candlebox.games.candelabria.notation import MAX_WAREHOUSE
+    from candlebox.games.candelabria.setup import UPGRADE_PILES
+
     content = load_content()
+    houses = [h.code for h in content.houses]
     return {
         "houses": {
             h.code: {
@@ -105,6 +112,10 @@ def facts() -> dict[str, Any]:
                 "colour": h.colour,
                 "turn_order": h.turn_order,
                 "region": h.region,
+                "powers": [  # Year I first
+                    {"year": year, "effect": effect, "icon": ICONS[icon] if icon >= 0 else None}
+                    for year, effect, _amount, icon in h.powers
+                ],
             }
             for h in content.houses
         },
@@ -112,7 +123,39 @@ def facts() -> dict[str, Any]:
             c.code: {"cost": c.cost, "year": c.year, "house": c.house} for c in content.candles
         },
         "tactics": [t.code for t in content.tactics],
-        "upgrades": {t.code: {"year": t.year, "effect": t.effect} for t in content.tiles},
+        # every tactic card type: its house (null: common), copies in the box, the cannot-cancel mark
+        "tactic_cards": {
+            t.code: {
+                "house": houses[t.house] if t.house >= 0 else None,
+                "copies": content.common_tactics.count(i) if t.house < 0 else 1,
+                "no_cancel": t.no_cancel,
+                "effects": {EFFECTS[icon]: n for icon, n in t.effects},
+            }
+            for i, t in enumerate(content.tactics)
+        },
+        "upgrades": {
+            t.code: {
+                "year": t.year,
+                "effect": t.effect,
+                "icon": ICONS[t.icon] if t.icon >= 0 else None,
+            }
+            for t in content.tiles
+        },
+        "upgrade_piles": UPGRADE_PILES,
+        "curses": {k.code: {"region": k.region, "effect": k.effect} for k in content.curses},
+        # the two sides of the board: who plays on each, its regions and territories (in board order)
+        "sides": {
+            key: {
+                "players": list(side.players),
+                "regions": [r.number for r in side.regions],
+                "territories": [t.id for r in side.regions for t in r.territories],
+                "icons": {t.id: t.icon for r in side.regions for t in r.territories},
+            }
+            for key, side in content.sides.items()
+        },
+        "warehouse": MAX_WAREHOUSE,  # gold and wax a house can hold together
+        "missions": [m[0] for m in MISSIONS],
+        "decay_cards": list(DECAY_CODES),
     }
 
 

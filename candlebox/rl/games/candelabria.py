@@ -1,0 +1,577 @@
+"""The Curse of Candelabria for the RL adapters: action numbering and view encoding.
+
+The board side follows the player count (2–3 players: the small side, 24 territories in 8 regions;
+4–5 players: the large side, 30 territories in 10 regions), and only the houses whose start region is on
+that side can be seated (the small side has no Luminis). ``T`` below is a territory of the side, ``R`` a
+region of the side, ``H`` a seatable house, ``CARD`` a house candle card of a seatable house or an
+Advanced card (the candles in play), ``M`` a model (``E P W C``), a role ``E P W``.
+
+Actions (docs/notation/candelabria.md), in id order:
+
+1. the declining and one-word actions: ``done``, ``skip``, ``pass``; ``stay`` (only when a seatable
+   house has the Luminis Year I power, or with ``decay``); ``spare`` (only with
+   ``castle_entry="optional"`` or ``warrior_push="optional"``); ``supply`` (standard only);
+2. ``deploy CARD R`` (3 per card), ``maneuver CARD``, ``return CARD``; ``keep CARD`` (only when a
+   seatable house has the Nova Vita Year I power; house cards returned or deployed go under the
+   Advanced deck, so any card can be drawn);
+3. territory actions: ``at T``, ``to T``, ``ignite T``, ``extinguish T``, ``move M T``, ``extra R T``;
+   ``shift R T`` (as ``stay``); ``haunt K T`` (two-player, K = 1–3);
+4. ``ignite R``, ``relocate M``;
+5. per house: ``destroy H``, ``destroy H-R``, ``push H-R``, ``extinguish H``, ``extinguish H-R``,
+   ``steal H gold``, ``steal H wax``; standard: ``recast H-R``, ``lift H-R``; two-player: ``house H``;
+   then ``cancel M H N`` (M, N = 1, 2);
+6. ``curse K`` (standard, K = 1–3), ``upgrade P`` (P = 1–9), ``temple C R`` (C = W, G, B), ``raze R``;
+7. ``mine gold G wax W`` for 1 ≤ G + W ≤ the most a Mine gives (the side's Mine territories plus
+   the "additional Mine territory" tile, at most a warehouse of 10: 8 on the small side, 6 on the
+   large);
+8. ``take CODE`` for every common tactic code (house tactic cards never reach the Tactics board);
+9. ``play A B``: every ordered pair a seat can own, A and B each ``-`` or a tactic code, with the
+   common codes and the house codes of one seatable house, the same code twice only for a card with
+   two copies or more; sorted by (A, B) in the order ``-``, then the tactic codes of the facts;
+10. with ``decay``: ``decay 1``, ``decay 2``, ``either 1``, ``either 2``.
+
+Counts: standard 3 players 2,462 (``play`` 1,559, the candle-card texts 420, the territory texts 264,
+the house texts 92, ``mine`` 44); standard 4–5 players 2,843 (``play`` 1,739, cards 450, territories
+420 with ``shift``, houses 115, ``mine`` 27); two-player 2,510 (``play`` 1,559, cards 420, territories
+336 with ``haunt``, houses 72, ``mine`` 44). ``missions`` adds no action; ``decay`` adds its 4 and,
+where they were absent, ``stay`` and the ``shift`` texts (standard 3 players 2,539, 4–5 players
+2,847); an optional ``castle_entry`` or ``warrior_push`` adds ``spare``.
+
+The observation encodes the seat's view only (rulings CA-39): the map (each territory's Land Flames,
+castles, candles with their flames, curse standees), the regions (corruption, temples), the Curse Board
+and the flames before each curse, the battles, the Tactics board, the Upgrade piles' tops and sizes, the
+decks' sizes and the reserve, every seat's resources, supplies, candles, deployed and maneuvered cards,
+upgrades, tactic cards, hand size and the cards it is known to hold (its own hand for the seat), the
+tactic cards played in a battle once revealed (the seat's own secret choice to itself only; of the
+others only that they have chosen), Decay cards and Mission cards when the options are on, and the
+pending decision with its details.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+import candlebox
+from candlebox.rl.core import Config, Layout, ViewEncoder
+
+GAME_ID = "candelabria"
+
+_FACTS = candlebox.game_info(GAME_ID).facts
+HOUSES: tuple[str, ...] = tuple(_FACTS["houses"])
+CARDS: tuple[str, ...] = tuple(_FACTS["candles"])
+CARD_INDEX = {code: i for i, code in enumerate(CARDS)}
+ADVANCED: tuple[str, ...] = tuple(c for c, info in _FACTS["candles"].items() if info["house"] < 0)
+HOUSE_CARDS = max(
+    sum(1 for info in _FACTS["candles"].values() if info["house"] == h) for h in range(len(HOUSES))
+)
+TACTICS: tuple[str, ...] = tuple(_FACTS["tactics"])
+TACTIC_INDEX = {code: i for i, code in enumerate(TACTICS)}
+TACTIC_CARDS: dict[str, dict[str, Any]] = _FACTS["tactic_cards"]
+COMMON: tuple[str, ...] = tuple(c for c in TACTICS if TACTIC_CARDS[c]["house"] is None)
+TILES: tuple[str, ...] = tuple(_FACTS["upgrades"])
+TILE_INDEX = {code: i for i, code in enumerate(TILES)}
+PILES = int(_FACTS["upgrade_piles"])
+CURSE_CARDS: tuple[str, ...] = tuple(_FACTS["curses"])
+CURSE_INDEX = {code: i for i, code in enumerate(CURSE_CARDS)}
+WAREHOUSE = int(_FACTS["warehouse"])
+MISSIONS: tuple[str, ...] = tuple(_FACTS["missions"])
+MISSION_INDEX = {code: i for i, code in enumerate(MISSIONS)}
+DECAY: tuple[str, ...] = tuple(_FACTS["decay_cards"])
+DECAY_INDEX = {code: i for i, code in enumerate(DECAY)}
+
+ROLES = "EPW"
+MODELS = "EPWC"
+ROLE_NAMES = ("explorer", "pilgrim", "warrior")
+TEMPLE_LETTERS = "WGB"
+TEMPLE_NAMES = ("white", "grey", "black")
+CURSE_PLACES = 3  # the Curse Board
+SLOTS = 2  # War Board slots
+YEARS = 3
+# The pending decisions a view can show (pending()["decision"]).
+DECISIONS = (
+    "turn",
+    "deploy-at",
+    "move",
+    "destroy",
+    "push",
+    "push-to",
+    "flame",
+    "influence",
+    "take",
+    "forge",
+    "mine",
+    "portal",
+    "portal-to",
+    "keep",
+    "return",
+    "ignite",
+    "extinguish",
+    "extinguish-at",
+    "steal",
+    "raze",
+    "shift",
+    "curse-at",
+    "recast",
+    "lift",
+    "lift-to",
+    "gift",
+    "secret",
+    "cancel",
+    "haunt",
+    "pick",
+    "decay-at",
+    "either",
+    "nudge",
+)
+DECISION_INDEX = {name: i for i, name in enumerate(DECISIONS)}
+SEASONS = ("kindling", "war", "over")
+
+VP_SCALE = 200.0  # random games end below 130 VP
+LAND_FLAMES = 25.0  # a house's Land Flames
+CANDLE_FLAMES = 12.0  # a house's candle flames
+ROLE_FLAMES = 4.0  # the most flames on one candle (a Warrior)
+RESERVE = 50.0  # gold and wax in the reserve, each
+TEMPLES_EACH = 6.0  # Temple levels of each colour
+COUNT_SCALE = 10.0  # a pending decision's count
+HAND_SCALE = 20.0
+TACTIC_COPIES = float(max(info["copies"] for info in TACTIC_CARDS.values()))
+TACTICS_DECK = float(sum(TACTIC_CARDS[c]["copies"] for c in COMMON))
+CURSE_DECK = 30.0  # curse cards and the house candles shuffled in with them
+# max_game_length: see there.
+TURN_DECISIONS = 250
+BATTLE_DECISIONS = 60
+WAR_EXTRA = 150
+PICKS = 2
+
+
+def side_of(config: Config) -> dict[str, Any]:
+    """The board side a configuration plays on (facts ``sides``: by the player count)."""
+    for side in _FACTS["sides"].values():
+        if config.players in side["players"]:
+            return side
+    raise ValueError(f"no board side for {config.players} players")
+
+
+def seatable(config: Config) -> list[str]:
+    """The houses that can be seated: those whose start region is on the side (rulings CA-9)."""
+    regions = set(side_of(config)["regions"])
+    return [h for h in HOUSES if _FACTS["houses"][h]["region"] in regions]
+
+
+def cards_in_play(config: Config) -> list[str]:
+    houses = set(seatable(config))
+    return [
+        c
+        for c, info in _FACTS["candles"].items()
+        if info["house"] < 0 or HOUSES[info["house"]] in houses
+    ]
+
+
+def _has_power(config: Config, power: str) -> bool:
+    return any(
+        p["effect"] == power for h in seatable(config) for p in _FACTS["houses"][h]["powers"]
+    )
+
+
+def mine_bound(config: Config) -> int:
+    """The most a Mine gives at once: one per Mine territory of the side holding the house's Land
+    Flame, plus every "counts as an additional Mine territory" effect (upgrade tiles, house powers),
+    and never more than a warehouse holds (rulings CA-31)."""
+    mines = sum(1 for icon in side_of(config)["icons"].values() if icon == "mine")
+    tiles = sum(
+        1
+        for tile in _FACTS["upgrades"].values()
+        if tile["effect"] == "extra-territory" and tile["icon"] == "mine"
+    )
+    powers = max(
+        sum(
+            1
+            for p in _FACTS["houses"][h]["powers"]
+            if p["effect"] == "extra-territory" and p["icon"] == "mine"
+        )
+        for h in seatable(config)
+    )
+    return min(WAREHOUSE, mines + tiles + powers)
+
+
+def play_texts(config: Config) -> list[str]:
+    """Every ``play A B`` a seat can own, sorted by (A, B) in the order '-', then the facts' codes."""
+    order = ("-", *TACTICS)
+    pairs: set[tuple[str, str]] = set()
+    for house in seatable(config):
+        owned = ["-"] + [c for c in TACTICS if TACTIC_CARDS[c]["house"] in (None, house)]
+        for a in owned:
+            for b in owned:
+                if a != b or a == "-" or TACTIC_CARDS[a]["copies"] > 1:
+                    pairs.add((a, b))
+    place = {code: i for i, code in enumerate(order)}
+    return [f"play {a} {b}" for a, b in sorted(pairs, key=lambda p: (place[p[0]], place[p[1]]))]
+
+
+def action_texts(config: Config) -> list[str]:
+    if config.options.get("content") is not None:
+        raise ValueError(
+            "the RL adapters number the shipped content only: the 'content' option is not supported"
+        )
+    two = config.variant == "two-player"
+    decay = bool(config.options.get("decay"))
+    shifting = decay or _has_power(config, "temple-shift")
+    side = side_of(config)
+    terr: list[str] = side["territories"]
+    regions: list[int] = side["regions"]
+    houses = seatable(config)
+    cards = cards_in_play(config)
+    texts = ["done", "skip", "pass"]
+    if shifting:
+        texts.append("stay")
+    if "optional" in (config.options.get("castle_entry"), config.options.get("warrior_push")):
+        texts.append("spare")
+    if not two:
+        texts.append("supply")
+    texts += [f"deploy {c} {r}" for c in cards for r in ROLES]
+    texts += [f"maneuver {c}" for c in cards]
+    texts += [f"return {c}" for c in cards]
+    if _has_power(config, "draw-three"):
+        texts += [f"keep {c}" for c in cards]
+    for verb in ("at", "to", "ignite", "extinguish"):
+        texts += [f"{verb} {t}" for t in terr]
+    texts += [f"move {m} {t}" for m in MODELS for t in terr]
+    texts += [f"extra {r} {t}" for r in ROLES for t in terr]
+    if shifting:
+        texts += [f"shift {r} {t}" for r in ROLES for t in terr]
+    if two:
+        texts += [f"haunt {k} {t}" for k in range(1, CURSE_PLACES + 1) for t in terr]
+    texts += [f"ignite {r}" for r in ROLES]
+    texts += [f"relocate {m}" for m in MODELS]
+    for h in houses:
+        texts.append(f"destroy {h}")
+        texts += [f"destroy {h}-{r}" for r in ROLES]
+        texts += [f"push {h}-{r}" for r in ROLES]
+        texts.append(f"extinguish {h}")
+        texts += [f"extinguish {h}-{r}" for r in ROLES]
+        texts += [f"steal {h} gold", f"steal {h} wax"]
+        if not two:
+            texts += [f"recast {h}-{r}" for r in ROLES]
+            texts += [f"lift {h}-{r}" for r in ROLES]
+        else:
+            texts.append(f"house {h}")
+    texts += [f"cancel {mine} {h} {theirs}" for mine in (1, 2) for h in houses for theirs in (1, 2)]
+    if not two:
+        texts += [f"curse {k}" for k in range(1, CURSE_PLACES + 1)]
+    texts += [f"upgrade {p}" for p in range(1, PILES + 1)]
+    texts += [f"temple {c} {r}" for c in TEMPLE_LETTERS for r in regions]
+    texts += [f"raze {r}" for r in regions]
+    most = mine_bound(config)
+    texts += [
+        f"mine gold {g} wax {w}"
+        for g in range(most + 1)
+        for w in range(most + 1)
+        if 1 <= g + w <= most
+    ]
+    texts += [f"take {c}" for c in COMMON]
+    texts += play_texts(config)
+    if decay:
+        texts += ["decay 1", "decay 2", "either 1", "either 2"]
+    return texts
+
+
+def turn_bound(config: Config) -> int:
+    """Kindling turns in one game. A turn plays one candle card from the hand (deploy or maneuver);
+    the only net gain of cards during a year is the Advanced card drawn after each deploy (Inn and
+    Nova Vita draws are matched by returns), and a house deploys at most 3 candles a year (one per
+    role, freed in the Epilogue). A year's hands hold at most every house card of the seated houses
+    and every Advanced card, so a year has at most P x (5 + 3) + 50 turns (P players, 5 house cards
+    each, 50 Advanced cards)."""
+    per_year = config.players * (HOUSE_CARDS + 3) + len(ADVANCED)
+    return min(config.options["max_turns"], YEARS * per_year)
+
+
+def max_game_length(config: Config) -> int:
+    """An upper bound on decisions: at most ``TURN_DECISIONS`` per Kindling turn (a deploy's or a
+    maneuver's decisions are bounded by the effect counts, the three moves and the territory actions
+    they trigger, each count bounded by the Land Flames, gold and cards a house holds), at most
+    ``BATTLE_DECISIONS`` per participant in each battle (a secret choice, two cancels and a pass, the
+    effects of two tactic cards and two War Board slots) plus ``WAR_EXTRA`` a War Season (the curses
+    granted and their effects), three years, and the 2-player house choice. Random games stay far
+    below (the tests check it): at most 30 decisions in a turn and 140 in a War Season."""
+    n = config.players
+    regions = len(side_of(config)["regions"])
+    war = regions * n * BATTLE_DECISIONS + WAR_EXTRA
+    return TURN_DECISIONS * turn_bound(config) + YEARS * war + PICKS
+
+
+def always_a_winner(config: Config) -> bool:
+    return True  # the most VP win at the end or at the turn limit (ties share): never nobody
+
+
+class CandelabriaEncoder(ViewEncoder):
+    def build(self, config: Config, layout: Layout) -> None:
+        n = config.players
+        side = side_of(config)
+        self.n = n
+        self.terr_index = {t: i for i, t in enumerate(side["territories"])}
+        self.region_index = {r: i for i, r in enumerate(side["regions"])}
+        t = len(self.terr_index)
+        r = len(self.region_index)
+        c = len(CARDS)
+        k = len(TACTICS)
+        self.t, self.r, self.c, self.k = t, r, c, k
+        self.turn_scale = float(turn_bound(config))
+        self.missions = bool(config.options.get("missions"))
+        self.decay = bool(config.options.get("decay"))
+        layout.add("me", n)
+        layout.add("active", n)
+        layout.add("to_act", n)
+        layout.add("decision", len(DECISIONS))
+        layout.add("over", 1)
+        # the pending decision's details
+        layout.add("p_region", r)
+        layout.add("p_territory", t)
+        layout.add("p_count", 1)  # / 10
+        layout.add("p_moves_left", 1)  # / 3
+        layout.add("p_extra_used", 1)
+        layout.add("p_steps", 1)  # / 3
+        layout.add("p_candle", n * 3)  # seat x role
+        layout.add("p_role", 3)
+        layout.add("p_curse", CURSE_PLACES)
+        layout.add("p_stage", 2)
+        layout.add("p_first", len(HOUSES))
+        layout.add("p_cards", c)  # Nova Vita's cards to keep (its own seat only)
+        layout.add("p_decay", len(DECAY))
+        # the year
+        layout.add("year", YEARS)
+        layout.add("season", len(SEASONS))
+        layout.add("turn", 1)  # / the turn bound
+        layout.add("order", n * n)  # seat x place in turn order
+        layout.add("houses", n * len(HOUSES))  # each seat's house
+        # the map
+        layout.add("land_flames", t * n)
+        layout.add("castles", t * n)
+        layout.add("candles", t * n * 3)  # a candle of seat s, role r: (its flames + 1) / 5
+        layout.add("curse_models", t * CURSE_PLACES)
+        layout.add("curse_owner", CURSE_PLACES * n)
+        layout.add("corrupted", r)
+        layout.add("temples", r * 3)  # levels of each colour / 6
+        layout.add("temple_top", r * 3)
+        # the Curse Board and the War Season
+        layout.add("curse_cards", CURSE_PLACES * len(CURSE_CARDS))
+        layout.add("curse_flames", CURSE_PLACES * n)  # / 25
+        layout.add("battles_left", r)
+        layout.add("battle", n)
+        # the public boards and decks
+        layout.add("tactics_board", k)  # counts / most copies
+        layout.add("upgrade_tops", PILES * len(TILES))
+        layout.add("upgrade_sizes", PILES)  # / 4
+        layout.add("temples_left", 3)
+        layout.add("decks", 4)  # curse, tactics, advanced, decay
+        layout.add("reserve", 2)
+        # the seats
+        layout.add("vp", n)
+        layout.add("gold", n)
+        layout.add("wax", n)
+        layout.add("land_supply", n)
+        layout.add("candle_supply", n)
+        layout.add("hand_size", n)
+        layout.add("deployed", n * c)
+        layout.add("maneuvered", n * c)
+        layout.add("known_cards", n * c)  # the seat's own hand; of the others what is known
+        layout.add("upgrades", n * len(TILES))
+        layout.add("tactics", n * k)  # counts / most copies
+        layout.add("tactics_used", n * k)
+        layout.add("chosen", n)
+        layout.add("my_secret", SLOTS * (k + 1))  # the seat's own secret choice ('-' last)
+        layout.add("played", n * SLOTS * (k + 2))  # revealed cards; '-' and 'resolved' last
+        if self.decay:
+            layout.add("decay_slots", n * SLOTS * len(DECAY))
+        if self.missions:
+            m = len(MISSIONS)
+            layout.add("mission_public", m)
+            layout.add("mission_private", m * n)  # whose private mission it is, where seen
+            layout.add("mission_places", m * 3 * (n + 1))  # each place: its seat, or blocked
+            layout.add("mission_box", 1)
+        layout.add("winners", n)
+        layout.add("scores", n)  # / 200
+        self.at = layout.fields
+
+    def fill(self, view: dict[str, Any], out: np.ndarray) -> None:
+        at = self.at
+        n = self.n
+        seat_of = {info["house"]: info["seat"] for info in view["seats"]}
+        ti = self.terr_index
+        ri = self.region_index
+        seat = view["seat"]
+        if seat is not None:
+            out[at["me"].start + seat] = 1.0
+        if view["active"] is not None:
+            out[at["active"].start + view["active"]] = 1.0
+        pending = view["pending"]
+        if pending is None:
+            out[at["over"].start] = 1.0
+        else:
+            self._pending(pending, seat_of, out)
+        out[at["year"].start + view["year"] - 1] = 1.0
+        out[at["season"].start + SEASONS.index(view["season"])] = 1.0
+        out[at["turn"].start] = view["turn"] / self.turn_scale
+        for place, s in enumerate(view["order"]):
+            out[at["order"].start + s * n + place] = 1.0
+        # the map
+        lf, castles, candles = at["land_flames"].start, at["castles"].start, at["candles"].start
+        for terr in view["territories"]:
+            t = ti[terr["territory"]]
+            for h in terr["land_flames"]:
+                out[lf + t * n + seat_of[h]] = 1.0
+            if "castle" in terr:
+                out[castles + t * n + seat_of[terr["castle"]]] = 1.0
+            for candle in terr.get("candles", ()):
+                h, _, role = candle["candle"].partition("-")
+                place = (t * n + seat_of[h]) * 3 + ROLES.index(role)
+                out[candles + place] = (candle["flames"] + 1) / (ROLE_FLAMES + 1)
+        for model in view["curse_models"]:
+            k = model["curse"] - 1
+            out[at["curse_models"].start + ti[model["territory"]] * CURSE_PLACES + k] = 1.0
+            if model["owner"] is not None:
+                out[at["curse_owner"].start + k * n + seat_of[model["owner"]]] = 1.0
+        for region in view["regions"]:
+            r = ri[region["region"]]
+            if region["corrupted"]:
+                out[at["corrupted"].start + r] = 1.0
+            temples = region["temples"]
+            for colour in temples:
+                out[at["temples"].start + r * 3 + TEMPLE_NAMES.index(colour)] += 1 / TEMPLES_EACH
+            if temples:
+                out[at["temple_top"].start + r * 3 + TEMPLE_NAMES.index(temples[-1])] = 1.0
+        # the Curse Board and the War Season
+        for k, curse in enumerate(view["curses"][:CURSE_PLACES]):
+            out[at["curse_cards"].start + k * len(CURSE_CARDS) + CURSE_INDEX[curse["curse"]]] = 1.0
+            for h, flames in curse["flames"].items():
+                out[at["curse_flames"].start + k * n + seat_of[h]] = flames / LAND_FLAMES
+        for region_number in view["battles_left"]:
+            out[at["battles_left"].start + ri[region_number]] = 1.0
+        for s in view["battle"]:
+            out[at["battle"].start + s] = 1.0
+        # the public boards and decks
+        step = 1.0 / TACTIC_COPIES
+        for code in view["tactics_board"]:
+            out[at["tactics_board"].start + TACTIC_INDEX[code]] += step
+        for p, pile in enumerate(view["upgrade_piles"]):
+            if pile["top"] is not None:
+                out[at["upgrade_tops"].start + p * len(TILES) + TILE_INDEX[pile["top"]]] = 1.0
+            out[at["upgrade_sizes"].start + p] = pile["size"] / 4.0
+        for i, colour in enumerate(TEMPLE_NAMES):
+            out[at["temples_left"].start + i] = view["temples_left"][colour] / TEMPLES_EACH
+        decks = at["decks"].start
+        out[decks] = view["curse_deck"] / CURSE_DECK
+        out[decks + 1] = view["tactics_deck"] / TACTICS_DECK
+        out[decks + 2] = view["advanced_deck"] / len(ADVANCED)
+        if "decay_deck" in view:
+            out[decks + 3] = view["decay_deck"] / len(DECAY)
+        out[at["reserve"].start] = view["reserve"]["gold"] / RESERVE
+        out[at["reserve"].start + 1] = view["reserve"]["wax"] / RESERVE
+        for info in view["seats"]:
+            self._seat(info, seat, out)
+        if self.missions and "missions" in view:
+            self._missions(view["missions"], seat_of, out)
+        for winner in view.get("winners", ()):
+            out[at["winners"].start + winner] = 1.0
+        for s, score in enumerate(view.get("scores", ())):
+            out[at["scores"].start + s] = score / VP_SCALE
+
+    def _pending(self, pending: dict[str, Any], seat_of: dict[str, int], out: np.ndarray) -> None:
+        at = self.at
+        for s in pending["seats"]:
+            out[at["to_act"].start + s] = 1.0
+        out[at["decision"].start + DECISION_INDEX[pending["decision"]]] = 1.0
+        if pending.get("region") is not None:
+            out[at["p_region"].start + self.region_index[pending["region"]]] = 1.0
+        if "territory" in pending:
+            out[at["p_territory"].start + self.terr_index[pending["territory"]]] = 1.0
+        if "count" in pending:
+            out[at["p_count"].start] = pending["count"] / COUNT_SCALE
+        if "moves_left" in pending:
+            out[at["p_moves_left"].start] = pending["moves_left"] / 3.0
+            out[at["p_extra_used"].start] = float(pending["extra_used"])
+        if "steps" in pending:
+            out[at["p_steps"].start] = pending["steps"] / 3.0
+        if "candle" in pending:
+            h, _, role = pending["candle"].partition("-")
+            out[at["p_candle"].start + seat_of[h] * 3 + ROLES.index(role)] = 1.0
+        if "role" in pending:
+            out[at["p_role"].start + ROLE_NAMES.index(pending["role"].lower())] = 1.0
+        if "curse" in pending:
+            out[at["p_curse"].start + pending["curse"] - 1] = 1.0
+        if "stage" in pending:
+            out[at["p_stage"].start + pending["stage"] - 1] = 1.0
+        if "first" in pending:
+            out[at["p_first"].start + HOUSES.index(pending["first"])] = 1.0
+        for code in pending.get("cards", ()):
+            out[at["p_cards"].start + CARD_INDEX[code]] = 1.0
+        if pending.get("decay"):
+            out[at["p_decay"].start + DECAY_INDEX[pending["decay"]["card"]]] = 1.0
+
+    def _seat(self, info: dict[str, Any], viewer: int | None, out: np.ndarray) -> None:
+        at = self.at
+        s = info["seat"]
+        c, k = self.c, self.k
+        out[at["houses"].start + s * len(HOUSES) + HOUSES.index(info["house"])] = 1.0
+        out[at["vp"].start + s] = info["vp"] / VP_SCALE
+        out[at["gold"].start + s] = info["gold"] / WAREHOUSE
+        out[at["wax"].start + s] = info["wax"] / WAREHOUSE
+        out[at["land_supply"].start + s] = info["land_flames"] / LAND_FLAMES
+        out[at["candle_supply"].start + s] = info["candle_flames"] / CANDLE_FLAMES
+        out[at["hand_size"].start + s] = info["hand_size"] / HAND_SCALE
+        for code in info["deployed"]:
+            if code is not None:
+                out[at["deployed"].start + s * c + CARD_INDEX[code]] = 1.0
+        for code in info["maneuvered"]:
+            out[at["maneuvered"].start + s * c + CARD_INDEX[code]] = 1.0
+        for code in info.get("hand", info.get("known_hand", ())):
+            out[at["known_cards"].start + s * c + CARD_INDEX[code]] = 1.0
+        for code in info["upgrades"]:
+            out[at["upgrades"].start + s * len(TILES) + TILE_INDEX[code]] = 1.0
+        step = 1.0 / TACTIC_COPIES
+        for code in info["tactics"]:
+            out[at["tactics"].start + s * k + TACTIC_INDEX[code]] += step
+        for code in info["tactics_used"]:
+            out[at["tactics_used"].start + s * k + TACTIC_INDEX[code]] += step
+        if info.get("chosen"):
+            out[at["chosen"].start + s] = 1.0
+        if s == viewer and "secret" in info:
+            for slot, code in enumerate(info["secret"]):
+                index = k if code is None else TACTIC_INDEX[code]
+                out[at["my_secret"].start + slot * (k + 1) + index] = 1.0
+        for slot, code in enumerate(info.get("played", ())):
+            index = k if code is None else (k + 1 if code == "resolved" else TACTIC_INDEX[code])
+            out[at["played"].start + (s * SLOTS + slot) * (k + 2) + index] = 1.0
+        if self.decay:
+            for slot, card in enumerate(info.get("decay", ())):
+                if card is not None:
+                    place = (s * SLOTS + slot) * len(DECAY) + DECAY_INDEX[card["card"]]
+                    out[at["decay_slots"].start + place] = 1.0
+
+    def _missions(self, missions: dict[str, Any], seat_of: dict[str, int], out: np.ndarray) -> None:
+        at = self.at
+        n = self.n
+
+        def places(card: dict[str, Any]) -> None:
+            m = MISSION_INDEX[card["mission"]]
+            for p, holder in enumerate(card["places"]):
+                if holder is None:
+                    continue
+                index = n if holder == "blocked" else seat_of[holder]
+                out[at["mission_places"].start + (m * 3 + p) * (n + 1) + index] = 1.0
+
+        for card in missions["public"]:
+            out[at["mission_public"].start + MISSION_INDEX[card["mission"]]] = 1.0
+            places(card)
+        for house, card in missions["private"].items():
+            if card is not None:
+                m = MISSION_INDEX[card["mission"]]
+                out[at["mission_private"].start + m * n + seat_of[house]] = 1.0
+                places(card)
+        out[at["mission_box"].start] = missions["box"] / len(MISSIONS)
+
+
+def encoder(config: Config) -> CandelabriaEncoder:
+    return CandelabriaEncoder(config)
