@@ -8,6 +8,7 @@
 
 from candlebox import games as _games  # noqa: F401  (registers every game)
 from candlebox.engine import (
+    HIDDEN_ACTION,
     IllegalAction,
     Option,
     State,
@@ -23,6 +24,7 @@ GAMES: tuple[str, ...] = game_ids()
 
 __all__ = [
     "GAMES",
+    "HIDDEN_ACTION",
     "IllegalAction",
     "Option",
     "State",

@@ -13,9 +13,10 @@ from candlebox.engine.registry import (
     variants,
 )
 from candlebox.engine.rng import Rng
-from candlebox.engine.state import State, summarize
+from candlebox.engine.state import HIDDEN_ACTION, State, summarize
 
 __all__ = [
+    "HIDDEN_ACTION",
     "GameInfo",
     "IllegalAction",
     "Option",

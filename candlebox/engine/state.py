@@ -101,6 +101,9 @@ def summarize(actions: Iterable[str]) -> str:
     return ", ".join(parts) if parts else "nothing"
 
 
+HIDDEN_ACTION = "?"  # another seat's private action, in a resampled state's history
+
+
 class State(abc.ABC):
     """One game in progress. Subclasses keep all their data in ``__slots__`` of plain values."""
 
@@ -261,9 +264,31 @@ class State(abc.ABC):
                     setattr(twin, name, _copy_plain(getattr(self, name)))
         return twin
 
-    @abc.abstractmethod
+    # Prefixes of the actions whose text tells what only the acting seat may know (a secret choice, a
+    # card from a private hand). A resampled state's history shows other seats' such actions as
+    # HIDDEN_ACTION, so a search reading a determinization's history learns nothing the seat can't.
+    PRIVATE_ACTIONS: tuple[str, ...] = ()
+
     def resample(self, seat: int, seed: int) -> State:
-        """A state ``seat`` cannot tell from this one: what it cannot know dealt anew, consistently."""
+        """A state ``seat`` cannot tell from this one: what it cannot know dealt anew, consistently.
+
+        Only what ``seat`` may see is kept; the others' private actions in ``history`` are replaced
+        by ``HIDDEN_ACTION``. The result is for search (views, logs, legal actions, play on); its
+        history is no longer a replayable record of the game.
+        """
+        self._check_viewer(seat)
+        twin = self._resample(seat, seed)
+        private = self.PRIVATE_ACTIONS
+        if private:
+            twin.history = [
+                (mover, HIDDEN_ACTION if mover != seat and action.startswith(private) else action)
+                for mover, action in twin.history
+            ]
+        return twin
+
+    @abc.abstractmethod
+    def _resample(self, seat: int, seed: int) -> State:
+        """The game's determinization: what ``seat`` cannot know dealt anew (seat already checked)."""
 
     @abc.abstractmethod
     def _snapshot(self) -> dict[str, Any]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import candlebox
 from candlebox.games.candelabria.decision import Auto, Phase
 from tests.candelabria.helpers import craft, game, me, move_land_flame, put_candle
 
@@ -264,6 +265,9 @@ def test_a_secret_choice_shows_nothing_to_the_others() -> None:
         assert twin.view(C) == first.view(C)
         choices.add(tuple(twin.view(N)["seats"][N]["secret"]))
     assert len(choices) > 1, "the others' secret choices are dealt anew"
+    assert first.history[-1] == (N, "play 2I1X N-3I1X")
+    assert first.resample(C, 1).history[-1] == (N, candlebox.HIDDEN_ACTION), "nor in the history"
+    assert first.resample(N, 1).history[-1] == (N, "play 2I1X N-3I1X"), "its own choice stays"
 
 
 def test_grey_temple_gives_the_battle_to_the_weakest() -> None:

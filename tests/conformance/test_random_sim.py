@@ -16,6 +16,7 @@ import pytest
 
 import candlebox
 from candlebox import bots
+from candlebox.engine import HIDDEN_ACTION
 from tests.conformance.invariants import INVARIANTS
 
 CONFIGS = [
@@ -97,6 +98,17 @@ def check_round_trips(state: candlebox.State, rng: random.Random) -> None:
         assert other.log(seat) == state.log(seat), "resample keeps the seat's log"
         assert other.legal_actions(seat) == state.legal_actions(seat)
         assert other.to_act == state.to_act
+        check_history_scrubbed(state, other, seat)
+
+
+def check_history_scrubbed(state: candlebox.State, other: candlebox.State, seat: int) -> None:
+    """A resampled history hides the others' private actions and keeps everything else."""
+    private = state.PRIVATE_ACTIONS
+    assert len(other.history) == len(state.history)
+    for (mover, action), (twin_mover, shown) in zip(state.history, other.history, strict=True):
+        assert twin_mover == mover
+        hidden = mover != seat and bool(private) and action.startswith(private)
+        assert shown == (HIDDEN_ACTION if hidden else action), (mover, action, shown)
 
 
 def play_checked(game: str, variant: str, players: int, seed: int, bot: str, **options) -> None:

@@ -23,6 +23,7 @@ PICKS = ("pick 1", "pick 2", "pick 3")
 
 class SecretState(State):
     __slots__ = ("bonus", "picks", "points", "round", "rounds", "winners_")
+    PRIVATE_ACTIONS = ("pick ",)
 
     def __init__(self, variant: str, players: int, seed: int, options: dict[str, Any]) -> None:
         super().__init__(GAME_ID, variant, players, seed, options)
@@ -101,7 +102,7 @@ class SecretState(State):
             return entry
         return {"event": "reveal", "picks": list(event[1])}
 
-    def resample(self, seat: int, seed: int) -> State:
+    def _resample(self, seat: int, seed: int) -> State:
         twin = self.clone()
         assert isinstance(twin, SecretState)
         from candlebox.engine import Rng

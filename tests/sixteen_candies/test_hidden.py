@@ -144,6 +144,19 @@ def test_resample_keeps_cards_drawn_after_a_reshuffle_in_the_reshuffled_pile() -
                 assert card not in reshuffled
 
 
+def test_resample_hides_how_the_others_turned_their_cards_in_the_history() -> None:
+    """'top K1 C5 K4' names seat 0's halves: only seat 0's own resample keeps it in the history."""
+    state = game(HANDS)
+    orient_all(state, "K1 C5 K4", "G6 C6 H5", "C4 K6 H6")
+    assert state.history[:3] == [(0, "top K1 C5 K4"), (1, "top G6 C6 H5"), (2, "top C4 K6 H6")]
+    twin = state.resample(1, 7)
+    assert twin.history[:3] == [(0, "?"), (1, "top G6 C6 H5"), (2, "?")]
+    assert state.history[0] == (0, "top K1 C5 K4"), "the real state keeps its record"
+    play(twin, (0, "draw pile"))
+    play(twin, (0, twin.legal_actions(0)[0]))
+    assert twin.history[3] == (0, "draw pile"), "a resampled state plays on"
+
+
 def test_resample_depends_only_on_what_the_seat_knows() -> None:
     """States the seat cannot tell apart resample alike for one seed (what a search needs)."""
     rng = random.Random(9)

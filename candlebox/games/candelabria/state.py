@@ -92,6 +92,8 @@ class CandelabriaState(State):
         "wlist",  # regions still to fight this War, in order
         "year",
     )
+    # The secret tactic choice, the card Nova Vita keeps, the card put under the Advanced deck.
+    PRIVATE_ACTIONS = ("play ", "keep ", "return ")
 
     def __init__(self, variant: str, players: int, seed: int, options: dict[str, Any]) -> None:
         super().__init__(GAME_ID, variant, players, seed, options)
@@ -238,10 +240,9 @@ class CandelabriaState(State):
 
         return event_view(event, seat)
 
-    def resample(self, seat: int, seed: int) -> State:
+    def _resample(self, seat: int, seed: int) -> State:
         from candlebox.games.candelabria.save import resample
 
-        self._check_viewer(seat)
         return resample(self, seat, seed)
 
     def _snapshot(self) -> dict[str, Any]:

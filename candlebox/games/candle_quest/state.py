@@ -211,10 +211,9 @@ class CandleQuestState(State):
 
         return event_view(event, seat)
 
-    def resample(self, seat: int, seed: int) -> State:
+    def _resample(self, seat: int, seed: int) -> State:
         from candlebox.games.candle_quest.save import resample
 
-        self._check_viewer(seat)
         return resample(self, seat, seed)
 
     def _snapshot(self) -> dict[str, Any]:

@@ -234,8 +234,8 @@ def resample(st: SixteenCandiesState, seat: int, seed: int) -> SixteenCandiesSta
     round could be any card never seen this round; cards drawn after the k-th reshuffle come from that
     reshuffled pile (whose contents were public). The logged deals and draws of the cards moved are
     rewritten to match, so the new state's log is a possible one. The result depends only on what
-    the seat knows and the seed (states the seat cannot tell apart resample alike); the history of
-    actions is kept as it is, so only views and logs should be read from a resampled state.
+    the seat knows and the seed (states the seat cannot tell apart resample alike). The engine then
+    hides the others' ``top`` actions in the history (``State.resample``).
     """
     twin = st.clone()
     assert isinstance(twin, SixteenCandiesState)

@@ -65,6 +65,7 @@ class SixteenCandiesState(State):
         "ups",  # each hand card's orientation: 0 = its first half on top, 1 = its second
         "winners",
     )
+    PRIVATE_ACTIONS = ("top ",)  # how a hand is turned names its halves (rulings SC-21)
 
     def __init__(self, variant: str, players: int, seed: int, options: dict[str, Any]) -> None:
         super().__init__(GAME_ID, variant, players, seed, options)
@@ -165,10 +166,9 @@ class SixteenCandiesState(State):
 
         return event_view(event, seat)
 
-    def resample(self, seat: int, seed: int) -> State:
+    def _resample(self, seat: int, seed: int) -> State:
         from candlebox.games.sixteen_candies.save import resample
 
-        self._check_viewer(seat)
         return resample(self, seat, seed)
 
     def _snapshot(self) -> dict[str, Any]:
