@@ -208,6 +208,7 @@ class Paper(State):
     """Rock, paper, scissors, both seats at once: the simplest game whose to_act holds two seats."""
 
     __slots__ = ("picks",)
+    PRIVATE_ACTIONS = ("rock", "paper", "scissors")
     BEATS = {"rock": "scissors", "paper": "rock", "scissors": "paper"}
 
     def __init__(self) -> None:
@@ -256,7 +257,7 @@ class Paper(State):
         # A pick stays hidden until both have picked.
         return {"event": "picked", "seat": event[1]}
 
-    def resample(self, seat: int, seed: int) -> State:
+    def _resample(self, seat: int, seed: int) -> State:
         twin = self.clone()
         assert isinstance(twin, Paper)
         twin.picks = {s: a for s, a in self.picks.items() if s == seat}
