@@ -178,6 +178,22 @@ class ViewEncoder:
     def fill(self, view: dict[str, Any], out: np.ndarray) -> None:
         raise NotImplementedError
 
+    def fill_turn(self, view: dict[str, Any], out: np.ndarray) -> dict[str, Any] | None:
+        """The fields every game lays out: who is looking (``me``), whose turn it is (``active``),
+        ``over``, and ``to_act``; returns the pending decision (None once the game is over)."""
+        at = self.layout.fields
+        if view["seat"] is not None:
+            out[at["me"].start + view["seat"]] = 1.0
+        if view["active"] is not None:
+            out[at["active"].start + view["active"]] = 1.0
+        pending = view["pending"]
+        if pending is None:
+            out[at["over"].start] = 1.0
+        else:
+            for s in pending["seats"]:
+                out[at["to_act"].start + s] = 1.0
+        return pending
+
     def encode(self, view: dict[str, Any], out: np.ndarray | None = None) -> np.ndarray:
         if out is None:
             out = np.zeros(self.size, dtype=np.float32)

@@ -3,6 +3,8 @@ ISMCTSBot play whole games of every covered game."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from tests.rl.deps import require_rl
@@ -112,23 +114,32 @@ def test_parameters_reach_the_engine() -> None:
         pyspiel.load_game("candlebox_candle_quest", {"players": 7})
 
 
-@pytest.mark.parametrize("game", covered_games())
-def test_mcts_and_ismcts_play_a_whole_game(game: str) -> None:
-    loaded = pyspiel.load_game(short_name(game), {"players": 2, "max_turns": 6, "seed": 3})
+def _mcts_against_ismcts(loaded: Any, simulations: int) -> tuple[Any, int]:
+    """OpenSpiel's MCTSBot (seat 0) against its ISMCTSBot (seat 1) to the end: (state, moves)."""
     rng = np.random.RandomState(0)
     evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
     players = [
-        mcts.MCTSBot(loaded, uct_c=2.0, max_simulations=8, evaluator=evaluator, random_state=rng),
-        ismcts.ISMCTSBot(loaded, evaluator, uct_c=2.0, max_simulations=8, random_state=rng),
+        mcts.MCTSBot(
+            loaded, uct_c=2.0, max_simulations=simulations, evaluator=evaluator, random_state=rng
+        ),
+        ismcts.ISMCTSBot(
+            loaded, evaluator, uct_c=2.0, max_simulations=simulations, random_state=rng
+        ),
     ]
     state = loaded.new_initial_state()
     moves = 0
     while not state.is_terminal():
-        player = state.current_player()
-        action = players[player].step(state)
+        action = players[state.current_player()].step(state)
         assert action in state.legal_actions()
         state.apply_action(action)
         moves += 1
+    return state, moves
+
+
+@pytest.mark.parametrize("game", covered_games())
+def test_mcts_and_ismcts_play_a_whole_game(game: str) -> None:
+    loaded = pyspiel.load_game(short_name(game), {"players": 2, "max_turns": 6, "seed": 3})
+    state, moves = _mcts_against_ismcts(loaded, simulations=8)
     assert moves <= loaded.max_game_length()
     returns = state.returns()
     assert sum(returns) == pytest.approx(1.0) and min(returns) >= 0.0
@@ -139,19 +150,7 @@ def test_mcts_and_ismcts_play_a_whole_game_of_candelabria() -> None:
     secret choices whenever two houses meet in a region holding a curse), on a budget of three
     simulations a move (about 2 s)."""
     loaded = pyspiel.load_game(short_name("candelabria"), {"players": 2, "seed": 2})
-    rng = np.random.RandomState(0)
-    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
-    players = [
-        mcts.MCTSBot(loaded, uct_c=2.0, max_simulations=3, evaluator=evaluator, random_state=rng),
-        ismcts.ISMCTSBot(loaded, evaluator, uct_c=2.0, max_simulations=3, random_state=rng),
-    ]
-    state = loaded.new_initial_state()
-    moves = 0
-    while not state.is_terminal():
-        action = players[state.current_player()].step(state)
-        assert action in state.legal_actions()
-        state.apply_action(action)
-        moves += 1
+    state, moves = _mcts_against_ismcts(loaded, simulations=3)
     engine = state.engine
     assert not engine.truncated and engine.year == 3
     assert sum(1 for event in engine.events if event[0] == "war") == 3

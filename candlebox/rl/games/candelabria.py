@@ -402,14 +402,8 @@ class CandelabriaEncoder(ViewEncoder):
         ti = self.terr_index
         ri = self.region_index
         seat = view["seat"]
-        if seat is not None:
-            out[at["me"].start + seat] = 1.0
-        if view["active"] is not None:
-            out[at["active"].start + view["active"]] = 1.0
-        pending = view["pending"]
-        if pending is None:
-            out[at["over"].start] = 1.0
-        else:
+        pending = self.fill_turn(view, out)
+        if pending is not None:
             self._pending(pending, seat_of, out)
         out[at["year"].start + view["year"] - 1] = 1.0
         out[at["season"].start + SEASONS.index(view["season"])] = 1.0
@@ -480,8 +474,6 @@ class CandelabriaEncoder(ViewEncoder):
 
     def _pending(self, pending: dict[str, Any], seat_of: dict[str, int], out: np.ndarray) -> None:
         at = self.at
-        for s in pending["seats"]:
-            out[at["to_act"].start + s] = 1.0
         out[at["decision"].start + DECISION_INDEX[pending["decision"]]] = 1.0
         if pending.get("region") is not None:
             out[at["p_region"].start + self.region_index[pending["region"]]] = 1.0

@@ -106,16 +106,8 @@ class CandleQuestEncoder(ViewEncoder):
         at = self.at
         t = self.t
         seat = view["seat"]
-        if seat is not None:
-            out[at["me"].start + seat] = 1.0
-        if view["active"] is not None:
-            out[at["active"].start + view["active"]] = 1.0
-        pending = view["pending"]
-        if pending is None:
-            out[at["over"].start] = 1.0
-        else:
-            for s in pending["seats"]:
-                out[at["to_act"].start + s] = 1.0
+        pending = self.fill_turn(view, out)
+        if pending is not None:
             out[at["decision"].start + DECISION_INDEX[pending["decision"]]] = 1.0
             if pending.get("bonus_turn"):
                 out[at["bonus_turn"].start] = 1.0

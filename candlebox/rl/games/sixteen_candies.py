@@ -130,16 +130,8 @@ class SixteenCandiesEncoder(ViewEncoder):
         at = self.at
         t = self.t
         seat = view["seat"]
-        if seat is not None:
-            out[at["me"].start + seat] = 1.0
-        if view["active"] is not None:
-            out[at["active"].start + view["active"]] = 1.0
-        pending = view["pending"]
-        if pending is None:
-            out[at["over"].start] = 1.0
-        else:
-            for s in pending["seats"]:
-                out[at["to_act"].start + s] = 1.0
+        pending = self.fill_turn(view, out)
+        if pending is not None:
             out[at["decision"].start + DECISION_INDEX[pending["decision"]]] = 1.0
         out[at["marker"].start + view["marker"]] = 1.0
         if view["caller"] is not None:
