@@ -8,7 +8,8 @@ bot's seat cannot tell from the real one. It descends one tree, shared by all de
 with UCB among the actions legal in that determinization (each edge counts how often it was available,
 as Cowling, Powley and Whitehouse's ISMCTS does), adds one edge, plays the game on with a rollout policy,
 and credits every seat that chose on the way with its own reward. The real state is only ever read
-through ``legal_actions(seat)`` and ``resample(seat, ·)``, so the bot knows nothing its seat does not.
+through ``legal_actions(seat)``, ``view(seat)``, ``log(seat)`` and ``resample(seat, ·)``, so the bot
+knows nothing its seat does not.
 
 The tree is the observer's: a node is what the bot's seat has seen so far. A child is keyed by the
 action (for the bot's own moves) and by the events the bot's seat is shown (``State.log`` rules), so a
@@ -26,14 +27,29 @@ game: its current ``scores``), turned into shares of one win.
 
 Parameters: ``iterations`` (default 200) or ``seconds`` per decision (both: whichever comes first);
 ``c`` the UCB exploration constant; ``rollout``: ``"heuristic"`` (the heuristic bot's policy for the
-game, with ``epsilon`` random moves for variety), ``"random"``, or ``"auto"`` (heuristic when the game
+game, with ``epsilon`` random moves for variety: default 0.1, or the game's tuned default), ``"random"``, or ``"auto"`` (heuristic when the game
 has one); ``depth`` the rollout cap in steps (default 400 for heuristic rollouts, 40 for random);
 ``prior``: the weight of a progressive bias towards the heuristic's choice at each node (0 turns it
 off); the heuristic's choice is also the first action tried at a node; ``widening``: progressive
 widening, at most ``ceil(widening * (visits + 1) ** 0.5)`` actions are tried at a node besides the
 heuristic's (default: 1 where the game has a heuristic, else off; 0 turns it off); ``tree_depth``: the
 most decisions the tree holds below the root (1 is flat Monte Carlo over the root's actions with the
-rollout policy playing everything after; default: no limit); ``reward`` as above.
+rollout policy playing everything after; default: no limit); ``reward`` as above; ``anchor``: the
+heuristic's (or the game's own ``policy`` hook's) choice is credited with ``anchor`` × iterations extra
+visits at the root, so it is kept unless the search clearly prefers another (default 0, or the game's
+tuned default: 16 Candies plays ``epsilon=0, anchor=0.5`` unless told otherwise).
+
+Per-game hooks (``SearchHooks``, from the game's bot module; 16 Candies has them, the other games none)
+tune the search without leaving the engine contract: the searching seat's own rollout policy (the
+heuristic still plays the rivals: the rival model), an evaluation of unfinished games, a ``horizon``
+at which rollouts stop and are evaluated, and a rival model (``observe`` the rivals' choices in the
+seat's own log and view; ``plausibility`` of a determinization under them). ``horizon`` (default true)
+uses the game's horizon hook; ``model`` (default 32) is how many determinizations an iteration may try
+under the rival model, kept with their plausibility as chance (rejection sampling; 0 or 1 turns it off);
+``rivals``: ``"policy"`` plays the rivals' decisions in the tree with the rollout policy from their own
+view of the determinization (a rival's choice depends on its hidden hand, which the observer's node does
+not know), ``"search"`` searches them with UCB at the observer's nodes, ``"auto"`` (default) is
+``"policy"`` where the game models its rivals.
 A seeded bot with an iteration budget is deterministic; a time budget is not (it depends on speed).
 """
 
@@ -41,7 +57,8 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass, field
 from typing import Any
 
 from candlebox.engine import Rng, State
@@ -53,6 +70,8 @@ Evaluator = Callable[[State], list[float]]
 _UNIT = 1 << 30
 _MIXED_TEMPERATURE = 0.1  # simultaneous decisions: softmax temperature over mean rewards
 _MIXED_EXPLORE = 0.1  # and the share of uniform exploration
+EPSILON = 0.1  # the rollouts' share of random moves, where the game's hooks set no default
+_MODEL_TRIES = 32  # determinizations tried per iteration where a game models its rivals
 
 
 class _Node:
@@ -131,6 +150,41 @@ def _score_standing(state: State) -> list[float]:
 EVALUATORS: dict[str, Evaluator] = {"candle-quest": _candle_quest_standing}
 
 
+@dataclass(frozen=True)
+class SearchHooks:
+    """What a game's bot module may tell the search beyond the engine contract (all optional).
+
+    ``policy``: the searching seat's own rollout policy and prior (default: the heuristic's, which also
+    plays every other seat: the model of the rivals).
+    ``defaults``: ``epsilon`` and ``anchor`` for this game when the bot is made without them.
+    ``evaluate(world)``: each seat's standing in an unfinished game, in [0, 1] (replaces EVALUATORS).
+    ``horizon(world)``: a rollout stops, and is judged by ``evaluate``, as soon as this value differs
+    from the one the iteration started with (16 Candies: the pools, which change at every round's end;
+    a game is many rounds, and one decision's effect shows in its own round).
+    ``observe(state, seat)``: what the rivals' choices so far tell, read once per decision and only
+    through ``state.log(seat)`` and ``state.view(seat)``; ``plausibility(world, seat, observed)``: how
+    likely those choices are in a determinization, in [0, 1] (opponent modelling: a determinization is
+    kept with that chance, see ``model``). Both read nothing of the real state but the seat's own.
+    """
+
+    policy: Policy | None = None
+    # Parameter defaults measured best for the game (the user's own values always win).
+    defaults: dict[str, float] = field(default_factory=dict)
+    evaluate: Evaluator | None = None
+    horizon: Callable[[State], Hashable] | None = None
+    observe: Callable[[State, int], Any] | None = None
+    plausibility: Callable[[State, int, Any], float] | None = None
+
+
+def search_hooks(game_id: str) -> SearchHooks:
+    """The game's hooks (16 Candies: candlebox/bots/sixteen_candies.py), or none."""
+    if game_id == "sixteen-candies":
+        from candlebox.bots import sixteen_candies
+
+        return sixteen_candies.SEARCH_HOOKS
+    return SearchHooks()
+
+
 # ----------------------------------------------------------------------------- the bot
 class ISMCTSBot:
     name = "ismcts"
@@ -143,12 +197,15 @@ class ISMCTSBot:
         c: float = 0.7,
         rollout: str = "auto",
         depth: int | None = None,
-        epsilon: float = 0.1,
+        epsilon: float | None = None,
         prior: float = 0.5,
         widening: float | None = None,
         reward: str = "win",
         tree_depth: int | None = None,
-        anchor: float = 0.0,
+        anchor: float | None = None,
+        horizon: bool | int = True,
+        model: int | None = None,
+        rivals: str = "auto",
     ) -> None:
         if iterations is None and seconds is None:
             iterations = 200
@@ -162,17 +219,19 @@ class ISMCTSBot:
             raise ValueError(f"seconds must be a positive number, got {seconds!r}")
         if rollout not in ("auto", "heuristic", "random"):
             raise ValueError(f"rollout must be auto, heuristic or random, got {rollout!r}")
+        if rivals not in ("auto", "search", "policy"):
+            raise ValueError(f"rivals must be auto, search or policy, got {rivals!r}")
         if reward not in ("win", "rank"):
             raise ValueError(f"reward must be win or rank, got {reward!r}")
         for label, value in (
             ("c", c),
             ("prior", prior),
             ("widening", widening or 0),
-            ("anchor", anchor),
+            ("anchor", anchor or 0),
         ):
             if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
                 raise ValueError(f"{label} must be a number of at least 0, got {value!r}")
-        if (
+        if epsilon is not None and (
             isinstance(epsilon, bool)
             or not isinstance(epsilon, int | float)
             or not 0 <= epsilon <= 1
@@ -182,6 +241,12 @@ class ISMCTSBot:
             isinstance(tree_depth, bool) or not isinstance(tree_depth, int) or tree_depth < 1
         ):
             raise ValueError(f"tree_depth must be a whole number of at least 1, got {tree_depth!r}")
+        if horizon not in (True, False, 0, 1):
+            raise ValueError(f"horizon must be true or false (1 or 0), got {horizon!r}")
+        if model is not None and (
+            isinstance(model, bool) or not isinstance(model, int) or model < 0
+        ):
+            raise ValueError(f"model must be a whole number of at least 0, got {model!r}")
         if depth is not None and (
             isinstance(depth, bool) or not isinstance(depth, int) or depth < 0
         ):
@@ -192,12 +257,16 @@ class ISMCTSBot:
         self.c = float(c)
         self.rollout = rollout
         self.depth = depth
-        self.epsilon = float(epsilon)
+        # None: the game's tuned default (SearchHooks.defaults), else EPSILON / no anchor.
+        self.epsilon = None if epsilon is None else float(epsilon)
         self.prior = float(prior)
         self.widening = None if widening is None else float(widening)
         self.reward = reward
         self.tree_depth = tree_depth
-        self.anchor = float(anchor)
+        self.anchor = None if anchor is None else float(anchor)
+        self.horizon = bool(horizon)
+        self.model = model
+        self.rivals = rivals
         self.last: dict[str, float] = {}  # the last search: iterations and seconds
         self._policies: dict[str, Policy] | None = None
 
@@ -222,9 +291,27 @@ class ISMCTSBot:
         if self.rollout == "heuristic" and guide is None:
             rollout = None  # no heuristic for this game: random rollouts
         depth = self.depth if self.depth is not None else (400 if rollout else 40)
-        evaluate = EVALUATORS.get(state.game_id, _score_standing)
+        hooks = search_hooks(state.game_id)
+        evaluate = hooks.evaluate or EVALUATORS.get(state.game_id, _score_standing)
         prior = guide if self.prior > 0 or self.widening != 0 else None
-        search = _Search(self, seat, rollout, prior, depth, evaluate)
+        epsilon = (
+            self.epsilon if self.epsilon is not None else hooks.defaults.get("epsilon", EPSILON)
+        )
+        anchor = self.anchor if self.anchor is not None else hooks.defaults.get("anchor", 0.0)
+        search = _Search(self, seat, rollout, prior, depth, evaluate, epsilon)
+        own = hooks.policy if guide is not None and hooks.policy is not None else guide
+        if rollout is not None:
+            search.own_policy = own
+        if self.horizon:
+            search.horizon = hooks.horizon
+        modelled = hooks.observe is not None and hooks.plausibility is not None
+        search.rivals_by_policy = rollout is not None and (
+            self.rivals == "policy" or (self.rivals == "auto" and modelled)
+        )
+        tries = self.model if self.model is not None else _MODEL_TRIES
+        observed = None
+        if tries > 1 and hooks.observe is not None and hooks.plausibility is not None:
+            observed = hooks.observe(state, seat)
         root = _Node()
         start = time.perf_counter()
         limit = self.iterations
@@ -233,14 +320,35 @@ class ISMCTSBot:
         while (limit is None or done < limit) and (
             deadline is None or done == 0 or time.perf_counter() < deadline
         ):
-            world = state.resample(seat, self.rng.next64() >> 1)
+            if observed:
+                world = self.determinize(state, seat, hooks, observed, tries)
+            else:
+                world = state.resample(seat, self.rng.next64() >> 1)
             search.iterate(root, world)
             done += 1
         self.last = {"iterations": done, "seconds": time.perf_counter() - start}
         favourite = None
-        if guide is not None and self.anchor > 0:
-            favourite = guide(state.view(seat), actions, self.rng)
-        return best_action(root, seat, actions, favourite, self.anchor * done)
+        if own is not None and anchor > 0:
+            favourite = own(state.view(seat), actions, self.rng)
+        return best_action(root, seat, actions, favourite, anchor * done)
+
+    def determinize(
+        self, state: State, seat: int, hooks: SearchHooks, observed: Any, tries: int
+    ) -> State:
+        """A determinization kept with the chance the game's rival model gives it (rejection
+        sampling, at most ``tries`` deals; then the likeliest of them)."""
+        assert hooks.plausibility is not None
+        best: State | None = None
+        best_weight = -1.0
+        for _ in range(tries):
+            world = state.resample(seat, self.rng.next64() >> 1)
+            weight = hooks.plausibility(world, seat, observed)
+            if weight >= 1.0 or self.rng.below(_UNIT) < weight * _UNIT:
+                return world
+            if weight > best_weight:
+                best, best_weight = world, weight
+        assert best is not None
+        return best
 
 
 def best_action(
@@ -273,6 +381,7 @@ class _Search:
         prior: Policy | None,
         depth: int,
         evaluate: Evaluator,
+        epsilon: float,
     ) -> None:
         self.bot = bot
         self.rng = bot.rng
@@ -281,8 +390,11 @@ class _Search:
         self.prior_policy = prior
         self.depth = depth
         self.evaluate = evaluate
-        self.epsilon = int(bot.epsilon * _UNIT)
+        self.epsilon = int(epsilon * _UNIT)
         self.levels = bot.tree_depth if bot.tree_depth else -1  # -1: no limit
+        self.horizon: Callable[[State], Hashable] | None = None  # SearchHooks.horizon, if used
+        self.rivals_by_policy = False  # rivals' decisions in the tree: the rollout policy's
+        self.own_policy = rollout  # the searching seat's own rollout policy and prior
         if bot.widening is not None:
             self.widening = bot.widening
         else:  # auto: widen where a heuristic orders the actions, else try every action at once
@@ -294,7 +406,11 @@ class _Search:
         path: list[tuple[list[float], int]] = []
         expanded = False
         levels = self.levels
+        horizon = self.horizon
+        stage = horizon(world) if horizon is not None else None
         while not expanded and not world.is_over and levels:
+            if horizon is not None and horizon(world) != stage:
+                break
             levels -= 1
             actors = world.to_act
             choices: list[tuple[int, str]] = []
@@ -303,6 +419,11 @@ class _Search:
             alone = len(actors) == 1
             for actor in actors:
                 legal = world.legal_actions(actor)
+                if alone and actor != me and self.rivals_by_policy:
+                    # A rival's choice depends on its hand, which the observer's node does not
+                    # know: it is the rollout policy's, made from the rival's view of this world.
+                    choices.append((actor, self.policy_choice(world, actor, legal)))
+                    break
                 table = node.edges.get(actor)
                 if table is None:
                     table = node.edges[actor] = {}
@@ -321,7 +442,7 @@ class _Search:
             if child is None:
                 child = node.children[key] = _Node()
             node = child
-        rewards = self.play_out(world)
+        rewards = self.play_out(world, stage)
         for edge, actor in path:
             edge[0] += 1
             edge[1] += rewards[actor]
@@ -334,7 +455,8 @@ class _Search:
         widening = self.widening
         favourite = None
         if self.prior_policy is not None and len(legal) > 1:
-            favourite = self.prior_policy(world.view(actor), legal, self.rng)
+            guide = self.own_policy if actor == self.me and self.own_policy else self.prior_policy
+            favourite = guide(world.view(actor), legal, self.rng)
         tried = 0
         untried: list[str] = []
         for action in legal:
@@ -414,24 +536,33 @@ class _Search:
         return (mine, *(repr(entry) for entry in world.log(me, since=mark)))
 
     # ------------------------------------------------------------------ the rollout
-    def play_out(self, world: State) -> list[float]:
+    def policy_choice(self, world: State, seat: int, legal: list[str]) -> str:
+        """The rollout policy's action (a random one with chance ``epsilon``, or without a policy)."""
+        if len(legal) == 1:
+            return legal[0]
+        policy = self.own_policy if seat == self.me else self.rollout_policy
+        rng = self.rng
+        if policy is None or (self.epsilon and rng.below(_UNIT) < self.epsilon):
+            return legal[rng.below(len(legal))]
+        return policy(world.view(seat), legal, rng)
+
+    def play_out(self, world: State, stage: Hashable = None) -> list[float]:
+        """The rollout policy plays on: to the game's end, ``depth`` steps, or the ``horizon``."""
         policy = self.rollout_policy
         rng = self.rng
         epsilon = self.epsilon
         steps = 0
         depth = self.depth
+        horizon = self.horizon
         while not world.is_over and steps < depth:
+            if horizon is not None and horizon(world) != stage:
+                break
             actors = world.to_act
             if len(actors) == 1:
                 seat = actors[0]
-                legal = world.legal_actions(seat)
-                if len(legal) == 1:
-                    action = legal[0]
-                elif policy is None or (epsilon and rng.below(_UNIT) < epsilon):
-                    action = legal[rng.below(len(legal))]
-                else:
-                    action = policy(world.view(seat), legal, rng)
-                world.apply_unchecked(seat, action)
+                world.apply_unchecked(
+                    seat, self.policy_choice(world, seat, world.legal_actions(seat))
+                )
             else:
                 choices = []
                 for seat in actors:

@@ -71,6 +71,9 @@ def test_registry_and_parameters() -> None:
         {"reward": "points"},
         {"tree_depth": 0},
         {"anchor": -1},
+        {"horizon": 2},
+        {"model": -1},
+        {"rivals": "mind-reading"},
     )
     for bad in bads:
         with pytest.raises(ValueError):
@@ -128,6 +131,11 @@ class Observer:
         assert seat == self._seat, f"the bot looked at seat {seat}'s view"
         return self._state.view(seat)
 
+    def log(self, seat: int | None, since: int = 0) -> list[dict[str, Any]]:
+        assert seat == self._seat, f"the bot read seat {seat}'s log"
+        self.calls.append("log")
+        return self._state.log(seat, since)
+
     def resample(self, seat: int, seed: int) -> State:
         assert seat == self._seat, f"the bot resampled for seat {seat}"
         self.calls.append("resample")
@@ -140,8 +148,58 @@ def test_reads_the_real_state_only_as_its_seat(game: str) -> None:
         seat = state.to_act[0]
         guard = Observer(state, seat)
         choice = bots.make("ismcts", seed=2, **FAST).choose(guard, seat)  # type: ignore[arg-type]
-        assert guard.calls.count("resample") == FAST["iterations"]
+        # A game that models its rivals (16 Candies) may deal several determinizations an iteration.
+        assert guard.calls.count("resample") >= FAST["iterations"]
+        if not ismcts.search_hooks(game).plausibility:
+            assert guard.calls.count("resample") == FAST["iterations"]
         assert choice == bots.make("ismcts", seed=2, **FAST).choose(state, seat)
+
+
+def test_the_rival_model_reads_only_the_seats_log_and_view() -> None:
+    """16 Candies: the rivals' calls, non-calls and discards are read from the seat's own log, every
+    decision of a game (final turns after a rival's call included), with the same choice as unguarded."""
+    states = walk("sixteen-candies", 12, 60)
+    assert any(s.view(s.to_act[0])["caller"] is not None for s in states)
+    read = 0
+    for state in states[::3]:
+        seat = state.to_act[0]
+        guard = Observer(state, seat)
+        params = {"iterations": 8, "epsilon": 0.0, "anchor": 0.5}
+        choice = bots.make("ismcts", seed=3, **params).choose(guard, seat)  # type: ignore[arg-type]
+        read += guard.calls.count("log")
+        assert choice == bots.make("ismcts", seed=3, **params).choose(state.clone(), seat)
+        assert choice == bots.make("ismcts", seed=3, **params).choose(state, seat)
+    assert read > 0
+
+
+def test_search_hooks_can_be_turned_off() -> None:
+    for state in walk("sixteen-candies", 13, 8)[4:]:
+        seat = state.to_act[0]
+        for params in (
+            {"horizon": 0},
+            {"model": 0},
+            {"rivals": "search"},
+            {"rollout": "random"},
+        ):
+            bot = bots.make("ismcts", seed=1, iterations=12, **params)
+            assert bot.choose(state, seat) in state.legal_actions(seat)
+
+
+def test_games_tuned_defaults_apply_unless_given() -> None:
+    """16 Candies' measured epsilon=0, anchor=0.5 are its defaults; values given explicitly win, and
+    a game without tuned defaults keeps epsilon 0.1 and no anchor."""
+
+    def choices(game: str, **params: Any) -> list[str]:
+        found = []
+        for state in walk(game, 21, 30)[2:]:
+            seat = state.to_act[0]
+            bot = bots.make("ismcts", seed=4, iterations=30, **params)
+            found.append(bot.choose(state, seat))
+        return found
+
+    assert choices("sixteen-candies") == choices("sixteen-candies", epsilon=0, anchor=0.5)
+    assert choices("sixteen-candies", epsilon=0.1, anchor=0) != choices("sixteen-candies")
+    assert choices("candle-quest") == choices("candle-quest", epsilon=0.1, anchor=0)
 
 
 def canonical(state: State, seat: int) -> bool:
@@ -276,7 +334,7 @@ def test_simultaneous_choices_are_searched_without_peeking() -> None:
     bot = bots.make("ismcts", seed=3, iterations=600, rollout="random")
     action = bot.choose(state, 0)
     assert action in ("rock", "paper", "scissors")
-    search = ismcts._Search(bot, 0, None, None, 10, ismcts._score_standing)  # type: ignore[arg-type]
+    search = ismcts._Search(bot, 0, None, None, 10, ismcts._score_standing, ismcts.EPSILON)  # type: ignore[arg-type]
     root = ismcts._Node()
     for i in range(600):
         search.iterate(root, state.resample(0, i))
