@@ -99,6 +99,10 @@ def check_round_trips(state: candlebox.State, rng: random.Random) -> None:
         assert other.legal_actions(seat) == state.legal_actions(seat)
         assert other.to_act == state.to_act
         check_history_scrubbed(state, other, seat)
+        twin = state.resample(seat, 99)  # a state the seat cannot tell from this one
+        assert twin.resample(seat, 5).to_json() == state.resample(seat, 5).to_json(), (
+            "resample is canonical: it depends only on what the seat knows and the seed"
+        )
 
 
 def check_history_scrubbed(state: candlebox.State, other: candlebox.State, seat: int) -> None:
