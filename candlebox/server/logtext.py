@@ -75,6 +75,15 @@ _CANDELABRIA: dict[str, str] = {
     "win": "seat {seat} wins the battle for region {region}.",
     "epilogue": "War epilogue of Year {year}.",
     "game-over": "Game over.",
+    "pick": "seat {seat} chooses house {house}.",
+    "haunt": "seat {seat} moves Curse {curse} to {to}.",
+    "missions": "Public missions: {missions}.",
+    "mission-private": "seat {seat} takes a private mission.",
+    "mission": "seat {seat} completes mission {mission} (place {place}, {vp} VP).",
+    "mission-done": "Mission {mission} is complete and leaves the game.",
+    "decay": "seat {seat} draws Decay card {card}.",
+    "decay-place": "seat {seat} puts Decay card {card} on War Board slot {slot}.",
+    "decay-discard": "seat {seat}'s Decay card {card} goes under the Decay deck.",
 }
 
 
@@ -89,6 +98,10 @@ def candelabria_line(entry: dict[str, Any]) -> str | None:
             if entry.get("territory")
             else "seat {seat} adds a flame to its {role}."
         )
+    elif entry.get("event") == "haunt" and entry.get("seat", -1) < 0:
+        template = "Curse {curse} stands on {to}."  # placed at the Mist
+    elif entry.get("event") == "mission-private" and entry.get("mission"):
+        template = "seat {seat} takes private mission {mission}."
     elif entry.get("event") == "deploy" and not entry.get("territory"):
         template = template.replace(" on {territory}", "")
     fields: dict[str, Any] = {}

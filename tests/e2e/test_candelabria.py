@@ -25,13 +25,18 @@ CLICKABLE = "#board [data-action], #board [data-choices]"
 T = 4_000  # a click's timeout: the board is redrawn after every move, a bot's too
 
 
-def create_from_lobby(page: Any, max_turns: int) -> str:
-    """The lobby form: Candelabria, the standard variant, you and two fast bots."""
+def create_from_lobby(
+    page: Any,
+    max_turns: int,
+    variant: str = "standard",
+    seats: tuple[str, ...] = ("You", "Bot", "Bot"),
+) -> str:
+    """The lobby form: Candelabria, the variant, you and fast bots."""
     page.goto("/")
     page.get_by_role("button", name=re.compile("Candelabria")).click()
-    page.get_by_role("group", name="Variant").get_by_role("button", name="standard").click()
-    page.get_by_role("group", name="Players").get_by_role("button", name="3").click()
-    for number, kind in enumerate(["You", "Bot", "Bot"], start=1):
+    page.get_by_role("group", name="Variant").get_by_role("button", name=variant).click()
+    page.get_by_role("group", name="Players").get_by_role("button", name=str(len(seats))).click()
+    for number, kind in enumerate(seats, start=1):
         group = page.get_by_role("group", name=f"Seat {number}", exact=True)
         group.get_by_role("button", name=kind).click()
     page.get_by_role("group", name="Bot speed").get_by_role("button", name="Fast").click()
@@ -205,3 +210,38 @@ def test_play_candelabria_by_clicking_reload_and_watch(pages: Pages) -> None:
     log = page.locator("#log").inner_text()
     assert "deploys" in log or "maneuvers" in log
     assert "Ada" in log
+
+
+def test_two_player_candelabria_starts_with_the_house_choice(pages: Pages) -> None:
+    """Two players: the small side of the map, a house chosen by clicking its name, then play on by
+    clicking (the curses move through 'haunt' in this mode)."""
+    started = time.monotonic()
+    page = pages.new()
+    create_from_lobby(page, max_turns=12, variant="two-player", seats=("You", "Bot"))
+    page.wait_for_selector(".cb-map .cb-terr")
+    wait_ready(page)
+    assert page.locator(".cb-map .cb-terr").count() == 24
+    choices = page.locator("#board .cb-decision .action", has_text=re.compile("^Play "))
+    choices.first.wait_for(timeout=20_000)
+    shot(page, "cb-2p-house-choice")
+    chosen = choices.first.inner_text().removeprefix("Play ").strip()
+    before = move_number(page)
+    choices.first.click(timeout=T)
+    page.wait_for_function(f"Number(document.body.dataset.move) > {before}", timeout=20_000)
+    wait_ready(page)
+    assert chosen in page.locator(".cb-house.you").first.inner_text(), chosen
+    assert page.locator(".cb-map .cb-piece.castle").count() == 2
+    rng = random.Random(int(os.environ.get("CB_SEED", "3")))
+    stats: dict[str, int] = {}
+    clicks = 0
+    while not is_over(page) and clicks < 40 and time.monotonic() - started < 60:
+        wait_ready(page)
+        if is_over(page):
+            break
+        if act_once(page, rng, stats):
+            clicks += 1
+    assert clicks >= 10, f"only {clicks} clicks: {stats}"
+    shot(page, "cb-2p-late")
+    log = page.locator("#log").inner_text()
+    assert "Ada" in log
+    assert f"Ada (you) chooses {chosen}." in log, "the house choice is logged in words"

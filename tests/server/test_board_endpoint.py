@@ -55,3 +55,30 @@ def test_candelabria_log_entries_in_words() -> None:
         "A17" not in entry_text("candelabria", {"event": "draw", "seat": 0, "card": "A17"})["text"]
     )
     assert candelabria_line({"event": "something-new"}) is None
+
+
+def test_every_candelabria_event_has_words() -> None:
+    """Each event the game can log (two-player, Missions and Decay included) reads as a sentence."""
+    import random
+
+    from candlebox.games.candelabria.view import EVENT_FIELDS
+    from candlebox.server.logtext import _CANDELABRIA, candelabria_line
+
+    assert set(EVENT_FIELDS) <= set(_CANDELABRIA), set(EVENT_FIELDS) - set(_CANDELABRIA)
+    kinds: set[str] = set()
+    for players, options in ((2, {"missions": True}), (3, {"decay": True, "missions": True})):
+        state = candlebox.new_game("candelabria", players=players, seed=3, **options)
+        rng = random.Random(1)
+        while not state.is_over:
+            seat = state.to_act[0]
+            state.apply(seat, rng.choice(state.legal_actions(seat)))
+        for viewer in (None, 0):
+            for entry in state.log(viewer):
+                line = candelabria_line(entry)
+                assert line and "{" not in line, entry
+                kinds.add(entry["event"])
+    assert {"pick", "haunt", "mission", "missions", "decay", "decay-place"} <= kinds
+    assert candelabria_line({"event": "haunt", "seat": -1, "curse": 2, "to": "5b"}) == (
+        "Curse 2 stands on 5b."
+    )
+    assert candelabria_line({"event": "pick", "seat": 1, "house": "R"}) == "seat 1 chooses house R."

@@ -354,6 +354,16 @@ function actionLabel(action, ctx) {
       return `Your slot ${p[1]} card cancels ${hl(p[2])}'s slot ${p[3]} card`;
     case "pass":
       return "Pass";
+    case "house": {  // two-player: choose a house (the seats shown until then are provisional)
+      const info = (ctx.facts.houses || {})[p[1]];
+      return `Play ${info ? info.name : p[1]}`;
+    }
+    case "haunt":  // two-player: move a curse one territory
+      return `Move Curse ${p[1]} to ${p[2]}`;
+    case "decay":
+      return `The Decay card covers War Board slot ${p[1]}`;
+    case "either":
+      return `The Decay card's ${p[1] === "1" ? "first" : "second"} effect`;
     default:
       return action;
   }
@@ -851,6 +861,11 @@ function decisionBar(ctx, covered) {
   const bar = h("div.cb-decision");
   const pend = ctx.view.pending || {};
   if (pend.decision === "secret") return null;
+  if (pend.decision === "pick" && pend.provisional) {
+    // two-player: until both have chosen, the houses and hands on the board are only a provisional deal
+    const which = pend.stage === 2 ? "your house, on the side opposite your rival's" : "a house";
+    bar.append(h("div.cb-status", `Choose ${which}. The board shows a provisional deal until both players have chosen.`));
+  }
   const shown = others.slice(0, 14);
   for (const a of shown) bar.append(h("button.action", { dataset: { action: a }, onclick: () => ctx.act(a) }, actionLabel(a, ctx)));
   if (others.length > shown.length) bar.append(h("span.muted", `…and ${others.length - shown.length} more in “All legal actions”`));
@@ -1000,6 +1015,24 @@ function sentence(ctx, e) {
       return [`Powers in region ${e.region}: `, ...Object.entries(e.powers || {}).flatMap(([s, p], i) => [i ? ", " : "", who(ctx, Number(s)), ` ${p}`]), "."];
     case "win":
       return [who(ctx, s0), ` wins the battle for region ${e.region}!`];
+    case "pick":
+      return [who(ctx, s0), ` chooses ${(ctx.facts.houses[e.house] || {}).name || e.house}.`];
+    case "haunt":
+      return s0 < 0 ? [`Curse ${e.curse} stands on ${e.to}.`] : [who(ctx, s0), ` moves Curse ${e.curse} to ${e.to}.`];
+    case "missions":
+      return [`Public missions: ${(e.missions || []).join(", ")}.`];
+    case "mission-private":
+      return [who(ctx, s0), e.mission ? ` takes private mission ${e.mission}.` : " takes a private mission."];
+    case "mission":
+      return [who(ctx, s0), ` completes mission ${e.mission} (place ${e.place}, ${e.vp} VP).`];
+    case "mission-done":
+      return [`Mission ${e.mission} is complete and leaves the game.`];
+    case "decay":
+      return [who(ctx, s0), ` draws Decay card ${e.card}.`];
+    case "decay-place":
+      return [who(ctx, s0), ` puts Decay card ${e.card} on War Board slot ${e.slot}.`];
+    case "decay-discard":
+      return [who(ctx, s0), `'s Decay card ${e.card} goes under the Decay deck.`];
     case "epilogue":
       return [`War epilogue of Year ${e.year}.`];
     case "game-over": {
