@@ -222,9 +222,14 @@ class State(abc.ABC):
     def scores(self) -> tuple[float, ...]: ...
 
     # ----------------------------------------------------------------- information
-    @abc.abstractmethod
     def view(self, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` may know (``None``: a spectator), JSON-safe."""
+        """What ``seat`` may know (``None``: a spectator), JSON-safe; ValueError for a bad seat."""
+        self._check_viewer(seat)
+        return self._view(seat)
+
+    @abc.abstractmethod
+    def _view(self, seat: int | None) -> dict[str, Any]:
+        """The game's view for ``seat`` (already checked)."""
 
     @abc.abstractmethod
     def _event_view(self, event: tuple, seat: int | None) -> dict[str, Any] | None:

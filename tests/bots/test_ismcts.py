@@ -308,7 +308,7 @@ class Paper(State):
     def scores(self) -> tuple[float, ...]:
         return tuple(1.0 if seat in self.winners else 0.0 for seat in (0, 1))
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def _view(self, seat: int | None) -> dict[str, Any]:
         return {"seat": seat, "mine": self.picks.get(seat) if seat is not None else None}
 
     def _event_view(self, event: tuple, seat: int | None) -> dict[str, Any] | None:

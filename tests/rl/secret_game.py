@@ -82,8 +82,7 @@ class SecretState(State):
     def scores(self) -> tuple[float, ...]:
         return tuple(float(p) for p in self.points)
 
-    def view(self, seat: int | None) -> dict[str, Any]:
-        self._check_viewer(seat)
+    def _view(self, seat: int | None) -> dict[str, Any]:
         return {
             "seat": seat,
             "round": self.round,

@@ -229,10 +229,9 @@ class CandelabriaState(State):
         return describe(self)
 
     # ------------------------------------------------------------------ information
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def _view(self, seat: int | None) -> dict[str, Any]:
         from candlebox.games.candelabria.view import view
 
-        self._check_viewer(seat)
         return view(self, seat)
 
     def _event_view(self, event: tuple, seat: int | None) -> dict[str, Any] | None:

@@ -200,10 +200,9 @@ class CandleQuestState(State):
         return describe(self)
 
     # ------------------------------------------------------------------ information
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def _view(self, seat: int | None) -> dict[str, Any]:
         from candlebox.games.candle_quest.view import view
 
-        self._check_viewer(seat)
         return view(self, seat)
 
     def _event_view(self, event: tuple, seat: int | None) -> dict[str, Any] | None:
