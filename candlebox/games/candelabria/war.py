@@ -66,6 +66,10 @@ def run_war_prep(st: CandelabriaState, frame: list[int]) -> None:
         begin_resolution(st)
         return
     st.granted = k + 1
+    # Each curse granted is an action of its own (rulings CA-M4): what the curse's deployment gains
+    # (its effect, "when you deploy a Curse, gain 1 Tactic Card") adds neither to the last Kindling
+    # turn's tally nor to another curse's.
+    missions.new_action(st)
     row = st.cinf[k]
     best = max(row)
     winner = next(s for s in st.order if row[s] == best) if best > 0 else -1
