@@ -63,13 +63,28 @@ def second(st: CandelabriaState, row: list[int], winner: int) -> int:
     return next(s for s in rest if row[s] == best)
 
 
-def receive(st: CandelabriaState, seat: int) -> None:
-    """Draw a Decay card (if any is left) and place it: a decision."""
-    if seat < 0 or not st.ddeck:
-        return
-    card = st.ddeck.pop()
-    st.events.append(("decay", seat, CODES[card]))
-    st.stack.append([Phase.DECAY_AT, seat, card])
+def receivers(st: CandelabriaState, row: list[int], winner: int) -> list[int]:
+    """Who draws a Decay card for a curse, in turn order: the house second in the race (default), or
+    with option ``decay_draw="every"`` every house that put a flame in front of it and did not win it
+    (rulings CA-D1)."""
+    if st.options.get("decay_draw", "second") == "every":
+        return [s for s in st.order if s != winner and row[s] > 0] if winner >= 0 else []
+    seat = second(st, row, winner)
+    return [seat] if seat >= 0 else []
+
+
+def receive(st: CandelabriaState, seats: list[int]) -> None:
+    """Each seat, in order, draws a Decay card (while any is left) and places it: a decision each,
+    taken in the same order."""
+    drawn: list[tuple[int, int]] = []
+    for seat in seats:
+        if not st.ddeck:
+            break
+        card = st.ddeck.pop()
+        st.events.append(("decay", seat, CODES[card]))
+        drawn.append((seat, card))
+    for seat, card in reversed(drawn):  # the stack: the first drawer's decision on top
+        st.stack.append([Phase.DECAY_AT, seat, card])
 
 
 def slot_actions(st: CandelabriaState, frame: list[int]) -> list[str]:
