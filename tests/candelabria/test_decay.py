@@ -60,7 +60,7 @@ def test_sixteen_cards_eight_effects_twice() -> None:
     assert all(names.count(n) == 2 for n in names)
     state = candelabria.new_game(players=3, seed=1, decay=True)
     assert state.view(0)["decay_deck"] == 16
-    with pytest.raises(ValueError, match="'decay' can only be False.*no curse is granted"):
+    with pytest.raises(ValueError, match=r"'decay' can only be False.*no curse is granted"):
         candlebox.new_game("candelabria", players=2, seed=1, decay=True)
     with pytest.raises(ValueError, match="'decay_draw' can only be 'second'"):
         candlebox.new_game("candelabria", players=2, seed=1, decay_draw="every")
