@@ -7,6 +7,9 @@ enhanced one. This effect lasts until the current War Season is over. If a playe
 third decay, it's necessary to first discard one of the two others to place it. The discarded card must be
 placed on the bottom of the Decay Deck (there is no Decay discard pile)."
 
+Option ``decay_draw="every"`` gives a card to every house that put a flame in front of the curse and did
+not win it, in turn order, instead of the second only (rulings CA-D1).
+
 State: ``ddeck`` (the Decay deck, top last; [] when the option is off) and ``dslot`` (seat -> the decay
 card over War Board slot 1 and 2, -1 none). Decisions: ``decay K`` (the slot it covers, DECAY_AT),
 ``either K`` (which half of an "A or B" effect, EITHER), ``shift R T`` / ``stay`` (move your candle one

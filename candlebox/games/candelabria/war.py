@@ -15,7 +15,8 @@ with no content, so no view or log shows it (nor how many cards) until all have 
 cancelling in turn order, one card for one, by a shared icon (the cannot-cancel mark respected);
 resolution in turn order (cards in slot order, then the uncovered War Board slots), every effect in the
 contested region; combat power; the winner scores 4/8/12 VP (x2 with its double-VP curse against an
-opponent) and moves to the last place of the turn order (CA-W3).
+opponent) and moves to the last place of the turn order (CA-W3; option ``battle_shift="none"``: it
+stays). Each tactic card is logged (``resolve``) when its turn to resolve comes, its effects after it.
 
 Epilogue: the eight printed steps; then Mist of the next year, or the end of the game after Year 3.
 """
