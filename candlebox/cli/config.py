@@ -88,19 +88,21 @@ def parse_options(
     """``KEY=VALUE`` texts parsed with the variant's own option declarations."""
     declared = variant_for(game_id, players, variant)
     known = {opt.name: opt for opt in declared.options}
+    # An option the variant lacks is read all the same: new_game accepts it at its fixed value.
+    fixed = {pin.option.name: pin.option for pin in declared.fixed if pin.option.name not in known}
     options: dict[str, Any] = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
         key = key.strip()
         if not sep or not key:
             raise CliError(f"--option takes KEY=VALUE, got {pair!r}")
-        if key not in known:
+        if key not in known and key not in fixed:
             names = ", ".join(known) or "none"
             raise CliError(
                 f"--option: {game_id} ({declared.name}) has no option {key!r}; options: {names}"
             )
         with user_errors("--option: "):
-            options[key] = known[key].parse(value)
+            options[key] = (known.get(key) or fixed[key]).parse(value)
     return options
 
 

@@ -32,21 +32,25 @@ def variants_table(variants: list[Variant]) -> Table:
 
 
 def options_table(variants: list[Variant]) -> Table:
-    """Each option once, with the variants that have it (most options are shared by all)."""
+    """Each option once, with the variants that have it (most options are shared by all); an option
+    whose meaning differs between variants once per meaning."""
     table = Table(header_style="bold", box=None, padding=(0, 1, 0, 2))
     for column in ("option", "kind", "default", "meaning"):
         table.add_column(column, overflow="fold")
-    seen: dict[str, list[str]] = {}
-    options: dict[str, Option] = {}
+    seen: dict[tuple[str, str], list[str]] = {}
+    options: dict[tuple[str, str], Option] = {}
     for variant in variants:
         for option in variant.options:
-            seen.setdefault(option.name, []).append(variant.name)
-            options.setdefault(option.name, option)
-    for name, option in options.items():
+            key = (option.name, option.doc)
+            seen.setdefault(key, []).append(variant.name)
+            options.setdefault(key, option)
+    for key, option in options.items():
         meaning = escape(option.doc)
-        if len(seen[name]) < len(variants):
-            meaning += f" [dim]({', '.join(seen[name])} only)[/]"
-        table.add_row(name, option_kind(option), escape(option_default(option.default)), meaning)
+        if len(seen[key]) < len(variants):
+            meaning += f" [dim]({', '.join(seen[key])} only)[/]"
+        table.add_row(
+            option.name, option_kind(option), escape(option_default(option.default)), meaning
+        )
     return table
 
 

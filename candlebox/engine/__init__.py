@@ -1,7 +1,7 @@
 """The engine contract shared by every game: State, IllegalAction, the seeded RNG and the registry."""
 
 from candlebox.engine.errors import IllegalAction
-from candlebox.engine.options import Option
+from candlebox.engine.options import Fixed, Option
 from candlebox.engine.registry import (
     GameInfo,
     Variant,
@@ -17,6 +17,7 @@ from candlebox.engine.state import HIDDEN_ACTION, State, summarize
 
 __all__ = [
     "HIDDEN_ACTION",
+    "Fixed",
     "GameInfo",
     "IllegalAction",
     "Option",

@@ -123,13 +123,38 @@ def _codes(text: str) -> list[str]:
     return [code for code in text.replace(",", " ").split() if code]
 
 
-def validate_options(declared: Sequence[Option], given: dict[str, Any]) -> dict[str, Any]:
-    """All declared options with their values: the given ones validated, the rest at their defaults."""
+@dataclass(frozen=True)
+class Fixed:
+    """An option a variant does not offer, at the value it effectively has there (another variant of
+    the game offers it). Asking for that value — or None, "not set" — is accepted and changes nothing,
+    so a configuration written for every variant (``decay=False``) works in each; asking for another
+    value is refused with the reason."""
+
+    option: Option  # as the variants that offer it declare it: it reads and checks the value given
+    value: Any
+    reason: str
+
+
+def validate_options(
+    declared: Sequence[Option], given: dict[str, Any], fixed: Sequence[Fixed] = ()
+) -> dict[str, Any]:
+    """All declared options with their values: the given ones validated, the rest at their defaults.
+
+    A ``fixed`` option given at its value is accepted and left out of the result (the variant has no
+    such option to record)."""
     by_name = {opt.name: opt for opt in declared}
-    unknown = sorted(set(given) - set(by_name))
+    pinned = {f.option.name: f for f in fixed if f.option.name not in by_name}
+    unknown = sorted(set(given) - set(by_name) - set(pinned))
     if unknown:
         known = ", ".join(sorted(by_name)) or "none"
         raise ValueError(f"unknown option {', '.join(map(repr, unknown))}; known options: {known}")
+    for name in sorted(set(given) & set(pinned)):
+        pin = pinned[name]
+        value = pin.option.validate(given[name])
+        if value is not None and value != pin.value:
+            raise ValueError(
+                f"option {name!r} can only be {pin.value!r} in this variant: {pin.reason}"
+            )
     return {
         opt.name: opt.validate(given[opt.name]) if opt.name in given else opt.default
         for opt in declared

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from candlebox.engine.options import Option, validate_options
+from candlebox.engine.options import Fixed, Option, validate_options
 from candlebox.engine.state import State
 
 
@@ -20,6 +20,8 @@ class Variant:
     max_players: int
     options: tuple[Option, ...]
     doc: str
+    # Options of other variants that this one lacks, at the value they effectively have here.
+    fixed: tuple[Fixed, ...] = ()
 
     @property
     def players(self) -> range:
@@ -92,7 +94,7 @@ def resolve(
             f"{info.title} ({var.name}) is for {var.min_players}–{var.max_players} players, "
             f"not {players}"
         )
-    return info, var, validate_options(var.options, options)
+    return info, var, validate_options(var.options, options, var.fixed)
 
 
 def new_game(

@@ -19,10 +19,15 @@ CURSES = ["1", "2", "4", "3", "5", "7", "8", "9", "10"]
 C, R, S, N = range(4)
 
 
-def _race(flames: list[dict[int, int]], deck: list[str] | None = None) -> Any:
+def _race(flames: list[dict[int, int]], deck: list[str] | None = None, **options: Any) -> Any:
     """Kindling about to end (Cinis's last card), with these flames in front of curses 1-3."""
     state = candelabria.new_game(
-        players=4, seed=1, houses=["C", "R", "S", "N"], decks={"curse": CURSES}, decay=True
+        players=4,
+        seed=1,
+        houses=["C", "R", "S", "N"],
+        decks={"curse": CURSES},
+        decay=True,
+        **options,
     )
 
     def change(snap: dict[str, Any]) -> None:
@@ -55,8 +60,14 @@ def test_sixteen_cards_eight_effects_twice() -> None:
     assert all(names.count(n) == 2 for n in names)
     state = candelabria.new_game(players=3, seed=1, decay=True)
     assert state.view(0)["decay_deck"] == 16
-    with pytest.raises(ValueError, match="decay"):
+    with pytest.raises(ValueError, match=r"'decay' can only be False.*no curse is granted"):
         candlebox.new_game("candelabria", players=2, seed=1, decay=True)
+    with pytest.raises(ValueError, match="'decay_draw' can only be 'second'"):
+        candlebox.new_game("candelabria", players=2, seed=1, decay_draw="every")
+    # Its default, as any variant has it, is accepted (and recorded nowhere: there is no Decay).
+    off = candlebox.new_game("candelabria", players=2, seed=1, decay=False, decay_draw="second")
+    assert off.to_json() == candlebox.new_game("candelabria", players=2, seed=1).to_json()
+    assert "decay" not in off.options
 
 
 def test_the_house_second_in_the_race_draws_a_decay_and_covers_a_slot() -> None:
@@ -86,6 +97,24 @@ def test_nobody_second_without_flames_and_ties_to_turn_order() -> None:
     _end_kindling(state)
     state.apply(C, state.legal_actions(C)[0])
     assert [e[1] for e in state.events if e[0] == "decay"] == [S]
+
+
+def test_option_decay_draw_every_house_that_fails() -> None:
+    """Rulings CA-D1's other reading: every house with a flame before the curse but the winner draws,
+    in turn order (the default gives Rota Aurea alone a card here)."""
+    state = _race([{S: 4, N: 2, R: 1}, {}, {}], deck=["D5", "D9"], decay_draw="every")
+    _end_kindling(state)
+    state.apply(S, state.legal_actions(S)[0])
+    assert [e[1:] for e in state.events if e[0] == "decay"] == [(R, "D5"), (N, "D9")]
+    assert state.to_act == (R,)
+    state.apply(R, "decay 1")
+    assert state.to_act == (N,)
+    state.apply(N, "decay 2")
+    assert ("decay-place", N, "D9", 2) in state.events
+    state = _race([{S: 4, N: 2, R: 1}, {}, {}], deck=["D5", "D9"])
+    _end_kindling(state)
+    state.apply(S, state.legal_actions(S)[0])
+    assert [e[1:] for e in state.events if e[0] == "decay"] == [(N, "D5")], "second only"
 
 
 def test_a_third_decay_replaces_one_which_goes_under_the_deck() -> None:

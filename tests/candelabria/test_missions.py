@@ -218,3 +218,65 @@ def test_resample_after_the_game_keeps_every_private_mission_shown() -> None:
         twin = state.resample(seat, 99)
         assert twin.view(seat)["missions"] == state.view(seat)["missions"]
         assert len(state.view(seat)["missions"]["private"]) == 3
+
+
+def _war_with_curse_tactics(seat: int, upgrade: str, flames: list[dict[int, int]]) -> Any:
+    """Kindling about to end (Cinis's last card, maneuvered, before ``done``) with K12 public, ``seat``
+    holding ``upgrade`` (a "when you deploy a Curse, gain Tactic Cards" tile) and these flames in front
+    of curses 1-3."""
+    from candlebox.games.candelabria.decision import Phase
+    from tests.candelabria.helpers import give_upgrade, me
+
+    state = candelabria.new_game(
+        players=4, seed=1, houses=["C", "R", "S", "N"], missions=True, upgrade_pile=4
+    )  # upgrade_pile=4: every tile in play
+    codes = [m[0] for m in MISSIONS]
+
+    def change(snap: dict[str, Any]) -> None:
+        rest = [c for c in codes if c != "K12"]
+        snap["missions"]["public"] = ["K12"]
+        snap["missions"]["private"] = rest[:4]
+        snap["missions"]["box"] = rest[4:]
+        for s, hand in enumerate(snap["hands"]):
+            snap["maneuvered"][s] += hand
+            snap["hands"][s] = []
+            snap["known"][s] = []
+        snap["hands"][0] = snap["maneuvered"][0][:1]
+        snap["maneuvered"][0] = snap["maneuvered"][0][1:]
+        for k, row in enumerate(flames):
+            for s, n in row.items():
+                snap["curse_flames"][k][s] = n
+                snap["land_flame_supply"][s] -= n
+        snap["stack"] = [[Phase.TURN, 0]]
+
+    state = craft(state, change)
+    state = craft(state, lambda snap: give_upgrade(snap, seat, upgrade))
+    state.apply(0, f"maneuver {me(state, 0)['hand'][0]}")
+    return state
+
+
+def _finish_war_prep(state: Any) -> None:
+    while state.view(None)["season"] == "war" and state.to_act and len(state.to_act) == 1:
+        seat = state.to_act[0]
+        if state.view(seat)["pending"]["decision"] in ("secret", "cancel"):
+            break
+        state.apply(seat, state.legal_actions(seat)[0])
+
+
+def test_tactic_tally_restarts_at_the_war_and_at_each_curse_granted() -> None:
+    # Cinis took 2 tactic cards in its last Kindling turn, then gains 1 more deploying a curse in War
+    # Preparation: a different action (CA-M4), so K12 is not completed.
+    state = _war_with_curse_tactics(0, "1-tactic", [{0: 2}, {}, {}])
+    missions.tally(state, 0, 2, 2)  # as a Barracks of 2 in this last turn would
+    assert not vp_events(state)
+    state.apply(0, "done")
+    _finish_war_prep(state)
+    assert ("take", 0) in [e[:2] for e in state.events], "the upgrade's tactic card was taken"
+    assert not [e for e in vp_events(state) if e[2] == "K12"]
+    # Three curses deployed by Satores, 1 tactic card each: three actions of 1 card, not one of 3.
+    state = _war_with_curse_tactics(2, "1-tactic", [{2: 2}, {2: 1}, {2: 1}])
+    state.apply(0, "done")
+    _finish_war_prep(state)
+    assert len([e for e in state.events if e[:2] == ("deploy-curse", 2)]) == 3
+    assert len([e for e in state.events if e[:2] == ("take", 2)]) == 3
+    assert not [e for e in vp_events(state) if e[2] == "K12"]

@@ -86,5 +86,7 @@ def test_later_years_draw_house_candles_into_their_hands(
     assert view["curse_deck"] == 0, "three years use the whole Curse deck"
     events = [e for e in state.log(None) if e["event"] == "house-candle"]
     assert len(events) == 2 * players and all(
-        e["seat"] == state.view(None)["order"][0] for e in events
+        e["drawer"] == state.view(None)["order"][0] for e in events
     )
+    houses = [s["house"] for s in state.view(None)["seats"]]
+    assert all(houses[e["seat"]] == e["card"][0] for e in events), "seat: the receiver"

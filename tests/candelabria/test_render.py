@@ -16,8 +16,11 @@ def _text(view: dict) -> str:
 
 def test_two_player_curses_on_the_map_and_the_house_choice() -> None:
     state = candlebox.new_game("candelabria", players=2, seed=4)
-    assert "provisional deal" in _text(state.view(0))
+    text = _text(state.view(0))
+    assert "House choice" in text and "dealt once both players have chosen" in text
+    assert "castle" not in text and "provisional" not in text
     state.apply(state.to_act[0], "house C")
+    assert "the first chose C" in _text(state.view(0))
     state.apply(state.to_act[0], "house R")
     text = _text(state.view(0))
     assert text.count("☠curse") == 3 and "at war" in text and "standing on" in text

@@ -63,7 +63,7 @@ def test_house_choice_first_any_start_region_then_one_of_two_on_the_opposite_sid
     state = candelabria.new_game(players=2, seed=5, first_player=1)
     assert state.to_act == (1,)
     assert state.legal_actions(1) == ["house C", "house R", "house S", "house N"]
-    assert state.view(None)["pending"]["provisional"] is True
+    assert state.view(None)["pending"] == {"decision": "pick", "seats": [1], "stage": 1}
     state.apply(1, "house C")  # region 8: east
     assert state.to_act == (0,)
     assert state.legal_actions(0) == ["house R", "house S"]  # regions 2 and 3: west
@@ -81,6 +81,31 @@ def test_house_choice_first_any_start_region_then_one_of_two_on_the_opposite_sid
     assert state.legal_actions(1) == ["house R", "house S"]
     state.apply(1, "house R")
     assert candelabria.load(state.to_json()) == state
+
+
+def test_the_house_choice_shows_only_what_is_decided() -> None:
+    """The state holds a provisional deal until the second choice; no view shows any of it."""
+    state = candelabria.new_game(players=2, seed=5, first_player=1, missions=True)
+    for viewer in (None, 0, 1):
+        view = state.view(viewer)
+        assert [s["house"] for s in view["seats"]] == [None, None]
+        assert view["order"] == [] and view["active"] is None
+        assert all(not t["land_flames"] and "castle" not in t for t in view["territories"])
+        assert len(view["territories"]) == 24 and not any(r["temples"] for r in view["regions"])
+        assert view["tactics_board"] == [] and view["curses"] == []
+        assert all(p["top"] is None for p in view["upgrade_piles"])
+        assert view["missions"] == {"public": [], "private": {}, "box": 24}
+        assert all(s["tactics"] == [] and s["upgrades"] == [] for s in view["seats"])
+        assert all(s.get("hand", s.get("known_hand")) == [] for s in view["seats"])
+    assert state.describe_pending() == "seat 1 is to choose a start region and its house"
+    state.apply(1, "house C")
+    view = state.view(0)
+    assert [s["house"] for s in view["seats"]] == [None, "C"], "the first choice is decided"
+    assert view["pending"]["first"] == "C" and view["tactics_board"] == []
+    state.apply(0, "house S")
+    view = state.view(0)
+    assert [s["house"] for s in view["seats"]] == ["S", "C"] and len(view["tactics_board"]) == 6
+    assert len(view["missions"]["public"]) == 2
 
 
 def test_houses_option_needs_opposite_sides() -> None:

@@ -32,13 +32,13 @@ def _empty_hands(snap: dict[str, Any]) -> None:
         snap["known"][seat] = []
 
 
-def battle_position() -> Any:
+def battle_position(**options: Any) -> Any:
     """Year 1, the battle for region 3 about to be fought (Cinis, Satores and Nova Vita there).
 
     Satores: Land Flames 3a, 3b and its castle at 3a (6). Nova Vita: a Land Flame at 3c, its curse
     (region 1's: power 3) at 3c, its Explorer with 2 flames at 3b (6). Cinis: Land Flames 3b, 3c and its
     Pilgrim with 2 flames at 3c (4). Turn order Cinis, Rota Aurea, Satores, Nova Vita."""
-    state = game(4, decks={"curse": CURSES})
+    state = game(4, decks={"curse": CURSES}, **options)
 
     def change(snap: dict[str, Any]) -> None:
         _empty_hands(snap)
@@ -160,6 +160,20 @@ def test_winner_moves_to_last_place_and_ties_go_by_turn_order() -> None:
     win = next(e for e in state.log(None) if e["event"] == "win")
     assert win["seat"] == S, "6 against 6: Satores is before Nova Vita in the turn order"
     assert [e["order"] for e in state.log(None) if e["event"] == "order"] == [[C, R, N, S]]
+
+
+def test_option_battle_shift_none_keeps_the_turn_order() -> None:
+    """Rulings CA-W3's option: the example's remark read as flavour, no shift at all."""
+    state = battle_position(battle_shift="none")
+    for seat in (C, S, N):
+        state.apply(seat, "play - -")
+    while not state.is_over and state.view(None)["year"] == 1:
+        seat = state.to_act[0]
+        legal = state.legal_actions(seat)
+        state.apply(seat, "skip" if "skip" in legal else legal[0])
+    assert next(e for e in state.log(None) if e["event"] == "win")["seat"] == S
+    assert not [e for e in state.log(None) if e["event"] == "order"]
+    assert state.view(None)["order"] == [C, R, S, N]
 
 
 def test_a_house_alone_wins_without_tactics() -> None:
@@ -350,3 +364,29 @@ def test_the_epilogue_puts_deployed_cards_under_the_advanced_deck() -> None:
     assert sorted(bottom) == ["A05", "A09"]
     assert all(s["deployed"] == [None, None, None] for s in state.view(None)["seats"])
     assert state.view(None)["curse_models"] == [] and len(state.view(None)["curses"]) == 3
+
+
+def test_each_tactic_card_is_logged_when_it_resolves_then_its_effects() -> None:
+    """Step 5: "players then resolve any remaining Tactic Cards in Turn Order" — the log tells each
+    card as it is carried out (slot 1, its effects, slot 2, its effects), not both cards at once."""
+    state = battle_position()
+    state.apply(C, "play - -")
+    state.apply(S, "play 3X 1I2S!")
+    state.apply(N, "play - -")
+    for seat in (C, S, N):
+        if state.to_act == (seat,) and "pass" in state.legal_actions(seat):
+            state.apply(seat, "pass")
+    start = len(state.events)
+    while not any(e[0] == "win" for e in state.events[start:]):
+        seat = state.to_act[0]
+        legal = state.legal_actions(seat)
+        state.apply(seat, "skip" if "skip" in legal and seat != S else legal[0])
+    told = [
+        (e[0], e[2]) if e[0] == "resolve" else (e[0],)
+        for e in state.events[start:]
+        if e[1] == S and e[0] in ("resolve", "extinguish", "ignite", "steal")
+    ]
+    assert told[0] == ("resolve", "3X") and ("resolve", "1I2S!") in told
+    second = told.index(("resolve", "1I2S!"))
+    assert set(told[1:second]) == {("extinguish",)}, "3X's effects before 1I2S! resolves"
+    assert set(told[second + 1 :]) == {("ignite",), ("steal",)}

@@ -38,6 +38,7 @@ OPTIONS: dict[str, list[dict[str, Any]]] = {
     "candelabria": [
         {"missions": True},
         {"decay": True},
+        {"decay": True, "decay_draw": "every", "battle_shift": "none"},
         {"castle_entry": "optional", "warrior_push": "optional"},
     ],
 }

@@ -224,6 +224,9 @@ def test_two_player_candelabria_starts_with_the_house_choice(pages: Pages) -> No
     choices = page.locator("#board .cb-decision .action", has_text=re.compile("^Play "))
     choices.first.wait_for(timeout=20_000)
     shot(page, "cb-2p-house-choice")
+    # nothing is dealt until both have chosen: no pieces on the map, no tactics, no upgrade tops
+    assert page.locator(".cb-map .cb-piece").count() == 0
+    assert "dealt once both players have chosen" in page.locator("#board .cb-decision").inner_text()
     chosen = choices.first.inner_text().removeprefix("Play ").strip()
     before = move_number(page)
     choices.first.click(timeout=T)

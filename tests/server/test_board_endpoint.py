@@ -46,7 +46,7 @@ def test_candelabria_log_entries_in_words() -> None:
     deploy = {"event": "deploy", "seat": 0, "card": "C1", "role": "P", "wax": 1, "flames": 3}
     deploy["territory"] = "8b"
     assert candelabria_line(deploy) == "seat 0 deploys C1 as Pilgrim on 8b (1 wax, 3 flames)."
-    assert candelabria_line({"event": "ignite", "seat": 1, "role": None, "territory": "2c"}) == (
+    assert candelabria_line({"event": "ignite", "seat": 1, "role": "land", "territory": "2c"}) == (
         "seat 1 ignites a Land Flame on 2c."
     )
     assert candelabria_line({"event": "chose", "seat": 2}) == "seat 2 chose in secret."

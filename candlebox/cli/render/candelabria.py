@@ -89,9 +89,11 @@ def render(view: dict[str, Any], console: Console) -> None:
             _pieces(t, models.get(t["territory"], [])),
         )
     pending = view.get("pending") or {}
-    if pending.get("provisional"):
+    if pending.get("decision") == "pick":
+        first = f" (the first chose {house(pending['first'])})" if pending.get("first") else ""
         console.print(
-            "[bold]House choice[/] — the board shows a provisional deal until both have chosen"
+            f"[bold]House choice[/]{first} — the pieces, cards and tiles are dealt once both "
+            "players have chosen"
         )
     console.print(table)
     curses = []

@@ -18,7 +18,12 @@ from typing import Any
 from candlebox.engine import GameInfo, Variant, register
 from candlebox.engine.options import validate_options
 from candlebox.games.candelabria.components import ContentError, load_content
-from candlebox.games.candelabria.options import MAX_TURNS, OPTIONS, OPTIONS_TWO_PLAYER
+from candlebox.games.candelabria.options import (
+    FIXED_TWO_PLAYER,
+    MAX_TURNS,
+    OPTIONS,
+    OPTIONS_TWO_PLAYER,
+)
 from candlebox.games.candelabria.state import GAME_ID, CandelabriaState
 
 VARIANTS = (
@@ -36,6 +41,7 @@ VARIANTS = (
         OPTIONS_TWO_PLAYER,
         "the 2-player mode: a house choice, curses that mark the battles and move, disposable "
         "tactic cards",
+        FIXED_TWO_PLAYER,
     ),
 )
 
@@ -66,7 +72,7 @@ def resolve(
             f"The Curse of Candelabria ({var.name}) is for {var.min_players}–{var.max_players} "
             f"players, not {players}"
         )
-    return var, validate_options(var.options, options)
+    return var, validate_options(var.options, options, var.fixed)
 
 
 def create(variant: str, players: int, seed: int, options: dict[str, Any]) -> CandelabriaState:

@@ -7,6 +7,9 @@ enhanced one. This effect lasts until the current War Season is over. If a playe
 third decay, it's necessary to first discard one of the two others to place it. The discarded card must be
 placed on the bottom of the Decay Deck (there is no Decay discard pile)."
 
+Option ``decay_draw="every"`` gives a card to every house that put a flame in front of the curse and did
+not win it, in turn order, instead of the second only (rulings CA-D1).
+
 State: ``ddeck`` (the Decay deck, top last; [] when the option is off) and ``dslot`` (seat -> the decay
 card over War Board slot 1 and 2, -1 none). Decisions: ``decay K`` (the slot it covers, DECAY_AT),
 ``either K`` (which half of an "A or B" effect, EITHER), ``shift R T`` / ``stay`` (move your candle one
@@ -63,13 +66,28 @@ def second(st: CandelabriaState, row: list[int], winner: int) -> int:
     return next(s for s in rest if row[s] == best)
 
 
-def receive(st: CandelabriaState, seat: int) -> None:
-    """Draw a Decay card (if any is left) and place it: a decision."""
-    if seat < 0 or not st.ddeck:
-        return
-    card = st.ddeck.pop()
-    st.events.append(("decay", seat, CODES[card]))
-    st.stack.append([Phase.DECAY_AT, seat, card])
+def receivers(st: CandelabriaState, row: list[int], winner: int) -> list[int]:
+    """Who draws a Decay card for a curse, in turn order: the house second in the race (default), or
+    with option ``decay_draw="every"`` every house that put a flame in front of it and did not win it
+    (rulings CA-D1)."""
+    if st.options.get("decay_draw", "second") == "every":
+        return [s for s in st.order if s != winner and row[s] > 0] if winner >= 0 else []
+    seat = second(st, row, winner)
+    return [seat] if seat >= 0 else []
+
+
+def receive(st: CandelabriaState, seats: list[int]) -> None:
+    """Each seat, in order, draws a Decay card (while any is left) and places it: a decision each,
+    taken in the same order."""
+    drawn: list[tuple[int, int]] = []
+    for seat in seats:
+        if not st.ddeck:
+            break
+        card = st.ddeck.pop()
+        st.events.append(("decay", seat, CODES[card]))
+        drawn.append((seat, card))
+    for seat, card in reversed(drawn):  # the stack: the first drawer's decision on top
+        st.stack.append([Phase.DECAY_AT, seat, card])
 
 
 def slot_actions(st: CandelabriaState, frame: list[int]) -> list[str]:

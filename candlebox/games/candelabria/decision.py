@@ -53,7 +53,7 @@ NUDGE           —                              Decay: move one of your candles
 Auto steps: EFFECTS (seat, card, next effect) · AFTER_DEPLOY (seat, next trigger) · DRAW (seat, left,
 then-return flag, drawn) · LAND (seat, territory) · END_TURN (seat) · REFILL · WAR_PREP (grant the
 curses one by one) · BATTLES (the next region at war) · RESOLVE (region, next participant) · TACTIC (seat,
-tactic type or ~war-board slot, next effect, region) · EPILOGUE.
+tactic type or ~war-board slot, next effect — -1: the card is yet to be resolved —, region) · EPILOGUE.
 """
 
 from enum import IntEnum

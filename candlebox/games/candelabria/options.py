@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from candlebox.engine import Option
+from candlebox.engine import Fixed, Option
 from candlebox.games.candelabria.setup import DECK_NAMES
 
 MAX_TURNS = 1000  # Kindling turns; a three-year game takes about 30 per player
@@ -143,6 +143,15 @@ OPTIONS = (
         nullable=False,
     ),
     CandelabriaOption(
+        "battle_shift",
+        "choice",
+        "last",
+        "after each battle its winner moves to the last place of the turn order ('last') or the "
+        "order stays as it is ('none')",
+        choices=("last", "none"),
+        nullable=False,
+    ),
+    CandelabriaOption(
         "decay",
         "bool",
         False,
@@ -150,6 +159,37 @@ OPTIONS = (
         "card and places it over a War Board slot for the War Season",
         nullable=False,
     ),
+    CandelabriaOption(
+        "decay_draw",
+        "choice",
+        "second",
+        "with Decay, who draws a Decay card for each curse granted: the house second in the race "
+        "('second') or every house that put a flame in front of it and did not win it ('every')",
+        choices=("second", "every"),
+        nullable=False,
+    ),
 )
-# The 2-player mode grants no curses, so nobody ever arrives second: no Decay (rulings CA-D4).
-OPTIONS_TWO_PLAYER = tuple(o for o in OPTIONS if o.name != "decay")
+_DECAY = ("decay", "decay_draw")
+_BY_NAME = {o.name: o for o in OPTIONS}
+
+# With 2 players ``first_player`` fixes who chooses a house first; the turn order then follows the
+# houses' printed numbers (rulings CA-2P1).
+FIRST_CHOOSER = CandelabriaOption(
+    "first_player",
+    "int",
+    None,
+    "the seat that chooses its house first (otherwise drawn at random); the turn order then follows "
+    "the houses chosen",
+    minimum=0,
+    maximum=1,
+)
+# The 2-player mode grants no curses, so nobody ever arrives second: no Decay (rulings CA-D4). Asking
+# for it off (its default, as in every variant) is accepted.
+OPTIONS_TWO_PLAYER = tuple(
+    FIRST_CHOOSER if o.name == "first_player" else o for o in OPTIONS if o.name not in _DECAY
+)
+_NO_DECAY = "with 2 players no curse is granted, so nobody arrives second (rulings CA-D4)"
+FIXED_TWO_PLAYER = (
+    Fixed(_BY_NAME["decay"], False, _NO_DECAY),
+    Fixed(_BY_NAME["decay_draw"], "second", _NO_DECAY),
+)

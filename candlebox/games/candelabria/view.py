@@ -19,14 +19,15 @@ if TYPE_CHECKING:
     from candlebox.games.candelabria.state import CandelabriaState
 
 # Field names of each event kind, after the kind itself. Territories by name, cards by code, seats by
-# number; in the log, roles are E, P, W ("land" for a Land Flame), curse places count from 1.
+# number; in the log, roles are E, P, W ("land" for a Land Flame), curse places and Upgrade piles count
+# from 1.
 EVENT_FIELDS: dict[str, tuple[str, ...]] = {
     "setup": ("side", "houses", "order", "tactics_board"),
     "start": ("seat", "house", "region", "castle", "icon", "temple"),
     "year": ("year",),
     "mist": ("year", "seat"),
     "curse": ("seat", "curse", "place", "region"),
-    "house-candle": ("seat", "card", "to"),
+    "house-candle": ("drawer", "card", "seat"),  # seat: who receives it; drawer: who drew it (Mist)
     "kindling": ("year",),
     "deploy": ("seat", "card", "role", "wax", "flames", "territory"),
     "place": ("seat", "role", "territory"),
@@ -112,6 +113,15 @@ def event_view(event: tuple, seat: int | None) -> dict[str, Any]:
         entry["curse"] = entry["curse"] + 1 if entry["curse"] >= 0 else "supply"
     elif kind in ("curse-unclaimed", "deploy-curse", "haunt"):
         entry["curse"] += 1
+    elif kind == "upgrade":
+        entry["pile"] += 1  # Upgrade piles count from 1, as on the board and in "upgrade P"
+    elif kind == "house-candle":  # the receiver is the subject, as "seat" is in every event
+        entry = {
+            "event": kind,
+            "seat": entry["seat"],
+            "card": entry["card"],
+            "drawer": entry["drawer"],
+        }
     elif kind == "powers":
         entry["powers"] = {str(s): p for s, p in entry["powers"]}
     if "role" in entry:
@@ -120,7 +130,7 @@ def event_view(event: tuple, seat: int | None) -> dict[str, Any]:
     return entry
 
 
-_LAND_EVENTS = ("destroy", "extinguish")
+_LAND_EVENTS = ("destroy", "extinguish", "ignite")  # role -1 there: a Land Flame
 _WAR_STEPS = (Auto.WAR_PREP, Auto.BATTLES, Auto.EPILOGUE)
 
 
@@ -188,7 +198,6 @@ def pending(st: CandelabriaState, seat: int | None) -> dict[str, Any] | None:
         info["stage"] = frame[2] + 1
         if frame[2]:
             info["first"] = st.content.houses[frame[3]].code
-        info["provisional"] = True  # the board shows a provisional deal until the choice
     elif kind in (Phase.RECAST, Phase.LIFT, Phase.GIFT, Phase.CANCEL):
         info["region"] = frame[2]
     elif kind == Phase.LIFT_TO:
@@ -206,6 +215,8 @@ def describe(st: CandelabriaState) -> str:
 
         seats = ", ".join(f"{s} ({st.house_code(s)})" for s in waiting(st))
         return f"seats {seats} are to choose their tactic cards in secret for region {frame[2]}"
+    if kind == Phase.PICK:  # no house is the chooser's yet
+        return f"seat {frame[1]} {_what(st, frame)}"
     who = f"seat {frame[1]} ({st.house_code(frame[1])})"
     return f"{who} {_what(st, frame)}"
 
@@ -356,7 +367,89 @@ def _missions(st: CandelabriaState, seat: int | None) -> dict[str, Any]:
     return {"public": [card(m) for m in st.mpub], "private": private, "box": len(st.mdeck)}
 
 
+def _house_choice(st: CandelabriaState, seat: int | None) -> dict[str, Any]:
+    """The 2-player house choice: only what is decided — the board side and its map, the seats and the
+    houses already chosen. The state holds a provisional deal (rulings CA-2P1) that the choice
+    replaces, so nothing of it (houses, pieces, hands, tactics, upgrade tiles, missions) is shown; the
+    view keeps its usual fields, empty."""
+    content = st.content
+    board = st.board
+    frame = st.stack[-1]
+    chosen = {frame[1] ^ 1: frame[3]} if frame[2] else {}  # the first chooser's house, at stage 2
+    seats = []
+    for owner in range(st.num_players):
+        h = chosen.get(owner)
+        info: dict[str, Any] = {
+            "seat": owner,
+            "house": content.houses[h].code if h is not None else None,
+            "name": content.houses[h].name if h is not None else None,
+            "vp": 0,
+            "gold": 0,
+            "wax": 0,
+            "land_flames": 0,
+            "candle_flames": 0,
+            "castle": None,
+            "candles": {},
+            "deployed": [None, None, None],
+            "maneuvered": [],
+            "upgrades": [],
+            "tactics": [],
+            "tactics_used": [],
+            "hand_size": 0,
+            "territories": [],
+        }
+        info["hand" if owner == seat else "known_hand"] = []
+        seats.append(info)
+    return {
+        "game": st.game_id,
+        "variant": st.variant,
+        "players": st.num_players,
+        "seat": seat,
+        "side": st.side,
+        "year": st.year,
+        "season": season(st),
+        "turn": st.turns,
+        "max_turns": st.max_turns,
+        "order": [],  # the houses' numbers will set it
+        "active": None,
+        "pending": pending(st, seat),
+        "regions": [
+            {"region": r, "colour": board.colour[r], "corrupted": False, "temples": []}
+            for r in board.regions
+        ],
+        "territories": [
+            {
+                "territory": name,
+                "region": board.region[t],
+                "icon": ICONS[board.icon[t]],
+                "land_flames": [],
+            }
+            for t, name in enumerate(board.names)
+        ],
+        "curses": [],
+        "curse_models": [],
+        "battles_left": [],
+        "battle": [],
+        "curse_deck": 0,
+        "tactics_board": [],
+        "tactics_deck": 0,
+        "upgrade_piles": [{"top": None, "size": 0} for _ in st.piles],
+        "temples_left": dict(zip(TEMPLES, content.temples, strict=True)),
+        "advanced_deck": 0,
+        "reserve": {"gold": content.reserve[0], "wax": content.reserve[1]},
+        "seats": seats,
+        **({"missions": _undealt_missions(st)} if st.mlock else {}),
+        "over": False,
+    }
+
+
+def _undealt_missions(st: CandelabriaState) -> dict[str, Any]:
+    return {"public": [], "private": {}, "box": len(st.mdeck) + len(st.mpub) + len(st.mpriv)}
+
+
 def view(st: CandelabriaState, seat: int | None) -> dict[str, Any]:
+    if st.stack[-1][0] == Phase.PICK:
+        return _house_choice(st, seat)
     content = st.content
     board = st.board
     territories = []

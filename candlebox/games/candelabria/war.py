@@ -15,7 +15,8 @@ with no content, so no view or log shows it (nor how many cards) until all have 
 cancelling in turn order, one card for one, by a shared icon (the cannot-cancel mark respected);
 resolution in turn order (cards in slot order, then the uncovered War Board slots), every effect in the
 contested region; combat power; the winner scores 4/8/12 VP (x2 with its double-VP curse against an
-opponent) and moves to the last place of the turn order (CA-W3).
+opponent) and moves to the last place of the turn order (CA-W3; option ``battle_shift="none"``: it
+stays). Each tactic card is logged (``resolve``) when its turn to resolve comes, its effects after it.
 
 Epilogue: the eight printed steps; then Mist of the next year, or the end of the game after Year 3.
 """
@@ -66,11 +67,15 @@ def run_war_prep(st: CandelabriaState, frame: list[int]) -> None:
         begin_resolution(st)
         return
     st.granted = k + 1
+    # Each curse granted is an action of its own (rulings CA-M4): what the curse's deployment gains
+    # (its effect, "when you deploy a Curse, gain 1 Tactic Card") adds neither to the last Kindling
+    # turn's tally nor to another curse's.
+    missions.new_action(st)
     row = st.cinf[k]
     best = max(row)
     winner = next(s for s in st.order if row[s] == best) if best > 0 else -1
     if st.dslot:  # Decay: the house arriving second draws a Decay card (after the curse is placed)
-        decay.receive(st, decay.second(st, row, winner))
+        decay.receive(st, decay.receivers(st, row, winner))
     for seat in range(st.num_players):  # "players must get back all the flames they had put"
         st.lf_sup[seat] += row[seat]
         row[seat] = 0
@@ -396,24 +401,35 @@ def run_resolve(st: CandelabriaState, frame: list[int]) -> None:
     frame[3] = i + 1
     seat = fight[i]
     slots = st.played[seat]
-    # Pushed in reverse: slot effects last, the slot-2 card before them, the slot-1 card first.
+    # Pushed in reverse: slot effects last, the slot-2 card before them, the slot-1 card first. A card
+    # starts at step -1: it is resolved (logged, spent) when its turn comes, then its effects follow.
     for slot in (1, 0):
         if slots[slot] < 0:
             st.stack.append([Auto.TACTIC, seat, ~slot, 0, region])
     for slot in (1, 0):
         card = slots[slot]
         if card >= 0:
-            slots[slot] = -2  # resolved: the slot stays covered
-            spend_tactic(st, seat, card)
-            st.events.append(("resolve", seat, st.content.tactics[card].code))
-            st.stack.append([Auto.TACTIC, seat, card, 0, region])
-            bonus = total(st, seat, "tactic-vp")
-            if bonus:
-                gain_vp(st, seat, bonus, "tactic")
+            st.stack.append([Auto.TACTIC, seat, card, -1, region])
+
+
+def _resolve_card(st: CandelabriaState, seat: int, card: int) -> None:
+    """A tactic card's turn to resolve: logged, its slot marked resolved (it stays covered), the card
+    spent, Rota Aurea's "1 VP per Tactic card resolved"; its effects come next."""
+    slots = st.played[seat]
+    slots[slots.index(card)] = -2  # slot 1 first when both hold the same card
+    spend_tactic(st, seat, card)
+    st.events.append(("resolve", seat, st.content.tactics[card].code))
+    bonus = total(st, seat, "tactic-vp")
+    if bonus:
+        gain_vp(st, seat, bonus, "tactic")
 
 
 def run_tactic(st: CandelabriaState, frame: list[int]) -> None:
     seat, source, index, region = frame[1], frame[2], frame[3], frame[4]
+    if index < 0:
+        frame[3] = 0
+        _resolve_card(st, seat, source)
+        return
     if source >= 0:
         effects = st.content.tactics[source].effects
     elif st.dslot and st.dslot[seat][~source] >= 0:  # a Decay card covers the slot
@@ -483,7 +499,8 @@ def award(st: CandelabriaState, region: int, winner: int) -> None:
     gain_vp(st, winner, vp * 2 if doubled else vp, "battle")
     if missions.on(st):
         battle_missions(st, region, winner)
-    if st.order[-1] != winner:  # the winner moves to the last place (rulings CA-W3)
+    # The winner moves to the last place (rulings CA-W3), unless option battle_shift="none".
+    if st.order[-1] != winner and st.options.get("battle_shift", "last") == "last":
         st.order.remove(winner)
         st.order.append(winner)
         st.events.append(("order", tuple(st.order)))

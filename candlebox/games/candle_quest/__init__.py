@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from candlebox.engine import GameInfo, Option, Variant, register
+from candlebox.engine import Fixed, GameInfo, Option, Variant, register
 from candlebox.games.candle_quest.candles import CANDLES
 from candlebox.games.candle_quest.notation import MAX_AMOUNT
 from candlebox.games.candle_quest.setup import set_up
@@ -66,9 +66,19 @@ ADVANCED = (
         nullable=False,
     ),
 )
+# Basic and junior have no advanced score, but the two choices it offers have a value there all the
+# same: a Dancing candle fills one place of the Menorah, and tied players all win (rulings CQ-14, CQ-17).
+SIMPLE_SCORING = (
+    Fixed(
+        ADVANCED[0],
+        "menorah",
+        "without the advanced score each Dancing candle fills one colour of the Menorah",
+    ),
+    Fixed(ADVANCED[1], "shared", "without the advanced score tied players all win"),
+)
 
 VARIANTS = (
-    Variant("basic", 2, 5, COMMON, "the first to collect eight colours wins"),
+    Variant("basic", 2, 5, COMMON, "the first to collect eight colours wins", SIMPLE_SCORING),
     Variant(
         "advanced",
         2,
@@ -83,6 +93,7 @@ VARIANTS = (
         COMMON,
         "no auctions or looting; the 6-value Unlit candles are out; an "
         "Unlit candle can force another player to give you a candle",
+        SIMPLE_SCORING,
     ),
 )
 

@@ -506,7 +506,8 @@ class CandelabriaEncoder(ViewEncoder):
         at = self.at
         s = info["seat"]
         c, k = self.c, self.k
-        out[at["houses"].start + s * len(HOUSES) + HOUSES.index(info["house"])] = 1.0
+        if info["house"] is not None:  # None: not chosen yet (2-player house choice)
+            out[at["houses"].start + s * len(HOUSES) + HOUSES.index(info["house"])] = 1.0
         out[at["vp"].start + s] = info["vp"] / VP_SCALE
         out[at["gold"].start + s] = info["gold"] / WAREHOUSE
         out[at["wax"].start + s] = info["wax"] / WAREHOUSE

@@ -354,7 +354,7 @@ function actionLabel(action, ctx) {
       return `Your slot ${p[1]} card cancels ${hl(p[2])}'s slot ${p[3]} card`;
     case "pass":
       return "Pass";
-    case "house": {  // two-player: choose a house (the seats shown until then are provisional)
+    case "house": {  // two-player: choose a house (nothing else is dealt until both have chosen)
       const info = (ctx.facts.houses || {})[p[1]];
       return `Play ${info ? info.name : p[1]}`;
     }
@@ -861,10 +861,10 @@ function decisionBar(ctx, covered) {
   const bar = h("div.cb-decision");
   const pend = ctx.view.pending || {};
   if (pend.decision === "secret") return null;
-  if (pend.decision === "pick" && pend.provisional) {
-    // two-player: until both have chosen, the houses and hands on the board are only a provisional deal
+  if (pend.decision === "pick") {
+    // two-player: nothing is dealt until both have chosen (the view shows only the map and the choices)
     const which = pend.stage === 2 ? "your house, on the side opposite your rival's" : "a house";
-    bar.append(h("div.cb-status", `Choose ${which}. The board shows a provisional deal until both players have chosen.`));
+    bar.append(h("div.cb-status", `Choose ${which}. The pieces, cards and tiles are dealt once both players have chosen.`));
   }
   const shown = others.slice(0, 14);
   for (const a of shown) bar.append(h("button.action", { dataset: { action: a }, onclick: () => ctx.act(a) }, actionLabel(a, ctx)));
