@@ -116,7 +116,9 @@ def check_words(
             if entry.kind != kind:
                 continue
             if entry.name in seen:
-                problems.append(f"code {code!r}: name {entry.name!r} is also {seen[entry.name]!r}'s")
+                problems.append(
+                    f"code {code!r}: name {entry.name!r} is also {seen[entry.name]!r}'s"
+                )
             seen.setdefault(entry.name, code)
     if problems:
         raise WordsError(f"{file}: " + "; ".join(problems))

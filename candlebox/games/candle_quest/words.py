@@ -12,7 +12,13 @@ from pathlib import Path
 from typing import Any
 
 from candlebox.engine.words import Entry, check_words, pick, read_words
-from candlebox.games.candle_quest.candles import CANDLE_FILE, CANDLES, CONTENT, Kind, read_candle_file
+from candlebox.games.candle_quest.candles import (
+    CANDLE_FILE,
+    CANDLES,
+    CONTENT,
+    Kind,
+    read_candle_file,
+)
 
 WORDS_FILE = CONTENT / "words.json"
 # Words of the table that views and logs use ("pile", "removed", "bank", ...), explained once.
