@@ -95,11 +95,11 @@ def check_words(
     wanted = {kind: set(codes) for kind, codes in expected.items()}
     for kind, codes in wanted.items():
         for code in sorted(codes):
-            entry = table.get(code)
-            if entry is None:
+            found = table.get(code)
+            if found is None:
                 problems.append(f"code {code!r} ({kind}): no entry")
-            elif entry.kind != kind:
-                problems.append(f"code {code!r}: kind {entry.kind!r}, expected {kind!r}")
+            elif found.kind != kind:
+                problems.append(f"code {code!r}: kind {found.kind!r}, expected {kind!r}")
     for code, entry in table.items():
         if entry.code not in wanted.get(entry.kind, ()):
             problems.append(f"code {code!r} ({entry.kind}): no such component")
