@@ -32,6 +32,8 @@ class Entry(msgspec.Struct, forbid_unknown_fields=True):
     name: str  # a short player-facing name
     text: str  # its effect or meaning in one or two sentences
     reconstructed: bool = False  # the component data behind it is our reconstruction
+    # The text in a variant where the component works differently (variant name -> text).
+    variant_text: dict[str, str] = msgspec.field(default_factory=dict)
 
 
 class WordsFile(msgspec.Struct, forbid_unknown_fields=True):
@@ -75,13 +77,16 @@ def check_words(
     reconstructed: Iterable[str] = (),
     printed: Iterable[str] = (),
     unique_names: Iterable[str] = (),
+    variants: Iterable[str] = (),
 ) -> dict[str, Entry]:
     """The entries by code, after checking them against the components.
 
     ``expected``: kind -> every code of that kind the content has. ``reconstructed``: kinds whose whole
     data is reconstructed (each entry must say so); ``printed``: kinds printed as they are (no entry
     may say it is reconstructed). ``unique_names``: kinds whose names must differ from each other.
+    ``variants``: the variant names a ``variant_text`` may be given for.
     """
+    variants = set(variants)
     problems: list[str] = []
     table: dict[str, Entry] = {}
     for entry in data.entries:
@@ -92,6 +97,11 @@ def check_words(
             problems.append(f"code {entry.code!r}: empty name")
         if not entry.text.strip():
             problems.append(f"code {entry.code!r}: empty text")
+        for variant, text in entry.variant_text.items():
+            if variant not in variants:
+                problems.append(f"code {entry.code!r}: text for an unknown variant {variant!r}")
+            if not text.strip():
+                problems.append(f"code {entry.code!r}: empty text for variant {variant!r}")
     wanted = {kind: set(codes) for kind, codes in expected.items()}
     for kind, codes in wanted.items():
         for code in sorted(codes):
@@ -125,8 +135,10 @@ def check_words(
     return table
 
 
-def pick(table: Mapping[str, Entry], codes: Iterable[str]) -> dict[str, dict[str, str]]:
-    """The name and text of each code, in the order given (every code must have an entry)."""
+def pick(
+    table: Mapping[str, Entry], codes: Iterable[str], variant: str = ""
+) -> dict[str, dict[str, str]]:
+    """The name and text of each code in a variant, in the order given (each must have an entry)."""
     result: dict[str, dict[str, str]] = {}
     missing: list[str] = []
     for code in codes:
@@ -134,7 +146,8 @@ def pick(table: Mapping[str, Entry], codes: Iterable[str]) -> dict[str, dict[str
         if entry is None:
             missing.append(code)
         else:
-            result[code] = {"name": entry.name, "text": entry.text}
+            text = entry.variant_text.get(variant, entry.text)
+            result[code] = {"name": entry.name, "text": text}
     if missing:
         raise WordsError(f"no words for {', '.join(map(repr, missing))}")
     return result

@@ -65,7 +65,14 @@ def test_words_read_the_candle_file() -> None:
     assert table["R8"]["name"] == "Red candle (value 8)"
     assert "selling it brings 4" in table["R8"]["text"]
     assert "looting it costs 12" in table["R8"]["text"]
-    assert "junior game leaves these out" in table["U6"]["text"]
+    assert "guarding your Menorah" in table["U6"]["text"]
+
+
+def test_a_variant_can_have_its_own_text() -> None:
+    junior = candlebox.components("candle-quest", "junior")
+    assert "removed before play" in junior["U6"]["text"]
+    assert "give you a candle" in junior["U4"]["text"]
+    assert "give you a candle" not in candlebox.components("candle-quest", "basic")["U4"]["text"]
 
 
 def test_the_junior_removed_unlit_candles_are_shown_and_explained() -> None:
@@ -111,6 +118,12 @@ def test_empty_text_and_a_missing_mark_are_named(tmp_path: Path) -> None:
         words.read(path, CANDLE_FILE)
     assert "code 'Y2': empty text" in str(err.value)
     assert "code 'Y2': its data is reconstructed; mark it so" in str(err.value)
+
+
+def test_a_text_for_an_unknown_variant_is_named(tmp_path: Path) -> None:
+    path = _copy(tmp_path, lambda es: _entry(es, "U4").update(variant_text={"expert": "x"}))
+    with pytest.raises(WordsError, match="code 'U4': text for an unknown variant 'expert'"):
+        words.read(path)
 
 
 def test_names_must_differ(tmp_path: Path) -> None:

@@ -85,6 +85,7 @@ def read(path: Path, content: Content) -> dict[str, Entry]:
         expected(content),
         reconstructed=("tactic", "war-board", "curse"),
         printed=("house", "power", "role", "temple", "icon", "effect", "mission", "decay", "mark"),
+        variants=[v.name for v in game_info(GAME_ID).variants],
         unique_names=tuple(expected(content)),
     )
 
@@ -137,4 +138,4 @@ def components(
         codes += MISSIONS
     if options.get("decay"):
         codes += decay.CODES
-    return pick(table(options.get("content")), codes)
+    return pick(table(options.get("content")), codes, variant)

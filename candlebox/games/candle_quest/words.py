@@ -11,6 +11,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from candlebox.engine.registry import game_info
 from candlebox.engine.words import Entry, check_words, pick, read_words
 from candlebox.games.candle_quest.candles import (
     CANDLE_FILE,
@@ -19,6 +20,7 @@ from candlebox.games.candle_quest.candles import (
     Kind,
     read_candle_file,
 )
+from candlebox.games.candle_quest.state import GAME_ID
 
 WORDS_FILE = CONTENT / "words.json"
 # Words of the table that views and logs use ("pile", "removed", "bank", ...), explained once.
@@ -50,6 +52,7 @@ def read(path: Path = WORDS_FILE, candle_file: Path = CANDLE_FILE) -> dict[str, 
         expected(),
         reconstructed=("candle",) if reconstructed else (),
         printed=("kind", "term") if reconstructed else ("candle", "kind", "term"),
+        variants=[v.name for v in game_info(GAME_ID).variants],
         unique_names=("candle", "kind", "term"),
     )
 
@@ -64,4 +67,4 @@ def components(
 ) -> dict[str, dict[str, str]]:
     """Every code a game of this configuration can show. Every candle can: the junior game's removed
     Unlit 6s are listed in its view as removed."""
-    return pick(table(), (*CANDLES.code, *KINDS, *TERMS))
+    return pick(table(), (*CANDLES.code, *KINDS, *TERMS), variant)

@@ -13,8 +13,10 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from candlebox.engine.registry import game_info
 from candlebox.engine.words import Entry, check_words, pick, read_words
 from candlebox.games.sixteen_candies.cards import CODE, CONTENT, DATA, DECK, HALF_CODE, WILD
+from candlebox.games.sixteen_candies.state import GAME_ID
 
 WORDS_FILE = CONTENT / "words.json"
 TERMS = (
@@ -44,6 +46,7 @@ def read(path: Path = WORDS_FILE) -> dict[str, Entry]:
         expected(),
         reconstructed=("half",) if DATA.reconstructed else (),
         printed=("candy", "term"),
+        variants=[v.name for v in game_info(GAME_ID).variants],
         unique_names=("card", "half", "candy", "term"),
     )
 
@@ -58,4 +61,4 @@ def components(
 ) -> dict[str, dict[str, str]]:
     """Every code a game of this configuration can show (the Wild only when the deck has one)."""
     cards = [code for t, code in enumerate(CODE) if t != WILD or DECK.wild >= 0]
-    return pick(table(), (*cards, *HALVES, *CANDIES, *TERMS))
+    return pick(table(), (*cards, *HALVES, *CANDIES, *TERMS), variant)
