@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 import candlebox
-from candlebox.engine.words import WordsError
+from candlebox.engine.words import WordsError, schema
 from candlebox.games.candelabria import words
 from candlebox.games.candelabria.components import CONTENT, TEMPLES, load_content
 from candlebox.games.candelabria.notation import TEMPLE_LETTER, Verb
@@ -228,3 +228,8 @@ def test_an_unmarked_reconstruction_is_named(tmp_path: Path) -> None:
         words.read(path, load_content())
     assert "code 'curse:5': its data is reconstructed; mark it so" in str(err.value)
     assert "code 'house:C': its data is printed, not reconstructed" in str(err.value)
+
+
+def test_the_schema_file_is_current() -> None:
+    folder = Path(words.__file__).parent / "content"
+    assert json.loads((folder / "words.schema.json").read_text()) == schema()

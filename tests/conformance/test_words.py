@@ -66,3 +66,18 @@ def test_every_shown_code_has_words(config: tuple[str, str, int, dict[str, Any]]
         found |= shown(state)
         missing = sorted(found - set(words))
         assert not missing, f"{_id(config)} seed {seed}: no words for {missing}"
+
+
+def test_an_unknown_game_or_variant_is_refused() -> None:
+    with pytest.raises(ValueError, match="unknown game 'chess'"):
+        candlebox.components("chess")
+    with pytest.raises(ValueError, match="has no variant 'expert'"):
+        candlebox.components("candle-quest", "expert")
+
+
+def test_without_players_every_player_count_of_the_variant_is_covered() -> None:
+    for game in candlebox.GAMES:
+        for variant in candlebox.variants(game):
+            every = candlebox.components(game, variant.name)
+            for players in variant.players:
+                assert set(candlebox.components(game, variant.name, players=players)) <= set(every)

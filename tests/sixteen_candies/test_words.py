@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 import candlebox
-from candlebox.engine.words import WordsError
+from candlebox.engine.words import WordsError, schema
 from candlebox.games.sixteen_candies import words
 from candlebox.games.sixteen_candies.cards import DECK, HALF_CODES, TYPE_OF
 from candlebox.games.sixteen_candies.notation import malformed
@@ -110,3 +110,8 @@ def test_a_half_filed_as_a_card_is_named(tmp_path: Path) -> None:
     path = _copy(tmp_path, lambda es: next(e for e in es if e["code"] == "H4").update(kind="card"))
     with pytest.raises(WordsError, match="code 'H4': kind 'card', expected 'half'"):
         words.read(path)
+
+
+def test_the_schema_file_is_current() -> None:
+    folder = Path(words.__file__).parent / "content"
+    assert json.loads((folder / "words.schema.json").read_text()) == schema()
