@@ -19,6 +19,7 @@ from candlebox.engine import (
     variants,
 )
 from candlebox.engine.registry import game_ids
+from candlebox.engine.words import components
 
 GAMES: tuple[str, ...] = game_ids()
 
@@ -29,6 +30,7 @@ __all__ = [
     "Option",
     "State",
     "Variant",
+    "components",
     "game_info",
     "load",
     "new_game",

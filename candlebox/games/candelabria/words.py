@@ -1,0 +1,141 @@
+"""Words for The Curse of Candelabria: a name and a plain-words text for every component
+(``content/words.json``).
+
+Keys are the codes of views, logs and actions: candle cards (``C1``, ``A01``), tactic cards (``1I1X``,
+``N-3I1X``), Upgrade tiles (``1-vp``), missions (``Y1``, ``K1``), Decay cards (``D1``); a letter or
+number that several kinds share is written ``kind:code``: ``house:C``, ``power:C1`` (a house's power of
+Year I), ``war-board:C1`` (its War Board's slot 1), ``curse:5`` (the curse card of region 5), ``role:E``
+(``role:C`` the Wandering Castle, ``role:land`` a Land Flame), ``temple:W``, ``icon:forge`` (a
+territory kind), ``effect:I`` (an icon letter of tactic codes), ``mark:!``.
+
+Checked when first read against the content pack: every code has an entry and nothing else does, names
+differ within a kind, no text is empty, and entries of wholly reconstructed data (tactic cards, War
+Boards, curses) say so. A content pack (option ``content``) may hold its own ``words.json``; without one
+the shipped words serve, and a code they lack is an error naming it.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from candlebox.engine.registry import game_info
+from candlebox.engine.words import Entry, check_words, pick, read_words
+from candlebox.games.candelabria import decay, missions
+from candlebox.games.candelabria.components import (
+    CONTENT,
+    EFFECT_LETTER,
+    ICONS,
+    Content,
+    load_content,
+)
+from candlebox.games.candelabria.decision import MODEL_LETTER
+from candlebox.games.candelabria.notation import TEMPLE_LETTER
+from candlebox.games.candelabria.state import GAME_ID
+
+WORDS_FILE = "words.json"
+ROLES = tuple(f"role:{r}" for r in (*MODEL_LETTER, "land"))
+TEMPLES = tuple(f"temple:{t}" for t in TEMPLE_LETTER)
+ICON_KEYS = tuple(f"icon:{i}" for i in ICONS)
+EFFECT_KEYS = tuple(f"effect:{e}" for e in EFFECT_LETTER)
+MARKS = ("mark:!", "mark:⊘")
+MISSIONS = tuple(m[0] for m in missions.MISSIONS)
+
+
+def power_key(house: str, year: int) -> str:
+    return f"power:{house}{year}"
+
+
+def war_board_key(house: str, slot: int) -> str:
+    """``slot`` counts from 1, as in the ``decay K`` action and the view."""
+    return f"war-board:{house}{slot}"
+
+
+def expected(content: Content) -> dict[str, set[str]]:
+    """Every code of a content pack (and the expansions), by kind."""
+    houses = content.houses
+    return {
+        "candle": {c.code for c in content.candles},
+        "tactic": {t.code for t in content.tactics},
+        "upgrade": {t.code for t in content.tiles},
+        "curse": {f"curse:{k.code}" for k in content.curses},
+        "house": {f"house:{h.code}" for h in houses},
+        "power": {power_key(h.code, p[0]) for h in houses for p in h.powers},
+        "war-board": {
+            war_board_key(houses[i].code, s + 1)
+            for i, slots in enumerate(content.war_boards)
+            for s in range(len(slots))
+        },
+        "role": set(ROLES),
+        "temple": set(TEMPLES),
+        "icon": set(ICON_KEYS),
+        "effect": set(EFFECT_KEYS),
+        "mission": set(MISSIONS),
+        "decay": set(decay.CODES),
+        "mark": set(MARKS),
+    }
+
+
+def read(path: Path, content: Content) -> dict[str, Entry]:
+    """The checked entries of a words file, by code (raises WordsError naming file, code, problem)."""
+    return check_words(
+        path.name,
+        read_words(path),
+        expected(content),
+        reconstructed=("tactic", "war-board", "curse"),
+        printed=("house", "power", "role", "temple", "icon", "effect", "mission", "decay", "mark"),
+        variants=[v.name for v in game_info(GAME_ID).variants],
+        unique_names=tuple(expected(content)),
+    )
+
+
+@cache
+def table(folder: str | None = None) -> dict[str, Entry]:
+    """The words of a content pack: its own words.json, checked, or else the shipped words."""
+    content = load_content(folder)
+    own = Path(content.folder) / WORDS_FILE
+    if own.is_file():
+        return read(own, content)
+    return read(CONTENT / WORDS_FILE, load_content())
+
+
+def _houses(content: Content, sides: list[str], given: list[str] | None) -> list[int]:
+    """The houses that can be seated on these sides, or those named by the ``houses`` option."""
+    seatable = sorted({h for side in sides for h in content.seatable(side)})
+    if not given:
+        return seatable
+    names: dict[str, int] = {}
+    for i, h in enumerate(content.houses):
+        names.update({h.code.lower(): i, h.name.lower(): i, h.name.split()[0].lower(): i})
+    return sorted({names[g.lower()] for g in given if g.lower() in names})
+
+
+def components(
+    variant: str, options: dict[str, Any], players: int | None = None
+) -> dict[str, dict[str, str]]:
+    """Every code a game of this configuration can show: the houses that can sit at the table (their
+    cards, powers and War Boards), the curses of the board side's regions, and the Missions and Decay
+    cards when those options are on."""
+    content = load_content(options.get("content"))
+    counts = [players] if players is not None else list(game_info(GAME_ID).variant(variant).players)
+    sides = [key for key, side in content.sides.items() if set(side.players) & set(counts)]
+    houses = _houses(content, sides, options.get("houses"))
+    regions = {r.number for key in sides for r in content.sides[key].regions}
+    playing = set(houses)
+    codes: list[str] = []
+    for i in houses:
+        h = content.houses[i]
+        codes.append(f"house:{h.code}")
+        codes += [power_key(h.code, p[0]) for p in h.powers]
+        codes += [war_board_key(h.code, s + 1) for s in range(len(content.war_boards[i]))]
+    codes += [c.code for c in content.candles if c.house < 0 or c.house in playing]
+    codes += [t.code for t in content.tactics if t.house < 0 or t.house in playing]
+    codes += [t.code for t in content.tiles]
+    codes += [f"curse:{k.code}" for k in content.curses if k.region in regions]
+    codes += [*ROLES, *TEMPLES, *ICON_KEYS, *EFFECT_KEYS, *MARKS]
+    if options.get("missions"):
+        codes += MISSIONS
+    if options.get("decay"):
+        codes += decay.CODES
+    return pick(table(options.get("content")), codes, variant)

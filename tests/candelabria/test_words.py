@@ -1,0 +1,235 @@
+"""Words for The Curse of Candelabria: every code a game shows has a name and a text in the words of
+its configuration; the words file is checked against the content."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import candlebox
+from candlebox.engine.words import WordsError, schema
+from candlebox.games.candelabria import words
+from candlebox.games.candelabria.components import CONTENT, TEMPLES, load_content
+from candlebox.games.candelabria.notation import TEMPLE_LETTER, Verb
+from candlebox.games.candelabria.state import CandelabriaState
+
+# The tokens after the verb, by verb: what kind of code each one is ("-" for none we explain).
+CARD, ROLE, HOUSE, ENEMY, TACTIC, TEMPLE = "card", "role", "house", "enemy", "tactic", "temple"
+TOKENS: dict[Verb, tuple[str, ...]] = {
+    Verb.DEPLOY: (CARD, ROLE),
+    Verb.MANEUVER: (CARD,),
+    Verb.KEEP: (CARD,),
+    Verb.RETURN: (CARD,),
+    Verb.MOVE: (ROLE, "-"),
+    Verb.EXTRA: (ROLE, "-"),
+    Verb.RELOCATE: (ROLE,),
+    Verb.IGNITE_CANDLE: (ROLE,),
+    Verb.SHIFT: (ROLE, "-"),
+    Verb.DESTROY_LAND: (HOUSE,),
+    Verb.EXTINGUISH_LAND: (HOUSE,),
+    Verb.DESTROY_CANDLE: (ENEMY,),
+    Verb.EXTINGUISH_CANDLE: (ENEMY,),
+    Verb.PUSH: (ENEMY,),
+    Verb.RECAST: (ENEMY,),
+    Verb.LIFT: (ENEMY,),
+    Verb.STEAL: (HOUSE, "-"),
+    Verb.HOUSE: (HOUSE,),
+    Verb.TAKE: (TACTIC,),
+    Verb.PLAY: (TACTIC, TACTIC),
+    Verb.CANCEL: ("-", HOUSE, "-"),
+    Verb.TEMPLE: (TEMPLE, "-"),
+}
+
+
+def _token(kind: str, token: str, found: set[str]) -> None:
+    if kind in (CARD, TACTIC):
+        if token != "-":
+            found.add(token)
+    elif kind == ROLE:
+        found.add(f"role:{token}")
+    elif kind == HOUSE:
+        found.add(f"house:{token}")
+    elif kind == ENEMY:
+        house, role = token.split("-")
+        found |= {f"house:{house}", f"role:{role}"}
+    elif kind == TEMPLE:
+        found.add(f"temple:{token}")
+
+
+def _temple(name: str) -> str:
+    return f"temple:{TEMPLE_LETTER[TEMPLES.index(name)]}"
+
+
+def _cards(codes: Any, found: set[str]) -> None:
+    found.update(code for code in codes if code is not None)
+
+
+def _view_codes(view: dict[str, Any], found: set[str]) -> None:
+    for region in view["regions"]:
+        found.update(_temple(t) for t in region["temples"])
+    for territory in view["territories"]:
+        found.add(f"icon:{territory['icon']}")
+        found.update(f"house:{h}" for h in territory["land_flames"])
+        if "castle" in territory:
+            found |= {f"house:{territory['castle']}", "role:C"}
+        for candle in territory.get("candles", []):
+            _token(ENEMY, candle["candle"], found)
+        if territory["land_flames"]:
+            found.add("role:land")
+    for curse in view["curses"]:
+        found.add(f"curse:{curse['curse']}")
+        found.update(f"house:{h}" for h in curse["flames"])
+    _cards(view["tactics_board"], found)
+    _cards((pile["top"] for pile in view["upgrade_piles"]), found)
+    found.update(_temple(t) for t in view["temples_left"])
+    for seat in view["seats"]:
+        if seat["house"] is None:  # the 2-player house choice, before it is made
+            continue
+        found.add(f"house:{seat['house']}")
+        for key in ("deployed", "maneuvered", "upgrades", "tactics", "tactics_used"):
+            _cards(seat[key], found)
+        _cards(seat.get("hand", []), found)
+        _cards(seat.get("known_hand", []), found)
+        _cards((c["card"] for c in seat["candles"].values()), found)
+        for slot in seat.get("decay", []):
+            if slot is not None:
+                found.add(slot["card"])
+    if "missions" in view:
+        _cards((m["mission"] for m in view["missions"]["public"]), found)
+        _cards((m["mission"] for m in view["missions"]["private"].values() if m), found)
+
+
+def _log_codes(log: list[dict[str, Any]], found: set[str]) -> None:
+    for event in log:
+        kind = event["event"]
+        for key in ("card", "tile", "mission", "target"):
+            if isinstance(event.get(key), str):
+                found.add(event[key])
+        for key in ("cards", "others", "tactics_board", "missions"):
+            _cards(event.get(key) or [], found)
+        if kind in ("setup",):
+            found.update(f"house:{h}" for h in event["houses"])
+        if kind in ("start", "pick"):
+            found.add(f"house:{event['house']}")
+        if kind in ("temple", "raze", "start") and event.get(
+            "colour" if kind != "start" else "temple"
+        ):
+            found.add(_temple(event["colour" if kind != "start" else "temple"]))
+        if kind == "curse":
+            found.add(f"curse:{event['curse']}")
+        if kind == "start":
+            found.add(f"icon:{event['icon']}")
+        for key in ("role", "model"):
+            if isinstance(event.get(key), str):
+                found.add(f"role:{event[key]}")
+
+
+def shown_codes(state: candlebox.State) -> set[str]:
+    """Every code in the seats' legal actions (read with the game's own parser), views and logs."""
+    assert isinstance(state, CandelabriaState)
+    found: set[str] = set()
+    for seat in range(state.num_players):
+        for action in state.legal_actions(seat):
+            verb = Verb(state.notation.parse[action][0])
+            for kind, token in zip(TOKENS.get(verb, ()), action.split(" ")[1:], strict=False):
+                _token(kind, token, found)
+    for seat in [*range(state.num_players), None]:
+        _view_codes(state.view(seat), found)
+        _log_codes(state.log(seat), found)
+    return found
+
+
+def test_the_shipped_words_match_the_content() -> None:
+    table = words.read(CONTENT / "words.json", load_content())
+    assert table["1I2S!"].reconstructed
+    assert not table["house:C"].reconstructed
+    assert not table["C1"].reconstructed  # the rulebook's deploy example prints it
+    assert table["C2"].reconstructed
+
+
+def test_words_follow_the_content_data() -> None:
+    table = candlebox.components("candelabria", decay=True, missions=True)
+    assert table["N-3I1X"]["text"].startswith("Nova Vita Coven only: Ignite 3 and Extinguish 1")
+    assert "cannot cancel" in table["1I2S!"]["text"]
+    assert "Year II on" in table["C4"]["text"]
+    assert table["2-mine"]["text"].startswith("Costs 2 gold. From Year II on")
+    assert "region 5" in table["curse:5"]["text"]
+    assert "first place in the turn order" in table["curse:5"]["text"]
+
+
+def test_options_decide_which_codes_are_listed() -> None:
+    plain = candlebox.components("candelabria", players=4)
+    assert "D1" not in plain and "Y1" not in plain
+    full = candlebox.components("candelabria", players=4, decay=True, missions=True)
+    assert {"D1", "D16", "Y1", "K12"} <= set(full)
+    three = candlebox.components("candelabria", players=3)
+    assert "curse:9" not in three and "curse:8" in three  # the small side has regions 1-8
+    assert "house:L" not in three and "L1" not in three and "L-3I" not in three
+    chosen = candlebox.components(
+        "candelabria", players=4, houses=["C", "Rota", "S", "nova vita coven"]
+    )
+    assert {"house:C", "house:R", "house:S", "house:N"} <= set(chosen)
+    assert "house:L" not in chosen and "power:L1" not in chosen
+
+
+def test_a_bad_configuration_is_refused_as_new_game_does() -> None:
+    with pytest.raises(ValueError, match="unknown option 'decks2'"):
+        candlebox.components("candelabria", decks2={})
+    with pytest.raises(ValueError, match="not 7"):
+        candlebox.components("candelabria", players=7)
+
+
+def test_a_content_pack_without_words_uses_the_shipped_ones(tmp_path: Path) -> None:
+    pack = tmp_path / "pack"
+    shutil.copytree(CONTENT, pack)
+    (pack / "words.json").unlink()
+    assert candlebox.components("candelabria", content=str(pack)) == candlebox.components(
+        "candelabria"
+    )
+
+
+def test_a_content_pack_with_a_card_the_words_lack_is_named(tmp_path: Path) -> None:
+    pack = tmp_path / "pack"
+    shutil.copytree(CONTENT, pack)
+    data = json.loads((pack / "candles.json").read_text())
+    data["advanced"][0]["code"] = "A99"
+    (pack / "candles.json").write_text(json.dumps(data))
+    (pack / "words.json").unlink()
+    with pytest.raises(WordsError, match="no words for 'A99'"):
+        candlebox.components("candelabria", content=str(pack))
+
+
+def test_a_content_pack_with_its_own_broken_words_is_named(tmp_path: Path) -> None:
+    pack = tmp_path / "pack"
+    shutil.copytree(CONTENT, pack)
+    data = json.loads((pack / "words.json").read_text())
+    data["entries"] = [e for e in data["entries"] if e["code"] != "war-board:N2"]
+    (pack / "words.json").write_text(json.dumps(data))
+    with pytest.raises(
+        WordsError, match=r"words.json: code 'war-board:N2' \(war-board\): no entry"
+    ):
+        candlebox.components("candelabria", content=str(pack))
+
+
+def test_an_unmarked_reconstruction_is_named(tmp_path: Path) -> None:
+    data = json.loads((CONTENT / "words.json").read_text())
+    for entry in data["entries"]:
+        if entry["code"] == "curse:5":
+            del entry["reconstructed"]
+        if entry["code"] == "house:C":
+            entry["reconstructed"] = True
+    path = tmp_path / "words.json"
+    path.write_text(json.dumps(data))
+    with pytest.raises(WordsError) as err:
+        words.read(path, load_content())
+    assert "code 'curse:5': its data is reconstructed; mark it so" in str(err.value)
+    assert "code 'house:C': its data is printed, not reconstructed" in str(err.value)
+
+
+def test_the_schema_file_is_current() -> None:
+    folder = Path(words.__file__).parent / "content"
+    assert json.loads((folder / "words.schema.json").read_text()) == schema()

@@ -1,0 +1,144 @@
+"""Words for Candle Quest: every code a game shows has a name and a text, and the words file is checked."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import candlebox
+from candlebox.engine.words import WordsError, schema
+from candlebox.games.candle_quest import words
+from candlebox.games.candle_quest.candles import CANDLE_FILE, TYPE_OF
+from candlebox.games.candle_quest.notation import malformed
+
+
+def _candle(code: Any, found: set[str]) -> None:
+    assert code in TYPE_OF, f"{code!r} is not a candle code"
+    found.add(code)
+
+
+def shown_codes(state: candlebox.State) -> set[str]:
+    """The candle codes and table words in every seat's legal actions, views and logs (and a
+    spectator's), read through the notation: only ``discard`` and ``give`` take a candle."""
+    found: set[str] = set()
+    for seat in range(state.num_players):
+        for action in state.legal_actions(seat):
+            assert malformed(action) is None
+            verb, _, arg = action.partition(" ")
+            if verb in ("discard", "give"):
+                _candle(arg, found)
+    for seat in [*range(state.num_players), None]:
+        view = state.view(seat)
+        if view["table"] is not None:
+            _candle(view["table"], found)
+        for code in view["set_aside"] + view["removed"]:
+            _candle(code, found)
+        for player in view["seats"]:
+            for code in player["discard_pile"] + player.get("candles", []):
+                _candle(code, found)
+        for event in state.log(seat):
+            if "candle" in event:
+                _candle(event["candle"], found)
+            if event["event"] == "discard":
+                found.add(f"term:{event['to']}")  # "pile" or "removed"
+            if event["event"] == "auction-won" and event["paid_to"] == "bank":
+                found.add("term:bank")
+            if event["event"] == "bonus-turn":
+                found.add("term:bonus-turn")
+            if event["event"] == "set-aside":
+                found.add("term:set-aside")
+    return found
+
+
+def test_every_candle_has_words_in_every_variant() -> None:
+    for variant in ("basic", "advanced", "junior"):
+        table = candlebox.components("candle-quest", variant)
+        assert set(TYPE_OF) <= set(table)
+        assert all(entry["name"] and entry["text"] for entry in table.values())
+
+
+def test_words_read_the_candle_file() -> None:
+    table = candlebox.components("candle-quest")
+    assert table["R8"]["name"] == "Red candle (value 8)"
+    assert "selling it brings 4" in table["R8"]["text"]
+    assert "looting it costs 12" in table["R8"]["text"]
+    assert "guarding your Menorah" in table["U6"]["text"]
+
+
+def test_a_variant_can_have_its_own_text() -> None:
+    junior = candlebox.components("candle-quest", "junior")
+    assert "removed before play" in junior["U6"]["text"]
+    assert "give you a candle" in junior["U4"]["text"]
+    assert "give you a candle" not in candlebox.components("candle-quest", "basic")["U4"]["text"]
+
+
+def test_the_junior_removed_unlit_candles_are_shown_and_explained() -> None:
+    state = candlebox.new_game("candle-quest", players=2, variant="junior", seed=3)
+    codes = shown_codes(state)
+    assert "U6" in codes
+    assert codes <= set(candlebox.components("candle-quest", "junior", players=2))
+
+
+def _copy(tmp_path: Path, change: Any) -> Path:
+    """A copy of the words file with ``change`` applied to its decoded entries (a list of dicts)."""
+    data = json.loads(words.WORDS_FILE.read_text())
+    change(data["entries"])
+    path = tmp_path / "words.json"
+    path.write_text(json.dumps(data))
+    return path
+
+
+def _entry(entries: list[dict[str, Any]], code: str) -> dict[str, Any]:
+    return next(e for e in entries if e["code"] == code)
+
+
+def test_a_missing_entry_is_named(tmp_path: Path) -> None:
+    path = _copy(tmp_path, lambda es: es.remove(_entry(es, "R8")))
+    with pytest.raises(WordsError, match=r"words.json: code 'R8' \(candle\): no entry"):
+        words.read(path)
+
+
+def test_an_entry_without_a_component_is_named(tmp_path: Path) -> None:
+    path = _copy(tmp_path, lambda es: _entry(es, "R8").update(code="R9"))
+    with pytest.raises(WordsError, match=r"code 'R9' \(candle\): no such component"):
+        words.read(path)
+
+
+def test_empty_text_and_a_missing_mark_are_named(tmp_path: Path) -> None:
+    def change(entries: list[dict[str, Any]]) -> None:
+        entry = _entry(entries, "Y2")
+        entry["text"] = " "
+        del entry["reconstructed"]
+
+    path = _copy(tmp_path, change)
+    with pytest.raises(WordsError) as err:
+        words.read(path, CANDLE_FILE)
+    assert "code 'Y2': empty text" in str(err.value)
+    assert "code 'Y2': its data is reconstructed; mark it so" in str(err.value)
+
+
+def test_a_text_for_an_unknown_variant_is_named(tmp_path: Path) -> None:
+    path = _copy(tmp_path, lambda es: _entry(es, "U4").update(variant_text={"expert": "x"}))
+    with pytest.raises(WordsError, match="code 'U4': text for an unknown variant 'expert'"):
+        words.read(path)
+
+
+def test_names_must_differ(tmp_path: Path) -> None:
+    path = _copy(tmp_path, lambda es: _entry(es, "R8").update(name="Red candle (value 7)"))
+    with pytest.raises(WordsError, match="name 'Red candle \\(value 7\\)' is also"):
+        words.read(path)
+
+
+def test_a_file_that_is_not_words_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "words.json"
+    path.write_text(words.WORDS_FILE.read_text().replace('"entries"', '"entry"'))
+    with pytest.raises(WordsError, match=r"words\.json: Object contains unknown field `entry`"):
+        words.read(path)
+
+
+def test_the_schema_file_is_current() -> None:
+    written = json.loads((words.WORDS_FILE.parent / "words.schema.json").read_text())
+    assert written == schema()

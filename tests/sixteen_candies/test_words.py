@@ -1,0 +1,117 @@
+"""Words for 16 Candies: every card, half and candy a game shows has a name and a text; the file is
+checked."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import candlebox
+from candlebox.engine.words import WordsError, schema
+from candlebox.games.sixteen_candies import words
+from candlebox.games.sixteen_candies.cards import DECK, HALF_CODES, TYPE_OF
+from candlebox.games.sixteen_candies.notation import malformed
+
+
+def _card(code: Any, found: set[str]) -> None:
+    assert code in TYPE_OF, f"{code!r} is not a card code"
+    found.add(code)
+
+
+def _half(code: Any, found: set[str]) -> None:
+    assert code in HALF_CODES, f"{code!r} is not a half code"
+    found.add(code)
+
+
+def _candy(code: Any, found: set[str]) -> None:
+    assert code in DECK.candy_codes, f"{code!r} is not a candy letter"
+    found.add(f"candy:{code}")
+
+
+def shown_codes(state: candlebox.State) -> set[str]:
+    """The card, half and candy codes in every seat's legal actions, views and logs (and a
+    spectator's), read through the notation: ``discard`` takes a card, ``top`` halves."""
+    found: set[str] = set()
+    for seat in range(state.num_players):
+        for action in state.legal_actions(seat):
+            assert malformed(action) is None
+            verb, _, arg = action.partition(" ")
+            if verb == "discard":
+                _card(arg, found)
+            elif verb == "top":
+                for half in arg.split(" "):
+                    _half(half, found)
+    for seat in [*range(state.num_players), None]:
+        view = state.view(seat)
+        for code in view["candies"]:
+            _candy(code, found)
+        for code in view["discard_pile"]:
+            _card(code, found)
+        for player in view["seats"]:
+            for code in player["known"]:
+                _card(code, found)
+            for card in player.get("hand", []):
+                _card(card["card"], found)
+                _half(card["top"], found)
+                _half(card["bottom"], found)
+            if "candy" in player:
+                _candy(player["candy"], found)
+        for event in state.log(seat):
+            if "card" in event:
+                _card(event["card"], found)
+            if event["event"] == "reveal":
+                for code in event["cards"]:
+                    _card(code, found)
+                for code in event["tops"]:
+                    _half(code, found)
+                _candy(event["candy"], found)
+            if event["event"] == "instant-win":
+                found.add("term:instant-win")
+            if event["event"] == "call":
+                found.add("term:call")
+    return found
+
+
+def test_every_card_half_and_candy_has_words() -> None:
+    table = candlebox.components("sixteen-candies")
+    assert set(TYPE_OF) <= set(table)
+    assert set(table) >= HALF_CODES
+    assert {f"candy:{c}" for c in DECK.candy_codes} <= set(table)
+    assert table["G6-K1"]["name"] == "6 Gummy Bears / 1 Candy Corn"
+    assert "penalty 1" in table["G6-K1"]["text"] and "penalty 3" in table["G6-K1"]["text"]
+    assert "Counts as 3" in table["W"]["text"] and "penalty is 2" in table["W"]["text"]
+
+
+def test_a_dealt_hand_is_explained() -> None:
+    state = candlebox.new_game("sixteen-candies", players=3, seed=4)
+    codes = shown_codes(state)
+    assert any("-" in code for code in codes)  # the hands' cards
+    assert codes <= set(candlebox.components("sixteen-candies", players=3))
+
+
+def _copy(tmp_path: Path, change: Any) -> Path:
+    data = json.loads(words.WORDS_FILE.read_text())
+    change(data["entries"])
+    path = tmp_path / "words.json"
+    path.write_text(json.dumps(data))
+    return path
+
+
+def test_a_missing_half_is_named(tmp_path: Path) -> None:
+    path = _copy(tmp_path, lambda es: es.remove(next(e for e in es if e["code"] == "H4")))
+    with pytest.raises(WordsError, match=r"words.json: code 'H4' \(half\): no entry"):
+        words.read(path)
+
+
+def test_a_half_filed_as_a_card_is_named(tmp_path: Path) -> None:
+    path = _copy(tmp_path, lambda es: next(e for e in es if e["code"] == "H4").update(kind="card"))
+    with pytest.raises(WordsError, match="code 'H4': kind 'card', expected 'half'"):
+        words.read(path)
+
+
+def test_the_schema_file_is_current() -> None:
+    folder = Path(words.__file__).parent / "content"
+    assert json.loads((folder / "words.schema.json").read_text()) == schema()
