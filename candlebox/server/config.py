@@ -20,6 +20,9 @@ class Settings:
     max_bot_delay: float = 10.0
     zombie_after: float = 60.0  # a seat with nobody connected this long may be handed to a bot
     bot_threads: int = 2  # worker threads for the bots' engine calls
+    # The longest a bot may think about one decision (ISMCTS's ``seconds``): the cap on what a client
+    # may ask for, and what stored games are clamped to when the server starts.
+    max_bot_seconds: float = 1.0
     max_message: int = 4096  # characters in one websocket message
     max_body: int = 65536  # bytes in one HTTP request body
     messages_per_second: float = 30.0  # per websocket, with a burst of twice that

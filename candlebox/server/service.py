@@ -144,6 +144,7 @@ class GameService:
             now = time.time()
             for seat in range(record.players):
                 live.away_since[seat] = now
+            await self._check_stored_bots(live)
             self.games[game_id] = live
             self._schedule_bots(live)
         if ids:
@@ -162,6 +163,41 @@ class GameService:
         self.bot_pool.shutdown(wait=False, cancel_futures=True)
         await asyncio.to_thread(self.writer.close)
         self.storage.close()
+
+    async def _check_stored_bots(self, live: LiveGame) -> None:
+        """A stored bot seat is checked as a client's request would be: parameters outside the
+        server's bounds (a hostile or old row) are clamped or dropped, with a log line, and the
+        safe ones are stored; a bot that does not exist or play the game is replaced."""
+        for record in live.record.seats:
+            if record.kind != "bot":
+                continue
+            name = record.bot
+            problems: list[str] = []
+            try:
+                name = botlib.check(name, live.record.game)
+            except ValueError as exc:
+                problems.append(f"{exc}; the heuristic bot plays instead")
+                name = "heuristic"
+            params, changed = botlib.sanitize(name, record.params, self.settings.max_bot_seconds)
+            problems += changed
+            if not problems:
+                continue
+            log.warning(
+                "game %s seat %d: stored bot settings refused or clamped (%s)",
+                live.id,
+                record.seat,
+                "; ".join(problems),
+            )
+            await self.writer.run(
+                partial(
+                    Storage.update_seat,
+                    game_id=live.id,
+                    seat=record.seat,
+                    bot=name,
+                    params=params,
+                )
+            )
+            record.bot, record.params = name, params
 
     def _rebuild(self, record: GameRecord, moves: list[MoveRecord]) -> LiveGame:
         state = candlebox.new_game(
@@ -295,8 +331,11 @@ class GameService:
                 params = raw.get("params") or {}
                 if not isinstance(params, dict):
                     raise Rejected("bad-bot", f"seat {number}: params are an object")
+                strength = raw.get("level", raw.get("strength"))
                 try:
-                    params = botlib.params_for(name, raw.get("strength"), params)
+                    params = botlib.params_for(
+                        name, strength, params, self.settings.max_bot_seconds
+                    )
                 except ValueError as exc:
                     raise Rejected("bad-bot", f"seat {number}: {exc}") from None
                 label = security.clean_name(raw.get("name"), BOT_NAMES[number % len(BOT_NAMES)])
@@ -395,7 +434,10 @@ class GameService:
             try:
                 name = botlib.check(bot if bot is not None else "heuristic", live.record.game)
                 params = botlib.params_for(
-                    name, strength if isinstance(strength, int | float) else None, {}
+                    name,
+                    strength if isinstance(strength, int | float | str) else None,
+                    {},
+                    self.settings.max_bot_seconds,
                 )
             except ValueError as exc:
                 raise Rejected("bad-bot", str(exc)) from None
@@ -535,7 +577,14 @@ class GameService:
                 bot = live.bots.get(seat)
                 if bot is None:
                     assert record.bot is not None
-                    bot = botlib.make(record.bot, record.params, live.record.seed, seat, number)
+                    bot = botlib.make(
+                        record.bot,
+                        record.params,
+                        live.record.seed,
+                        seat,
+                        number,
+                        self.settings.max_bot_seconds,
+                    )
                     live.bots[seat] = bot
                 started = loop.time()
                 snapshot = state.clone()
