@@ -43,6 +43,7 @@ import candlebox
 from candlebox import bots as botregistry
 from candlebox.server import bots as botlib
 from candlebox.server.config import Settings
+from candlebox.server.limits import RequestLimits
 from candlebox.server.service import Connection, GameService, LiveGame, Rejected
 
 log = logging.getLogger("candlebox.server")
@@ -199,6 +200,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 continue
             response.headers.setdefault(key, value)
         return response
+
+    # Outermost of the app's middleware: a body is counted (and timed) as it streams in.
+    app.add_middleware(
+        RequestLimits, max_body=settings.max_body, body_timeout=settings.body_timeout
+    )
 
     # ------------------------------------------------------------------ pages
     @app.get("/", include_in_schema=False)

@@ -110,7 +110,7 @@ def level_strength(level: object) -> float:
 
 
 def params_for(
-    name: str, strength: float | None, params: dict[str, Any], max_seconds: float = 1.0
+    name: str, strength: float | str | None, params: dict[str, Any], max_seconds: float = 1.0
 ) -> dict[str, Any]:
     """The bot's parameters from what a client asked for: ``strength`` (0 weakest … 1 strongest, or
     a level's name) becomes the bot's own knob (see ``KNOBS``); explicit ``params`` must be in

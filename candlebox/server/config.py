@@ -29,3 +29,11 @@ class Settings:
     send_queue: int = 256  # frames waiting for a slow client before it is disconnected
     finished_in_memory: int = 200  # finished games kept rebuilt for replays
     lobby_finished: int = 20  # finished games listed in the lobby
+    # Slow or greedy clients (see docs/server.md, "A public server"): seconds to send a request's
+    # headers and its body, seconds an idle kept-alive connection stays open, connections (and
+    # requests) at once before new requests get 503, and the size of a request's headers.
+    header_timeout: float = 10.0
+    body_timeout: float = 30.0
+    keep_alive_timeout: float = 5.0
+    max_connections: int = 2048
+    max_header_bytes: int = 16384
