@@ -44,7 +44,13 @@ from candlebox import bots as botregistry
 from candlebox.server import bots as botlib
 from candlebox.server.config import Settings
 from candlebox.server.limits import RequestLimits
-from candlebox.server.service import Connection, GameService, LiveGame, Rejected
+from candlebox.server.service import (
+    Connection,
+    GameService,
+    LiveGame,
+    Rejected,
+    content_packs,
+)
 
 log = logging.getLogger("candlebox.server")
 STATIC = Path(str(resources.files("candlebox.server") / "static"))
@@ -168,6 +174,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.service = service
         await service.start()
         app.state.meta = await asyncio.to_thread(meta)
+        app.state.meta["content_packs"] = content_packs(settings)  # names only, never paths
         try:
             yield
         finally:

@@ -37,3 +37,6 @@ class Settings:
     keep_alive_timeout: float = 5.0
     max_connections: int = 2048
     max_header_bytes: int = 16384
+    # Content packs a game may be created with, by name: the folders inside this directory (none by
+    # default). Over the network a pack is never chosen by path.
+    content_dir: str | None = None

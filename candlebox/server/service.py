@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import random
+import re
 import time
 from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
@@ -199,10 +201,21 @@ class GameService:
             )
             record.bot, record.params = name, params
 
-    def _rebuild(self, record: GameRecord, moves: list[MoveRecord]) -> LiveGame:
-        state = candlebox.new_game(
-            record.game, record.players, record.variant, seed=record.seed, **record.options
+    def _fresh_state(self, record: GameRecord) -> State:
+        """The record's game at its start (a content pack's name becomes its folder here)."""
+        options = record.options
+        if options.get("content") is not None:
+            try:
+                folder = content_path(self.settings, options["content"])
+            except Rejected as exc:
+                raise ValueError(exc.message) from None
+            options = {**options, "content": folder}
+        return candlebox.new_game(
+            record.game, record.players, record.variant, seed=record.seed, **options
         )
+
+    def _rebuild(self, record: GameRecord, moves: list[MoveRecord]) -> LiveGame:
+        state = self._fresh_state(record)
         for expected, move in enumerate(moves):
             if move.number != expected:
                 raise ValueError(f"move {expected} is missing (found {move.number})")
@@ -269,9 +282,7 @@ class GameService:
         credential and the invite codes of the other human seats."""
         record, you, secrets_out = self._new_record(spec)
         await self.writer.run(lambda conn: Storage.insert_game(conn, record))
-        state = candlebox.new_game(
-            record.game, record.players, record.variant, seed=record.seed, **record.options
-        )
+        state = self._fresh_state(record)
         live = LiveGame(record=record, state=state, title=candlebox.game_info(record.game).title)
         live.events_sent = state.event_count
         now = time.time()
@@ -302,10 +313,18 @@ class GameService:
             isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 1 << 63
         ):
             raise Rejected("bad-seed", "the seed is a whole number from 0 to 2^63 - 1")
+        pack = options.get("content")
+        if pack is not None:
+            options = {**options, "content": content_path(self.settings, pack)}
         try:
             state = candlebox.new_game(game, players, variant, seed=seed, **options)
         except (ValueError, TypeError) as exc:
-            raise Rejected("bad-settings", str(exc)) from None
+            if pack is None:
+                raise Rejected("bad-settings", str(exc)) from None
+            message = scrub_path(str(exc), options["content"])
+            raise Rejected(
+                "bad-content", f"content pack {pack!r} does not load: {message}"
+            ) from None
         delay = spec.get("bot_delay", self.settings.bot_delay)
         if isinstance(delay, bool) or not isinstance(delay, int | float):
             raise Rejected("bad-delay", "bot_delay is a number of seconds")
@@ -361,7 +380,7 @@ class GameService:
             game=game,
             variant=state.variant,
             players=players,
-            options=dict(state.options),
+            options=dict(state.options) if pack is None else {**state.options, "content": pack},
             seed=state.seed,
             public=bool(spec.get("public", True)),
             bot_delay=float(delay),
@@ -747,9 +766,7 @@ class GameService:
         if isinstance(at, bool) or not isinstance(at, int) or not 0 <= at <= len(history):
             raise Rejected("bad-move", f"the move number is from 0 to {len(history)}")
         record = live.record
-        state = candlebox.new_game(
-            record.game, record.players, record.variant, seed=record.seed, **record.options
-        )
+        state = self._fresh_state(record)
         for mover, action in history[:at]:
             state.apply(mover, action)
         return {
@@ -807,6 +824,45 @@ class GameService:
         info = self.game_public(live)
         info["seats"] = self.seats_public(live)
         return info
+
+
+# ---------------------------------------------------------------------------- content packs
+PACK_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+
+
+def content_packs(settings: Settings) -> list[str]:
+    """The content packs this server offers by name: the folders in ``Settings.content_dir``."""
+    if not settings.content_dir:
+        return []
+    try:
+        with os.scandir(settings.content_dir) as entries:
+            names = [e.name for e in entries if e.is_dir() and PACK_NAME.match(e.name)]
+    except OSError:
+        log.warning("the content directory %s cannot be read", settings.content_dir)
+        return []
+    return sorted(name for name in names if ".." not in name)
+
+
+def content_path(settings: Settings, name: object) -> str:
+    """The folder of the content pack called ``name``. Over the network a pack is only ever chosen
+    by name from the server's list, never by path, and the refusal names no server path (it reads
+    the same whether or not any path exists)."""
+    offered = content_packs(settings)
+    if not isinstance(name, str) or name not in offered:
+        listing = ", ".join(offered) if offered else "this server offers none"
+        raise Rejected(
+            "bad-content",
+            f"'content' is the name of a content pack this server offers ({listing})",
+        )
+    assert settings.content_dir is not None
+    return os.path.join(settings.content_dir, name)
+
+
+def scrub_path(message: str, folder: str) -> str:
+    """``message`` without the server's path of ``folder`` (nor its resolved form)."""
+    for form in sorted({folder, os.path.realpath(folder)}, key=len, reverse=True):
+        message = message.replace(form, "the pack")
+    return message
 
 
 def _result(state: State) -> dict[str, Any] | None:
