@@ -13,6 +13,8 @@ HTTP API (JSON; a seat's credential goes in ``Authorization: Bearer TOKEN``):
 - ``GET  /api/games/{id}/state`` — what your seat (or a spectator) sees now
 - ``POST /api/games/{id}/moves`` — ``{"action", "expect"}``
 - ``GET  /api/games/{id}/replay?at=N`` — a finished game after N moves
+- ``GET  /api/games/{id}/saved`` — a finished game as a saved-game file, its shuffle's seed and
+  nonce revealed (``candlebox replay FILE --verify``)
 - ``GET  /api/games/{id}/board`` — the map of the game (public facts: regions, territories, borders,
   bridges and the drawing grid of its side), for games with a map (Candelabria); 404 otherwise
 
@@ -317,6 +319,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         except Rejected as exc:
             return error(exc)
         return JSONResponse(frame)
+
+    @app.get("/api/games/{game_id}/saved")
+    async def api_saved(game_id: str) -> Response:
+        """A finished game as a saved-game file, with its seed and nonce revealed (public: the game
+        is over, so nothing in it is secret any more)."""
+        try:
+            live = await service().any_game(game_id)
+            data = service().saved_game(live)
+        except Rejected as exc:
+            return error(exc)
+        name = f"candlebox-{live.record.game}-{live.id}.json"
+        return JSONResponse(data, headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
     @app.get("/api/games/{game_id}/board")
     async def api_board(game_id: str) -> Response:

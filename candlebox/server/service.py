@@ -24,12 +24,13 @@ from typing import Any
 import msgspec
 
 import candlebox
-from candlebox.engine import IllegalAction, State
+from candlebox.engine import IllegalAction, State, fairness
 from candlebox.server import bots as botlib
 from candlebox.server import security
 from candlebox.server.config import Settings
 from candlebox.server.logtext import entry_text
 from candlebox.server.storage import (
+    FairRecord,
     GameRecord,
     MoveConflict,
     MoveRecord,
@@ -40,6 +41,8 @@ from candlebox.server.storage import (
 
 log = logging.getLogger("candlebox.server")
 _encode = msgspec.json.Encoder().encode
+# Options that fix what chance would decide (a deck's order, the content itself): practice only.
+FIXING_OPTIONS = ("deck", "decks", "content")
 BOT_NAMES = ("Ember", "Wick", "Taper", "Lumen", "Flicker", "Tallow", "Beacon", "Glim")
 
 
@@ -313,6 +316,11 @@ class GameService:
             isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 1 << 63
         ):
             raise Rejected("bad-seed", "the seed is a whole number from 0 to 2^63 - 1")
+        practice, seed_chosen = self._practice_rules(spec, seed, options)
+        if seed is None:
+            seed, nonce = fairness.draw()  # only the server knows it until the game is over
+        else:
+            nonce = fairness.draw()[1]
         pack = options.get("content")
         if pack is not None:
             options = {**options, "content": content_path(self.settings, pack)}
@@ -375,8 +383,9 @@ class GameService:
                 seats.append(human)
             else:
                 raise Rejected("bad-seats", f"seat {number}: kind is 'human' or 'bot'")
+        table = security.new_game_id()
         record = GameRecord(
-            id=security.new_game_id(),
+            id=table,
             game=game,
             variant=state.variant,
             players=players,
@@ -387,10 +396,35 @@ class GameService:
             created_at=time.time(),
             seats=seats,
         )
+        commitment = fairness.commit(
+            table, game, record.variant, players, record.options, record.seed, nonce
+        )
+        record.fair = FairRecord(practice, seed_chosen, nonce, commitment)
         out: dict[str, Any] = {"invites": {str(k): v for k, v in invites.items()}}
         if you is not None:
             out["token"] = tokens[you]
         return record, you, out
+
+    def _practice_rules(
+        self, spec: dict[str, Any], seed: int | None, options: dict[str, Any]
+    ) -> tuple[bool, bool]:
+        """(practice, seed chosen). A chosen seed or fixed chance (``FIXING_OPTIONS``) lets its
+        chooser know every hidden card, so it is allowed only in a game created as a practice game,
+        which shows it to every player and spectator."""
+        practice = spec.get("practice", False)
+        if not isinstance(practice, bool):
+            raise Rejected("bad-practice", "'practice' is true or false")
+        fixed = [name for name in FIXING_OPTIONS if options.get(name) is not None]
+        if not practice and (seed is not None or fixed):
+            chosen = (["seed"] if seed is not None else []) + fixed
+            raise Rejected(
+                "practice-only",
+                f"{' and '.join(chosen)} decide{'s' if len(chosen) == 1 else ''} the cards in "
+                "advance, so whoever sets them could know every hidden card: they are for "
+                'practice games only (add "practice": true; every player and spectator then '
+                "sees them). Other games are dealt from a seed only the server knows.",
+            )
+        return practice, seed is not None
 
     async def claim(self, game_id: str, seat: int, name: object, invite: object) -> str:
         """Take an open human seat; returns the seat's new credential (shown only this once)."""
@@ -693,7 +727,41 @@ class GameService:
             "moves": live.moves,
             "created_at": record.created_at,
             "zombie_after": self.settings.zombie_after,
+            **self.fairness_public(live),
         }
+
+    def fairness_public(self, live: LiveGame) -> dict[str, Any]:
+        """What every seat and spectator is shown about how the game is dealt: the commitment from
+        the start, its opening once the game is over; in a practice game, what was fixed."""
+        record, fair = live.record, live.record.fair
+        if fair is None:
+            return {"practice": False, "fixed": [], "seed": None, "fairness": None}
+        fixed = [name for name in FIXING_OPTIONS if record.options.get(name) is not None]
+        over = live.over
+        shown_seed = record.seed if fair.seed_chosen else None
+        return {
+            "practice": fair.practice,
+            "fixed": (["seed"] if fair.seed_chosen else []) + fixed,
+            "seed": None if shown_seed is None else str(shown_seed),
+            "fairness": fairness.reveal_block(
+                record.id,
+                fair.commitment,
+                record.seed if over else None,
+                fair.nonce if over else None,
+            ),
+        }
+
+    def saved_game(self, live: LiveGame) -> dict[str, Any]:
+        """A finished game as a saved-game file (``candlebox replay FILE --verify`` checks it): the
+        engine's ``to_json`` with the content pack by name, and the opened commitment."""
+        if not live.over:
+            raise Rejected("not-over", "a game can be downloaded once it is over", 409)
+        data = live.state.to_json()
+        data["options"] = dict(live.record.options)  # a content pack's name, not its folder
+        block = self.fairness_public(live)["fairness"]
+        if block is not None:
+            data["fairness"] = block
+        return data
 
     def frame(self, live: LiveGame, seat: int | None, kind: str = "snapshot") -> str:
         """A snapshot: everything ``seat`` may see now, its whole log included."""
@@ -811,6 +879,7 @@ class GameService:
                     ],
                     "result": record.result,
                     "finished_at": record.updated_at,
+                    "practice": bool(record.fair and record.fair.practice),
                 }
             )
         key = lambda g: -g["created_at"]  # noqa: E731
