@@ -419,10 +419,11 @@ class GameService:
             chosen = (["seed"] if seed is not None else []) + fixed
             raise Rejected(
                 "practice-only",
-                f"{' and '.join(chosen)} decide{'s' if len(chosen) == 1 else ''} the cards in "
-                "advance, so whoever sets them could know every hidden card: they are for "
-                'practice games only (add "practice": true; every player and spectator then '
-                "sees them). Other games are dealt from a seed only the server knows.",
+                f"{' and '.join(chosen)} {'decides' if len(chosen) == 1 else 'decide'} the cards "
+                f"in advance, so whoever sets {'it' if len(chosen) == 1 else 'them'} could know "
+                'every hidden card: practice games only (add "practice": true; every player and '
+                "spectator then sees what was fixed). Other games are dealt from a seed only the "
+                "server knows.",
             )
         return practice, seed is not None
 
