@@ -152,6 +152,26 @@ def meta() -> dict[str, Any]:
     }
 
 
+def offer_content_packs(meta_data: dict[str, Any], packs: list[str]) -> None:
+    """Over the network the ``content`` option is a pack's name from the server's list (a choice,
+    blank for the shipped content), not the library's folder path; without packs it is not offered."""
+    for game in meta_data["games"]:
+        for variant in game["variants"]:
+            options = variant["options"]
+            for index, opt in enumerate(options):
+                if opt["name"] != "content":
+                    continue
+                if not packs:
+                    del options[index]
+                    break
+                opt.update(
+                    kind="choice",
+                    choices=["", *packs],
+                    doc="a content pack this server offers (practice games only); blank: the "
+                    "shipped content",
+                )
+
+
 def board_of(state: Any) -> dict[str, Any] | None:
     """The side of the map a game is played on, as plain public data (content packs are public: the
     regions with their colours and territories' icons, borders, bridges and the grid of cells the map is
@@ -176,7 +196,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.service = service
         await service.start()
         app.state.meta = await asyncio.to_thread(meta)
-        app.state.meta["content_packs"] = content_packs(settings)  # names only, never paths
+        packs = content_packs(settings)  # names only, never paths
+        app.state.meta["content_packs"] = packs
+        offer_content_packs(app.state.meta, packs)
         try:
             yield
         finally:

@@ -30,7 +30,10 @@ def test_paths_are_refused_and_answers_name_no_server_path(client: Any) -> None:
         assert os.path.expanduser("~") not in body["message"]
         answers.append(body["message"])
     assert len(set(answers)) == 1  # an existing path reads exactly like a missing one
-    assert client.get("/api/meta").json()["content_packs"] == []
+    meta = client.get("/api/meta").json()
+    assert meta["content_packs"] == []
+    options = [o["name"] for g in meta["games"] for v in g["variants"] for o in v["options"]]
+    assert "content" not in options  # no packs: nothing to offer
 
 
 def test_a_pack_is_chosen_by_name_from_the_content_directory(
@@ -40,7 +43,16 @@ def test_a_pack_is_chosen_by_name_from_the_content_directory(
     shutil.copytree(components.CONTENT, packs / "mine")
     (packs / "broken").mkdir()
     with make_client(sqlite_url, content_dir=str(packs)) as client:
-        assert client.get("/api/meta").json()["content_packs"] == ["broken", "mine"]
+        meta = client.get("/api/meta").json()
+        assert meta["content_packs"] == ["broken", "mine"]
+        offered = [
+            o
+            for g in meta["games"]
+            for v in g["variants"]
+            for o in v["options"]
+            if o["name"] == "content"
+        ]
+        assert offered and all(o["choices"] == ["", "broken", "mine"] for o in offered)
         response = create(client, "mine")
         assert response.status_code == 201, response.text
         game_id = response.json()["id"]

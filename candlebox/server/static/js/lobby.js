@@ -101,7 +101,11 @@ function optionInput(opt) {
   if (opt.kind === "bool") {
     input = h("input", { id, type: "checkbox", checked: current ?? opt.default, onchange: (e) => (form.options[opt.name] = e.target.checked) });
   } else if (opt.kind === "choice") {
-    input = h("select", { id, onchange: (e) => (form.options[opt.name] = e.target.value) },
+    const pick = (e) => {
+      if (e.target.value === "") delete form.options[opt.name]; // a blank choice: the default
+      else form.options[opt.name] = e.target.value;
+    };
+    input = h("select", { id, onchange: pick },
       opt.choices.map((c) => h("option", { value: c, selected: c === (current ?? opt.default) }, c)));
   } else if (opt.kind === "int") {
     input = h("input", {
