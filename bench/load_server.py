@@ -85,6 +85,7 @@ async def player(
                 "you": 0,
                 "bot_delay": args.bot_delay,
                 "seed": rng.randrange(1 << 40),
+                "practice": True,
             },
         )
         response.raise_for_status()

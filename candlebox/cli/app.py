@@ -301,14 +301,26 @@ def replay(
     step: Annotated[
         bool, typer.Option("--step/--no-step", help="Pause for Enter after every move.")
     ] = False,
+    verify: Annotated[
+        bool,
+        typer.Option(
+            "--verify",
+            help="Only check that a game downloaded from a server was dealt from the seed it "
+            "committed to at the start (the commitment, then a replay from that seed).",
+        ),
+    ] = False,
 ) -> None:
     """Rebuild a saved game from its seed and moves, show every move, and check it matches the file.
 
-    Exit code 1 when the file does not replay, 2 when it is not a readable saved game.
+    Exit code 1 when the file does not replay (or, with --verify, was not dealt from its committed
+    seed), 2 when it is not a readable saved game.
     """
     console = stdout()
     with reported():
-        replay_module.replay(file, seat, step, console, console.input)
+        if verify:
+            replay_module.verify(file, console)
+        else:
+            replay_module.replay(file, seat, step, console, console.input)
 
 
 # ----------------------------------------------------------------------------- listings

@@ -13,7 +13,7 @@ from rich.text import Text
 import candlebox
 from candlebox.cli import render, saving
 from candlebox.cli.errors import FAILED, CliError, user_errors
-from candlebox.engine import State
+from candlebox.engine import State, fairness
 
 PAUSE = "[dim]Enter: next step · c: run to the end · q: stop[/] "
 
@@ -75,13 +75,20 @@ class Replay:
 
     def check(self) -> None:
         rebuilt = self.state.to_json()
-        wrong = differences(self.data, rebuilt)
+        saved = {key: value for key, value in self.data.items() if key != "fairness"}
+        wrong = differences(saved, rebuilt)
         if wrong:
             raise CliError(
                 f"{self.path} does not replay: after its {len(self.data['history'])} moves the "
                 f"rebuilt game differs in {', '.join(wrong)}",
                 FAILED,
             )
+
+    def run_silently(self) -> None:
+        """Apply every move of the file and check the result against it."""
+        for number, (actor, action) in enumerate(self.data["history"], start=1):
+            self.apply(number, actor, action)
+        self.check()
 
     def print_end(self) -> None:
         state = self.state
@@ -90,6 +97,61 @@ class Replay:
             self.console.print(f"The game is not over: {escape(state.describe_pending())}.")
         elif state.truncated:
             self.console.print("[yellow]The game was cut short by the turn limit (truncated).[/]")
+
+
+def fairness_problems(data: dict[str, Any]) -> tuple[str | None, list[str]]:
+    """(the commitment, what is wrong): whether the file's game was dealt from the seed a server
+    committed to before the first move (see candlebox/engine/fairness.py)."""
+    block = data.get("fairness")
+    if not isinstance(block, dict):
+        return None, [
+            "the file carries no commitment (only a finished game downloaded from a Candlebox "
+            "server with verifiable shuffles has one)"
+        ]
+    table, commitment, scheme = block.get("id"), block.get("commitment"), block.get("scheme")
+    if not all(isinstance(value, str) for value in (table, commitment, scheme)):
+        return None, ["the file's 'fairness' object lacks its id, commitment or scheme"]
+    assert isinstance(table, str) and isinstance(commitment, str) and isinstance(scheme, str)
+    if "seed" not in block or "nonce" not in block:
+        return commitment, ["the seed and nonce are not revealed (the game was not over)"]
+    revealed = block["seed"]
+    if not isinstance(revealed, str) or not revealed.isdigit():
+        return commitment, [f"the revealed seed {revealed!r:.40} is not decimal digits"]
+    problems = fairness.Opening(table, commitment, scheme).check(
+        data["game"],
+        data["variant"],
+        data["players"],
+        data["options"],
+        int(revealed),
+        block["nonce"],
+    )
+    if not problems and int(revealed) != data["seed"]:
+        problems.append(
+            f"the game was set up from seed {data['seed']}, not from the committed seed {revealed}"
+        )
+    return commitment, problems
+
+
+def verify(path: Path, console: Console) -> None:
+    """``--verify``: the commitment opened, and the game replayed from the committed seed."""
+    data = saving.read(path)
+    commitment, problems = fairness_problems(data)
+    if not problems:  # dealt from the committed seed: the moves replay to the file's game
+        try:
+            Replay(path, None, Console(quiet=True)).run_silently()
+        except CliError as exc:
+            problems.append(str(exc))
+    if problems:
+        raise CliError(
+            f"NO: {path} cannot be shown to be dealt from a committed seed: " + "; ".join(problems),
+            FAILED,
+        )
+    console.print(
+        f"[green]✓ YES:[/] {escape(str(path))} was dealt from the committed seed: the revealed seed "
+        f"and nonce hash to the commitment {commitment}, and the game replays from that seed and "
+        "its moves to the saved position. Check that this commitment is the one the game page "
+        "showed before the first move."
+    )
 
 
 def replay(

@@ -35,6 +35,9 @@ class SavedGame(msgspec.Struct, Generic[Snapshot], forbid_unknown_fields=True):
     history: list[tuple[int, str]]
     events: list[list[Any]]
     state: Snapshot
+    # A server's verifiable shuffle, opened (candlebox/engine/fairness.py): a finished game's download
+    # carries it for ``candlebox replay --verify``; the engine itself ignores it.
+    fairness: dict[str, Any] | None = None
 
 
 def _copy_plain(value: Any) -> Any:

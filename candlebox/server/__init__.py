@@ -39,14 +39,17 @@ def serve(
     bot_delay: float | None = None,
     zombie_after: float | None = None,
     log_level: str = "info",
+    settings: Settings | None = None,
 ) -> None:
-    """Run the web app until interrupted."""
+    """Run the web app until interrupted (``settings``: the limits and the rest, see
+    :class:`Settings`; the other arguments override it)."""
     import uvicorn
 
     from candlebox.server.app import create_app as _create_app
+    from candlebox.server.limits import uvicorn_options
     from candlebox.server.storage import database_url
 
-    settings = Settings()
+    settings = settings or Settings()
     if db is not None:
         settings.db = database_url(db)
     if bot_delay is not None:
@@ -58,8 +61,6 @@ def serve(
         host=host,
         port=port,
         log_level=log_level,
-        ws_max_size=65536,
-        ws_ping_interval=20,
-        ws_ping_timeout=20,
         access_log=False,
+        **uvicorn_options(settings),
     )

@@ -13,6 +13,8 @@ HTTP API (JSON; a seat's credential goes in ``Authorization: Bearer TOKEN``):
 - ``GET  /api/games/{id}/state`` — what your seat (or a spectator) sees now
 - ``POST /api/games/{id}/moves`` — ``{"action", "expect"}``
 - ``GET  /api/games/{id}/replay?at=N`` — a finished game after N moves
+- ``GET  /api/games/{id}/saved`` — a finished game as a saved-game file, its shuffle's seed and
+  nonce revealed (``candlebox replay FILE --verify``)
 - ``GET  /api/games/{id}/board`` — the map of the game (public facts: regions, territories, borders,
   bridges and the drawing grid of its side), for games with a map (Candelabria); 404 otherwise
 
@@ -43,7 +45,14 @@ import candlebox
 from candlebox import bots as botregistry
 from candlebox.server import bots as botlib
 from candlebox.server.config import Settings
-from candlebox.server.service import Connection, GameService, LiveGame, Rejected
+from candlebox.server.limits import RequestLimits
+from candlebox.server.service import (
+    Connection,
+    GameService,
+    LiveGame,
+    Rejected,
+    content_packs,
+)
 
 log = logging.getLogger("candlebox.server")
 STATIC = Path(str(resources.files("candlebox.server") / "static"))
@@ -143,6 +152,26 @@ def meta() -> dict[str, Any]:
     }
 
 
+def offer_content_packs(meta_data: dict[str, Any], packs: list[str]) -> None:
+    """Over the network the ``content`` option is a pack's name from the server's list (a choice,
+    blank for the shipped content), not the library's folder path; without packs it is not offered."""
+    for game in meta_data["games"]:
+        for variant in game["variants"]:
+            options = variant["options"]
+            for index, opt in enumerate(options):
+                if opt["name"] != "content":
+                    continue
+                if not packs:
+                    del options[index]
+                    break
+                opt.update(
+                    kind="choice",
+                    choices=["", *packs],
+                    doc="a content pack this server offers (practice games only); blank: the "
+                    "shipped content",
+                )
+
+
 def board_of(state: Any) -> dict[str, Any] | None:
     """The side of the map a game is played on, as plain public data (content packs are public: the
     regions with their colours and territories' icons, borders, bridges and the grid of cells the map is
@@ -167,6 +196,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.service = service
         await service.start()
         app.state.meta = await asyncio.to_thread(meta)
+        packs = content_packs(settings)  # names only, never paths
+        app.state.meta["content_packs"] = packs
+        offer_content_packs(app.state.meta, packs)
         try:
             yield
         finally:
@@ -199,6 +231,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 continue
             response.headers.setdefault(key, value)
         return response
+
+    # Outermost of the app's middleware: a body is counted (and timed) as it streams in.
+    app.add_middleware(
+        RequestLimits, max_body=settings.max_body, body_timeout=settings.body_timeout
+    )
 
     # ------------------------------------------------------------------ pages
     @app.get("/", include_in_schema=False)
@@ -304,6 +341,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         except Rejected as exc:
             return error(exc)
         return JSONResponse(frame)
+
+    @app.get("/api/games/{game_id}/saved")
+    async def api_saved(game_id: str) -> Response:
+        """A finished game as a saved-game file, with its seed and nonce revealed (public: the game
+        is over, so nothing in it is secret any more)."""
+        try:
+            live = await service().any_game(game_id)
+            data = service().saved_game(live)
+        except Rejected as exc:
+            return error(exc)
+        name = f"candlebox-{live.record.game}-{live.id}.json"
+        return JSONResponse(data, headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
     @app.get("/api/games/{game_id}/board")
     async def api_board(game_id: str) -> Response:

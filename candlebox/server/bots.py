@@ -8,6 +8,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
@@ -46,24 +47,138 @@ def has_strength(name: str) -> bool:
     return name in KNOBS or "strength" in _parameters(name)
 
 
-def params_for(name: str, strength: float | None, params: dict[str, Any]) -> dict[str, Any]:
-    """The bot's parameters: explicit ``params`` win; ``strength`` (0 weakest … 1 strongest) is
-    turned into the bot's own knob (see ``KNOBS``)."""
+# What a client may set for each bot over the network, and within which bounds; everything else is the
+# server's. A bot's cost per decision must stay bounded: ISMCTS always thinks for a capped number of
+# seconds (``Settings.max_bot_seconds``) and never takes ``iterations``, ``depth``, ``tree_depth``,
+# ``model`` or ``widening`` from a client, since any of them can make one decision take hours.
+@dataclass(frozen=True)
+class Knob:
+    low: float = 0.0
+    high: float | None = 1.0  # None: the server's cap on thinking time
+    choices: tuple[str, ...] = ()
+
+
+ALLOWED: dict[str, dict[str, Knob]] = {
+    "random": {},
+    "heuristic": {"epsilon": Knob(0.0, 1.0)},
+    "ismcts": {
+        "seconds": Knob(0.05, None),
+        "c": Knob(0.0, 4.0),
+        "epsilon": Knob(0.0, 1.0),
+        "prior": Knob(0.0, 4.0),
+        "anchor": Knob(0.0, 10.0),
+        "rollout": Knob(choices=("auto", "heuristic", "random")),
+        "reward": Knob(choices=("win", "rank")),
+        "rivals": Knob(choices=("auto", "search", "policy")),
+    },
+}
+DEFAULT_STRENGTH = STRENGTHS["medium"]
+
+
+def allowed(name: str) -> dict[str, Knob]:
+    """The parameters a client may give the bot (a bot registered elsewhere: its ``strength``)."""
+    if name in ALLOWED:
+        return ALLOWED[name]
+    return {"strength": Knob(0.0, 1.0)} if "strength" in _parameters(name) else {}
+
+
+def _check_param(name: str, key: str, value: Any, max_seconds: float) -> Any:
+    knobs = allowed(name)
+    if key not in knobs:
+        settable = ", ".join(sorted(knobs)) or "none"
+        raise ValueError(
+            f"the {name} bot's {key!r} is set by the server; parameters you may set: {settable}"
+        )
+    knob = knobs[key]
+    if knob.choices:
+        if value not in knob.choices:
+            raise ValueError(f"{key} is one of {', '.join(knob.choices)}, got {value!r}")
+        return value
+    high = max_seconds if knob.high is None else knob.high
+    if isinstance(value, bool) or not isinstance(value, int | float) or value != value:
+        raise ValueError(f"{key} is a number from {knob.low:g} to {high:g}, got {value!r}")
+    if not knob.low <= value <= high:
+        raise ValueError(f"{key} is from {knob.low:g} to {high:g} on this server, got {value!r}")
+    return float(value)
+
+
+def level_strength(level: object) -> float:
+    """A level's strength: ``easy``, ``medium`` or ``hard`` (see ``STRENGTHS``)."""
+    if not isinstance(level, str) or level not in STRENGTHS:
+        raise ValueError(f"the level is one of {', '.join(STRENGTHS)}, got {level!r}")
+    return STRENGTHS[level]
+
+
+def params_for(
+    name: str, strength: float | str | None, params: dict[str, Any], max_seconds: float = 1.0
+) -> dict[str, Any]:
+    """The bot's parameters from what a client asked for: ``strength`` (0 weakest … 1 strongest, or
+    a level's name) becomes the bot's own knob (see ``KNOBS``); explicit ``params`` must be in
+    ``ALLOWED`` and within its bounds (ValueError naming the parameter otherwise); a thinking time is
+    never above ``max_seconds``."""
     if name not in bots.available():
         raise ValueError(f"unknown bot {name!r}; bots: {', '.join(bots.available())}")
-    result = dict(params)
+    if isinstance(strength, str):
+        strength = level_strength(strength)
+    result = {key: _check_param(name, key, value, max_seconds) for key, value in params.items()}
     if strength is not None:
         if isinstance(strength, bool) or not isinstance(strength, int | float):
             raise ValueError(f"strength is a number from 0 to 1, got {strength!r}")
         if not 0.0 <= strength <= 1.0:
             raise ValueError(f"strength is a number from 0 to 1, got {strength}")
+    result = _with_strength(name, strength, result, max_seconds)
+    bots.make(name, seed=1, **result)  # raises ValueError on bad parameters
+    return result
+
+
+def _with_strength(
+    name: str, strength: float | None, params: dict[str, Any], max_seconds: float
+) -> dict[str, Any]:
+    result = dict(params)
+    if strength is not None:
         if name in KNOBS:
             for key, value in KNOBS[name](float(strength)).items():
                 result.setdefault(key, value)
         elif "strength" in _parameters(name):
             result.setdefault("strength", float(strength))
-    bots.make(name, seed=1, **result)  # raises ValueError on bad parameters
+    if name == "ismcts":  # never unbounded: a thinking time it always has, within the cap
+        result.setdefault("seconds", KNOBS[name](DEFAULT_STRENGTH)["seconds"])
+        result["seconds"] = min(float(result["seconds"]), max_seconds)
     return result
+
+
+def sanitize(name: str, params: object, max_seconds: float) -> tuple[dict[str, Any], list[str]]:
+    """Stored parameters made safe to run: what a client could not have set is dropped, numbers are
+    clamped into their bounds; returns the parameters and what was changed (empty: nothing)."""
+    problems: list[str] = []
+    if not isinstance(params, dict):
+        problems.append(f"parameters {params!r:.60} are not an object")
+        params = {}
+    knobs = allowed(name)
+    safe: dict[str, Any] = {}
+    for key, value in params.items():
+        knob = knobs.get(key)
+        if knob is None:
+            problems.append(f"{key!r} dropped")
+            continue
+        if knob.choices:
+            if value in knob.choices:
+                safe[key] = value
+            else:
+                problems.append(f"{key}={value!r:.40} dropped")
+            continue
+        high = max_seconds if knob.high is None else knob.high
+        if isinstance(value, bool) or not isinstance(value, int | float) or value != value:
+            problems.append(f"{key}={value!r:.40} dropped")
+            continue
+        clamped = min(max(float(value), knob.low), high)
+        if clamped != value:
+            problems.append(f"{key}={value!r} clamped to {clamped:g}")
+        safe[key] = clamped
+    safe = _with_strength(name, None, safe, max_seconds)
+    if name == "ismcts" and params.get("seconds") is None:
+        problems.append(f"seconds set to {safe['seconds']:g}")
+    return safe, problems
 
 
 def strength_of(name: str | None, params: dict[str, Any]) -> float | None:
@@ -80,8 +195,19 @@ def bot_seed(game_seed: int, seat: int, generation: int) -> int:
     return (game_seed * 100 + seat + generation * 1_000_003) % (1 << 63)
 
 
-def make(name: str, params: dict[str, Any], game_seed: int, seat: int, generation: int) -> Any:
-    return bots.make(name, seed=bot_seed(game_seed, seat, generation), **params)
+def make(
+    name: str,
+    params: dict[str, Any],
+    game_seed: int,
+    seat: int,
+    generation: int,
+    max_seconds: float = 1.0,
+) -> Any:
+    """A seat's bot, its parameters checked once more (a stored row is never run as it is)."""
+    safe, problems = sanitize(name, params, max_seconds)
+    if problems:
+        log.warning("bot %s: stored parameters made safe (%s)", name, "; ".join(problems))
+    return bots.make(name, seed=bot_seed(game_seed, seat, generation), **safe)
 
 
 def check(name: object, game_id: str) -> str:

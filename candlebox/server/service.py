@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import random
+import re
 import time
 from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
@@ -22,12 +24,13 @@ from typing import Any
 import msgspec
 
 import candlebox
-from candlebox.engine import IllegalAction, State
+from candlebox.engine import IllegalAction, State, fairness
 from candlebox.server import bots as botlib
 from candlebox.server import security
 from candlebox.server.config import Settings
 from candlebox.server.logtext import entry_text
 from candlebox.server.storage import (
+    FairRecord,
     GameRecord,
     MoveConflict,
     MoveRecord,
@@ -38,6 +41,8 @@ from candlebox.server.storage import (
 
 log = logging.getLogger("candlebox.server")
 _encode = msgspec.json.Encoder().encode
+# Options that fix what chance would decide (a deck's order, the content itself): practice only.
+FIXING_OPTIONS = ("deck", "decks", "content")
 BOT_NAMES = ("Ember", "Wick", "Taper", "Lumen", "Flicker", "Tallow", "Beacon", "Glim")
 
 
@@ -144,6 +149,7 @@ class GameService:
             now = time.time()
             for seat in range(record.players):
                 live.away_since[seat] = now
+            await self._check_stored_bots(live)
             self.games[game_id] = live
             self._schedule_bots(live)
         if ids:
@@ -163,10 +169,56 @@ class GameService:
         await asyncio.to_thread(self.writer.close)
         self.storage.close()
 
-    def _rebuild(self, record: GameRecord, moves: list[MoveRecord]) -> LiveGame:
-        state = candlebox.new_game(
-            record.game, record.players, record.variant, seed=record.seed, **record.options
+    async def _check_stored_bots(self, live: LiveGame) -> None:
+        """A stored bot seat is checked as a client's request would be: parameters outside the
+        server's bounds (a hostile or old row) are clamped or dropped, with a log line, and the
+        safe ones are stored; a bot that does not exist or play the game is replaced."""
+        for record in live.record.seats:
+            if record.kind != "bot":
+                continue
+            name = record.bot
+            problems: list[str] = []
+            try:
+                name = botlib.check(name, live.record.game)
+            except ValueError as exc:
+                problems.append(f"{exc}; the heuristic bot plays instead")
+                name = "heuristic"
+            params, changed = botlib.sanitize(name, record.params, self.settings.max_bot_seconds)
+            problems += changed
+            if not problems:
+                continue
+            log.warning(
+                "game %s seat %d: stored bot settings refused or clamped (%s)",
+                live.id,
+                record.seat,
+                "; ".join(problems),
+            )
+            await self.writer.run(
+                partial(
+                    Storage.update_seat,
+                    game_id=live.id,
+                    seat=record.seat,
+                    bot=name,
+                    params=params,
+                )
+            )
+            record.bot, record.params = name, params
+
+    def _fresh_state(self, record: GameRecord) -> State:
+        """The record's game at its start (a content pack's name becomes its folder here)."""
+        options = record.options
+        if options.get("content") is not None:
+            try:
+                folder = content_path(self.settings, options["content"])
+            except Rejected as exc:
+                raise ValueError(exc.message) from None
+            options = {**options, "content": folder}
+        return candlebox.new_game(
+            record.game, record.players, record.variant, seed=record.seed, **options
         )
+
+    def _rebuild(self, record: GameRecord, moves: list[MoveRecord]) -> LiveGame:
+        state = self._fresh_state(record)
         for expected, move in enumerate(moves):
             if move.number != expected:
                 raise ValueError(f"move {expected} is missing (found {move.number})")
@@ -233,9 +285,7 @@ class GameService:
         credential and the invite codes of the other human seats."""
         record, you, secrets_out = self._new_record(spec)
         await self.writer.run(lambda conn: Storage.insert_game(conn, record))
-        state = candlebox.new_game(
-            record.game, record.players, record.variant, seed=record.seed, **record.options
-        )
+        state = self._fresh_state(record)
         live = LiveGame(record=record, state=state, title=candlebox.game_info(record.game).title)
         live.events_sent = state.event_count
         now = time.time()
@@ -266,10 +316,23 @@ class GameService:
             isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 1 << 63
         ):
             raise Rejected("bad-seed", "the seed is a whole number from 0 to 2^63 - 1")
+        practice, seed_chosen = self._practice_rules(spec, seed, options)
+        if seed is None:
+            seed, nonce = fairness.draw()  # only the server knows it until the game is over
+        else:
+            nonce = fairness.draw()[1]
+        pack = options.get("content")
+        if pack is not None:
+            options = {**options, "content": content_path(self.settings, pack)}
         try:
             state = candlebox.new_game(game, players, variant, seed=seed, **options)
         except (ValueError, TypeError) as exc:
-            raise Rejected("bad-settings", str(exc)) from None
+            if pack is None:
+                raise Rejected("bad-settings", str(exc)) from None
+            message = scrub_path(str(exc), options["content"])
+            raise Rejected(
+                "bad-content", f"content pack {pack!r} does not load: {message}"
+            ) from None
         delay = spec.get("bot_delay", self.settings.bot_delay)
         if isinstance(delay, bool) or not isinstance(delay, int | float):
             raise Rejected("bad-delay", "bot_delay is a number of seconds")
@@ -295,8 +358,11 @@ class GameService:
                 params = raw.get("params") or {}
                 if not isinstance(params, dict):
                     raise Rejected("bad-bot", f"seat {number}: params are an object")
+                strength = raw.get("level", raw.get("strength"))
                 try:
-                    params = botlib.params_for(name, raw.get("strength"), params)
+                    params = botlib.params_for(
+                        name, strength, params, self.settings.max_bot_seconds
+                    )
                 except ValueError as exc:
                     raise Rejected("bad-bot", f"seat {number}: {exc}") from None
                 label = security.clean_name(raw.get("name"), BOT_NAMES[number % len(BOT_NAMES)])
@@ -317,22 +383,49 @@ class GameService:
                 seats.append(human)
             else:
                 raise Rejected("bad-seats", f"seat {number}: kind is 'human' or 'bot'")
+        table = security.new_game_id()
         record = GameRecord(
-            id=security.new_game_id(),
+            id=table,
             game=game,
             variant=state.variant,
             players=players,
-            options=dict(state.options),
+            options=dict(state.options) if pack is None else {**state.options, "content": pack},
             seed=state.seed,
             public=bool(spec.get("public", True)),
             bot_delay=float(delay),
             created_at=time.time(),
             seats=seats,
         )
+        commitment = fairness.commit(
+            table, game, record.variant, players, record.options, record.seed, nonce
+        )
+        record.fair = FairRecord(practice, seed_chosen, nonce, commitment)
         out: dict[str, Any] = {"invites": {str(k): v for k, v in invites.items()}}
         if you is not None:
             out["token"] = tokens[you]
         return record, you, out
+
+    def _practice_rules(
+        self, spec: dict[str, Any], seed: int | None, options: dict[str, Any]
+    ) -> tuple[bool, bool]:
+        """(practice, seed chosen). A chosen seed or fixed chance (``FIXING_OPTIONS``) lets its
+        chooser know every hidden card, so it is allowed only in a game created as a practice game,
+        which shows it to every player and spectator."""
+        practice = spec.get("practice", False)
+        if not isinstance(practice, bool):
+            raise Rejected("bad-practice", "'practice' is true or false")
+        fixed = [name for name in FIXING_OPTIONS if options.get(name) is not None]
+        if not practice and (seed is not None or fixed):
+            chosen = (["seed"] if seed is not None else []) + fixed
+            raise Rejected(
+                "practice-only",
+                f"{' and '.join(chosen)} {'decides' if len(chosen) == 1 else 'decide'} the cards "
+                f"in advance, so whoever sets {'it' if len(chosen) == 1 else 'them'} could know "
+                'every hidden card: practice games only (add "practice": true; every player and '
+                "spectator then sees what was fixed). Other games are dealt from a seed only the "
+                "server knows.",
+            )
+        return practice, seed is not None
 
     async def claim(self, game_id: str, seat: int, name: object, invite: object) -> str:
         """Take an open human seat; returns the seat's new credential (shown only this once)."""
@@ -395,7 +488,10 @@ class GameService:
             try:
                 name = botlib.check(bot if bot is not None else "heuristic", live.record.game)
                 params = botlib.params_for(
-                    name, strength if isinstance(strength, int | float) else None, {}
+                    name,
+                    strength if isinstance(strength, int | float | str) else None,
+                    {},
+                    self.settings.max_bot_seconds,
                 )
             except ValueError as exc:
                 raise Rejected("bad-bot", str(exc)) from None
@@ -535,7 +631,14 @@ class GameService:
                 bot = live.bots.get(seat)
                 if bot is None:
                     assert record.bot is not None
-                    bot = botlib.make(record.bot, record.params, live.record.seed, seat, number)
+                    bot = botlib.make(
+                        record.bot,
+                        record.params,
+                        live.record.seed,
+                        seat,
+                        number,
+                        self.settings.max_bot_seconds,
+                    )
                     live.bots[seat] = bot
                 started = loop.time()
                 snapshot = state.clone()
@@ -625,7 +728,41 @@ class GameService:
             "moves": live.moves,
             "created_at": record.created_at,
             "zombie_after": self.settings.zombie_after,
+            **self.fairness_public(live),
         }
+
+    def fairness_public(self, live: LiveGame) -> dict[str, Any]:
+        """What every seat and spectator is shown about how the game is dealt: the commitment from
+        the start, its opening once the game is over; in a practice game, what was fixed."""
+        record, fair = live.record, live.record.fair
+        if fair is None:
+            return {"practice": False, "fixed": [], "seed": None, "fairness": None}
+        fixed = [name for name in FIXING_OPTIONS if record.options.get(name) is not None]
+        over = live.over
+        shown_seed = record.seed if fair.seed_chosen else None
+        return {
+            "practice": fair.practice,
+            "fixed": (["seed"] if fair.seed_chosen else []) + fixed,
+            "seed": None if shown_seed is None else str(shown_seed),
+            "fairness": fairness.reveal_block(
+                record.id,
+                fair.commitment,
+                record.seed if over else None,
+                fair.nonce if over else None,
+            ),
+        }
+
+    def saved_game(self, live: LiveGame) -> dict[str, Any]:
+        """A finished game as a saved-game file (``candlebox replay FILE --verify`` checks it): the
+        engine's ``to_json`` with the content pack by name, and the opened commitment."""
+        if not live.over:
+            raise Rejected("not-over", "a game can be downloaded once it is over", 409)
+        data = live.state.to_json()
+        data["options"] = dict(live.record.options)  # a content pack's name, not its folder
+        block = self.fairness_public(live)["fairness"]
+        if block is not None:
+            data["fairness"] = block
+        return data
 
     def frame(self, live: LiveGame, seat: int | None, kind: str = "snapshot") -> str:
         """A snapshot: everything ``seat`` may see now, its whole log included."""
@@ -698,9 +835,7 @@ class GameService:
         if isinstance(at, bool) or not isinstance(at, int) or not 0 <= at <= len(history):
             raise Rejected("bad-move", f"the move number is from 0 to {len(history)}")
         record = live.record
-        state = candlebox.new_game(
-            record.game, record.players, record.variant, seed=record.seed, **record.options
-        )
+        state = self._fresh_state(record)
         for mover, action in history[:at]:
             state.apply(mover, action)
         return {
@@ -745,6 +880,7 @@ class GameService:
                     ],
                     "result": record.result,
                     "finished_at": record.updated_at,
+                    "practice": bool(record.fair and record.fair.practice),
                 }
             )
         key = lambda g: -g["created_at"]  # noqa: E731
@@ -758,6 +894,45 @@ class GameService:
         info = self.game_public(live)
         info["seats"] = self.seats_public(live)
         return info
+
+
+# ---------------------------------------------------------------------------- content packs
+PACK_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+
+
+def content_packs(settings: Settings) -> list[str]:
+    """The content packs this server offers by name: the folders in ``Settings.content_dir``."""
+    if not settings.content_dir:
+        return []
+    try:
+        with os.scandir(settings.content_dir) as entries:
+            names = [e.name for e in entries if e.is_dir() and PACK_NAME.match(e.name)]
+    except OSError:
+        log.warning("the content directory %s cannot be read", settings.content_dir)
+        return []
+    return sorted(name for name in names if ".." not in name)
+
+
+def content_path(settings: Settings, name: object) -> str:
+    """The folder of the content pack called ``name``. Over the network a pack is only ever chosen
+    by name from the server's list, never by path, and the refusal names no server path (it reads
+    the same whether or not any path exists)."""
+    offered = content_packs(settings)
+    if not isinstance(name, str) or name not in offered:
+        listing = ", ".join(offered) if offered else "this server offers none"
+        raise Rejected(
+            "bad-content",
+            f"'content' is the name of a content pack this server offers ({listing})",
+        )
+    assert settings.content_dir is not None
+    return os.path.join(settings.content_dir, name)
+
+
+def scrub_path(message: str, folder: str) -> str:
+    """``message`` without the server's path of ``folder`` (nor its resolved form)."""
+    for form in sorted({folder, os.path.realpath(folder)}, key=len, reverse=True):
+        message = message.replace(form, "the pack")
+    return message
 
 
 def _result(state: State) -> dict[str, Any] | None:

@@ -91,6 +91,20 @@ moves = Table(
 )
 
 
+# Verifiable shuffles (candlebox/engine/fairness.py), one row per game created with them: the
+# commitment shown from the start and the nonce revealed at the end (the seed is the game's own).
+# A table of its own, so databases made before it gain it with ``create_all`` and nothing else moves.
+fairness = Table(
+    "fairness",
+    metadata,
+    Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),
+    Column("practice", Boolean, nullable=False),  # created as a practice game
+    Column("seed_chosen", Boolean, nullable=False),  # the creator chose the seed (practice only)
+    Column("nonce", String(64), nullable=False),
+    Column("commitment", String(64), nullable=False),
+)
+
+
 class MoveConflict(Exception):
     """Move number *n* of this game is already recorded (another writer got there first)."""
 
@@ -121,6 +135,15 @@ class GameRecord:
     updated_at: float = 0.0
     result: dict[str, Any] | None = None
     seats: list[SeatRecord] = field(default_factory=list)
+    fair: FairRecord | None = None  # None: a game from before verifiable shuffles
+
+
+@dataclass
+class FairRecord:
+    practice: bool
+    seed_chosen: bool
+    nonce: str
+    commitment: str
 
 
 @dataclass(frozen=True)
@@ -237,6 +260,16 @@ class Storage:
                 for s in record.seats
             ],
         )
+        if record.fair is not None:
+            conn.execute(
+                insert(fairness).values(
+                    game_id=record.id,
+                    practice=record.fair.practice,
+                    seed_chosen=record.fair.seed_chosen,
+                    nonce=record.fair.nonce,
+                    commitment=record.fair.commitment,
+                )
+            )
 
     @staticmethod
     def insert_move(conn: Connection, game_id: str, move: MoveRecord) -> None:
@@ -302,6 +335,16 @@ class Storage:
             found[row.game_id].append(_seat_from_row(row))
         return found
 
+    @staticmethod
+    def _fair_of(conn: Connection, ids: list[str]) -> dict[str, FairRecord]:
+        if not ids:
+            return {}
+        rows = conn.execute(select(fairness).where(fairness.c.game_id.in_(ids)))
+        return {
+            row.game_id: FairRecord(row.practice, row.seed_chosen, row.nonce, row.commitment)
+            for row in rows
+        }
+
     def load_game(self, game_id: str) -> tuple[GameRecord, list[MoveRecord]] | None:
         with self.engine.connect() as conn:
             row = conn.execute(select(games).where(games.c.id == game_id)).first()
@@ -309,6 +352,7 @@ class Storage:
                 return None
             record = _game_from_row(row)
             record.seats = self._seats_of(conn, [game_id])[game_id]
+            record.fair = self._fair_of(conn, [game_id]).get(game_id)
             return record, self._moves(conn, game_id)
 
     @staticmethod
@@ -342,8 +386,10 @@ class Storage:
             ).all()
             records = [_game_from_row(row) for row in rows]
             by_id = self._seats_of(conn, [r.id for r in records])
+            fair = self._fair_of(conn, [r.id for r in records])
             for record in records:
                 record.seats = by_id[record.id]
+                record.fair = fair.get(record.id)
             return records
 
     def move_count(self, game_id: str) -> int:

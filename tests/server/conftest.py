@@ -62,6 +62,8 @@ def auth(token: str | None) -> dict[str, str]:
 
 
 def create(client: TestClient, seats: list[dict[str, Any]], **spec: Any) -> dict[str, Any]:
+    if "seed" in spec:  # a chosen seed (to compare with the engine) is for practice games only
+        spec.setdefault("practice", True)
     body = {"game": "candle-quest", "seats": seats, **spec}
     response = client.post("/api/games", json=body)
     assert response.status_code == 201, response.text

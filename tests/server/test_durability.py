@@ -67,6 +67,7 @@ def test_sigkill_mid_game_loses_no_accepted_move(db: str, tmp_path: Path) -> Non
                 "seats": [{"kind": "human"}, {"kind": "bot"}, {"kind": "bot", "bot": "random"}],
                 "you": 0,
                 "seed": 77,
+                "practice": True,
                 "bot_delay": 0,
             },
         ).json()
@@ -78,6 +79,7 @@ def test_sigkill_mid_game_loses_no_accepted_move(db: str, tmp_path: Path) -> Non
                 "game": "candle-quest",
                 "seats": [{"kind": "bot", "bot": "random"}] * 5,
                 "seed": 78,
+                "practice": True,
                 "bot_delay": 0,
             },
         ).json()["id"]

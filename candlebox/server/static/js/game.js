@@ -4,6 +4,7 @@
 // ctx), decorate?(text, ctx), css?}; see js/games/generic.js for the contract.
 
 import { api, forget, joinLink, mySeat, remember } from "./api.js";
+import * as fairness from "./fairness.js";
 import { clear, h, plural, toast } from "./ui.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
@@ -217,6 +218,7 @@ function renderAll(full, added) {
   renderBanner();
   renderPlayers();
   renderActions();
+  if (full || frame.over) fairness.render(game, $("practice"), $("fairness"), gameId);
   if (!page.replay) renderLog(full ? page.log : added, full);
   renderReplayBar();
 }

@@ -17,6 +17,7 @@ const form = {
   options: {},
   speed: 0.8,
   public: true,
+  practice: false,
 };
 
 function gameMeta() {
@@ -100,7 +101,11 @@ function optionInput(opt) {
   if (opt.kind === "bool") {
     input = h("input", { id, type: "checkbox", checked: current ?? opt.default, onchange: (e) => (form.options[opt.name] = e.target.checked) });
   } else if (opt.kind === "choice") {
-    input = h("select", { id, onchange: (e) => (form.options[opt.name] = e.target.value) },
+    const pick = (e) => {
+      if (e.target.value === "") delete form.options[opt.name]; // a blank choice: the default
+      else form.options[opt.name] = e.target.value;
+    };
+    input = h("select", { id, onchange: pick },
       opt.choices.map((c) => h("option", { value: c, selected: c === (current ?? opt.default) }, c)));
   } else if (opt.kind === "int") {
     input = h("input", {
@@ -149,6 +154,8 @@ function render() {
   box.append(h("div.form-row", h("label", { htmlFor: "your-name" }, "Your name"), name));
   const listed = h("input", { type: "checkbox", id: "listed", checked: form.public, onchange: (e) => (form.public = e.target.checked) });
   box.append(h("div.form-row", h("label", { htmlFor: "listed" }, "Open to all"), listed, h("span.note", "list the free seats in the lobby (otherwise only join links work)")));
+  const practice = h("input", { type: "checkbox", id: "practice", checked: form.practice, onchange: (e) => (form.practice = e.target.checked) });
+  box.append(h("div.form-row", h("label", { htmlFor: "practice" }, "Practice game"), practice, h("span.note", "needed to fix a deck or the content; shown to everyone (other games are dealt from a seed only the server knows)")));
   box.append(h("div.options", h("details", h("summary", "Rules options"), variant.options.map(optionInput))));
   const create = h("button.primary", { type: "button", id: "create" }, "Start the game");
   create.addEventListener("click", async () => {
@@ -167,6 +174,7 @@ function render() {
         body: {
           game: form.game, variant: form.variant, options: form.options, seats,
           you: youSeat >= 0 ? youSeat : null, bot_delay: form.speed, public: form.public,
+          practice: form.practice,
         },
       });
       remember(created.id, {
@@ -185,13 +193,19 @@ function seatsLine(game) {
   return game.seats.map((s) => (s.kind === "bot" ? `${s.name}` : s.taken === false ? "open seat" : s.name)).join(" · ");
 }
 
+function practiceTitle(game) {
+  const fixed = (game.fixed || []).map((name) => (name === "seed" ? `seed ${game.seed}` : name));
+  return fixed.length ? `A practice game: the host fixed ${fixed.join(", ")}` : "A practice game";
+}
+
 function listGames(id, games, actions, empty) {
   const box = clear($(id));
   if (!games.length) box.append(h("p.empty", empty));
   for (const game of games) {
     box.append(
       h("div.game-card", { dataset: { game: game.id } },
-        h("span.gc-title", `${game.title} · ${game.variant}`),
+        h("span.gc-title", `${game.title} · ${game.variant}`, game.practice ? " " : null,
+          game.practice ? h("span.gc-practice", { title: practiceTitle(game) }, "practice") : null),
         h("span.gc-seats", seatsLine(game)),
         h("div.gc-actions", actions(game))),
     );

@@ -1,0 +1,67 @@
+"""Over the network a content pack is chosen by name from the server's content directory, never by
+path, and no answer tells anything about the server's files."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+import candlebox.games.candelabria.components as components
+from tests.server.conftest import make_client
+
+SEATS = [{"kind": "human"}, {"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}]
+
+
+def create(client: Any, content: Any) -> Any:
+    body = {"game": "candelabria", "seats": SEATS, "you": 0, "practice": True}
+    return client.post("/api/games", json={**body, "options": {"content": content}})
+
+
+def test_paths_are_refused_and_answers_name_no_server_path(client: Any) -> None:
+    answers = []
+    for probe in ["/proc/self", "/proc/self/", "~", "/etc", "/no/such/folder", "../..", "x" * 300]:
+        response = create(client, probe)
+        assert response.status_code == 400, (probe, response.text)
+        body = response.json()
+        assert body["error"] == "bad-content"
+        assert "/" not in body["message"] and str(os.getpid()) not in body["message"]
+        assert os.path.expanduser("~") not in body["message"]
+        answers.append(body["message"])
+    assert len(set(answers)) == 1  # an existing path reads exactly like a missing one
+    meta = client.get("/api/meta").json()
+    assert meta["content_packs"] == []
+    options = [o["name"] for g in meta["games"] for v in g["variants"] for o in v["options"]]
+    assert "content" not in options  # no packs: nothing to offer
+
+
+def test_a_pack_is_chosen_by_name_from_the_content_directory(
+    sqlite_url: str, tmp_path: Path
+) -> None:
+    packs = tmp_path / "packs"
+    shutil.copytree(components.CONTENT, packs / "mine")
+    (packs / "broken").mkdir()
+    with make_client(sqlite_url, content_dir=str(packs)) as client:
+        meta = client.get("/api/meta").json()
+        assert meta["content_packs"] == ["broken", "mine"]
+        offered = [
+            o
+            for g in meta["games"]
+            for v in g["variants"]
+            for o in v["options"]
+            if o["name"] == "content"
+        ]
+        assert offered and all(o["choices"] == ["", "broken", "mine"] for o in offered)
+        response = create(client, "mine")
+        assert response.status_code == 201, response.text
+        game_id = response.json()["id"]
+        info = client.get(f"/api/games/{game_id}").json()["game"]
+        assert info["options"]["content"] == "mine"
+        broken = create(client, "broken")
+        assert broken.status_code == 400 and broken.json()["error"] == "bad-content"
+        assert str(tmp_path) not in broken.text and "/" not in broken.json()["message"]
+        assert create(client, str(packs / "mine")).json()["error"] == "bad-content"
+    with make_client(sqlite_url, content_dir=str(packs)) as client:  # and after a restart
+        frame = client.get(f"/api/games/{game_id}/state").json()
+        assert frame["game"]["options"]["content"] == "mine" and not frame["over"]
