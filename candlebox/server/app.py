@@ -36,11 +36,15 @@ from typing import Any
 
 import msgspec
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from sqlalchemy.exc import SQLAlchemyError
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import candlebox
 from candlebox import bots as botregistry
+from candlebox.server import bodies, limits
 from candlebox.server import bots as botlib
 from candlebox.server.config import Settings
 from candlebox.server.service import Connection, GameService, LiveGame, Rejected
@@ -80,11 +84,73 @@ async def body(request: Request, limit: int) -> dict[str, Any]:
         return {}
     try:
         data = json.loads(raw)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):  # RecursionError: nested too deeply
         raise Rejected("malformed", "the request body is not JSON") from None
     if not isinstance(data, dict):
         raise Rejected("malformed", "the request body is a JSON object")
     return data
+
+
+STATE_CHANGING = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+
+def failure(exc: BaseException) -> Rejected:
+    """What a client is told of an unexpected exception: a generic message and nothing of the
+    exception itself (no traceback, path, driver message); the details go to the server's log."""
+    if isinstance(exc, SQLAlchemyError | OSError):
+        return Rejected("unavailable", "the game store cannot be reached; try again shortly", 503)
+    return Rejected("internal", "the server could not handle this request", 500)
+
+
+def guarded(app: FastAPI, settings: Settings, rate: limits.RateLimiter) -> None:
+    """Per-client rate limits, the origin and content type of state-changing requests, and a
+    catch-all: no response ever carries an exception's text."""
+
+    @app.middleware("http")
+    async def limit_and_catch(
+        request: Request, call_next: Callable[[Request], Awaitable[Response]]
+    ) -> Response:
+        peer = request.client.host if request.client else None
+        wait = rate.wait(limits.client_address(peer, request.headers, settings))
+        if wait > 0:
+            return JSONResponse(
+                {"error": "slow-down", "message": "too many requests; wait a moment"},
+                status_code=429,
+                headers={"Retry-After": rate.retry_after(wait)},
+            )
+        if request.method in STATE_CHANGING:
+            origin = request.headers.get("origin")
+            if not limits.same_origin(origin, request.headers.get("host"), settings):
+                return error(
+                    Rejected("cross-origin", "requests that change anything come from this site", 403)
+                )
+            sized = request.headers.get("content-length", "0") != "0"
+            if sized or "transfer-encoding" in request.headers:
+                kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+                if kind != "application/json":
+                    return error(
+                        Rejected("media-type", "request bodies are JSON (application/json)", 415)
+                    )
+        try:
+            return await call_next(request)
+        except Exception as exc:
+            log.exception("%s %s failed", request.method, request.url.path)
+            return error(failure(exc))
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_parameter(request: Request, exc: RequestValidationError) -> Response:
+        names = [str(e.get("loc", ("", "?"))[-1]) for e in exc.errors()]
+        return error(Rejected("malformed", f"not a valid value for: {', '.join(names)}"))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        codes = {404: "not-found", 405: "method"}
+        message = exc.detail if isinstance(exc.detail, str) else "the request was refused"
+        return JSONResponse(
+            {"error": codes.get(exc.status_code, "refused"), "message": message},
+            status_code=exc.status_code,
+            headers=exc.headers,
+        )
 
 
 def meta() -> dict[str, Any]:
@@ -158,6 +224,11 @@ def board_of(state: Any) -> dict[str, Any] | None:
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
+    rate = limits.RateLimiter(settings.requests_per_second, settings.request_burst)
+
+    def client_of(request: Request) -> str:
+        peer = request.client.host if request.client else None
+        return limits.client_address(peer, request.headers, settings)
     service_box: dict[str, GameService] = {}
 
     @contextlib.asynccontextmanager
@@ -172,7 +243,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         finally:
             await service.stop()
 
-    app = FastAPI(title="Candlebox", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app = FastAPI(
+        title="Candlebox",
+        lifespan=lifespan,
+        docs_url="/docs" if settings.api_docs else None,
+        redoc_url="/redoc" if settings.api_docs else None,
+        openapi_url="/openapi.json" if settings.api_docs else None,
+    )
+    guarded(app, settings, rate)
 
     def service() -> GameService:
         return service_box["service"]
@@ -218,14 +296,28 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return meta_data
 
     @app.get("/api/games")
-    async def api_lobby() -> dict[str, Any]:
-        return await service().lobby()
+    async def api_lobby(
+        list: str | None = None, limit: int | None = None, cursor: str | None = None
+    ) -> Response:
+        """The first page of each list, or (``list=open|playing|finished``) the page after
+        ``cursor``; each with the cursor of the page after it."""
+        try:
+            if list is None:
+                if cursor is not None:
+                    raise Rejected("bad-cursor", "a cursor goes with the list it came from")
+                return JSONResponse(await service().lobby(limit))
+            games, after = await service().lobby_page(list, limit, cursor)
+        except Rejected as exc:
+            return error(exc)
+        return JSONResponse({"list": list, "games": games, "next": after})
 
     @app.post("/api/games")
     async def api_create(request: Request) -> Response:
         try:
-            spec = await body(request, settings.max_body)
-            created = await service().create(spec)
+            spec = bodies.convert(
+                await body(request, settings.max_body), bodies.CreateSpec, bodies.CREATE_CODES
+            )
+            created = await service().create(bodies.plain(spec), client_of(request))
         except Rejected as exc:
             return error(exc)
         return JSONResponse(created, status_code=201)
@@ -245,8 +337,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.post("/api/games/{game_id}/seats/{seat}/claim")
     async def api_claim(game_id: str, seat: int, request: Request) -> Response:
         try:
-            data = await body(request, settings.max_body)
-            token = await service().claim(game_id, seat, data.get("name"), data.get("invite"))
+            claim = bodies.convert(await body(request, settings.max_body), bodies.ClaimSpec)
+            token = await service().claim(game_id, seat, claim.name, claim.invite)
         except Rejected as exc:
             return error(exc)
         return JSONResponse({"seat": seat, "token": token})
@@ -254,10 +346,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.post("/api/games/{game_id}/seats/{seat}/bot")
     async def api_to_bot(game_id: str, seat: int, request: Request) -> Response:
         try:
-            data = await body(request, settings.max_body)
+            spec = bodies.convert(await body(request, settings.max_body), bodies.BotSpec)
             live = service().live(game_id)
             by = await seat_of(request, live)
-            await service().hand_to_bot(game_id, seat, by, data.get("bot"), data.get("strength"))
+            await service().hand_to_bot(game_id, seat, by, spec.bot, spec.strength)
         except Rejected as exc:
             return error(exc)
         return JSONResponse({"seat": seat, "kind": "bot"})
@@ -288,8 +380,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             live = await service().any_game(game_id)
             seat = await seat_of(request, live)
-            data = await body(request, settings.max_body)
-            number = await service().submit(game_id, seat, data.get("action"), data.get("expect"))
+            made = bodies.convert(await body(request, settings.max_body), bodies.MoveSpec)
+            number = await service().submit(game_id, seat, made.action, made.expect)
         except Rejected as exc:
             return error(exc)
         return JSONResponse({"move": number})
@@ -321,8 +413,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def game_socket(websocket: WebSocket, game_id: str) -> None:
         origin = websocket.headers.get("origin")
         host = websocket.headers.get("host")
-        if origin is not None and host is not None and origin.split("://", 1)[-1] != host:
+        if not limits.same_origin(origin, host, settings):
             await websocket.close(code=4403, reason="cross-origin")
+            return
+        peer = websocket.client.host if websocket.client else None
+        if rate.wait(limits.client_address(peer, websocket.headers, settings)) > 0:
+            await websocket.close(code=4429, reason="slow-down")
             return
         await websocket.accept()
         await Session(websocket, service(), settings, game_id).run()
@@ -354,6 +450,14 @@ class Session:
 
     async def run(self) -> None:
         try:
+            await self.session()
+        except Exception as exc:  # never a traceback, never silence: an error frame, then close
+            log.exception("websocket session of %s failed", self.game_id)
+            problem = failure(exc)
+            await self.refuse(problem.code, problem.message, 1011)
+
+    async def session(self) -> None:
+        try:
             hello = await asyncio.wait_for(self.ws.receive_text(), HELLO_TIMEOUT)
         except (TimeoutError, WebSocketDisconnect, RuntimeError, KeyError):
             await self.refuse("hello", 'say hello first: {"type": "hello"}', 4400)
@@ -370,7 +474,11 @@ class Session:
             await self.refuse(exc.code, exc.message, 4403 if exc.status == 403 else 4404)
             return
         conn = Connection(seat, self.settings.send_queue)
-        self.service.attach(live, conn)
+        try:
+            self.service.attach(live, conn)
+        except Rejected as exc:
+            await self.refuse(exc.code, exc.message, 4409)
+            return
         sender = asyncio.create_task(self.pump(conn))
         try:
             await self.receive(live, conn)
@@ -398,7 +506,7 @@ class Session:
             )
         try:
             return json.loads(text)
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: nested too deeply
             return Rejected("malformed", 'a message is a JSON object such as {"type": "move"}')
 
     def within_rate(self) -> bool:
@@ -469,6 +577,10 @@ class Session:
             )
         except Rejected as exc:
             conn.push(reply(ref, exc))
+            return
+        except Exception as exc:
+            log.exception("a move in %s failed", self.game_id)
+            conn.push(reply(ref, failure(exc)))
             return
         conn.push(json.dumps({"type": "ack", "ref": ref, "move": number}))
 

@@ -25,4 +25,17 @@ class Settings:
     messages_per_second: float = 30.0  # per websocket, with a burst of twice that
     send_queue: int = 256  # frames waiting for a slow client before it is disconnected
     finished_in_memory: int = 200  # finished games kept rebuilt for replays
-    lobby_finished: int = 20  # finished games listed in the lobby
+    # Limits and abuse (docs/server.md, "Limits and abuse")
+    requests_per_second: float = 20.0  # per client address: HTTP requests and websocket opens; 0: off
+    request_burst: int = 120  # requests a client may make at once before the rate applies
+    trusted_proxies: tuple[str, ...] = ()  # addresses whose X-Forwarded-For names the client
+    allowed_origins: tuple[str, ...] = ()  # other origins (scheme://host[:port]) that may post
+    max_spectators: int = 50  # spectators' connections per game
+    max_open_games: int = 10  # live games created from one client address
+    expire_after: float = 24 * 3600.0  # a live game with no move this long (seconds) is closed
+    keep_finished: float = 30 * 86400.0  # finished and closed games are deleted this long after
+    sweep_every: float = 600.0  # seconds between two sweeps for expired games
+    lobby_page: int = 20  # games per lobby list page (the default `limit`)
+    lobby_max_page: int = 100  # the largest `limit` a client may ask for
+    max_turns: int = 2000  # the largest `max_turns` option a game created here may have
+    api_docs: bool = False  # serve /openapi.json, /docs and /redoc
