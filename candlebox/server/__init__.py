@@ -46,7 +46,7 @@ def serve(
     from candlebox.server.app import create_app as _create_app
     from candlebox.server.storage import database_url
 
-    settings = Settings()
+    settings = Settings.from_env()  # every setting: CANDLEBOX_<NAME> (docs/server.md)
     if db is not None:
         settings.db = database_url(db)
     if bot_delay is not None:
@@ -62,4 +62,6 @@ def serve(
         ws_ping_interval=20,
         ws_ping_timeout=20,
         access_log=False,
+        proxy_headers=False,  # the client's address comes from X-Forwarded-For only when the
+        # peer is one of Settings.trusted_proxies (candlebox.server.limits), never by default
     )

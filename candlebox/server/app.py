@@ -122,7 +122,9 @@ def guarded(app: FastAPI, settings: Settings, rate: limits.RateLimiter) -> None:
             origin = request.headers.get("origin")
             if not limits.same_origin(origin, request.headers.get("host"), settings):
                 return error(
-                    Rejected("cross-origin", "requests that change anything come from this site", 403)
+                    Rejected(
+                        "cross-origin", "requests that change anything come from this site", 403
+                    )
                 )
             sized = request.headers.get("content-length", "0") != "0"
             if sized or "transfer-encoding" in request.headers:
@@ -229,6 +231,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     def client_of(request: Request) -> str:
         peer = request.client.host if request.client else None
         return limits.client_address(peer, request.headers, settings)
+
     service_box: dict[str, GameService] = {}
 
     @contextlib.asynccontextmanager

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
+from typing import Any
+
+ENV_PREFIX = "CANDLEBOX_"
 
 
 def default_db_url() -> str:
@@ -26,7 +31,9 @@ class Settings:
     send_queue: int = 256  # frames waiting for a slow client before it is disconnected
     finished_in_memory: int = 200  # finished games kept rebuilt for replays
     # Limits and abuse (docs/server.md, "Limits and abuse")
-    requests_per_second: float = 20.0  # per client address: HTTP requests and websocket opens; 0: off
+    requests_per_second: float = (
+        20.0  # per client address: HTTP requests and websocket opens; 0: off
+    )
     request_burst: int = 120  # requests a client may make at once before the rate applies
     trusted_proxies: tuple[str, ...] = ()  # addresses whose X-Forwarded-For names the client
     allowed_origins: tuple[str, ...] = ()  # other origins (scheme://host[:port]) that may post
@@ -39,3 +46,41 @@ class Settings:
     lobby_max_page: int = 100  # the largest `limit` a client may ask for
     max_turns: int = 2000  # the largest `max_turns` option a game created here may have
     api_docs: bool = False  # serve /openapi.json, /docs and /redoc
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
+        """Settings with any field overridden by ``CANDLEBOX_<FIELD>`` (``CANDLEBOX_MAX_SPECTATORS=
+        20``; lists comma-separated, booleans 1/0, true/false, yes/no). A bad value is a
+        ValueError naming the variable."""
+        environ = os.environ if environ is None else environ
+        base = cls()
+        changes: dict[str, Any] = {}
+        for spec in fields(cls):
+            name = ENV_PREFIX + spec.name.upper()
+            text = environ.get(name)
+            if text is None:
+                continue
+            current = getattr(base, spec.name)
+            try:
+                changes[spec.name] = _parse(text.strip(), current)
+            except ValueError:
+                raise ValueError(
+                    f"{name}={text!r} is not a valid {type(current).__name__}"
+                ) from None
+        return replace(base, **changes)
+
+
+def _parse(text: str, like: Any) -> Any:
+    if isinstance(like, bool):
+        if text.lower() in ("1", "true", "yes", "on"):
+            return True
+        if text.lower() in ("0", "false", "no", "off"):
+            return False
+        raise ValueError(text)
+    if isinstance(like, int):
+        return int(text)
+    if isinstance(like, float):
+        return float(text)
+    if isinstance(like, tuple):
+        return tuple(item.strip() for item in text.split(",") if item.strip())
+    return text

@@ -901,9 +901,7 @@ class GameService:
                     conn.close()
             closed.append(live.id)
         cutoff = now - self.settings.keep_finished
-        deleted: list[str] = await self.writer.run(
-            partial(Storage.delete_ended, before=cutoff)
-        )
+        deleted: list[str] = await self.writer.run(partial(Storage.delete_ended, before=cutoff))
         for game_id in deleted:
             self.finished.pop(game_id, None)
         if closed or deleted:

@@ -35,7 +35,8 @@ class ServerProcess:
         return f"ws://127.0.0.1:{self.port}"
 
     def start(self, timeout: float = 30.0) -> ServerProcess:
-        env = {**os.environ, "PYTHONPATH": str(ROOT)}
+        # the tests start many games from one address over a session: no cap on open games
+        env = {**os.environ, "PYTHONPATH": str(ROOT), "CANDLEBOX_MAX_OPEN_GAMES": "0"}
         command = [
             sys.executable,
             "-m",
