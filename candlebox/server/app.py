@@ -4,14 +4,17 @@ watcher of a game.
 HTTP API (JSON; a seat's credential goes in ``Authorization: Bearer TOKEN``):
 
 - ``GET  /api/meta`` — games, variants, options, bots
-- ``GET  /api/games`` — the lobby: open games, games being played, recently finished games
+- ``GET  /api/games`` — the lobby: the first page of open games, games being played and finished
+  games (public ones only), newest first, with each list's ``next`` cursor;
+  ``?list=open|playing|finished&cursor=C&limit=N`` — the page after ``C``
 - ``POST /api/games`` — create a game; returns its id, your seat's credential and invite codes
 - ``GET  /api/games/{id}`` — the game and its seats (public)
 - ``POST /api/games/{id}/seats/{seat}/claim`` — take an open seat: ``{"name", "invite"}`` → credential
 - ``POST /api/games/{id}/seats/{seat}/bot`` — hand a seat to a bot (zombie mode)
 - ``POST /api/games/{id}/seats/{seat}/human`` — take your seat back from the bot
 - ``GET  /api/games/{id}/state`` — what your seat (or a spectator) sees now
-- ``POST /api/games/{id}/moves`` — ``{"action", "expect"}``
+- ``POST /api/games/{id}/moves`` — ``{"action", "expect"}`` (both required: a retried move is
+  refused as ``duplicate``, never applied twice)
 - ``GET  /api/games/{id}/replay?at=N`` — a finished game after N moves
 - ``GET  /api/games/{id}/board`` — the map of the game (public facts: regions, territories, borders,
   bridges and the drawing grid of its side), for games with a map (Candelabria); 404 otherwise
