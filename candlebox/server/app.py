@@ -35,10 +35,10 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import msgspec
-from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -303,19 +303,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/games")
     async def api_lobby(
-        list: str | None = None, limit: int | None = None, cursor: str | None = None
+        which: Annotated[str | None, Query(alias="list")] = None,
+        limit: int | None = None,
+        cursor: str | None = None,
     ) -> Response:
         """The first page of each list, or (``list=open|playing|finished``) the page after
         ``cursor``; each with the cursor of the page after it."""
         try:
-            if list is None:
+            if which is None:
                 if cursor is not None:
                     raise Rejected("bad-cursor", "a cursor goes with the list it came from")
                 return JSONResponse(await service().lobby(limit))
-            games, after = await service().lobby_page(list, limit, cursor)
+            games, after = await service().lobby_page(which, limit, cursor)
         except Rejected as exc:
             return error(exc)
-        return JSONResponse({"list": list, "games": games, "next": after})
+        return JSONResponse({"list": which, "games": games, "next": after})
 
     @app.post("/api/games")
     async def api_create(request: Request) -> Response:
