@@ -413,3 +413,19 @@ def test_the_sqlite_file_is_private(tmp_path: Path) -> None:
                 assert stat.S_IMODE(file.stat().st_mode) == 0o600, file
     finally:
         os.umask(old)
+
+
+def test_settings_come_from_candlebox_variables() -> None:
+    settings = Settings.from_env(
+        {
+            "CANDLEBOX_MAX_SPECTATORS": "3",
+            "CANDLEBOX_TRUSTED_PROXIES": "10.0.0.1, 10.0.0.2",
+            "CANDLEBOX_API_DOCS": "yes",
+            "CANDLEBOX_EXPIRE_AFTER": "90.5",
+        }
+    )
+    assert settings.max_spectators == 3 and settings.api_docs is True
+    assert settings.trusted_proxies == ("10.0.0.1", "10.0.0.2")
+    assert settings.expire_after == 90.5
+    with pytest.raises(ValueError, match="CANDLEBOX_MAX_SPECTATORS"):
+        Settings.from_env({"CANDLEBOX_MAX_SPECTATORS": "many"})
