@@ -63,5 +63,5 @@ def serve(
         ws_ping_timeout=20,
         access_log=False,
         proxy_headers=False,  # the client's address comes from X-Forwarded-For only when the
-        # peer is one of Settings.trusted_proxies (candlebox.server.limits), never by default
+        # peer is one of Settings.trusted_proxies (candlebox.server.clients), never by default
     )

@@ -47,7 +47,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import candlebox
 from candlebox import bots as botregistry
-from candlebox.server import bodies, limits
+from candlebox.server import bodies, clients
 from candlebox.server import bots as botlib
 from candlebox.server.config import Settings
 from candlebox.server.service import Connection, GameService, LiveGame, Rejected
@@ -105,7 +105,7 @@ def failure(exc: BaseException) -> Rejected:
     return Rejected("internal", "the server could not handle this request", 500)
 
 
-def guarded(app: FastAPI, settings: Settings, rate: limits.RateLimiter) -> None:
+def guarded(app: FastAPI, settings: Settings, rate: clients.RateLimiter) -> None:
     """Per-client rate limits, the origin and content type of state-changing requests, and a
     catch-all: no response ever carries an exception's text."""
 
@@ -114,7 +114,7 @@ def guarded(app: FastAPI, settings: Settings, rate: limits.RateLimiter) -> None:
         request: Request, call_next: Callable[[Request], Awaitable[Response]]
     ) -> Response:
         peer = request.client.host if request.client else None
-        wait = rate.wait(limits.client_address(peer, request.headers, settings))
+        wait = rate.wait(clients.client_address(peer, request.headers, settings))
         if wait > 0:
             return JSONResponse(
                 {"error": "slow-down", "message": "too many requests; wait a moment"},
@@ -123,7 +123,7 @@ def guarded(app: FastAPI, settings: Settings, rate: limits.RateLimiter) -> None:
             )
         if request.method in STATE_CHANGING:
             origin = request.headers.get("origin")
-            if not limits.same_origin(origin, request.headers.get("host"), settings):
+            if not clients.same_origin(origin, request.headers.get("host"), settings):
                 return error(
                     Rejected(
                         "cross-origin", "requests that change anything come from this site", 403
@@ -229,11 +229,11 @@ def board_of(state: Any) -> dict[str, Any] | None:
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
-    rate = limits.RateLimiter(settings.requests_per_second, settings.request_burst)
+    rate = clients.RateLimiter(settings.requests_per_second, settings.request_burst)
 
     def client_of(request: Request) -> str:
         peer = request.client.host if request.client else None
-        return limits.client_address(peer, request.headers, settings)
+        return clients.client_address(peer, request.headers, settings)
 
     service_box: dict[str, GameService] = {}
 
@@ -421,11 +421,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def game_socket(websocket: WebSocket, game_id: str) -> None:
         origin = websocket.headers.get("origin")
         host = websocket.headers.get("host")
-        if not limits.same_origin(origin, host, settings):
+        if not clients.same_origin(origin, host, settings):
             await websocket.close(code=4403, reason="cross-origin")
             return
         peer = websocket.client.host if websocket.client else None
-        if rate.wait(limits.client_address(peer, websocket.headers, settings)) > 0:
+        if rate.wait(clients.client_address(peer, websocket.headers, settings)) > 0:
             await websocket.close(code=4429, reason="slow-down")
             return
         await websocket.accept()

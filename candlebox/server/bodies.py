@@ -21,8 +21,9 @@ class SeatSpec(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     kind: Short = "human"
     name: Short | None = None
     bot: Short | None = None
-    strength: float | None = None
+    strength: float | Short | None = None  # 0 weakest … 1 strongest (or a level's name)
     params: dict[str, Any] | None = None
+    level: float | Short | None = None  # another name for strength (issue 12, part A)
 
 
 class CreateSpec(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
@@ -34,6 +35,7 @@ class CreateSpec(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True)
     bot_delay: float | None = None
     you: int | None = None
     public: bool = True
+    practice: bool = False  # a practice game may fix the deck or the content (issue 12, part A)
 
 
 class ClaimSpec(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
@@ -43,7 +45,7 @@ class ClaimSpec(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
 
 class BotSpec(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     bot: Short | None = None
-    strength: float | None = None
+    strength: float | Short | None = None
 
 
 class MoveSpec(msgspec.Struct, forbid_unknown_fields=True):
@@ -62,7 +64,7 @@ CREATE_CODES = {
     "you": "bad-seat",
     "public": "bad-public",
 }
-SEAT_CODES = {"bot": "bad-bot", "strength": "bad-bot", "params": "bad-bot"}
+SEAT_CODES = {"bot": "bad-bot", "strength": "bad-bot", "level": "bad-bot", "params": "bad-bot"}
 _FIELD = re.compile(r"\$\.(\w+)(?:\[\d+\]\.(\w+))?")
 
 

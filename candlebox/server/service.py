@@ -503,6 +503,8 @@ class GameService:
             )
         async with live.lock:
             state = live.state
+            if live.record.status == "expired":  # closed while this move waited for the lock
+                raise Rejected("closed", CLOSED_MESSAGE, 410)
             if state.is_over:
                 raise Rejected("over", "the game is over; no move is legal", 409)
             if not bot and live.seat(seat).kind == "bot":

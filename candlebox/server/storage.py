@@ -291,8 +291,10 @@ class Storage:
             )
         ]
         if ids:
-            conn.execute(delete(moves).where(moves.c.game_id.in_(ids)))
-            conn.execute(delete(seats).where(seats.c.game_id.in_(ids)))
+            # every table that refers to a game (moves, seats and any added later) goes first
+            for table in reversed(metadata.sorted_tables):
+                if table is not games and "game_id" in table.c:
+                    conn.execute(delete(table).where(table.c.game_id.in_(ids)))
             conn.execute(delete(games).where(games.c.id.in_(ids)))
         return ids
 

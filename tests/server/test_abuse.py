@@ -15,7 +15,7 @@ from starlette.websockets import WebSocketDisconnect
 
 import candlebox
 from candlebox.server import Settings
-from candlebox.server.limits import RateLimiter, client_address, same_origin
+from candlebox.server.clients import RateLimiter, client_address, same_origin
 from tests.server.conftest import all_human, auth, create, make_client, move, state
 from tests.server.pg import PostgresServer
 
@@ -373,7 +373,7 @@ def test_bodies_are_strict_and_errors_plain(client: Any) -> None:
         no_internals(response.text)
     assert client.get("/api/games").json()["open"] == []
     game_id, _ = all_human(client, 2)
-    claim = client.post(f"/api/games/{game_id}/seats/1/bot", json={"strength": "high"})
+    claim = client.post(f"/api/games/{game_id}/seats/1/bot", json={"strength": [1]})
     assert claim.status_code == 400 and "strength" in claim.json()["message"]
     with pytest.raises(ValueError, match="at most"):
         candlebox.new_game("candle-quest", 2, max_turns=10**30)
