@@ -162,7 +162,13 @@ async def player(
 def start_server(args: argparse.Namespace, workdir: Path) -> tuple[subprocess.Popen[bytes], str]:
     port = free_port()
     db = args.db or f"sqlite:///{workdir / 'load.sqlite3'}"
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(ROOT),
+        # one load generator on loopback plays every game: no per-client limits
+        "CANDLEBOX_REQUESTS_PER_SECOND": "0",
+        "CANDLEBOX_MAX_OPEN_GAMES": "0",
+    }
     log = (workdir / "server.log").open("wb")
     process = subprocess.Popen(
         [sys.executable, "-m", "candlebox.cli", "serve", "--port", str(port), "--db", db],

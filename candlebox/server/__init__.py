@@ -49,7 +49,7 @@ def serve(
     from candlebox.server.limits import uvicorn_options
     from candlebox.server.storage import database_url
 
-    settings = settings or Settings()
+    settings = settings or Settings.from_env()  # every setting: CANDLEBOX_<NAME> (docs/server.md)
     if db is not None:
         settings.db = database_url(db)
     if bot_delay is not None:
@@ -63,4 +63,6 @@ def serve(
         log_level=log_level,
         access_log=False,
         **uvicorn_options(settings),
+        proxy_headers=False,  # the client's address comes from X-Forwarded-For only when the
+        # peer is one of Settings.trusted_proxies (candlebox.server.clients), never by default
     )

@@ -4,14 +4,17 @@ watcher of a game.
 HTTP API (JSON; a seat's credential goes in ``Authorization: Bearer TOKEN``):
 
 - ``GET  /api/meta`` — games, variants, options, bots
-- ``GET  /api/games`` — the lobby: open games, games being played, recently finished games
+- ``GET  /api/games`` — the lobby: the first page of open games, games being played and finished
+  games (public ones only), newest first, with each list's ``next`` cursor;
+  ``?list=open|playing|finished&cursor=C&limit=N`` — the page after ``C``
 - ``POST /api/games`` — create a game; returns its id, your seat's credential and invite codes
 - ``GET  /api/games/{id}`` — the game and its seats (public)
 - ``POST /api/games/{id}/seats/{seat}/claim`` — take an open seat: ``{"name", "invite"}`` → credential
 - ``POST /api/games/{id}/seats/{seat}/bot`` — hand a seat to a bot (zombie mode)
 - ``POST /api/games/{id}/seats/{seat}/human`` — take your seat back from the bot
 - ``GET  /api/games/{id}/state`` — what your seat (or a spectator) sees now
-- ``POST /api/games/{id}/moves`` — ``{"action", "expect"}``
+- ``POST /api/games/{id}/moves`` — ``{"action", "expect"}`` (both required: a retried move is
+  refused as ``duplicate``, never applied twice)
 - ``GET  /api/games/{id}/replay?at=N`` — a finished game after N moves
 - ``GET  /api/games/{id}/saved`` — a finished game as a saved-game file, its shuffle's seed and
   nonce revealed (``candlebox replay FILE --verify``)
@@ -34,15 +37,19 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import msgspec
-from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from sqlalchemy.exc import SQLAlchemyError
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import candlebox
 from candlebox import bots as botregistry
+from candlebox.server import bodies, clients
 from candlebox.server import bots as botlib
 from candlebox.server.config import Settings
 from candlebox.server.limits import RequestLimits
@@ -89,11 +96,75 @@ async def body(request: Request, limit: int) -> dict[str, Any]:
         return {}
     try:
         data = json.loads(raw)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):  # RecursionError: nested too deeply
         raise Rejected("malformed", "the request body is not JSON") from None
     if not isinstance(data, dict):
         raise Rejected("malformed", "the request body is a JSON object")
     return data
+
+
+STATE_CHANGING = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+
+def failure(exc: BaseException) -> Rejected:
+    """What a client is told of an unexpected exception: a generic message and nothing of the
+    exception itself (no traceback, path, driver message); the details go to the server's log."""
+    if isinstance(exc, SQLAlchemyError | OSError):
+        return Rejected("unavailable", "the game store cannot be reached; try again shortly", 503)
+    return Rejected("internal", "the server could not handle this request", 500)
+
+
+def guarded(app: FastAPI, settings: Settings, rate: clients.RateLimiter) -> None:
+    """Per-client rate limits, the origin and content type of state-changing requests, and a
+    catch-all: no response ever carries an exception's text."""
+
+    @app.middleware("http")
+    async def limit_and_catch(
+        request: Request, call_next: Callable[[Request], Awaitable[Response]]
+    ) -> Response:
+        peer = request.client.host if request.client else None
+        wait = rate.wait(clients.client_address(peer, request.headers, settings))
+        if wait > 0:
+            return JSONResponse(
+                {"error": "slow-down", "message": "too many requests; wait a moment"},
+                status_code=429,
+                headers={"Retry-After": rate.retry_after(wait)},
+            )
+        if request.method in STATE_CHANGING:
+            origin = request.headers.get("origin")
+            if not clients.same_origin(origin, request.headers.get("host"), settings):
+                return error(
+                    Rejected(
+                        "cross-origin", "requests that change anything come from this site", 403
+                    )
+                )
+            sized = request.headers.get("content-length", "0") != "0"
+            if sized or "transfer-encoding" in request.headers:
+                kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+                if kind != "application/json":
+                    return error(
+                        Rejected("media-type", "request bodies are JSON (application/json)", 415)
+                    )
+        try:
+            return await call_next(request)
+        except Exception as exc:
+            log.exception("%s %s failed", request.method, request.url.path)
+            return error(failure(exc))
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_parameter(request: Request, exc: RequestValidationError) -> Response:
+        names = [str(e.get("loc", ("", "?"))[-1]) for e in exc.errors()]
+        return error(Rejected("malformed", f"not a valid value for: {', '.join(names)}"))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        codes = {404: "not-found", 405: "method"}
+        message = exc.detail if isinstance(exc.detail, str) else "the request was refused"
+        return JSONResponse(
+            {"error": codes.get(exc.status_code, "refused"), "message": message},
+            status_code=exc.status_code,
+            headers=exc.headers,
+        )
 
 
 def meta() -> dict[str, Any]:
@@ -187,6 +258,12 @@ def board_of(state: Any) -> dict[str, Any] | None:
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
+    rate = clients.RateLimiter(settings.requests_per_second, settings.request_burst)
+
+    def client_of(request: Request) -> str:
+        peer = request.client.host if request.client else None
+        return clients.client_address(peer, request.headers, settings)
+
     service_box: dict[str, GameService] = {}
 
     @contextlib.asynccontextmanager
@@ -204,7 +281,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         finally:
             await service.stop()
 
-    app = FastAPI(title="Candlebox", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app = FastAPI(
+        title="Candlebox",
+        lifespan=lifespan,
+        docs_url="/docs" if settings.api_docs else None,
+        redoc_url="/redoc" if settings.api_docs else None,
+        openapi_url="/openapi.json" if settings.api_docs else None,
+    )
+    guarded(app, settings, rate)
 
     def service() -> GameService:
         return service_box["service"]
@@ -255,14 +339,30 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return meta_data
 
     @app.get("/api/games")
-    async def api_lobby() -> dict[str, Any]:
-        return await service().lobby()
+    async def api_lobby(
+        which: Annotated[str | None, Query(alias="list")] = None,
+        limit: int | None = None,
+        cursor: str | None = None,
+    ) -> Response:
+        """The first page of each list, or (``list=open|playing|finished``) the page after
+        ``cursor``; each with the cursor of the page after it."""
+        try:
+            if which is None:
+                if cursor is not None:
+                    raise Rejected("bad-cursor", "a cursor goes with the list it came from")
+                return JSONResponse(await service().lobby(limit))
+            games, after = await service().lobby_page(which, limit, cursor)
+        except Rejected as exc:
+            return error(exc)
+        return JSONResponse({"list": which, "games": games, "next": after})
 
     @app.post("/api/games")
     async def api_create(request: Request) -> Response:
         try:
-            spec = await body(request, settings.max_body)
-            created = await service().create(spec)
+            spec = bodies.convert(
+                await body(request, settings.max_body), bodies.CreateSpec, bodies.CREATE_CODES
+            )
+            created = await service().create(bodies.plain(spec), client_of(request))
         except Rejected as exc:
             return error(exc)
         return JSONResponse(created, status_code=201)
@@ -282,8 +382,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.post("/api/games/{game_id}/seats/{seat}/claim")
     async def api_claim(game_id: str, seat: int, request: Request) -> Response:
         try:
-            data = await body(request, settings.max_body)
-            token = await service().claim(game_id, seat, data.get("name"), data.get("invite"))
+            claim = bodies.convert(await body(request, settings.max_body), bodies.ClaimSpec)
+            token = await service().claim(game_id, seat, claim.name, claim.invite)
         except Rejected as exc:
             return error(exc)
         return JSONResponse({"seat": seat, "token": token})
@@ -291,10 +391,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.post("/api/games/{game_id}/seats/{seat}/bot")
     async def api_to_bot(game_id: str, seat: int, request: Request) -> Response:
         try:
-            data = await body(request, settings.max_body)
+            spec = bodies.convert(await body(request, settings.max_body), bodies.BotSpec)
             live = service().live(game_id)
             by = await seat_of(request, live)
-            await service().hand_to_bot(game_id, seat, by, data.get("bot"), data.get("strength"))
+            await service().hand_to_bot(game_id, seat, by, spec.bot, spec.strength)
         except Rejected as exc:
             return error(exc)
         return JSONResponse({"seat": seat, "kind": "bot"})
@@ -325,8 +425,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             live = await service().any_game(game_id)
             seat = await seat_of(request, live)
-            data = await body(request, settings.max_body)
-            number = await service().submit(game_id, seat, data.get("action"), data.get("expect"))
+            made = bodies.convert(await body(request, settings.max_body), bodies.MoveSpec)
+            number = await service().submit(game_id, seat, made.action, made.expect)
         except Rejected as exc:
             return error(exc)
         return JSONResponse({"move": number})
@@ -370,8 +470,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def game_socket(websocket: WebSocket, game_id: str) -> None:
         origin = websocket.headers.get("origin")
         host = websocket.headers.get("host")
-        if origin is not None and host is not None and origin.split("://", 1)[-1] != host:
+        if not clients.same_origin(origin, host, settings):
             await websocket.close(code=4403, reason="cross-origin")
+            return
+        peer = websocket.client.host if websocket.client else None
+        if rate.wait(clients.client_address(peer, websocket.headers, settings)) > 0:
+            await websocket.close(code=4429, reason="slow-down")
             return
         await websocket.accept()
         await Session(websocket, service(), settings, game_id).run()
@@ -403,6 +507,14 @@ class Session:
 
     async def run(self) -> None:
         try:
+            await self.session()
+        except Exception as exc:  # never a traceback, never silence: an error frame, then close
+            log.exception("websocket session of %s failed", self.game_id)
+            problem = failure(exc)
+            await self.refuse(problem.code, problem.message, 1011)
+
+    async def session(self) -> None:
+        try:
             hello = await asyncio.wait_for(self.ws.receive_text(), HELLO_TIMEOUT)
         except (TimeoutError, WebSocketDisconnect, RuntimeError, KeyError):
             await self.refuse("hello", 'say hello first: {"type": "hello"}', 4400)
@@ -419,7 +531,11 @@ class Session:
             await self.refuse(exc.code, exc.message, 4403 if exc.status == 403 else 4404)
             return
         conn = Connection(seat, self.settings.send_queue)
-        self.service.attach(live, conn)
+        try:
+            self.service.attach(live, conn)
+        except Rejected as exc:
+            await self.refuse(exc.code, exc.message, 4409)
+            return
         sender = asyncio.create_task(self.pump(conn))
         try:
             await self.receive(live, conn)
@@ -447,7 +563,7 @@ class Session:
             )
         try:
             return json.loads(text)
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: nested too deeply
             return Rejected("malformed", 'a message is a JSON object such as {"type": "move"}')
 
     def within_rate(self) -> bool:
@@ -518,6 +634,10 @@ class Session:
             )
         except Rejected as exc:
             conn.push(reply(ref, exc))
+            return
+        except Exception as exc:
+            log.exception("a move in %s failed", self.game_id)
+            conn.push(reply(ref, failure(exc)))
             return
         conn.push(json.dumps({"type": "ack", "ref": ref, "move": number}))
 

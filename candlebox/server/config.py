@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
+from typing import Any
+
+ENV_PREFIX = "CANDLEBOX_"
 
 
 def default_db_url() -> str:
@@ -28,7 +33,6 @@ class Settings:
     messages_per_second: float = 30.0  # per websocket, with a burst of twice that
     send_queue: int = 256  # frames waiting for a slow client before it is disconnected
     finished_in_memory: int = 200  # finished games kept rebuilt for replays
-    lobby_finished: int = 20  # finished games listed in the lobby
     # Slow or greedy clients (see docs/server.md, "A public server"): seconds to send a request's
     # headers and its body, seconds an idle kept-alive connection stays open, connections (and
     # requests) at once before new requests get 503, and the size of a request's headers.
@@ -40,3 +44,57 @@ class Settings:
     # Content packs a game may be created with, by name: the folders inside this directory (none by
     # default). Over the network a pack is never chosen by path.
     content_dir: str | None = None
+    # Limits and abuse (docs/server.md, "Limits and abuse")
+    requests_per_second: float = (
+        20.0  # per client address: HTTP requests and websocket opens; 0: off
+    )
+    request_burst: int = 120  # requests a client may make at once before the rate applies
+    trusted_proxies: tuple[str, ...] = ()  # addresses whose X-Forwarded-For names the client
+    allowed_origins: tuple[str, ...] = ()  # other origins (scheme://host[:port]) that may post
+    max_spectators: int = 50  # spectators' connections per game
+    max_open_games: int = 10  # live games created from one client address
+    expire_after: float = 24 * 3600.0  # a live game with no move this long (seconds) is closed
+    keep_finished: float = 30 * 86400.0  # finished and closed games are deleted this long after
+    sweep_every: float = 600.0  # seconds between two sweeps for expired games
+    lobby_page: int = 20  # games per lobby list page (the default `limit`)
+    lobby_max_page: int = 100  # the largest `limit` a client may ask for
+    max_turns: int = 2000  # the largest `max_turns` option a game created here may have
+    api_docs: bool = False  # serve /openapi.json, /docs and /redoc
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
+        """Settings with any field overridden by ``CANDLEBOX_<FIELD>`` (``CANDLEBOX_MAX_SPECTATORS=
+        20``; lists comma-separated, booleans 1/0, true/false, yes/no). A bad value is a
+        ValueError naming the variable."""
+        environ = os.environ if environ is None else environ
+        base = cls()
+        changes: dict[str, Any] = {}
+        for spec in fields(cls):
+            name = ENV_PREFIX + spec.name.upper()
+            text = environ.get(name)
+            if text is None:
+                continue
+            current = getattr(base, spec.name)
+            try:
+                changes[spec.name] = _parse(text.strip(), current)
+            except ValueError:
+                raise ValueError(
+                    f"{name}={text!r} is not a valid {type(current).__name__}"
+                ) from None
+        return replace(base, **changes)
+
+
+def _parse(text: str, like: Any) -> Any:
+    if isinstance(like, bool):
+        if text.lower() in ("1", "true", "yes", "on"):
+            return True
+        if text.lower() in ("0", "false", "no", "off"):
+            return False
+        raise ValueError(text)
+    if isinstance(like, int):
+        return int(text)
+    if isinstance(like, float):
+        return float(text)
+    if isinstance(like, tuple):
+        return tuple(item.strip() for item in text.split(",") if item.strip())
+    return text

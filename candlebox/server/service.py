@@ -10,6 +10,7 @@ built only from what that seat may see; the raw action history is never sent to 
 from __future__ import annotations
 
 import asyncio
+import heapq
 import logging
 import os
 import random
@@ -43,6 +44,9 @@ log = logging.getLogger("candlebox.server")
 _encode = msgspec.json.Encoder().encode
 # Options that fix what chance would decide (a deck's order, the content itself): practice only.
 FIXING_OPTIONS = ("deck", "decks", "content")
+LOBBY_LISTS = ("open", "playing", "finished")
+CLOSED_MESSAGE = "this game was closed: nobody moved in it for a long time"
+_CURSOR = re.compile(r"^([0-9]{1,12}(?:\.[0-9]{1,20})?)~([A-Za-z0-9_-]{1,32})$")
 BOT_NAMES = ("Ember", "Wick", "Taper", "Lumen", "Flicker", "Tallow", "Beacon", "Glim")
 
 
@@ -97,6 +101,8 @@ class LiveGame:
     bots: dict[int, Any] = field(default_factory=dict)
     bot_tasks: dict[int, asyncio.Task[None]] = field(default_factory=dict)
     title: str = ""
+    active_at: float = field(default_factory=time.time)  # its last move (or creation, or restart)
+    creator: str | None = None  # the client address that created it (this process only)
 
     @property
     def id(self) -> str:
@@ -126,6 +132,7 @@ class GameService:
         )
         self.closed = False
         self.stats = {"moves": 0, "bot_moves": 0, "rejected": 0}
+        self.sweeper: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------------ start and stop
     async def start(self) -> None:
@@ -154,10 +161,14 @@ class GameService:
             self._schedule_bots(live)
         if ids:
             log.info("resumed %d live games", len(self.games))
+        if self.settings.sweep_every > 0:
+            self.sweeper = asyncio.create_task(self._sweep_forever())
 
     async def stop(self) -> None:
         self.closed = True
         tasks = [t for live in self.games.values() for t in live.bot_tasks.values()]
+        if self.sweeper is not None:
+            tasks.append(self.sweeper)
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -250,6 +261,8 @@ class GameService:
         record, moves = loaded
         if record.status == "broken":
             raise Rejected("broken", "this game's record does not replay", 410)
+        if record.status == "expired":
+            raise Rejected("closed", CLOSED_MESSAGE, 410)
         live = self.games.get(game_id) or self.finished.get(game_id)  # loaded meanwhile?
         if live is not None:
             return live
@@ -280,13 +293,28 @@ class GameService:
         raise Rejected("credential", "that credential is not valid for this game", 403)
 
     # ------------------------------------------------------------------ creating and joining
-    async def create(self, spec: dict[str, Any]) -> dict[str, Any]:
+    async def create(self, spec: dict[str, Any], client: str | None = None) -> dict[str, Any]:
         """A new game from the lobby's form (validated here); returns its id, the creator's seat
-        credential and the invite codes of the other human seats."""
+        credential and the invite codes of the other human seats. ``client`` (an address) may have
+        at most ``max_open_games`` live games."""
+        if client is not None and self.settings.max_open_games > 0:
+            mine = sum(1 for live in self.games.values() if live.creator == client)
+            if mine >= self.settings.max_open_games:
+                raise Rejected(
+                    "too-many-games",
+                    f"you already have {mine} games in play (at most "
+                    f"{self.settings.max_open_games}); finish or leave one first",
+                    429,
+                )
         record, you, secrets_out = self._new_record(spec)
         await self.writer.run(lambda conn: Storage.insert_game(conn, record))
         state = self._fresh_state(record)
-        live = LiveGame(record=record, state=state, title=candlebox.game_info(record.game).title)
+        live = LiveGame(
+            record=record,
+            state=state,
+            title=candlebox.game_info(record.game).title,
+            creator=client,
+        )
         live.events_sent = state.event_count
         now = time.time()
         for seat in range(record.players):
@@ -316,6 +344,7 @@ class GameService:
             isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 1 << 63
         ):
             raise Rejected("bad-seed", "the seed is a whole number from 0 to 2^63 - 1")
+        self._check_options(game, variant, players, options)
         practice, seed_chosen = self._practice_rules(spec, seed, options)
         if seed is None:
             seed, nonce = fairness.draw()  # only the server knows it until the game is over
@@ -326,7 +355,9 @@ class GameService:
             options = {**options, "content": content_path(self.settings, pack)}
         try:
             state = candlebox.new_game(game, players, variant, seed=seed, **options)
-        except (ValueError, TypeError) as exc:
+        except TypeError:  # the engine's message would be Python's own words: never shown
+            raise Rejected("bad-settings", "these options do not fit this game") from None
+        except ValueError as exc:
             if pack is None:
                 raise Rejected("bad-settings", str(exc)) from None
             message = scrub_path(str(exc), options["content"])
@@ -384,6 +415,9 @@ class GameService:
             else:
                 raise Rejected("bad-seats", f"seat {number}: kind is 'human' or 'bot'")
         table = security.new_game_id()
+        public = spec.get("public", True)
+        if not isinstance(public, bool):
+            raise Rejected("bad-public", "'public' is true or false")
         record = GameRecord(
             id=table,
             game=game,
@@ -391,7 +425,7 @@ class GameService:
             players=players,
             options=dict(state.options) if pack is None else {**state.options, "content": pack},
             seed=state.seed,
-            public=bool(spec.get("public", True)),
+            public=public,
             bot_delay=float(delay),
             created_at=time.time(),
             seats=seats,
@@ -426,6 +460,33 @@ class GameService:
                 "server knows.",
             )
         return practice, seed is not None
+
+    def _check_options(
+        self, game: str, variant: str | None, players: int, options: dict[str, Any]
+    ) -> None:
+        """Option names the variant knows (never the engine's own arguments such as ``seed``) and
+        ``max_turns`` within this server's cap."""
+        info = candlebox.game_info(game)
+        try:
+            name = variant or info.default_variant(players)
+        except (ValueError, KeyError):
+            return  # the engine names the problem with the player count
+        chosen = next((v for v in info.variants if v.name == name), None)
+        if chosen is None:
+            return  # the engine names the unknown variant
+        # An option another variant offers is accepted at the value it has here (Variant.fixed).
+        known = {opt.name for opt in chosen.options} | {pin.option.name for pin in chosen.fixed}
+        for key in options:
+            if key not in known:
+                raise Rejected(
+                    "bad-settings",
+                    f"unknown option {key!r}; options: {', '.join(sorted(known)) or 'none'}",
+                )
+        turns = options.get("max_turns")
+        if isinstance(turns, int) and turns > self.settings.max_turns:
+            raise Rejected(
+                "bad-settings", f"max_turns is at most {self.settings.max_turns} on this server"
+            )
 
     async def claim(self, game_id: str, seat: int, name: object, invite: object) -> str:
         """Take an open human seat; returns the seat's new credential (shown only this once)."""
@@ -530,15 +591,22 @@ class GameService:
         live = self.live(game_id)
         if not isinstance(action, str) or not action or len(action) > 200:
             raise Rejected("malformed", "an action is a short text in the game's notation")
-        if expect is not None and (isinstance(expect, bool) or not isinstance(expect, int)):
-            raise Rejected("malformed", "'expect' is the move number the action answers")
+        if isinstance(expect, bool) or not isinstance(expect, int):
+            raise Rejected(
+                "malformed",
+                "'expect' is required: the number of the move the action answers (the frame's "
+                "'move'), so that a retried move is refused instead of applied twice",
+            )
         async with live.lock:
             state = live.state
+            if live.record.status == "expired":  # closed while this move waited for the lock
+                raise Rejected("closed", CLOSED_MESSAGE, 410)
             if state.is_over:
                 raise Rejected("over", "the game is over; no move is legal", 409)
             if not bot and live.seat(seat).kind == "bot":
                 raise Rejected("bot-seat", f"a bot plays seat {seat} now; take it back first", 409)
-            if expect is not None and expect != live.moves:
+            if expect != live.moves:
+                self._refuse_repeat(live, seat, action, expect)
                 raise Rejected(
                     "stale",
                     f"the game has moved on: that answers move {expect}, the game is at move "
@@ -563,13 +631,14 @@ class GameService:
                 raise Rejected(
                     "conflict", "another move was recorded first; try again", 409
                 ) from None
-            except Exception as exc:
+            except Exception:
                 log.exception("move %d of %s could not be saved", number, game_id)
                 raise Rejected(
-                    "unsaved", f"the move could not be saved ({exc}); try again", 503
+                    "unavailable", "the move could not be saved just now; try again shortly", 503
                 ) from None
             state.apply(seat, action)  # legal, so this cannot fail
             live.moves += 1
+            live.active_at = time.time()
             self.stats["moves"] += 1
             if bot:
                 self.stats["bot_moves"] += 1
@@ -582,6 +651,18 @@ class GameService:
         else:
             self._schedule_bots(live)
         return number
+
+    @staticmethod
+    def _refuse_repeat(live: LiveGame, seat: int, action: str, expect: int) -> None:
+        """A move answering a move number that is already taken by this very move (a retry, a
+        double click, a resent message): refused, naming it, never applied again."""
+        history = live.state.history
+        if 0 <= expect < len(history) and tuple(history[expect]) == (seat, action):
+            raise Rejected(
+                "duplicate",
+                f"{action!r} was already applied as move {expect}; it is not applied again",
+                409,
+            )
 
     def _why_illegal(self, live: LiveGame, seat: int, action: str) -> str:
         """The engine's own explanation: ``apply`` raises it and changes nothing."""
@@ -668,7 +749,12 @@ class GameService:
 
     # ------------------------------------------------------------------ watching
     def attach(self, live: LiveGame, conn: Connection) -> None:
-        """Register a watcher and queue its snapshot (no await in between: no frame is missed)."""
+        """Register a watcher and queue its snapshot (no await in between: no frame is missed).
+        A game has at most ``max_spectators`` spectators' connections (:class:`Rejected`)."""
+        if conn.seat is None and len(live.watchers.get(None, ())) >= self.settings.max_spectators:
+            raise Rejected(
+                "full", "this game has as many spectators as it can take; try again later", 503
+            )
         frame, length = self._snapshot(live, conn.seat, "snapshot")
         conn.push(frame)
         live.log_lengths[conn.seat] = length
@@ -853,42 +939,112 @@ class GameService:
         }
 
     # ------------------------------------------------------------------ the lobby
-    async def lobby(self) -> dict[str, Any]:
-        open_games, playing = [], []
-        for live in self.games.values():
-            summary = self._summary(live)
-            if live.record.public and any(
-                s.kind == "human" and s.token_hash is None for s in live.record.seats
-            ):
-                open_games.append(summary)
-            else:
-                playing.append(summary)
-        finished = await asyncio.to_thread(
-            self.storage.finished_games, self.settings.lobby_finished
+    async def lobby(self, limit: int | None = None) -> dict[str, Any]:
+        """The first page of each of the lobby's lists (public games only: a private game is never
+        listed, live or finished) and the cursor of each list's next page (None: no more)."""
+        size = self._page_size(limit)
+        out: dict[str, Any] = {"next": {}}
+        for which in LOBBY_LISTS:
+            games, cursor = await self.lobby_page(which, size, None)
+            out[which] = games
+            out["next"][which] = cursor
+        return out
+
+    async def lobby_page(
+        self, which: str, limit: int | None, cursor: str | None
+    ) -> tuple[list[dict[str, Any]], str | None]:
+        """One page of a lobby list, newest first, after ``cursor`` (a previous page's ``next``)."""
+        if which not in LOBBY_LISTS:
+            raise Rejected("bad-list", f"the lobby's lists are {', '.join(LOBBY_LISTS)}")
+        size = self._page_size(limit)
+        after = _parse_cursor(cursor)
+        if which == "finished":
+            records = await asyncio.to_thread(self.storage.finished_games, size + 1, after)
+            done = [self._finished_summary(record) for record in records[:size]]
+            last = records[size - 1] if len(records) > size else None
+            return done, None if last is None else _cursor(last.updated_at, last.id)
+        wanted = which == "open"
+        candidates = (
+            live
+            for live in self.games.values()
+            if live.record.public
+            and self._has_open_seat(live) == wanted
+            and (after is None or (live.record.created_at, live.id) < after)
         )
-        done = []
-        for record in finished:
-            done.append(
-                {
-                    "id": record.id,
-                    "game": record.game,
-                    "title": candlebox.game_info(record.game).title,
-                    "variant": record.variant,
-                    "players": record.players,
-                    "seats": [
-                        {"seat": s.seat, "name": s.name, "kind": s.kind} for s in record.seats
-                    ],
-                    "result": record.result,
-                    "finished_at": record.updated_at,
-                    "practice": bool(record.fair and record.fair.practice),
-                }
-            )
-        key = lambda g: -g["created_at"]  # noqa: E731
+        page = heapq.nlargest(size + 1, candidates, key=lambda g: (g.record.created_at, g.id))
+        more = len(page) > size
+        page = page[:size]
+        cursor_out = _cursor(page[-1].record.created_at, page[-1].id) if more else None
+        return [self._summary(live) for live in page], cursor_out
+
+    def _page_size(self, limit: int | None) -> int:
+        if limit is None:
+            return self.settings.lobby_page
+        if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+            raise Rejected("bad-limit", "the limit is a whole number of games, 1 or more")
+        return min(limit, self.settings.lobby_max_page)
+
+    @staticmethod
+    def _has_open_seat(live: LiveGame) -> bool:
+        return any(s.kind == "human" and s.token_hash is None for s in live.record.seats)
+
+    @staticmethod
+    def _finished_summary(record: GameRecord) -> dict[str, Any]:
         return {
-            "open": sorted(open_games, key=key),
-            "playing": sorted((g for g in playing if g["public"]), key=key)[:50],
-            "finished": done,
+            "id": record.id,
+            "game": record.game,
+            "title": candlebox.game_info(record.game).title,
+            "variant": record.variant,
+            "players": record.players,
+            "seats": [{"seat": s.seat, "name": s.name, "kind": s.kind} for s in record.seats],
+            "result": record.result,
+            "finished_at": record.updated_at,
+            "practice": bool(record.fair and record.fair.practice),
         }
+
+    # ------------------------------------------------------------------ expiry
+    async def _sweep_forever(self) -> None:
+        while not self.closed:
+            await asyncio.sleep(self.settings.sweep_every)
+            try:
+                await self.sweep()
+            except Exception:  # the database may be down for a while: try again next time
+                log.exception("the sweep for expired games failed")
+
+    async def sweep(self, now: float | None = None) -> tuple[list[str], list[str]]:
+        """Close live games with no move for ``expire_after`` seconds (their watchers are told and
+        let go; they leave every list) and delete finished or closed games ``keep_finished`` seconds
+        after they ended. Returns (closed ids, deleted ids)."""
+        now = time.time() if now is None else now
+        closed = []
+        for live in list(self.games.values()):
+            if now - live.active_at < self.settings.expire_after:
+                continue
+            async with live.lock:
+                if live.id not in self.games or now - live.active_at < self.settings.expire_after:
+                    continue
+                await self.writer.run(
+                    partial(Storage.set_status, game_id=live.id, status="expired")
+                )
+                live.record.status = "expired"
+                self.games.pop(live.id, None)
+            for task in live.bot_tasks.values():
+                task.cancel()
+            frame = _encode(
+                {"type": "error", "error": "closed", "message": CLOSED_MESSAGE, "ref": None}
+            ).decode()
+            for conns in live.watchers.values():
+                for conn in conns:
+                    conn.push(frame)
+                    conn.close()
+            closed.append(live.id)
+        cutoff = now - self.settings.keep_finished
+        deleted: list[str] = await self.writer.run(partial(Storage.delete_ended, before=cutoff))
+        for game_id in deleted:
+            self.finished.pop(game_id, None)
+        if closed or deleted:
+            log.info("closed %d abandoned games, deleted %d old ones", len(closed), len(deleted))
+        return closed, deleted
 
     def _summary(self, live: LiveGame) -> dict[str, Any]:
         info = self.game_public(live)
@@ -933,6 +1089,19 @@ def scrub_path(message: str, folder: str) -> str:
     for form in sorted({folder, os.path.realpath(folder)}, key=len, reverse=True):
         message = message.replace(form, "the pack")
     return message
+
+
+def _cursor(stamp: float, game_id: str) -> str:
+    return f"{stamp!r}~{game_id}"
+
+
+def _parse_cursor(cursor: str | None) -> tuple[float, str] | None:
+    if cursor is None:
+        return None
+    found = _CURSOR.match(cursor) if isinstance(cursor, str) else None
+    if found is None:
+        raise Rejected("bad-cursor", "that is not a cursor from this lobby's 'next'")
+    return float(found.group(1)), found.group(2)
 
 
 def _result(state: State) -> dict[str, Any] | None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import queue
 import threading
 import time
@@ -38,9 +39,12 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    and_,
     create_engine,
+    delete,
     event,
     insert,
+    or_,
     select,
     update,
 )
@@ -172,12 +176,20 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
+def _private_file(path: Path) -> None:
+    """Create the SQLite file readable by its owner only (0600): SQLite gives its -wal and -shm
+    files the database file's permissions, so they are private too."""
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    if not path.exists():
+        os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
+
+
 def make_engine(url: str) -> Engine:
     url = database_url(url)
     if url.startswith("sqlite"):
         path = url.split(":///", 1)[1] if ":///" in url else ""
         if path and path != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
+            _private_file(Path(path))
         engine = create_engine(url, connect_args={"check_same_thread": False})
         event.listen(engine, "connect", _sqlite_pragmas)
         return engine
@@ -301,6 +313,25 @@ class Storage:
         )
 
     @staticmethod
+    def delete_ended(conn: Connection, before: float) -> list[str]:
+        """Delete the games that finished or were closed before ``before`` (their moves and seats
+        too); returns their ids."""
+        ended = games.c.status.in_(("over", "expired"))
+        ids = [
+            row.id
+            for row in conn.execute(
+                select(games.c.id).where(ended, games.c.updated_at < before).limit(1000)
+            )
+        ]
+        if ids:
+            # every table that refers to a game (moves, seats and any added later) goes first
+            for table in reversed(metadata.sorted_tables):
+                if table is not games and "game_id" in table.c:
+                    conn.execute(delete(table).where(table.c.game_id.in_(ids)))
+            conn.execute(delete(games).where(games.c.id.in_(ids)))
+        return ids
+
+    @staticmethod
     def update_seat(conn: Connection, game_id: str, seat: int, **values: Any) -> None:
         if "params" in values:
             values["params"] = json.dumps(values["params"]) if values["params"] else None
@@ -375,14 +406,23 @@ class Storage:
             )
             return [row.id for row in rows]
 
-    def finished_games(self, limit: int) -> list[GameRecord]:
-        """The most recently finished games, newest first, with their seats."""
+    def finished_games(
+        self, limit: int, after: tuple[float, str] | None = None
+    ) -> list[GameRecord]:
+        """The most recently finished public games, newest first (before ``after``, a finishing time
+        and id, for the next page), with their seats. Private games are never listed."""
+        query = select(games).where(games.c.status == "over", games.c.public.is_(True))
+        if after is not None:
+            stamp, game_id = after
+            query = query.where(
+                or_(
+                    games.c.updated_at < stamp,
+                    and_(games.c.updated_at == stamp, games.c.id < game_id),
+                )
+            )
         with self.engine.connect() as conn:
             rows = conn.execute(
-                select(games)
-                .where(games.c.status == "over")
-                .order_by(games.c.updated_at.desc())
-                .limit(limit)
+                query.order_by(games.c.updated_at.desc(), games.c.id.desc()).limit(limit)
             ).all()
             records = [_game_from_row(row) for row in rows]
             by_id = self._seats_of(conn, [r.id for r in records])

@@ -30,7 +30,9 @@ def sqlite_url(tmp_path: Path) -> str:
 
 
 def make_client(url: str, **settings: Any) -> TestClient:
-    values: dict[str, Any] = {"bot_delay": 0.0, "zombie_after": 60.0}
+    # the functional tests make requests as fast as they can: the per-client rate limit is off
+    # unless a test sets it (tests/server/test_abuse.py)
+    values: dict[str, Any] = {"bot_delay": 0.0, "zombie_after": 60.0, "requests_per_second": 0}
     values.update(settings)
     return TestClient(create_app(Settings(db=url, **values)))
 

@@ -19,8 +19,11 @@ ROOT = Path(candlebox.__file__).resolve().parents[1]
 
 
 class ServerProcess:
-    def __init__(self, db: str, log: Path, bot_delay: float = 0.0) -> None:
+    def __init__(
+        self, db: str, log: Path, bot_delay: float = 0.0, env: dict[str, str] | None = None
+    ) -> None:
         self.db = db
+        self.env = env or {}  # settings for this server: CANDLEBOX_<NAME> variables
         self.log = log
         self.bot_delay = bot_delay
         self.port = free_port()
@@ -35,7 +38,13 @@ class ServerProcess:
         return f"ws://127.0.0.1:{self.port}"
 
     def start(self, timeout: float = 30.0) -> ServerProcess:
-        env = {**os.environ, "PYTHONPATH": str(ROOT)}
+        # the tests start many games from one address over a session: no cap on open games
+        env = {
+            **os.environ,
+            "PYTHONPATH": str(ROOT),
+            "CANDLEBOX_MAX_OPEN_GAMES": "0",
+            **self.env,
+        }
         command = [
             sys.executable,
             "-m",

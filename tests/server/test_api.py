@@ -76,9 +76,14 @@ def test_create_validates_everything(client: Any) -> None:
         response = client.post("/api/games", json=body)
         assert response.status_code == 400, (body, response.text)
         assert response.json()["error"] == code, (body, response.json())
-    assert client.post("/api/games", content=b"{not json").json()["error"] == "malformed"
-    assert client.post("/api/games", content=b"[1, 2]").json()["error"] == "malformed"
-    huge = client.post("/api/games", content=b"{" + b" " * 70000 + b"}")
+    as_json = {"Content-Type": "application/json"}
+    assert client.post("/api/games", content=b"{not json", headers=as_json).json()["error"] == (
+        "malformed"
+    )
+    assert client.post("/api/games", content=b"[1, 2]", headers=as_json).json()["error"] == (
+        "malformed"
+    )
+    huge = client.post("/api/games", content=b"{" + b" " * 70000 + b"}", headers=as_json)
     assert huge.status_code == 413
     assert client.get("/api/games").json()["open"] == []  # nothing was created
 
@@ -119,14 +124,16 @@ def test_moves_legal_illegal_stale_and_credentials(client: Any) -> None:
     other = 1 - seat
     before = state(client, game_id)
     # not your turn, not legal, malformed, stale: each refused and nothing changes
-    assert move(client, game_id, tokens[other], "flip").json()["error"] == "illegal"
-    refused = move(client, game_id, tokens[seat], "buy")
+    assert move(client, game_id, tokens[other], "flip", 0).json()["error"] == "illegal"
+    refused = move(client, game_id, tokens[seat], "buy", 0)
     assert refused.status_code == 422 and "not legal now" in refused.json()["message"]
-    assert move(client, game_id, tokens[seat], "fly").json()["message"].count("malformed") == 1
-    assert move(client, game_id, tokens[seat], "x" * 500).json()["error"] == "malformed"
+    assert move(client, game_id, tokens[seat], "fly", 0).json()["message"].count("malformed") == 1
+    assert move(client, game_id, tokens[seat], "x" * 500, 0).json()["error"] == "malformed"
     assert (
         client.post(
-            f"/api/games/{game_id}/moves", json={"action": 7}, headers=auth(tokens[seat])
+            f"/api/games/{game_id}/moves",
+            json={"action": 7, "expect": 0},
+            headers=auth(tokens[seat]),
         ).json()["error"]
         == "malformed"
     )
@@ -182,7 +189,8 @@ def test_two_simultaneous_moves_exactly_one_applies(sqlite_url: str) -> None:
             codes = sorted(r.status_code for r in results)
             assert codes[0] == 200 and codes[1] in (409, 422), [r.text for r in results]
             loser = next(r for r in results if r.status_code != 200)
-            assert loser.json()["error"] in ("stale", "illegal")
+            # the same move twice is a duplicate; another one is stale or no longer legal
+            assert loser.json()["error"] in ("stale", "illegal", "duplicate")
             assert state(client, game_id)["move"] == now["move"] + 1
     # the record replays through the engine (restart from the same database)
     with make_client(sqlite_url) as client:
@@ -207,7 +215,7 @@ def test_websocket_protocol_and_errors(client: Any) -> None:
         ws.send_json({"type": "dance", "ref": "r1"})
         reply = ws.receive_json()
         assert reply["error"] == "unknown-type" and reply["ref"] == "r1"
-        ws.send_json({"type": "move", "action": "sell", "ref": 7})
+        ws.send_json({"type": "move", "action": "sell", "expect": 0, "ref": 7})
         reply = ws.receive_json()
         assert reply["error"] == "illegal" and reply["ref"] == 7
         ws.send_json({"type": "ping", "ref": "p"})
@@ -311,7 +319,7 @@ def test_a_player_can_hand_their_own_seat_to_a_bot(client: Any) -> None:
     game_id, tokens = all_human(client, 2, seed=8)
     ok = client.post(f"/api/games/{game_id}/seats/0/bot", json={}, headers=auth(tokens[0]))
     assert ok.status_code == 200
-    refused = move(client, game_id, tokens[0], "flip")
+    refused = move(client, game_id, tokens[0], "flip", 0)
     assert refused.json()["error"] in ("bot-seat", "illegal")
 
 

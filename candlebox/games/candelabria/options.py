@@ -13,6 +13,7 @@ from candlebox.engine import Fixed, Option
 from candlebox.games.candelabria.setup import DECK_NAMES
 
 MAX_TURNS = 1000  # Kindling turns; a three-year game takes about 30 per player
+MAX_TURNS_LIMIT = 100_000  # the largest max_turns accepted: a bound for hostile input
 
 
 class CandelabriaOption(Option):
@@ -96,6 +97,7 @@ OPTIONS = (
         MAX_TURNS,
         "end the game after this many Kindling turns (truncated; the most VP wins)",
         minimum=1,
+        maximum=MAX_TURNS_LIMIT,
         nullable=False,
     ),
     CandelabriaOption(

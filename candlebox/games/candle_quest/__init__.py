@@ -11,6 +11,7 @@ from candlebox.games.candle_quest.setup import set_up
 from candlebox.games.candle_quest.state import GAME_ID, CandleQuestState
 
 MAX_TURNS = 1000  # bots finish in 30–120 turns; random players almost never do (rulings CQ-17)
+MAX_TURNS_LIMIT = 100_000  # the largest max_turns accepted: a bound for hostile input
 
 COMMON = (
     Option(
@@ -34,6 +35,7 @@ COMMON = (
         MAX_TURNS,
         "end the game after this many turns (truncated)",
         minimum=1,
+        maximum=MAX_TURNS_LIMIT,
         nullable=False,
     ),
     Option(

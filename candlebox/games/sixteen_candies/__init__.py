@@ -20,6 +20,7 @@ from candlebox.games.sixteen_candies.setup import set_up
 from candlebox.games.sixteen_candies.state import GAME_ID, SixteenCandiesState
 
 MAX_TURNS = 2000  # far above any natural game (rulings SC-18)
+MAX_TURNS_LIMIT = 100_000  # the largest max_turns accepted: a bound for hostile input
 START_POOL = 16  # "Deal each player 16 Licorice Pieces"
 
 OPTIONS = (
@@ -44,6 +45,7 @@ OPTIONS = (
         MAX_TURNS,
         "end the game after this many turns (truncated; the most candy wins)",
         minimum=1,
+        maximum=MAX_TURNS_LIMIT,
         nullable=False,
     ),
     Option(

@@ -145,7 +145,8 @@ async function receive(msg) {
     page.busy = false;
   } else if (msg.type === "error") {
     page.busy = false;
-    if (msg.error !== "stale") toast(msg.message, "error");
+    // stale: the game moved on first; duplicate: a resent move already applied (the update shows it)
+    if (msg.error !== "stale" && msg.error !== "duplicate") toast(msg.message, "error");
     renderBoard();
   }
 }

@@ -198,7 +198,15 @@ function practiceTitle(game) {
   return fixed.length ? `A practice game: the host fixed ${fixed.join(", ")}` : "A practice game";
 }
 
-function listGames(id, games, actions, empty) {
+// The lobby's lists come a page at a time (newest first): the poll fetches the first page of each,
+// and "More" follows the list's cursor; pages asked for stay shown across polls.
+const lists = {
+  open: { extra: 0, games: [], next: null },
+  playing: { extra: 0, games: [], next: null },
+  finished: { extra: 0, games: [], next: null },
+};
+
+function listGames(id, games, actions, empty, more) {
   const box = clear($(id));
   if (!games.length) box.append(h("p.empty", empty));
   for (const game of games) {
@@ -210,28 +218,59 @@ function listGames(id, games, actions, empty) {
         h("div.gc-actions", actions(game))),
     );
   }
+  if (more) {
+    box.append(h("button.small.more", { type: "button", dataset: { list: id }, onclick: more }, "More"));
+  }
+}
+
+async function loadPages(lobby) {
+  for (const [name, list] of Object.entries(lists)) {
+    list.games = lobby[name];
+    list.next = lobby.next[name];
+    for (let page = 0; page < list.extra && list.next; page++) {
+      const more = await api(`/api/games?list=${name}&cursor=${encodeURIComponent(list.next)}`);
+      list.games = list.games.concat(more.games.filter((g) => !list.games.some((s) => s.id === g.id)));
+      list.next = more.next;
+    }
+  }
+}
+
+function more(name) {
+  return lists[name].next ? () => ((lists[name].extra += 1), refresh()) : null;
 }
 
 async function refresh() {
   let lobby;
   try {
     lobby = await api("/api/games");
+    await loadPages(lobby);
   } catch {
     return;
   }
   const mine = myGames();
-  const open = lobby.open.filter((g) => !mine.some((m) => m.id === g.id && m.token));
+  const open = lists.open.games.filter((g) => !mine.some((m) => m.id === g.id && m.token));
   listGames("open", open, (game) =>
     game.seats.filter((s) => !s.taken).map((s) =>
       h("a.button.small.primary", { href: joinLink(game.id, s.seat) }, `Join as seat ${s.seat + 1}`)).concat(
       h("a.button.small", { href: `/g/${encodeURIComponent(game.id)}` }, "Watch")),
-    "No open seats right now. Start a game and invite someone!");
-  listGames("playing", lobby.playing, (game) => [h("a.button.small", { href: `/g/${encodeURIComponent(game.id)}` }, "Watch")], "Nobody is playing right now.");
-  listGames("finished", lobby.finished.map((g) => ({ ...g, seats: g.seats.map((s) => ({ ...s, taken: true })) })),
-    (game) => [h("a.button.small", { href: `/g/${encodeURIComponent(game.id)}` }, "Replay")], "No finished games yet.");
-  const mineBox = clear($("mine"));
-  const known = new Map([...lobby.open, ...lobby.playing].map((g) => [g.id, g]));
+    "No open seats right now. Start a game and invite someone!", more("open"));
+  listGames("playing", lists.playing.games, (game) => [h("a.button.small", { href: `/g/${encodeURIComponent(game.id)}` }, "Watch")],
+    "Nobody is playing right now.", more("playing"));
+  listGames("finished", lists.finished.games.map((g) => ({ ...g, seats: g.seats.map((s) => ({ ...s, taken: true })) })),
+    (game) => [h("a.button.small", { href: `/g/${encodeURIComponent(game.id)}` }, "Replay")], "No finished games yet.",
+    more("finished"));
+  const known = new Map([...lists.open.games, ...lists.playing.games].map((g) => [g.id, g]));
   const shown = mine.filter((m) => m.token).slice(0, 8);
+  // your games that are not on the pages shown (private, or further down a list): asked one by one
+  await Promise.all(shown.filter((m) => !known.has(m.id)).map(async (m) => {
+    try {
+      const info = await api(`/api/games/${encodeURIComponent(m.id)}`);
+      if (info.game.status === "live") known.set(m.id, info.game);
+    } catch {
+      // gone (closed or deleted): shown as such
+    }
+  }));
+  const mineBox = clear($("mine"));
   if (!shown.length) mineBox.append(h("p.empty", "Games you start or join appear here."));
   for (const m of shown) {
     const live = known.get(m.id);
