@@ -31,7 +31,9 @@ ISMCTS = {"kind": "bot", "bot": "ismcts"}
 )
 def test_bot_parameters_beyond_the_servers_bounds_are_refused(client: Any, params: Any) -> None:
     body = {"game": "candle-quest", "seats": [{"kind": "human"}, {**ISMCTS, "params": params}]}
-    response = client.post("/api/games", content=json.dumps(body))
+    response = client.post(
+        "/api/games", content=json.dumps(body), headers={"content-type": "application/json"}
+    )
     assert response.status_code == 400, response.text
     assert response.json()["error"] == "bad-bot"
     assert "seat 1" in response.json()["message"]

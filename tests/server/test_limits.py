@@ -47,7 +47,11 @@ def test_a_chunked_body_is_refused_once_it_passes_the_limit(tmp_path: Path) -> N
         "raw_path": b"/api/games",
         "root_path": "",
         "query_string": b"",
-        "headers": [(b"host", b"test"), (b"transfer-encoding", b"chunked")],
+        "headers": [
+            (b"host", b"test"),
+            (b"content-type", b"application/json"),
+            (b"transfer-encoding", b"chunked"),
+        ],
         "client": ("127.0.0.1", 1),
         "server": ("127.0.0.1", 80),
     }
