@@ -26,7 +26,7 @@ from candlebox.engine import IllegalAction, State
 from candlebox.server import bots as botlib
 from candlebox.server import security
 from candlebox.server.config import Settings
-from candlebox.server.logtext import entry_text
+from candlebox.server.sentences import entry_text
 from candlebox.server.storage import (
     GameRecord,
     MoveConflict,

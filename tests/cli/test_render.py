@@ -12,7 +12,9 @@ import candlebox
 from candlebox import bots
 from candlebox.cli import render
 from candlebox.cli.actions import NotInList, numbered, pick
-from candlebox.cli.render import candle_quest, generic
+from candlebox.cli.render import generic
+from candlebox.games.candle_quest import render as candle_quest
+from candlebox.games.candle_quest import text as candle_quest_text
 from candlebox.games.candle_quest.view import EVENT_FIELDS
 
 
@@ -51,7 +53,7 @@ def test_candle_quest_lines() -> None:
 
 
 def test_every_candle_quest_event_has_its_own_line() -> None:
-    assert set(EVENT_FIELDS) == set(candle_quest.LINES)
+    assert set(EVENT_FIELDS) == set(candle_quest_text.LINES)
 
 
 def test_generic_line_for_an_unknown_game() -> None:
