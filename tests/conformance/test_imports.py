@@ -16,6 +16,8 @@ Run as a script (``python -m tests.conformance.test_imports``) it prints every c
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -242,6 +244,27 @@ def test_no_switch_on_a_game_outside_the_games() -> None:
         for line in game_switches(path, game_ids)
     ]
     assert not bad, "\n".join(bad)
+
+
+def test_capabilities_load_only_when_used() -> None:
+    """Playing with the bots imports neither rich nor numpy (a game's renderer and encoder are loaded
+    by their accessors only); asking for the renderer brings rich in."""
+    script = (
+        "import sys, candlebox\n"
+        "from candlebox import bots\n"
+        "for game in candlebox.GAMES:\n"
+        "    s = candlebox.new_game(game, players=3, seed=1)\n"
+        "    for name in ('heuristic', 'ismcts'):\n"
+        "        bots.make(name, seed=1, **({'iterations': 2} if name == 'ismcts' else {}))"
+        ".choose(s, s.to_act[0])\n"
+        "print(sorted(m for m in ('numpy', 'rich') if m in sys.modules))\n"
+        "candlebox.game_info('candle-quest').renderer()\n"
+        "print('rich' in sys.modules)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, check=True
+    )
+    assert done.stdout.split("\n")[:2] == ["[]", "True"], done.stdout + done.stderr
 
 
 def test_the_checker_sees_cycles_nested_imports_and_switches(tmp_path: Path) -> None:
