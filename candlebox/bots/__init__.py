@@ -14,6 +14,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from candlebox.bots.heuristic import HeuristicBot
+from candlebox.bots.ismcts import ISMCTSBot
+from candlebox.bots.random_bot import RandomBot
 from candlebox.engine import State
 
 
@@ -56,10 +59,6 @@ def make(name: str, seed: int | None = None, **params: Any) -> Bot:
 
 
 def _register_builtin() -> None:
-    from candlebox.bots.heuristic import HeuristicBot
-    from candlebox.bots.ismcts import ISMCTSBot
-    from candlebox.bots.random_bot import RandomBot
-
     register("random", RandomBot, "plays a uniformly random legal action")
     register("heuristic", HeuristicBot, "a rule-of-thumb player for each game")
     register(

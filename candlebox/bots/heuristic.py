@@ -1,25 +1,10 @@
-"""The heuristic bot: one rule-of-thumb policy per game, chosen by the state's game id."""
+"""The heuristic bot: the game's own rule-of-thumb policy (its ``heuristic`` capability)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
-from candlebox.engine import Rng, State
+from candlebox.engine import Rng, State, game_info
+from candlebox.engine.plugin import Policy
 from candlebox.engine.rng import fresh_seed
-
-# A policy reads the seat's view and legal actions and returns one of them.
-Policy = Callable[[dict[str, Any], list[str], Rng], str]
-
-
-def _policies() -> dict[str, Policy]:
-    from candlebox.bots import candelabria, candle_quest, sixteen_candies
-
-    return {
-        "candle-quest": candle_quest.policy,
-        "sixteen-candies": sixteen_candies.policy,
-        "candelabria": candelabria.policy,
-    }
 
 
 class HeuristicBot:
@@ -32,7 +17,14 @@ class HeuristicBot:
             raise ValueError(f"epsilon must be a probability between 0 and 1, got {epsilon!r}")
         self.rng = Rng(fresh_seed() if seed is None else seed)
         self.epsilon = float(epsilon)
-        self.policies = _policies()
+        # The policy of the last game played, looked up once per game rather than per decision.
+        self._game: tuple[str, Policy | None] | None = None
+
+    def policy(self, game_id: str) -> Policy | None:
+        """The game's policy (None when the game has no heuristic)."""
+        if self._game is None or self._game[0] != game_id:
+            self._game = (game_id, game_info(game_id).policy())
+        return self._game[1]
 
     def choose(self, state: State, seat: int) -> str:
         actions = state.legal_actions(seat)
@@ -42,7 +34,7 @@ class HeuristicBot:
             return actions[0]
         if self.epsilon and self.rng.below(1 << 30) < self.epsilon * (1 << 30):
             return actions[self.rng.below(len(actions))]
-        policy = self.policies.get(state.game_id)
+        policy = self.policy(state.game_id)
         if policy is None:
             raise ValueError(f"the heuristic bot has no policy for {state.game_id!r}")
         choice = policy(state.view(seat), actions, self.rng)

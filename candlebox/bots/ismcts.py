@@ -22,8 +22,8 @@ Rewards are in [0, 1] for every seat. A finished game pays ``reward="win"`` (the
 the winners (1/k each of k), 0 to the others; ``reward="rank"`` pays by rank of ``state.scores``
 ((n − 1 − rank) / (n − 1), ties averaged). Raw points (advanced Candle Quest) are never the reward: a
 bot that maximised points would trade wins for margin. A rollout cut off at ``depth`` steps is scored
-by an estimate of each seat's standing (Candle Quest: colours filled, or the advanced score; any other
-game: its current ``scores``), turned into shares of one win.
+by an estimate of each seat's standing (the game's ``evaluate`` hook, e.g. Candle Quest's colours
+filled or advanced score; otherwise its current ``scores``), turned into shares of one win.
 
 Parameters: ``iterations`` (default 200) or ``seconds`` per decision (both: whichever comes first);
 ``c`` the UCB exploration constant; ``rollout``: ``"heuristic"`` (the heuristic bot's policy for the
@@ -39,7 +39,8 @@ heuristic's (or the game's own ``policy`` hook's) choice is credited with ``anch
 visits at the root, so it is kept unless the search clearly prefers another (default 0, or the game's
 tuned default: 16 Candies plays ``epsilon=0, anchor=0.5`` unless told otherwise).
 
-Per-game hooks (``SearchHooks``, from the game's bot module; 16 Candies has them, the other games none)
+Per-game hooks (``SearchHooks``, the game's ``search`` capability: ``game_info(id).search_hooks()``,
+e.g. candlebox/games/sixteen_candies/search.py; looked up once per bot and game)
 tune the search without leaving the engine contract: the searching seat's own rollout policy (the
 heuristic still plays the rivals: the rival model), an evaluation of unfinished games, a ``horizon``
 at which rollouts stop and are evaluated, and a rival model (``observe`` the rivals' choices in the
@@ -58,14 +59,13 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass, field
 from typing import Any
 
-from candlebox.engine import Rng, State
+from candlebox.engine import GameInfo, Rng, State, game_info
+from candlebox.engine.plugin import Evaluator, Policy, SearchHooks, shares_of
 from candlebox.engine.rng import fresh_seed
 
-Policy = Callable[[dict[str, Any], list[str], Rng], str]
-Evaluator = Callable[[State], list[float]]
+__all__ = ["ISMCTSBot", "SearchHooks", "best_action", "rank_rewards", "shares_of", "win_shares"]
 
 _UNIT = 1 << 30
 _MIXED_TEMPERATURE = 0.1  # simultaneous decisions: softmax temperature over mean rewards
@@ -114,28 +114,6 @@ def rank_rewards(scores: tuple[float, ...] | list[float]) -> list[float]:
     return rewards
 
 
-def shares_of(values: list[float], temperature: float) -> list[float]:
-    """Standings turned into shares of one win (a softmax): equal standings share equally."""
-    top = max(values)
-    weights = [math.exp((v - top) / temperature) for v in values]
-    total = sum(weights)
-    return [w / total for w in weights]
-
-
-def _candle_quest_standing(state: State) -> list[float]:
-    """Colours filled (basic, junior) or the advanced score so far, from each seat's own view."""
-    values = []
-    advanced = state.variant == "advanced"
-    for seat in range(state.num_players):
-        me = state.view(seat)["seats"][seat]
-        if advanced:
-            value = me["candle_value"]
-            values.append(value + min(me["shekels"], value // 2))
-        else:
-            values.append(me["colours"] + me["shekels"] / 40)
-    return shares_of(values, 6.0 if advanced else 0.75)
-
-
 def _score_standing(state: State) -> list[float]:
     """Any game: its current scores as shares (equal scores, or none yet, share equally)."""
     scores = [float(s) for s in state.scores]
@@ -144,45 +122,6 @@ def _score_standing(state: State) -> list[float]:
     # A lead of a third of the typical score is worth about three to one.
     scale = sum(abs(s) for s in scores) / len(scores)
     return shares_of(scores, max(1.0, 0.3 * scale))
-
-
-# Games whose unfinished positions are better judged than by their scores (none is required).
-EVALUATORS: dict[str, Evaluator] = {"candle-quest": _candle_quest_standing}
-
-
-@dataclass(frozen=True)
-class SearchHooks:
-    """What a game's bot module may tell the search beyond the engine contract (all optional).
-
-    ``policy``: the searching seat's own rollout policy and prior (default: the heuristic's, which also
-    plays every other seat: the model of the rivals).
-    ``defaults``: ``epsilon`` and ``anchor`` for this game when the bot is made without them.
-    ``evaluate(world)``: each seat's standing in an unfinished game, in [0, 1] (replaces EVALUATORS).
-    ``horizon(world)``: a rollout stops, and is judged by ``evaluate``, as soon as this value differs
-    from the one the iteration started with (16 Candies: the pools, which change at every round's end;
-    a game is many rounds, and one decision's effect shows in its own round).
-    ``observe(state, seat)``: what the rivals' choices so far tell, read once per decision and only
-    through ``state.log(seat)`` and ``state.view(seat)``; ``plausibility(world, seat, observed)``: how
-    likely those choices are in a determinization, in [0, 1] (opponent modelling: a determinization is
-    kept with that chance, see ``model``). Both read nothing of the real state but the seat's own.
-    """
-
-    policy: Policy | None = None
-    # Parameter defaults measured best for the game (the user's own values always win).
-    defaults: dict[str, float] = field(default_factory=dict)
-    evaluate: Evaluator | None = None
-    horizon: Callable[[State], Hashable] | None = None
-    observe: Callable[[State, int], Any] | None = None
-    plausibility: Callable[[State, int, Any], float] | None = None
-
-
-def search_hooks(game_id: str) -> SearchHooks:
-    """The game's hooks (16 Candies: candlebox/bots/sixteen_candies.py), or none."""
-    if game_id == "sixteen-candies":
-        from candlebox.bots import sixteen_candies
-
-        return sixteen_candies.SEARCH_HOOKS
-    return SearchHooks()
 
 
 # ----------------------------------------------------------------------------- the bot
@@ -268,15 +207,15 @@ class ISMCTSBot:
         self.model = model
         self.rivals = rivals
         self.last: dict[str, float] = {}  # the last search: iterations and seconds
-        self._policies: dict[str, Policy] | None = None
+        # The game's capabilities, looked up once per game rather than once per decision.
+        self._game: tuple[str, Policy | None, SearchHooks] | None = None
 
-    # ------------------------------------------------------------------ policies
-    def _policy(self, game_id: str) -> Policy | None:
-        if self._policies is None:
-            from candlebox.bots.heuristic import HeuristicBot
-
-            self._policies = HeuristicBot(seed=0).policies
-        return self._policies.get(game_id)
+    # ------------------------------------------------------------------ the game's capabilities
+    def _capabilities(self, game_id: str) -> tuple[Policy | None, SearchHooks]:
+        if self._game is None or self._game[0] != game_id:
+            info: GameInfo = game_info(game_id)
+            self._game = (game_id, info.policy(), info.search_hooks())
+        return self._game[1], self._game[2]
 
     # ------------------------------------------------------------------ the decision
     def choose(self, state: State, seat: int) -> str:
@@ -286,13 +225,12 @@ class ISMCTSBot:
         if len(actions) == 1:
             self.last = {"iterations": 0, "seconds": 0.0}
             return actions[0]
-        guide = self._policy(state.game_id)
+        guide, hooks = self._capabilities(state.game_id)
         rollout = guide if self.rollout in ("auto", "heuristic") else None
         if self.rollout == "heuristic" and guide is None:
             rollout = None  # no heuristic for this game: random rollouts
         depth = self.depth if self.depth is not None else (400 if rollout else 40)
-        hooks = search_hooks(state.game_id)
-        evaluate = hooks.evaluate or EVALUATORS.get(state.game_id, _score_standing)
+        evaluate = hooks.evaluate or _score_standing
         prior = guide if self.prior > 0 or self.widening != 0 else None
         epsilon = (
             self.epsilon if self.epsilon is not None else hooks.defaults.get("epsilon", EPSILON)

@@ -1,7 +1,9 @@
-"""The engine contract shared by every game: State, IllegalAction, the seeded RNG and the registry."""
+"""The engine contract shared by every game: State, IllegalAction, the seeded RNG, the registry and
+the plug-in object (GameInfo and its capabilities)."""
 
 from candlebox.engine.errors import IllegalAction
 from candlebox.engine.options import Fixed, Option
+from candlebox.engine.plugin import Capabilities
 from candlebox.engine.registry import (
     GameInfo,
     Variant,
@@ -10,6 +12,7 @@ from candlebox.engine.registry import (
     load,
     new_game,
     register,
+    unregister,
     variants,
 )
 from candlebox.engine.rng import Rng
@@ -17,6 +20,7 @@ from candlebox.engine.state import HIDDEN_ACTION, State, summarize
 
 __all__ = [
     "HIDDEN_ACTION",
+    "Capabilities",
     "Fixed",
     "GameInfo",
     "IllegalAction",
@@ -30,5 +34,6 @@ __all__ = [
     "new_game",
     "register",
     "summarize",
+    "unregister",
     "variants",
 ]

@@ -1,15 +1,28 @@
-"""Games declare their facts as data (ids, variants, player counts, options, length bound) here.
+"""Games declare themselves here: one :class:`GameInfo` per game, the game's plug-in object.
 
-Everything outside a game reaches it only through this registry and the :class:`State` contract.
+It holds the rules (``create``, ``restore``), the facts as data (ids, variants, player counts, options,
+length bound, component facts) and the optional capabilities (words, heuristic, search hooks, terminal
+renderer, RL encoding, page module), loaded on first use. Everything outside a game reaches it only
+through this registry, the :class:`State` contract and those capabilities (docs/architecture.md).
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from candlebox.engine.options import Fixed, Option, validate_options
+from candlebox.engine.plugin import (
+    Capabilities,
+    Encoding,
+    GameText,
+    Policy,
+    Renderer,
+    SearchHooks,
+)
+from candlebox.engine.rng import Rng, fresh_seed
 from candlebox.engine.state import State
 
 
@@ -46,6 +59,53 @@ class GameInfo:
     # Public facts about the components (card values and the like), as plain data for bots and
     # interfaces that must not import a game: ``candlebox.game_info(id).facts``.
     facts: dict[str, Any] = field(default_factory=dict)
+    # Optional capabilities, each named by "module:attribute" and imported on first use.
+    capabilities: Capabilities = field(default_factory=Capabilities)
+    # The browser page's board module: candlebox/server/static/js/games/<page>.js (None: generic).
+    page: str | None = None
+
+    # ------------------------------------------------------------------ capabilities
+    def text(self) -> GameText | None:
+        """The game's words (log sentences), or None."""
+        return self._capability("text", GameText)
+
+    def policy(self) -> Policy | None:
+        """The game's rule-of-thumb policy (the heuristic bot), or None."""
+        found = self._capability("heuristic", object)
+        if found is not None and not callable(found):
+            raise TypeError(f"{self.title}: the heuristic capability is not a policy function")
+        return found  # checked callable; its signature is the contract (Policy)
+
+    def search_hooks(self) -> SearchHooks:
+        """What the game tells the ISMCTS bot (empty hooks when it tells nothing)."""
+        return self._capability("search", SearchHooks) or _NO_HOOKS
+
+    def renderer(self) -> Renderer | None:
+        """The game at the terminal (imports rich), or None for the generic renderer."""
+        return self._capability("renderer", Renderer)
+
+    def encoding(self) -> Encoding | None:
+        """The game for the RL adapters (imports numpy), or None."""
+        return self._capability("encoding", Encoding)
+
+    def _capability(self, kind: str, expected: type[Any]) -> Any:
+        path = getattr(self.capabilities, kind)
+        if path is None:
+            return None
+        found = _LOADED.get(path)
+        if found is None:
+            module_name, _, attribute = path.partition(":")
+            try:
+                found = getattr(importlib.import_module(module_name), attribute)
+            except (ImportError, AttributeError) as exc:
+                raise ImportError(f"{self.title}: {kind} capability {path!r}: {exc}") from exc
+            if not isinstance(found, expected):
+                raise TypeError(
+                    f"{self.title}: {kind} capability {path!r} is a {type(found).__name__}, "
+                    f"not a {expected.__name__}"
+                )
+            _LOADED[path] = found
+        return found
 
     def variant(self, name: str) -> Variant:
         for v in self.variants:
@@ -56,12 +116,19 @@ class GameInfo:
 
 
 _GAMES: dict[str, GameInfo] = {}
+_LOADED: dict[str, Any] = {}  # capability path -> the object, imported once
+_NO_HOOKS = SearchHooks()
 
 
 def register(info: GameInfo) -> None:
     if info.id in _GAMES:
         raise ValueError(f"game {info.id!r} is registered twice")
     _GAMES[info.id] = info
+
+
+def unregister(game_id: str) -> None:
+    """Forget a game (tests register their own games for a while)."""
+    _GAMES.pop(game_id, None)
 
 
 def game_ids() -> tuple[str, ...]:
@@ -105,8 +172,6 @@ def new_game(
     **options: Any,
 ) -> State:
     """A new game in its first decision. ``seed=None`` draws a seed from the OS (kept in the state)."""
-    from candlebox.engine.rng import Rng, fresh_seed
-
     info, var, opts = resolve(game_id, players, variant, options)
     if seed is None:
         seed = fresh_seed()

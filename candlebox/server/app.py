@@ -205,6 +205,7 @@ def meta() -> dict[str, Any]:
                 "variants": variants,
                 "default_variant": {str(n): info.default_variant(n) for n in players},
                 "facts": info.facts,
+                "page": info.page,  # the board module: static/js/games/<page>.js (None: generic)
                 "bots": [name for name in botregistry.available() if botlib.plays(name, game_id)],
             }
         )

@@ -29,7 +29,7 @@ from candlebox.engine import IllegalAction, State, fairness
 from candlebox.server import bots as botlib
 from candlebox.server import security
 from candlebox.server.config import Settings
-from candlebox.server.logtext import entry_text
+from candlebox.server.sentences import entry_text
 from candlebox.server.storage import (
     FairRecord,
     GameRecord,

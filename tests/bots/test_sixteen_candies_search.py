@@ -12,8 +12,9 @@ import pytest
 import candlebox
 from candlebox import bots
 from candlebox.bots import ismcts
-from candlebox.bots import sixteen_candies as sc
 from candlebox.engine import Rng, State
+from candlebox.games.sixteen_candies import heuristic as sc
+from candlebox.games.sixteen_candies import search as sx
 
 GAME = "sixteen-candies"
 
@@ -117,14 +118,14 @@ def test_a_heuristic_game_is_replayed_move_for_move() -> None:
 
 # ----------------------------------------------------------------------------- standing
 def test_win_chances_from_pools() -> None:
-    assert sc.win_chance(16, 16) == pytest.approx(0.5)
+    assert sx.win_chance(16, 16) == pytest.approx(0.5)
     for a, b in ((18, 11), (5, 20), (30, 2), (64, 70)):
-        assert sc.win_chance(a, b) + sc.win_chance(b, a) == pytest.approx(1.0)
-    assert sc.win_chance(12, 16) < sc.win_chance(14, 16) < sc.win_chance(16, 16)
-    assert sc.win_chance(3, 0) == 1.0 and sc.win_chance(0, 3) == 0.0
+        assert sx.win_chance(a, b) + sx.win_chance(b, a) == pytest.approx(1.0)
+    assert sx.win_chance(12, 16) < sx.win_chance(14, 16) < sx.win_chance(16, 16)
+    assert sx.win_chance(3, 0) == 1.0 and sx.win_chance(0, 3) == 0.0
     for players in (2, 3, 4):
         state = candlebox.new_game(GAME, players=players, seed=players)
-        standing = sc.standing(state)
+        standing = sx.standing(state)
         assert sum(standing) == pytest.approx(1.0)
         assert standing == pytest.approx([1 / players] * players)
 
@@ -165,21 +166,21 @@ def test_observe_reads_what_the_rival_showed() -> None:
 
     state = _play_to(4, after_a_turn_without_call)
     seat = state.to_act[0]
-    (rival,) = sc.observe(state, seat)
+    (rival,) = sx.observe(state, seat)
     assert rival.seat == 1 - seat and not rival.called
     assert rival.below == sc.call_need(2, 0) and rival.discarded is not None
     for i in range(40):
         world = state.resample(seat, i)
         hand = [c["card"] for c in world.view(rival.seat)["seats"][rival.seat]["hand"]]
-        weight = sc.plausibility(world, seat, (rival,))
+        weight = sx.plausibility(world, seat, (rival,))
         if sc.best_value(hand) >= rival.below:
-            assert weight <= sc.UNLIKELY
+            assert weight <= sx.UNLIKELY
     # A rival that called: its hand is at least the need, and turned its best way.
     state = _play_to(6, _deciding("draw", called=True))
     seat = state.to_act[0]
-    (rival,) = sc.observe(state, seat)
+    (rival,) = sx.observe(state, seat)
     assert rival.called and rival.at_least >= 9
-    assert sc.caller_bound(state.view(seat)) == rival.at_least
+    assert sx.caller_bound(state.view(seat)) == rival.at_least
 
 
 def test_determinizations_keep_the_seats_view_and_choices() -> None:
@@ -187,7 +188,7 @@ def test_determinizations_keep_the_seats_view_and_choices() -> None:
         state = _play_to(7, want)
         seat = state.to_act[0]
         bot = ismcts.ISMCTSBot(seed=1, iterations=4)
-        hooks = ismcts.search_hooks(GAME)
+        hooks = candlebox.game_info(GAME).search_hooks()
         observed = hooks.observe(state, seat)  # type: ignore[misc]
         for _ in range(10):
             world = bot.determinize(state, seat, hooks, observed, 32)
@@ -205,18 +206,18 @@ def test_the_searchers_own_policy() -> None:
         "turn_in_round": 0,
     }
     assert sc.policy(view, ["call", "end"], Rng(1)) == "call"
-    assert sc.search_policy(view, ["call", "end"], Rng(1)) == "end"
-    view["seats"][0]["value"] = 12 + sc.LATER
-    assert sc.search_policy(view, ["call", "end"], Rng(1)) == "call"
+    assert sx.search_policy(view, ["call", "end"], Rng(1)) == "end"
+    view["seats"][0]["value"] = 12 + sx.LATER
+    assert sx.search_policy(view, ["call", "end"], Rng(1)) == "call"
     # ... and, beaten by a caller in its final turn, turns its cards for the least penalty.
     for seed in range(20):
         state = _play_to(seed, _deciding("rotate", called=True))
         seat = state.to_act[0]
         view = state.view(seat)
         actions = state.legal_actions(seat)
-        choice = sc.search_policy(view, actions, Rng(1))
+        choice = sx.search_policy(view, actions, Rng(1))
         best = sc.policy(view, actions, Rng(1))
-        if sc.shown(best.split(" ")[1:])[0] >= sc.caller_bound(view):
+        if sc.shown(best.split(" ")[1:])[0] >= sx.caller_bound(view):
             assert choice == best
         else:
             least = min(sc.shown(a.split(" ")[1:])[1] for a in actions)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from rich.console import Console
 
 import candlebox
-from candlebox.cli.render import candelabria as render
+from candlebox.games.candelabria import render
 
 
 def _text(view: dict) -> str:

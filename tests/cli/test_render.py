@@ -12,8 +12,11 @@ import candlebox
 from candlebox import bots
 from candlebox.cli import render
 from candlebox.cli.actions import NotInList, numbered, pick
-from candlebox.cli.render import candle_quest, generic
+from candlebox.cli.render import generic
+from candlebox.games.candle_quest import render as candle_quest
+from candlebox.games.candle_quest import text as candle_quest_text
 from candlebox.games.candle_quest.view import EVENT_FIELDS
+from candlebox.server.sentences import entry_text
 
 
 def printed(function: Any, view: dict[str, Any]) -> str:
@@ -51,7 +54,7 @@ def test_candle_quest_lines() -> None:
 
 
 def test_every_candle_quest_event_has_its_own_line() -> None:
-    assert set(EVENT_FIELDS) == set(candle_quest.LINES)
+    assert set(EVENT_FIELDS) == set(candle_quest_text.LINES)
 
 
 def test_generic_line_for_an_unknown_game() -> None:
@@ -108,3 +111,24 @@ def test_pick() -> None:
     assert pick("auction", actions) == "auction"  # ambiguous: left to the engine to explain
     with pytest.raises(NotInList, match="not a number in the list"):
         pick("5", actions)
+
+
+@pytest.mark.parametrize("game", candlebox.GAMES)
+def test_the_terminal_and_the_server_say_the_same_words(game: str) -> None:
+    """Every game's log sentences are its own text capability, shared by the terminal and the page
+    (the terminal only adds colour), for every entry of a game played by the heuristic bots."""
+    info = candlebox.game_info(game)
+    text = info.text()
+    assert text is not None
+    players = info.variant(info.default_variant(3)).min_players
+    state = candlebox.new_game(game, players=max(players, 3), seed=5)
+    robots = [bots.make("heuristic", seed=seat) for seat in range(state.num_players)]
+    for _ in range(300):
+        if state.is_over:
+            break
+        seat = state.to_act[0]
+        state.apply(seat, robots[seat].choose(state, seat))
+    for entry in state.log(None) + state.log(0):
+        said = render.event_line(game, entry)
+        assert said == entry_text(game, entry)["text"] == text.sentence(entry)
+        assert "[" not in text.sentence(entry) or "[" in str(entry), "plain words, no markup"

@@ -11,15 +11,8 @@ import re
 import time
 from typing import Any
 
-import pytest
-
-import candlebox
 from tests.e2e.conftest import Pages, shot, sync_api
 from tests.e2e.test_candle_quest import is_over, move_number
-
-pytestmark = pytest.mark.skipif(
-    "candelabria" not in candlebox.GAMES, reason="Candelabria is not in this build yet"
-)
 
 CLICKABLE = "#board [data-action], #board [data-choices]"
 T = 4_000  # a click's timeout: the board is redrawn after every move, a bot's too

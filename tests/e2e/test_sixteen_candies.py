@@ -3,15 +3,8 @@ game, by clicking on the table; the rivals' hands stay card backs until the reve
 
 from __future__ import annotations
 
-import pytest
-
-import candlebox
 from tests.e2e.conftest import Pages, shot
 from tests.e2e.test_candle_quest import create_from_lobby, is_over, play_until_over, wait_ready
-
-pytestmark = pytest.mark.skipif(
-    "sixteen-candies" not in candlebox.GAMES, reason="16 Candies is not in this build yet"
-)
 
 
 def test_play_sixteen_candies_against_bots_to_the_end(pages: Pages) -> None:

@@ -10,13 +10,10 @@ import pytest
 @pytest.fixture
 def secret_numbers() -> Iterator[str]:
     """The test-only game with simultaneous secret choices, registered for one test."""
-    from candlebox.rl import core
     from tests.rl import secret_game
 
-    secret_game.register()
-    core.GAME_MODULES[secret_game.GAME_ID] = "tests.rl.secret_game"
+    secret_game.register_game()
     try:
         yield secret_game.GAME_ID
     finally:
-        core.GAME_MODULES.pop(secret_game.GAME_ID, None)
-        secret_game.unregister()
+        secret_game.unregister_game()

@@ -13,9 +13,18 @@ from typing import Any
 
 import numpy as np
 
-from candlebox.engine import GameInfo, Option, State, Variant
-from candlebox.engine import registry as engine_registry
-from candlebox.rl.core import Config, Layout, ViewEncoder
+from candlebox.engine import (
+    Capabilities,
+    GameInfo,
+    Option,
+    Rng,
+    State,
+    Variant,
+    register,
+    unregister,
+)
+from candlebox.engine.encoding import Config, Layout, ViewEncoder
+from candlebox.engine.plugin import Encoding
 
 GAME_ID = "secret-numbers"
 PICKS = ("pick 1", "pick 2", "pick 3")
@@ -104,8 +113,6 @@ class SecretState(State):
     def _resample(self, seat: int, seed: int) -> State:
         twin = self.clone()
         assert isinstance(twin, SecretState)
-        from candlebox.engine import Rng
-
         twin.rng = Rng(seed)
         for other in range(self.num_players):
             if other != seat and twin.picks[other]:
@@ -119,34 +126,6 @@ class SecretState(State):
 
 def _create(variant: str, players: int, seed: int, options: dict[str, Any]) -> SecretState:
     return SecretState(variant, players, seed, options)
-
-
-INFO = GameInfo(
-    id=GAME_ID,
-    title="Secret Numbers",
-    variants=(
-        Variant(
-            "standard",
-            2,
-            4,
-            (Option("rounds", "int", 3, "rounds to play", minimum=1, nullable=False),),
-            "test game",
-        ),
-    ),
-    default_variant=lambda players: "standard",
-    max_turns=3,
-    create=_create,
-    restore=lambda data: (_ for _ in ()).throw(NotImplementedError()),
-)
-
-
-def register() -> None:
-    if GAME_ID not in engine_registry._GAMES:
-        engine_registry.register(INFO)
-
-
-def unregister() -> None:
-    engine_registry._GAMES.pop(GAME_ID, None)
 
 
 # ------------------------------------------------------------------ the RL module of the test game
@@ -186,3 +165,41 @@ class SecretEncoder(ViewEncoder):
 
 def encoder(config: Config) -> SecretEncoder:
     return SecretEncoder(config)
+
+
+ENCODING = Encoding(
+    action_texts=action_texts,
+    encoder=encoder,
+    max_game_length=max_game_length,
+    always_a_winner=always_a_winner,
+)
+
+# The test game's plug-in object, as a real game's (candlebox/games/<game>/__init__.py): rules, facts
+# and its one capability, the RL encoding, named by module path and loaded on first use.
+INFO = GameInfo(
+    id=GAME_ID,
+    title="Secret Numbers",
+    variants=(
+        Variant(
+            "standard",
+            2,
+            4,
+            (Option("rounds", "int", 3, "rounds to play", minimum=1, nullable=False),),
+            "test game",
+        ),
+    ),
+    default_variant=lambda players: "standard",
+    max_turns=3,
+    create=_create,
+    restore=lambda data: (_ for _ in ()).throw(NotImplementedError()),
+    capabilities=Capabilities(encoding="tests.rl.secret_game:ENCODING"),
+)
+
+
+def register_game() -> None:
+    """Register the test game with the engine's own call (tests unregister it after)."""
+    register(INFO)
+
+
+def unregister_game() -> None:
+    unregister(GAME_ID)

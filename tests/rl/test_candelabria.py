@@ -15,8 +15,8 @@ import random  # noqa: E402
 import numpy as np  # noqa: E402
 
 import candlebox  # noqa: E402
+from candlebox.games.candelabria import encoder as candelabria  # noqa: E402
 from candlebox.rl import Spec  # noqa: E402
-from candlebox.rl.games import candelabria  # noqa: E402
 from tests.rl.test_core import _play_checking_everything  # noqa: E402
 
 GAME = "candelabria"

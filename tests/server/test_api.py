@@ -37,6 +37,8 @@ def wait_for(check: Any, timeout: float = 10.0) -> Any:
 def test_meta_lists_games_variants_options_and_bots(client: Any) -> None:
     meta = client.get("/api/meta").json()
     games = {g["id"]: g for g in meta["games"]}
+    # Each game's page module, named by its plug-in object (static/js/games/<page>.js).
+    assert {g: games[g]["page"] for g in games} == {g: g for g in candlebox.GAMES}
     assert "candle-quest" in games
     cq = games["candle-quest"]
     assert [v["name"] for v in cq["variants"]] == ["basic", "advanced", "junior"]

@@ -5,14 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
 import candlebox
 from tests.server.conftest import create
-
-pytestmark = pytest.mark.skipif(
-    "candelabria" not in candlebox.GAMES, reason="Candelabria is not in this build yet"
-)
 
 
 def test_the_board_of_a_candelabria_game_matches_its_view(client: Any) -> None:
@@ -41,7 +35,8 @@ def test_no_board_for_a_game_without_a_map_or_no_game(client: Any) -> None:
 
 
 def test_candelabria_log_entries_in_words() -> None:
-    from candlebox.server.logtext import candelabria_line, entry_text
+    from candlebox.games.candelabria.text import candelabria_line
+    from candlebox.server.sentences import entry_text
 
     deploy = {"event": "deploy", "seat": 0, "card": "C1", "role": "P", "wax": 1, "flames": 3}
     deploy["territory"] = "8b"
@@ -61,8 +56,8 @@ def test_every_candelabria_event_has_words() -> None:
     """Each event the game can log (two-player, Missions and Decay included) reads as a sentence."""
     import random
 
+    from candlebox.games.candelabria.text import _CANDELABRIA, candelabria_line
     from candlebox.games.candelabria.view import EVENT_FIELDS
-    from candlebox.server.logtext import _CANDELABRIA, candelabria_line
 
     assert set(EVENT_FIELDS) <= set(_CANDELABRIA), set(EVENT_FIELDS) - set(_CANDELABRIA)
     kinds: set[str] = set()

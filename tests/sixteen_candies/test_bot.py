@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import candlebox
 from candlebox import bots
-from candlebox.bots.sixteen_candies import best_value, shown
+from candlebox.games.sixteen_candies.heuristic import best_value, shown
 
 
 def _play(names: list[str], seed: int, **options: object) -> candlebox.State:

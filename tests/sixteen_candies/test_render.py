@@ -1,4 +1,5 @@
-"""The terminal renderer (candlebox/cli/render/sixteen_candies.py), checked directly."""
+"""The terminal renderer (candlebox/games/sixteen_candies/render.py) and the log's sentences
+(text.py), checked directly."""
 
 from __future__ import annotations
 
@@ -8,7 +9,9 @@ from rich.console import Console
 
 import candlebox
 from candlebox import bots
-from candlebox.cli.render import sixteen_candies as render
+from candlebox.cli.render import event_line
+from candlebox.games.sixteen_candies import render
+from candlebox.games.sixteen_candies import text as words
 from candlebox.games.sixteen_candies.view import EVENT_FIELDS
 
 
@@ -19,7 +22,7 @@ def printed(view: dict) -> str:
 
 
 def test_every_event_has_its_own_line() -> None:
-    assert set(EVENT_FIELDS) == set(render.LINES)
+    assert set(EVENT_FIELDS) == set(words.LINES)
 
 
 def test_views_and_logs_render_for_every_seat_through_a_whole_game() -> None:
@@ -34,19 +37,20 @@ def test_views_and_logs_render_for_every_seat_through_a_whole_game() -> None:
         state.apply(seat, robots[seat].choose(state, seat))
     assert "Game over" in printed(state.view(None))
     for entry in state.log(None) + state.log(0):
-        assert render.event_line(entry)
+        assert words.event_line(entry)
+        assert event_line("sixteen-candies", entry)
 
 
 def test_rotation_choices_say_what_the_hand_is_worth() -> None:
     assert render.action_text("top G6 G5 G4").endswith("(instant win!)[/]")
     assert "(13 Gummy Bears, penalty 5)" in render.action_text("top G6 G4 G3")
     assert "(9 Candy Corn, penalty 5)" in render.action_text("top K6 W C4")
-    assert render.event_line({"event": "draw", "seat": 1, "source": "pile"}) == (
+    assert words.event_line({"event": "draw", "seat": 1, "source": "pile"}) == (
         "seat 1 draws from the draw pile"
     )
-    assert "takes" in render.event_line(
+    assert "takes" in words.event_line(
         {"event": "draw", "seat": 1, "source": "discard", "card": "G6-K1"}
     )
-    assert render.event_line({"event": "roll", "seat": 0, "dice": [3, 4]}) == (
+    assert event_line("sixteen-candies", {"event": "roll", "seat": 0, "dice": [3, 4]}) == (
         "seat 0 roll: dice 3 4"
     )

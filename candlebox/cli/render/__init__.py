@@ -1,54 +1,75 @@
-"""Per-game terminal renderers, looked up by game id, with a generic fallback for any game.
+"""The terminal's words and pictures of a game: its ``renderer`` and ``text`` capabilities
+(``candlebox.game_info(id).renderer()`` and ``.text()``), with the generic fallback for any game.
 
-To add a game: write ``render/<game>.py`` with ``render(view, console)``, ``event_line(entry)`` and
-optionally ``action_text(action)`` (both rich markup), import it below and add it to the dicts.
+A game's log sentences are its own text (the same the server sends to the pages), marked up here with
+rich: component codes in the renderer's colours, emphasis in bold or dim.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
 from rich.text import Text
 
-from candlebox.cli.render import candelabria, candle_quest, generic, sixteen_candies
+from candlebox.cli.render import generic
+from candlebox.engine import GameInfo, game_info
+from candlebox.engine.plugin import GameText, Marks, Renderer
 
-Renderer = Callable[[dict[str, Any], Console], None]
-EventLine = Callable[[dict[str, Any]], str]
 
-RENDERERS: dict[str, Renderer] = {
-    candelabria.GAME_ID: candelabria.render,
-    candle_quest.GAME_ID: candle_quest.render,
-    sixteen_candies.GAME_ID: sixteen_candies.render,
-}
-EVENT_LINES: dict[str, EventLine] = {
-    candelabria.GAME_ID: candelabria.event_line,
-    candle_quest.GAME_ID: candle_quest.event_line,
-    sixteen_candies.GAME_ID: sixteen_candies.event_line,
-}
-# Optional: an action as rich markup (e.g. candle codes in colour); plain text otherwise.
-ACTION_TEXTS: dict[str, Callable[[str], str]] = {
-    candelabria.GAME_ID: candelabria.action_text,
-    candle_quest.GAME_ID: candle_quest.action_text,
-    sixteen_candies.GAME_ID: sixteen_candies.action_text,
-}
+def _strong(text: str) -> str:
+    return f"[bold]{text}[/]"
+
+
+def _faint(text: str) -> str:
+    return f"[dim]{text}[/]"
+
+
+_GENERIC = Marks(code=escape, strong=_strong, faint=_faint, literal=escape)
+# Per game id: (the GameInfo, its renderer, its text, the marks), looked up once per registered game.
+_SEEN: dict[str, tuple[GameInfo, Renderer | None, GameText | None, Marks]] = {}
+
+
+def _game(game_id: str) -> tuple[Renderer | None, GameText | None, Marks]:
+    """The game's renderer, text and rich marks (none for an unknown game: the generic ones)."""
+    try:
+        info = game_info(game_id)
+    except ValueError:
+        return None, None, _GENERIC
+    seen = _SEEN.get(game_id)
+    if seen is None or seen[0] is not info:  # a game registered anew (tests) is looked up anew
+        renderer = info.renderer()
+        code = renderer.code if renderer is not None and renderer.code is not None else escape
+        marks = Marks(code=code, strong=_strong, faint=_faint, literal=escape)
+        seen = _SEEN[game_id] = (info, renderer, info.text(), marks)
+    return seen[1], seen[2], seen[3]
 
 
 def render_view(game_id: str, view: dict[str, Any], console: Console) -> None:
     """Print what a seat sees, with the game's renderer or the generic one."""
-    RENDERERS.get(game_id, generic.render)(view, console)
+    renderer = _game(game_id)[0]
+    (renderer.render if renderer is not None else generic.render)(view, console)
 
 
 def action_markup(game_id: str, action: str) -> str:
     """An action as rich markup, for the numbered list of legal actions."""
-    return ACTION_TEXTS.get(game_id, escape)(action)
+    renderer = _game(game_id)[0]
+    if renderer is None or renderer.action is None:
+        return escape(action)
+    return renderer.action(action)
+
+
+def event_markup(game_id: str, entry: dict[str, Any]) -> str:
+    """One log entry as rich markup: the game's sentence, or the generic line from its fields."""
+    _renderer, text, marks = _game(game_id)
+    line = text.event(entry, marks) if text is not None else None
+    return generic.event_line(entry) if line is None else line
 
 
 def event_text(game_id: str, entry: dict[str, Any]) -> Text:
     """One log entry as styled text (``str()`` of it is the plain English line)."""
-    return Text.from_markup(EVENT_LINES.get(game_id, generic.event_line)(entry))
+    return Text.from_markup(event_markup(game_id, entry))
 
 
 def event_line(game_id: str, entry: dict[str, Any]) -> str:
@@ -56,12 +77,4 @@ def event_line(game_id: str, entry: dict[str, Any]) -> str:
     return event_text(game_id, entry).plain
 
 
-__all__ = [
-    "ACTION_TEXTS",
-    "EVENT_LINES",
-    "RENDERERS",
-    "action_markup",
-    "event_line",
-    "event_text",
-    "render_view",
-]
+__all__ = ["action_markup", "event_line", "event_markup", "event_text", "render_view"]

@@ -14,30 +14,10 @@ from rich.markup import escape
 from rich.rule import Rule
 from rich.table import Table
 
+from candlebox.engine.plugin import fields_sentence, plain, seats_text
+
 # Fields every view carries that the header already says, so the body does not repeat them.
 _HEADER_FIELDS = ("game", "variant", "players", "seat", "pending")
-
-
-def plain(value: Any) -> str:
-    """A JSON value as short text: lists joined by spaces, None as a dash."""
-    if value is None:
-        return "—"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, list):
-        return " ".join(plain(item) for item in value) if value else "—"
-    if isinstance(value, dict):
-        pairs = (f"{key.replace('_', ' ')} {plain(item)}" for key, item in value.items())
-        return ", ".join(pairs) or "—"
-    return str(value)
-
-
-def seats_text(seats: Any) -> str:
-    if isinstance(seats, list):
-        if len(seats) == 1:
-            return f"seat {seats[0]}"
-        return "seats " + ", ".join(str(seat) for seat in seats)
-    return f"seat {seats}"
 
 
 def pending_text(pending: dict[str, Any] | None, viewer: int | None = None) -> str:
@@ -99,7 +79,4 @@ def render(view: dict[str, Any], console: Console) -> None:
 
 def event_line(entry: dict[str, Any]) -> str:
     """One log entry as rich markup: who, what, then the remaining fields."""
-    fields = {k: v for k, v in entry.items() if k not in ("event", "seat")}
-    who = f"seat {entry['seat']} " if "seat" in entry else ""
-    details = ", ".join(f"{key.replace('_', ' ')} {plain(value)}" for key, value in fields.items())
-    return escape(f"{who}{entry.get('event', '?')}" + (f": {details}" if details else ""))
+    return escape(fields_sentence(entry))

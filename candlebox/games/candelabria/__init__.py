@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from candlebox.engine import GameInfo, Variant, register
+from candlebox.engine import Capabilities, GameInfo, Variant, register
 from candlebox.engine.options import validate_options
 from candlebox.games.candelabria.components import ContentError, load_content
 from candlebox.games.candelabria.options import (
@@ -174,6 +174,13 @@ INFO = GameInfo(
     create=create,
     restore=restore,
     facts=facts(),
+    capabilities=Capabilities(
+        text="candlebox.games.candelabria.text:TEXT",
+        heuristic="candlebox.games.candelabria.heuristic:policy",
+        renderer="candlebox.games.candelabria.render:RENDERER",
+        encoding="candlebox.games.candelabria.encoder:ENCODING",
+    ),
+    page=GAME_ID,
 )
 register(INFO)
 

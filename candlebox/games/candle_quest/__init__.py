@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from candlebox.engine import Fixed, GameInfo, Option, Variant, register
+from candlebox.engine import Capabilities, Fixed, GameInfo, Option, Variant, register
 from candlebox.games.candle_quest.candles import CANDLES
 from candlebox.games.candle_quest.notation import MAX_AMOUNT
 from candlebox.games.candle_quest.setup import set_up
@@ -139,5 +139,13 @@ register(
         create=create,
         restore=restore,
         facts=facts(),
+        capabilities=Capabilities(
+            text="candlebox.games.candle_quest.text:TEXT",
+            heuristic="candlebox.games.candle_quest.heuristic:policy",
+            search="candlebox.games.candle_quest.search:SEARCH_HOOKS",
+            renderer="candlebox.games.candle_quest.render:RENDERER",
+            encoding="candlebox.games.candle_quest.encoder:ENCODING",
+        ),
+        page=GAME_ID,
     )
 )

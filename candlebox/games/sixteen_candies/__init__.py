@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from candlebox.engine import GameInfo, Option, Variant, register
+from candlebox.engine import Capabilities, GameInfo, Option, Variant, register
 from candlebox.games.sixteen_candies.cards import (
     COPIES,
     DATA,
@@ -171,5 +171,13 @@ register(
         create=create,
         restore=restore,
         facts=facts(),
+        capabilities=Capabilities(
+            text="candlebox.games.sixteen_candies.text:TEXT",
+            heuristic="candlebox.games.sixteen_candies.heuristic:policy",
+            search="candlebox.games.sixteen_candies.search:SEARCH_HOOKS",
+            renderer="candlebox.games.sixteen_candies.render:RENDERER",
+            encoding="candlebox.games.sixteen_candies.encoder:ENCODING",
+        ),
+        page=GAME_ID,
     )
 )

@@ -1,6 +1,6 @@
 // The game page shell: connection, players, log, the list of legal actions and replays. The board
-// itself is drawn by one module per game, js/games/<game id>.js (js/games/generic.js for a game that
-// has none yet). A module exports default {render(root, ctx), describe?(ctx), actionLabel?(action,
+// itself is drawn by one module per game, js/games/<page>.js as the game's plug-in names it in
+// /api/meta (js/games/generic.js for a game that has none yet). A module exports default {render(root, ctx), describe?(ctx), actionLabel?(action,
 // ctx), decorate?(text, ctx), css?}; see js/games/generic.js for the contract.
 
 import { api, forget, joinLink, mySeat, remember } from "./api.js";
@@ -51,18 +51,20 @@ async function start() {
 
 async function loadModule(game) {
   if (page.module && page.module.id === game) return;
+  // The game's plug-in names its board module (GameInfo.page); none: the generic board.
+  const info = (page.meta.games || []).find((g) => g.id === game);
+  const name = info ? info.page || "generic" : game;
   let mod;
   try {
-    mod = (await import(`./games/${game}.js`)).default;
+    mod = (await import(`./games/${name}.js`)).default;
   } catch (err) {
-    console.warn(`no page module for ${game}; using the generic board`, err);
+    console.warn(`no page module ${name} for ${game}; using the generic board`, err);
     mod = (await import("./games/generic.js")).default;
   }
   page.module = { id: game, ...mod };
   if (mod.css && !document.querySelector(`link[data-game="${game}"]`)) {
     document.head.append(h("link", { rel: "stylesheet", href: mod.css, dataset: { game } }));
   }
-  const info = (page.meta.games || []).find((g) => g.id === game);
   page.facts = info ? info.facts : {};
 }
 

@@ -20,12 +20,13 @@ from typing import Any
 
 import numpy as np
 
-import candlebox
-from candlebox.rl.core import Config, Layout, ViewEncoder
+from candlebox.engine import game_info
+from candlebox.engine.encoding import Config, Layout, ViewEncoder
+from candlebox.engine.plugin import Encoding
 
 GAME_ID = "sixteen-candies"
 
-_FACTS = candlebox.game_info(GAME_ID).facts
+_FACTS = game_info(GAME_ID).facts
 CARDS: tuple[str, ...] = tuple(_FACTS["cards"])
 CARD_INDEX = {code: i for i, code in enumerate(CARDS)}
 COPIES = {code: info["copies"] for code, info in _FACTS["cards"].items()}
@@ -173,3 +174,11 @@ def _counts(out: np.ndarray, start: int, codes: list[str]) -> None:
 
 def encoder(config: Config) -> SixteenCandiesEncoder:
     return SixteenCandiesEncoder(config)
+
+
+ENCODING = Encoding(
+    action_texts=action_texts,
+    encoder=encoder,
+    max_game_length=max_game_length,
+    always_a_winner=always_a_winner,
+)

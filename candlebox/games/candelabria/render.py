@@ -1,7 +1,8 @@
 """The Curse of Candelabria at the terminal: the regions and their territories with every house's pieces,
 the curses, the houses (resources, VP, tactic cards, candles) in turn order, and the battle under way.
 
-It reads only the view and log entries (plain dicts), so it shows exactly what the seat may know.
+It reads only the view (a plain dict), so it shows exactly what the seat may know; the log's sentences are
+the game's text (text.py).
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ from rich import box
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
+
+from candlebox.engine.plugin import Renderer
 
 GAME_ID = "candelabria"
 HOUSE_STYLE = {
@@ -181,11 +184,8 @@ def _missions(missions: dict[str, Any], console: Console) -> None:
     console.print(f"[bold]Missions[/] (private)  {private}")
 
 
-def event_line(entry: dict[str, Any]) -> str:
-    kind = entry["event"]
-    rest = ", ".join(f"{k} {v}" for k, v in entry.items() if k != "event")
-    return f"[bold]{escape(kind)}[/] {escape(rest)}"
-
-
 def action_text(action: str) -> str:
     return escape(action)
+
+
+RENDERER = Renderer(render=render, action=action_text)

@@ -9,10 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import candlebox
-from candlebox.engine import Rng
+from candlebox.engine import Rng, game_info
 
-_FACTS = candlebox.game_info("candle-quest").facts
+_FACTS = game_info("candle-quest").facts
 CANDLE = _FACTS["candles"]
 N_COLOURS = len(_FACTS["colours"])
 GUARD_RESERVE = 4  # shekels kept back against the next Unlit candle

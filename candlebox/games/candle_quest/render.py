@@ -6,7 +6,6 @@ game's modules, so the renderer shows exactly what the seat is allowed to know.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from rich import box
@@ -15,11 +14,12 @@ from rich.markup import escape
 from rich.rule import Rule
 from rich.table import Table
 
-import candlebox
-from candlebox.cli.render.generic import seats_text
+from candlebox.engine import game_info
+from candlebox.engine.plugin import Renderer, seats_text
+from candlebox.games.candle_quest.text import winners_text
 
 GAME_ID = "candle-quest"
-_FACTS = candlebox.game_info(GAME_ID).facts
+_FACTS = game_info(GAME_ID).facts
 CANDLES: dict[str, dict[str, Any]] = _FACTS["candles"]
 COLOURS: list[str] = _FACTS["colours"]
 
@@ -232,93 +232,4 @@ def render(view: dict[str, Any], console: Console) -> None:
         console.print(f"[bold]▶ {pending_text(view.get('pending'), viewer)}[/]")
 
 
-def winners_text(view: dict[str, Any]) -> str:
-    winners = view.get("winners", [])
-    if not winners:
-        return "nobody wins"
-    if len(winners) == 1:
-        return f"seat {winners[0]} wins"
-    return seats_text(winners) + " share the win"
-
-
-# ----------------------------------------------------------------------------- the log
-def _seat(entry: dict[str, Any], key: str = "seat") -> str:
-    return f"seat {entry.get(key)}"
-
-
-def _count(n: Any, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
-
-
-def _auction_won(e: dict[str, Any]) -> str:
-    payee = "the bank" if e.get("paid_to") == "bank" else _seat(e, "paid_to")
-    return f"{_seat(e)} wins the auction for {candle(e.get('candle'))}, paying {e.get('price')} to {payee}"
-
-
-def _discard(e: dict[str, Any]) -> str:
-    where = "out of the game" if e.get("to") == "removed" else "onto their discard pile"
-    return f"{_seat(e)} discards {candle(e.get('candle'))} {where}"
-
-
-def _game_over(e: dict[str, Any]) -> str:
-    reasons = {
-        "menorah": "a Menorah is complete",
-        "max-turns": "the turn limit is reached",
-        "stalled": "nobody can do anything",
-    }
-    reason = reasons.get(e.get("reason", ""), str(e.get("reason")))
-    return f"[bold]Game over: {reason}; {winners_text(e)}.[/]"
-
-
-LINES: dict[str, Callable[[dict[str, Any]], str]] = {
-    "start-draw": lambda e: f"{_seat(e)} draws {candle(e.get('candle'))} for the start",
-    "start-player": lambda e: f"{_seat(e)} starts",
-    "flip": lambda e: f"{_seat(e)} flips {candle(e.get('candle'))}",
-    "set-aside": lambda e: f"{_seat(e)} flips {candle(e.get('candle'))} and sets it aside",
-    "no-candle": lambda e: f"{_seat(e)} has no candle to flip",
-    "rebuild": lambda e: (
-        f"the discard piles are shuffled into a new stack of {_count(e.get('count'), 'candle')}"
-    ),
-    "mix-back": lambda e: (
-        f"{_count(e.get('count'), 'set-aside candle')} shuffled back into the stack"
-    ),
-    "buy": lambda e: f"{_seat(e)} buys {candle(e.get('candle'))} for {e.get('price')}",
-    "sell": lambda e: f"{_seat(e)} sells {candle(e.get('candle'))} for {e.get('received')}",
-    "auction": lambda e: (
-        f"{_seat(e)} auctions {candle(e.get('candle'))}, opening at {e.get('bid')}"
-    ),
-    "bid": lambda e: f"{_seat(e)} bids {e.get('amount')}",
-    "pass-bid": lambda e: f"{_seat(e)} passes",
-    "auction-won": _auction_won,
-    "loot": lambda e: (
-        f"{_seat(e)} loots {candle(e.get('candle'))} from {_seat(e, 'from')}'s pile "
-        f"(costs {e.get('cost')})"
-    ),
-    "looted": lambda e: f"{_seat(e)} puts {candle(e.get('candle'))} behind the screen",
-    "discard": _discard,
-    "pay": lambda e: f"{_seat(e)} pays {e.get('amount')}",
-    "guard": lambda e: f"{_seat(e)} guards their Menorah and keeps {candle(e.get('candle'))}",
-    "unlit-removed": lambda e: (
-        f"{candle(e.get('candle'))} leaves the game ({_seat(e)} could not pay)"
-    ),
-    "bonus-turn": lambda e: f"{_seat(e)} takes a bonus turn",
-    "force": lambda e: (
-        f"{_seat(e)} discards {candle(e.get('candle'))} to make "
-        f"{_seat(e, 'target')} give them a candle"
-    ),
-    "give": lambda e: f"{_seat(e)} gives {candle(e.get('candle'))} to {_seat(e, 'to')}",
-    "pass": lambda e: f"{_seat(e)} passes (nothing to do)",
-    "end-turn": lambda e: f"[dim]end of turn {e.get('turn')}[/]",
-    "menorah": lambda e: f"[bold]{_seat(e)} completes the Menorah![/]",
-    "game-over": _game_over,
-}
-
-
-def event_line(entry: dict[str, Any]) -> str:
-    """One log entry as rich markup, e.g. 'seat 1 buys R7 for 7'; unknown events fall back."""
-    line = LINES.get(entry.get("event", ""))
-    if line is None:
-        from candlebox.cli.render.generic import event_line as generic_line
-
-        return generic_line(entry)
-    return line(entry)
+RENDERER = Renderer(render=render, code=candle, action=action_text)

@@ -1,208 +1,31 @@
-"""A rule-of-thumb 16 Candies player.
+"""16 Candies' search hooks: what the ISMCTS bot knows of the game beyond the engine contract.
 
-It keeps the three cards that show the most of one candy, turning each card so its best half is on top
-(fewest penalty candies among equals, and always an Instant Round Win when the cards allow it). It takes
-the discard pile's top card when that beats what the draw pile would bring on average (over the cards it
-has not seen), and calls "I've got candy!" when its hand is strong for the number of opponents and the
-time the round has run. It reads nothing but its own view and the game's public facts. Its hand
-judgement is cached on card codes (it is the ISMCTS bot's rollout policy, called millions of times).
-
-``SEARCH_HOOKS`` is what the ISMCTS bot knows of 16 Candies beyond the engine contract (see
-``candlebox.bots.ismcts.SearchHooks``): its own rollout policy (``search_policy``: calling later, which
-pays against this policy), rollouts judged at the end of the round by the chance of winning from the
-pools (``standing``, ``horizon``), and a model of rivals playing this policy (``observe`` what they did
-this round in the seat's own log; ``plausibility`` of a determinization under it).
+``SEARCH_HOOKS`` (a :class:`candlebox.engine.plugin.SearchHooks`): the searching seat's own rollout
+policy (``search_policy``: calling later, which pays against the heuristic policy), rollouts judged at
+the end of the round by the chance of winning from the pools (``standing``, ``horizon``), and a model of
+rivals playing the heuristic policy (``observe`` what they did this round in the seat's own log;
+``plausibility`` of a determinization under it).
 """
 
 from __future__ import annotations
 
 import math
-from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import product
 from typing import Any
 
-import candlebox
-from candlebox.bots.ismcts import SearchHooks
 from candlebox.engine import Rng, State
-
-_FACTS = candlebox.game_info("sixteen-candies").facts
-CANDIES: list[str] = list(_FACTS["candies"])
-CARDS: dict[str, dict[str, Any]] = _FACTS["cards"]
-WILD: str = _FACTS["wild"]["code"]
-BOX: Counter = Counter({code: info["copies"] for code, info in CARDS.items()})
-# Each half code: (candy or None for the Wild, count, penalty).
-HALF: dict[str, tuple[str | None, int, int]] = {
-    h["code"]: (h["candy"], h["count"], h["penalty"]) for c in CARDS.values() for h in c["halves"]
-}
-INSTANT = 100  # the worth of a hand that wins the round at once
-
-
-def _contributions(code: str) -> tuple[int, ...]:
-    """The most of each candy the card can show (a Wild: three of any)."""
-    info = CARDS[code]
-    if info["wild"]:
-        return tuple(_FACTS["wild"]["count"] for _ in CANDIES)
-    best = dict.fromkeys(CANDIES, 0)
-    for half in info["halves"]:
-        best[half["candy"]] = max(best[half["candy"]], half["count"])
-    return tuple(best[c] for c in CANDIES)
-
-
-CONTRIB: dict[str, tuple[int, ...]] = {code: _contributions(code) for code in CARDS}
-# Which (candy, count) halves a card holds, for spotting 4-5-6.
-HOLDS: dict[str, set[tuple[str, int]]] = {
-    code: {(h["candy"], h["count"]) for h in info["halves"] if h["candy"]}
-    for code, info in CARDS.items()
-}
-
-
-def best_value(cards: list[str] | tuple[str, ...]) -> int:
-    """The best hand three of these cards can show (an instant win counts as INSTANT); cached."""
-    return _best_value_sorted(tuple(sorted(cards)))
-
-
-@lru_cache(maxsize=1 << 17)
-def _best_value_sorted(cards: tuple[str, ...]) -> int:
-    return evaluate_hand(cards)
-
-
-def evaluate_hand(cards: list[str] | tuple[str, ...]) -> int:
-    """``best_value`` computed afresh (no cache): the reference the cache is tested against."""
-    best = 0
-    for i, candy in enumerate(CANDIES):
-        counts = sorted((CONTRIB[c][i] for c in cards), reverse=True)
-        best = max(best, sum(counts[:3]))
-        holders = [
-            {c for c in range(len(cards)) if (candy, n) in HOLDS[cards[c]]} for n in (4, 5, 6)
-        ]
-        if all(holders) and _distinct(holders):
-            return INSTANT
-    return best
-
-
-@lru_cache(maxsize=1 << 14)
-def with_each(hand: tuple[str, ...]) -> dict[str, int]:
-    """``best_value`` of the (sorted) hand with each card of the box added: the draw's outcomes."""
-    return {code: best_value((*hand, code)) for code in CARDS}
-
-
-def _distinct(holders: list[set[int]]) -> bool:
-    """Three different cards, one for each set."""
-    return any(
-        a != b and b != c and a != c for a in holders[0] for b in holders[1] for c in holders[2]
-    )
-
-
-def shown(tops: list[str]) -> tuple[int, int]:
-    """(value, penalty) of the given top halves; a 4-5-6 of one candy is worth INSTANT."""
-    totals: Counter = Counter()
-    wild = penalty = 0
-    for top in tops:
-        candy, count, cost = HALF[top]
-        penalty += cost
-        if candy is None:
-            wild += count
-        else:
-            totals[candy] += count
-    if len(totals) == 1 and wild == 0 and sorted(HALF[t][1] for t in tops) == [4, 5, 6]:
-        return INSTANT, penalty
-    return max(totals.values(), default=0) + wild, penalty
-
-
-def unseen(view: dict[str, Any], hand: list[str]) -> list[str]:
-    """Cards the seat has not seen: neither in its hand, the discard pile nor known in a hand."""
-    left = _unseen_counts(view, hand)
-    return [code for code, k in left.items() for _ in range(max(k, 0))]
-
-
-def _unseen_counts(view: dict[str, Any], hand: list[str]) -> Counter:
-    left = Counter(BOX)
-    left.subtract(hand)
-    left.subtract(view["discard_pile"])
-    for player in view["seats"]:
-        if player["seat"] != view["seat"]:
-            left.subtract(player["known"])
-    return left
-
-
-def policy(view: dict[str, Any], actions: list[str], rng: Rng) -> str:
-    me = view["seats"][view["seat"]]
-    hand = [card["card"] for card in me["hand"]]
-    decision = view["pending"]["decision"]
-    if decision in ("orient", "rotate"):
-        return _orient(actions)
-    if decision == "draw":
-        return _draw(view, actions, hand)
-    if decision == "discard":
-        return _discard(actions, hand)
-    if decision == "call":
-        return _call(view, me)
-    return actions[rng.below(len(actions))]  # pragma: no cover - every decision is handled above
-
-
-def _orient(actions: list[str]) -> str:
-    return _best_orientation(tuple(actions))
-
-
-@lru_cache(maxsize=1 << 15)
-def _best_orientation(actions: tuple[str, ...]) -> str:
-    def worth(action: str) -> tuple[int, int]:
-        value, penalty = shown(action.split(" ")[1:])
-        return value, -penalty
-
-    return max(actions, key=worth)
-
-
-def _draw(view: dict[str, Any], actions: list[str], hand: list[str]) -> str:
-    if "draw discard" not in actions:
-        return actions[0]
-    now = best_value(hand)
-    outcomes = with_each(tuple(sorted(hand)))
-    taken = outcomes[view["discard_pile"][-1]]
-    if "draw pile" not in actions:
-        return "draw discard" if taken > now or "skip" not in actions else "skip"
-    # The mean over the unseen cards of the hand each would make (whole numbers: summed exactly).
-    total = count = 0
-    for code, k in _unseen_counts(view, hand).items():
-        if k > 0:
-            total += outcomes[code] * k
-            count += k
-    expected = total / count if count else now
-    if taken >= INSTANT or taken > expected + 0.5:
-        return "draw discard"
-    return "draw pile"
-
-
-def _discard(actions: list[str], hand: list[str]) -> str:
-    return _best_discard(tuple(actions), tuple(hand))
-
-
-@lru_cache(maxsize=1 << 15)
-def _best_discard(actions: tuple[str, ...], hand: tuple[str, ...]) -> str:
-    def worth(action: str) -> tuple[int, int]:
-        card = action.split(" ", 1)[1]
-        rest = list(hand)
-        rest.remove(card)
-        # Keep the strongest three; among equals throw away the card with the least potential.
-        return best_value(rest), -max(CONTRIB[card])
-
-    return max(actions, key=worth)
-
-
-def _call(view: dict[str, Any], me: dict[str, Any]) -> str:
-    players = sum(1 for p in view["seats"] if not p["out"])
-    return "call" if me["value"] >= call_need(players, view.get("turn_in_round", 0)) else "end"
-
-
-def call_need(players: int, turns_in_round: int) -> int:
-    """The hand value this policy calls with, ``players`` still in and that many turns of the round
-    over: 12 against one rival at first, one less after each round of turns, at most three less."""
-    opponents = players - 1
-    waited = turns_in_round // max(1, players)  # rounds of turns so far
-    return 11 + opponents - min(waited, 3)
-
+from candlebox.engine.plugin import SearchHooks
+from candlebox.games.sixteen_candies.heuristic import (
+    CARDS,
+    INSTANT,
+    _orient,
+    best_value,
+    call_need,
+    policy,
+    shown,
+)
 
 # ----------------------------------------------------------------------------- the searcher's own play
 # Against this policy it pays to let it call first: a non-caller never pays more than its penalty and
@@ -248,7 +71,7 @@ def _least_penalty(actions: tuple[str, ...]) -> str:
 
 
 # ----------------------------------------------------------------------------- search hooks
-# What the ISMCTS bot (candlebox/bots/ismcts.py, SearchHooks) knows of this game beyond the engine
+# What the ISMCTS bot (candlebox/bots/ismcts.py, through these SearchHooks) knows of this game beyond the engine
 # contract: how a round's result stands for winning the game, and what the rivals' choices this round
 # say about their hands when they play like this policy.
 

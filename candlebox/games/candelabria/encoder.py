@@ -53,12 +53,13 @@ from typing import Any
 
 import numpy as np
 
-import candlebox
-from candlebox.rl.core import Config, Layout, ViewEncoder
+from candlebox.engine import game_info
+from candlebox.engine.encoding import Config, Layout, ViewEncoder
+from candlebox.engine.plugin import Encoding
 
 GAME_ID = "candelabria"
 
-_FACTS = candlebox.game_info(GAME_ID).facts
+_FACTS = game_info(GAME_ID).facts
 HOUSES: tuple[str, ...] = tuple(_FACTS["houses"])
 CARDS: tuple[str, ...] = tuple(_FACTS["candles"])
 CARD_INDEX = {code: i for i, code in enumerate(CARDS)}
@@ -568,3 +569,11 @@ class CandelabriaEncoder(ViewEncoder):
 
 def encoder(config: Config) -> CandelabriaEncoder:
     return CandelabriaEncoder(config)
+
+
+ENCODING = Encoding(
+    action_texts=action_texts,
+    encoder=encoder,
+    max_game_length=max_game_length,
+    always_a_winner=always_a_winner,
+)

@@ -7,7 +7,6 @@ judge: every ``top ...`` action in the list says what the hand would be worth tu
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from rich import box
@@ -18,11 +17,12 @@ from rich.panel import Panel
 from rich.rule import Rule
 from rich.table import Table
 
-import candlebox
-from candlebox.cli.render.generic import seats_text
+from candlebox.engine import game_info
+from candlebox.engine.plugin import Renderer, seats_text
+from candlebox.games.sixteen_candies.text import winners_text
 
 GAME_ID = "sixteen-candies"
-_FACTS = candlebox.game_info(GAME_ID).facts
+_FACTS = game_info(GAME_ID).facts
 CANDIES: dict[str, str] = _FACTS["candies"]
 CARDS: dict[str, dict[str, Any]] = _FACTS["cards"]
 WILD: dict[str, Any] = _FACTS["wild"]
@@ -246,88 +246,9 @@ def render(view: dict[str, Any], console: Console) -> None:
     console.print(f"[bold]▶ {pending_text(view.get('pending'), viewer)}[/]")
 
 
-def winners_text(view: dict[str, Any]) -> str:
-    winners = view.get("winners", [])
-    if not winners:
-        return "nobody wins"
-    if len(winners) == 1:
-        return f"seat {winners[0]} wins"
-    return seats_text(winners) + " share the win"
+def code_markup(code: str) -> str:
+    """A card code or a half code as rich markup in its candies' colours."""
+    return card(code) if code in CARDS else half(code)
 
 
-# ----------------------------------------------------------------------------- the log
-def _seat(entry: dict[str, Any]) -> str:
-    return f"seat {entry.get('seat')}"
-
-
-def _draw(e: dict[str, Any]) -> str:
-    if e.get("source") == "discard":
-        return f"{_seat(e)} takes {card(e.get('card'))} from the discard pile"
-    if "card" in e:
-        return f"{_seat(e)} draws {card(e.get('card'))}"
-    return f"{_seat(e)} draws from the draw pile"
-
-
-def _reveal(e: dict[str, Any]) -> str:
-    tops = " ".join(half(t) for t in e.get("tops", []))
-    candy = CANDIES.get(e.get("candy", ""), e.get("candy"))
-    return (
-        f"{_seat(e)} reveals {tops}: {e.get('value')} {escape(str(candy))}, "
-        f"penalty {e.get('penalty')}"
-    )
-
-
-def _score(e: dict[str, Any]) -> str:
-    due = e.get("due", 0)
-    role = {"caller": "the caller", "instant": "the instant winner", "other": ""}.get(
-        e.get("role", ""), ""
-    )
-    rank = e.get("rank")
-    who = f"{_seat(e)} ({', '.join(x for x in (role, str(rank)) if x)})"
-    if due > 0:
-        change = f"adds {due}"
-    elif due < 0:
-        change = f"loses {-due}"
-    else:
-        change = "nothing happens"
-    return f"{who}: {change} → {e.get('pool')} candy"
-
-
-def _game_over(e: dict[str, Any]) -> str:
-    reasons = {
-        "last-candy": "only one player has candy left",
-        "rounds": "the last round is played",
-        "max-turns": "the turn limit is reached",
-    }
-    reason = reasons.get(e.get("reason", ""), str(e.get("reason")))
-    return f"[bold]Game over: {reason}; {winners_text(e)}.[/]"
-
-
-LINES: dict[str, Callable[[dict[str, Any]], str]] = {
-    "round": lambda e: f"[bold]Round {e.get('round')}[/]: seat {e.get('marker')} holds the marker",
-    "deal": lambda e: (
-        f"{_seat(e)} is dealt {card(e['card'])}" if "card" in e else f"{_seat(e)} is dealt a card"
-    ),
-    "flip": lambda e: f"{card(e.get('card'))} starts the discard pile",
-    "draw": _draw,
-    "skip": lambda e: f"{_seat(e)} does not draw",
-    "reshuffle": lambda e: f"the discard pile is shuffled into a new draw pile of {e.get('count')}",
-    "discard": lambda e: f"{_seat(e)} discards {card(e.get('card'))}",
-    "call": lambda e: f'[bold]{_seat(e)}: "I\'ve got candy!"[/]',
-    "end-turn": lambda e: f"[dim]end of turn {e.get('turn')}[/]",
-    "instant-win": lambda e: f"[bold]{_seat(e)} wins the round instantly![/]",
-    "reveal": _reveal,
-    "score": _score,
-    "out": lambda e: f"[bold]{_seat(e)} is out of candy[/]",
-    "game-over": _game_over,
-}
-
-
-def event_line(entry: dict[str, Any]) -> str:
-    """One log entry as rich markup, e.g. 'seat 1 discards G6-K1'; unknown events fall back."""
-    line = LINES.get(entry.get("event", ""))
-    if line is None:
-        from candlebox.cli.render.generic import event_line as generic_line
-
-        return generic_line(entry)
-    return line(entry)
+RENDERER = Renderer(render=render, code=code_markup, action=action_text)

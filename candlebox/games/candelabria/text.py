@@ -1,27 +1,17 @@
-"""Log entries in words for the web page, with the terminal's own sentences.
-
-``candlebox.cli.render.event_line`` turns a game's log entry into English (with a generic fallback for
-a game that has no terminal renderer yet); the page receives each entry as ``{"entry": ..., "text":
-...}`` and styles the text itself. Sentences are cached: the same public entry is sent to every seat.
+"""The Curse of Candelabria in words: the log's sentences, plain strings shared by the terminal, the
+server and the pages ("seat N" becomes the player's name on the page).
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any
 
-import msgspec
-
-from candlebox.cli.render import event_line
-
-_encode = msgspec.json.Encoder(order="deterministic").encode
-_decode = msgspec.json.decode
-
+from candlebox.engine.plugin import PLAIN, GameText, Marks
 
 _ROLE = {"E": "Explorer", "P": "Pilgrim", "W": "Warrior", "C": "Castle", "land": "Land Flame"}
 
-# The Curse of Candelabria's log events in words (the terminal prints them as fields); "seat N" becomes
-# the player's name on the page. Fields as in docs/notation/candelabria.md, "Log events".
+# The Curse of Candelabria's log events in words. Fields as in docs/notation/candelabria.md, "Log
+# events".
 _CANDELABRIA: dict[str, str] = {
     "setup": "The {side} side of the board is laid out.",
     "start": "seat {seat} ({house}) starts in region {region}, castle on {castle}.",
@@ -119,17 +109,10 @@ def candelabria_line(entry: dict[str, Any]) -> str | None:
         return None
 
 
-@lru_cache(maxsize=65536)
-def _sentence(game_id: str, encoded: bytes) -> str:
-    try:
-        if game_id == "candelabria":
-            line = candelabria_line(_decode(encoded))
-            if line is not None:
-                return line
-        return event_line(game_id, _decode(encoded))
-    except Exception:  # a renderer that chokes on an entry must not stop the game being shown
-        return str(_decode(encoded).get("event", "?"))
+def event_line(entry: dict[str, Any], marks: Marks = PLAIN) -> str | None:
+    """One log entry as a sentence (its free text marked as ``literal``), or None when unknown."""
+    line = candelabria_line(entry)
+    return None if line is None else marks.literal(line)
 
 
-def entry_text(game_id: str, entry: dict[str, Any]) -> dict[str, Any]:
-    return {"entry": entry, "text": _sentence(game_id, _encode(entry))}
+TEXT = GameText(event=event_line)

@@ -15,12 +15,13 @@ from typing import Any
 
 import numpy as np
 
-import candlebox
-from candlebox.rl.core import Config, Layout, ViewEncoder
+from candlebox.engine import game_info
+from candlebox.engine.encoding import Config, Layout, ViewEncoder
+from candlebox.engine.plugin import Encoding
 
 GAME_ID = "candle-quest"
 
-_FACTS = candlebox.game_info(GAME_ID).facts
+_FACTS = game_info(GAME_ID).facts
 CODES: tuple[str, ...] = tuple(_FACTS["candles"])
 CODE_INDEX = {code: i for i, code in enumerate(CODES)}
 N_COLOURS = len(_FACTS["colours"])
@@ -157,3 +158,11 @@ def _counts(out: np.ndarray, start: int, codes: list[str]) -> None:
 
 def encoder(config: Config) -> CandleQuestEncoder:
     return CandleQuestEncoder(config)
+
+
+ENCODING = Encoding(
+    action_texts=action_texts,
+    encoder=encoder,
+    max_game_length=max_game_length,
+    always_a_winner=always_a_winner,
+)

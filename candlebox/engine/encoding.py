@@ -1,0 +1,199 @@
+"""The RL encoding interfaces a game implements: a configuration, the action numbering, the
+observation layout and the view encoder base class.
+
+A game's ``encoder`` module (``candlebox/games/<game>/encoder.py``) builds on these and exports an
+:class:`candlebox.engine.plugin.Encoding`; the adapters (candlebox/rl/) use them through
+``GameInfo.encoding()``. This module imports numpy: the engine's own import path never imports it.
+
+A *configuration* is a game, a variant, a player count and the options (validated by the engine's
+registry). Everything here is fixed for a configuration: the number of distinct actions, which id means
+which action text, and the length and layout of the observation vector. The engine stays the single
+source of legality: a mask is built from ``state.legal_actions(seat)`` by looking each text up.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from candlebox.engine.registry import GameInfo, Variant, game_info, new_game, resolve
+from candlebox.engine.state import State
+
+
+@dataclass(frozen=True)
+class Config:
+    """A game configuration, checked by the engine's registry (options validated, defaults filled)."""
+
+    game_id: str
+    variant: str
+    players: int
+    options: dict[str, Any] = field(hash=False)
+    given: dict[str, Any] = field(hash=False)  # the options as given, for new_game
+
+    @classmethod
+    def make(
+        cls, game_id: str, players: int = 2, variant: str | None = None, **options: Any
+    ) -> Config:
+        _info, var, opts = resolve(game_id, players, variant, options)
+        return cls(game_id, var.name, players, opts, dict(options))
+
+    @property
+    def info(self) -> GameInfo:
+        return game_info(self.game_id)
+
+    @property
+    def variant_info(self) -> Variant:
+        return self.info.variant(self.variant)
+
+    def new_game(self, seed: int) -> State:
+        return new_game(
+            self.game_id, players=self.players, variant=self.variant, seed=seed, **self.given
+        )
+
+    def describe(self) -> str:
+        return f"{self.info.title} ({self.variant}, {self.players} players)"
+
+
+class ActionNumbering:
+    """Every action text possible in a configuration, numbered 0 … ``num_distinct_actions - 1``.
+
+    Ids are stable for the configuration (the per-game module lists the texts in a fixed order), so a
+    policy's output layer and a mask have a fixed size. Legality never comes from here: ``mask`` and
+    ``legal_ids`` look up what ``state.legal_actions(seat)`` says.
+    """
+
+    __slots__ = ("_ids", "texts")
+
+    def __init__(self, texts: Iterable[str]) -> None:
+        self.texts: tuple[str, ...] = tuple(texts)
+        self._ids: dict[str, int] = {}
+        for number, text in enumerate(self.texts):
+            if text in self._ids:
+                raise ValueError(f"action {text!r} is numbered twice")
+            self._ids[text] = number
+
+    @property
+    def num_distinct_actions(self) -> int:
+        return len(self.texts)
+
+    def __len__(self) -> int:
+        return len(self.texts)
+
+    def __contains__(self, text: object) -> bool:
+        return text in self._ids
+
+    def to_id(self, text: str) -> int:
+        """The id of an action text; ValueError for a text this configuration can never play."""
+        try:
+            return self._ids[text]
+        except (KeyError, TypeError):
+            raise ValueError(
+                f"{text!r} is not an action of this configuration "
+                f"({self.num_distinct_actions} actions are numbered)"
+            ) from None
+
+    def to_text(self, action_id: int) -> str:
+        """The action text of an id (numpy integers accepted); ValueError when out of range."""
+        number = int(action_id)
+        if number != action_id or not 0 <= number < len(self.texts):
+            raise ValueError(
+                f"action id {action_id!r} is out of range 0–{self.num_distinct_actions - 1}"
+            )
+        return self.texts[number]
+
+    def ids(self, texts: Iterable[str]) -> list[int]:
+        """The ids of these texts, ascending (as OpenSpiel wants legal actions)."""
+        lookup = self._ids
+        try:
+            return sorted(lookup[text] for text in texts)
+        except KeyError as exc:
+            raise ValueError(
+                f"the engine offered {exc.args[0]!r}, which the action numbering lacks: "
+                "the game's encoder module must list it"
+            ) from None
+
+    def legal_ids(self, state: State, seat: int) -> list[int]:
+        return self.ids(state.legal_actions(seat))
+
+    def mask(self, state: State, seat: int) -> np.ndarray:
+        """A binary int8 vector: 1 where the action is legal for ``seat`` now."""
+        out = np.zeros(len(self.texts), dtype=np.int8)
+        legal = self.legal_ids(state, seat)
+        if legal:
+            out[legal] = 1
+        return out
+
+
+class Layout:
+    """Named slices of a flat observation vector, laid out once per configuration."""
+
+    __slots__ = ("fields", "size")
+
+    def __init__(self) -> None:
+        self.fields: dict[str, slice] = {}
+        self.size = 0
+
+    def add(self, name: str, length: int) -> slice:
+        if name in self.fields:
+            raise ValueError(f"observation field {name!r} is laid out twice")
+        if length < 1:
+            raise ValueError(f"observation field {name!r} needs a positive length")
+        place = slice(self.size, self.size + length)
+        self.fields[name] = place
+        self.size += length
+        return place
+
+    def describe(self) -> list[tuple[str, int, int]]:
+        """(name, start, length) of every field, in order."""
+        return [(name, s.start, s.stop - s.start) for name, s in self.fields.items()]
+
+
+class ViewEncoder:
+    """Encodes a seat's *view* (``state.view(seat)``), and nothing else, as a float32 vector in [0, 1].
+
+    Subclasses lay out their fields in ``build`` and fill them in ``fill``; because ``fill`` receives the
+    view dict, never the state, an encoding cannot contain what the seat may not know.
+    """
+
+    def __init__(self, config: Config) -> None:
+        self.config = config
+        self.layout = Layout()
+        self.build(config, self.layout)
+        self.size = self.layout.size
+
+    def build(self, config: Config, layout: Layout) -> None:
+        raise NotImplementedError
+
+    def fill(self, view: dict[str, Any], out: np.ndarray) -> None:
+        raise NotImplementedError
+
+    def fill_turn(self, view: dict[str, Any], out: np.ndarray) -> dict[str, Any] | None:
+        """The fields every game lays out: who is looking (``me``), whose turn it is (``active``),
+        ``over``, and ``to_act``; returns the pending decision (None once the game is over)."""
+        at = self.layout.fields
+        if view["seat"] is not None:
+            out[at["me"].start + view["seat"]] = 1.0
+        if view["active"] is not None:
+            out[at["active"].start + view["active"]] = 1.0
+        pending = view["pending"]
+        if pending is None:
+            out[at["over"].start] = 1.0
+        else:
+            for s in pending["seats"]:
+                out[at["to_act"].start + s] = 1.0
+        return pending
+
+    def encode(self, view: dict[str, Any], out: np.ndarray | None = None) -> np.ndarray:
+        if out is None:
+            out = np.zeros(self.size, dtype=np.float32)
+        else:
+            out.fill(0.0)
+        self.fill(view, out)
+        np.clip(out, 0.0, 1.0, out=out)
+        return out
+
+    def fields(self) -> list[tuple[str, int, int]]:
+        return self.layout.describe()

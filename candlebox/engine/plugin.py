@@ -1,0 +1,171 @@
+"""The interfaces a game's optional capabilities implement: plain types, no numpy or rich.
+
+A game is one :class:`candlebox.engine.GameInfo` (rules and facts) whose ``capabilities`` name, by
+``"module:attribute"`` path inside the game's package, the objects below. The engine's typed accessors
+(``GameInfo.text()``, ``.policy()``, ``.search_hooks()``, ``.renderer()``, ``.encoding()``) import a
+capability the first time a caller asks for it, so a heavy dependency (rich for the renderer, numpy for
+the encoder) is imported only when that capability is used. A game package may import this module; it
+never imports a higher layer (bots, cli, server, sim, rl). See docs/architecture.md.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from candlebox.engine.rng import Rng
+from candlebox.engine.state import State
+
+# ----------------------------------------------------------------------------- bots
+# A policy reads the seat's view and legal actions and returns one of them (the heuristic bot, and the
+# rollouts and priors of the ISMCTS bot).
+Policy = Callable[[dict[str, Any], list[str], Rng], str]
+# Each seat's standing in an unfinished game, as shares of one win in [0, 1].
+Evaluator = Callable[[State], list[float]]
+
+
+@dataclass(frozen=True)
+class SearchHooks:
+    """What a game may tell the ISMCTS bot beyond the engine contract (all optional).
+
+    ``policy``: the searching seat's own rollout policy and prior (default: the heuristic's, which also
+    plays every other seat: the model of the rivals).
+    ``defaults``: ``epsilon`` and ``anchor`` for this game when the bot is made without them.
+    ``evaluate(world)``: each seat's standing in an unfinished game, in [0, 1] (default: its scores).
+    ``horizon(world)``: a rollout stops, and is judged by ``evaluate``, as soon as this value differs
+    from the one the iteration started with (16 Candies: the pools, which change at every round's end;
+    a game is many rounds, and one decision's effect shows in its own round).
+    ``observe(state, seat)``: what the rivals' choices so far tell, read once per decision and only
+    through ``state.log(seat)`` and ``state.view(seat)``; ``plausibility(world, seat, observed)``: how
+    likely those choices are in a determinization, in [0, 1] (opponent modelling: a determinization is
+    kept with that chance, see ``model``). Both read nothing of the real state but the seat's own.
+    """
+
+    policy: Policy | None = None
+    # Parameter defaults measured best for the game (the user's own values always win).
+    defaults: dict[str, float] = field(default_factory=dict)
+    evaluate: Evaluator | None = None
+    horizon: Callable[[State], Hashable] | None = None
+    observe: Callable[[State, int], Any] | None = None
+    plausibility: Callable[[State, int, Any], float] | None = None
+
+
+def shares_of(values: list[float], temperature: float) -> list[float]:
+    """Standings turned into shares of one win (a softmax): equal standings share equally."""
+    top = max(values)
+    weights = [math.exp((v - top) / temperature) for v in values]
+    total = sum(weights)
+    return [w / total for w in weights]
+
+
+# ----------------------------------------------------------------------------- words
+def _same(text: str) -> str:
+    return text
+
+
+@dataclass(frozen=True)
+class Marks:
+    """How a sentence marks its parts. The default leaves them plain (the server, the pages); the
+    terminal passes rich markup: ``code`` a component code (a candle, a card) in its colour,
+    ``strong`` and ``faint`` emphasis, ``literal`` any other text taken from an entry (escaped)."""
+
+    code: Callable[[str], str] = _same
+    strong: Callable[[str], str] = _same
+    faint: Callable[[str], str] = _same
+    literal: Callable[[str], str] = _same
+
+
+PLAIN = Marks()
+
+
+@dataclass(frozen=True)
+class GameText:
+    """A game's words, plain strings shared by the terminal, the server and the pages.
+
+    ``event(entry, marks)``: one log entry (``State.log``) as a sentence, or None for an event the game
+    does not put in words (callers then fall back to :func:`fields_sentence`).
+    """
+
+    event: Callable[[dict[str, Any], Marks], str | None]
+
+    def sentence(self, entry: dict[str, Any]) -> str:
+        """The entry as a plain sentence, the generic one when the game has none for it."""
+        line = self.event(entry, PLAIN)
+        return fields_sentence(entry) if line is None else line
+
+
+def plain(value: Any) -> str:
+    """A JSON value as short text: lists joined by spaces, None as a dash."""
+    if value is None:
+        return "—"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list):
+        return " ".join(plain(item) for item in value) if value else "—"
+    if isinstance(value, dict):
+        pairs = (f"{key.replace('_', ' ')} {plain(item)}" for key, item in value.items())
+        return ", ".join(pairs) or "—"
+    return str(value)
+
+
+def seats_text(seats: Any) -> str:
+    """``seat 2`` or ``seats 0, 3``."""
+    if isinstance(seats, list):
+        if len(seats) == 1:
+            return f"seat {seats[0]}"
+        return "seats " + ", ".join(str(seat) for seat in seats)
+    return f"seat {seats}"
+
+
+def fields_sentence(entry: dict[str, Any]) -> str:
+    """Any game's log entry from its fields alone: who, what, then the remaining fields."""
+    fields = {k: v for k, v in entry.items() if k not in ("event", "seat")}
+    who = f"seat {entry['seat']} " if "seat" in entry else ""
+    details = ", ".join(f"{key.replace('_', ' ')} {plain(value)}" for key, value in fields.items())
+    return f"{who}{entry.get('event', '?')}" + (f": {details}" if details else "")
+
+
+# ----------------------------------------------------------------------------- the terminal
+@dataclass(frozen=True)
+class Renderer:
+    """A game at the terminal (rich): ``render(view, console)`` prints what a seat sees;
+    ``code(text)`` a component code as rich markup (used as :attr:`Marks.code` for the game's
+    sentences); ``action(text)`` an action as rich markup. The module defining it imports rich; the
+    engine does not."""
+
+    render: Callable[[dict[str, Any], Any], None]
+    code: Callable[[str], str] | None = None
+    action: Callable[[str], str] | None = None
+
+
+# ----------------------------------------------------------------------------- learning
+@dataclass(frozen=True)
+class Encoding:
+    """A game for the RL adapters, per configuration (``candlebox.engine.encoding.Config``):
+    ``action_texts`` every action text possible, in a fixed order (the action numbering);
+    ``encoder`` a ``ViewEncoder`` of the seat's view; ``max_game_length`` an upper bound on decisions
+    in one game; ``always_a_winner`` whether every finished game has a winner. The configuration and
+    encoder types live in candlebox/engine/encoding.py (numpy), which this module does not import."""
+
+    action_texts: Callable[[Any], Sequence[str]]
+    encoder: Callable[[Any], Any]
+    max_game_length: Callable[[Any], int]
+    always_a_winner: Callable[[Any], bool]
+
+
+# ----------------------------------------------------------------------------- the plug-in
+@dataclass(frozen=True)
+class Capabilities:
+    """Where a game's optional capabilities are, each ``"package.module:ATTRIBUTE"`` (None: absent).
+
+    ``text`` a :class:`GameText`; ``heuristic`` a :data:`Policy`; ``search`` :class:`SearchHooks`;
+    ``renderer`` a :class:`Renderer`; ``encoding`` an :class:`Encoding`.
+    """
+
+    text: str | None = None
+    heuristic: str | None = None
+    search: str | None = None
+    renderer: str | None = None
+    encoding: str | None = None

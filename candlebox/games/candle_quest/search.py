@@ -1,0 +1,27 @@
+"""Candle Quest's search hooks: how the ISMCTS bot judges an unfinished game.
+
+A rollout cut off before the end is scored by each seat's standing from its own view: colours filled
+(basic, junior) or the advanced score so far, turned into shares of one win.
+"""
+
+from __future__ import annotations
+
+from candlebox.engine import State
+from candlebox.engine.plugin import SearchHooks, shares_of
+
+
+def standing(state: State) -> list[float]:
+    """Colours filled (basic, junior) or the advanced score so far, from each seat's own view."""
+    values = []
+    advanced = state.variant == "advanced"
+    for seat in range(state.num_players):
+        me = state.view(seat)["seats"][seat]
+        if advanced:
+            value = me["candle_value"]
+            values.append(value + min(me["shekels"], value // 2))
+        else:
+            values.append(me["colours"] + me["shekels"] / 40)
+    return shares_of(values, 6.0 if advanced else 0.75)
+
+
+SEARCH_HOOKS = SearchHooks(evaluate=standing)
