@@ -13,6 +13,7 @@ naming the cards of the new deal; it depends only on the seat's log, the public 
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -50,28 +51,41 @@ def redeal(st: CandelabriaState, seat: int, rng: Rng, attempts: int = 64) -> Red
     every choice in a fixed order; should even that fail, the real cards are kept (consistent, since
     they happened) rather than fail the caller.
     """
+    facts = _Facts(st, seat)
     for _ in range(attempts):
         try:
-            return _Replay(st, seat, rng).run()
+            return _Replay(st, seat, rng, facts).run()
         except _Impossible:
             continue
     try:
-        return _Replay(st, seat, rng, careful=True).run()
+        return _Replay(st, seat, rng, facts, careful=True).run()
     except _Impossible:  # pragma: no cover - never met in the conformance games
         hands = [list(hand) for hand in st.hand]
         return Redeal(hands=hands, adeck=list(st.adeck), aside=list(st.aside), events={})
 
 
+class _Facts:
+    """What every replay of one resample shares: read from the events once."""
+
+    def __init__(self, st: CandelabriaState, seat: int) -> None:
+        self.index = {card.code: i for i, card in enumerate(st.content.candles)}
+        self.to_aside = _aside_draws(st)
+        self.steps = _steps(st, self.to_aside, self.index)
+        self.seen = _sightings(st, seat, self.index)
+
+
 class _Replay:
     """One pass over the events, keeping items (a card id >= 0, or a token < 0) where the cards are."""
 
-    def __init__(self, st: CandelabriaState, seat: int, rng: Rng, careful: bool = False) -> None:
+    def __init__(
+        self, st: CandelabriaState, seat: int, rng: Rng, facts: _Facts, careful: bool = False
+    ) -> None:
         self.st = st
         self.seat = seat
         self.rng = rng
         self.careful = careful
         content = st.content
-        self.index = {card.code: i for i, card in enumerate(content.candles)}
+        self.index = facts.index
         n = st.num_players
         self.hands = [list(content.house_candles[st.house[s]][1]) for s in range(n)]
         tokens = len(content.advanced)
@@ -83,9 +97,9 @@ class _Replay:
         self.mpile: list[list[int]] = [[] for _ in range(n)]
         self.order = list(range(n))
         self.named: dict[int, tuple] = {}  # event index -> the items a hidden event moved
-        self.to_aside = _aside_draws(st)
-        self.future = _futures(st, self.to_aside)
-        self.seen = _sightings(st, seat)
+        self.to_aside = facts.to_aside
+        self.steps = facts.steps
+        self.seen = facts.seen
 
     # ------------------------------------------------------------------ items
     def fix(self, item: int, card: int) -> int:
@@ -124,7 +138,9 @@ class _Replay:
         tokens and its later secret choices as giving nothing away (they are checked in their turn)."""
         tokens = sum(1 for item in hand if item < 0)
         cards = Counter(item for item in hand if item >= 0)
-        for kind, card in self.future[owner].get(k, ()):
+        steps = self.steps[owner]
+        for at in range(bisect_right(steps, (k, _SHOW, 1 << 30)), len(steps)):
+            _, kind, card = steps[at]
             if kind == _GAIN_TOKEN:
                 tokens += 1
             elif kind == _GAIN_CARD:
@@ -322,14 +338,15 @@ def _aside_draws(st: CandelabriaState) -> set[int]:
     return result
 
 
-def _sightings(st: CandelabriaState, seat: int) -> dict[tuple[int, int], int]:
+def _sightings(
+    st: CandelabriaState, seat: int, index: dict[str, int]
+) -> dict[tuple[int, int], int]:
     """The cards ``seat`` draws that others put under the deck in secret, by the place they were put:
     (the event that put them, the rank among the cards it put), found by following the deck's places
     (public: draws take the top, cards go under the bottom) without their cards."""
     places: list[tuple[int, int]] = [(-1, -1)] * len(st.content.advanced)  # top last
     deployed = 0
     seen: dict[tuple[int, int], int] = {}
-    index = {card.code: i for i, card in enumerate(st.content.candles)}
     events = st.events
     for k, event in enumerate(events):
         kind = event[0]
@@ -355,24 +372,19 @@ def _sightings(st: CandelabriaState, seat: int) -> dict[tuple[int, int], int]:
 _GAIN_TOKEN, _GAIN_CARD, _SHOW = 0, 1, 2
 
 
-def _futures(st: CandelabriaState, to_aside: set[int]) -> list[dict[int, list[tuple[int, int]]]]:
-    """For each seat, at each of its secret choices (event index), what its hand goes through after:
-    cards it draws unseen (a token each), cards it receives face up, cards it shows (deploy,
-    maneuver). A choice must leave it able to show them."""
+def _steps(
+    st: CandelabriaState, to_aside: set[int], index: dict[str, int]
+) -> list[list[tuple[int, int, int]]]:
+    """For each seat, in order, (event index, what, card) of what its hand goes through: cards it
+    draws unseen (a token each, a Nova Vita keep too), cards it receives face up, cards it shows
+    (deploy, maneuver). A secret choice must leave it able to show the later ones."""
     n = st.num_players
-    index = {card.code: i for i, card in enumerate(st.content.candles)}
     steps: list[list[tuple[int, int, int]]] = [[] for _ in range(n)]  # (event, kind, card)
-    choices: list[list[int]] = [[] for _ in range(n)]
     maneuvered: list[list[int]] = [[] for _ in range(n)]
     for k, event in enumerate(st.events):
         kind = event[0]
-        if kind == "draw" and k not in to_aside:
+        if (kind == "draw" and k not in to_aside) or kind == "keep":
             steps[event[1]].append((k, _GAIN_TOKEN, -1))
-        elif kind == "keep":
-            steps[event[1]].append((k, _GAIN_TOKEN, -1))
-            choices[event[1]].append(k)
-        elif kind == "return":
-            choices[event[1]].append(k)
         elif kind == "house-candle":
             steps[event[3]].append((k, _GAIN_CARD, index[event[2]]))
         elif kind in ("deploy", "maneuver"):
@@ -383,8 +395,4 @@ def _futures(st: CandelabriaState, to_aside: set[int]) -> list[dict[int, list[tu
             for seat in range(n):
                 steps[seat] += [(k, _GAIN_CARD, card) for card in maneuvered[seat]]
                 maneuvered[seat] = []
-    result: list[dict[int, list[tuple[int, int]]]] = [{} for _ in range(n)]
-    for seat in range(n):
-        for k in choices[seat]:
-            result[seat][k] = [(kind, card) for at, kind, card in steps[seat] if at > k]
-    return result
+    return steps
