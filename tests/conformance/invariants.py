@@ -437,9 +437,27 @@ def _sc_holds_456(cards: list[str]) -> bool:
     return False
 
 
+def candle_quest_story(state: candlebox.State) -> None:
+    """Nothing hidden is named in the log (every candle's whereabouts is public); what everyone knows
+    of the stack is the candles the option ``deck`` put on top, until drawn or shuffled: they are
+    there, in order."""
+    candle_quest(state)
+    saved = state.to_json()
+    known = list(saved["options"].get("deck") or [])
+    for event in saved["events"]:
+        if event[0] in ("mix-back", "rebuild"):
+            known = []
+        elif event[0] in ("flip", "set-aside") and known:
+            assert event[2] == known.pop(0), f"{event}: the deck option put another candle on top"
+    stack = saved["state"]["stack"]
+    if known:
+        top = stack[: len(known)]  # the saved stack is top first
+        assert top == known[: len(top)], f"the stack's top {top} is not the known {known}"
+
+
 STORIES: dict[str, Callable[[Any], None]] = {
     "candelabria": candelabria_story,
-    "candle-quest": candle_quest,
+    "candle-quest": candle_quest_story,
     "sixteen-candies": sixteen_candies_story,
 }
 
