@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Callable
+from itertools import product
 from pathlib import Path
 from typing import Any
 
@@ -297,6 +298,168 @@ def candelabria(state: candlebox.State) -> None:
                     assert set(entry) == {"event", "seat"}, "a secret choice is logged bare"
                 elif entry["event"] in ("draw", "return") and entry["seat"] != seat:
                     assert "card" not in entry, "another's drawn or returned card is hidden"
+
+
+# ----------------------------------------------------------------------------- resampled states
+# A resampled state must be a possible world: what each seat's log says about the cards must agree
+# with where the state holds them. Each game says what that means for its cards (checked on the
+# twins resample deals; a real game meets it too).
+
+
+def _ca_house_candles() -> dict[str, list[str]]:
+    data = json.loads((ROOT / "games/candelabria/content/candles.json").read_text())
+    starts: dict[str, list[str]] = {}
+    for card in data["house"]:
+        if card["year"] == 1:
+            starts.setdefault(card["house"], []).append(card["code"])
+    return starts
+
+
+CA_START_HANDS = _ca_house_candles()
+CA_ADVANCED = Counter(
+    c["code"]
+    for c in json.loads((ROOT / "games/candelabria/content/candles.json").read_text())["advanced"]
+)
+
+
+def candelabria_story(state: candlebox.State) -> None:
+    """Replay where the candle cards went from the events alone (the setup's house candles, the
+    Advanced deck, draws, keeps, returns, deploys, maneuvers, house candles from the Curse deck, the
+    Epilogue): every card an event moves is where the story so far puts it, and the story ends with
+    the hands, the aside cards and the Advanced deck the state holds."""
+    saved = state.to_json()
+    snap = saved["state"]
+    n = state.num_players
+    hands = [Counter(CA_START_HANDS[house]) for house in snap["houses"]]
+    deck = Counter(CA_ADVANCED)
+    deployed: list[list[str]] = [[] for _ in range(n)]
+    maneuvered: list[list[str]] = [[] for _ in range(n)]
+    order = list(range(n))
+
+    def leave(where: Counter, card: str, what: str) -> None:
+        assert where[card] > 0, f"{card} is not {what}"
+        where[card] -= 1
+
+    for k, event in enumerate(saved["events"]):
+        kind = event[0]
+        if kind == "setup":
+            order = event[3]
+        elif kind == "order":
+            order = event[1]
+        elif kind == "draw":
+            leave(deck, event[2], "in the Advanced deck")
+            hands[event[1]][event[2]] += 1
+        elif kind == "keep":  # the three drawn went to the hand in this story; the others leave it
+            for card in event[3]:
+                leave(hands[event[1]], card, f"among the cards seat {event[1]} drew")
+                deck[card] += 1
+            assert hands[event[1]][event[2]] > 0, f"event {k}: {event[2]} was not drawn"
+        elif kind == "return":
+            leave(hands[event[1]], event[2], f"in seat {event[1]}'s hand")
+            deck[event[2]] += 1
+        elif kind == "deploy":
+            leave(hands[event[1]], event[2], f"in seat {event[1]}'s hand")
+            deployed[event[1]].append(event[2])
+        elif kind == "maneuver":
+            leave(hands[event[1]], event[2], f"in seat {event[1]}'s hand")
+            maneuvered[event[1]].append(event[2])
+        elif kind == "house-candle":
+            hands[event[3]][event[2]] += 1
+        elif kind == "epilogue":
+            for seat in order:
+                deck.update(deployed[seat])
+                hands[seat].update(maneuvered[seat])
+                deployed[seat], maneuvered[seat] = [], []
+    drawn_aside: Counter = Counter()
+    for seat in range(n):
+        held = Counter(snap["hands"][seat])
+        assert not held - hands[seat], (
+            f"seat {seat} holds {sorted((held - hands[seat]).elements())}, which no event gave it"
+        )
+        drawn_aside += hands[seat] - held
+        assert not Counter(snap["known"][seat]) - held, f"seat {seat}'s known cards are in hand"
+    assert drawn_aside == Counter(snap["aside"]), (
+        f"the events leave {sorted(drawn_aside.elements())} in hands the state does not hold"
+    )
+    assert Counter(snap["advanced_deck"]) == deck, "the Advanced deck holds what the events left"
+    for seat in range(n):
+        placed = [c for c in snap["deployed"][seat] if c is not None]
+        assert sorted(placed) == sorted(deployed[seat]), f"seat {seat}'s deployed cards"
+        assert sorted(snap["maneuvered"][seat]) == sorted(maneuvered[seat])
+
+
+def sixteen_candies_story(state: candlebox.State) -> None:
+    """The round's deals, draws and discards give each hand the cards it holds, and nobody holds
+    (``instant_win="held"``, at each check) or shows (``"top"``, now) a 4-5-6 of one candy, since no
+    Instant Round Win was called (rulings SC-10)."""
+    saved = state.to_json()
+    snap = saved["state"]
+    if snap["phase"] == "over":
+        return
+    held_mode = saved["options"]["instant_win"] == "held"
+    hands: list[Counter] = [Counter() for _ in snap["hands"]]
+    for event in saved["events"][snap["round_start"] :]:
+        kind = event[0]
+        if kind in ("deal", "draw"):
+            hands[event[1]][event[-1]] += 1
+        elif kind == "discard":
+            assert hands[event[1]][event[2]] > 0, f"{event}: not in seat {event[1]}'s hand"
+            hands[event[1]][event[2]] -= 1
+            if held_mode:
+                assert not _sc_holds_456(list(hands[event[1]].elements())), (
+                    f"{event}: the hand kept holds a 4-5-6, an Instant Round Win nobody called"
+                )
+        elif kind == "flip" and held_mode and snap["phase"] != "setup":
+            for seat, hand in enumerate(hands):
+                assert not _sc_holds_456(list(hand.elements())), f"seat {seat} was dealt a 4-5-6"
+    for seat, hand in enumerate(snap["hands"]):
+        assert Counter(hand) == hands[seat], f"seat {seat} holds cards its events did not give it"
+    if held_mode or snap["phase"] in ("setup", "rotate"):
+        return
+    for seat, tops in enumerate(snap["tops"]):
+        if seat == snap["actor"] and snap["phase"] == "discard":
+            tops = tops[:-1]  # the card just drawn: the hand is checked once turned
+        candies = {SC_HALVES[t][0] for t in tops}
+        counts = sorted(SC_HALVES[t][1] for t in tops)
+        assert not (
+            len(tops) == 3 and len(candies) == 1 and "*" not in candies and counts == [4, 5, 6]
+        ), f"seat {seat} shows a 4-5-6 of one candy, an Instant Round Win nobody called"
+
+
+def _sc_holds_456(cards: list[str]) -> bool:
+    if len(cards) != 3:
+        return False
+    for picks in product(*(card.split("-") for card in cards)):
+        halves = [SC_HALVES[h] for h in picks]
+        one_candy = len({h[0] for h in halves}) == 1 and halves[0][0] != "*"
+        if one_candy and sorted(h[1] for h in halves) == [4, 5, 6]:
+            return True
+    return False
+
+
+def candle_quest_story(state: candlebox.State) -> None:
+    """Nothing hidden is named in the log (every candle's whereabouts is public); what everyone knows
+    of the stack is the candles the option ``deck`` put on top, until drawn or shuffled: they are
+    there, in order."""
+    candle_quest(state)
+    saved = state.to_json()
+    known = list(saved["options"].get("deck") or [])
+    for event in saved["events"]:
+        if event[0] in ("mix-back", "rebuild"):
+            known = []
+        elif event[0] in ("flip", "set-aside") and known:
+            assert event[2] == known.pop(0), f"{event}: the deck option put another candle on top"
+    stack = saved["state"]["stack"]
+    if known:
+        top = stack[: len(known)]  # the saved stack is top first
+        assert top == known[: len(top)], f"the stack's top {top} is not the known {known}"
+
+
+STORIES: dict[str, Callable[[Any], None]] = {
+    "candelabria": candelabria_story,
+    "candle-quest": candle_quest_story,
+    "sixteen-candies": sixteen_candies_story,
+}
 
 
 INVARIANTS: dict[str, Callable[[Any], None]] = {

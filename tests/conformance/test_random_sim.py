@@ -3,8 +3,8 @@
 For every game, variant and player count: many seeded games played by random (and heuristic) bots,
 checking at each step that the contract holds — to_act and legal_actions agree, illegal and malformed
 actions are refused with the state untouched, saves and clones round-trip, views and logs are JSON-safe,
-resample keeps the seat's view, the same seed replays the same game, and the game's own invariants
-(conservation, hidden information) hold.
+resample keeps the seat's view and deals a possible world, the same seed replays the same game, and the
+game's own invariants (conservation, hidden information) hold.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import pytest
 import candlebox
 from candlebox import bots
 from candlebox.engine import HIDDEN_ACTION
-from tests.conformance.invariants import INVARIANTS
+from tests.conformance.invariants import INVARIANTS, STORIES
 
 CONFIGS = [
     (game, variant.name, players)
@@ -92,6 +92,7 @@ def check_round_trips(state: candlebox.State, rng: random.Random) -> None:
     for viewer in [None, *range(state.num_players)]:
         json.dumps(state.view(viewer))
         json.dumps(state.log(viewer))
+    STORIES[state.game_id](state)  # the real game tells a possible story too
     for seat in range(state.num_players):
         other = state.resample(seat, rng.randrange(2**32))
         assert other.view(seat) == state.view(seat), "resample keeps the seat's view"
@@ -99,10 +100,20 @@ def check_round_trips(state: candlebox.State, rng: random.Random) -> None:
         assert other.legal_actions(seat) == state.legal_actions(seat)
         assert other.to_act == state.to_act
         check_history_scrubbed(state, other, seat)
+        check_possible_world(other)
         twin = state.resample(seat, 99)  # a state the seat cannot tell from this one
         assert twin.resample(seat, 5).to_json() == state.resample(seat, 5).to_json(), (
             "resample is canonical: it depends only on what the seat knows and the seed"
         )
+
+
+def check_possible_world(twin: candlebox.State) -> None:
+    """A resampled state is a world that could be: every card any seat's log names agrees with where
+    the twin holds it (the game's own story check), and its save loads back (so it passes the game's
+    consistency checks on load)."""
+    STORIES[twin.game_id](twin)
+    saved = twin.to_json()
+    assert candlebox.load(json.loads(json.dumps(saved))).to_json() == saved, "a twin's save loads"
 
 
 def check_history_scrubbed(state: candlebox.State, other: candlebox.State, seat: int) -> None:

@@ -16,6 +16,7 @@ from candlebox.engine import Rng
 from candlebox.engine.state import FORMAT, SavedGame, events_from_json
 from candlebox.games.candelabria.components import TEMPLES
 from candlebox.games.candelabria.decision import FIRST_AUTO, FRAME_LENGTH, IDLE, Phase
+from candlebox.games.candelabria.redeal import redeal
 from candlebox.games.candelabria.setup import CANDLE_FLAMES, LAND_FLAMES, TURN_MARKER
 from candlebox.games.candelabria.state import GAME_ID, CandelabriaState
 from candlebox.games.candelabria.territory import UPGRADE_SLOTS
@@ -538,7 +539,9 @@ def check_consistent(st: CandelabriaState) -> None:
 def resample(st: CandelabriaState, seat: int, seed: int) -> CandelabriaState:
     """What ``seat`` cannot know dealt anew (rulings CA-39): the order of the Tactics deck and of the
     curses left in the Curse deck, the tiles under the tops of the Upgrade piles and in the box, and
-    the cards of the Advanced deck and of the other hands that the seat has not seen go there."""
+    the cards of the Advanced deck and of the other hands that the seat has not seen (redeal.py), the
+    others' private missions not yet shown. The events that name what was dealt anew are rewritten
+    to name the new deal, so the others' logs agree with their new hands."""
     twin = st.clone()
     assert isinstance(twin, CandelabriaState)
     rng = twin.rng = Rng(seed)
@@ -558,25 +561,10 @@ def resample(st: CandelabriaState, seat: int, seed: int) -> CandelabriaState:
         for i in range(len(p) - 1):
             p[i] = tiles.pop()
     twin.tbox = tiles
-    # Candle cards: every unknown slot of the Advanced deck and of the other hands.
-    pool: list[int] = []
-    deck_slots = [i for i, m in enumerate(twin.amark) if m != seat and m != -2]
-    pool += [twin.adeck[i] for i in deck_slots]
-    hand_slots: list[tuple[int, int]] = []
-    for other in range(st.num_players):
-        if other == seat:
-            continue
-        fixed = Counter(twin.known[other])
-        for i, card in enumerate(twin.hand[other]):
-            if fixed[card]:
-                fixed[card] -= 1
-            else:
-                hand_slots.append((other, i))
-                pool.append(card)
     twin.ddeck.sort()
     rng.shuffle(twin.ddeck)  # the Decay deck's order (rulings CA-D4)
     if twin.mlock:  # the others' private missions not yet shown, and the box (rulings CA-M2)
-        from candlebox.games.candelabria.missions import revealed
+        from candlebox.games.candelabria.missions import MISSIONS, revealed
 
         unknown = [o for o in range(st.num_players) if o != seat and not revealed(twin, o)]
         missions = sorted([twin.mpriv[o] for o in unknown] + twin.mdeck)
@@ -584,9 +572,9 @@ def resample(st: CandelabriaState, seat: int, seed: int) -> CandelabriaState:
         for o in unknown:
             twin.mpriv[o] = missions.pop()
         twin.mdeck = sorted(missions)
-    aside_seat = twin.stack[-1][1] if twin.stack[-1][0] == Phase.KEEP else seat
-    if aside_seat != seat:
-        pool += twin.aside
+        for k, event in enumerate(twin.events):  # the log tells each its own mission: the new one
+            if event[0] == "mission-private" and event[1] in unknown:
+                twin.events[k] = (event[0], event[1], MISSIONS[twin.mpriv[event[1]]][0])
     # The others' secret choices of tactic cards, made but not revealed: any they could have made.
     if twin.stack[-1][0] == Phase.SECRET:
         from candlebox.games.candelabria.war import secret_actions
@@ -595,13 +583,11 @@ def resample(st: CandelabriaState, seat: int, seed: int) -> CandelabriaState:
             if other != seat and twin.secret[other]:
                 _, a, b = twin.notation.parse[rng.choice(secret_actions(twin, other))]
                 twin.secret[other] = [a - 1, b - 1]
-    pool.sort()
-    rng.shuffle(pool)
-    for i in deck_slots:
-        twin.adeck[i] = pool.pop()
-    for other, i in hand_slots:
-        twin.hand[other][i] = pool.pop()
-    if aside_seat != seat:
-        for i in range(len(twin.aside)):
-            twin.aside[i] = pool.pop()
+    # Candle cards: a hidden history dealt anew, its events naming the cards it deals (redeal.py).
+    dealt = redeal(st, seat, rng)
+    twin.hand = dealt.hands
+    twin.adeck = dealt.adeck
+    twin.aside = dealt.aside
+    for k, event in dealt.events.items():
+        twin.events[k] = event
     return twin

@@ -179,10 +179,30 @@ def check_consistent(st: CandleQuestState) -> None:
 
 def resample(st: CandleQuestState, seat: int, seed: int) -> CandleQuestState:
     """Every candle's whereabouts is public in Candle Quest (rulings: 'Screens'); only the order of
-    the draw stack and the future of chance are unknown to any seat, so those are dealt anew."""
+    the draw stack and the future of chance are unknown to any seat, so those are dealt anew. The
+    candles the option ``deck`` put on top are known to all until they are drawn or shuffled: they
+    stay where they are."""
     twin = st.clone()
     assert isinstance(twin, CandleQuestState)
     twin.rng = Rng(seed)
-    twin.stack.sort()  # forget the real order first: the result depends only on what the seat knows
-    twin.rng.shuffle(twin.stack)
+    known = known_on_top(st)
+    hidden = sorted(twin.stack[: len(twin.stack) - known])  # forget the real order first: the
+    twin.rng.shuffle(hidden)  # result depends only on what the seat knows
+    twin.stack[: len(hidden)] = hidden
     return twin
+
+
+def known_on_top(st: CandleQuestState) -> int:
+    """How many candles on top of the stack everyone knows: those the option ``deck`` put there (in
+    the open, in order), less each taken since (flipped or set aside); none once a shuffle has mixed
+    the stack (Unlit candles mixed back, a rebuild)."""
+    deck = st.options.get("deck")
+    if not deck:
+        return 0
+    taken = 0
+    for event in st.events:
+        if event[0] in ("mix-back", "rebuild"):
+            return 0
+        if event[0] in ("flip", "set-aside"):
+            taken += 1
+    return max(0, min(len(deck) - taken, len(st.stack)))

@@ -13,6 +13,8 @@ from candlebox.engine.registry import resolve
 from candlebox.engine.state import FORMAT, SavedGame, events_from_json
 from candlebox.games.sixteen_candies.cards import CODE, FULL_SET, HALF_CODE, TYPE_OF, WILD
 from candlebox.games.sixteen_candies.decision import Phase
+from candlebox.games.sixteen_candies.instant_win import shows_four_five_six
+from candlebox.games.sixteen_candies.notation import rotations
 from candlebox.games.sixteen_candies.state import GAME_ID, SixteenCandiesState
 from candlebox.games.sixteen_candies.view import EVENT_FIELDS, is_private
 
@@ -225,6 +227,11 @@ def check_consistent(st: SixteenCandiesState) -> None:
 
 
 # ----------------------------------------------------------------------------- resample
+# A resample deals again until the world is possible; the chance that a deal is not is a few percent
+# at most (measured: tests/sixteen_candies/test_resample.py), so this bound is never met in practice.
+MAX_DEALS = 1000
+
+
 def resample(st: SixteenCandiesState, seat: int, seed: int) -> SixteenCandiesState:
     """A state ``seat`` cannot tell from this one.
 
@@ -233,14 +240,26 @@ def resample(st: SixteenCandiesState, seat: int, seed: int) -> SixteenCandiesSta
     cards are dealt anew *within their pool*: cards dealt or drawn before the first reshuffle of the
     round could be any card never seen this round; cards drawn after the k-th reshuffle come from that
     reshuffled pile (whose contents were public). The logged deals and draws of the cards moved are
-    rewritten to match, so the new state's log is a possible one. The result depends only on what
-    the seat knows and the seed (states the seat cannot tell apart resample alike). The engine then
-    hides the others' ``top`` actions in the history (``State.resample``).
+    rewritten to match, so the new state's log is a possible one. Every seat also knows that nobody
+    has won instantly this round: a deal in which someone would have (rulings SC-10: a 4-5-6 turned
+    up, or held under ``instant_win="held"``, at a moment it was checked) is dealt again, so the
+    result is uniform over the possible worlds (rejection from the uniform deal). It depends only on
+    what the seat knows and the seed (states the seat cannot tell apart resample alike). The engine
+    then hides the others' ``top`` actions in the history (``State.resample``).
     """
+    rng = Rng(seed)
+    twin = _deal(st, seat, rng)
+    for _ in range(MAX_DEALS - 1):
+        if possible(twin):
+            break
+        twin = _deal(st, seat, rng)
+    twin.rng = rng
+    return twin
+
+
+def _deal(st: SixteenCandiesState, seat: int, rng: Rng) -> SixteenCandiesState:
     twin = st.clone()
     assert isinstance(twin, SixteenCandiesState)
-    twin.rng = Rng(seed)
-    rng = twin.rng
     twin._cache_seat = -1
     if twin.phase is Phase.OVER:  # every hand is shown; only the draw pile's order is unknown
         rng.shuffle(twin.draw)
@@ -277,6 +296,45 @@ def resample(st: SixteenCandiesState, seat: int, seed: int) -> SixteenCandiesSta
         _sort_hand(twin, owner)
         twin.ups[owner] = [0 if card == WILD else rng.below(2) for card in hand]
     return twin
+
+
+def possible(st: SixteenCandiesState) -> bool:
+    """Whether no Instant Round Win would have been called this round (rulings SC-10).
+
+    The checks: every hand once all are picked up, and each player's hand at the end of each of its
+    turns (in ``"held"`` mode at its discard, whatever the orientation; in ``"top"`` mode at its
+    rotation, as turned). In ``"top"`` mode only the latest orientation is still on the table (each
+    turn's is chosen afresh, and no hand is ever forced to show a 4-5-6), so it is the current tops of
+    every hand checked since it last changed that must not win.
+    """
+    if st.phase is Phase.OVER or st.phase is Phase.SETUP:
+        return True  # over: the hands are shown; setup: nothing has been checked this round
+    if not st.held_mode:
+        for owner, hand in enumerate(st.hands):
+            if not hand or (owner == st.actor and st.phase is Phase.ROTATE):
+                continue  # the actor's new hand is checked once it is turned
+            ups = st.ups[owner]
+            if owner == st.actor and st.phase is Phase.DISCARD:  # the hand before its draw
+                hand, ups = hand[:-1], ups[:-1]
+            halves = [2 * card + up for card, up in zip(hand, ups, strict=True)]
+            if shows_four_five_six(halves):
+                return False
+        return True
+    hands: list[list[int]] = [[] for _ in st.hands]
+    for event in st.events[st.round_start :]:
+        kind = event[0]
+        if kind == "deal" or kind == "draw":
+            hands[event[1]].append(TYPE_OF[event[-1]])
+        elif kind == "discard":
+            hand = hands[event[1]]
+            hand.remove(TYPE_OF[event[2]])
+            if rotations(sorted(hand)).held is not None:
+                return False
+        elif kind == "flip" and any(
+            rotations(sorted(hand)).held is not None for hand in hands if hand
+        ):
+            return False  # the hands as dealt: checked once all are picked up (not yet a turn)
+    return True
 
 
 def _sort_hand(st: SixteenCandiesState, owner: int) -> None:
