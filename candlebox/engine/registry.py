@@ -20,6 +20,9 @@ class Variant:
     max_players: int
     options: tuple[Option, ...]
     doc: str
+    # Options this variant once had and no longer uses: accepted and ignored, so games saved or stored
+    # with them (the server stores every option, defaults included) still load.
+    retired: tuple[str, ...] = ()
 
     @property
     def players(self) -> range:
@@ -92,7 +95,8 @@ def resolve(
             f"{info.title} ({var.name}) is for {var.min_players}–{var.max_players} players, "
             f"not {players}"
         )
-    return info, var, validate_options(var.options, options)
+    given = {name: value for name, value in options.items() if name not in var.retired}
+    return info, var, validate_options(var.options, given)
 
 
 def new_game(

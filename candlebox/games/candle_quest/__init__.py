@@ -48,15 +48,6 @@ COMMON = (
 )
 ADVANCED = (
     Option(
-        "dancing",
-        "choice",
-        "menorah",
-        "how Dancing candles score: 'menorah' (each fills one "
-        "of the eight colours) or 'all' (every one counts)",
-        choices=("menorah", "all"),
-        nullable=False,
-    ),
-    Option(
         "tiebreak",
         "choice",
         "shared",
@@ -75,6 +66,8 @@ VARIANTS = (
         5,
         COMMON + ADVANCED,
         "the most valuable collection when someone completes their Menorah wins",
+        # 'dancing' ('menorah' or 'all') could never change a score: see rulings CQ-14.
+        retired=("dancing",),
     ),
     Variant(
         "junior",
