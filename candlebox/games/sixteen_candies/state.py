@@ -10,6 +10,7 @@ from candlebox.games.sixteen_candies import gameplay
 from candlebox.games.sixteen_candies.cards import CODE
 from candlebox.games.sixteen_candies.decision import NAMES, Phase
 from candlebox.games.sixteen_candies.notation import malformed
+from candlebox.games.sixteen_candies.scoring import INSTANT_WINNER
 
 GAME_ID = "sixteen-candies"
 
@@ -44,6 +45,7 @@ class SixteenCandiesState(State):
         "end_reason",
         "epoch",  # reshuffles of the discard pile into the draw pile this round
         "final",  # final scores
+        "instant_gain",  # option: candies an Instant Round Win adds (2, or 0 with 'none')
         "hands",  # each seat's cards (types), sorted, the card just drawn last; [] when out
         "held_mode",  # option instant_win == "held"
         "marker",  # who holds the First Player Marker
@@ -77,6 +79,7 @@ class SixteenCandiesState(State):
         self.optional_draw: bool = options["draw"] == "optional"
         self.held_mode: bool = options["instant_win"] == "held"
         self.all_tied: str = options["all_tied"]
+        self.instant_gain: int = INSTANT_WINNER if options["instant_gain"] == "two" else 0
         self.draw: list[int] = []
         self.discard: list[int] = []
         self.hands: list[list[int]] = [[] for _ in range(players)]
