@@ -102,7 +102,13 @@ def test_the_secret_choices_game_passes_random_sim_test(secret_numbers: str) -> 
 def test_parameters_reach_the_engine() -> None:
     game = pyspiel.load_game(
         "candlebox_candle_quest",
-        {"players": 4, "variant": "advanced", "bank": 200, "tiebreak": "shekels", "first_player": 2},
+        {
+            "players": 4,
+            "variant": "advanced",
+            "bank": 200,
+            "tiebreak": "shekels",
+            "first_player": 2,
+        },
     )
     state = game.new_initial_state()
     assert state.engine.variant == "advanced" and state.engine.num_players == 4

@@ -45,9 +45,9 @@ class SixteenCandiesState(State):
         "end_reason",
         "epoch",  # reshuffles of the discard pile into the draw pile this round
         "final",  # final scores
-        "instant_gain",  # option: candies an Instant Round Win adds (2, or 0 with 'none')
         "hands",  # each seat's cards (types), sorted, the card just drawn last; [] when out
         "held_mode",  # option instant_win == "held"
+        "instant_gain",  # option: candies an Instant Round Win adds (2, or 0 with 'none')
         "marker",  # who holds the First Player Marker
         "max_turns",
         "next_seat",  # the next seat clockwise still in the round (derived at each deal)
