@@ -288,9 +288,12 @@ def test_the_dancing_option_is_retired_and_games_that_carry_it_still_load() -> N
         old["options"]["dancing"] = rule  # a game saved while the option existed
         again = candlebox.load(old)
         assert again.scores == state.scores and again.to_json() == state.to_json()
+    for variant in ("basic", "junior"):  # a configuration written for every variant
+        state = candlebox.new_game("candle-quest", variant=variant, seed=1, dancing="all")
+        assert "dancing" not in state.options
 
 
-@pytest.mark.parametrize("seed", range(12))
+@pytest.mark.parametrize("seed", range(8))
 def test_lit_colours_and_dancing_candles_never_pass_eight(seed: int) -> None:
     """Why the option was inert: the game ends when they reach eight, so no Dancing is spare."""
     state = candlebox.new_game(

@@ -58,16 +58,19 @@ ADVANCED = (
     ),
 )
 
+# 'dancing' ('menorah' or 'all') could never change a score (rulings CQ-14): retired in every variant,
+# so games and configurations that name it, at either value, still load.
+RETIRED = ("dancing",)
+
 VARIANTS = (
-    Variant("basic", 2, 5, COMMON, "the first to collect eight colours wins"),
+    Variant("basic", 2, 5, COMMON, "the first to collect eight colours wins", retired=RETIRED),
     Variant(
         "advanced",
         2,
         5,
         COMMON + ADVANCED,
         "the most valuable collection when someone completes their Menorah wins",
-        # 'dancing' ('menorah' or 'all') could never change a score: see rulings CQ-14.
-        retired=("dancing",),
+        retired=RETIRED,
     ),
     Variant(
         "junior",
@@ -76,6 +79,7 @@ VARIANTS = (
         COMMON,
         "no auctions or looting; the 6-value Unlit candles are out; an "
         "Unlit candle can force another player to give you a candle",
+        retired=RETIRED,
     ),
 )
 
