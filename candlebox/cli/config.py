@@ -96,6 +96,8 @@ def parse_options(
         key = key.strip()
         if not sep or not key:
             raise CliError(f"--option takes KEY=VALUE, got {pair!r}")
+        if key in declared.retired:  # accepted and ignored, as new_game does (e.g. 'dancing')
+            continue
         if key not in known and key not in fixed:
             names = ", ".join(known) or "none"
             raise CliError(

@@ -13,7 +13,7 @@ from rich.text import Text
 import candlebox
 from candlebox.cli import render, saving
 from candlebox.cli.errors import FAILED, CliError, user_errors
-from candlebox.engine import State, fairness
+from candlebox.engine import HIDDEN_ACTION, State, fairness
 
 PAUSE = "[dim]Enter: next step · c: run to the end · q: stop[/] "
 
@@ -61,7 +61,8 @@ class Replay:
             self.console.print(Text("      ") + render.event_text(self.state.game_id, entry))
         self.shown = len(entries)
 
-    def apply(self, number: int, seat: int, action: str) -> None:
+    def apply(self, number: int, seat: int, action: str) -> bool:
+        """Replay one move; whether anything was shown (a seat sees only its log's news)."""
         try:
             self.state.apply(seat, action)
         except candlebox.IllegalAction as exc:
@@ -70,8 +71,16 @@ class Replay:
                 f"legal: {exc}",
                 FAILED,
             ) from None
-        self.console.print(f"[dim]{number:>4}[/]  [cyan]seat {seat}: {escape(action)}[/]")
+        before = self.shown
+        if self.seat is None:
+            # A spectator sees who moved, but not what a seat chose in secret (a hand's turn, a
+            # tactic): those read as the engine's hidden action, as in a resampled history.
+            shown = HIDDEN_ACTION if action.startswith(self.state.PRIVATE_ACTIONS) else action
+            self.console.print(f"[dim]{number:>4}[/]  [cyan]seat {seat}: {escape(shown)}[/]")
         self.print_news()
+        # A seat is shown exactly its log(seat) and view(seat), never the raw moves: another
+        # seat's move may be secret, and even its count could tell more than the seat saw.
+        return self.seat is None or self.shown > before
 
     def check(self) -> None:
         rebuilt = self.state.to_json()
@@ -160,21 +169,23 @@ def replay(
     show = Replay(path, seat, console)
     state, history = show.state, show.data["history"]
     viewer = "a spectator" if seat is None else f"seat {seat}"
+    steps = f"{len(history)} steps, " if seat is None else ""
     console.print(
         f"Replaying [bold]{escape(str(path))}[/]: {escape(candlebox.game_info(state.game_id).title)} "
         f"({state.variant}), {state.num_players} players, seed {state.seed}, "
-        f"{len(history)} steps, seen by {viewer}"
+        f"{steps}seen by {viewer}"
     )
     show.print_news()
     for number, (actor, action) in enumerate(history, start=1):
-        show.apply(number, actor, action)
-        if step and number < len(history):
+        shown = show.apply(number, actor, action)
+        if step and shown and number < len(history):
             try:
                 answer = ask(PAUSE).strip().lower()
             except EOFError:
                 answer = "c"
             if answer == "q":
-                console.print(f"Stopped at step {number} of {len(history)}.")
+                where = f" at step {number} of {len(history)}" if seat is None else ""
+                console.print(f"Stopped{where}.")
                 return
             step = answer != "c"
     show.print_end()

@@ -35,6 +35,9 @@ class Variant:
     doc: str
     # Options of other variants that this one lacks, at the value they effectively have here.
     fixed: tuple[Fixed, ...] = ()
+    # Options this variant once had and no longer uses: accepted and ignored, so games saved or stored
+    # with them (the server stores every option, defaults included) still load.
+    retired: tuple[str, ...] = ()
 
     @property
     def players(self) -> range:
@@ -161,7 +164,8 @@ def resolve(
             f"{info.title} ({var.name}) is for {var.min_players}–{var.max_players} players, "
             f"not {players}"
         )
-    return info, var, validate_options(var.options, options, var.fixed)
+    given = {name: value for name, value in options.items() if name not in var.retired}
+    return info, var, validate_options(var.options, given, var.fixed)
 
 
 def new_game(

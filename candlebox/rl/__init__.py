@@ -3,9 +3,10 @@
 Install the optional group first: ``pip install -e '.[rl]'`` (pettingzoo, gymnasium, open_spiel, numpy).
 
     >>> import candlebox.rl
-    >>> env = candlebox.rl.pettingzoo_aec("candle-quest", players=3)        # PettingZoo AEC
-    >>> single = candlebox.rl.gymnasium_single("candle-quest", seat=0, opponents="random")
-    >>> names = candlebox.rl.register_openspiel()  # ['candlebox_candle_quest', ...]
+    >>> env = candlebox.rl.pettingzoo_env("candle-quest", players=3)  # PettingZoo AEC
+    >>> single = candlebox.rl.gymnasium_env("candle-quest", seat=0, opponents="random")
+    >>> candlebox.rl.register_openspiel()
+    ['candlebox_candle_quest', 'candlebox_sixteen_candies', 'candlebox_candelabria']
 
 Every adapter rests on :class:`Spec` (one per configuration: game, variant, players, options): a fixed
 action numbering (``spec.actions``: ``num_distinct_actions``, ``to_id``, ``to_text``, ``mask``) and an

@@ -2,7 +2,7 @@
 updates over websockets, and every move stored in SQLite or PostgreSQL (see docs/server.md).
 
     >>> from candlebox.server import create_app, Settings
-    >>> app = create_app(Settings(db="sqlite:////tmp/candlebox.sqlite3"))
+    >>> app = create_app(Settings(db="sqlite:///candlebox.sqlite3"))  # a file in this folder
 """
 
 from __future__ import annotations

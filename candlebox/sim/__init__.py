@@ -3,10 +3,14 @@
 
     >>> from pathlib import Path
     >>> from candlebox import sim
-    >>> plan = sim.Plan("candle-quest", 2, None, {}, (sim.Seat("heuristic"), sim.Seat("random")), 20)
-    >>> rows = sim.run_local(plan, jobs=2)
+    >>> bots = (sim.Seat("heuristic"), sim.Seat("random"))
+    >>> plan = sim.Plan("candle-quest", 2, None, {"max_turns": 60}, bots, 4)  # 4 games
+    >>> rows = sim.run_local(plan, jobs=1)  # jobs=J: J local processes
+    >>> len(rows), sorted(rows[0])[:3]
+    (4, ['actions', 'bots', 'end_reason'])
     >>> sim.write(rows, Path("results.csv"))
-    >>> sim.build_report(rows, Path("report"), ["results.csv"])
+    >>> sim.build_report(rows, Path("report"), ["results.csv"], plots=False).name  # plots: PNGs
+    'index.html'
 
 Game ``i`` of a plan uses seed ``plan.seed + i`` and its bots' seeds follow from it, so the rows are the
 same however the games are run (one process, J processes, Ray). See docs/simulation.md.

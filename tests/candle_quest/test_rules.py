@@ -264,12 +264,53 @@ def test_advanced_value_excludes_duplicates_and_unlit() -> None:
     assert candle_value(_screen("Y6", "Y6")) == 6
 
 
-def test_dancing_fills_a_colour_in_menorah_mode_and_all_count_in_all_mode() -> None:
+def test_dancing_takes_the_place_of_a_colour() -> None:
     eight = ["Y2", "O2", "G2", "W2", "R5", "B5", "P5", "S5"]
     assert candle_value(_screen(*eight)) == 28
     assert candle_value(_screen(*eight, "D10")) == 28 - 2 + 10, "best use: in place of a 2"
-    assert candle_value(_screen(*eight, "D10"), "all") == 38
-    assert candle_value(_screen("D9", "D9", "D10"), "menorah") == 28
+    assert candle_value(_screen("D9", "D9", "D10")) == 28
+    assert candle_value(_screen("R5", "D9", "D10")) == 24, "fewer than eight places: all count"
+
+
+def test_the_dancing_option_is_retired_and_games_that_carry_it_still_load() -> None:
+    """CQ-14: no reachable collection has a spare Dancing candle, so 'dancing' never mattered."""
+    advanced = candlebox.game_info("candle-quest").variant("advanced")
+    assert "dancing" not in [option.name for option in advanced.options]
+    for rule in ("menorah", "all"):
+        state = candlebox.new_game(
+            "candle-quest", players=3, variant="advanced", seed=5, dancing=rule, max_turns=40
+        )
+        assert "dancing" not in state.options
+        while not state.is_over:
+            seat = state.to_act[0]
+            state.apply(seat, state.legal_actions(seat)[-1])
+        old = json.loads(json.dumps(state.to_json()))
+        old["options"]["dancing"] = rule  # a game saved while the option existed
+        again = candlebox.load(old)
+        assert again.scores == state.scores and again.to_json() == state.to_json()
+    for variant in ("basic", "junior"):  # a configuration written for every variant
+        state = candlebox.new_game("candle-quest", variant=variant, seed=1, dancing="all")
+        assert "dancing" not in state.options
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_lit_colours_and_dancing_candles_never_pass_eight(seed: int) -> None:
+    """Why the option was inert: the game ends when they reach eight, so no Dancing is spare."""
+    state = candlebox.new_game(
+        "candle-quest", players=2 + seed % 4, variant="advanced", seed=seed, max_turns=300
+    )
+    facts = candlebox.game_info("candle-quest").facts["candles"]
+    step = 0
+    while not state.is_over:
+        seat = state.to_act[0]
+        actions = state.legal_actions(seat)
+        state.apply(seat, actions[(seed + step) % len(actions)])
+        step += 1
+        for owner in range(state.num_players):
+            mine = state.view(owner)["seats"][owner]["candles"]
+            colours = {facts[c]["colour"] for c in mine if facts[c]["kind"] == "lit"}
+            wild = sum(facts[c]["kind"] == "dancing" for c in mine)
+            assert len(colours) + wild <= 8, (seed, step, mine)
 
 
 def test_shekels_count_up_to_half_the_candle_value() -> None:

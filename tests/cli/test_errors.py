@@ -20,8 +20,8 @@ from tests.cli.conftest import run
         (["candle-quest", "-o", "max_turns=0"], "must be at least 1"),
         (["candle-quest", "-o", "colour=red"], "has no option 'colour'; options: deck"),
         (["candle-quest", "-o", "max_turns"], "--option takes KEY=VALUE"),
-        # basic lacks the option: its own value ('menorah') is accepted, another refused with why
-        (["candle-quest", "-o", "dancing=all"], "option 'dancing' can only be 'menorah'"),
+        # basic lacks the option: its own value ('shared') is accepted, another refused with why
+        (["candle-quest", "-o", "tiebreak=shekels"], "option 'tiebreak' can only be 'shared'"),
         (["candle-quest", "-p", "9"], "for 2–5 players, not 9"),
         (["candle-quest", "--variant", "expert"], "no variant 'expert'"),
         (["candle-quest", "--bots", "genius"], "unknown bot 'genius'"),
@@ -47,7 +47,7 @@ def test_an_option_of_another_variant_is_fine_there() -> None:
         "--variant",
         "advanced",
         "-o",
-        "dancing=all",
+        "tiebreak=shekels",
         "-o",
         "max_turns=20",
         "-n",
@@ -73,7 +73,7 @@ def test_help(command: list[str]) -> None:
 def test_listings() -> None:
     games = run("games")
     assert games.exit_code == 0
-    for text in ("Candle Quest", "advanced", "2–5", "max_turns", "menorah|all", "advanced only"):
+    for text in ("Candle Quest", "advanced", "2–5", "max_turns", "shared|shekels", "advanced only"):
         assert text in games.stdout
     bots = run("bots")
     assert bots.exit_code == 0

@@ -112,7 +112,7 @@ def _sc_expected(block: list[list[Any]], options: dict[str, Any]) -> dict[int, i
     due: dict[int, int] = {}
     for seat in values:
         if seat in instant:
-            due[seat] = 2
+            due[seat] = 2 if options["instant_gain"] == "two" else 0
         elif seat == caller:
             if high == low:
                 wins = options["all_tied"] == "caller-wins"

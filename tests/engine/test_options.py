@@ -71,8 +71,8 @@ def test_an_option_a_variant_lacks_is_accepted_at_the_value_it_has_there() -> No
     ("game", "players", "variant", "options"),
     [
         ("candelabria", 2, None, {"decay": False, "decay_draw": "second"}),
-        ("candle-quest", 3, "basic", {"dancing": "menorah", "tiebreak": "shared"}),
-        ("candle-quest", 3, "junior", {"dancing": "menorah", "tiebreak": "shared"}),
+        ("candle-quest", 3, "basic", {"tiebreak": "shared"}),
+        ("candle-quest", 3, "junior", {"tiebreak": "shared"}),
     ],
 )
 def test_every_variant_accepts_the_options_of_the_others_at_its_own_value(
@@ -87,7 +87,7 @@ def test_every_variant_accepts_the_options_of_the_others_at_its_own_value(
     texts = [f"{k}={str(v).lower()}" for k, v in options.items()]
     assert parse_options(game, players, variant, texts) == options
     for name in options:  # another value is refused, naming the option
-        other = {"decay": True, "decay_draw": "every", "dancing": "all", "tiebreak": "shekels"}
+        other = {"decay": True, "decay_draw": "every", "tiebreak": "shekels"}
         with pytest.raises(ValueError, match=f"'{name}' can only be"):
             candlebox.new_game(
                 game, players=players, variant=variant, seed=3, **{name: other[name]}

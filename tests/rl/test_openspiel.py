@@ -102,11 +102,17 @@ def test_the_secret_choices_game_passes_random_sim_test(secret_numbers: str) -> 
 def test_parameters_reach_the_engine() -> None:
     game = pyspiel.load_game(
         "candlebox_candle_quest",
-        {"players": 4, "variant": "advanced", "bank": 200, "dancing": "all", "first_player": 2},
+        {
+            "players": 4,
+            "variant": "advanced",
+            "bank": 200,
+            "tiebreak": "shekels",
+            "first_player": 2,
+        },
     )
     state = game.new_initial_state()
     assert state.engine.variant == "advanced" and state.engine.num_players == 4
-    assert state.engine.options["dancing"] == "all" and state.current_player() == 2
+    assert state.engine.options["tiebreak"] == "shekels" and state.current_player() == 2
     assert "bid 200" in [state.action_to_string(2, a) for a in range(game.num_distinct_actions())]
     params = pyspiel.load_game("candlebox_candle_quest").get_parameters()
     assert params["players"] == 2 and params["variant"] == ""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tests.sixteen_candies.helpers import events, game, me, orient_all, play, pools, turn
 
 
@@ -105,3 +107,18 @@ def test_the_instant_round_win_example() -> None:
     assert reveals[1] == ["H2", "K6", "K1"], "the opponent may not rotate before revealing"
     scores = {e["seat"]: (e["role"], e["due"]) for e in events(state, "score")}
     assert scores == {0: ("instant", 2), 1: ("other", -(1 + 3 + 3))}
+
+
+@pytest.mark.parametrize(("gain", "due"), [("two", 2), ("none", 0)])
+def test_the_instant_round_win_gains_two_or_only_wins_the_round(gain: str, due: int) -> None:
+    """SC-11, option instant_gain: 'they win the round' read as +2 (default) or as nothing gained."""
+    state = game(
+        [["G6-C1", "G5-K2", "C4-K3"], ["K6-H1", "H6-K1", "C5-H2"]],
+        flip="C5-K2",
+        pile=["G4-H3"],
+        instant_gain=gain,
+    )
+    orient_all(state, "G6 G5 C4", "H2 K6 K1")
+    turn(state, 0, "draw pile", "C4-K3", "G6 G5 G4")
+    scores = {e["seat"]: (e["role"], e["due"], e["pool"]) for e in events(state, "score")}
+    assert scores == {0: ("instant", due, 16 + due), 1: ("other", -7, 16 - 7)}

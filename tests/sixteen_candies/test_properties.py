@@ -20,6 +20,7 @@ OPTIONS = st.fixed_dictionaries(
         "rediscard": st.booleans(),
         "instant_win": st.sampled_from(["top", "held"]),
         "all_tied": st.sampled_from(["caller-loses", "caller-wins"]),
+        "instant_gain": st.sampled_from(["two", "none"]),
         "pool_cap": st.booleans(),
         "pool": st.integers(1, 20),
     }

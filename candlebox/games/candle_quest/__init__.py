@@ -50,15 +50,6 @@ COMMON = (
 )
 ADVANCED = (
     Option(
-        "dancing",
-        "choice",
-        "menorah",
-        "how Dancing candles score: 'menorah' (each fills one "
-        "of the eight colours) or 'all' (every one counts)",
-        choices=("menorah", "all"),
-        nullable=False,
-    ),
-    Option(
         "tiebreak",
         "choice",
         "shared",
@@ -70,23 +61,29 @@ ADVANCED = (
 )
 # Basic and junior have no advanced score, but the two choices it offers have a value there all the
 # same: a Dancing candle fills one place of the Menorah, and tied players all win (rulings CQ-14, CQ-17).
-SIMPLE_SCORING = (
-    Fixed(
-        ADVANCED[0],
-        "menorah",
-        "without the advanced score each Dancing candle fills one colour of the Menorah",
-    ),
-    Fixed(ADVANCED[1], "shared", "without the advanced score tied players all win"),
-)
+SIMPLE_SCORING = (Fixed(ADVANCED[0], "shared", "without the advanced score tied players all win"),)
+
+# 'dancing' ('menorah' or 'all') could never change a score (rulings CQ-14): retired in every variant,
+# so games and configurations that name it, at either value, still load.
+RETIRED = ("dancing",)
 
 VARIANTS = (
-    Variant("basic", 2, 5, COMMON, "the first to collect eight colours wins", SIMPLE_SCORING),
+    Variant(
+        "basic",
+        2,
+        5,
+        COMMON,
+        "the first to collect eight colours wins",
+        SIMPLE_SCORING,
+        retired=RETIRED,
+    ),
     Variant(
         "advanced",
         2,
         5,
         COMMON + ADVANCED,
         "the most valuable collection when someone completes their Menorah wins",
+        retired=RETIRED,
     ),
     Variant(
         "junior",
@@ -96,6 +93,7 @@ VARIANTS = (
         "no auctions or looting; the 6-value Unlit candles are out; an "
         "Unlit candle can force another player to give you a candle",
         SIMPLE_SCORING,
+        retired=RETIRED,
     ),
 )
 

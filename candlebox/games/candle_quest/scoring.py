@@ -21,11 +21,13 @@ COMPLETION_BONUS = 3
 __all__ = ["advanced_score", "candle_value", "colours_filled", "end_game", "menorah_complete"]
 
 
-def candle_value(screen: dict[int, int], dancing: str = "menorah") -> int:
+def candle_value(screen: dict[int, int]) -> int:
     """Face values of a collection, duplicates and Unlit candles excluded.
 
-    ``dancing="menorah"``: the collection is a Menorah of eight colours; each Dancing candle takes the
-    place of one colour (the best use of them is taken). ``dancing="all"``: every Dancing candle counts.
+    The collection is a Menorah of eight places: each Dancing candle takes the place of one colour
+    (the best use of them is taken). In play a collection never holds more Lit colours and Dancing
+    candles together than eight places (the game ends when they reach eight), so every Dancing candle
+    collected counts in full; the cap matters only for positions built by hand (rulings CQ-14).
     """
     best = [0] * N_COLOURS
     wilds: list[int] = []
@@ -36,8 +38,6 @@ def candle_value(screen: dict[int, int], dancing: str = "menorah") -> int:
             best[colour] = max(best[colour], FACE[candle])
         elif kind is Kind.DANCING:
             wilds.extend([FACE[candle]] * count)
-    if dancing == "all":
-        return sum(best) + sum(wilds)
     slots = sorted(best)
     for i, wild in enumerate(sorted(wilds, reverse=True)[:N_COLOURS]):
         if wild <= slots[i]:
@@ -52,9 +52,8 @@ def advanced_score(candles: int, shekels: int, completed: bool) -> int:
 
 def final_scores(st: CandleQuestState, completer: int) -> tuple[float, ...]:
     if st.advanced:
-        rule = st.options["dancing"]
         return tuple(
-            float(advanced_score(candle_value(screen, rule), st.shekels[seat], seat == completer))
+            float(advanced_score(candle_value(screen), st.shekels[seat], seat == completer))
             for seat, screen in enumerate(st.screens)
         )
     if completer >= 0:

@@ -75,7 +75,7 @@ def _player(st: CandleQuestState, owner: int, viewer: int | None) -> dict[str, A
         info["shekels"] = st.shekels[owner]
         info["colours"] = colours_filled(screen)
         if st.advanced:
-            info["candle_value"] = candle_value(screen, st.options["dancing"])
+            info["candle_value"] = candle_value(screen)
     return info
 
 

@@ -97,6 +97,15 @@ OPTIONS = (
         nullable=False,
     ),
     Option(
+        "instant_gain",
+        "choice",
+        "two",
+        "what an Instant Round Win gains: 'two' (2 candies, as a caller with the highest hand) or "
+        "'none' (the round is won, nothing is added)",
+        choices=("two", "none"),
+        nullable=False,
+    ),
+    Option(
         "all_tied",
         "choice",
         "caller-loses",

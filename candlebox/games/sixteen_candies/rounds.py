@@ -74,7 +74,9 @@ def instant_win(st: SixteenCandiesState, winners: tuple[int, ...]) -> None:
 def end_round(st: SixteenCandiesState, instant: tuple[int, ...]) -> None:
     """Reveal, score by the tables, put out the emptied players, then end the game or deal anew."""
     values, penalties = reveal(st)
-    changes = round_changes(list(values), values, penalties, st.caller, instant, st.all_tied)
+    changes = round_changes(
+        list(values), values, penalties, st.caller, instant, st.all_tied, st.instant_gain
+    )
     for seat in sorted(changes):
         role, rank, due = changes[seat]
         st.pools[seat] = apply_change(st.pools[seat], due, st.cap)

@@ -11,8 +11,8 @@ When a player calls:
 When a player didn't call: highest or middle, nothing; lowest (including ties, unless the tie is with
 the caller), the cards' Penalty Candy amount.
 
-Rulings (docs/rulings.md, 16 Candies): an instant winner ranks highest whatever the numbers and adds
-2, as a caller with the highest hand; a call made before an instant win in the final turns still
+Rulings (docs/rulings.md, 16 Candies): an instant winner ranks highest whatever the numbers and by
+default adds 2, as a caller with the highest hand (``instant_gain="none"``: it only wins the round); a call made before an instant win in the final turns still
 stands. When every hand is equal the caller is tied for lowest as well as highest: by default
 (``all_tied="caller-loses"``) the call failed — it claims "a Higher Hand than at least one other Player"
 — and the caller pays; ``all_tied="caller-wins"`` reads "Highest Hand, Including Ties" instead.
@@ -40,8 +40,12 @@ def round_changes(
     caller: int = -1,
     instant: tuple[int, ...] = (),
     all_tied: str = "caller-loses",
+    instant_gain: int = INSTANT_WINNER,
 ) -> dict[int, tuple[str, str, int]]:
-    """Each seat's (role, rank, change due) under the scoring tables; -1 for no caller."""
+    """Each seat's (role, rank, change due) under the scoring tables; -1 for no caller.
+
+    ``instant_gain``: what an instant winner adds (option ``instant_gain``: 2, or 0 for 'none').
+    """
     seats = list(seats)
     rank_value = {s: _ABOVE_ALL if s in instant else values[s] for s in seats}
     top = max(rank_value.values())
@@ -59,7 +63,7 @@ def round_changes(
         else:
             rank = "middle"
         if seat in instant:
-            result[seat] = ("instant", rank if rank == "all-tied" else "highest", INSTANT_WINNER)
+            result[seat] = ("instant", rank if rank == "all-tied" else "highest", instant_gain)
         elif seat == caller:
             if rank == "all-tied":
                 won = all_tied == "caller-wins"

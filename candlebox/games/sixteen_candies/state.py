@@ -10,6 +10,7 @@ from candlebox.games.sixteen_candies import gameplay
 from candlebox.games.sixteen_candies.cards import CODE
 from candlebox.games.sixteen_candies.decision import NAMES, Phase
 from candlebox.games.sixteen_candies.notation import malformed
+from candlebox.games.sixteen_candies.scoring import INSTANT_WINNER
 
 GAME_ID = "sixteen-candies"
 
@@ -46,6 +47,7 @@ class SixteenCandiesState(State):
         "final",  # final scores
         "hands",  # each seat's cards (types), sorted, the card just drawn last; [] when out
         "held_mode",  # option instant_win == "held"
+        "instant_gain",  # option: candies an Instant Round Win adds (2, or 0 with 'none')
         "marker",  # who holds the First Player Marker
         "max_turns",
         "next_seat",  # the next seat clockwise still in the round (derived at each deal)
@@ -77,6 +79,7 @@ class SixteenCandiesState(State):
         self.optional_draw: bool = options["draw"] == "optional"
         self.held_mode: bool = options["instant_win"] == "held"
         self.all_tied: str = options["all_tied"]
+        self.instant_gain: int = INSTANT_WINNER if options["instant_gain"] == "two" else 0
         self.draw: list[int] = []
         self.discard: list[int] = []
         self.hands: list[list[int]] = [[] for _ in range(players)]
