@@ -14,6 +14,7 @@ import candlebox
 from candlebox.cli import render, saving
 from candlebox.cli.errors import FAILED, CliError, user_errors
 from candlebox.engine import State
+from candlebox.engine.saving import position_differences
 
 PAUSE = "[dim]Enter: next step · c: run to the end · q: stop[/] "
 
@@ -28,20 +29,6 @@ def rebuild(data: dict[str, Any], path: Path) -> State:
             seed=data["seed"],
             **data["options"],
         )
-
-
-def differences(saved: dict[str, Any], rebuilt: dict[str, Any], prefix: str = "") -> list[str]:
-    """The fields (one level into nested objects) where the rebuilt game and the file disagree."""
-    found = []
-    for key in sorted(set(saved) | set(rebuilt)):
-        mine, theirs = saved.get(key), rebuilt.get(key)
-        if mine == theirs:
-            continue
-        if isinstance(mine, dict) and isinstance(theirs, dict) and not prefix:
-            found.extend(differences(mine, theirs, f"{key}."))
-        else:
-            found.append(prefix + key)
-    return found
 
 
 class Replay:
@@ -74,8 +61,7 @@ class Replay:
         self.print_news()
 
     def check(self) -> None:
-        rebuilt = self.state.to_json()
-        wrong = differences(self.data, rebuilt)
+        wrong = position_differences(self.state, self.data)
         if wrong:
             raise CliError(
                 f"{self.path} does not replay: after its {len(self.data['history'])} moves the "

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from candlebox.engine import GameInfo, Option, State, Variant
+from candlebox.engine import GameInfo, MoveKind, Option, State, Variant
 from candlebox.engine import registry as engine_registry
 from candlebox.rl.core import Config, Layout, ViewEncoder
 
@@ -23,7 +23,7 @@ PICKS = ("pick 1", "pick 2", "pick 3")
 
 class SecretState(State):
     __slots__ = ("bonus", "picks", "points", "round", "rounds", "winners_")
-    PRIVATE_ACTIONS = ("pick ",)
+    MOVES = (MoveKind("pick", "a secret number", redact=True),)
 
     def __init__(self, variant: str, players: int, seed: int, options: dict[str, Any]) -> None:
         super().__init__(GAME_ID, variant, players, seed, options)
@@ -47,7 +47,7 @@ class SecretState(State):
         return "over" if self.is_over else f"seats {list(self.to_act)} pick"
 
     def _legal_for(self, seat: int) -> list[str]:
-        return list(PICKS)
+        return list(PICKS) if seat in self.to_act else []
 
     def _do(self, seat: int, action: str) -> None:
         self.picks[seat] = int(action.split()[1])
@@ -136,7 +136,6 @@ INFO = GameInfo(
     default_variant=lambda players: "standard",
     max_turns=3,
     create=_create,
-    restore=lambda data: (_ for _ in ()).throw(NotImplementedError()),
 )
 
 
