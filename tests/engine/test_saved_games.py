@@ -19,14 +19,18 @@ NAMES = sorted(
 
 def _read(name: str) -> tuple[dict[str, Any], dict[str, Any]]:
     saved = json.loads((SAVED / f"{name}.json").read_text())
-    expect = json.loads((SAVED / f"{name}.expect.json").read_text())
+    # a later format's file of the same game shares the first one's expectations
+    path = SAVED / f"{name}.expect.json"
+    if not path.exists():
+        path = SAVED / f"{name.partition('-')[2]}.expect.json"
+    expect = json.loads(path.read_text())
     return saved, expect
 
 
 def test_every_game_and_format_has_files() -> None:
     formats = {json.loads((SAVED / f"{n}.json").read_text())["format"] for n in NAMES}
     games = {json.loads((SAVED / f"{n}.json").read_text())["game"] for n in NAMES}
-    assert 1 in formats
+    assert formats == {1, 2}
     assert games == set(candlebox.GAMES)
 
 
