@@ -10,6 +10,8 @@ from candlebox import games as _games  # noqa: F401  (registers every game)
 from candlebox.engine import (
     HIDDEN_ACTION,
     IllegalAction,
+    MalformedAction,
+    MoveKind,
     Option,
     State,
     Variant,
@@ -27,6 +29,8 @@ __all__ = [
     "GAMES",
     "HIDDEN_ACTION",
     "IllegalAction",
+    "MalformedAction",
+    "MoveKind",
     "Option",
     "State",
     "Variant",

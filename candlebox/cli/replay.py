@@ -14,6 +14,7 @@ import candlebox
 from candlebox.cli import render, saving
 from candlebox.cli.errors import FAILED, CliError, user_errors
 from candlebox.engine import HIDDEN_ACTION, State, fairness
+from candlebox.engine.saving import position_differences
 
 PAUSE = "[dim]Enter: next step · c: run to the end · q: stop[/] "
 
@@ -28,20 +29,6 @@ def rebuild(data: dict[str, Any], path: Path) -> State:
             seed=data["seed"],
             **data["options"],
         )
-
-
-def differences(saved: dict[str, Any], rebuilt: dict[str, Any], prefix: str = "") -> list[str]:
-    """The fields (one level into nested objects) where the rebuilt game and the file disagree."""
-    found = []
-    for key in sorted(set(saved) | set(rebuilt)):
-        mine, theirs = saved.get(key), rebuilt.get(key)
-        if mine == theirs:
-            continue
-        if isinstance(mine, dict) and isinstance(theirs, dict) and not prefix:
-            found.extend(differences(mine, theirs, f"{key}."))
-        else:
-            found.append(prefix + key)
-    return found
 
 
 class Replay:
@@ -75,7 +62,8 @@ class Replay:
         if self.seat is None:
             # A spectator sees who moved, but not what a seat chose in secret (a hand's turn, a
             # tactic): those read as the engine's hidden action, as in a resampled history.
-            shown = HIDDEN_ACTION if action.startswith(self.state.PRIVATE_ACTIONS) else action
+            kind = self.state.move_kind(action)
+            shown = HIDDEN_ACTION if kind is not None and kind.redact else action
             self.console.print(f"[dim]{number:>4}[/]  [cyan]seat {seat}: {escape(shown)}[/]")
         self.print_news()
         # A seat is shown exactly its log(seat) and view(seat), never the raw moves: another
@@ -83,9 +71,7 @@ class Replay:
         return self.seat is None or self.shown > before
 
     def check(self) -> None:
-        rebuilt = self.state.to_json()
-        saved = {key: value for key, value in self.data.items() if key != "fairness"}
-        wrong = differences(saved, rebuilt)
+        wrong = position_differences(self.state, self.data)
         if wrong:
             raise CliError(
                 f"{self.path} does not replay: after its {len(self.data['history'])} moves the "

@@ -1,7 +1,7 @@
 """The engine contract shared by every game: State, IllegalAction, the seeded RNG, the registry and
-the plug-in object (GameInfo and its capabilities)."""
+the plug-in object (GameInfo and its capabilities), and saved games."""
 
-from candlebox.engine.errors import IllegalAction
+from candlebox.engine.errors import IllegalAction, MalformedAction
 from candlebox.engine.options import Fixed, Option
 from candlebox.engine.plugin import Capabilities
 from candlebox.engine.registry import (
@@ -9,14 +9,14 @@ from candlebox.engine.registry import (
     Variant,
     game_ids,
     game_info,
-    load,
     new_game,
     register,
     unregister,
     variants,
 )
 from candlebox.engine.rng import Rng
-from candlebox.engine.state import HIDDEN_ACTION, State, summarize
+from candlebox.engine.saving import load
+from candlebox.engine.state import HIDDEN_ACTION, MoveKind, State, summarize
 
 __all__ = [
     "HIDDEN_ACTION",
@@ -24,6 +24,8 @@ __all__ = [
     "Fixed",
     "GameInfo",
     "IllegalAction",
+    "MalformedAction",
+    "MoveKind",
     "Option",
     "Rng",
     "State",

@@ -58,7 +58,6 @@ class GameInfo:
     default_variant: Callable[[int], str]  # player count -> variant name
     max_turns: int  # the default bound on turns, so every game ends
     create: Callable[[str, int, int, dict[str, Any]], State]  # (variant, players, seed, options)
-    restore: Callable[[dict[str, Any]], State]
     # Public facts about the components (card values and the like), as plain data for bots and
     # interfaces that must not import a game: ``candlebox.game_info(id).facts``.
     facts: dict[str, Any] = field(default_factory=dict)
@@ -181,13 +180,3 @@ def new_game(
         seed = fresh_seed()
     Rng(seed)  # validates the seed's type with a clear message
     return info.create(var.name, players, seed, opts)
-
-
-def load(data: dict[str, Any]) -> State:
-    """The state saved by :meth:`State.to_json`, exactly (RNG included)."""
-    if not isinstance(data, dict):
-        raise ValueError(f"a saved game is a JSON object, got {type(data).__name__}")
-    game_id = data.get("game")
-    if not isinstance(game_id, str):
-        raise ValueError("a saved game needs a 'game' field naming the game")
-    return game_info(game_id).restore(data)

@@ -4,40 +4,38 @@ Legality is decided in one place, :meth:`State.legal_actions`; :meth:`State.appl
 by membership in that list (as python-chess validates a move against ``legal_moves``) and only then hands
 it to the game's unchecked :meth:`State._do`. Search code that already holds a legal action can call
 :meth:`State.apply_unchecked` and skip the check.
+
+A game implements only :meth:`State._legal_for`; the engine keeps the last list it returned (one seat's,
+until the next action), so the usual step, ``legal_actions`` then ``apply``, computes it once. A game
+whose ``_do`` has just computed the next decision's list anyway hands it over with
+:meth:`State._known_legal` instead of letting the engine compute it again.
 """
 
 from __future__ import annotations
 
 import abc
 from collections.abc import Iterable
-from typing import Any, Generic, TypeVar
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
-import msgspec
-
-from candlebox.engine.errors import IllegalAction
+from candlebox.engine.errors import IllegalAction, MalformedAction
 from candlebox.engine.rng import Rng
 
-FORMAT = 1  # version of the saved-game layout written by to_json
+# Version of the saved-game layout written by to_json. 1: the configuration, the history, and the
+# whole position (rng, events, the game's snapshot), restored from the snapshot. 2: the same keys but
+# for rng and events; loading replays the history and checks the game's snapshot against the replay.
+FORMAT = 2
 
-Snapshot = TypeVar("Snapshot")
 
+@dataclass(frozen=True)
+class MoveKind:
+    """One kind of move of a game, named by the first word of its actions' text (its verb)."""
 
-class SavedGame(msgspec.Struct, Generic[Snapshot], forbid_unknown_fields=True):
-    """The schema of :meth:`State.to_json`; each game supplies the type of its ``state`` part."""
-
-    format: int
-    game: str
-    variant: str
-    players: int
-    seed: int
-    options: dict[str, Any]
-    rng: int
-    history: list[tuple[int, str]]
-    events: list[list[Any]]
-    state: Snapshot
-    # A server's verifiable shuffle, opened (candlebox/engine/fairness.py): a finished game's download
-    # carries it for ``candlebox replay --verify``; the engine itself ignores it.
-    fairness: dict[str, Any] | None = None
+    verb: str
+    doc: str
+    # The action's text tells what only its mover may know (a secret choice, a card from a private
+    # hand): other seats see it as HIDDEN_ACTION in a resampled history and in visible_history.
+    redact: bool = False
 
 
 def _copy_plain(value: Any) -> Any:
@@ -57,22 +55,6 @@ def _copy_plain(value: Any) -> Any:
     if kind is Rng:
         return value.copy()
     return value  # int, str, bool, None, tuple of immutables, enum members: shared safely
-
-
-def _jsonable(value: Any) -> Any:
-    """Tuples (used inside events for immutability) become lists, as JSON would make them."""
-    if isinstance(value, tuple | list):
-        return [_jsonable(item) for item in value]
-    return value
-
-
-def events_from_json(events: list[Any]) -> list[tuple]:
-    """The inverse of what :meth:`State.to_json` does to the events: lists back into tuples."""
-
-    def tuples(value: Any) -> Any:
-        return tuple(tuples(item) for item in value) if isinstance(value, list) else value
-
-    return [tuples(event) for event in events]
 
 
 def summarize(actions: Iterable[str]) -> str:
@@ -108,7 +90,22 @@ HIDDEN_ACTION = "?"  # another seat's private action, in a resampled state's his
 
 
 class State(abc.ABC):
-    """One game in progress. Subclasses keep all their data in ``__slots__`` of plain values."""
+    """One game in progress. Subclasses keep all their data in ``__slots__`` of plain values.
+
+    Each game declares its move kinds in ``MOVES`` (every action's first word is one of their verbs).
+    """
+
+    MOVES: ClassVar[tuple[MoveKind, ...]] = ()
+    _KINDS: ClassVar[dict[str, MoveKind]] = {}
+    _REDACTED: ClassVar[frozenset[str]] = frozenset()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        kinds = {kind.verb: kind for kind in cls.MOVES}
+        if len(kinds) != len(cls.MOVES):
+            raise TypeError(f"{cls.__name__}.MOVES names a verb twice")
+        cls._KINDS = kinds
+        cls._REDACTED = frozenset(verb for verb, kind in kinds.items() if kind.redact)
 
     __slots__ = (
         "_cache_list",
@@ -152,28 +149,54 @@ class State(abc.ABC):
     # ----------------------------------------------------------------- legality
     @abc.abstractmethod
     def _legal_for(self, seat: int) -> list[str]:
-        """Every legal action of ``seat``, which is in ``to_act``: unique, in a stable order."""
+        """Every legal action of ``seat`` now: unique, in a stable order; ``[]`` for a seat that does
+        not act now (any value, even one that is no seat: the engine does not check ``to_act`` first,
+        which would cost every playout step a call)."""
 
     def legal_actions(self, seat: int) -> list[str]:
         """Every legal action for ``seat``; ``[]`` for a seat that does not act now."""
-        if seat == self._cache_seat:
+        if seat == self._cache_seat:  # the hottest call of every playout: one compare when kept
             return self._cache_list[:]
-        if seat not in self.to_act:
-            return []
         actions = self._legal_for(seat)
         self._cache_seat = seat
         self._cache_list = actions
         return actions[:]
 
+    def _known_legal(self, seat: int, actions: list[str]) -> None:
+        """For a game's ``_do``: the list ``_legal_for(seat)`` would now return, already computed.
+
+        The engine keeps it (as if ``legal_actions(seat)`` had been called) and owns it from then on.
+        """
+        self._cache_seat = seat
+        self._cache_list = actions
+
+    def _forget_legal(self) -> None:
+        """Drop the kept list: for code that changes a state other than through ``apply``."""
+        self._cache_seat = -1
+
     def apply(self, seat: int, action: str) -> None:
-        """Apply a legal action; anything else raises :class:`IllegalAction` and changes nothing."""
+        """Apply a legal action; anything else raises :class:`IllegalAction` and changes nothing.
+
+        Text that is no action at all in the game's notation raises :class:`MalformedAction` (a kind
+        of IllegalAction).
+        """
         legal = self._cache_list if seat == self._cache_seat else self.legal_actions(seat)
         if action in legal:  # apply_unchecked, inlined: this is every checked step's path
             self._cache_seat = -1
             self.history.append((seat, action))
             self._do(seat, action)
             return
-        raise IllegalAction(self._explain(seat, action, legal))
+        message = self._explain(seat, action, legal)
+        if self._is_malformed(action):
+            raise MalformedAction(message)
+        raise IllegalAction(message)
+
+    def explain(self, seat: int, action: str) -> str | None:
+        """Why ``seat`` may not take ``action`` now, in words; ``None`` when it may."""
+        legal = self.legal_actions(seat) if type(seat) is int else []
+        if type(seat) is int and action in legal:
+            return None
+        return self._explain(seat, action, legal)
 
     def apply_unchecked(self, seat: int, action: str) -> None:
         """Apply an action known to be legal (search's fast path: no validation)."""
@@ -189,21 +212,25 @@ class State(abc.ABC):
         """Why the text is not the game's notation at all, or None when it is well formed."""
         return None
 
+    def _is_malformed(self, action: Any) -> bool:
+        return not isinstance(action, str) or bool(self._malformed(action))
+
     def _explain(self, seat: Any, action: Any, legal: list[str]) -> str:
+        # A malformed text is named as such whoever sends it and whenever: it is no action at all.
         n = self.num_players
-        if self.is_over:
-            return f"the game is over; no action is legal (tried {action!r})"
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
             return f"seat {seat!r} is not a seat of this {n}-player game (seats 0–{n - 1})"
         if not isinstance(action, str):
             return (
                 f"an action is text in the game's notation, got {type(action).__name__} {action!r}"
             )
-        if seat not in self.to_act:
-            return f"seat {seat} does not act now: {self.describe_pending()}"
         problem = self._malformed(action)
         if problem:
             return f"{action!r} is malformed: {problem}. Legal now: {summarize(legal)}"
+        if self.is_over:
+            return f"the game is over; no action is legal (tried {action!r})"
+        if seat not in self.to_act:
+            return f"seat {seat} does not act now: {self.describe_pending()}"
         return f"{action!r} is not legal now ({self.describe_pending()}). Legal: {summarize(legal)}"
 
     # ----------------------------------------------------------------- results
@@ -272,26 +299,36 @@ class State(abc.ABC):
                     setattr(twin, name, _copy_plain(getattr(self, name)))
         return twin
 
-    # Prefixes of the actions whose text tells what only the acting seat may know (a secret choice, a
-    # card from a private hand). A resampled state's history shows other seats' such actions as
-    # HIDDEN_ACTION, so a search reading a determinization's history learns nothing the seat can't.
-    PRIVATE_ACTIONS: tuple[str, ...] = ()
+    def move_kind(self, action: str) -> MoveKind | None:
+        """The declared kind of an action (by its first word), or None when the game has none such."""
+        return self._KINDS.get(action.partition(" ")[0])
+
+    def visible_history(self, seat: int | None) -> list[tuple[int, str]]:
+        """The history as ``seat`` may know it: the others' private actions (move kinds marked
+        ``redact``) read ``HIDDEN_ACTION``; ``None``, a spectator, sees none of them."""
+        self._check_viewer(seat)
+        redacted = self._REDACTED
+        if not redacted:
+            return list(self.history)
+        return [
+            (
+                mover,
+                HIDDEN_ACTION if mover != seat and action.partition(" ")[0] in redacted else action,
+            )
+            for mover, action in self.history
+        ]
 
     def resample(self, seat: int, seed: int) -> State:
         """A state ``seat`` cannot tell from this one: what it cannot know dealt anew, consistently.
 
         Only what ``seat`` may see is kept; the others' private actions in ``history`` are replaced
-        by ``HIDDEN_ACTION``. The result is for search (views, logs, legal actions, play on); its
-        history is no longer a replayable record of the game.
+        by ``HIDDEN_ACTION`` (as in :meth:`visible_history`). The result is for search (views, logs,
+        legal actions, play on); its history is no longer a replayable record of the game.
         """
         self._check_viewer(seat)
         twin = self._resample(seat, seed)
-        private = self.PRIVATE_ACTIONS
-        if private:
-            twin.history = [
-                (mover, HIDDEN_ACTION if mover != seat and action.startswith(private) else action)
-                for mover, action in twin.history
-            ]
+        twin._forget_legal()  # what the others hold changed: no kept list survives
+        twin.history = twin.visible_history(seat)
         return twin
 
     @abc.abstractmethod
@@ -300,10 +337,14 @@ class State(abc.ABC):
 
     @abc.abstractmethod
     def _snapshot(self) -> dict[str, Any]:
-        """The game-specific part of :meth:`to_json`."""
+        """The game-specific part of :meth:`to_json`: the whole position, readable, JSON-safe.
+
+        Loading replays the history and checks the replay reproduces this (see engine/saving.py).
+        """
 
     def to_json(self) -> dict[str, Any]:
-        """Everything, JSON-safe; :func:`candlebox.load` restores it exactly."""
+        """The saved game (format 2): its configuration, seed and history, which :func:`candlebox.load`
+        replays, and the position reached (``state``), which the replay must reproduce."""
         return {
             "format": FORMAT,
             "game": self.game_id,
@@ -311,16 +352,19 @@ class State(abc.ABC):
             "players": self.num_players,
             "seed": self.seed,
             "options": _copy_plain(self.options),
-            "rng": self.rng.state,
             "history": [[seat, action] for seat, action in self.history],
-            "events": _jsonable(self.events),
             "state": self._snapshot(),
         }
 
     def __eq__(self, other: object) -> bool:
+        """Equal states: the same saved game, and the same generator and events."""
         if not isinstance(other, State):
             return NotImplemented
-        return self.to_json() == other.to_json()
+        return (
+            self.rng.state == other.rng.state
+            and self.events == other.events
+            and self.to_json() == other.to_json()
+        )
 
     __hash__ = None  # type: ignore[assignment]
 

@@ -10,7 +10,16 @@ import pytest
 import candlebox
 from candlebox import bots
 from candlebox.bots import ismcts
-from candlebox.engine import Capabilities, GameInfo, Rng, State, Variant, register, unregister
+from candlebox.engine import (
+    Capabilities,
+    GameInfo,
+    MoveKind,
+    Rng,
+    State,
+    Variant,
+    register,
+    unregister,
+)
 from candlebox.games.candle_quest.state import CandleQuestState
 
 FAST = {"iterations": 16}
@@ -262,7 +271,9 @@ class Paper(State):
     """Rock, paper, scissors, both seats at once: the simplest game whose to_act holds two seats."""
 
     __slots__ = ("picks",)
-    PRIVATE_ACTIONS = ("rock", "paper", "scissors")
+    MOVES = tuple(
+        MoveKind(pick, "a secret pick", redact=True) for pick in ("rock", "paper", "scissors")
+    )
     BEATS = {"rock": "scissors", "paper": "rock", "scissors": "paper"}
 
     def __init__(self) -> None:
@@ -280,7 +291,7 @@ class Paper(State):
         return "pick"
 
     def _legal_for(self, seat: int) -> list[str]:
-        return ["rock", "paper", "scissors"]
+        return ["rock", "paper", "scissors"] if seat in self.to_act else []
 
     def _do(self, seat: int, action: str) -> None:
         self.picks[seat] = action

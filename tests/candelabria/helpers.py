@@ -7,6 +7,7 @@ from typing import Any
 
 from candlebox.games import candelabria
 from candlebox.games.candelabria import CandelabriaState
+from tests.candelabria import position
 
 HOUSES_4 = ["C", "R", "S", "N"]  # turn order: Cinis, Rota Aurea, Satores, Nova Vita
 
@@ -26,10 +27,10 @@ def play(state: CandelabriaState, *steps: tuple[int, str]) -> CandelabriaState:
 
 
 def craft(state: CandelabriaState, change: Callable[[dict[str, Any]], None]) -> CandelabriaState:
-    """The same position changed in its saved form, loaded back (and so validated)."""
+    """The same position changed in its saved form, read back with every count checked."""
     data = state.to_json()
     change(data["state"])
-    return candelabria.load(data)
+    return position.restore(data, state)
 
 
 def seat_of(state: CandelabriaState, house: str) -> int:

@@ -20,6 +20,7 @@ from candlebox.games import candelabria
 from candlebox.games.candelabria import CandelabriaState
 from candlebox.games.candelabria.board import Board
 from candlebox.games.candelabria.components import load_content
+from tests.candelabria import position
 
 CONTENT = Path(candelabria.__file__).parent / "content"
 
@@ -214,12 +215,14 @@ def test_restore_refuses_a_broken_save() -> None:
         (lambda s: s.update(year=4), "1, 2 or 3"),
         (lambda s: s.update(corrupted=[6]), "region 6 cannot be corrupted"),
         (lambda s: s.update(side="small"), "played on the large side"),
-        (lambda s: s.update(extra=1), "malformed"),
+        (lambda s: s.update(extra=1), "extra"),
         (lambda s: s["candle_flames"].__setitem__(0, [0, 0, 1]), "Candle Flames do not add up"),
     ]
     for change, message in cases:
         with pytest.raises(ValueError, match=message):
-            candelabria.load(broken(change))
+            position.restore(broken(change), state)  # an edited position, every count checked
+        with pytest.raises(ValueError, match=r"differs in state|malformed"):
+            candelabria.load(broken(change))  # a saved game: the replay does not reach it
     with pytest.raises(ValueError, match="not 'candelabria'"):
         candelabria.load({**good, "game": "candle-quest"})
 

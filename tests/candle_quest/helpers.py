@@ -6,6 +6,7 @@ from typing import Any
 
 import candlebox
 from candlebox import State
+from tests.candle_quest import position
 
 
 def game(players: int = 2, deck: list[str] | None = None, first: int = 0, **options: Any) -> State:
@@ -31,7 +32,7 @@ def craft(
     shekels: dict[int, int] | None = None,
 ) -> State:
     """The same position with candles moved from the stack behind screens or onto discard piles,
-    and shekels moved between the bank and players; loaded through ``candlebox.load`` (validated)."""
+    and shekels moved between the bank and players; read back with every count checked (tests/candle_quest/position.py)."""
     data = state.to_json()
     snap = data["state"]
     for where, moves in (("screens", screens or {}), ("piles", piles or {})):
@@ -45,7 +46,7 @@ def craft(
         snap["shekels"][seat] = amount
     for seat, screen in enumerate(snap["screens"]):
         snap["screens"][seat] = sorted(screen, key=_type_order)
-    return candlebox.load(data)
+    return position.restore(data, state)
 
 
 def _type_order(code: str) -> int:

@@ -10,6 +10,7 @@ import pytest
 import candlebox
 from candlebox.games.candle_quest.candles import TYPE_OF
 from candlebox.games.candle_quest.scoring import candle_value
+from tests.candle_quest import position
 from tests.candle_quest.helpers import craft, game, play, seat_info
 
 
@@ -209,7 +210,7 @@ def test_stack_runs_out_discard_piles_but_their_tops_are_reshuffled() -> None:
     snap["stack"] = ["Y2"]
     snap["piles"][0] = rest[:30]
     snap["piles"][1] = rest[30:]
-    state = candlebox.load(data)
+    state = position.restore(data, state)
     tops = (rest[29], rest[-1])
     play(state, (0, "flip"), (0, "sell"))  # Y2 goes on pile 0, the stack is empty
     assert state.view(None)["stack"] == 0
@@ -227,7 +228,7 @@ def test_nothing_to_flip_and_nothing_affordable_passes_and_a_dead_round_ends_the
     snap["screens"][0] = sorted(snap["stack"][:30], key=list(TYPE_OF).index)
     snap["screens"][1] = sorted(snap["stack"][30:], key=list(TYPE_OF).index)
     snap["stack"] = []
-    state = candlebox.load(data)
+    state = position.restore(data, state)
     assert state.legal_actions(0) == ["pass"]
     play(state, (0, "pass"), (1, "pass"))
     assert state.is_over and state.view(None)["end_reason"] == "stalled"
@@ -382,18 +383,23 @@ def test_illegal_actions_say_what_is_wrong_and_change_nothing() -> None:
 
 
 def test_malformed_saves_are_refused_clearly() -> None:
-    data = game(deck=["R7"]).to_json()
+    like = game(deck=["R7"])
+    data = like.to_json()
     broken = json.loads(json.dumps(data))
     broken["state"]["stack"].pop()
     with pytest.raises(ValueError, match="do not add up"):
+        position.restore(broken, like)
+    with pytest.raises(ValueError, match=r"differs in state\.stack"):
         candlebox.load(broken)
     broken = json.loads(json.dumps(data))
     broken["state"]["shekels"][0] = "lots"
     with pytest.raises(ValueError, match="shekels"):
-        candlebox.load(broken)
+        position.restore(broken, like)
     broken = json.loads(json.dumps(data))
     broken["state"]["bank"] += 1
     with pytest.raises(ValueError, match="shekels add up"):
+        position.restore(broken, like)
+    with pytest.raises(ValueError, match=r"differs in state\.bank"):
         candlebox.load(broken)
     with pytest.raises(ValueError, match="unknown game"):
         candlebox.load({"game": "chess"})

@@ -51,12 +51,14 @@ def rendered(state: candlebox.State, seat: int) -> set[str]:
 
 def secrets(state: candlebox.State, seat: int | None) -> set[str]:
     """The private actions of every seat but ``seat`` that ``seat`` never made itself."""
-    private = state.PRIVATE_ACTIONS
     own = {action for mover, action in state.history if mover == seat}
     return {
         action
         for mover, action in state.history
-        if mover != seat and private and action.startswith(private) and action not in own
+        if mover != seat
+        and (kind := state.move_kind(action)) is not None
+        and kind.redact
+        and action not in own
     }
 
 

@@ -149,7 +149,7 @@ def sixteen_candies(state: candlebox.State) -> None:
             assert len(snap["hands"][seat]) == want, f"seat {seat} holds the wrong number of cards"
     # The pools change only by the scoring tables: check the latest scored round against the
     # pools before it (the previous round's scores, or the starting pool).
-    events = saved["events"]
+    events = json.loads(json.dumps(state.events))  # as plain lists, as a log would have them
     ends = [i for i, e in enumerate(events) if e[0] == "score"]
     if not ends:
         assert pools == [options["pool"]] * n, "no round scored yet: every pool is the starting one"

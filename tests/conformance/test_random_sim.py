@@ -48,6 +48,10 @@ def check_step(state: candlebox.State, rng: random.Random, seen: set[str], deep:
         assert len(set(actions)) == len(actions), f"duplicates in {actions}"
         assert all(isinstance(a, str) and a == a.strip() for a in actions)
         assert state.legal_actions(seat) == actions, "legal_actions is stable"
+        # the list the engine keeps (or the game handed it) is what the game computes now
+        assert state._legal_for(seat) == actions, "the kept legal list is stale"
+        assert all(state.move_kind(a) is not None for a in actions), "an undeclared move kind"
+        assert state.explain(seat, actions[-1]) is None
         seen.update(actions)
     if deep:
         check_refusals(state, rng, seen)
@@ -71,10 +75,16 @@ def check_refusals(state: candlebox.State, rng: random.Random, seen: set[str]) -
     idle = [s for s in range(state.num_players) if s not in state.to_act]
     if idle:
         attempts.append((idle[0], legal[0]))
+    malformed = {"definitely not an action", "", 42}
     for who, action in attempts:
         with pytest.raises(candlebox.IllegalAction) as refused:
             state.apply(who, action)  # type: ignore[arg-type]
         assert str(refused.value), "the refusal says what was wrong"
+        assert str(refused.value) == state.explain(who, action)  # type: ignore[arg-type]
+        if who == seat and action in malformed:
+            assert isinstance(refused.value, candlebox.MalformedAction), action
+        elif isinstance(action, str) and action in seen:
+            assert not isinstance(refused.value, candlebox.MalformedAction), action
         assert state.to_json() == before, f"refusing {action!r} for {who} changed the state"
 
 
@@ -118,12 +128,14 @@ def check_possible_world(twin: candlebox.State) -> None:
 
 def check_history_scrubbed(state: candlebox.State, other: candlebox.State, seat: int) -> None:
     """A resampled history hides the others' private actions and keeps everything else."""
-    private = state.PRIVATE_ACTIONS
     assert len(other.history) == len(state.history)
     for (mover, action), (twin_mover, shown) in zip(state.history, other.history, strict=True):
         assert twin_mover == mover
-        hidden = mover != seat and bool(private) and action.startswith(private)
+        kind = state.move_kind(action)
+        assert kind is not None, f"{action!r} is of no move kind the game declares"
+        hidden = mover != seat and kind.redact
         assert shown == (HIDDEN_ACTION if hidden else action), (mover, action, shown)
+    assert other.history == state.visible_history(seat)
 
 
 def play_checked(game: str, variant: str, players: int, seed: int, bot: str, **options) -> None:

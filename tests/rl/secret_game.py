@@ -16,6 +16,7 @@ import numpy as np
 from candlebox.engine import (
     Capabilities,
     GameInfo,
+    MoveKind,
     Option,
     Rng,
     State,
@@ -32,7 +33,7 @@ PICKS = ("pick 1", "pick 2", "pick 3")
 
 class SecretState(State):
     __slots__ = ("bonus", "picks", "points", "round", "rounds", "winners_")
-    PRIVATE_ACTIONS = ("pick ",)
+    MOVES = (MoveKind("pick", "a secret number", redact=True),)
 
     def __init__(self, variant: str, players: int, seed: int, options: dict[str, Any]) -> None:
         super().__init__(GAME_ID, variant, players, seed, options)
@@ -56,7 +57,7 @@ class SecretState(State):
         return "over" if self.is_over else f"seats {list(self.to_act)} pick"
 
     def _legal_for(self, seat: int) -> list[str]:
-        return list(PICKS)
+        return list(PICKS) if seat in self.to_act else []
 
     def _do(self, seat: int, action: str) -> None:
         self.picks[seat] = int(action.split()[1])

@@ -7,6 +7,7 @@ from typing import Any
 
 import candlebox
 from candlebox import State
+from tests.sixteen_candies import position
 
 GAME = "sixteen-candies"
 
@@ -75,7 +76,7 @@ def pools(state: State) -> list[int]:
 
 
 def craft(state: State, **changes: Any) -> State:
-    """The same position with snapshot fields replaced, loaded through ``candlebox.load``."""
+    """The same position with snapshot fields replaced, read back with every count checked."""
     data = state.to_json()
     data["state"].update(changes)
-    return candlebox.load(data)
+    return position.restore(data, state)

@@ -6,6 +6,7 @@ import json
 import random
 
 import candlebox
+from tests.sixteen_candies import position
 from tests.sixteen_candies.helpers import events, game, me, orient_all, play
 
 HANDS = [
@@ -81,7 +82,7 @@ def test_resample_keeps_what_the_seat_knows_through_reshuffles() -> None:
                     assert twin.log(seat) == state.log(seat)
                     assert twin.legal_actions(seat) == state.legal_actions(seat)
                     assert twin.to_act == state.to_act
-                    again = candlebox.load(json.loads(json.dumps(twin.to_json())))
+                    again = position.restore(json.loads(json.dumps(twin.to_json())), twin)
                     assert again.to_json() == twin.to_json(), "a resampled state is a valid one"
             _never_call(state, rng)
         reshuffled += bool(events(state, "reshuffle"))
@@ -134,9 +135,7 @@ def test_resample_keeps_cards_drawn_after_a_reshuffle_in_the_reshuffled_pile() -
         snap = twin.to_json()["state"]
         sources = snap["sources"][opponent]
         cards = snap["hands"][opponent]
-        reshuffle_at = next(
-            i for i, e in enumerate(twin.to_json()["events"]) if e[0] == "reshuffle"
-        )
+        reshuffle_at = next(i for i, e in enumerate(twin.events) if e[0] == "reshuffle")
         for card, src in zip(cards, sources, strict=True):
             if src > reshuffle_at:
                 assert card in reshuffled

@@ -17,6 +17,7 @@ from typing import Any
 
 from candlebox.engine import Capabilities, GameInfo, Variant, register
 from candlebox.engine.options import validate_options
+from candlebox.engine.saving import load as load_saved
 from candlebox.games.candelabria.components import ContentError, load_content
 from candlebox.games.candelabria.options import (
     FIXED_TWO_PLAYER,
@@ -93,9 +94,10 @@ def new_game(
 
 
 def restore(data: dict[str, Any]) -> CandelabriaState:
-    from candlebox.games.candelabria.save import restore as _restore
-
-    return _restore(data)
+    """The saved game in ``data``, which must be this game's (the engine replays it)."""
+    state = load_saved(data, GAME_ID)
+    assert isinstance(state, CandelabriaState)
+    return state
 
 
 load = restore
@@ -172,7 +174,6 @@ INFO = GameInfo(
     default_variant=default_variant,
     max_turns=MAX_TURNS,
     create=create,
-    restore=restore,
     facts=facts(),
     capabilities=Capabilities(
         text="candlebox.games.candelabria.text:TEXT",

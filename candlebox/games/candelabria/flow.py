@@ -164,7 +164,7 @@ def advance(st: CandelabriaState) -> None:
             AUTO[kind](st, frame)
             continue
         if kind in IDLE or kind == Phase.SECRET:
-            st._cache_seat = -1
+            st._forget_legal()
             return
         actions = LEGAL[kind](st, frame)
         if not actions:
@@ -176,8 +176,9 @@ def advance(st: CandelabriaState) -> None:
         decline = _decline(st, kind)
         if decline is not None:
             actions.append(decline)
-        st._cache_seat = frame[1]
-        st._cache_list = actions
+        st._known_legal(
+            frame[1], actions
+        )  # computed to find an empty decision: the engine keeps it
         return
 
 

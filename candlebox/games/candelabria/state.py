@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from candlebox.engine import State
+from candlebox.engine import MoveKind, State
 from candlebox.games.candelabria import flow
 from candlebox.games.candelabria.board import Board, board_for
 from candlebox.games.candelabria.components import Content, load_content
@@ -92,8 +92,45 @@ class CandelabriaState(State):
         "wlist",  # regions still to fight this War, in order
         "year",
     )
-    # The secret tactic choice, the card Nova Vita keeps, the card put under the Advanced deck.
-    PRIVATE_ACTIONS = ("play ", "keep ", "return ")
+    # docs/notation/candelabria.md. Private: the secret tactic choice, the card Nova Vita keeps, the
+    # card put under the Advanced deck (rulings CA-39).
+    MOVES = (
+        MoveKind("deploy", "deploy a candle card in a role"),
+        MoveKind("maneuver", "discard a candle card to maneuver"),
+        MoveKind("at", "the territory where a candle or a curse goes"),
+        MoveKind("move", "move a model in a maneuver"),
+        MoveKind("extra", "burn a flame to move a candle again"),
+        MoveKind("done", "stop moving, buying or relocating"),
+        MoveKind("destroy", "what the entering castle destroys"),
+        MoveKind("push", "the enemy candle the Warrior pushes"),
+        MoveKind("to", "where a pushed, relocated or lifted piece goes"),
+        MoveKind("spare", "destroy or push nothing (optional rules)"),
+        MoveKind("curse", "a Land Flame in front of a curse"),
+        MoveKind("supply", "the extinguished Land Flame goes back to the supply"),
+        MoveKind("take", "a Tactic card from the Tactics board"),
+        MoveKind("upgrade", "the top tile of an Upgrade pile"),
+        MoveKind("temple", "a Temple level for a region"),
+        MoveKind("mine", "the resources a Mine gives"),
+        MoveKind("relocate", "a miniature to move through the Portal"),
+        MoveKind("keep", "the card Nova Vita keeps of the three drawn", redact=True),
+        MoveKind("return", "a card from the hand under the Advanced deck", redact=True),
+        MoveKind("ignite", "a flame onto a candle or a Land Flame onto a territory"),
+        MoveKind("extinguish", "the territory, then the enemy flame extinguished"),
+        MoveKind("steal", "a resource from a house"),
+        MoveKind("raze", "the top Temple level of a region"),
+        MoveKind("shift", "move a candle to a neighbouring territory"),
+        MoveKind("stay", "do not move"),
+        MoveKind("skip", "forgo the rest of an effect"),
+        MoveKind("recast", "perform again a candle's card effects"),
+        MoveKind("lift", "take a candle of the region to place elsewhere"),
+        MoveKind("play", "the secret choice of tactic cards for the War Board", redact=True),
+        MoveKind("cancel", "cancel another house's tactic card"),
+        MoveKind("pass", "cancel nothing more"),
+        MoveKind("house", "two-player: the start region's house"),
+        MoveKind("decay", "the War Board slot a Decay card covers"),
+        MoveKind("either", "which effect of an either-or Decay card"),
+        MoveKind("haunt", "move a curse to a neighbouring territory"),
+    )
 
     def __init__(self, variant: str, players: int, seed: int, options: dict[str, Any]) -> None:
         super().__init__(GAME_ID, variant, players, seed, options)
@@ -179,22 +216,13 @@ class CandelabriaState(State):
             return waiting(self)
         return _SEATS[frame[1]]
 
-    def legal_actions(self, seat: int) -> list[str]:
-        # The base class's logic, inlined: the hottest call in every playout.
-        if seat == self._cache_seat:
-            return self._cache_list[:]
+    def _legal_for(self, seat: int) -> list[str]:
         frame = self.stack[-1]
         if frame[0] == Phase.SECRET:
             return secret_actions(self, seat) if seat in waiting(self) else []
         if frame[0] in IDLE or seat != frame[1]:
             return []
-        actions = flow.legal(self, frame)
-        self._cache_seat = seat
-        self._cache_list = actions
-        return actions[:]
-
-    def _legal_for(self, seat: int) -> list[str]:
-        return flow.legal(self, self.stack[-1], seat)
+        return flow.legal(self, frame)
 
     def _do(self, seat: int, action: str) -> None:
         flow.do(self, seat, action)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from candlebox.engine import Capabilities, Fixed, GameInfo, Option, Variant, register
+from candlebox.engine import Capabilities, Fixed, GameInfo, Option, Variant, load, register
 from candlebox.games.candle_quest.candles import CANDLES
 from candlebox.games.candle_quest.notation import MAX_AMOUNT
 from candlebox.games.candle_quest.setup import set_up
@@ -122,9 +122,10 @@ def create(variant: str, players: int, seed: int, options: dict[str, Any]) -> Ca
 
 
 def restore(data: dict[str, Any]) -> CandleQuestState:
-    from candlebox.games.candle_quest.save import restore as _restore
-
-    return _restore(data)
+    """The saved game in ``data``, which must be this game's (the engine replays it)."""
+    state = load(data, GAME_ID)
+    assert isinstance(state, CandleQuestState)
+    return state
 
 
 register(
@@ -135,7 +136,6 @@ register(
         default_variant=lambda players: "basic",
         max_turns=MAX_TURNS,
         create=create,
-        restore=restore,
         facts=facts(),
         capabilities=Capabilities(
             text="candlebox.games.candle_quest.text:TEXT",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from candlebox.engine import State
+from candlebox.engine import MoveKind, State
 from candlebox.games.candle_quest import auction, guard, junior, loot, payment, turn
 from candlebox.games.candle_quest.candles import CODE, TYPE_OF
 from candlebox.games.candle_quest.decision import FOR_GUARD, NAMES, Phase
@@ -82,6 +82,21 @@ _LEGAL: dict[Phase, _Lister] = {
 
 
 class CandleQuestState(State):
+    # docs/notation/candle-quest.md; every candle's whereabouts is public (rulings: 'Screens'), so
+    # no action is private.
+    MOVES = (
+        MoveKind("flip", "turn over the top candle of the draw stack"),
+        MoveKind("loot", "take the top candle of a discard pile, paying for it"),
+        MoveKind("force", "junior: discard an Unlit candle to make a seat give you a candle"),
+        MoveKind("give", "junior: the candle you give when forced"),
+        MoveKind("buy", "pay the flipped candle's face value to the bank"),
+        MoveKind("sell", "the bank pays the flipped candle's sell value"),
+        MoveKind("auction", "open an auction of the flipped candle"),
+        MoveKind("bid", "bid in the auction"),
+        MoveKind("pass", "decline to bid, or pass a turn with nothing else to do"),
+        MoveKind("discard", "give a collected candle towards a payment"),
+        MoveKind("pay", "pay the rest of a payment in shekels"),
+    )
     __slots__ = (
         "active",  # whose turn it is
         "actor",  # who owes the pending decision
@@ -145,18 +160,9 @@ class CandleQuestState(State):
     def to_act(self) -> tuple[int, ...]:
         return () if self.phase is Phase.OVER else _SEATS[self.actor]
 
-    def legal_actions(self, seat: int) -> list[str]:
-        # The base class's logic, inlined: this is the hottest call in every playout.
-        if seat == self._cache_seat:
-            return self._cache_list[:]
+    def _legal_for(self, seat: int) -> list[str]:
         if seat != self.actor or self.phase is Phase.OVER:
             return []
-        actions = _LEGAL[self.phase](self, seat)
-        self._cache_seat = seat
-        self._cache_list = actions
-        return actions[:]
-
-    def _legal_for(self, seat: int) -> list[str]:
         return _LEGAL[self.phase](self, seat)
 
     def _do(self, seat: int, action: str) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from candlebox.engine import Capabilities, GameInfo, Option, Variant, register
+from candlebox.engine import Capabilities, GameInfo, Option, Variant, load, register
 from candlebox.games.sixteen_candies.cards import (
     COPIES,
     DATA,
@@ -165,9 +165,10 @@ def create(variant: str, players: int, seed: int, options: dict[str, Any]) -> Si
 
 
 def restore(data: dict[str, Any]) -> SixteenCandiesState:
-    from candlebox.games.sixteen_candies.save import restore as _restore
-
-    return _restore(data)
+    """The saved game in ``data``, which must be this game's (the engine replays it)."""
+    state = load(data, GAME_ID)
+    assert isinstance(state, SixteenCandiesState)
+    return state
 
 
 register(
@@ -178,7 +179,6 @@ register(
         default_variant=lambda players: "standard",
         max_turns=MAX_TURNS,
         create=create,
-        restore=restore,
         facts=facts(),
         capabilities=Capabilities(
             text="candlebox.games.sixteen_candies.text:TEXT",

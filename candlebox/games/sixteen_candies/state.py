@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from candlebox.engine import State
+from candlebox.engine import MoveKind, State
 from candlebox.games.sixteen_candies import gameplay
 from candlebox.games.sixteen_candies.cards import CODE
 from candlebox.games.sixteen_candies.decision import NAMES, Phase
@@ -67,7 +67,16 @@ class SixteenCandiesState(State):
         "ups",  # each hand card's orientation: 0 = its first half on top, 1 = its second
         "winners",
     )
-    PRIVATE_ACTIONS = ("top ",)  # how a hand is turned names its halves (rulings SC-21)
+    # docs/notation/sixteen-candies.md
+    MOVES = (
+        # how a hand is turned names its halves, which only its holder sees (rulings SC-21)
+        MoveKind("top", "turn the cards of a new hand: the top half of each", redact=True),
+        MoveKind("draw", "take the top card of the draw pile or of the discard pile"),
+        MoveKind("skip", "draw nothing (draw=optional)"),
+        MoveKind("discard", "put a card on the discard pile"),
+        MoveKind("call", 'say "I\'ve got candy!"'),
+        MoveKind("end", "end the turn without calling"),
+    )
 
     def __init__(self, variant: str, players: int, seed: int, options: dict[str, Any]) -> None:
         super().__init__(GAME_ID, variant, players, seed, options)
@@ -106,18 +115,9 @@ class SixteenCandiesState(State):
     def to_act(self) -> tuple[int, ...]:
         return () if self.phase is Phase.OVER else (self.actor,)
 
-    def legal_actions(self, seat: int) -> list[str]:
-        # The base class's logic, inlined: this is the hottest call in every playout.
-        if seat == self._cache_seat:
-            return self._cache_list[:]
+    def _legal_for(self, seat: int) -> list[str]:
         if seat != self.actor or self.phase is Phase.OVER:
             return []
-        actions = _LEGAL[self.phase](self, seat)
-        self._cache_seat = seat
-        self._cache_list = actions
-        return actions[:]
-
-    def _legal_for(self, seat: int) -> list[str]:
         return _LEGAL[self.phase](self, seat)
 
     def _do(self, seat: int, action: str) -> None:
