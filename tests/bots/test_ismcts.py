@@ -341,7 +341,6 @@ PAPER = GameInfo(
     default_variant=lambda players: "standard",
     max_turns=1,
     create=lambda variant, players, seed, options: Paper(),
-    restore=lambda data: Paper(),
     capabilities=Capabilities(),
 )
 

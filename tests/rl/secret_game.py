@@ -192,7 +192,6 @@ INFO = GameInfo(
     default_variant=lambda players: "standard",
     max_turns=3,
     create=_create,
-    restore=lambda data: (_ for _ in ()).throw(NotImplementedError()),
     capabilities=Capabilities(encoding="tests.rl.secret_game:ENCODING"),
 )
 
