@@ -92,10 +92,15 @@ HIDDEN_ACTION = "?"  # another seat's private action, in a resampled state's his
 class State(abc.ABC):
     """One game in progress. Subclasses keep all their data in ``__slots__`` of plain values.
 
-    Each game declares its move kinds in ``MOVES`` (every action's first word is one of their verbs).
+    Each game declares its move kinds in ``MOVES`` (every action's first word is one of their verbs),
+    and the version of its rules as implemented in ``RULES``.
     """
 
     MOVES: ClassVar[tuple[MoveKind, ...]] = ()
+    # Raised when a rules fix changes where a recorded history leads (a log's order, a tally): a saved
+    # game records it, and loading an older one replays its history under today's rules without
+    # holding it to the position the older rules reached (candlebox/engine/saving.py).
+    RULES: ClassVar[int] = 1
     _KINDS: ClassVar[dict[str, MoveKind]] = {}
     _REDACTED: ClassVar[frozenset[str]] = frozenset()
 
@@ -344,9 +349,11 @@ class State(abc.ABC):
 
     def to_json(self) -> dict[str, Any]:
         """The saved game (format 2): its configuration, seed and history, which :func:`candlebox.load`
-        replays, and the position reached (``state``), which the replay must reproduce."""
+        replays, and the position reached (``state``), which the replay must reproduce; ``rules`` is
+        the version of the game's rules that reached it."""
         return {
             "format": FORMAT,
+            "rules": self.RULES,
             "game": self.game_id,
             "variant": self.variant,
             "players": self.num_players,

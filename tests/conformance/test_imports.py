@@ -42,7 +42,7 @@ def _game(package: str, names: str) -> frozenset[str]:
 KNOWN_GAME_CYCLES: tuple[frozenset[str], ...] = (
     _game(
         "candelabria",
-        ",decay,deploy,effects,extinguished,flow,kindling,maneuver,missions,mist,options,pieces,"
+        "decay,deploy,effects,extinguished,flow,kindling,maneuver,missions,mist,pieces,redeal,"
         "save,scoring,setup,state,temples,territory,two_player,upgrades,view,war",
     ),
     _game(

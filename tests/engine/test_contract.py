@@ -163,6 +163,7 @@ def test_format_2_is_the_configuration_the_history_and_a_checked_snapshot(
     assert data["format"] == 2
     assert set(data) == {
         "format",
+        "rules",
         "game",
         "variant",
         "players",

@@ -72,7 +72,21 @@ def expectations(state: candlebox.State) -> dict[str, Any]:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--prefix", default="")
+    parser.add_argument(
+        "--expectations",
+        metavar="GAME",
+        help="rewrite only the expectations of GAME's files, from the saved files as today's code "
+        "loads them (after a change of the game's rules version; the saved files stay as they are)",
+    )
     args = parser.parse_args()
+    if args.expectations:
+        for name, spec in GAMES.items():
+            if spec[0] == args.expectations:
+                saved = json.loads((HERE / f"{name}.json").read_text())
+                expect = HERE / f"{name}.expect.json"
+                state = candlebox.load(saved)
+                expect.write_text(json.dumps(expectations(state), separators=(",", ":")) + "\n")
+        return
     for name, spec in GAMES.items():
         path = HERE / f"{args.prefix}{name}.json"
         if path.exists():
