@@ -7,7 +7,6 @@ import random
 from collections import Counter
 from typing import Any
 
-import candlebox
 from candlebox.games import candelabria
 from candlebox.games.candelabria import CandelabriaState
 from tests.conformance.invariants import candelabria_story
