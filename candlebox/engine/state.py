@@ -90,7 +90,11 @@ HIDDEN_ACTION = "?"  # another seat's private action, in a resampled state's his
 
 # The game's text capability (a candlebox.engine.plugin.GameText, or None) by game id. The registry,
 # which imports this module, installs its look-up here: a State finds its words without importing it.
-_text_of: Callable[[str], Any] = lambda game_id: None
+def _no_text(game_id: str) -> Any:
+    return None
+
+
+_text_of: Callable[[str], Any] = _no_text
 
 
 def set_text_lookup(lookup: Callable[[str], Any]) -> None:

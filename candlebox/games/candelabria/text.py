@@ -83,7 +83,9 @@ _CANDELABRIA: dict[str, str] = {
 }
 
 
-def candelabria_line(entry: dict[str, Any], seat_name: Callable[[int], str] = seat_word) -> str | None:
+def candelabria_line(
+    entry: dict[str, Any], seat_name: Callable[[int], str] = seat_word
+) -> str | None:
     """A Candelabria log entry in words (seats named by ``seat_name``), or None for an event this
     table does not know."""
     template = _CANDELABRIA.get(str(entry.get("event")))

@@ -85,7 +85,9 @@ LINES: dict[str, Callable[[dict[str, Any], Marks], str]] = {
     "looted": lambda e, m: f"{_seat(e, m=m)} puts {_c(m, e.get('candle'))} behind the screen",
     "discard": _discard,
     "pay": lambda e, m: f"{_seat(e, m=m)} pays {e.get('amount')}",
-    "guard": lambda e, m: f"{_seat(e, m=m)} guards their Menorah and keeps {_c(m, e.get('candle'))}",
+    "guard": lambda e, m: (
+        f"{_seat(e, m=m)} guards their Menorah and keeps {_c(m, e.get('candle'))}"
+    ),
     "unlit-removed": lambda e, m: (
         f"{_c(m, e.get('candle'))} leaves the game ({_seat(e, m=m)} could not pay)"
     ),
@@ -145,7 +147,9 @@ def label(state: State, seat: int, action: str) -> str:
     if verb == "sell":
         return f"Sell {_of(on_table)} ({on_table}) to the bank for {_shekels(SELL[st.table])}"
     if verb == "auction":
-        return f"Auction {_of(on_table)} ({on_table}), opening with your bid of {_shekels(int(arg))}"
+        return (
+            f"Auction {_of(on_table)} ({on_table}), opening with your bid of {_shekels(int(arg))}"
+        )
     if verb == "bid":
         return f"Bid {_shekels(int(arg))} for {_of(on_table)} ({on_table})"
     if verb == "pass":
@@ -171,7 +175,6 @@ def prompt(state: State, seat: int | None) -> str:
     if st.phase is Phase.OVER:
         return "The game is over."
     you = seat == st.actor
-    who = "you" if you else f"seat {st.actor}"
     code = CODE[st.table] if st.table >= 0 else ""
     candle = f"{_of(code)} ({code})" if code else ""
     if st.phase is Phase.TURN:

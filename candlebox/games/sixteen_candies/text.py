@@ -83,10 +83,12 @@ def _game_over(e: dict[str, Any], m: Marks) -> str:
 
 LINES: dict[str, Callable[[dict[str, Any], Marks], str]] = {
     "round": lambda e, m: (
-        m.strong(f"Round {e.get('round')}") + f": {m.seat(e.get('marker'))} holds the marker"
+        m.strong(f"Round {e.get('round')}") + f": {m.seat(e['marker'])} holds the marker"
     ),
     "deal": lambda e, m: (
-        f"{_seat(e, m)} is dealt {_c(m, e['card'])}" if "card" in e else f"{_seat(e, m)} is dealt a card"
+        f"{_seat(e, m)} is dealt {_c(m, e['card'])}"
+        if "card" in e
+        else f"{_seat(e, m)} is dealt a card"
     ),
     "flip": lambda e, m: f"{_c(m, e.get('card'))} starts the discard pile",
     "draw": _draw,
@@ -149,9 +151,7 @@ def label(state: State, seat: int, action: str) -> str:
     if verb == "top":
         halves = arg.split(" ")
         bits = rotations(st.hands[seat]).bits[action]
-        penalty = sum(
-            HALF_PENALTY[2 * t + o] for t, o in zip(st.hands[seat], bits, strict=True)
-        )
+        penalty = sum(HALF_PENALTY[2 * t + o] for t, o in zip(st.hands[seat], bits, strict=True))
         win = " — an Instant Round Win" if rotations(st.hands[seat]).instant[action] else ""
         return f"Turn {orientation(st.hands[seat], halves)} (penalty {penalty}){win}"
     if verb == "call":
