@@ -88,6 +88,7 @@ def summarize(actions: Iterable[str]) -> str:
 
 HIDDEN_ACTION = "?"  # another seat's private action, in a resampled state's history
 
+
 # The game's text capability (a candlebox.engine.plugin.GameText, or None) by game id. The registry,
 # which imports this module, installs its look-up here: a State finds its words without importing it.
 def _no_text(game_id: str) -> Any:
