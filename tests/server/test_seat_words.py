@@ -21,7 +21,9 @@ def test_frames_carry_the_prompt_and_a_label_per_legal_action(client: Any) -> No
             mine = state(client, game_id, tokens[seat])
             assert mine["prompt"] and mine["prompt"][0].isupper()
             assert len(mine["labels"]) == len(mine["legal"]) > 0
-            assert all(label != action for label, action in zip(mine["labels"], mine["legal"]))
+            assert all(
+                label != action for label, action in zip(mine["labels"], mine["legal"], strict=True)
+            )
             waiting = state(client, game_id, tokens[(seat + 1) % players])
             if (seat + 1) % players not in spectator["view"]["pending"]["seats"]:
                 assert waiting["labels"] == []
