@@ -114,3 +114,27 @@ def test_junior_offers_no_looting_or_auction() -> None:
     assert junior is not None
     for table in (junior.help, junior.rules):
         assert "loot" not in junior.for_variant(table, "junior").replace("no looting", "")
+
+
+def test_the_call_prompt_says_what_calling_risks() -> None:
+    state = candlebox.new_game("sixteen-candies", players=2, seed=1)
+    while (state.pending() or {}).get("decision") != "call":
+        seat = state.to_act[0]
+        state.apply(seat, state.legal_actions(seat)[0])
+    said = state.prompt(state.to_act[0])
+    assert "gain 2" in said and "lose 1" in said and "penalty plus 1" in said
+    assert "your penalty now is" in said
+
+
+def test_an_orientation_label_says_which_card_is_turned_how() -> None:
+    state = candlebox.new_game("sixteen-candies", players=2, seed=2)
+    seat = state.to_act[0]
+    hand = state.view(seat)["seats"][seat]["hand"]
+    for action in state.legal_actions(seat):
+        said = state.label(seat, action)
+        halves = action.split()[1:]
+        for card, half in zip(hand, halves, strict=True):
+            code = card["card"] if isinstance(card, dict) else card
+            if code != "W":
+                name = components("sixteen-candies")[half]["name"]
+                assert f"({code}) with {name} on top" in said, said

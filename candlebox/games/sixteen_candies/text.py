@@ -163,8 +163,12 @@ _CALL_RISK = (
     "Call \u201cI've got candy!\u201d or end your turn. Calling ends the round after everyone "
     "else's last turn: with the highest hand (ties included) you gain 2 candy; with a middle hand "
     "you lose 1; with the lowest hand you lose your cards' penalty plus 1 — your penalty now is "
-    "{penalty}."
+    "{penalty}. {tied}"
 )
+_ALL_TIED = {
+    "caller-loses": "If every hand is equal, the call fails and you pay as the lowest.",
+    "caller-wins": "If every hand is equal, you gain as the highest.",
+}
 
 
 def prompt(state: State, seat: int | None) -> str:
@@ -197,7 +201,7 @@ def prompt(state: State, seat: int | None) -> str:
         hand = st.hands[seat] if seat is not None else []
         ups = st.ups[seat] if seat is not None else []
         penalty = sum(HALF_PENALTY[2 * t + o] for t, o in zip(hand, ups, strict=False))
-        return _CALL_RISK.format(penalty=penalty)
+        return _CALL_RISK.format(penalty=penalty, tied=_ALL_TIED.get(st.all_tied, "")).strip()
     return f"{other} is deciding whether to call \u201cI've got candy!\u201d."
 
 
