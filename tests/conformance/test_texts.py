@@ -24,12 +24,29 @@ STEPS = 250  # decisions walked per game: enough to meet every kind of decision 
 SEEDS = (0, 1)
 
 
-def configurations() -> list[tuple[str, str, int]]:
+# Options that bring decisions and events of their own (missions, Decay cards, optional draws, a
+# Warrior's optional push and a castle's optional entry).
+OPTIONS: dict[tuple[str, str], dict[str, object]] = {
+    ("candelabria", "standard"): {
+        "missions": True,
+        "decay": True,
+        "warrior_push": "optional",
+        "castle_entry": "optional",
+    },
+    ("candelabria", "two-player"): {"missions": True},
+    ("sixteen-candies", "standard"): {"draw": "optional"},
+}
+
+
+def configurations() -> list[tuple[str, str, int, dict[str, object]]]:
     found = []
     for game in game_ids():
         for variant in game_info(game).variants:
             for players in variant.players:
-                found.append((game, variant.name, players))
+                found.append((game, variant.name, players, {}))
+            extra = OPTIONS.get((game, variant.name))
+            if extra:
+                found.append((game, variant.name, variant.max_players, extra))
     return found
 
 
@@ -52,14 +69,16 @@ def check_sentence(text: str, words: dict[str, dict[str, str]], what: str) -> No
     assert not DUMP.search(text), f"{what} reads like a field dump: {text!r}"
 
 
-@pytest.mark.parametrize(("game", "variant", "players"), configurations())
-def test_prompts_labels_and_sentences(game: str, variant: str, players: int) -> None:
-    words = components(game, variant, players=players)
+@pytest.mark.parametrize(("game", "variant", "players", "options"), configurations())
+def test_prompts_labels_and_sentences(
+    game: str, variant: str, players: int, options: dict[str, object]
+) -> None:
+    words = components(game, variant, players=players, **options)
     text = game_info(game).text()
     assert text is not None and text.label is not None and text.prompt is not None
     names = [f"Player{seat}" for seat in range(players)]
     for seed in SEEDS:
-        state = candlebox.new_game(game, players=players, variant=variant, seed=seed)
+        state = candlebox.new_game(game, players=players, variant=variant, seed=seed, **options)
         rng = random.Random(seed)
         for _ in range(STEPS):
             if state.is_over:
