@@ -129,14 +129,23 @@ def game_words(state: State) -> dict[str, dict[str, str]]:
 
 
 def info_text(state: State, wanted: str) -> str:
-    """``info CODE``: a component's name and text, found by its code (any case) or its name."""
+    """``info CODE``: a component's name and text, found by its code (any case), its name, or a
+    code without its ``kind:`` prefix (``menorah`` for ``term:menorah``), in that order."""
     words = game_words(state)
     key = wanted.strip().lower()
-    for code, entry in words.items():
-        short = code.partition(":")[2] if ":" in code else code
-        if key in (code.lower(), entry["name"].lower()) or (":" in code and key == short.lower()):
-            return f"[bold]{escape(entry['name'])}[/] ({escape(code)}): {escape(entry['text'])}"
-    return f"[red]No component {escape(wanted.strip())!s} in this game.[/] Codes are as shown in the view and the actions."
+    tests = (
+        lambda code, entry: code.lower() == key,
+        lambda code, entry: entry["name"].lower() == key,
+        lambda code, entry: ":" in code and code.partition(":")[2].lower() == key,
+    )
+    for test in tests:
+        for code, entry in words.items():
+            if test(code, entry):
+                return f"[bold]{escape(entry['name'])}[/] ({escape(code)}): {escape(entry['text'])}"
+    return (
+        f"[red]No component {escape(wanted.strip())} in this game.[/] "
+        "Codes are as shown in the view and the actions."
+    )
 
 
 def print_whole_log(session: Session) -> None:

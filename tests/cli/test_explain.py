@@ -112,3 +112,14 @@ def test_an_orientation_may_be_typed_in_any_order(
     assert result.exit_code == 0, result.output
     saved = next(tmp_path.glob("candlebox-sixteen-candies-*.json"))
     assert (seat, wanted) in [tuple(move) for move in read(saved)["history"]]
+
+
+def test_info_prefers_a_components_own_code(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    # Candelabria's candle S1 and the Satores power of Year I (power:S1) share the letters.
+    result = run("play", "candelabria", "--players", "3", "--seed", "5", input="info S1\nquit\n")
+    assert result.exit_code == 0, result.output
+    out = " ".join(result.stdout.split())
+    assert "Satores Order candle S1 (S1):" in out and "(power:S1)" not in out
