@@ -7,7 +7,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rich.columns import Columns
 from rich.console import Console
 from rich.markup import escape
 from rich.text import Text
@@ -17,15 +16,17 @@ from candlebox import bots
 from candlebox.cli import render, saving
 from candlebox.cli.actions import NotInList, numbered, pick
 from candlebox.engine import State
+from candlebox.engine.words import WordsError, components
 
-HELP = """\
-Type the [bold]number[/] of an action or the action itself ([italic]buy[/], [italic]auction 3[/]); \
-a unique beginning is enough ([italic]fl[/] for flip).
-A range such as [cyan]3–14[/] auction 1–12 means 3 is auction 1, 4 is auction 2, and so on.
-  [bold]help[/]   this text
-  [bold]log[/]    the whole game log so far
-  [bold]view[/]   what you can see, as raw JSON
-  [bold]quit[/]   save the game and stop"""
+COMMANDS = """\
+Type the [bold]number[/] of an action or the action itself as listed; a unique beginning is enough.
+A range such as [cyan]3–14[/] means its actions in order: 3 is the first, 4 the next, and so on.
+  [bold]help[/]        this text
+  [bold]rules[/]       a short summary of the game
+  [bold]info CODE[/]   what a component is (a card, a candle, a term), by its code or name
+  [bold]log[/]         the whole game log so far
+  [bold]view[/]        what you can see, as raw JSON
+  [bold]quit[/]        save the game and stop"""
 
 RECENT = 12  # log entries shown when a saved game is resumed
 
@@ -71,12 +72,80 @@ def print_entry(session: Session, entry: dict[str, Any]) -> None:
     session.console.print(Text(mark, style="bold") + render.event_text(session.game_id, entry))
 
 
+def run_label(first: str, last: str) -> str:
+    """The label of a run of actions (``auction 1–12``) from its first and last labels: what they
+    share, and where they differ, the first's words … the last's."""
+    a, b = first.split(" "), last.split(" ")
+    head = 0
+    while head < min(len(a), len(b)) and a[head] == b[head]:
+        head += 1
+    tail = 0
+    while tail < min(len(a), len(b)) - head and a[-1 - tail] == b[-1 - tail]:
+        tail += 1
+    middle = f"{' '.join(a[head : len(a) - tail])} … {' '.join(b[head : len(b) - tail])}"
+    return " ".join([*a[:head], middle, *a[len(a) - tail :]])
+
+
 def print_actions(session: Session, actions: list[str]) -> None:
-    items = [
-        f"[bold cyan]{entry.numbers}[/] {render.action_markup(session.game_id, entry.text)}"
-        for entry in numbered(actions)
-    ]
-    session.console.print(Columns(items, padding=(0, 3)))
+    """The legal actions, numbered, each with its label in words."""
+    state, seat = session.state, session.human
+    for entry in numbered(actions):
+        first = state.label(seat, actions[entry.first - 1])
+        said = (
+            first
+            if entry.first == entry.last
+            else run_label(first, state.label(seat, actions[entry.last - 1]))
+        )
+        session.console.print(
+            f"[bold cyan]{entry.numbers:>5}[/] {render.action_markup(session.game_id, entry.text)}"
+            f"  [dim]{escape(said)}[/]"
+        )
+
+
+def print_prompt(session: Session) -> None:
+    """The pending decision in words."""
+    session.console.print(f"[bold]▶ {escape(session.state.prompt(session.human))}[/]")
+
+
+def help_text(state: State) -> str:
+    """The game's own help on its actions, then the terminal's commands."""
+    text = candlebox.game_info(state.game_id).text()
+    own = "" if text is None else text.for_variant(text.help, state.variant)
+    return (escape(own) + "\n\n" if own else "") + COMMANDS
+
+
+def rules_text(state: State) -> str:
+    text = candlebox.game_info(state.game_id).text()
+    summary = "" if text is None else text.for_variant(text.rules, state.variant)
+    return escape(summary) if summary else "This game has no summary of its rules."
+
+
+def game_words(state: State) -> dict[str, dict[str, str]]:
+    """Every component this game can show, with its name and text ({} when the game has none)."""
+    try:
+        return components(state.game_id, state.variant, players=state.num_players, **state.options)
+    except (WordsError, ValueError, ImportError):
+        return {}
+
+
+def info_text(state: State, wanted: str) -> str:
+    """``info CODE``: a component's name and text, found by its code (any case), its name, or a
+    code without its ``kind:`` prefix (``menorah`` for ``term:menorah``), in that order."""
+    words = game_words(state)
+    key = wanted.strip().lower()
+    tests = (
+        lambda code, entry: code.lower() == key,
+        lambda code, entry: entry["name"].lower() == key,
+        lambda code, entry: ":" in code and code.partition(":")[2].lower() == key,
+    )
+    for test in tests:
+        for code, entry in words.items():
+            if test(code, entry):
+                return f"[bold]{escape(entry['name'])}[/] ({escape(code)}): {escape(entry['text'])}"
+    return (
+        f"[red]No component {escape(wanted.strip())} in this game.[/] "
+        "Codes are as shown in the view and the actions."
+    )
 
 
 def print_whole_log(session: Session) -> None:
@@ -86,19 +155,34 @@ def print_whole_log(session: Session) -> None:
 
 
 # ----------------------------------------------------------------------------- the person's turn
-def handle_command(session: Session, command: str, actions: list[str]) -> bool:
-    """Carry out help/log/view; False when ``command`` is not one of them."""
+def handle_command(session: Session, typed: str, actions: list[str]) -> bool:
+    """Carry out help/rules/info/log/view; False when ``typed`` is not one of them."""
     console = session.console
+    command = typed.lower()
     if command == "help":
-        console.print(HELP)
+        console.print(help_text(session.state))
+    elif command == "rules":
+        console.print(rules_text(session.state))
+    elif command == "info" or command.startswith("info "):
+        wanted = typed[5:]
+        if not wanted.strip():
+            console.print("Type [bold]info[/] and a code, e.g. info " + escape(_some_code(session)))
+        else:
+            console.print(info_text(session.state, wanted))
     elif command == "log":
         print_whole_log(session)
+        print_prompt(session)
         print_actions(session, actions)
     elif command == "view":
         console.print_json(data=session.state.view(session.human))
     else:
         return False
     return True
+
+
+def _some_code(session: Session) -> str:
+    codes = [code for code in game_words(session.state) if ":" not in code]
+    return codes[0] if codes else "CODE"
 
 
 def prompt_text(seat: int, actions: list[str]) -> str:
@@ -113,6 +197,7 @@ def human_turn(session: Session) -> str | None:
     print_news(session)
     render.render_view(session.game_id, state.view(seat), console)
     actions = state.legal_actions(seat)
+    print_prompt(session)
     print_actions(session, actions)
     prompt = prompt_text(seat, actions)
     while True:
@@ -120,7 +205,7 @@ def human_turn(session: Session) -> str | None:
             text = session.ask(prompt)
         except EOFError:
             return None
-        command = text.strip().lower()
+        command = " ".join(text.split()).lower()
         if not command:
             if len(actions) != 1:
                 continue
@@ -128,10 +213,10 @@ def human_turn(session: Session) -> str | None:
         if command not in actions:  # a game's own action named like a command wins
             if command in ("quit", "exit"):
                 return None
-            if handle_command(session, command, actions):
+            if handle_command(session, " ".join(text.split()), actions):
                 continue
         try:
-            action = pick(text, actions)
+            action = pick(render.read_action(session.game_id, text, actions), actions)
             state.apply(seat, action)
         except (NotInList, candlebox.IllegalAction) as exc:
             console.print(f"[red]{escape(str(exc))}[/]")

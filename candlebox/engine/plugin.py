@@ -65,16 +65,32 @@ def _same(text: str) -> str:
     return text
 
 
+def seat_word(seat: int) -> str:
+    """A seat named by its number: ``seat 2``."""
+    return f"seat {seat}"
+
+
+def named_seats(names: Sequence[str]) -> Callable[[int], str]:
+    """A seat namer from the players' names (a seat without a name keeps its number)."""
+
+    def name(seat: int) -> str:
+        return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else seat_word(seat)
+
+    return name
+
+
 @dataclass(frozen=True)
 class Marks:
     """How a sentence marks its parts. The default leaves them plain (the server, the pages); the
     terminal passes rich markup: ``code`` a component code (a candle, a card) in its colour,
-    ``strong`` and ``faint`` emphasis, ``literal`` any other text taken from an entry (escaped)."""
+    ``strong`` and ``faint`` emphasis, ``literal`` any other text taken from an entry (escaped);
+    ``seat`` a seat's name (``seat 2`` unless the players' names are given)."""
 
     code: Callable[[str], str] = _same
     strong: Callable[[str], str] = _same
     faint: Callable[[str], str] = _same
     literal: Callable[[str], str] = _same
+    seat: Callable[[int], str] = seat_word
 
 
 PLAIN = Marks()
@@ -85,15 +101,29 @@ class GameText:
     """A game's words, plain strings shared by the terminal, the server and the pages.
 
     ``event(entry, marks)``: one log entry (``State.log``) as a sentence, or None for an event the game
-    does not put in words (callers then fall back to :func:`fields_sentence`).
+    does not put in words (callers then fall back to :func:`fields_sentence`); seats are named by
+    ``marks.seat``. ``label(state, seat, action)``: a legal action in words (``State.label`` checks
+    legality first); ``prompt(state, seat)``: the pending decision in words as ``seat`` (None: a
+    spectator) sees it (``State.prompt``). ``help`` and ``rules``: the terminal's help on the game's
+    actions and a short summary of the game, per variant name ("" for every variant).
     """
 
     event: Callable[[dict[str, Any], Marks], str | None]
+    label: Callable[[State, int, str], str] | None = None
+    prompt: Callable[[State, int | None], str] | None = None
+    help: dict[str, str] = field(default_factory=dict)
+    rules: dict[str, str] = field(default_factory=dict)
 
-    def sentence(self, entry: dict[str, Any]) -> str:
-        """The entry as a plain sentence, the generic one when the game has none for it."""
-        line = self.event(entry, PLAIN)
+    def sentence(self, entry: dict[str, Any], names: Sequence[str] | None = None) -> str:
+        """The entry as a plain sentence (seats by ``names`` when given), the generic one when the
+        game has none for it."""
+        marks = PLAIN if names is None else Marks(seat=named_seats(names))
+        line = self.event(entry, marks)
         return fields_sentence(entry) if line is None else line
+
+    def for_variant(self, table: dict[str, str], variant: str) -> str:
+        """The variant's own text of ``help`` or ``rules``, else the one for every variant."""
+        return table.get(variant) or table.get("", "")
 
 
 def plain(value: Any) -> str:
@@ -132,12 +162,15 @@ def fields_sentence(entry: dict[str, Any]) -> str:
 class Renderer:
     """A game at the terminal (rich): ``render(view, console)`` prints what a seat sees;
     ``code(text)`` a component code as rich markup (used as :attr:`Marks.code` for the game's
-    sentences); ``action(text)`` an action as rich markup. The module defining it imports rich; the
+    sentences); ``action(text)`` an action as rich markup; ``read(typed, legal)`` typed text as a legal action. The module defining it imports rich; the
     engine does not."""
 
     render: Callable[[dict[str, Any], Any], None]
     code: Callable[[str], str] | None = None
     action: Callable[[str], str] | None = None
+    # What a person typed, read as one of the legal actions (e.g. halves in any order), or None
+    # when the game reads it no differently: the engine's notation stays canonical.
+    read: Callable[[str, list[str]], str | None] | None = None
 
 
 # ----------------------------------------------------------------------------- learning

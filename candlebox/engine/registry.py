@@ -23,7 +23,7 @@ from candlebox.engine.plugin import (
     SearchHooks,
 )
 from candlebox.engine.rng import Rng, fresh_seed
-from candlebox.engine.state import State
+from candlebox.engine.state import State, set_text_lookup
 
 
 @dataclass(frozen=True)
@@ -120,6 +120,14 @@ class GameInfo:
 _GAMES: dict[str, GameInfo] = {}
 _LOADED: dict[str, Any] = {}  # capability path -> the object, imported once
 _NO_HOOKS = SearchHooks()
+
+
+def _text_of(game_id: str) -> GameText | None:
+    info = _GAMES.get(game_id)
+    return None if info is None else info.text()
+
+
+set_text_lookup(_text_of)
 
 
 def register(info: GameInfo) -> None:

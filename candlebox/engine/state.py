@@ -14,7 +14,7 @@ whose ``_do`` has just computed the next decision's list anyway hands it over wi
 from __future__ import annotations
 
 import abc
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -87,6 +87,21 @@ def summarize(actions: Iterable[str]) -> str:
 
 
 HIDDEN_ACTION = "?"  # another seat's private action, in a resampled state's history
+
+
+# The game's text capability (a candlebox.engine.plugin.GameText, or None) by game id. The registry,
+# which imports this module, installs its look-up here: a State finds its words without importing it.
+def _no_text(game_id: str) -> Any:
+    return None
+
+
+_text_of: Callable[[str], Any] = _no_text
+
+
+def set_text_lookup(lookup: Callable[[str], Any]) -> None:
+    """Installed once by candlebox.engine.registry: how a State finds its game's words."""
+    global _text_of
+    _text_of = lookup
 
 
 class State(abc.ABC):
@@ -202,6 +217,32 @@ class State(abc.ABC):
         if type(seat) is int and action in legal:
             return None
         return self._explain(seat, action, legal)
+
+    # ----------------------------------------------------------------- words
+    def label(self, seat: int, action: str) -> str:
+        """A legal action of ``seat`` in words ("Buy Red candle (value 7) for 7 shekels"), from the
+        game's text capability; any other action raises :class:`IllegalAction` as ``apply`` would."""
+        legal = self.legal_actions(seat) if type(seat) is int else []
+        if action not in legal:
+            message = self._explain(seat, action, legal)
+            if self._is_malformed(action):
+                raise MalformedAction(message)
+            raise IllegalAction(message)
+        text = _text_of(self.game_id)
+        if text is None or text.label is None:
+            return action
+        result: str = text.label(self, seat, action)
+        return result
+
+    def prompt(self, seat: int | None) -> str:
+        """The pending decision in words as ``seat`` (None: a spectator) may know it: what it is asked
+        to choose, or whom the game waits for; from the game's text capability."""
+        self._check_viewer(seat)
+        text = _text_of(self.game_id)
+        if text is None or text.prompt is None:
+            return "The game is over." if self.is_over else self.describe_pending()
+        result: str = text.prompt(self, seat)
+        return result
 
     def apply_unchecked(self, seat: int, action: str) -> None:
         """Apply an action known to be legal (search's fast path: no validation)."""

@@ -7,14 +7,16 @@ becomes the player's name). Sentences are cached: the same public entry is sent 
 
 from __future__ import annotations
 
+import logging
 from functools import lru_cache
 from typing import Any
 
 import msgspec
 
-from candlebox.engine import game_info
+from candlebox.engine import State, game_info
 from candlebox.engine.plugin import fields_sentence
 
+log = logging.getLogger(__name__)
 _encode = msgspec.json.Encoder(order="deterministic").encode
 _decode = msgspec.json.decode
 
@@ -31,3 +33,16 @@ def _sentence(game_id: str, encoded: bytes) -> str:
 
 def entry_text(game_id: str, entry: dict[str, Any]) -> dict[str, Any]:
     return {"entry": entry, "text": _sentence(game_id, _encode(entry))}
+
+
+def seat_words(state: State, seat: int | None) -> dict[str, Any]:
+    """The frame's words for ``seat``: the pending decision (``prompt``) and a label for each of its
+    legal actions, in the order of ``legal`` (``labels``), so pages show words, not notation."""
+    try:
+        prompt = state.prompt(seat)
+        legal = state.legal_actions(seat) if seat is not None else []
+        labels = [state.label(seat, action) for action in legal] if seat is not None else []
+    except Exception:  # a game's words that fail must not stop the game being shown
+        log.exception("no words for %s at seat %s", state.game_id, seat)
+        return {"prompt": "", "labels": []}
+    return {"prompt": prompt, "labels": labels}

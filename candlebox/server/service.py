@@ -29,7 +29,7 @@ from candlebox.engine import IllegalAction, State, fairness
 from candlebox.server import bots as botlib
 from candlebox.server import security
 from candlebox.server.config import Settings
-from candlebox.server.sentences import entry_text
+from candlebox.server.sentences import entry_text, seat_words
 from candlebox.server.storage import (
     FairRecord,
     GameRecord,
@@ -865,6 +865,7 @@ class GameService:
             "move": live.moves,
             "view": state.view(seat),
             "legal": state.legal_actions(seat) if seat is not None else [],
+            **seat_words(state, seat),
             "log": [entry_text(live.record.game, entry) for entry in entries],
             "over": state.is_over,
             "result": _result(state),
@@ -895,6 +896,7 @@ class GameService:
                 "move": live.moves,
                 "view": state.view(seat),
                 "legal": state.legal_actions(seat) if seat is not None else [],
+                **seat_words(state, seat),
                 "log_from": known,
                 "log": [entry_text(live.record.game, entry) for entry in entries],
                 "over": state.is_over,

@@ -60,6 +60,16 @@ def action_markup(game_id: str, action: str) -> str:
     return renderer.action(action)
 
 
+def read_action(game_id: str, typed: str, legal: list[str]) -> str:
+    """What a person typed, as the game's renderer reads it (e.g. halves in any order); unchanged
+    when it reads it no differently."""
+    renderer = _game(game_id)[0]
+    if renderer is None or renderer.read is None:
+        return typed
+    found = renderer.read(typed, legal)
+    return typed if found is None else found
+
+
 def event_markup(game_id: str, entry: dict[str, Any]) -> str:
     """One log entry as rich markup: the game's sentence, or the generic line from its fields."""
     _renderer, text, marks = _game(game_id)
@@ -77,4 +87,11 @@ def event_line(game_id: str, entry: dict[str, Any]) -> str:
     return event_text(game_id, entry).plain
 
 
-__all__ = ["action_markup", "event_line", "event_markup", "event_text", "render_view"]
+__all__ = [
+    "action_markup",
+    "event_line",
+    "event_markup",
+    "event_text",
+    "read_action",
+    "render_view",
+]

@@ -113,7 +113,7 @@ def pending_text(pending: dict[str, Any] | None, viewer: int | None) -> str:
 
 def header(view: dict[str, Any]) -> str:
     turn = view.get("turn", 0)
-    now = f"{turn} turns played" if view.get("over") else f"turn {turn + 1}/{view.get('max_turns')}"
+    now = f"{turn} turns played" if view.get("over") else f"turn {turn + 1}"
     parts = [f"Candle Quest · {view.get('variant')}", now]
     parts.append(f"stack {view.get('stack')}")
     parts.append(f"bank {view.get('bank')}")
@@ -189,6 +189,22 @@ def seats_table(view: dict[str, Any]) -> Table:
     return table
 
 
+def dancing_text(wild: list[str], missing: list[str]) -> str:
+    """Which places the Dancing candles fill: each fills one colour still missing, any of them
+    (rulings CQ-14); with more Dancing candles than gaps the rest fill nothing."""
+    if not missing:
+        return f"Dancing {candles(wild)}: no gap left to fill"
+    if len(wild) >= len(missing):
+        parts = [
+            f"{candle(code)} fills {colour}" for code, colour in zip(wild, missing, strict=False)
+        ]
+        spare = wild[len(missing) :]
+        if spare:
+            parts.append(f"{candles(spare)} fill nothing (no gap left)")
+        return "Dancing: " + ", ".join(parts)
+    return f"Dancing {candles(wild)} fill{'s' if len(wild) == 1 else ''} {len(wild)} of the gaps: {', '.join(missing)}"
+
+
 def menorah_text(codes: list[str]) -> str:
     """The eight colour slots of the viewer's Menorah: the best candle held of each, or a gap."""
     best: dict[str, str] = {}
@@ -211,7 +227,7 @@ def menorah_text(codes: list[str]) -> str:
     wild = [code for code in extras if CANDLES.get(code, {}).get("kind") == "dancing"]
     unlit = [code for code in extras if code not in wild]
     if wild:
-        text += "  · wild " + candles(wild)
+        text += "  · " + dancing_text(wild, [c for c in COLOURS if c not in best])
     if unlit:
         text += "  · unlit " + candles(unlit)
     return text

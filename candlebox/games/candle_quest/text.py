@@ -8,6 +8,11 @@ from collections.abc import Callable
 from typing import Any
 
 from candlebox.engine.plugin import PLAIN, GameText, Marks, seats_text
+from candlebox.engine.state import State
+from candlebox.games.candle_quest.candles import CODE, FACE, SELL, TYPE_OF
+from candlebox.games.candle_quest.decision import FOR_GUARD, Phase
+from candlebox.games.candle_quest.state import CandleQuestState
+from candlebox.games.candle_quest.words import table
 
 
 def _c(m: Marks, code: Any) -> str:
@@ -25,8 +30,8 @@ def winners_text(view: dict[str, Any]) -> str:
 
 
 # ----------------------------------------------------------------------------- the log
-def _seat(entry: dict[str, Any], key: str = "seat") -> str:
-    return f"seat {entry.get(key)}"
+def _seat(entry: dict[str, Any], key: str = "seat", m: Marks = PLAIN) -> str:
+    return m.seat(entry.get(key))  # type: ignore[arg-type]
 
 
 def _count(n: Any, word: str) -> str:
@@ -34,13 +39,13 @@ def _count(n: Any, word: str) -> str:
 
 
 def _auction_won(e: dict[str, Any], m: Marks) -> str:
-    payee = "the bank" if e.get("paid_to") == "bank" else _seat(e, "paid_to")
-    return f"{_seat(e)} wins the auction for {_c(m, e.get('candle'))}, paying {e.get('price')} to {payee}"
+    payee = "the bank" if e.get("paid_to") == "bank" else _seat(e, "paid_to", m)
+    return f"{_seat(e, m=m)} wins the auction for {_c(m, e.get('candle'))}, paying {e.get('price')} to {payee}"
 
 
 def _discard(e: dict[str, Any], m: Marks) -> str:
     where = "out of the game" if e.get("to") == "removed" else "onto their discard pile"
-    return f"{_seat(e)} discards {_c(m, e.get('candle'))} {where}"
+    return f"{_seat(e, m=m)} discards {_c(m, e.get('candle'))} {where}"
 
 
 def _game_over(e: dict[str, Any], m: Marks) -> str:
@@ -54,45 +59,47 @@ def _game_over(e: dict[str, Any], m: Marks) -> str:
 
 
 LINES: dict[str, Callable[[dict[str, Any], Marks], str]] = {
-    "start-draw": lambda e, m: f"{_seat(e)} draws {_c(m, e.get('candle'))} for the start",
-    "start-player": lambda e, m: f"{_seat(e)} starts",
-    "flip": lambda e, m: f"{_seat(e)} flips {_c(m, e.get('candle'))}",
-    "set-aside": lambda e, m: f"{_seat(e)} flips {_c(m, e.get('candle'))} and sets it aside",
-    "no-candle": lambda e, m: f"{_seat(e)} has no candle to flip",
+    "start-draw": lambda e, m: f"{_seat(e, m=m)} draws {_c(m, e.get('candle'))} for the start",
+    "start-player": lambda e, m: f"{_seat(e, m=m)} starts",
+    "flip": lambda e, m: f"{_seat(e, m=m)} flips {_c(m, e.get('candle'))}",
+    "set-aside": lambda e, m: f"{_seat(e, m=m)} flips {_c(m, e.get('candle'))} and sets it aside",
+    "no-candle": lambda e, m: f"{_seat(e, m=m)} has no candle to flip",
     "rebuild": lambda e, m: (
         f"the discard piles are shuffled into a new stack of {_count(e.get('count'), 'candle')}"
     ),
     "mix-back": lambda e, m: (
         f"{_count(e.get('count'), 'set-aside candle')} shuffled back into the stack"
     ),
-    "buy": lambda e, m: f"{_seat(e)} buys {_c(m, e.get('candle'))} for {e.get('price')}",
-    "sell": lambda e, m: f"{_seat(e)} sells {_c(m, e.get('candle'))} for {e.get('received')}",
+    "buy": lambda e, m: f"{_seat(e, m=m)} buys {_c(m, e.get('candle'))} for {e.get('price')}",
+    "sell": lambda e, m: f"{_seat(e, m=m)} sells {_c(m, e.get('candle'))} for {e.get('received')}",
     "auction": lambda e, m: (
-        f"{_seat(e)} auctions {_c(m, e.get('candle'))}, opening at {e.get('bid')}"
+        f"{_seat(e, m=m)} auctions {_c(m, e.get('candle'))}, opening at {e.get('bid')}"
     ),
-    "bid": lambda e, m: f"{_seat(e)} bids {e.get('amount')}",
-    "pass-bid": lambda e, m: f"{_seat(e)} passes",
+    "bid": lambda e, m: f"{_seat(e, m=m)} bids {e.get('amount')}",
+    "pass-bid": lambda e, m: f"{_seat(e, m=m)} passes",
     "auction-won": _auction_won,
     "loot": lambda e, m: (
-        f"{_seat(e)} loots {_c(m, e.get('candle'))} from {_seat(e, 'from')}'s pile "
+        f"{_seat(e, m=m)} loots {_c(m, e.get('candle'))} from {_seat(e, 'from', m)}'s pile "
         f"(costs {e.get('cost')})"
     ),
-    "looted": lambda e, m: f"{_seat(e)} puts {_c(m, e.get('candle'))} behind the screen",
+    "looted": lambda e, m: f"{_seat(e, m=m)} puts {_c(m, e.get('candle'))} behind the screen",
     "discard": _discard,
-    "pay": lambda e, m: f"{_seat(e)} pays {e.get('amount')}",
-    "guard": lambda e, m: f"{_seat(e)} guards their Menorah and keeps {_c(m, e.get('candle'))}",
+    "pay": lambda e, m: f"{_seat(e, m=m)} pays {e.get('amount')}",
+    "guard": lambda e, m: (
+        f"{_seat(e, m=m)} guards their Menorah and keeps {_c(m, e.get('candle'))}"
+    ),
     "unlit-removed": lambda e, m: (
-        f"{_c(m, e.get('candle'))} leaves the game ({_seat(e)} could not pay)"
+        f"{_c(m, e.get('candle'))} leaves the game ({_seat(e, m=m)} could not pay)"
     ),
-    "bonus-turn": lambda e, m: f"{_seat(e)} takes a bonus turn",
+    "bonus-turn": lambda e, m: f"{_seat(e, m=m)} takes a bonus turn",
     "force": lambda e, m: (
-        f"{_seat(e)} discards {_c(m, e.get('candle'))} to make "
-        f"{_seat(e, 'target')} give them a candle"
+        f"{_seat(e, m=m)} discards {_c(m, e.get('candle'))} to make "
+        f"{_seat(e, 'target', m)} give them a candle"
     ),
-    "give": lambda e, m: f"{_seat(e)} gives {_c(m, e.get('candle'))} to {_seat(e, 'to')}",
-    "pass": lambda e, m: f"{_seat(e)} passes (nothing to do)",
+    "give": lambda e, m: f"{_seat(e, m=m)} gives {_c(m, e.get('candle'))} to {_seat(e, 'to', m)}",
+    "pass": lambda e, m: f"{_seat(e, m=m)} passes (nothing to do)",
     "end-turn": lambda e, m: m.faint(f"end of turn {e.get('turn')}"),
-    "menorah": lambda e, m: m.strong(f"{_seat(e)} completes the Menorah!"),
+    "menorah": lambda e, m: m.strong(f"{_seat(e, m=m)} completes the Menorah!"),
     "game-over": _game_over,
 }
 
@@ -103,4 +110,148 @@ def event_line(entry: dict[str, Any], marks: Marks = PLAIN) -> str | None:
     return None if line is None else line(entry, marks)
 
 
-TEXT = GameText(event=event_line)
+# ----------------------------------------------------------------------------- labels and prompts
+def name(code: str) -> str:
+    """A candle's name and code: 'Red candle (value 7), R7'."""
+    entry = table().get(code)
+    return code if entry is None else f"{entry.name}, {code}"
+
+
+def _of(code: str) -> str:
+    return table()[code].name if code in table() else code
+
+
+def _shekels(n: int) -> str:
+    return f"{n} shekel{'' if n == 1 else 's'}"
+
+
+def label(state: State, seat: int, action: str) -> str:
+    """A legal Candle Quest action in words."""
+    assert isinstance(state, CandleQuestState)
+    st = state
+    verb, _, arg = action.partition(" ")
+    on_table = CODE[st.table] if st.table >= 0 else ""
+    if verb == "flip":
+        return "Flip the top candle of the draw stack"
+    if verb == "loot":
+        target = int(arg)
+        top = CODE[st.piles[target][-1]]
+        cost = FACE[st.piles[target][-1]] + SELL[st.piles[target][-1]]
+        return f"Loot {_of(top)} ({top}) from seat {target}'s discard pile, paying {cost}"
+    if verb == "force":
+        return f"Discard an Unlit candle to make seat {arg} give you a candle of their choice"
+    if verb == "give":
+        return f"Give your {_of(arg)} ({arg}) to seat {st.active}"
+    if verb == "buy":
+        return f"Buy {_of(on_table)} ({on_table}) for {_shekels(FACE[st.table])}"
+    if verb == "sell":
+        return f"Sell {_of(on_table)} ({on_table}) to the bank for {_shekels(SELL[st.table])}"
+    if verb == "auction":
+        return (
+            f"Auction {_of(on_table)} ({on_table}), opening with your bid of {_shekels(int(arg))}"
+        )
+    if verb == "bid":
+        return f"Bid {_shekels(int(arg))} for {_of(on_table)} ({on_table})"
+    if verb == "pass":
+        if st.phase is Phase.BID:
+            return f"Pass: bid no more for {_of(on_table)} ({on_table})"
+        return "Pass the turn: there is nothing else you can do"
+    if verb == "discard":
+        worth = FACE[TYPE_OF[arg]]
+        if st.phase is Phase.SHORT:
+            return f"Give up your {_of(arg)} ({arg}), your most valuable candle"
+        return f"Pay with your {_of(arg)} ({arg}), worth {worth} towards the {st.due} owed"
+    if verb == "pay":
+        if st.phase is Phase.SHORT:
+            return f"Give up all your shekels ({int(arg)})"
+        return f"Pay the {_shekels(int(arg))} still owed"
+    return action  # every verb is above; kept total for a game that grows one
+
+
+def prompt(state: State, seat: int | None) -> str:
+    """The pending Candle Quest decision in words, as ``seat`` sees it."""
+    assert isinstance(state, CandleQuestState)
+    st = state
+    if st.phase is Phase.OVER:
+        return "The game is over."
+    you = seat == st.actor
+    code = CODE[st.table] if st.table >= 0 else ""
+    candle = f"{_of(code)} ({code})" if code else ""
+    if st.phase is Phase.TURN:
+        kind = "a bonus turn" if st.bonus else "your turn"
+        if st.junior:
+            choices = "flip a candle, discard an Unlit candle to force a player to give you one"
+        else:
+            choices = "flip a candle, or loot the top of a discard pile"
+        if you:
+            return f"It is {kind}: {choices} (or pass if you can do neither)."
+        return f"Seat {st.actor} is taking {'a bonus turn' if st.bonus else 'a turn'}."
+    if st.phase is Phase.CHOOSE:
+        options = "buy it or sell it" if st.junior else "buy it, sell it, or auction it"
+        if you:
+            return f"You flipped {candle}: {options}."
+        return f"Seat {st.actor} flipped {candle} and chooses to {options.replace(' it', '')}."
+    if st.phase is Phase.BID:
+        high = (
+            f"the high bid is {st.high} by seat {st.high_bidder}"
+            if st.high_bidder >= 0
+            else f"the opening bid is {st.high}"
+        )
+        if you:
+            return f"Bid on {candle} or pass; {high}."
+        return f"Seat {st.actor} is bidding on {candle}; {high}."
+    if st.phase is Phase.PAY:
+        purpose = "guard your Menorah against" if st.paying == FOR_GUARD else "loot"
+        if you:
+            return (
+                f"Pay {st.due} to {purpose} {candle}: discard collected candles "
+                "towards it or pay the rest in shekels."
+            )
+        return f"Seat {st.actor} is paying to {purpose.replace('your', 'their')} {candle}."
+    if st.phase is Phase.SHORT:
+        if you:
+            return (
+                f"You cannot pay to guard against {candle}: give up your most valuable "
+                "candle, or all your shekels."
+            )
+        return f"Seat {st.actor} cannot pay to guard against {candle}."
+    if you:
+        return f"Seat {st.active} forced you to give a candle: choose which."
+    return f"Seat {st.actor} is choosing a candle to give seat {st.active}."
+
+
+HELP = {
+    "": (
+        "A turn: flip the top candle of the draw stack, or loot the top candle of a discard pile "
+        "(paying its value plus its sell value). A flipped Lit or Dancing candle is bought, sold, or "
+        "auctioned to the highest bidder; a flipped Unlit candle must be guarded against by paying its "
+        "value, after which you take a bonus turn."
+    ),
+    "junior": (
+        "A turn: flip the top candle of the draw stack, or discard a collected Unlit candle to make "
+        "another player give you a candle of their choice. A flipped Lit or Dancing candle is bought "
+        "or sold; a flipped Unlit candle must be guarded against by paying its value, after which you "
+        "take a bonus turn."
+    ),
+}
+RULES = {
+    "basic": (
+        "Candle Quest: collect a Lit candle of each of the eight colours to complete your Menorah. "
+        "Everyone starts with 12 shekels. On your turn flip a candle and buy it, sell it or auction "
+        "it, or loot the top of a discard pile. Dancing candles stand in for any colour you lack. "
+        "Unlit candles are threats: pay their value to guard your Menorah. The first to complete "
+        "the Menorah wins."
+    ),
+    "advanced": (
+        "Candle Quest, advanced: play as in the basic game, but when someone completes the Menorah "
+        "the game ends and the most valuable collection wins: candles count their value, and "
+        "shekels add up to half of it."
+    ),
+    "junior": (
+        "Candle Quest for juniors: collect eight colours to complete your Menorah. There are no "
+        "auctions and no looting, and the three Unlit candles of value 6 are out. Instead of a turn, "
+        "you may discard an Unlit candle to make another player give you a candle of their choice."
+    ),
+}
+
+TEXT = GameText(event=event_line, label=label, prompt=prompt, help=HELP, rules=RULES)

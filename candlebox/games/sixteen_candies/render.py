@@ -184,7 +184,7 @@ def pending_text(pending: dict[str, Any] | None, viewer: int | None) -> str:
 
 def header(view: dict[str, Any]) -> str:
     turn = view.get("turn", 0)
-    now = f"{turn} turns played" if view.get("over") else f"turn {turn + 1}/{view.get('max_turns')}"
+    now = f"{turn} turns played" if view.get("over") else f"turn {turn + 1}"
     parts = [f"16 Candies · round {view.get('round')}", now, f"draw pile {view.get('draw_pile')}"]
     if view.get("seat") is not None:
         parts.append(f"you are seat {view['seat']}")
@@ -251,4 +251,20 @@ def code_markup(code: str) -> str:
     return card(code) if code in CARDS else half(code)
 
 
-RENDERER = Renderer(render=render, code=code_markup, action=action_text)
+def read_typed(typed: str, legal: list[str]) -> str | None:
+    """An orientation typed with its halves in any order (``top c5 g4 g5``) read as the one legal
+    ``top`` action showing those halves, when exactly one does; None otherwise (the engine then
+    explains). Other actions are left as typed."""
+    words = typed.split()
+    if len(words) < 2 or words[0].lower() != "top":
+        return None
+    wanted = sorted(word.upper() for word in words[1:])
+    found = {
+        action
+        for action in legal
+        if action.startswith("top ") and sorted(action.split()[1:]) == wanted
+    }
+    return found.pop() if len(found) == 1 else None
+
+
+RENDERER = Renderer(render=render, code=code_markup, action=action_text, read=read_typed)

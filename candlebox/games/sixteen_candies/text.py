@@ -9,6 +9,12 @@ from typing import Any
 
 from candlebox.engine import game_info
 from candlebox.engine.plugin import PLAIN, GameText, Marks, seats_text
+from candlebox.engine.state import State
+from candlebox.games.sixteen_candies.cards import CODE, HALF_PENALTY, WILD
+from candlebox.games.sixteen_candies.decision import Phase
+from candlebox.games.sixteen_candies.notation import rotations
+from candlebox.games.sixteen_candies.state import SixteenCandiesState
+from candlebox.games.sixteen_candies.words import table
 
 CANDIES: dict[str, str] = game_info("sixteen-candies").facts["candies"]
 
@@ -28,23 +34,23 @@ def winners_text(view: dict[str, Any]) -> str:
 
 
 # ----------------------------------------------------------------------------- the log
-def _seat(entry: dict[str, Any]) -> str:
-    return f"seat {entry.get('seat')}"
+def _seat(entry: dict[str, Any], m: Marks = PLAIN) -> str:
+    return m.seat(entry.get("seat"))  # type: ignore[arg-type]
 
 
 def _draw(e: dict[str, Any], m: Marks) -> str:
     if e.get("source") == "discard":
-        return f"{_seat(e)} takes {_c(m, e.get('card'))} from the discard pile"
+        return f"{_seat(e, m)} takes {_c(m, e.get('card'))} from the discard pile"
     if "card" in e:
-        return f"{_seat(e)} draws {_c(m, e.get('card'))}"
-    return f"{_seat(e)} draws from the draw pile"
+        return f"{_seat(e, m)} draws {_c(m, e.get('card'))}"
+    return f"{_seat(e, m)} draws from the draw pile"
 
 
 def _reveal(e: dict[str, Any], m: Marks) -> str:
     tops = " ".join(_c(m, t) for t in e.get("tops", []))
     candy = CANDIES.get(e.get("candy", ""), e.get("candy"))
     return (
-        f"{_seat(e)} reveals {tops}: {e.get('value')} {m.literal(str(candy))}, "
+        f"{_seat(e, m)} reveals {tops}: {e.get('value')} {m.literal(str(candy))}, "
         f"penalty {e.get('penalty')}"
     )
 
@@ -55,7 +61,7 @@ def _score(e: dict[str, Any], m: Marks) -> str:
         e.get("role", ""), ""
     )
     rank = e.get("rank")
-    who = f"{_seat(e)} ({', '.join(x for x in (role, str(rank)) if x)})"
+    who = f"{_seat(e, m)} ({', '.join(x for x in (role, str(rank)) if x)})"
     if due > 0:
         change = f"adds {due}"
     elif due < 0:
@@ -77,24 +83,26 @@ def _game_over(e: dict[str, Any], m: Marks) -> str:
 
 LINES: dict[str, Callable[[dict[str, Any], Marks], str]] = {
     "round": lambda e, m: (
-        m.strong(f"Round {e.get('round')}") + f": seat {e.get('marker')} holds the marker"
+        m.strong(f"Round {e.get('round')}") + f": {m.seat(e['marker'])} holds the marker"
     ),
     "deal": lambda e, m: (
-        f"{_seat(e)} is dealt {_c(m, e['card'])}" if "card" in e else f"{_seat(e)} is dealt a card"
+        f"{_seat(e, m)} is dealt {_c(m, e['card'])}"
+        if "card" in e
+        else f"{_seat(e, m)} is dealt a card"
     ),
     "flip": lambda e, m: f"{_c(m, e.get('card'))} starts the discard pile",
     "draw": _draw,
-    "skip": lambda e, m: f"{_seat(e)} does not draw",
+    "skip": lambda e, m: f"{_seat(e, m)} does not draw",
     "reshuffle": lambda e, m: (
         f"the discard pile is shuffled into a new draw pile of {e.get('count')}"
     ),
-    "discard": lambda e, m: f"{_seat(e)} discards {_c(m, e.get('card'))}",
-    "call": lambda e, m: m.strong(f'{_seat(e)}: "I\'ve got candy!"'),
+    "discard": lambda e, m: f"{_seat(e, m)} discards {_c(m, e.get('card'))}",
+    "call": lambda e, m: m.strong(f'{_seat(e, m)}: "I\'ve got candy!"'),
     "end-turn": lambda e, m: m.faint(f"end of turn {e.get('turn')}"),
-    "instant-win": lambda e, m: m.strong(f"{_seat(e)} wins the round instantly!"),
+    "instant-win": lambda e, m: m.strong(f"{_seat(e, m)} wins the round instantly!"),
     "reveal": _reveal,
     "score": _score,
-    "out": lambda e, m: m.strong(f"{_seat(e)} is out of candy"),
+    "out": lambda e, m: m.strong(f"{_seat(e, m)} is out of candy"),
     "game-over": _game_over,
 }
 
@@ -105,4 +113,115 @@ def event_line(entry: dict[str, Any], marks: Marks = PLAIN) -> str | None:
     return None if line is None else line(entry, marks)
 
 
-TEXT = GameText(event=event_line)
+# ----------------------------------------------------------------------------- labels and prompts
+def _name(code: str) -> str:
+    entry = table().get(code)
+    return code if entry is None else entry.name
+
+
+def card(code: str) -> str:
+    """A card by its name and code: '6 Gummy Bears / 1 Chocolate (G6-C1)'; the Wild by its name."""
+    return f"the {_name(code)}" if code == "W" else f"{_name(code)} ({code})"
+
+
+def orientation(hand: list[int], halves: list[str]) -> str:
+    """Which card is turned how: each card of the hand (in hand order) with the half it shows."""
+    parts: list[str] = []
+    for t, half in zip(hand, halves, strict=True):
+        if t == WILD:
+            parts.append("the Wild card (either way up)")
+        else:
+            parts.append(f"{card(CODE[t])} with {_name(half)} on top")
+    return ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0]
+
+
+def label(state: State, seat: int, action: str) -> str:
+    """A legal 16 Candies action in words."""
+    assert isinstance(state, SixteenCandiesState)
+    st = state
+    verb, _, arg = action.partition(" ")
+    if action == "draw pile":
+        return "Draw the top card of the draw pile (unseen)"
+    if action == "draw discard":
+        return f"Take {card(CODE[st.discard[-1]])} from the top of the discard pile"
+    if verb == "skip":
+        return "Draw nothing this turn"
+    if verb == "discard":
+        return f"Discard {card(arg)}"
+    if verb == "top":
+        halves = arg.split(" ")
+        bits = rotations(st.hands[seat]).bits[action]
+        penalty = sum(HALF_PENALTY[2 * t + o] for t, o in zip(st.hands[seat], bits, strict=True))
+        win = " — an Instant Round Win" if rotations(st.hands[seat]).instant[action] else ""
+        return f"Turn {orientation(st.hands[seat], halves)} (penalty {penalty}){win}"
+    if verb == "call":
+        return "Call \u201cI've got candy!\u201d: everyone else gets one last turn, then hands are shown"
+    return "End your turn without calling"
+
+
+_CALL_RISK = (
+    "Call \u201cI've got candy!\u201d or end your turn. Calling ends the round after everyone "
+    "else's last turn: with the highest hand (ties included) you gain 2 candy; with a middle hand "
+    "you lose 1; with the lowest hand you lose your cards' penalty plus 1 — your penalty now is "
+    "{penalty}. {tied}"
+)
+_ALL_TIED = {
+    "caller-loses": "If every hand is equal, the call fails and you pay as the lowest.",
+    "caller-wins": "If every hand is equal, you gain as the highest.",
+}
+
+
+def prompt(state: State, seat: int | None) -> str:
+    """The pending 16 Candies decision in words, as ``seat`` sees it."""
+    assert isinstance(state, SixteenCandiesState)
+    st = state
+    if st.phase is Phase.OVER:
+        return "The game is over."
+    you = seat == st.actor
+    other = f"Seat {st.actor}"
+    if st.phase is Phase.SETUP:
+        if you:
+            return "Pick up your new hand and choose which half of each card is on top."
+        return f"{other} is picking up their new hand and turning the cards."
+    if st.phase is Phase.DRAW:
+        top = card(CODE[st.discard[-1]]) if st.discard else "nothing"
+        final = " (your last turn: someone has called)" if st.caller >= 0 and you else ""
+        if you:
+            return (
+                f"Draw the top card of the draw pile, or take {top} from the discard pile{final}."
+            )
+        return f"{other} is drawing."
+    if st.phase is Phase.DISCARD:
+        return "Discard one of your four cards." if you else f"{other} is discarding a card."
+    if st.phase is Phase.ROTATE:
+        if you:
+            return "Choose which half of each of the three cards you keep is on top."
+        return f"{other} is turning their cards."
+    if you:
+        hand = st.hands[seat] if seat is not None else []
+        ups = st.ups[seat] if seat is not None else []
+        penalty = sum(HALF_PENALTY[2 * t + o] for t, o in zip(hand, ups, strict=False))
+        return _CALL_RISK.format(penalty=penalty, tied=_ALL_TIED.get(st.all_tied, "")).strip()
+    return f"{other} is deciding whether to call \u201cI've got candy!\u201d."
+
+
+HELP = {
+    "": (
+        "A turn: draw the top card of the draw pile or of the discard pile, discard one of your four "
+        "cards, choose which half of each card you keep is on top, then call \u201cI've got candy!\u201d "
+        "or end your turn. Orientations are typed as the top half of each card, e.g. "
+        "'top G6 K3 W', in any order. A hand is worth the most candies of one kind on its top halves."
+    ),
+}
+RULES = {
+    "": (
+        "16 Candies: each player holds three two-ended cards and a pool of 16 candies. On your turn "
+        "draw, discard, and turn your cards so their top halves show as many of one candy as "
+        "possible. Call \u201cI've got candy!\u201d when you think you beat someone: after everyone "
+        "else's last turn, hands are shown; the caller gains or loses candy by how they rank, and the "
+        "lowest hand pays its penalty. Showing 4, 5 and 6 of one candy wins the round at once. The "
+        "last player with candy left wins."
+    ),
+}
+
+TEXT = GameText(event=event_line, label=label, prompt=prompt, help=HELP, rules=RULES)
