@@ -14,7 +14,9 @@ from typing import Any
 
 import pytest
 
-httpx = pytest.importorskip("httpx", reason="the e2e extra is not installed: pip install -e '.[e2e]'")
+httpx = pytest.importorskip(
+    "httpx", reason="the e2e extra is not installed: pip install -e '.[e2e]'"
+)
 pytest.importorskip(
     "fastapi", reason="the server extra is not installed: pip install -e '.[server]'"
 )
@@ -134,8 +136,12 @@ def create_game(
 def open_seat(page: Any, created: dict[str, Any]) -> None:
     """Give this browser the seat's credential (as the lobby does) and open the game page."""
     seats = {created["id"]: {"seat": created["seat"], "token": created["token"]}}
-    page.evaluate(
-        "seats => localStorage.setItem('candlebox.seats', JSON.stringify(seats))", seats
-    )
+    page.evaluate("seats => localStorage.setItem('candlebox.seats', JSON.stringify(seats))", seats)
     page.goto(f"/g/{created['id']}")
     page.wait_for_selector("#board > *")
+
+
+def open_options(page: Any) -> None:
+    """Open the lobby's rules options and its "Advanced: practice game" knobs (max_turns lives there)."""
+    for summary in page.locator(".options summary").all():
+        summary.click()

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 import candlebox
-from tests.e2e.conftest import Pages, shot, sync_api
+from tests.e2e.conftest import Pages, open_options, shot, sync_api
 from tests.e2e.test_candle_quest import is_over, move_number
 
 pytestmark = pytest.mark.skipif(
@@ -41,7 +41,7 @@ def create_from_lobby(
         group.get_by_role("button", name=kind).click()
     page.get_by_role("group", name="Bot speed").get_by_role("button", name="Fast").click()
     page.fill("#your-name", "Ada")
-    page.get_by_text("Rules options").click()
+    open_options(page)
     page.fill("#opt-max_turns", str(max_turns))
     page.locator("#opt-max_turns").dispatch_event("change")
     shot(page, "cb-lobby")
