@@ -65,9 +65,10 @@ def season(page: Any) -> str:
 
 
 def click_target(page: Any, locator: Any) -> None:
-    """Click a board element; a territory is clicked on one of its own cells."""
+    """Click a board element; a territory (its group) is clicked on one of its own cells, its target
+    spot (``cb-terr-spot``) where it is."""
     cls = locator.get_attribute("class", timeout=T) or ""
-    if "cb-terr" in cls:
+    if "cb-terr" in cls.split():
         locator.locator("rect.cb-cell").first.click(timeout=T)
     else:
         locator.click(timeout=T)

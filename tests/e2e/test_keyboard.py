@@ -86,6 +86,23 @@ def test_a_game_played_to_the_end_by_keyboard(
         shoot(page, f"{game}-{players}-{size}-end")
         assert page.evaluate(OVERFLOW) == [], size
     assert problems == [], problems
+    if game == "candle-quest":
+        replay_at_the_laptop_size(page)
+
+
+def replay_at_the_laptop_size(page: Any) -> None:
+    """At 1280×800 the replay bar is not covered by your screen, and a replayed move reads as a replay:
+    "replay" in the top bar, no "your turn" badge, no "You's turn"."""
+    page.set_viewport_size({"width": SIZES["laptop"][0], "height": SIZES["laptop"][1]})
+    page.get_by_role("button", name="Start").click()  # a covered button would time out here
+    page.wait_for_function("document.querySelector('#banner').innerText.includes('move 0 of')")
+    page.get_by_role("button", name="Next move").click()
+    page.get_by_role("button", name="Next move").click()
+    page.wait_for_function("document.querySelector('#banner').innerText.includes('move 2 of')")
+    assert page.locator("#link").inner_text() == "replay"
+    assert page.locator(".cq-turnmark").count() == 0
+    assert "You's" not in page.locator("#board").inner_text()
+    shoot(page, "candle-quest-replay-laptop")
 
 
 def test_after_a_move_the_focus_is_on_the_next_decision(pages: Pages, server: Any) -> None:
