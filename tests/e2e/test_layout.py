@@ -7,13 +7,12 @@ that takes a click on the board is at least 24×24 px with its centre on itself.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import ARGS, CHROMIUM, create_game, open_seat
+from tests.e2e.conftest import create_game, open_seat
 from tests.server.live import ServerProcess
 
 SHOTS = Path(os.environ.get("CANDLEBOX_LAYOUT_SHOTS", "/tmp/h9-shots"))
@@ -68,36 +67,11 @@ OVERFLOW = """
 
 
 @pytest.fixture(scope="module")
-def layout_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    root = tmp_path_factory.mktemp("layout-server")
-    process = ServerProcess(f"sqlite:///{root / 'layout.sqlite3'}", root / "server.log")
-    process.start()
-    try:
-        yield process
-    finally:
-        process.stop()
-
-
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Any]:
-    sync_api = pytest.importorskip("playwright.sync_api")
-    if not Path(CHROMIUM).exists():
-        pytest.skip(f"Chromium is not installed at {CHROMIUM}")
-    with sync_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        try:
-            yield launched
-        finally:
-            launched.close()
-
-
-@pytest.fixture(scope="module")
-def games(layout_server: ServerProcess) -> dict[tuple[str, int], dict[str, Any]]:
-    """One game per table, made once for the module; the bots play until it is your turn."""
+def games(server: ServerProcess) -> dict[tuple[str, int], dict[str, Any]]:
+    """One game per table, made once for the module (the session's server and browser are shared);
+    the bots play until it is your turn."""
     return {
-        (game, players): create_game(
-            layout_server.base, game, players, variant, options={"max_turns": 40}
-        )
+        (game, players): create_game(server.base, game, players, variant, options={"max_turns": 40})
         for game, variant, players in TABLES
     }
 
@@ -118,8 +92,8 @@ def wait_for_decision(page: Any) -> None:
 @pytest.mark.parametrize("size", list(SIZES))
 @pytest.mark.parametrize(("game", "variant", "players"), TABLES)
 def test_the_board_fits_the_screen(
-    chromium: Any,
-    layout_server: ServerProcess,
+    browser: Any,
+    server: ServerProcess,
     games: dict[tuple[str, int], dict[str, Any]],
     game: str,
     variant: str,
@@ -127,9 +101,9 @@ def test_the_board_fits_the_screen(
     size: str,
 ) -> None:
     width, height = SIZES[size]
-    context = chromium.new_context(
+    context = browser.new_context(
         viewport={"width": width, "height": height},
-        base_url=layout_server.base,
+        base_url=server.base,
         bypass_csp=True,
         has_touch=size == "phone",
     )
