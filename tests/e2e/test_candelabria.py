@@ -11,7 +11,7 @@ import re
 import time
 from typing import Any
 
-from tests.e2e.conftest import Pages, shot, sync_api
+from tests.e2e.conftest import Pages, open_options, shot, sync_api
 from tests.e2e.test_candle_quest import is_over, move_number
 
 CLICKABLE = "#board [data-action], #board [data-choices]"
@@ -34,7 +34,7 @@ def create_from_lobby(
         group.get_by_role("button", name=kind).click()
     page.get_by_role("group", name="Bot speed").get_by_role("button", name="Fast").click()
     page.fill("#your-name", "Ada")
-    page.get_by_text("Rules options").click()
+    open_options(page)
     page.fill("#opt-max_turns", str(max_turns))
     page.locator("#opt-max_turns").dispatch_event("change")
     shot(page, "cb-lobby")
@@ -58,9 +58,10 @@ def season(page: Any) -> str:
 
 
 def click_target(page: Any, locator: Any) -> None:
-    """Click a board element; a territory is clicked on one of its own cells."""
+    """Click a board element; a territory (its group) is clicked on one of its own cells, its target
+    spot (``cb-terr-spot``) where it is."""
     cls = locator.get_attribute("class", timeout=T) or ""
-    if "cb-terr" in cls:
+    if "cb-terr" in cls.split():
         locator.locator("rect.cb-cell").first.click(timeout=T)
     else:
         locator.click(timeout=T)

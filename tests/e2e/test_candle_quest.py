@@ -8,7 +8,7 @@ import json
 import re
 from typing import Any
 
-from tests.e2e.conftest import Pages, shot, sync_api
+from tests.e2e.conftest import Pages, open_options, shot, sync_api
 
 PlaywrightTimeout = sync_api.TimeoutError
 
@@ -113,7 +113,7 @@ def create_from_lobby(
     if "bot" in seats:
         page.get_by_role("group", name="Bot speed").get_by_role("button", name="Fast").click()
     page.fill("#your-name", "Ada")
-    page.get_by_text("Rules options").click()
+    open_options(page)
     for name, value in {"max_turns": max_turns, **(options or {})}.items():
         page.fill(f"#opt-{name}", str(value))
         page.locator(f"#opt-{name}").dispatch_event("change")

@@ -3,8 +3,16 @@ game, by clicking on the table; the rivals' hands stay card backs until the reve
 
 from __future__ import annotations
 
-from tests.e2e.conftest import Pages, shot
-from tests.e2e.test_candle_quest import create_from_lobby, is_over, play_until_over, wait_ready
+from typing import Any
+
+from tests.e2e.conftest import Pages, create_game, open_seat, shot
+from tests.e2e.test_candle_quest import (
+    create_from_lobby,
+    is_over,
+    move_number,
+    play_until_over,
+    wait_ready,
+)
 
 
 def test_play_sixteen_candies_against_bots_to_the_end(pages: Pages) -> None:
@@ -28,3 +36,46 @@ def test_play_sixteen_candies_against_bots_to_the_end(pages: Pages) -> None:
     shot(page, "sc-over")
     assert "Game over" in page.locator("#banner").inner_text()
     assert page.locator(".sc-rival .sc-card.back").count() == 0  # hands revealed at the end
+
+
+def hand_tops(page: Any) -> dict[str, str]:
+    """Each card in your hand (its code) and the half the page shows on top."""
+    return dict(
+        page.eval_on_selector_all(
+            ".sc-hand .sc-card",
+            "cards => cards.map(c => [c.dataset.code, c.querySelector('.sc-half.top').title])",
+        )
+    )
+
+
+def test_the_hand_shows_the_orientation_the_server_holds(pages: Pages, server: Any) -> None:
+    """Turning K5-C2 and keeping it shows 2 Chocolate on top afterwards, as the game holds it (the
+    page once applied the local turn again on top of the server's new orientation)."""
+    deck = ["K5-C2", "G5-K2", "G6-C1", "C6-G1", "H6-K1", "H5-C2", "K4-G3", "G4-C3", "H4-K3"]
+    created = create_game(
+        server.base, "sixteen-candies", 2, options={"deck": deck, "first_player": 0}
+    )
+    page = pages.new()
+    page.goto("/")
+    open_seat(page, created)
+    page.get_by_role("button", name="Pick up this way").wait_for()
+    assert hand_tops(page)["K5-C2"] == "5 Candy Corn"
+    page.get_by_role("button", name="Turn K5-C2 around").click()
+    assert hand_tops(page)["K5-C2"] == "2 Chocolate"
+    before = move_number(page)
+    page.get_by_role("button", name="Pick up this way").click()
+    page.wait_for_function(f"Number(document.body.dataset.move) > {before}")
+    page.locator(".sc-draw.clickable").wait_for()
+    assert hand_tops(page)["K5-C2"] == "2 Chocolate"
+    # draw, discard the card drawn, then turn K5-C2 back and keep it that way
+    page.locator(".sc-draw.clickable").click()
+    page.locator('#board [data-action="discard G4-C3"]').click()
+    page.get_by_role("button", name="Keep this way").wait_for()
+    page.get_by_role("button", name="Turn K5-C2 around").click()
+    before = move_number(page)
+    page.get_by_role("button", name="Keep this way").click()
+    page.wait_for_function(f"Number(document.body.dataset.move) > {before}")
+    page.get_by_role("button", name="Keep this way").wait_for(state="detached")
+    tops = hand_tops(page)
+    assert tops["K5-C2"] == "5 Candy Corn"
+    assert "penalty if lowest: 3" in page.locator(".sc-score").inner_text()

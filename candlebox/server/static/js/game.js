@@ -24,6 +24,7 @@ const page = {
   refs: 0,
   replay: null, // {at, moves, frame} while replaying
   closed: false,
+  keyboard: false, // the last input was a key (then focus moves bring the focused thing into view)
   inbox: Promise.resolve(), // messages are handled one after another, in order
 };
 
@@ -116,6 +117,7 @@ function setLink(status) {
     live: "live",
     offline: "reconnecting…",
     gone: "not found",
+    replaying: "replay",
   }[status];
 }
 
@@ -185,7 +187,8 @@ function context(frame) {
     you,
     seats: frame.seats,
     names: names(),
-    name: (seat) => (seat === you ? "You" : (frame.seats[seat] || {}).name || `Seat ${seat}`),
+    // in a replay "You" would read "You's turn": the seat's own name reads better there
+    name: (seat) => (seat === you && !page.replay ? "You" : (frame.seats[seat] || {}).name || `Seat ${seat}`),
     label: (seat) => ((frame.seats[seat] || {}).name || `Seat ${seat}`) + (seat === you ? " (you)" : ""),
     facts: page.facts,
     game: frame.game,
@@ -231,12 +234,36 @@ function renderBoard() {
   if (!frame || !page.module) return;
   const board = $("board");
   board.classList.toggle("busy", page.busy);
+  const active = document.activeElement;
+  const hadFocus = !active || active === document.body || board.contains(active);
   clear(board);
   try {
     page.module.render(board, context(frame));
   } catch (err) {
     console.error(err);
     board.append(h("p.problem", `The board could not be drawn (${err.message}); use the list of actions.`));
+  }
+  if (hadFocus) focusDecision(board);
+}
+
+// After every move the focus goes to the next thing to decide (a glowing target or the decision's
+// first button), not back to the page: a keyboard player goes on with Enter, or Tab to the next one.
+const DECISION = [
+  "[data-focus]",
+  "button.primary[data-action]:not(:disabled)",
+  "[data-action]:not(:disabled)",
+  "[data-choices]",
+  "button.primary:not(:disabled)",
+];
+
+function focusDecision(board) {
+  if (page.replay || !page.frame || page.frame.over || !page.frame.legal.length) return;
+  for (const selector of DECISION) {
+    const target = board.querySelector(selector);
+    if (target) {
+      target.focus({ preventScroll: !page.keyboard });
+      return;
+    }
   }
 }
 
@@ -262,6 +289,13 @@ function renderBanner() {
     text = ctx.yourTurn ? "Your turn." : `Waiting for ${seats.map(ctx.name).join(", ")}…`;
     mood = ctx.yourTurn ? "turn" : "wait";
   }
+  const waitingFor = (frame.view.pending && frame.view.pending.seats) || [];
+  const empty = frame.seats.filter((s) => waitingFor.includes(s.seat) && s.kind === "human" && !s.taken);
+  if (!frame.over && !page.replay && empty.length) {
+    // nobody sits there yet: say so rather than "Player 2 is taking a turn…"
+    text = `Waiting for ${empty.map((s) => s.name).join(" and ")} to join: send the join link (Players, on the right).`;
+    mood = "wait";
+  }
   if (page.replay) {
     text = `Replay · move ${page.replay.at} of ${page.replay.moves}` + (frame.over ? ` · ${text}` : "");
     mood = "replay";
@@ -276,6 +310,7 @@ function renderPlayers() {
   const you = frame.you;
   const mine = mySeat(gameId) || {};
   const pendingSeats = (frame.view.pending && frame.view.pending.seats) || [];
+  let invited = null;
   for (const seat of frame.seats) {
     const row = h("div.player", { class: seat.seat === you ? "you" : "" });
     row.classList.toggle("to-act", pendingSeats.includes(seat.seat) && !frame.over);
@@ -296,13 +331,14 @@ function renderPlayers() {
     if (!frame.over) {
       if (!seat.taken && you === null) {
         const invite = mine.pendingInvite && mine.pendingInvite.seat === seat.seat ? mine.pendingInvite.invite : null;
-        if (frame.game.public || invite) tools.append(joinForm(seat.seat, invite));
+        if (invite) invited = seat.seat;
+        else if (frame.game.public) tools.append(joinForm(seat.seat, null));
       }
       if (!seat.taken && mine.invites && mine.invites[seat.seat] !== undefined) {
         const link = joinLink(gameId, seat.seat, mine.invites[seat.seat]);
-        tools.append(
-          h("button.small", { onclick: () => copy(link), title: link }, "Copy join link"),
-        );
+        const button = h("button.small", { title: link }, "Copy join link");
+        button.addEventListener("click", () => copy(link, button));
+        tools.append(button);
       }
       if (you !== null && seat.kind === "human") {
         const away = seat.away !== null && seat.away >= frame.game.zombie_after;
@@ -318,9 +354,30 @@ function renderPlayers() {
     }
     if (tools.childNodes.length) box.append(tools);
   }
-  if (you === null && !frame.over) {
+  renderInvite(invited, mine);
+  if (you === null && !frame.over && invited === null) {
     box.append(h("p.note", "You are watching. Hidden cards stay hidden from spectators."));
   }
+}
+
+/** Opened from a join link: the invitation is the first thing on the page, above the table. */
+function renderInvite(seat, mine) {
+  let card = $("invite");
+  if (seat === null) {
+    if (card) card.remove();
+    return;
+  }
+  if (!card) {
+    card = h("section.invite-card", { id: "invite", "aria-labelledby": "invite-title" });
+    $("banner").after(card);
+  }
+  clear(card);
+  const host = page.frame.seats.find((s) => s.taken && s.kind === "human");
+  card.append(
+    h("h2", { id: "invite-title" }, `You are invited to play ${page.frame.game.title}`),
+    h("p", `${host ? `${host.name} keeps seat ${seat + 1} for you. ` : ""}Choose a name and take the seat.`),
+    joinForm(seat, mine.pendingInvite.invite),
+  );
 }
 
 function strengthName(value) {
@@ -388,12 +445,19 @@ async function takeBack(seat) {
   }
 }
 
-async function copy(text) {
+async function copy(text, button) {
   try {
     await navigator.clipboard.writeText(text);
+    button.textContent = "Copied ✓";
+    setTimeout(() => (button.textContent = "Copy join link"), 2500);
     toast("Join link copied. Send it to the friend who takes that seat.");
   } catch {
-    window.prompt("Copy this join link:", text);
+    // no clipboard (an insecure page, a refused permission): show the link, selected, to copy by hand
+    const field = h("input.join-link", { type: "text", readOnly: true, value: text, "aria-label": "Join link" });
+    button.replaceWith(field);
+    field.focus();
+    field.select();
+    toast("Copy the join link from the box and send it to your friend.");
   }
 }
 
@@ -511,6 +575,8 @@ async function replayTo(at) {
   try {
     const frame = await api(`/api/games/${encodeURIComponent(gameId)}/replay?at=${at}`, { token: page.token });
     page.replay = at === moves ? null : { at, moves, frame };
+    if (page.replay) setLink("replaying");
+    else if (page.socket && page.socket.readyState === WebSocket.OPEN) setLink("live");
     renderBoard();
     renderBanner();
     renderActions();
@@ -526,6 +592,11 @@ function showMissing() {
   $("title").textContent = "No such game";
   board.append(h("div.missing", h("p", "There is no game at this address."), h("a.button", { href: "/" }, "Back to the lobby")));
 }
+
+document.addEventListener("keydown", (event) => {
+  if (["Tab", "Enter", " ", "ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown"].includes(event.key)) page.keyboard = true;
+});
+document.addEventListener("pointerdown", () => (page.keyboard = false));
 
 document.addEventListener("keydown", (event) => {
   if (!page.frame || !page.frame.over || event.target.closest("input, textarea")) return;

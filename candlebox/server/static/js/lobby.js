@@ -1,12 +1,30 @@
 // The lobby: create a game (game, variant, players, each seat a person or a bot of some strength,
 // options), see open games and join a seat, watch games being played, replay finished ones.
 
-import { api, joinLink, myGames, remember } from "./api.js";
-import { clear, h, toast } from "./ui.js";
+import { api, forget, joinLink, myGames, remember } from "./api.js";
+import { clear, h, roving, toast } from "./ui.js";
 
 const $ = (id) => document.getElementById(id);
 const SPEEDS = [["Fast", 0], ["Normal", 0.8], ["Slow", 2]];
-const LEVELS = [["Easy", 0.35], ["Medium", 0.7], ["Hard", 1.0]];
+// One list of opponents a player understands. The server turns a level name into the bot's settings;
+// the strength is sent too for a server that does not know the level names yet.
+const OPPONENTS = [
+  { level: "beginner", label: "Beginner bot (plays at random)", bot: "random" },
+  { level: "easy", label: "Easy bot", bot: "heuristic", strength: 0.35 },
+  { level: "medium", label: "Medium bot", bot: "heuristic", strength: 0.7 },
+  { level: "hard", label: "Hard bot", bot: "heuristic", strength: 1.0 },
+];
+// Options that fix chance or cut a game short: for practising a situation, not for a normal game.
+const PRACTICE = new Set(["deck", "decks", "first_player", "houses", "max_turns"]);
+// Options the lobby never offers (a folder on the server's disk is not a player's business).
+const HIDDEN = new Set(["content"]);
+const LABELS = {
+  deck: ["Stack the draw pile", "card codes, top first, e.g. Y2 O3 G4"],
+  decks: ["Stack the decks", "deck: codes; … e.g. curse: 5 8 1; tactics: 2I 3X"],
+  first_player: ["Who starts", null],
+  houses: ["Houses by seat", "house codes or names, seat 1 first, e.g. C N S"],
+  max_turns: ["Stop after turns", null],
+};
 
 const form = {
   meta: null,
@@ -17,7 +35,6 @@ const form = {
   options: {},
   speed: 0.8,
   public: true,
-  practice: false,
 };
 
 function gameMeta() {
@@ -29,14 +46,35 @@ function variantMeta() {
 }
 
 function defaultSeat(i) {
-  return i === 0 ? { kind: "you" } : { kind: "bot", bot: gameMeta().bots[0] || "random", strength: 0.7 };
+  return i === 0 ? { kind: "you" } : { kind: "bot", level: "medium" };
+}
+
+function opponents() {
+  const bots = gameMeta().bots;
+  return OPPONENTS.filter((o) => bots.includes(o.bot));
 }
 
 function chooseGame(id) {
   form.game = id;
   const game = gameMeta();
   form.variant = game.default_variant[String(form.players)] || game.variants[0].name;
+  form.switched = form.variant !== game.variants[0].name ? form.players : null;
   form.options = {};
+  fitPlayers();
+  render();
+}
+
+/** A player count outside the variant picks the variant made for it, and says so. */
+function choosePlayers(n) {
+  form.players = n;
+  const game = gameMeta();
+  const v = variantMeta();
+  form.switched = null;
+  if (n < v.min_players || n > v.max_players) {
+    form.variant = game.default_variant[String(n)] || form.variant;
+    form.options = {};
+    form.switched = n;
+  }
   fitPlayers();
   render();
 }
@@ -46,48 +84,43 @@ function fitPlayers() {
   form.players = Math.min(v.max_players, Math.max(v.min_players, form.players));
   while (form.seats.length < form.players) form.seats.push(defaultSeat(form.seats.length));
   form.seats.length = form.players;
-  const bots = gameMeta().bots;
+  const levels = opponents().map((o) => o.level);
   for (const seat of form.seats) {
-    if (seat.kind === "bot" && !bots.includes(seat.bot)) seat.bot = bots[0];
-    if (seat.kind === "bot" && !seat.bot) seat.kind = "human";
+    if (seat.kind === "bot" && !levels.includes(seat.level)) seat.level = levels.includes("medium") ? "medium" : levels[0];
+    if (seat.kind === "bot" && !seat.level) seat.kind = "human";
   }
 }
 
 function segmented(choices, current, onpick, label) {
-  return h(
+  return roving(h(
     "div.segmented",
     { role: "group", "aria-label": label },
     choices.map(([text, value]) =>
       h("button", { type: "button", class: value === current ? "chosen" : "", "aria-pressed": String(value === current), onclick: () => onpick(value) }, text),
     ),
-  );
+  ));
 }
 
 function seatRow(i) {
   const seat = form.seats[i];
   const game = gameMeta();
   const kinds = [["You", "you"], ["Friend", "human"]];
-  if (game.bots.length) kinds.push(["Bot", "bot"]);
+  if (opponents().length) kinds.push(["Bot", "bot"]);
   const config = h("div.seat-config");
   config.append(
     segmented(kinds, seat.kind, (kind) => {
       if (kind === "you") form.seats.forEach((s) => s.kind === "you" && (s.kind = "human"));
       seat.kind = kind;
-      if (kind === "bot") seat.bot = seat.bot || game.bots[0];
+      if (kind === "bot") seat.level = seat.level || "medium";
+      fitPlayers();
       render();
     }, `Seat ${i + 1}`),
   );
   if (seat.kind === "bot") {
-    if (game.bots.length > 1) {
-      config.append(
-        h("select", { "aria-label": `Seat ${i + 1} bot`, onchange: (e) => ((seat.bot = e.target.value), render()) },
-          game.bots.map((b) => h("option", { value: b, selected: b === seat.bot }, b))),
-      );
-    }
-    const info = form.meta.bots.find((b) => b.name === seat.bot);
-    if (info && info.strength) {
-      config.append(segmented(LEVELS, seat.strength, (s) => ((seat.strength = s), render()), `Seat ${i + 1} strength`));
-    }
+    config.append(
+      h("select", { "aria-label": `Seat ${i + 1} opponent`, onchange: (e) => ((seat.level = e.target.value), render()) },
+        opponents().map((o) => h("option", { value: o.level, selected: o.level === seat.level }, o.label))),
+    );
   } else if (seat.kind === "human") {
     config.append(h("span.note", "gets a join link"));
   }
@@ -97,6 +130,7 @@ function seatRow(i) {
 function optionInput(opt) {
   const id = `opt-${opt.name}`;
   const current = form.options[opt.name];
+  const [label, hint] = LABELS[opt.name] || [opt.name.replaceAll("_", " "), null];
   let input;
   if (opt.kind === "bool") {
     input = h("input", { id, type: "checkbox", checked: current ?? opt.default, onchange: (e) => (form.options[opt.name] = e.target.checked) });
@@ -107,6 +141,26 @@ function optionInput(opt) {
     };
     input = h("select", { id, onchange: pick },
       opt.choices.map((c) => h("option", { value: c, selected: c === (current ?? opt.default) }, c)));
+  } else if (opt.name === "first_player") {
+    const seats = [];
+    for (let n = 0; n < form.players; n++) seats.push(n);
+    input = h("select", { id, onchange: (e) => (e.target.value === "" ? delete form.options[opt.name] : (form.options[opt.name] = Number(e.target.value))) },
+      h("option", { value: "" }, "as the rules say"),
+      seats.map((n) => h("option", { value: String(n), selected: current === n }, `Seat ${n + 1}`)));
+  } else if (opt.kind === "codes-map") {
+    input = h("input", {
+      id, type: "text", placeholder: hint || "",
+      value: current ? Object.entries(current).map(([k, v]) => `${k}: ${v.join(" ")}`).join("; ") : "",
+      onchange: (e) => {
+        const map = {};
+        for (const part of e.target.value.split(";")) {
+          const [key, codes] = part.split(":");
+          if (key && key.trim() && codes) map[key.trim()] = codes.split(/[\s,]+/).filter(Boolean);
+        }
+        if (Object.keys(map).length) form.options[opt.name] = map;
+        else delete form.options[opt.name];
+      },
+    });
   } else if (opt.kind === "int") {
     input = h("input", {
       id, type: "number", min: opt.minimum ?? undefined, max: opt.maximum ?? undefined,
@@ -118,7 +172,7 @@ function optionInput(opt) {
     });
   } else {
     input = h("input", {
-      id, type: "text", value: current ? current.join(" ") : "", placeholder: "codes, space separated",
+      id, type: "text", value: current ? current.join(" ") : "", placeholder: hint || "",
       onchange: (e) => {
         const codes = e.target.value.split(/[\s,]+/).filter(Boolean);
         if (codes.length) form.options[opt.name] = codes;
@@ -126,7 +180,7 @@ function optionInput(opt) {
       },
     });
   }
-  return h("div.option", h("label", { htmlFor: id }, opt.name.replaceAll("_", " ")), input, h("span.doc", opt.doc));
+  return h("div.option", h("label", { htmlFor: id }, label), input, h("span.doc", opt.doc));
 }
 
 function render() {
@@ -134,18 +188,23 @@ function render() {
   const game = gameMeta();
   const variant = variantMeta();
   box.append(
-    h("div.game-choice", form.meta.games.map((g) =>
-      h("button", { type: "button", class: g.id === form.game ? "chosen" : "", onclick: () => chooseGame(g.id), dataset: { game: g.id } },
-        g.title, h("span.sub", `${Math.min(...g.variants.map((v) => v.min_players))}–${Math.max(...g.variants.map((v) => v.max_players))} players`)))),
+    roving(h("div.game-choice", { role: "group", "aria-label": "Game" }, form.meta.games.map((g) =>
+      h("button", { type: "button", class: g.id === form.game ? "chosen" : "", "aria-pressed": String(g.id === form.game), onclick: () => chooseGame(g.id), dataset: { game: g.id } },
+        g.title, h("span.sub", `${Math.min(...g.variants.map((v) => v.min_players))}–${Math.max(...g.variants.map((v) => v.max_players))} players`))))),
   );
   if (game.variants.length > 1) {
     box.append(h("div.form-row", h("label", "Variant"),
-      segmented(game.variants.map((v) => [v.name, v.name]), form.variant, (name) => ((form.variant = name), (form.options = {}), fitPlayers(), render()), "Variant")));
+      segmented(game.variants.map((v) => [v.name, v.name]), form.variant, (name) => ((form.variant = name), (form.switched = null), (form.options = {}), fitPlayers(), render()), "Variant")));
     box.append(h("p.note", variant.doc));
   }
+  if (form.switched !== null && form.switched !== undefined) {
+    box.append(h("p.note.switched", { role: "status" }, `${form.switched} players: this is the “${form.variant}” variant, made for ${form.switched}. Pick another number of players for the others.`));
+  }
   const counts = [];
-  for (let n = variant.min_players; n <= variant.max_players; n++) counts.push([String(n), n]);
-  box.append(h("div.form-row", h("label", "Players"), segmented(counts, form.players, (n) => ((form.players = n), fitPlayers(), render()), "Players")));
+  const low = Math.min(...game.variants.map((v) => v.min_players));
+  const high = Math.max(...game.variants.map((v) => v.max_players));
+  for (let n = low; n <= high; n++) counts.push([String(n), n]);
+  box.append(h("div.form-row", h("label", "Players"), segmented(counts, form.players, choosePlayers, "Players")));
   box.append(h("div.seat-rows", form.seats.map((_, i) => seatRow(i))));
   if (form.seats.some((s) => s.kind === "bot")) {
     box.append(h("div.form-row", h("label", "Bot speed"), segmented(SPEEDS, form.speed, (s) => ((form.speed = s), render()), "Bot speed")));
@@ -154,9 +213,17 @@ function render() {
   box.append(h("div.form-row", h("label", { htmlFor: "your-name" }, "Your name"), name));
   const listed = h("input", { type: "checkbox", id: "listed", checked: form.public, onchange: (e) => (form.public = e.target.checked) });
   box.append(h("div.form-row", h("label", { htmlFor: "listed" }, "Open to all"), listed, h("span.note", "list the free seats in the lobby (otherwise only join links work)")));
-  const practice = h("input", { type: "checkbox", id: "practice", checked: form.practice, onchange: (e) => (form.practice = e.target.checked) });
-  box.append(h("div.form-row", h("label", { htmlFor: "practice" }, "Practice game"), practice, h("span.note", "needed to fix a deck or the content; shown to everyone (other games are dealt from a seed only the server knows)")));
-  box.append(h("div.options", h("details", h("summary", "Rules options"), variant.options.map(optionInput))));
+  const offered = variant.options.filter((o) => !HIDDEN.has(o.name));
+  const rules = offered.filter((o) => !PRACTICE.has(o.name));
+  const practice = offered.filter((o) => PRACTICE.has(o.name));
+  const options = h("div.options");
+  if (rules.length) options.append(h("details", h("summary", "Rules options"), rules.map(optionInput)));
+  if (practice.length) {
+    options.append(h("details.practice", h("summary", "Advanced: practice game"),
+      h("p.note", "Set up a situation to practise: stack the cards, choose who starts, stop early. A game set up this way is a practice game."),
+      practice.map(optionInput)));
+  }
+  box.append(options);
   const create = h("button.primary", { type: "button", id: "create" }, "Start the game");
   create.addEventListener("click", async () => {
     create.disabled = true;
@@ -164,7 +231,10 @@ function render() {
     if (yourName) localStorage.setItem("candlebox.name", yourName);
     const youSeat = form.seats.findIndex((s) => s.kind === "you");
     const seats = form.seats.map((s, i) => {
-      if (s.kind === "bot") return { kind: "bot", bot: s.bot, strength: form.meta.bots.find((b) => b.name === s.bot)?.strength ? s.strength : undefined };
+      if (s.kind === "bot") {
+        const o = OPPONENTS.find((x) => x.level === s.level);
+        return { kind: "bot", bot: o.bot, level: o.level, strength: o.strength };
+      }
       if (s.kind === "you") return { kind: "human", name: yourName || undefined };
       return { kind: "human", name: `Player ${i + 1}` };
     });
@@ -173,12 +243,13 @@ function render() {
         method: "POST",
         body: {
           game: form.game, variant: form.variant, options: form.options, seats,
+          practice: Object.keys(form.options).some((name) => PRACTICE.has(name)),
           you: youSeat >= 0 ? youSeat : null, bot_delay: form.speed, public: form.public,
-          practice: form.practice,
         },
       });
       remember(created.id, {
         seat: created.seat, token: created.token, invites: created.invites, title: gameMeta().title,
+        created: Date.now(),
       });
       location.href = `/g/${encodeURIComponent(created.id)}`;
     } catch (err) {
@@ -187,6 +258,14 @@ function render() {
     }
   });
   box.append(h("div.create-row", create));
+}
+
+function resultLine(game, seat) {
+  const winners = (game.result && game.result.winners) || [];
+  if (!winners.length) return "finished · nobody won";
+  if (winners.includes(seat)) return winners.length === 1 ? "finished · you won" : "finished · you shared the win";
+  const names = winners.map((w) => (game.seats[w] || {}).name || `seat ${w + 1}`);
+  return `finished · ${names.join(" and ")} won`;
 }
 
 function seatsLine(game) {
@@ -260,6 +339,7 @@ async function refresh() {
     (game) => [h("a.button.small", { href: `/g/${encodeURIComponent(game.id)}` }, "Replay")], "No finished games yet.",
     more("finished"));
   const known = new Map([...lists.open.games, ...lists.playing.games].map((g) => [g.id, g]));
+  const ended = new Map(lists.finished.games.map((g) => [g.id, g]));
   const shown = mine.filter((m) => m.token).slice(0, 8);
   // your games that are not on the pages shown (private, or further down a list): asked one by one
   await Promise.all(shown.filter((m) => !known.has(m.id)).map(async (m) => {
@@ -274,11 +354,21 @@ async function refresh() {
   if (!shown.length) mineBox.append(h("p.empty", "Games you start or join appear here."));
   for (const m of shown) {
     const live = known.get(m.id);
+    const done = ended.get(m.id);
+    const game = live || done;
+    const when = new Date(m.created || m.saved || Date.now()).toLocaleString([], { dateStyle: "medium", timeStyle: "short" });
+    let state = "no longer on this server";
+    if (live) state = `in play · move ${live.moves}`;
+    else if (done) state = resultLine(done, m.seat);
+    const lines = [h("span.gc-seats", `${state} · ${when}`)];
+    if (game) lines.push(h("span.gc-seats", seatsLine(game)));
     mineBox.append(
-      h("div.game-card",
-        h("span.gc-title", m.title || "Game"),
-        h("span.gc-seats", live ? `in play · move ${live.moves}` : "finished or closed"),
-        h("div.gc-actions", h("a.button.small.primary", { href: `/g/${encodeURIComponent(m.id)}` }, live ? "Resume" : "Open"))),
+      h("div.game-card", { dataset: { game: m.id } },
+        h("span.gc-title", game ? `${game.title} · ${game.variant}` : m.title || "Game"),
+        lines,
+        h("div.gc-actions",
+          h("a.button.small.primary", { href: `/g/${encodeURIComponent(m.id)}` }, live ? "Resume" : done ? "Replay" : "Open"),
+          live ? null : h("button.small.subtle", { type: "button", onclick: () => (forget(m.id), refresh()), "aria-label": `Remove ${m.title || "this game"} from your games` }, "Remove"))),
     );
   }
 }

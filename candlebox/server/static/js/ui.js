@@ -58,3 +58,28 @@ export function toast(message, kind = "info") {
 export function plural(n, word, many = word + "s") {
   return `${n} ${n === 1 ? word : many}`;
 }
+
+/** A group of buttons as one tab stop: the chosen one (or the first) takes Tab, the arrow keys move
+ * between them (a roving tabindex), Enter or Space presses. */
+export function roving(group, selector = "button") {
+  const items = () => [...group.querySelectorAll(selector)].filter((el) => !el.disabled);
+  const all = items();
+  const current = all.find((el) => el.getAttribute("aria-pressed") === "true" || el.classList.contains("chosen")) || all[0];
+  for (const el of all) el.tabIndex = el === current ? 0 : -1;
+  group.addEventListener("keydown", (event) => {
+    const list = items();
+    const at = list.indexOf(document.activeElement);
+    if (at < 0) return;
+    const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[event.key];
+    let next = null;
+    if (step) next = list[(at + step + list.length) % list.length];
+    else if (event.key === "Home") next = list[0];
+    else if (event.key === "End") next = list[list.length - 1];
+    if (!next) return;
+    event.preventDefault();
+    event.stopPropagation();
+    for (const el of list) el.tabIndex = el === next ? 0 : -1;
+    next.focus();
+  });
+  return group;
+}

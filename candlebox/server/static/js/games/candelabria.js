@@ -276,7 +276,22 @@ function openMenu(event, ctx, list, label) {
     );
   }
   menu.append(h("button.small.subtle", { onclick: (e) => (e.stopPropagation(), closeMenu()) }, "Cancel"));
+  // the arrow keys move through the choices, Escape closes the menu and gives focus back
+  const opener = event.currentTarget;
+  menu.addEventListener("keydown", (e) => {
+    const items = [...menu.querySelectorAll("button")];
+    const at = items.indexOf(document.activeElement);
+    const step = { ArrowDown: 1, ArrowRight: 1, ArrowUp: -1, ArrowLeft: -1 }[e.key];
+    if (step) {
+      e.preventDefault();
+      items[(at + step + items.length) % items.length].focus();
+    } else if (e.key === "Escape") {
+      closeMenu();
+      if (opener && opener.focus) opener.focus();
+    }
+  });
   root.append(menu);
+  menu.querySelector("button").focus();
 }
 
 function closeMenu() {
@@ -533,7 +548,20 @@ function drawMap(ctx, geo) {
     const g = s("g", { class: "cb-terr", "data-territory": t.territory }, s("title", {}, `${t.territory}: ${ICON_NAMES[t.icon] || t.icon}, region ${t.region}`));
     for (const [x, y] of list) g.append(s("rect", { x: x * CELL, y: y * CELL, width: CELL, height: CELL, class: "cb-cell" }));
     if (pend.territory === t.territory) g.classList.add("focus");
-    if (acts.length) markSvg(g, ctx, acts);
+    if (acts.length && list.length) {
+      // A territory is not convex: the middle of its box can lie in a neighbour. The target is a
+      // spot on its most central cell (big enough for a finger); a click anywhere on it still counts.
+      const mx = list.reduce((a, [x]) => a + x, 0) / list.length;
+      const my = list.reduce((a, [, y]) => a + y, 0) / list.length;
+      const [cx, cy] = list.reduce((best, c) => (Math.hypot(c[0] - mx, c[1] - my) < Math.hypot(best[0] - mx, best[1] - my) ? c : best));
+      const spot = s("circle", { cx: (cx + 0.5) * CELL, cy: (cy + 0.5) * CELL, r: Math.min(16, CELL / 2), class: "cb-terr-spot" });
+      g.append(spot);
+      markSvg(spot, ctx, acts);
+      g.classList.add("clickable");
+      g.addEventListener("click", (e) => {
+        if (e.target !== spot) spot.dispatchEvent(new MouseEvent("click", { clientX: e.clientX, clientY: e.clientY }));
+      });
+    }
     targets.append(g);
   }
   map.append(targets);

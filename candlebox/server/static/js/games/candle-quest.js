@@ -117,7 +117,7 @@ function rivalArea(ctx, player) {
       "div.cq-nameplate",
       h("span.cq-name", ctx.name(seat)),
       seatInfo.kind === "bot" ? h("span.cq-botmark", "bot") : null,
-      view.active === seat && !ctx.over ? h("span.cq-turnmark", "turn") : null,
+      view.active === seat && !ctx.over && !ctx.replaying ? h("span.cq-turnmark", "turn") : null,
     ),
   );
   const force = `force ${seat}`;
@@ -125,8 +125,14 @@ function rivalArea(ctx, player) {
     class: ctx.can(force) ? "clickable" : "",
     title: ctx.can(force) ? `Discard an Unlit candle to make ${ctx.name(seat)} give you a candle` : "Behind the screen",
     dataset: ctx.can(force) ? { action: force } : {},
+    tabIndex: ctx.can(force) ? 0 : undefined,
+    role: ctx.can(force) ? "button" : undefined,
+    "aria-label": ctx.can(force) ? `Force ${ctx.name(seat)} to give you a candle` : undefined,
   });
-  if (ctx.can(force)) screen.addEventListener("click", () => ctx.act(force));
+  if (ctx.can(force)) {
+    screen.addEventListener("click", () => ctx.act(force));
+    screen.addEventListener("keydown", (e) => (e.key === "Enter" || e.key === " ") && (e.preventDefault(), ctx.act(force)));
+  }
   if (player.candles) {
     // the screens are lifted at the end: everything shows
     screen.classList.add("lifted");
@@ -197,7 +203,7 @@ function yourArea(ctx, player) {
       "div.cq-you-head",
       h("span.cq-name", "Your screen"),
       h("span.cq-you-facts", facts.join(" · ")),
-      view.active === player.seat && !ctx.over ? h("span.cq-turnmark", "your turn") : null,
+      view.active === player.seat && !ctx.over && !ctx.replaying ? h("span.cq-turnmark", "your turn") : null,
     ),
   );
   const body = h("div.cq-you-body");

@@ -105,7 +105,9 @@ function yourHand(ctx, me) {
   const mine = ctx.yourTurn;
   const orienting = mine && (pending.decision === "orient" || pending.decision === "rotate");
   const hand = me.hand || [];
-  const key = `${ctx.view.round}:${ctx.view.turn}:${hand.map((c) => c.card).join(",")}`;
+  // The key holds each card's orientation as the server has it: once a "top" move is applied the
+  // server's new tops come back, and the local turns (already sent) must not be applied again.
+  const key = `${ctx.view.round}:${ctx.view.turn}:${hand.map((c) => `${c.card}/${c.top}`).join(",")}`;
   if (draft.key !== key) {
     draft.key = key;
     draft.flipped = hand.map(() => false);

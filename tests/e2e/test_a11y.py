@@ -1,0 +1,55 @@
+"""An accessibility scan with axe-core (axe-playwright-python) of the lobby and of each game's page at
+a decision, on a laptop and a phone: no serious or critical violation."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.e2e.conftest import Pages, create_game, open_seat
+from tests.e2e.test_layout import SIZES
+
+axe_module = pytest.importorskip(
+    "axe_playwright_python.sync_playwright",
+    reason="axe-playwright-python is not installed: pip install -e '.[e2e]'",
+)
+
+TABLES = [("candle-quest", None, 3), ("sixteen-candies", None, 4), ("candelabria", "standard", 5)]
+
+
+def serious(page: Any) -> list[str]:
+    """The serious and critical violations on the page, each with the first elements it names."""
+    results = axe_module.Axe().run(page)
+    found = []
+    for violation in results.response["violations"]:
+        if violation["impact"] in ("serious", "critical"):
+            targets = [" ".join(map(str, n["target"])) for n in violation["nodes"][:3]]
+            found.append(f"{violation['id']} ({violation['impact']}): {targets}")
+    return found
+
+
+@pytest.mark.parametrize("size", ["laptop", "phone"])
+def test_the_lobby_has_no_serious_violation(pages: Pages, size: str) -> None:
+    page = pages.new()
+    page.set_viewport_size({"width": SIZES[size][0], "height": SIZES[size][1]})
+    page.goto("/")
+    page.wait_for_selector("#create")
+    for summary in page.locator(".options summary").all():
+        summary.click()
+    assert serious(page) == []
+
+
+@pytest.mark.parametrize(("game", "variant", "players"), TABLES)
+def test_a_game_page_has_no_serious_violation(
+    pages: Pages, server: Any, game: str, variant: str | None, players: int
+) -> None:
+    created = create_game(server.base, game, players, variant, options={"max_turns": 40})
+    page = pages.new()
+    page.goto("/")
+    open_seat(page, created)
+    page.wait_for_function(
+        "document.querySelector('#board [data-action], #board [data-choices]')", timeout=20_000
+    )
+    page.locator("#all-actions summary").click()  # the list of actions is scanned too
+    assert serious(page) == []

@@ -1,0 +1,139 @@
+"""Keyboard alone: a game of each kind played to the end with Tab, the arrow keys and Enter (bots in
+the other seats, a short game), with the focus on the next decision after every move; the lobby's
+groups of choices are one tab stop each. Screenshots of the end at the three sizes go to /tmp/h9-shots/."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+
+from tests.e2e.conftest import Pages, create_game, open_seat
+from tests.e2e.test_layout import CHECK_TARGETS, OVERFLOW, SIZES, shoot
+
+# what a keyboard player presses Enter on: something on the board or in a chooser that makes a move
+ACTIONABLE = """
+() => {
+  const el = document.activeElement;
+  if (!el || !el.closest('#board')) return false;
+  return Boolean(el.dataset.action || el.dataset.choices || el.getAttribute('role') === 'menuitem');
+}
+"""
+
+GAMES = [
+    ("candle-quest", None, 3, {"max_turns": 12}),
+    ("sixteen-candies", None, 3, {"max_turns": 12, "rounds": 1}),
+    ("candelabria", "standard", 3, {"max_turns": 6}),
+]
+
+
+def play_by_keyboard(page: Any, limit_seconds: float = 150) -> tuple[int, list[str]]:
+    """Tab to the next thing that makes a move and press Enter, until the game is over. Returns the
+    number of moves made and any clickable target found too small or covered on the way."""
+    moves = 0
+    problems: list[str] = []
+    deadline = time.monotonic() + limit_seconds
+    while page.evaluate("document.body.dataset.over") != "true":
+        assert time.monotonic() < deadline, f"not over after {moves} keyboard moves"
+        page.wait_for_function(
+            "document.body.dataset.over === 'true' || "
+            "(document.querySelector('#board [data-action], #board [data-choices]') && "
+            "!document.querySelector('#board.busy'))",
+            timeout=30_000,
+        )
+        if page.evaluate("document.body.dataset.over") == "true":
+            break
+        if moves % 5 == 0:
+            problems += page.evaluate(CHECK_TARGETS)
+        before = int(page.evaluate("document.body.dataset.move"))
+        for _ in range(40):  # Tab until a move is focused (the focus usually is on one already)
+            if page.evaluate(ACTIONABLE):
+                break
+            page.keyboard.press("Tab")
+        else:
+            pytest.fail("no move reachable with Tab")
+        page.keyboard.press("Enter")
+        if page.locator(".cb-menu").count():  # a chooser: its first item has the focus
+            page.keyboard.press("Enter")
+        try:
+            page.wait_for_function(
+                f"Number(document.body.dataset.move) > {before} || "
+                "document.body.dataset.over === 'true'",
+                timeout=3_000,
+            )
+            moves += 1
+        except Exception:  # a local choice (turning a card, a tactic on a slot): carry on
+            page.keyboard.press("Tab")
+    return moves, problems
+
+
+@pytest.mark.parametrize(("game", "variant", "players", "options"), GAMES)
+def test_a_game_played_to_the_end_by_keyboard(
+    pages: Pages, server: Any, game: str, variant: str | None, players: int, options: dict[str, Any]
+) -> None:
+    created = create_game(server.base, game, players, variant, options=options)
+    page = pages.new()
+    page.set_viewport_size({"width": SIZES["laptop"][0], "height": SIZES["laptop"][1]})
+    page.goto("/")
+    open_seat(page, created)
+    moves, problems = play_by_keyboard(page)
+    assert moves >= 1
+    assert "Game over" in page.locator("#banner").inner_text()
+    for size, (width, height) in SIZES.items():
+        page.set_viewport_size({"width": width, "height": height})
+        page.wait_for_timeout(100)
+        shoot(page, f"{game}-{players}-{size}-end")
+        assert page.evaluate(OVERFLOW) == [], size
+    assert problems == [], problems
+    if game == "candle-quest":
+        replay_at_the_laptop_size(page)
+
+
+def replay_at_the_laptop_size(page: Any) -> None:
+    """At 1280×800 the replay bar is not covered by your screen, and a replayed move reads as a replay:
+    "replay" in the top bar, no "your turn" badge, no "You's turn"."""
+    page.set_viewport_size({"width": SIZES["laptop"][0], "height": SIZES["laptop"][1]})
+    page.get_by_role("button", name="Start").click()  # a covered button would time out here
+    page.wait_for_function("document.querySelector('#banner').innerText.includes('move 0 of')")
+    page.get_by_role("button", name="Next move").click()
+    page.get_by_role("button", name="Next move").click()
+    page.wait_for_function("document.querySelector('#banner').innerText.includes('move 2 of')")
+    assert page.locator("#link").inner_text() == "replay"
+    assert page.locator(".cq-turnmark").count() == 0
+    assert "You's" not in page.locator("#board").inner_text()
+    shoot(page, "candle-quest-replay-laptop")
+
+
+def test_after_a_move_the_focus_is_on_the_next_decision(pages: Pages, server: Any) -> None:
+    created = create_game(server.base, "candle-quest", 2, options={"first_player": 0})
+    page = pages.new()
+    page.goto("/")
+    open_seat(page, created)
+    page.wait_for_selector('#board [data-action="flip"]')
+    # the page opens with the focus on the decision: Enter flips
+    page.wait_for_function("document.activeElement.dataset.action === 'flip'")
+    page.keyboard.press("Enter")
+    page.wait_for_function("Number(document.body.dataset.move) >= 1")
+    page.wait_for_function(
+        "document.activeElement && document.activeElement.closest('#board') &&"
+        " Boolean(document.activeElement.dataset.action)"
+    )
+
+
+def test_the_lobby_groups_are_one_tab_stop_each(pages: Pages) -> None:
+    page = pages.new()
+    page.goto("/")
+    page.wait_for_selector("#create")
+    presses = 0
+    while presses < 40:
+        page.keyboard.press("Tab")
+        presses += 1
+        if page.evaluate("document.activeElement.id") == "create":
+            break
+    assert presses <= 16, f"{presses} Tabs to reach Start the game"
+    # the arrow keys move inside a group: the players' count
+    group = page.get_by_role("group", name="Players")
+    group.get_by_role("button", name="2").focus()
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate("document.activeElement.textContent") == "3"

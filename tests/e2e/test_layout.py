@@ -1,0 +1,133 @@
+"""Fit and feel in a real browser: every game at its smallest and largest player count, on a phone
+(390×844), a laptop (1280×800) and a large screen (1920×1080). The page never scrolls sideways, your
+own hand or screen and the decision are in view on the laptop without scrolling, and every element
+that takes a click on the board is at least 24×24 px with its centre on itself. Screenshots go to
+/tmp/h9-shots/ (CANDLEBOX_LAYOUT_SHOTS to change)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.e2e.conftest import create_game, open_seat
+from tests.server.live import ServerProcess
+
+SHOTS = Path(os.environ.get("CANDLEBOX_LAYOUT_SHOTS", "/tmp/h9-shots"))
+SIZES = {"phone": (390, 844), "laptop": (1280, 800), "large": (1920, 1080)}
+# (game, variant, players): each game's smallest and largest table
+TABLES = [
+    ("candle-quest", "basic", 2),
+    ("candle-quest", "basic", 5),
+    ("sixteen-candies", "standard", 2),
+    ("sixteen-candies", "standard", 4),
+    ("candelabria", "two-player", 2),
+    ("candelabria", "standard", 5),
+]
+# what is "your own" part of each board, and where its decision is shown
+YOURS = {
+    "candle-quest": [".cq-you", ".cq-decision"],
+    "sixteen-candies": [".sc-you-wrap"],
+    "candelabria": [".cb-house.you", ".cb-decision"],
+}
+
+# Each clickable thing on the board: big enough, and its centre lands on itself (scrolled into
+# view first, as a person would). Returns the ones that fail, described.
+CHECK_TARGETS = """
+() => {
+  const bad = [];
+  for (const el of document.querySelectorAll('#board [data-action], #board [data-choices]')) {
+    let r = el.getBoundingClientRect();
+    if (!r.width && !r.height) continue;
+    el.scrollIntoView({block: 'center', inline: 'center'});
+    r = el.getBoundingClientRect();
+    const what = (el.dataset.action || el.dataset.choices) + ' ' + Math.round(r.width) + 'x' + Math.round(r.height);
+    if (r.width < 23.5 || r.height < 23.5) { bad.push('small: ' + what); continue; }
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    if (!hit || !(hit === el || el.contains(hit))) bad.push('covered: ' + what + ' by ' + (hit ? hit.outerHTML.slice(0, 60) : 'nothing'));
+  }
+  return bad;
+}
+"""
+
+OVERFLOW = """
+() => {
+  const out = [];
+  const d = document.documentElement;
+  if (d.scrollWidth > d.clientWidth) out.push('page ' + d.scrollWidth + ' > ' + d.clientWidth);
+  for (const sel of ['.table-area', '#board', '.sidebar', '.topbar']) {
+    const el = document.querySelector(sel);
+    if (el && el.scrollWidth > el.clientWidth + 1) out.push(sel + ' ' + el.scrollWidth + ' > ' + el.clientWidth);
+  }
+  return out;
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def games(server: ServerProcess) -> dict[tuple[str, int], dict[str, Any]]:
+    """One game per table, made once for the module (the session's server and browser are shared);
+    the bots play until it is your turn."""
+    return {
+        (game, players): create_game(server.base, game, players, variant, options={"max_turns": 40})
+        for game, variant, players in TABLES
+    }
+
+
+def shoot(page: Any, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"))
+
+
+def wait_for_decision(page: Any) -> None:
+    page.wait_for_function(
+        "document.body.dataset.over === 'true' || "
+        "document.querySelector('#board [data-action], #board [data-choices]')",
+        timeout=20_000,
+    )
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize(("game", "variant", "players"), TABLES)
+def test_the_board_fits_the_screen(
+    browser: Any,
+    server: ServerProcess,
+    games: dict[tuple[str, int], dict[str, Any]],
+    game: str,
+    variant: str,
+    players: int,
+    size: str,
+) -> None:
+    width, height = SIZES[size]
+    context = browser.new_context(
+        viewport={"width": width, "height": height},
+        base_url=server.base,
+        bypass_csp=True,
+        has_touch=size == "phone",
+    )
+    errors: list[str] = []
+    try:
+        page = context.new_page()
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto("/")
+        open_seat(page, games[(game, players)])
+        wait_for_decision(page)
+        page.wait_for_timeout(150)  # the bots' last moves settle
+        shoot(page, f"{game}-{players}-{size}-decision")
+        assert page.evaluate(OVERFLOW) == [], "the page scrolls sideways"
+        if size == "laptop":
+            for selector in YOURS[game]:
+                box = page.evaluate(
+                    "s => { const e = document.querySelector(s);"
+                    " if (!e) return null; const r = e.getBoundingClientRect();"
+                    " return [r.top, r.bottom]; }",
+                    selector,
+                )
+                if box is not None:
+                    assert box[0] >= 0 and box[1] <= height + 1, f"{selector} not in view: {box}"
+        assert page.evaluate(CHECK_TARGETS) == []
+    finally:
+        context.close()
+    assert not errors
