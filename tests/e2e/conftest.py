@@ -127,6 +127,8 @@ def create_game(
     }
     if variant:
         body["variant"] = variant
+    if any(name in (options or {}) for name in ("deck", "decks", "content")):
+        body["practice"] = True  # fixed cards are for practice games only
     response = httpx.post(f"{base}/api/games", json=body, timeout=30)
     response.raise_for_status()
     created: dict[str, Any] = response.json()

@@ -6,6 +6,7 @@ thread with the options ``candlebox serve`` uses, with short timeouts."""
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import socket
 import threading
 import time
@@ -55,7 +56,10 @@ def test_a_chunked_body_is_refused_once_it_passes_the_limit(tmp_path: Path) -> N
         "client": ("127.0.0.1", 1),
         "server": ("127.0.0.1", 80),
     }
-    asyncio.run(app(scope, receive, send))
+    # On its own thread: in a worker that also ran the browser tests, Playwright's event loop may
+    # hold the main thread, where asyncio.run would refuse (as in test_storage).
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, app(scope, receive, send)).result()
     assert sent[0]["type"] == "http.response.start" and sent[0]["status"] == 413
     assert b"too-large" in b"".join(m.get("body", b"") for m in sent[1:])
     assert chunks <= 2, f"{chunks} chunks of 64 KiB were read before the refusal"
