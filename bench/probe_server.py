@@ -23,6 +23,7 @@ import json
 import multiprocessing
 import os
 import select
+import shutil
 import signal
 import socket
 import stat
@@ -138,6 +139,7 @@ class Server:
                 self.process.kill()
                 self.process.wait(timeout=10)
         self.log.close()
+        shutil.rmtree(self.workdir, ignore_errors=True)
 
     # helpers every probe uses ------------------------------------------------------------
     def create(self, seats: list[dict[str, Any]], **spec: Any) -> httpx.Response:
