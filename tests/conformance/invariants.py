@@ -322,6 +322,12 @@ CA_ADVANCED = Counter(
 )
 
 
+def _logged(state: candlebox.State) -> list[Any]:
+    """The events as plain lists, as a log would have them (a format-2 save keeps no events: it
+    is replayed from its history)."""
+    return json.loads(json.dumps(state.events))  # type: ignore[no-any-return]
+
+
 def candelabria_story(state: candlebox.State) -> None:
     """Replay where the candle cards went from the events alone (the setup's house candles, the
     Advanced deck, draws, keeps, returns, deploys, maneuvers, house candles from the Curse deck, the
@@ -340,7 +346,7 @@ def candelabria_story(state: candlebox.State) -> None:
         assert where[card] > 0, f"{card} is not {what}"
         where[card] -= 1
 
-    for k, event in enumerate(saved["events"]):
+    for k, event in enumerate(_logged(state)):
         kind = event[0]
         if kind == "setup":
             order = event[3]
@@ -398,7 +404,7 @@ def sixteen_candies_story(state: candlebox.State) -> None:
         return
     held_mode = saved["options"]["instant_win"] == "held"
     hands: list[Counter] = [Counter() for _ in snap["hands"]]
-    for event in saved["events"][snap["round_start"] :]:
+    for event in _logged(state)[snap["round_start"] :]:
         kind = event[0]
         if kind in ("deal", "draw"):
             hands[event[1]][event[-1]] += 1
@@ -444,7 +450,7 @@ def candle_quest_story(state: candlebox.State) -> None:
     candle_quest(state)
     saved = state.to_json()
     known = list(saved["options"].get("deck") or [])
-    for event in saved["events"]:
+    for event in _logged(state):
         if event[0] in ("mix-back", "rebuild"):
             known = []
         elif event[0] in ("flip", "set-aside") and known:
