@@ -322,10 +322,9 @@ CA_ADVANCED = Counter(
 )
 
 
-def _logged(state: candlebox.State) -> list[Any]:
-    """The events as plain lists, as a log would have them (a format-2 save keeps no events: it
-    is replayed from its history)."""
-    return json.loads(json.dumps(state.events))  # type: ignore[no-any-return]
+def _events(state: candlebox.State) -> list[list[Any]]:
+    """The state's events as JSON would have them (a saved game keeps none: loading replays them)."""
+    return json.loads(json.dumps(state.events))
 
 
 def candelabria_story(state: candlebox.State) -> None:
@@ -346,7 +345,7 @@ def candelabria_story(state: candlebox.State) -> None:
         assert where[card] > 0, f"{card} is not {what}"
         where[card] -= 1
 
-    for k, event in enumerate(_logged(state)):
+    for k, event in enumerate(_events(state)):
         kind = event[0]
         if kind == "setup":
             order = event[3]
@@ -404,7 +403,7 @@ def sixteen_candies_story(state: candlebox.State) -> None:
         return
     held_mode = saved["options"]["instant_win"] == "held"
     hands: list[Counter] = [Counter() for _ in snap["hands"]]
-    for event in _logged(state)[snap["round_start"] :]:
+    for event in _events(state)[snap["round_start"] :]:
         kind = event[0]
         if kind in ("deal", "draw"):
             hands[event[1]][event[-1]] += 1
@@ -450,7 +449,7 @@ def candle_quest_story(state: candlebox.State) -> None:
     candle_quest(state)
     saved = state.to_json()
     known = list(saved["options"].get("deck") or [])
-    for event in _logged(state):
+    for event in _events(state):
         if event[0] in ("mix-back", "rebuild"):
             known = []
         elif event[0] in ("flip", "set-aside") and known:

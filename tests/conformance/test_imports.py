@@ -46,9 +46,8 @@ def _game(package: str, names: str) -> frozenset[str]:
 KNOWN_GAME_CYCLES: tuple[frozenset[str], ...] = (
     _game(
         "candelabria",
-        ",decay,deploy,effects,extinguished,flow,kindling,maneuver,missions,mist,options,pieces,"
-        # redeal (merged from h2-resample after this list was written) joined the cycle on main
-        "redeal,save,scoring,setup,state,temples,territory,two_player,upgrades,view,war",
+        "decay,deploy,effects,extinguished,flow,kindling,maneuver,missions,mist,pieces,redeal,"
+        "save,scoring,setup,state,temples,territory,two_player,upgrades,view,war",
     ),
 )
 
