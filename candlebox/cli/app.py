@@ -13,6 +13,7 @@ from rich.console import Console
 from rich.markup import escape
 
 import candlebox
+from candlebox import server
 from candlebox.cli import config, listing, saving
 from candlebox.cli import play as play_module
 from candlebox.cli import replay as replay_module
@@ -354,8 +355,6 @@ def serve(
 ) -> None:
     """Play in the browser: the web app (lobby, game pages, live updates) at http://HOST:PORT/."""
     with reported():
-        from candlebox import server
-
         missing = server.missing_packages()  # the server's packages are an optional extra
         if missing:
             raise CliError(f"{', '.join(missing)} not installed: pip install -e '.[server]'")

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from candlebox.engine.registry import GameInfo, Variant, game_info, new_game, resolve
+from candlebox.engine.registry import GameInfo, game_info, new_game, resolve
 from candlebox.engine.state import State
 
 
@@ -43,10 +43,6 @@ class Config:
     @property
     def info(self) -> GameInfo:
         return game_info(self.game_id)
-
-    @property
-    def variant_info(self) -> Variant:
-        return self.info.variant(self.variant)
 
     def new_game(self, seed: int) -> State:
         return new_game(

@@ -20,7 +20,7 @@ from gymnasium import spaces
 
 from candlebox import bots
 from candlebox.engine import State
-from candlebox.rl.core import Spec, rewards
+from candlebox.rl.core import Spec, covered_games, rewards
 
 Opponents = str | bots.Bot | Sequence[str | bots.Bot]
 RESET_ATTEMPTS = 100  # games the bots end before the learner's first decision are dealt again
@@ -170,7 +170,7 @@ class CandleboxEnv(gym.Env):
         """The table as the learner sees it (its own view), as text."""
         if self.render_mode is None:
             return None
-        from candlebox.rl.render import render_text
+        from candlebox.rl.render import render_text  # deferred: brings rich in, for rendering only
 
         text = render_text(self._state(), self.seat)
         if self.render_mode == "ansi":
@@ -217,8 +217,6 @@ def gymnasium_id(game_id: str) -> str:
 def register_gymnasium() -> list[str]:
     """Register every covered game with Gymnasium (idempotent), so that
     ``gymnasium.make("candlebox/candle-quest-v0", players=3, ...)`` works; the ids registered."""
-    from candlebox.rl.core import covered_games
-
     ids = []
     for game_id in covered_games():
         env_id = gymnasium_id(game_id)

@@ -150,7 +150,7 @@ class CandleboxAECEnv(AECEnv):
         """The table as a spectator sees it, plus the pending decision (text)."""
         if self.render_mode is None:
             return None
-        from candlebox.rl.render import render_text
+        from candlebox.rl.render import render_text  # deferred: brings rich in, for rendering only
 
         text = render_text(self._state(), None)
         if self.render_mode == "ansi":

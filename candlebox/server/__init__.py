@@ -7,6 +7,7 @@ updates over websockets, and every move stored in SQLite or PostgreSQL (see docs
 
 from __future__ import annotations
 
+from importlib.util import find_spec
 from typing import TYPE_CHECKING
 
 from candlebox.server.config import Settings, default_db_url
@@ -21,12 +22,11 @@ REQUIRED = ("fastapi", "uvicorn", "sqlalchemy", "platformdirs")
 
 def missing_packages() -> list[str]:
     """The server's packages (the ``server`` extra) that are not installed."""
-    from importlib.util import find_spec
-
     return [name for name in REQUIRED if find_spec(name) is None]
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
+    # deferred, as below: the app needs the optional server extra (FastAPI, SQLAlchemy, uvicorn)
     from candlebox.server.app import create_app as _create_app
 
     return _create_app(settings)
@@ -43,7 +43,7 @@ def serve(
 ) -> None:
     """Run the web app until interrupted (``settings``: the limits and the rest, see
     :class:`Settings`; the other arguments override it)."""
-    import uvicorn
+    import uvicorn  # deferred: the optional server extra
 
     from candlebox.server.app import create_app as _create_app
     from candlebox.server.limits import uvicorn_options

@@ -13,7 +13,7 @@ ENV_PREFIX = "CANDLEBOX_"
 
 def default_db_url() -> str:
     """SQLite in the user's data directory (e.g. ~/.local/share/candlebox/candlebox.sqlite3)."""
-    from platformdirs import user_data_dir
+    from platformdirs import user_data_dir  # deferred: the optional server extra
 
     return f"sqlite:///{Path(user_data_dir('candlebox')) / 'candlebox.sqlite3'}"
 

@@ -432,9 +432,6 @@ class Storage:
                 record.fair = fair.get(record.id)
             return records
 
-    def move_count(self, game_id: str) -> int:
-        return len(self.moves_of(game_id))
-
 
 # ---------------------------------------------------------------------------- the writer thread
 Op = Callable[[Connection], Any]

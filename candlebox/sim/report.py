@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import candlebox
 from candlebox.sim import ratings, stats
 from candlebox.sim.stats import Rate
 
@@ -37,8 +38,6 @@ def have_matplotlib() -> bool:
 def title_of(game: str) -> str:
     """The game's title, or its id when the game is not registered here."""
     try:
-        import candlebox
-
         return candlebox.game_info(game).title
     except ValueError:
         return game

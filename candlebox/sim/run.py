@@ -16,6 +16,7 @@ from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
+import candlebox
 from candlebox.sim.game import Plan, play
 
 Progress = Callable[[int], None]  # called with the number of games just finished
@@ -81,8 +82,6 @@ def import_ray() -> Any:
 
 
 def _package_root() -> str:
-    import candlebox
-
     return str(Path(candlebox.__file__).resolve().parent.parent)
 
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from candlebox.engine import Capabilities, Fixed, GameInfo, Option, Variant, load, register
+from candlebox.games.candle_quest import rules, save, view
 from candlebox.games.candle_quest.candles import CANDLES
 from candlebox.games.candle_quest.notation import MAX_AMOUNT
 from candlebox.games.candle_quest.setup import set_up
-from candlebox.games.candle_quest.state import GAME_ID, CandleQuestState
+from candlebox.games.candle_quest.state import GAME_ID, CandleQuestState, Rules, wire
 
 MAX_TURNS = 1000  # bots finish in 30–120 turns; random players almost never do (rulings CQ-17)
 MAX_TURNS_LIMIT = 100_000  # the largest max_turns accepted: a bound for hostile input
@@ -127,6 +128,19 @@ def restore(data: dict[str, Any]) -> CandleQuestState:
     assert isinstance(state, CandleQuestState)
     return state
 
+
+# state.py is a leaf the rule modules import; the state reaches them through what is wired in here.
+wire(
+    Rules(
+        do=rules.DO,
+        legal=rules.LEGAL,
+        view=view.view,
+        event_view=view.event_view,
+        describe=view.describe,
+        resample=save.resample,
+        snapshot=save.snapshot,
+    )
+)
 
 register(
     GameInfo(

@@ -161,4 +161,3 @@ CODE: tuple[str, ...] = CANDLES.code
 TYPE_OF: dict[str, int] = {code: number for number, code in enumerate(CODE)}
 LOOT_COST: tuple[int, ...] = tuple(t.face + t.sell for t in CANDLES.types)
 N_COLOURS = len(CANDLES.colour_names)
-UNLIT_TYPES: tuple[int, ...] = tuple(n for n, t in enumerate(CANDLES.types) if t.kind is Kind.UNLIT)

@@ -10,9 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from candlebox.games.candle_quest import guard, loot
 from candlebox.games.candle_quest.candles import CODE, FACE, KIND, Kind
-from candlebox.games.candle_quest.decision import FOR_GUARD, FOR_LOOT, Phase
+from candlebox.games.candle_quest.decision import Phase
 from candlebox.games.candle_quest.notation import DISCARD, PAY
 from candlebox.games.candle_quest.screen import take_out
 
@@ -45,26 +44,20 @@ def discard_candle(st: CandleQuestState, seat: int, candle: int) -> None:
         st.events.append(("discard", seat, CODE[candle], "pile"))
 
 
-def pay_with_candle(st: CandleQuestState, seat: int, candle: int) -> None:
+def pay_with_candle(st: CandleQuestState, seat: int, candle: int) -> bool:
+    """Whether the payment is now covered (the caller then finishes what it was for)."""
     discard_candle(st, seat, candle)
     st.due -= FACE[candle]
     if st.due <= 0:
-        _paid(st, seat)
+        st.due = 0
+        return True
+    return False
 
 
-def pay_with_shekels(st: CandleQuestState, seat: int, amount: int) -> None:
+def pay_with_shekels(st: CandleQuestState, seat: int, amount: int) -> bool:
+    """Settles the rest of the payment: always covered."""
     st.shekels[seat] -= amount
     st.bank += amount
     st.due = 0
     st.events.append(("pay", seat, amount))
-    _paid(st, seat)
-
-
-def _paid(st: CandleQuestState, seat: int) -> None:
-    st.due = 0
-    if st.paying == FOR_LOOT:
-        loot.finish_loot(st, seat)
-    elif st.paying == FOR_GUARD:
-        guard.finish_guard(st, seat)
-    else:  # pragma: no cover - the phase machine never pays for anything else
-        raise AssertionError(f"payment for unknown purpose {st.paying}")
+    return True

@@ -2,83 +2,50 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from candlebox.engine import MoveKind, State
-from candlebox.games.candle_quest import auction, guard, junior, loot, payment, turn
-from candlebox.games.candle_quest.candles import CODE, TYPE_OF
+from candlebox.games.candle_quest.candles import CODE
 from candlebox.games.candle_quest.decision import FOR_GUARD, NAMES, Phase
 from candlebox.games.candle_quest.notation import malformed
 
 GAME_ID = "candle-quest"
 _SEATS = tuple((seat,) for seat in range(8))
 
-
-def _turn_action(st: CandleQuestState, seat: int, verb: str, arg: str) -> None:
-    if verb == "flip":
-        turn.flip(st, seat)
-    elif verb == "loot":
-        loot.begin_loot(st, seat, int(arg))
-    elif verb == "force":
-        junior.force(st, seat, int(arg))
-    else:
-        turn.pass_turn(st, seat)
-
-
-def _choose_action(st: CandleQuestState, seat: int, verb: str, arg: str) -> None:
-    if verb == "buy":
-        turn.buy(st, seat)
-    elif verb == "sell":
-        turn.sell(st, seat)
-    else:
-        auction.open_auction(st, seat, int(arg))
-
-
-def _bid_action(st: CandleQuestState, seat: int, verb: str, arg: str) -> None:
-    if verb == "bid":
-        auction.bid(st, seat, int(arg))
-    else:
-        auction.pass_bid(st, seat)
-
-
-def _pay_action(st: CandleQuestState, seat: int, verb: str, arg: str) -> None:
-    if verb == "discard":
-        payment.pay_with_candle(st, seat, TYPE_OF[arg])
-    else:
-        payment.pay_with_shekels(st, seat, int(arg))
-
-
-def _short_action(st: CandleQuestState, seat: int, verb: str, arg: str) -> None:
-    if verb == "discard":
-        guard.short_discard(st, seat, TYPE_OF[arg])
-    else:
-        guard.short_pay(st, seat, int(arg))
-
-
-def _give_action(st: CandleQuestState, seat: int, verb: str, arg: str) -> None:
-    junior.give(st, seat, TYPE_OF[arg])
-
-
 _Handler = Callable[["CandleQuestState", int, str, str], None]
 _Lister = Callable[["CandleQuestState", int], list[str]]
 
-_DO: dict[Phase, _Handler] = {
-    Phase.TURN: _turn_action,
-    Phase.CHOOSE: _choose_action,
-    Phase.BID: _bid_action,
-    Phase.PAY: _pay_action,
-    Phase.SHORT: _short_action,
-    Phase.GIVE: _give_action,
-}
-_LEGAL: dict[Phase, _Lister] = {
-    Phase.TURN: turn.turn_actions,
-    Phase.CHOOSE: turn.choose_actions,
-    Phase.BID: auction.bid_actions,
-    Phase.PAY: payment.pay_actions,
-    Phase.SHORT: guard.short_actions,
-    Phase.GIVE: junior.give_actions,
-}
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """The rule modules' entry points the state dispatches to. This module is a leaf that the rule
+    modules import (for the state's type), so it cannot import them: the game's ``__init__`` wires
+    them in with ``wire`` once every module is loaded."""
+
+    do: Mapping[Phase, _Handler]  # apply an action of the phase: (state, seat, verb, argument)
+    legal: Mapping[Phase, _Lister]
+    view: Callable[[CandleQuestState, int | None], dict[str, Any]]
+    event_view: Callable[[tuple, int | None], dict[str, Any] | None]
+    describe: Callable[[CandleQuestState], str]
+    resample: Callable[[CandleQuestState, int, int], State]
+    snapshot: Callable[[CandleQuestState], dict[str, Any]]
+
+
+# Filled by ``wire``; plain module dicts because ``_legal_for`` and ``_do`` run at every step.
+_DO: dict[Phase, _Handler] = {}
+_LEGAL: dict[Phase, _Lister] = {}
+_RULES: list[Rules] = []
+
+
+def wire(rules: Rules) -> None:
+    """Connect the rule modules (called once, by the game's ``__init__``)."""
+    _DO.clear()
+    _DO.update(rules.do)
+    _LEGAL.clear()
+    _LEGAL.update(rules.legal)
+    _RULES[:] = [rules]
 
 
 class CandleQuestState(State):
@@ -201,27 +168,17 @@ class CandleQuestState(State):
         return info
 
     def describe_pending(self) -> str:
-        from candlebox.games.candle_quest.view import describe
-
-        return describe(self)
+        return _RULES[0].describe(self)
 
     # ------------------------------------------------------------------ information
     def _view(self, seat: int | None) -> dict[str, Any]:
-        from candlebox.games.candle_quest.view import view
-
-        return view(self, seat)
+        return _RULES[0].view(self, seat)
 
     def _event_view(self, event: tuple, seat: int | None) -> dict[str, Any] | None:
-        from candlebox.games.candle_quest.view import event_view
-
-        return event_view(event, seat)
+        return _RULES[0].event_view(event, seat)
 
     def _resample(self, seat: int, seed: int) -> State:
-        from candlebox.games.candle_quest.save import resample
-
-        return resample(self, seat, seed)
+        return _RULES[0].resample(self, seat, seed)
 
     def _snapshot(self) -> dict[str, Any]:
-        from candlebox.games.candle_quest.save import snapshot
-
-        return snapshot(self)
+        return _RULES[0].snapshot(self)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from candlebox.games.candle_quest import guard, scoring
+from candlebox.games.candle_quest import scoring
 from candlebox.games.candle_quest.candles import CODE, FACE, KIND, LOOT_COST, SELL, Kind
 from candlebox.games.candle_quest.decision import Phase
 from candlebox.games.candle_quest.notation import (
@@ -65,13 +65,15 @@ def rebuild_stack(st: CandleQuestState) -> bool:
     return True
 
 
-def flip(st: CandleQuestState, seat: int) -> None:
+def flip(st: CandleQuestState, seat: int) -> bool:
+    """Whether the candle flipped is an Unlit one left on the table, which the flipper must guard
+    against (guard.py: the phase machine in rules.py takes that step)."""
     st.passes = 0
     while True:
         if not st.stack and not rebuild_stack(st):
             st.events.append(("no-candle", seat))
             end_turn(st)
-            return
+            return False
         candle = st.stack.pop()
         if KIND[candle] is Kind.UNLIT:
             if st.bonus:  # a further Unlit candle this turn: set aside, draw again
@@ -80,12 +82,11 @@ def flip(st: CandleQuestState, seat: int) -> None:
                 continue
             st.events.append(("flip", seat, CODE[candle]))
             st.table = candle
-            guard.begin_guard(st, seat, candle)
-            return
+            return True
         st.events.append(("flip", seat, CODE[candle]))
         st.table = candle
         st.phase = Phase.CHOOSE
-        return
+        return False
 
 
 # ----------------------------------------------------------------------------- buy, sell

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from candlebox.engine import Capabilities, GameInfo, Option, Variant, load, register
+from candlebox.games.sixteen_candies import gameplay, save, view
 from candlebox.games.sixteen_candies.cards import (
     COPIES,
     DATA,
@@ -16,8 +17,9 @@ from candlebox.games.sixteen_candies.cards import (
     MAX_SEATS,
     WILD,
 )
+from candlebox.games.sixteen_candies.rounds import start_round
 from candlebox.games.sixteen_candies.setup import set_up
-from candlebox.games.sixteen_candies.state import GAME_ID, SixteenCandiesState
+from candlebox.games.sixteen_candies.state import GAME_ID, Rules, SixteenCandiesState, wire
 
 MAX_TURNS = 2000  # far above any natural game (rulings SC-18)
 MAX_TURNS_LIMIT = 100_000  # the largest max_turns accepted: a bound for hostile input
@@ -160,7 +162,7 @@ def facts() -> dict[str, Any]:
 
 def create(variant: str, players: int, seed: int, options: dict[str, Any]) -> SixteenCandiesState:
     state = SixteenCandiesState(variant, players, seed, options)
-    set_up(state, options["deck"], options["first_player"])
+    start_round(state, set_up(state, options["deck"], options["first_player"]))
     return state
 
 
@@ -170,6 +172,19 @@ def restore(data: dict[str, Any]) -> SixteenCandiesState:
     assert isinstance(state, SixteenCandiesState)
     return state
 
+
+# state.py is a leaf the rule modules import; the state reaches them through what is wired in here.
+wire(
+    Rules(
+        do=gameplay.DO,
+        legal=gameplay.LEGAL,
+        view=view.view,
+        event_view=view.event_view,
+        describe=view.describe,
+        resample=save.resample,
+        snapshot=save.snapshot,
+    )
+)
 
 register(
     GameInfo(

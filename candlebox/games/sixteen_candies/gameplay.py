@@ -220,3 +220,20 @@ def finish_turn(st: SixteenCandiesState, seat: int, instant: bool = False) -> No
     else:
         st.active = st.actor = st.next_seat[st.active]
     st.phase = Phase.DRAW
+
+
+# The phase machine: the state dispatches through these (wired in by the game's __init__).
+DO = {
+    Phase.SETUP: do_setup,
+    Phase.DRAW: do_draw,
+    Phase.DISCARD: do_discard,
+    Phase.ROTATE: do_rotate,
+    Phase.CALL: do_call,
+}
+LEGAL = {
+    Phase.SETUP: rotate_actions,
+    Phase.DRAW: draw_actions,
+    Phase.DISCARD: discard_actions,
+    Phase.ROTATE: rotate_actions,
+    Phase.CALL: call_actions,
+}

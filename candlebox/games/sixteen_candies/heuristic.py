@@ -102,12 +102,6 @@ def shown(tops: list[str]) -> tuple[int, int]:
     return max(totals.values(), default=0) + wild, penalty
 
 
-def unseen(view: dict[str, Any], hand: list[str]) -> list[str]:
-    """Cards the seat has not seen: neither in its hand, the discard pile nor known in a hand."""
-    left = _unseen_counts(view, hand)
-    return [code for code, k in left.items() for _ in range(max(k, 0))]
-
-
 def _unseen_counts(view: dict[str, Any], hand: list[str]) -> Counter:
     left = Counter(BOX)
     left.subtract(hand)

@@ -28,10 +28,6 @@ CALLER_LOWEST_EXTRA = 1
 INSTANT_WINNER = 2
 _ABOVE_ALL = 1 << 30  # an instant winner's rank: above any hand
 
-# The role of a seat in a round and its rank among the hands, as logged in "score" events.
-ROLES = ("caller", "instant", "other")
-RANKS = ("highest", "middle", "lowest", "all-tied")
-
 
 def round_changes(
     seats: Iterable[int],

@@ -79,12 +79,13 @@ def deal(st: SixteenCandiesState, pile: list[int], order: list[int]) -> None:
     st.phase = Phase.SETUP
 
 
-def set_up(st: SixteenCandiesState, deck: list[str] | None, first_player: int | None) -> None:
-    from candlebox.games.sixteen_candies.rounds import start_round
-
+def set_up(
+    st: SixteenCandiesState, deck: list[str] | None, first_player: int | None
+) -> list[int] | None:
+    """The marker's first seat; the pile the first round deals from (None: a shuffled box), which
+    the caller passes to rounds.start_round (rounds.py builds on this module, not the reverse)."""
     n = st.num_players
     if first_player is not None and first_player >= n:
         raise ValueError(f"option 'first_player': seat {first_player} is not in a {n}-player game")
     st.marker = 0 if first_player is None else first_player  # seat 0: the youngest player
-    pile = pile_from_deck(st, deck) if deck is not None else None
-    start_round(st, pile)
+    return pile_from_deck(st, deck) if deck is not None else None

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from candlebox.engine import MoveKind, State
-from candlebox.games.sixteen_candies import gameplay
 from candlebox.games.sixteen_candies.cards import CODE
 from candlebox.games.sixteen_candies.decision import NAMES, Phase
 from candlebox.games.sixteen_candies.notation import malformed
@@ -17,20 +17,35 @@ GAME_ID = "sixteen-candies"
 _Handler = Callable[["SixteenCandiesState", int, str], None]
 _Lister = Callable[["SixteenCandiesState", int], list[str]]
 
-_DO: dict[Phase, _Handler] = {
-    Phase.SETUP: gameplay.do_setup,
-    Phase.DRAW: gameplay.do_draw,
-    Phase.DISCARD: gameplay.do_discard,
-    Phase.ROTATE: gameplay.do_rotate,
-    Phase.CALL: gameplay.do_call,
-}
-_LEGAL: dict[Phase, _Lister] = {
-    Phase.SETUP: gameplay.rotate_actions,
-    Phase.DRAW: gameplay.draw_actions,
-    Phase.DISCARD: gameplay.discard_actions,
-    Phase.ROTATE: gameplay.rotate_actions,
-    Phase.CALL: gameplay.call_actions,
-}
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """The rule modules' entry points the state dispatches to. This module is a leaf that the rule
+    modules import (for the state's type), so it cannot import them: the game's ``__init__`` wires
+    them in with ``wire`` once every module is loaded."""
+
+    do: Mapping[Phase, _Handler]
+    legal: Mapping[Phase, _Lister]
+    view: Callable[[SixteenCandiesState, int | None], dict[str, Any]]
+    event_view: Callable[[tuple, int | None], dict[str, Any] | None]
+    describe: Callable[[SixteenCandiesState], str]
+    resample: Callable[[SixteenCandiesState, int, int], State]
+    snapshot: Callable[[SixteenCandiesState], dict[str, Any]]
+
+
+# Filled by ``wire``; plain module dicts because ``_legal_for`` and ``_do`` run at every step.
+_DO: dict[Phase, _Handler] = {}
+_LEGAL: dict[Phase, _Lister] = {}
+_RULES: list[Rules] = []
+
+
+def wire(rules: Rules) -> None:
+    """Connect the rule modules (called once, by the game's ``__init__``)."""
+    _DO.clear()
+    _DO.update(rules.do)
+    _LEGAL.clear()
+    _LEGAL.update(rules.legal)
+    _RULES[:] = [rules]
 
 
 class SixteenCandiesState(State):
@@ -153,27 +168,17 @@ class SixteenCandiesState(State):
         return info
 
     def describe_pending(self) -> str:
-        from candlebox.games.sixteen_candies.view import describe
-
-        return describe(self)
+        return _RULES[0].describe(self)
 
     # ------------------------------------------------------------------ information
     def _view(self, seat: int | None) -> dict[str, Any]:
-        from candlebox.games.sixteen_candies.view import view
-
-        return view(self, seat)
+        return _RULES[0].view(self, seat)
 
     def _event_view(self, event: tuple, seat: int | None) -> dict[str, Any] | None:
-        from candlebox.games.sixteen_candies.view import event_view
-
-        return event_view(event, seat)
+        return _RULES[0].event_view(event, seat)
 
     def _resample(self, seat: int, seed: int) -> State:
-        from candlebox.games.sixteen_candies.save import resample
-
-        return resample(self, seat, seed)
+        return _RULES[0].resample(self, seat, seed)
 
     def _snapshot(self) -> dict[str, Any]:
-        from candlebox.games.sixteen_candies.save import snapshot
-
-        return snapshot(self)
+        return _RULES[0].snapshot(self)
