@@ -186,17 +186,27 @@ class State(abc.ABC):
             self.history.append((seat, action))
             self._do(seat, action)
             return
-        message = self._explain(seat, action, legal)
-        if self._is_malformed(action):
-            raise MalformedAction(message)
-        raise IllegalAction(message)
+        raise self._refusal(seat, action, legal)
 
     def explain(self, seat: int, action: str) -> str | None:
         """Why ``seat`` may not take ``action`` now, in words; ``None`` when it may."""
+        refused = self.refusal(seat, action)
+        return None if refused is None else str(refused)
+
+    def refusal(self, seat: int, action: str) -> IllegalAction | None:
+        """The error ``apply`` would raise for ``seat``'s ``action`` — a :class:`MalformedAction` for
+        text that is no action at all — without applying anything; ``None`` when it is legal. For
+        callers (the server) that must say which kind of refusal it is before touching the state."""
         legal = self.legal_actions(seat) if type(seat) is int else []
         if type(seat) is int and action in legal:
             return None
-        return self._explain(seat, action, legal)
+        return self._refusal(seat, action, legal)
+
+    def _refusal(self, seat: Any, action: Any, legal: list[str]) -> IllegalAction:
+        message = self._explain(seat, action, legal)
+        if self._is_malformed(action):
+            return MalformedAction(message)
+        return IllegalAction(message)
 
     def apply_unchecked(self, seat: int, action: str) -> None:
         """Apply an action known to be legal (search's fast path: no validation)."""
