@@ -129,7 +129,10 @@ def test_moves_legal_illegal_stale_and_credentials(client: Any) -> None:
     assert move(client, game_id, tokens[other], "flip", 0).json()["error"] == "illegal"
     refused = move(client, game_id, tokens[seat], "buy", 0)
     assert refused.status_code == 422 and "not legal now" in refused.json()["message"]
-    assert move(client, game_id, tokens[seat], "fly", 0).json()["message"].count("malformed") == 1
+    fly = move(client, game_id, tokens[seat], "fly", 0)  # no action at all in the notation
+    assert fly.status_code == 422 and fly.json()["error"] == "malformed-action"
+    assert fly.json()["message"].count("malformed") == 1
+    assert refused.json()["error"] == "illegal"  # well formed, but not legal now
     assert move(client, game_id, tokens[seat], "x" * 500, 0).json()["error"] == "malformed"
     assert (
         client.post(
@@ -220,6 +223,9 @@ def test_websocket_protocol_and_errors(client: Any) -> None:
         ws.send_json({"type": "move", "action": "sell", "expect": 0, "ref": 7})
         reply = ws.receive_json()
         assert reply["error"] == "illegal" and reply["ref"] == 7
+        ws.send_json({"type": "move", "action": "fly away", "expect": 0, "ref": 8})
+        reply = ws.receive_json()
+        assert reply["error"] == "malformed-action" and reply["ref"] == 8
         ws.send_json({"type": "ping", "ref": "p"})
         assert ws.receive_json() == {"type": "pong", "ref": "p", "move": 0}
         seat = snap["view"]["pending"]["seats"][0]
