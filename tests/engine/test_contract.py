@@ -134,7 +134,10 @@ def test_refusal_is_what_apply_would_raise_without_applying(
     seat = state.to_act[0]
     before = state.to_json()
     assert state.refusal(seat, state.legal_actions(seat)[0]) is None
-    for action, kind in ((malformed, candlebox.MalformedAction), (illegal, candlebox.IllegalAction)):
+    for action, kind in (
+        (malformed, candlebox.MalformedAction),
+        (illegal, candlebox.IllegalAction),
+    ):
         refused = state.refusal(seat, action)
         assert type(refused) is kind
         assert str(refused) == state.explain(seat, action)
