@@ -159,6 +159,32 @@ def test_moves_legal_illegal_stale_and_credentials(client: Any) -> None:
     assert state(client, game_id)["move"] == 1
 
 
+def test_a_refused_move_is_explained_by_the_engine_without_applying_it(
+    client: Any, monkeypatch: Any
+) -> None:
+    """The service asks the engine why (``State.refusal``); it never calls ``apply`` on a move it
+    refuses just to get the message."""
+    game_id, tokens = all_human(client, 2, seed=11)
+    seat = state(client, game_id)["view"]["pending"]["seats"][0]
+    kind = type(candlebox.new_game("candle-quest", 2, seed=11))
+    applied: list[str] = []
+    real = kind.apply
+
+    def counting(self: Any, who: int, action: str) -> None:
+        applied.append(action)
+        real(self, who, action)
+
+    monkeypatch.setattr(kind, "apply", counting)
+    for action, code in (("fly away", "malformed-action"), ("buy", "illegal")):
+        refused = move(client, game_id, tokens[seat], action, 0)
+        assert refused.json()["error"] == code
+        engine = candlebox.new_game("candle-quest", 2, seed=11)
+        assert refused.json()["message"] == engine.explain(seat, action)
+    assert applied == []
+    assert move(client, game_id, tokens[seat], "flip", 0).status_code == 200
+    assert applied == ["flip"]
+
+
 def test_two_simultaneous_moves_exactly_one_applies(sqlite_url: str) -> None:
     """The same seat sends two different legal moves at the same moment, many times over: each time
     exactly one is recorded, the other is refused cleanly, and the record replays."""
