@@ -7,6 +7,7 @@ from typing import Any
 
 import candlebox
 from candlebox import bots as botregistry
+from candlebox.engine import Variant
 from candlebox.server import bots as botlib
 from candlebox.server.config import Settings
 from candlebox.server.packs import content_packs
@@ -22,48 +23,8 @@ def server_meta(settings: Settings) -> dict[str, Any]:
 
 def meta() -> dict[str, Any]:
     botlib.probe([(name, game) for name in botregistry.available() for game in candlebox.GAMES])
-    games = []
-    for game_id in candlebox.GAMES:
-        info = candlebox.game_info(game_id)
-        variants = []
-        for variant in info.variants:
-            variants.append(
-                {
-                    "name": variant.name,
-                    "doc": variant.doc,
-                    "min_players": variant.min_players,
-                    "max_players": variant.max_players,
-                    "options": [
-                        {
-                            "name": opt.name,
-                            "kind": opt.kind,
-                            "default": opt.default,
-                            "doc": opt.doc,
-                            "choices": list(opt.choices),
-                            "minimum": opt.minimum,
-                            "maximum": opt.maximum,
-                            "nullable": opt.nullable,
-                        }
-                        for opt in variant.options
-                    ],
-                }
-            )
-        players = range(
-            min(v.min_players for v in info.variants), max(v.max_players for v in info.variants) + 1
-        )
-        games.append(
-            {
-                "id": game_id,
-                "title": info.title,
-                "variants": variants,
-                "default_variant": {str(n): info.default_variant(n) for n in players},
-                "facts": info.facts,
-                "page": info.page,  # the board module: static/js/games/<page>.js (None: generic)
-                "bots": [name for name in botregistry.available() if botlib.plays(name, game_id)],
-            }
-        )
     return {
-        "games": games,
+        "games": [game_meta(game_id) for game_id in candlebox.GAMES],
         "bots": [
             {
                 "name": name,
@@ -74,6 +35,44 @@ def meta() -> dict[str, Any]:
         ],
         "strengths": botlib.STRENGTHS,
         "version": candlebox.__version__,
+    }
+
+
+def game_meta(game_id: str) -> dict[str, Any]:
+    info = candlebox.game_info(game_id)
+    players = range(
+        min(v.min_players for v in info.variants), max(v.max_players for v in info.variants) + 1
+    )
+    return {
+        "id": game_id,
+        "title": info.title,
+        "variants": [variant_meta(variant) for variant in info.variants],
+        "default_variant": {str(n): info.default_variant(n) for n in players},
+        "facts": info.facts,
+        "page": info.page,  # the board module: static/js/games/<page>.js (None: generic)
+        "bots": [name for name in botregistry.available() if botlib.plays(name, game_id)],
+    }
+
+
+def variant_meta(variant: Variant) -> dict[str, Any]:
+    return {
+        "name": variant.name,
+        "doc": variant.doc,
+        "min_players": variant.min_players,
+        "max_players": variant.max_players,
+        "options": [
+            {
+                "name": opt.name,
+                "kind": opt.kind,
+                "default": opt.default,
+                "doc": opt.doc,
+                "choices": list(opt.choices),
+                "minimum": opt.minimum,
+                "maximum": opt.maximum,
+                "nullable": opt.nullable,
+            }
+            for opt in variant.options
+        ],
     }
 
 
