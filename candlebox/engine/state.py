@@ -206,17 +206,27 @@ class State(abc.ABC):
             self.history.append((seat, action))
             self._do(seat, action)
             return
-        message = self._explain(seat, action, legal)
-        if self._is_malformed(action):
-            raise MalformedAction(message)
-        raise IllegalAction(message)
+        raise self._refusal(seat, action, legal)
 
     def explain(self, seat: int, action: str) -> str | None:
         """Why ``seat`` may not take ``action`` now, in words; ``None`` when it may."""
+        refused = self.refusal(seat, action)
+        return None if refused is None else str(refused)
+
+    def refusal(self, seat: int, action: str) -> IllegalAction | None:
+        """The error ``apply`` would raise for ``seat``'s ``action`` — a :class:`MalformedAction` for
+        text that is no action at all — without applying anything; ``None`` when it is legal. For
+        callers (the server) that must say which kind of refusal it is before touching the state."""
         legal = self.legal_actions(seat) if type(seat) is int else []
         if type(seat) is int and action in legal:
             return None
-        return self._explain(seat, action, legal)
+        return self._refusal(seat, action, legal)
+
+    def _refusal(self, seat: Any, action: Any, legal: list[str]) -> IllegalAction:
+        message = self._explain(seat, action, legal)
+        if self._is_malformed(action):
+            return MalformedAction(message)
+        return IllegalAction(message)
 
     # ----------------------------------------------------------------- words
     def label(self, seat: int, action: str) -> str:
@@ -224,10 +234,7 @@ class State(abc.ABC):
         game's text capability; any other action raises :class:`IllegalAction` as ``apply`` would."""
         legal = self.legal_actions(seat) if type(seat) is int else []
         if action not in legal:
-            message = self._explain(seat, action, legal)
-            if self._is_malformed(action):
-                raise MalformedAction(message)
-            raise IllegalAction(message)
+            raise self._refusal(seat, action, legal)
         text = _text_of(self.game_id)
         if text is None or text.label is None:
             return action

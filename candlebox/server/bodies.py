@@ -1,24 +1,31 @@
-"""The request bodies of the HTTP API as strict msgspec structures, checked at the boundary: a wrong
-type (``"public": "false"``), an unknown field or a missing one is a 400 naming the field, before the
-service sees anything."""
+"""Everything a client sends, as strict msgspec structures checked at the boundary: the HTTP API's
+request bodies and queries and the websocket's messages. A wrong type (``"public": "false"``), an
+unknown field (in a body) or a missing one is a 400 (or an error frame) naming the field, before the
+service sees anything: the service takes these typed values and never looks at JSON itself."""
 
 from __future__ import annotations
 
+import json
 import re
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, Literal, TypeVar
 
 import msgspec
 
-from candlebox.server.service import Rejected
+from candlebox.server.errors import Rejected
 
 T = TypeVar("T")
 
 Seed = Annotated[int, msgspec.Meta(ge=0, le=(1 << 63) - 1)]
 Short = Annotated[str, msgspec.Meta(max_length=200)]
+Action = Annotated[str, msgspec.Meta(min_length=1, max_length=200)]  # the game's notation
+LobbyList = Literal["open", "playing", "finished"]
+LOBBY_LISTS: tuple[LobbyList, ...] = ("open", "playing", "finished")
+CURSOR = r"^[0-9]{1,12}(?:\.[0-9]{1,20})?~[A-Za-z0-9_-]{1,32}$"  # lobby.cursor's form
 
 
+# ---------------------------------------------------------------------------- HTTP bodies
 class SeatSpec(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
-    kind: Short = "human"
+    kind: Literal["human", "bot"] = "human"
     name: Short | None = None
     bot: Short | None = None
     strength: float | Short | None = None  # 0 weakest … 1 strongest (or a level's name)
@@ -28,7 +35,7 @@ class SeatSpec(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
 
 class CreateSpec(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     game: Short
-    seats: Annotated[list[SeatSpec], msgspec.Meta(max_length=16)]
+    seats: Annotated[list[SeatSpec], msgspec.Meta(min_length=1, max_length=16)]
     variant: Short | None = None
     options: dict[str, Any] | None = None
     seed: Seed | None = None
@@ -49,8 +56,45 @@ class BotSpec(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
 
 
 class MoveSpec(msgspec.Struct, forbid_unknown_fields=True):
-    action: Short
+    action: Action
     expect: int  # the move number the action answers: a retried move is refused, never re-applied
+
+
+# ---------------------------------------------------------------------------- HTTP queries
+class LobbyQuery(msgspec.Struct, forbid_unknown_fields=True):
+    """``GET /api/games``: no list (the first page of each) or one list's page after ``cursor``."""
+
+    which: LobbyList | None = msgspec.field(default=None, name="list")
+    limit: Annotated[int, msgspec.Meta(ge=1)] | None = None
+    cursor: Annotated[str, msgspec.Meta(pattern=CURSOR)] | None = None
+
+
+class ReplayQuery(msgspec.Struct, forbid_unknown_fields=True):
+    at: Annotated[int, msgspec.Meta(ge=0)] = 0  # moves played (its upper bound is the game's)
+
+
+# ---------------------------------------------------------------------------- websocket messages
+# Fields a message does not use are ignored, as they always were (the envelope's "type", "ref").
+class Hello(msgspec.Struct):
+    token: str | None = None  # none: a spectator
+
+
+class MoveMessage(msgspec.Struct):
+    action: Action
+    expect: int
+
+
+MESSAGE_TYPES = ("move", "ping", "snapshot")
+
+
+class Envelope(msgspec.Struct):
+    """A websocket message after the hello: its kind and the client's ``ref`` (echoed in the reply;
+    a ``ref`` that is not a short text or a number is dropped, not refused), and the whole object
+    for the kind's own structure."""
+
+    kind: str
+    ref: str | int | None
+    data: dict[str, Any]
 
 
 # the error code for a bad field of a game's creation, as the service names them
@@ -63,8 +107,11 @@ CREATE_CODES = {
     "bot_delay": "bad-delay",
     "you": "bad-seat",
     "public": "bad-public",
+    "practice": "bad-practice",
 }
 SEAT_CODES = {"bot": "bad-bot", "strength": "bad-bot", "level": "bad-bot", "params": "bad-bot"}
+LOBBY_CODES = {"list": "bad-list", "limit": "bad-limit", "cursor": "bad-cursor"}
+REPLAY_CODES = {"at": "bad-move"}
 _FIELD = re.compile(r"\$\.(\w+)(?:\[\d+\]\.(\w+))?")
 
 
@@ -84,8 +131,61 @@ def convert(data: dict[str, Any], kind: type[T], codes: dict[str, str] | None = 
         raise Rejected(code, f"the request is not valid: {text}") from None
 
 
-def plain(spec: msgspec.Struct) -> dict[str, Any]:
-    """A checked body as the plain data the service takes (fields left out stay out)."""
-    data = msgspec.to_builtins(spec)
-    assert isinstance(data, dict)
+def json_object(raw: bytes | str, what: str = "the request body") -> dict[str, Any]:
+    """A JSON object from a body or a message; :class:`Rejected` ``malformed`` for anything else."""
+    try:
+        data = json.loads(raw)
+    except (ValueError, UnicodeDecodeError, RecursionError):  # RecursionError: nested too deeply
+        raise Rejected("malformed", f"{what} is not JSON") from None
+    if not isinstance(data, dict):
+        raise Rejected("malformed", f"{what} is a JSON object")
     return data
+
+
+def body(raw: bytes, limit: int, kind: type[T], codes: dict[str, str] | None = None) -> T:
+    """A request body (empty: ``{}``) as a ``kind``."""
+    if len(raw) > limit:
+        raise Rejected("too-large", f"the request is larger than {limit} bytes", 413)
+    return convert(json_object(raw) if raw else {}, kind, codes)
+
+
+def lobby_query(which: str | None, limit: int | None, cursor: str | None) -> LobbyQuery:
+    given = {"list": which, "limit": limit, "cursor": cursor}
+    query = convert({k: v for k, v in given.items() if v is not None}, LobbyQuery, LOBBY_CODES)
+    if query.which is None and query.cursor is not None:
+        raise Rejected("bad-cursor", "a cursor goes with the list it came from")
+    return query
+
+
+def message(text: str, limit: int) -> dict[str, Any]:
+    """A websocket message as a JSON object (at most ``limit`` characters)."""
+    if len(text) > limit:
+        raise Rejected("too-large", f"messages are at most {limit} characters")
+    return json_object(text, 'a message such as {"type": "move"}')
+
+
+def hello(text: str, limit: int) -> Hello:
+    """The first message of a websocket; anything else is refused as ``hello``."""
+    try:
+        data = message(text, limit)
+    except Rejected:
+        data = {}
+    if data.get("type") != "hello":
+        raise Rejected("hello", 'the first message is {"type": "hello", "token": ...}')
+    try:
+        return msgspec.convert(data, type=Hello, strict=True)
+    except msgspec.ValidationError as exc:
+        raise Rejected("hello", f"the hello is not valid: {exc}") from None
+
+
+def envelope(data: dict[str, Any]) -> Envelope:
+    ref = data.get("ref")
+    if not isinstance(ref, str | int) or (isinstance(ref, str) and len(ref) > 64):
+        ref = None
+    return Envelope(str(data.get("type")), ref, data)
+
+
+def unknown_type(kind: str) -> Rejected:
+    return Rejected(
+        "unknown-type", f"unknown message type {kind!r}; types: {', '.join(MESSAGE_TYPES)}"
+    )

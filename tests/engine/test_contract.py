@@ -119,6 +119,34 @@ def test_malformed_text_raises_malformed_action_and_illegal_text_does_not(
     assert issubclass(candlebox.MalformedAction, candlebox.IllegalAction)
 
 
+@pytest.mark.parametrize(
+    ("game", "players", "malformed", "illegal"),
+    [
+        ("candle-quest", 2, "fly away", "auction 3"),
+        ("sixteen-candies", 2, "draw nothing", "call"),
+        ("candelabria", 4, "deploy Z99 Q", "pass"),
+    ],
+)
+def test_refusal_is_what_apply_would_raise_without_applying(
+    game: str, players: int, malformed: str, illegal: str
+) -> None:
+    state = candlebox.new_game(game, players=players, seed=3)
+    seat = state.to_act[0]
+    before = state.to_json()
+    assert state.refusal(seat, state.legal_actions(seat)[0]) is None
+    for action, kind in (
+        (malformed, candlebox.MalformedAction),
+        (illegal, candlebox.IllegalAction),
+    ):
+        refused = state.refusal(seat, action)
+        assert type(refused) is kind
+        assert str(refused) == state.explain(seat, action)
+        with pytest.raises(kind) as raised:
+            state.apply(seat, action)
+        assert type(raised.value) is kind and str(raised.value) == str(refused)
+    assert state.to_json() == before
+
+
 # ----------------------------------------------------------------------------- move kinds
 def test_private_actions_are_declared_by_move_kind() -> None:
     private = {

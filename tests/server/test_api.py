@@ -129,7 +129,10 @@ def test_moves_legal_illegal_stale_and_credentials(client: Any) -> None:
     assert move(client, game_id, tokens[other], "flip", 0).json()["error"] == "illegal"
     refused = move(client, game_id, tokens[seat], "buy", 0)
     assert refused.status_code == 422 and "not legal now" in refused.json()["message"]
-    assert move(client, game_id, tokens[seat], "fly", 0).json()["message"].count("malformed") == 1
+    fly = move(client, game_id, tokens[seat], "fly", 0)  # no action at all in the notation
+    assert fly.status_code == 422 and fly.json()["error"] == "malformed-action"
+    assert fly.json()["message"].count("malformed") == 1
+    assert refused.json()["error"] == "illegal"  # well formed, but not legal now
     assert move(client, game_id, tokens[seat], "x" * 500, 0).json()["error"] == "malformed"
     assert (
         client.post(
@@ -154,6 +157,32 @@ def test_moves_legal_illegal_stale_and_credentials(client: Any) -> None:
     ok = move(client, game_id, tokens[seat], "flip", expect=0)
     assert ok.status_code == 200 and ok.json() == {"move": 0}
     assert state(client, game_id)["move"] == 1
+
+
+def test_a_refused_move_is_explained_by_the_engine_without_applying_it(
+    client: Any, monkeypatch: Any
+) -> None:
+    """The service asks the engine why (``State.refusal``); it never calls ``apply`` on a move it
+    refuses just to get the message."""
+    game_id, tokens = all_human(client, 2, seed=11)
+    seat = state(client, game_id)["view"]["pending"]["seats"][0]
+    kind = type(candlebox.new_game("candle-quest", 2, seed=11))
+    applied: list[str] = []
+    real = kind.apply
+
+    def counting(self: Any, who: int, action: str) -> None:
+        applied.append(action)
+        real(self, who, action)
+
+    monkeypatch.setattr(kind, "apply", counting)
+    for action, code in (("fly away", "malformed-action"), ("buy", "illegal")):
+        refused = move(client, game_id, tokens[seat], action, 0)
+        assert refused.json()["error"] == code
+        engine = candlebox.new_game("candle-quest", 2, seed=11)
+        assert refused.json()["message"] == engine.explain(seat, action)
+    assert applied == []
+    assert move(client, game_id, tokens[seat], "flip", 0).status_code == 200
+    assert applied == ["flip"]
 
 
 def test_two_simultaneous_moves_exactly_one_applies(sqlite_url: str) -> None:
@@ -220,6 +249,9 @@ def test_websocket_protocol_and_errors(client: Any) -> None:
         ws.send_json({"type": "move", "action": "sell", "expect": 0, "ref": 7})
         reply = ws.receive_json()
         assert reply["error"] == "illegal" and reply["ref"] == 7
+        ws.send_json({"type": "move", "action": "fly away", "expect": 0, "ref": 8})
+        reply = ws.receive_json()
+        assert reply["error"] == "malformed-action" and reply["ref"] == 8
         ws.send_json({"type": "ping", "ref": "p"})
         assert ws.receive_json() == {"type": "pong", "ref": "p", "move": 0}
         seat = snap["view"]["pending"]["seats"][0]

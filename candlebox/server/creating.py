@@ -1,0 +1,176 @@
+"""A new game's record from a checked :class:`~candlebox.server.bodies.CreateSpec`: the game set up
+by the engine, its seats (bots with the server's parameters, humans with credentials or invites), and
+its fairness commitment (the seed only the server knows, unless it is a practice game)."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import candlebox
+from candlebox.engine import State, fairness
+from candlebox.server import bots as botlib
+from candlebox.server import security
+from candlebox.server.bodies import CreateSpec, SeatSpec
+from candlebox.server.config import Settings
+from candlebox.server.errors import Rejected
+from candlebox.server.frames import FIXING_OPTIONS
+from candlebox.server.packs import content_path, scrub_path
+from candlebox.server.storage import FairRecord, GameRecord, SeatRecord
+
+BOT_NAMES = ("Ember", "Wick", "Taper", "Lumen", "Flicker", "Tallow", "Beacon", "Glim")
+
+
+@dataclass
+class NewGame:
+    record: GameRecord
+    state: State
+    you: int | None
+    token: str | None = None  # the creator's credential (when ``you`` is a seat)
+    invites: dict[int, str] = field(default_factory=dict)  # the other human seats' invite codes
+
+    def answer(self) -> dict[str, Any]:
+        """What the creator is told (the only time the credential and invites are shown)."""
+        out: dict[str, Any] = {"id": self.record.id, "seat": self.you}
+        out["invites"] = {str(k): v for k, v in self.invites.items()}
+        if self.token is not None:
+            out["token"] = self.token
+        return out
+
+
+def new_game(spec: CreateSpec, settings: Settings) -> NewGame:
+    if spec.game not in candlebox.GAMES:
+        raise Rejected(
+            "bad-game", f"unknown game {spec.game!r}; games: {', '.join(candlebox.GAMES)}"
+        )
+    players = len(spec.seats)
+    options = spec.options or {}
+    check_options(settings, spec.game, spec.variant, players, options)
+    seed_chosen = practice_rules(spec.practice, spec.seed, options)
+    state, pack = _set_up(settings, spec, options)
+    delay = _bot_delay(settings, spec.bot_delay)
+    you = spec.you
+    if you is not None and not 0 <= you < players:
+        raise Rejected("bad-seat", f"'you' is the seat you take, 0–{players - 1}, or null")
+    made = NewGame(_record(spec, state, pack, delay), state, you)
+    made.record.seats = [_seat(settings, spec, number, made) for number in range(players)]
+    nonce = fairness.draw()[1]
+    record = made.record
+    commitment = fairness.commit(
+        record.id, record.game, record.variant, players, record.options, record.seed, nonce
+    )
+    record.fair = FairRecord(spec.practice, seed_chosen, nonce, commitment)
+    return made
+
+
+def _set_up(settings: Settings, spec: CreateSpec, options: dict[str, Any]) -> tuple[State, Any]:
+    """The engine's game from the spec, and the content pack's name (None: shipped content)."""
+    # Without a chosen seed only the server knows it until the game is over.
+    seed = spec.seed if spec.seed is not None else fairness.draw()[0]
+    pack = options.get("content")
+    if pack is not None:
+        options = {**options, "content": content_path(settings, pack)}
+    try:
+        state = candlebox.new_game(spec.game, len(spec.seats), spec.variant, seed=seed, **options)
+    except TypeError:  # the engine's message would be Python's own words: never shown
+        raise Rejected("bad-settings", "these options do not fit this game") from None
+    except ValueError as exc:
+        if pack is None:
+            raise Rejected("bad-settings", str(exc)) from None
+        message = scrub_path(str(exc), options["content"])
+        raise Rejected("bad-content", f"content pack {pack!r} does not load: {message}") from None
+    return state, pack
+
+
+def _bot_delay(settings: Settings, asked: float | None) -> float:
+    delay = settings.bot_delay if asked is None else asked
+    if not 0 <= delay <= settings.max_bot_delay:
+        raise Rejected("bad-delay", f"bot_delay is from 0 to {settings.max_bot_delay:g} seconds")
+    return float(delay)
+
+
+def _record(spec: CreateSpec, state: State, pack: Any, delay: float) -> GameRecord:
+    return GameRecord(
+        id=security.new_game_id(),
+        game=spec.game,
+        variant=state.variant,
+        players=len(spec.seats),
+        options=dict(state.options) if pack is None else {**state.options, "content": pack},
+        seed=state.seed,
+        public=spec.public,
+        bot_delay=delay,
+        created_at=time.time(),
+        seats=[],
+    )
+
+
+def _seat(settings: Settings, spec: CreateSpec, number: int, made: NewGame) -> SeatRecord:
+    asked = spec.seats[number]
+    if asked.kind == "bot":
+        if number == made.you:
+            raise Rejected("bad-seat", f"seat {number} is a bot; you cannot take it")
+        return _bot_seat(settings, spec.game, number, asked)
+    human = SeatRecord(number, "human", security.clean_name(asked.name, f"Player {number + 1}"))
+    secret = security.new_token()
+    if number == made.you:
+        human.token_hash, made.token = security.digest(secret), secret
+    else:
+        human.invite_hash, made.invites[number] = security.digest(secret), secret
+    return human
+
+
+def _bot_seat(settings: Settings, game: str, number: int, asked: SeatSpec) -> SeatRecord:
+    strength = asked.level if asked.level is not None else asked.strength
+    try:
+        name = botlib.check(asked.bot if asked.bot is not None else "heuristic", game)
+        params = botlib.params_for(name, strength, asked.params or {}, settings.max_bot_seconds)
+    except ValueError as exc:
+        raise Rejected("bad-bot", f"seat {number}: {exc}") from None
+    label = security.clean_name(asked.name, BOT_NAMES[number % len(BOT_NAMES)])
+    return SeatRecord(number, "bot", label, bot=name, params=params)
+
+
+def practice_rules(practice: bool, seed: int | None, options: dict[str, Any]) -> bool:
+    """Whether the seed was chosen. A chosen seed or fixed chance (``FIXING_OPTIONS``) lets its
+    chooser know every hidden card, so it is allowed only in a game created as a practice game,
+    which shows it to every player and spectator."""
+    fixed = [name for name in FIXING_OPTIONS if options.get(name) is not None]
+    if not practice and (seed is not None or fixed):
+        chosen = (["seed"] if seed is not None else []) + fixed
+        one = len(chosen) == 1
+        raise Rejected(
+            "practice-only",
+            f"{' and '.join(chosen)} {'decides' if one else 'decide'} the cards "
+            f"in advance, so whoever sets {'it' if one else 'them'} could know "
+            'every hidden card: practice games only (add "practice": true; every player and '
+            "spectator then sees what was fixed). Other games are dealt from a seed only the "
+            "server knows.",
+        )
+    return seed is not None
+
+
+def check_options(
+    settings: Settings, game: str, variant: str | None, players: int, options: dict[str, Any]
+) -> None:
+    """Option names the variant knows (never the engine's own arguments such as ``seed``) and
+    ``max_turns`` within this server's cap."""
+    info = candlebox.game_info(game)
+    try:
+        name = variant or info.default_variant(players)
+    except (ValueError, KeyError):
+        return  # the engine names the problem with the player count
+    chosen = next((v for v in info.variants if v.name == name), None)
+    if chosen is None:
+        return  # the engine names the unknown variant
+    # An option another variant offers is accepted at the value it has here (Variant.fixed).
+    known = {opt.name for opt in chosen.options} | {pin.option.name for pin in chosen.fixed}
+    for key in options:
+        if key not in known:
+            raise Rejected(
+                "bad-settings",
+                f"unknown option {key!r}; options: {', '.join(sorted(known)) or 'none'}",
+            )
+    turns = options.get("max_turns")
+    if isinstance(turns, int) and turns > settings.max_turns:
+        raise Rejected("bad-settings", f"max_turns is at most {settings.max_turns} on this server")

@@ -1,0 +1,217 @@
+"""What watchers are sent: every frame for a seat is built from ``view(seat)``, ``legal_actions(seat)``
+and ``log(seat)`` of that seat (spectators: ``None``), never the action history, the RNG or another
+seat's credential; and the public facts of a game (its seats, its fairness commitment, its map)."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import msgspec
+
+from candlebox.engine import State, fairness
+from candlebox.server import bots as botlib
+from candlebox.server.config import Settings
+from candlebox.server.errors import Rejected
+from candlebox.server.live import CLOSED_MESSAGE, LiveGame
+from candlebox.server.packs import fresh_state
+from candlebox.server.sentences import entry_text, seat_words
+
+encode = msgspec.json.Encoder().encode
+# Options that fix what chance would decide (a deck's order, the content itself): practice only.
+FIXING_OPTIONS = ("deck", "decks", "content")
+
+
+class Frames:
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+
+    # ------------------------------------------------------------------ public facts
+    def seats_public(self, live: LiveGame) -> list[dict[str, Any]]:
+        now = time.time()
+        out = []
+        for record in live.record.seats:
+            away = live.away_since.get(record.seat)
+            bot = record.kind == "bot"
+            out.append(
+                {
+                    "seat": record.seat,
+                    "name": record.name,
+                    "kind": record.kind,
+                    "bot": record.bot if bot else None,
+                    "strength": botlib.strength_of(record.bot, record.params) if bot else None,
+                    "taken": bot or record.token_hash is not None,
+                    "connected": live.connected(record.seat),
+                    "away": None if away is None else round(now - away, 1),
+                }
+            )
+        return out
+
+    def game_public(self, live: LiveGame) -> dict[str, Any]:
+        record = live.record
+        return {
+            "id": record.id,
+            "game": record.game,
+            "title": live.title,
+            "variant": record.variant,
+            "players": record.players,
+            "options": record.options,
+            "public": record.public,
+            "bot_delay": record.bot_delay,
+            "status": "over" if live.over else "live",
+            "moves": live.moves,
+            "created_at": record.created_at,
+            "zombie_after": self.settings.zombie_after,
+            **fairness_public(live),
+        }
+
+    def summary(self, live: LiveGame) -> dict[str, Any]:
+        """A lobby entry of a live game."""
+        return {**self.game_public(live), "seats": self.seats_public(live)}
+
+    # ------------------------------------------------------------------ frames
+    def frame(self, live: LiveGame, seat: int | None, kind: str = "snapshot") -> str:
+        """A snapshot: everything ``seat`` may see now, its whole log included."""
+        return self.snapshot(live, seat, kind)[0]
+
+    def snapshot(self, live: LiveGame, seat: int | None, kind: str) -> tuple[str, int]:
+        """A snapshot frame and the length of the log it holds."""
+        entries = live.state.log(seat)
+        payload = {
+            "type": kind,
+            "game": self.game_public(live),
+            "seats": self.seats_public(live),
+            "you": seat,
+            **_seen(live, seat, entries),
+        }
+        return encode(payload).decode(), len(entries)
+
+    def broadcast(self, live: LiveGame) -> None:
+        """An update to every watcher: the new log entries since the last broadcast, as each seat may
+        see them, and its view and legal actions."""
+        start = live.events_sent
+        live.events_sent = live.state.event_count
+        if not live.watchers:
+            return
+        seats = self.seats_public(live)
+        game = self.game_public(live)
+        for seat, conns in live.watchers.items():
+            if not conns:
+                continue
+            known = live.log_lengths.get(seat, 0)
+            entries = live.state.log(seat, since=start)
+            live.log_lengths[seat] = known + len(entries)
+            payload = {"type": "update", "game": game, "seats": seats, "you": seat}
+            frame = encode({**payload, "log_from": known, **_seen(live, seat, entries)}).decode()
+            for conn in conns:
+                conn.push(frame)
+
+    def resend_snapshots(self, live: LiveGame) -> None:
+        """A fresh snapshot to every watcher (after the state was rebuilt)."""
+        for seat, conns in live.watchers.items():
+            frame, live.log_lengths[seat] = self.snapshot(live, seat, "snapshot")
+            for conn in conns:
+                conn.push(frame)
+
+    def broadcast_seats(self, live: LiveGame) -> None:
+        seats = {"type": "seats", "seats": self.seats_public(live), "move": live.moves}
+        live.push_all(encode(seats).decode())
+
+    # ------------------------------------------------------------------ finished games
+    def replay_frame(self, live: LiveGame, seat: int | None, at: int) -> dict[str, Any]:
+        """A finished game as ``seat`` saw it after ``at`` moves (0: the start)."""
+        if not live.over:
+            raise Rejected("not-over", "a game can be replayed once it is over", 409)
+        history = live.state.history
+        if not 0 <= at <= len(history):
+            raise Rejected("bad-move", f"the move number is from 0 to {len(history)}")
+        state = fresh_state(self.settings, live.record)
+        for mover, action in history[:at]:
+            state.apply(mover, action)
+        entries = state.log(seat)
+        return {
+            "type": "replay",
+            "game": self.game_public(live),
+            "seats": self.seats_public(live),
+            "you": seat,
+            "move": at,
+            "moves": len(history),
+            "view": state.view(seat),
+            "legal": [],
+            "log": [entry_text(live.record.game, entry) for entry in entries],
+            "over": state.is_over,
+            "result": result(state),
+        }
+
+    def saved_game(self, live: LiveGame) -> dict[str, Any]:
+        """A finished game as a saved-game file (``candlebox replay FILE --verify`` checks it): the
+        engine's ``to_json`` with the content pack by name, and the opened commitment."""
+        if not live.over:
+            raise Rejected("not-over", "a game can be downloaded once it is over", 409)
+        data = live.state.to_json()
+        data["options"] = dict(live.record.options)  # a content pack's name, not its folder
+        block = fairness_public(live)["fairness"]
+        if block is not None:
+            data["fairness"] = block
+        return data
+
+
+def _seen(live: LiveGame, seat: int | None, entries: list[dict[str, Any]]) -> dict[str, Any]:
+    """The part of a frame that is the seat's own: its view, legal actions and log entries."""
+    state = live.state
+    return {
+        "move": live.moves,
+        "view": state.view(seat),
+        "legal": state.legal_actions(seat) if seat is not None else [],
+        **seat_words(state, seat),  # the pending decision and the legal actions in words
+        "log": [entry_text(live.record.game, entry) for entry in entries],
+        "over": state.is_over,
+        "result": result(state),
+    }
+
+
+def fairness_public(live: LiveGame) -> dict[str, Any]:
+    """What every seat and spectator is shown about how the game is dealt: the commitment from
+    the start, its opening once the game is over; in a practice game, what was fixed."""
+    record, fair = live.record, live.record.fair
+    if fair is None:
+        return {"practice": False, "fixed": [], "seed": None, "fairness": None}
+    fixed = [name for name in FIXING_OPTIONS if record.options.get(name) is not None]
+    over = live.over
+    shown_seed = record.seed if fair.seed_chosen else None
+    return {
+        "practice": fair.practice,
+        "fixed": (["seed"] if fair.seed_chosen else []) + fixed,
+        "seed": None if shown_seed is None else str(shown_seed),
+        "fairness": fairness.reveal_block(
+            record.id,
+            fair.commitment,
+            record.seed if over else None,
+            fair.nonce if over else None,
+        ),
+    }
+
+
+def closed_frame() -> str:
+    """The error frame watchers of a game closed for being abandoned get."""
+    payload = {"type": "error", "error": "closed", "message": CLOSED_MESSAGE, "ref": None}
+    return encode(payload).decode()
+
+
+def result(state: State) -> dict[str, Any] | None:
+    if not state.is_over:
+        return None
+    return {"winners": list(state.winners), "scores": list(state.scores)}
+
+
+def board_of(state: Any) -> dict[str, Any] | None:
+    """The side of the map a game is played on, as plain public data (content packs are public: the
+    regions with their colours and territories' icons, borders, bridges and the grid of cells the map is
+    drawn from, rulings CA-1); None for a game without a map."""
+    content = getattr(state, "content", None)
+    sides = getattr(content, "sides", None)
+    side = getattr(state, "side", None)
+    if not isinstance(sides, dict) or side not in sides:
+        return None
+    data = msgspec.to_builtins(sides[side])
+    return data if isinstance(data, dict) else None

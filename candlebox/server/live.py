@@ -1,0 +1,81 @@
+"""A game being played or watched in this process, and one watcher's connection to it."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from candlebox.engine import State
+from candlebox.server.storage import GameRecord, SeatRecord
+
+CLOSED_MESSAGE = "this game was closed: nobody moved in it for a long time"
+
+
+class Connection:
+    """One watcher of one game (a websocket, or a test double): frames are queued and sent in order
+    by the caller's sender loop; a client that falls too far behind is dropped and must reconnect."""
+
+    def __init__(self, seat: int | None, limit: int) -> None:
+        self.seat = seat
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.limit = limit
+        self.dropped = False
+
+    def push(self, frame: str) -> None:
+        if self.dropped:
+            return
+        if self.queue.qsize() >= self.limit:
+            self.dropped = True
+            self.queue.put_nowait(None)  # the sender loop closes the socket
+            return
+        self.queue.put_nowait(frame)
+
+    def close(self) -> None:
+        self.dropped = True
+        self.queue.put_nowait(None)
+
+
+@dataclass
+class LiveGame:
+    record: GameRecord
+    state: State
+    moves: int = 0  # moves applied (= recorded)
+    events_sent: int = 0  # engine events already turned into log frames
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    watchers: dict[int | None, set[Connection]] = field(default_factory=dict)
+    away_since: dict[int, float] = field(default_factory=dict)  # seat -> when its last link went
+    log_lengths: dict[int | None, int] = field(default_factory=dict)  # entries each watcher has
+    bots: dict[int, Any] = field(default_factory=dict)
+    bot_tasks: dict[int, asyncio.Task[None]] = field(default_factory=dict)
+    title: str = ""
+    active_at: float = field(default_factory=time.time)  # its last move (or creation, or restart)
+    creator: str | None = None  # the client address that created it (this process only)
+
+    @property
+    def id(self) -> str:
+        return self.record.id
+
+    @property
+    def over(self) -> bool:
+        return self.state.is_over
+
+    def seat(self, number: int) -> SeatRecord:
+        return self.record.seats[number]
+
+    def connected(self, seat: int) -> bool:
+        return bool(self.watchers.get(seat))
+
+    def has_open_seat(self) -> bool:
+        return any(s.kind == "human" and s.token_hash is None for s in self.record.seats)
+
+    def all_away_from(self, now: float) -> None:
+        """Every seat counts as away from ``now`` (a new or resumed game nobody watches yet)."""
+        for seat in range(self.record.players):
+            self.away_since[seat] = now
+
+    def push_all(self, frame: str) -> None:
+        for conns in self.watchers.values():
+            for conn in conns:
+                conn.push(frame)

@@ -1,0 +1,95 @@
+"""A move: per-game lock → the move number it answers → the engine's verdict (``State.refusal``:
+malformed text or an illegal move, refused in the engine's words) → committed to the database → applied
+→ broadcast → bots whose turn it is are scheduled."""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+
+from candlebox.engine import MalformedAction
+from candlebox.server.errors import Rejected
+from candlebox.server.live import CLOSED_MESSAGE, LiveGame
+from candlebox.server.registry import LiveGames
+from candlebox.server.storage import MoveConflict, MoveRecord, Storage
+
+log = logging.getLogger("candlebox.server")
+
+
+class Moves:
+    def __init__(self, games: LiveGames, schedule_bots: Callable[[LiveGame], None]) -> None:
+        self.games = games
+        self.schedule_bots = schedule_bots
+        self.stats = {"moves": 0, "bot_moves": 0, "rejected": 0}
+
+    async def submit(
+        self, game_id: str, seat: int, action: str, expect: int, bot: bool = False
+    ) -> int:
+        """Apply ``seat``'s ``action`` answering move ``expect``; returns its move number once it is
+        committed and broadcast. Anything refused raises :class:`Rejected` and changes nothing."""
+        live = self.games.live(game_id)
+        async with live.lock:
+            self._check(live, seat, action, expect, bot)
+            number = await self._commit(live, MoveRecord(live.moves, seat, action))
+            live.state.apply(seat, action)  # legal, so this cannot fail
+            live.moves += 1
+            live.active_at = time.time()
+            self.stats["moves"] += 1
+            self.stats["bot_moves"] += bot
+            self.games.frames.broadcast(live)
+            if live.over:
+                await self.games.record_result(live)
+        if live.over:
+            self.games.games.pop(game_id, None)
+            self.games.keep_finished(live)
+        else:
+            self.schedule_bots(live)
+        return number
+
+    def _check(self, live: LiveGame, seat: int, action: str, expect: int, bot: bool) -> None:
+        if live.record.status == "expired":  # closed while this move waited for the lock
+            raise Rejected("closed", CLOSED_MESSAGE, 410)
+        if live.over:
+            raise Rejected("over", "the game is over; no move is legal", 409)
+        if not bot and live.seat(seat).kind == "bot":
+            raise Rejected("bot-seat", f"a bot plays seat {seat} now; take it back first", 409)
+        if expect != live.moves:
+            refuse_repeat(live, seat, action, expect)
+            raise Rejected(
+                "stale",
+                f"the game has moved on: that answers move {expect}, the game is at move "
+                f"{live.moves}",
+                409,
+            )
+        refused = live.state.refusal(seat, action)
+        if refused is not None:
+            self.stats["rejected"] += 1
+            if isinstance(refused, MalformedAction):
+                raise Rejected("malformed-action", str(refused), 422)
+            raise Rejected("illegal", str(refused), 422)
+
+    async def _commit(self, live: LiveGame, move: MoveRecord) -> int:
+        try:
+            await self.games.writer.run(lambda conn: Storage.insert_move(conn, live.id, move))
+        except MoveConflict:
+            await self.games.resync(live)
+            raise Rejected("conflict", "another move was recorded first; try again", 409) from None
+        except Exception:
+            log.exception("move %d of %s could not be saved", move.number, live.id)
+            raise Rejected(
+                "unavailable", "the move could not be saved just now; try again shortly", 503
+            ) from None
+        return move.number
+
+
+def refuse_repeat(live: LiveGame, seat: int, action: str, expect: int) -> None:
+    """A move answering a move number that is already taken by this very move (a retry, a double
+    click, a resent message): refused, naming it, never applied again."""
+    history = live.state.history
+    if 0 <= expect < len(history) and tuple(history[expect]) == (seat, action):
+        raise Rejected(
+            "duplicate",
+            f"{action!r} was already applied as move {expect}; it is not applied again",
+            409,
+        )

@@ -1,0 +1,132 @@
+"""The games this process holds: live ones, and finished ones rebuilt from the database on demand
+(for replays); each rebuilt by replaying its stored moves through the engine."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import OrderedDict
+from functools import partial
+
+import candlebox
+from candlebox.server import security
+from candlebox.server.config import Settings
+from candlebox.server.errors import Rejected
+from candlebox.server.frames import Frames
+from candlebox.server.live import CLOSED_MESSAGE, LiveGame
+from candlebox.server.packs import fresh_state
+from candlebox.server.storage import GameRecord, MoveRecord, Storage, Writer
+
+log = logging.getLogger("candlebox.server")
+
+
+class LiveGames:
+    def __init__(self, settings: Settings, storage: Storage, frames: Frames) -> None:
+        self.settings = settings
+        self.storage = storage
+        self.writer = Writer(storage)
+        self.frames = frames
+        self.games: dict[str, LiveGame] = {}
+        self.finished: OrderedDict[str, LiveGame] = OrderedDict()  # rebuilt on demand
+        self.closed = False
+
+    def rebuild(self, record: GameRecord, moves: list[MoveRecord]) -> LiveGame:
+        state = fresh_state(self.settings, record)
+        for expected, move in enumerate(moves):
+            if move.number != expected:
+                raise ValueError(f"move {expected} is missing (found {move.number})")
+            state.apply(move.seat, move.action)
+        live = LiveGame(record=record, state=state, moves=len(moves))
+        live.events_sent = state.event_count
+        live.title = candlebox.game_info(record.game).title
+        return live
+
+    async def resume(self, game_id: str) -> LiveGame | None:
+        """A stored live game rebuilt at start-up; None when it does not replay (it is then marked
+        broken) or is over (it is then recorded as over and kept for replays)."""
+        loaded = await asyncio.to_thread(self.storage.load_game, game_id)
+        if loaded is None:
+            return None
+        try:
+            live = self.rebuild(*loaded)
+        except Exception as exc:
+            log.error("game %s does not replay (%s); marked broken", game_id, exc)
+            await self.writer.run(partial(Storage.set_status, game_id=game_id, status="broken"))
+            return None
+        if live.over:
+            await self.record_result(live)
+            self.keep_finished(live)
+            return None
+        return live
+
+    # ------------------------------------------------------------------ finding games
+    def live(self, game_id: str) -> LiveGame:
+        live = self.games.get(game_id)
+        if live is None:
+            if game_id in self.finished:
+                raise Rejected("over", "the game is over", 409)
+            raise Rejected("no-game", f"there is no game {game_id!r} in progress", 404)
+        return live
+
+    async def any_game(self, game_id: str) -> LiveGame:
+        """A live game, or a finished one rebuilt from the database."""
+        live = self.games.get(game_id) or self.finished.get(game_id)
+        if live is not None:
+            return live
+        if len(game_id) > 32:
+            raise Rejected("no-game", "there is no such game", 404)
+        loaded = await asyncio.to_thread(self.storage.load_game, game_id)
+        if loaded is None:
+            raise Rejected("no-game", f"there is no game {game_id!r}", 404)
+        record, moves = loaded
+        if record.status == "broken":
+            raise Rejected("broken", "this game's record does not replay", 410)
+        if record.status == "expired":
+            raise Rejected("closed", CLOSED_MESSAGE, 410)
+        live = self.games.get(game_id) or self.finished.get(game_id)  # loaded meanwhile?
+        if live is not None:
+            return live
+        live = self.rebuild(record, moves)
+        if not live.over:  # the record says live but this process does not have it: should not be
+            self.games[game_id] = live
+            return live
+        self.keep_finished(live)
+        return live
+
+    def keep_finished(self, live: LiveGame) -> None:
+        self.finished[live.id] = live
+        self.finished.move_to_end(live.id)
+        while len(self.finished) > self.settings.finished_in_memory:
+            oldest, game = next(iter(self.finished.items()))
+            if any(game.watchers.values()):
+                break
+            del self.finished[oldest]
+
+    @staticmethod
+    def seat_for_token(live: LiveGame, token: str | None) -> int:
+        """The seat whose credential ``token`` is; :class:`Rejected` (403) for anything else."""
+        if security.well_formed(token):
+            assert isinstance(token, str)
+            digest = security.digest(token)
+            for seat in live.record.seats:
+                if seat.token_hash is not None and seat.token_hash == digest:
+                    return seat.seat
+        raise Rejected("credential", "that credential is not valid for this game", 403)
+
+    # ------------------------------------------------------------------ records
+    async def record_result(self, live: LiveGame) -> None:
+        state = live.state
+        result = {"winners": list(state.winners), "scores": list(state.scores)}
+        live.record.status, live.record.result = "over", result
+        await self.writer.run(lambda conn: Storage.set_status(conn, live.id, "over", result))
+
+    async def resync(self, live: LiveGame) -> None:
+        """Another writer recorded moves this process has not applied: rebuild from the database."""
+        loaded = await asyncio.to_thread(self.storage.load_game, live.id)
+        if loaded is None:
+            return
+        record, moves = loaded
+        fresh = self.rebuild(record, moves)
+        live.state, live.moves, live.record.seats = fresh.state, fresh.moves, record.seats
+        live.events_sent = live.state.event_count
+        self.frames.resend_snapshots(live)

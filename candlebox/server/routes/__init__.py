@@ -1,0 +1,18 @@
+"""The app's routes, one router per concern: pages, the lobby (meta, lists, creating games), a
+game's public facts and frames, seats, moves, and the websocket. Each route reads its input through
+``candlebox.server.bodies`` and hands typed values to the service."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+from candlebox.server.routes import games, lobby, moves, pages, seats, websocket
+
+ROUTERS: tuple[APIRouter, ...] = (
+    pages.router,
+    lobby.router,
+    games.router,
+    seats.router,
+    moves.router,
+    websocket.router,
+)

@@ -1,0 +1,42 @@
+"""A game's public facts, what a seat sees now, replays, the saved-game file and the map."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse, Response
+
+from candlebox.server import bodies
+from candlebox.server.routes.common import bearer, service
+
+router = APIRouter()
+
+
+@router.get("/api/games/{game_id}")
+async def api_game(game_id: str, request: Request) -> JSONResponse:
+    return JSONResponse(await service(request).describe(game_id))
+
+
+@router.get("/api/games/{game_id}/state")
+async def api_state(game_id: str, request: Request) -> Response:
+    frame = await service(request).state_frame(game_id, bearer(request))
+    return Response(frame, media_type="application/json")
+
+
+@router.get("/api/games/{game_id}/replay")
+async def api_replay(game_id: str, request: Request, at: int = 0) -> JSONResponse:
+    query = bodies.convert({"at": at}, bodies.ReplayQuery, bodies.REPLAY_CODES)
+    return JSONResponse(await service(request).replay(game_id, bearer(request), query.at))
+
+
+@router.get("/api/games/{game_id}/saved")
+async def api_saved(game_id: str, request: Request) -> JSONResponse:
+    """A finished game as a saved-game file, with its seed and nonce revealed (public: the game
+    is over, so nothing in it is secret any more)."""
+    name, data = await service(request).saved(game_id)
+    return JSONResponse(data, headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+
+@router.get("/api/games/{game_id}/board")
+async def api_board(game_id: str, request: Request) -> JSONResponse:
+    board = await service(request).board(game_id)
+    return JSONResponse(board, headers={"Cache-Control": "private, max-age=3600"})

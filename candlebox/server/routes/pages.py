@@ -1,0 +1,22 @@
+"""The lobby and game pages (static ES modules, no build step)."""
+
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+
+from fastapi import APIRouter
+from fastapi.responses import FileResponse
+
+STATIC = Path(str(resources.files("candlebox.server") / "static"))
+router = APIRouter(include_in_schema=False)
+
+
+@router.get("/")
+async def lobby_page() -> FileResponse:
+    return FileResponse(STATIC / "index.html", media_type="text/html")
+
+
+@router.get("/g/{game_id}")
+async def game_page(game_id: str) -> FileResponse:
+    return FileResponse(STATIC / "game.html", media_type="text/html")

@@ -1,0 +1,31 @@
+"""Taking a seat, handing it to a bot (zombie mode) and taking it back."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse
+
+from candlebox.server import bodies
+from candlebox.server.routes.common import bearer, body, service
+
+router = APIRouter()
+
+
+@router.post("/api/games/{game_id}/seats/{seat}/claim")
+async def api_claim(game_id: str, seat: int, request: Request) -> JSONResponse:
+    claim = await body(request, bodies.ClaimSpec)
+    token = await service(request).claim(game_id, seat, claim)
+    return JSONResponse({"seat": seat, "token": token})
+
+
+@router.post("/api/games/{game_id}/seats/{seat}/bot")
+async def api_to_bot(game_id: str, seat: int, request: Request) -> JSONResponse:
+    spec = await body(request, bodies.BotSpec)
+    await service(request).hand_to_bot(game_id, seat, bearer(request), spec)
+    return JSONResponse({"seat": seat, "kind": "bot"})
+
+
+@router.post("/api/games/{game_id}/seats/{seat}/human")
+async def api_take_back(game_id: str, seat: int, request: Request) -> JSONResponse:
+    await service(request).take_back(game_id, seat, bearer(request))
+    return JSONResponse({"seat": seat, "kind": "human"})

@@ -1,0 +1,175 @@
+"""``/ws/games/{id}``: the hello, then moves in and frames out until either side goes."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from typing import Any
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+
+from candlebox.server import bodies, clients
+from candlebox.server.config import Settings
+from candlebox.server.errors import Rejected, failure
+from candlebox.server.live import Connection, LiveGame
+from candlebox.server.service import GameService
+
+log = logging.getLogger("candlebox.server")
+HELLO_TIMEOUT = 10.0
+router = APIRouter()
+
+
+@router.websocket("/ws/games/{game_id}")
+async def game_socket(websocket: WebSocket, game_id: str) -> None:
+    state = websocket.app.state
+    settings: Settings = state.settings
+    if not clients.same_origin(
+        websocket.headers.get("origin"), websocket.headers.get("host"), settings
+    ):
+        await websocket.close(code=4403, reason="cross-origin")
+        return
+    peer = websocket.client.host if websocket.client else None
+    if state.rate.wait(clients.client_address(peer, websocket.headers, settings)) > 0:
+        await websocket.close(code=4429, reason="slow-down")
+        return
+    await websocket.accept()
+    await Session(websocket, state.service, settings, game_id).run()
+
+
+def reply(ref: Any, exc: Rejected) -> str:
+    return json.dumps({"type": "error", "ref": ref, **exc.payload()})
+
+
+class Session:
+    """One websocket: the hello, then moves in and frames out until either side goes."""
+
+    def __init__(
+        self, websocket: WebSocket, service: GameService, settings: Settings, game_id: str
+    ) -> None:
+        self.ws = websocket
+        self.service = service
+        self.settings = settings
+        self.game_id = game_id
+        self.allowance = settings.messages_per_second * 2
+        self.checked = time.monotonic()
+        self.tasks: set[asyncio.Task[None]] = set()  # moves being made (kept from the collector)
+
+    async def refuse(self, code: str, message: str, close: int) -> None:
+        with contextlib.suppress(Exception):
+            await self.ws.send_text(
+                json.dumps({"type": "error", "error": code, "message": message})
+            )
+            await self.ws.close(code=close, reason=code)
+
+    async def run(self) -> None:
+        try:
+            await self.session()
+        except Exception as exc:  # never a traceback, never silence: an error frame, then close
+            log.exception("websocket session of %s failed", self.game_id)
+            problem = failure(exc)
+            await self.refuse(problem.code, problem.message, 1011)
+
+    async def session(self) -> None:
+        try:
+            text = await asyncio.wait_for(self.ws.receive_text(), HELLO_TIMEOUT)
+        except (TimeoutError, WebSocketDisconnect, RuntimeError, KeyError):
+            await self.refuse("hello", 'say hello first: {"type": "hello"}', 4400)
+            return
+        try:
+            hello = bodies.hello(text, self.settings.max_message)
+        except Rejected as exc:
+            await self.refuse(exc.code, exc.message, 4400)
+            return
+        try:
+            live = await self.service.any_game(self.game_id)
+            seat = None if hello.token is None else self.service.seat_for_token(live, hello.token)
+        except Rejected as exc:
+            await self.refuse(exc.code, exc.message, 4403 if exc.status == 403 else 4404)
+            return
+        await self.watch(live, Connection(seat, self.settings.send_queue))
+
+    async def watch(self, live: LiveGame, conn: Connection) -> None:
+        try:
+            self.service.attach(live, conn)
+        except Rejected as exc:
+            await self.refuse(exc.code, exc.message, 4409)
+            return
+        sender = asyncio.create_task(self.pump(conn))
+        try:
+            await self.receive(live, conn)
+        finally:
+            self.service.detach(live, conn)
+            conn.close()
+            await asyncio.gather(sender, return_exceptions=True)
+
+    async def pump(self, conn: Connection) -> None:
+        try:
+            while True:
+                frame = await conn.queue.get()
+                if frame is None:
+                    break
+                await self.ws.send_text(frame)
+        except Exception:
+            pass
+        with contextlib.suppress(Exception):
+            await self.ws.close(code=4408 if conn.dropped else 1000)
+
+    def within_rate(self) -> bool:
+        now = time.monotonic()
+        rate = self.settings.messages_per_second
+        self.allowance = min(rate * 2, self.allowance + (now - self.checked) * rate)
+        self.checked = now
+        if self.allowance < 1:
+            return False
+        self.allowance -= 1
+        return True
+
+    async def receive(self, live: LiveGame, conn: Connection) -> None:
+        while True:
+            try:
+                message = await self.ws.receive()
+            except (WebSocketDisconnect, RuntimeError):
+                return
+            if message["type"] == "websocket.disconnect":
+                return
+            text = message.get("text")
+            try:
+                if text is None:
+                    raise Rejected("malformed", "messages are JSON text")
+                if not self.within_rate():
+                    raise Rejected("slow-down", "too many messages; wait a moment")
+                data = bodies.message(text, self.settings.max_message)
+            except Rejected as exc:
+                conn.push(reply(None, exc))
+                continue
+            self.dispatch(live, conn, bodies.envelope(data))
+
+    def dispatch(self, live: LiveGame, conn: Connection, message: bodies.Envelope) -> None:
+        if message.kind == "ping":
+            conn.push(json.dumps({"type": "pong", "ref": message.ref, "move": live.moves}))
+        elif message.kind == "move":
+            task = asyncio.create_task(self.move(conn, message))
+            self.tasks.add(task)
+            task.add_done_callback(self.tasks.discard)
+        elif message.kind == "snapshot":
+            conn.push(self.service.frame(self.service.current(live), conn.seat))
+        else:
+            conn.push(reply(message.ref, bodies.unknown_type(message.kind)))
+
+    async def move(self, conn: Connection, message: bodies.Envelope) -> None:
+        try:
+            if conn.seat is None:
+                raise Rejected("spectator", "spectators cannot move", 403)
+            made = bodies.convert(message.data, bodies.MoveMessage)
+            number = await self.service.submit(self.game_id, conn.seat, made.action, made.expect)
+        except Rejected as exc:
+            conn.push(reply(message.ref, exc))
+            return
+        except Exception as exc:
+            log.exception("a move in %s failed", self.game_id)
+            conn.push(reply(message.ref, failure(exc)))
+            return
+        conn.push(json.dumps({"type": "ack", "ref": message.ref, "move": number}))

@@ -1,0 +1,136 @@
+"""Who sits where: taking an open seat, handing a seat to a bot (zombie mode) and taking it back,
+and the watchers of a game coming and going."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from candlebox.server import bots as botlib
+from candlebox.server import security
+from candlebox.server.bodies import BotSpec, ClaimSpec
+from candlebox.server.errors import Rejected
+from candlebox.server.live import Connection, LiveGame
+from candlebox.server.registry import LiveGames
+from candlebox.server.storage import Storage
+
+
+class Seating:
+    def __init__(self, games: LiveGames, schedule_bots: Callable[[LiveGame], None]) -> None:
+        self.games = games
+        self.settings = games.settings
+        self.frames = games.frames
+        self.schedule_bots = schedule_bots
+
+    def _seat_of(self, live: LiveGame, seat: int) -> None:
+        if live.over:
+            raise Rejected("over", "the game is over")
+        if not 0 <= seat < live.record.players:
+            raise Rejected("bad-seat", f"this game has seats 0–{live.record.players - 1}")
+
+    async def claim(self, game_id: str, seat: int, claim: ClaimSpec) -> str:
+        """Take an open human seat; returns the seat's new credential (shown only this once)."""
+        live = self.games.live(game_id)
+        async with live.lock:
+            self._seat_of(live, seat)
+            record = live.seat(seat)
+            if record.kind != "human" or record.token_hash is not None:
+                raise Rejected("taken", f"seat {seat} is already taken", 409)
+            if not live.record.public and not security.matches(claim.invite, record.invite_hash):
+                raise Rejected(
+                    "invite", "this game is private: use the join link you were sent", 403
+                )
+            token = security.new_token()
+            digest = security.digest(token)
+            label = security.clean_name(claim.name, record.name)
+            ok = await self.games.writer.run(
+                lambda conn: Storage.claim_seat(conn, game_id, seat, label, digest)
+            )
+            if not ok:
+                raise Rejected("taken", f"seat {seat} is already taken", 409)
+            record.token_hash, record.invite_hash, record.name = digest, None, label
+            self.frames.broadcast_seats(live)
+        return token
+
+    async def hand_to_bot(self, live: LiveGame, seat: int, by: int, spec: BotSpec) -> None:
+        """Zombie mode: a bot plays ``seat`` from now on. Its own player may do this at any time; any
+        other player of the game when the seat was never taken or its player has been away for
+        ``zombie_after`` seconds."""
+        async with live.lock:
+            self._seat_of(live, seat)
+            record = live.seat(seat)
+            if record.kind == "bot":
+                raise Rejected("taken", f"a bot already plays seat {seat}", 409)
+            if by != seat and record.token_hash is not None:
+                self._check_away(live, seat)
+            try:
+                name = botlib.check(
+                    spec.bot if spec.bot is not None else "heuristic", live.record.game
+                )
+                params = botlib.params_for(name, spec.strength, {}, self.settings.max_bot_seconds)
+            except ValueError as exc:
+                raise Rejected("bad-bot", str(exc)) from None
+            await self.games.writer.run(
+                lambda conn: Storage.update_seat(
+                    conn, live.id, seat, kind="bot", bot=name, params=params, invite_hash=None
+                )
+            )
+            record.kind, record.bot, record.params, record.invite_hash = "bot", name, params, None
+            live.bots.pop(seat, None)
+            self.frames.broadcast_seats(live)
+        self.schedule_bots(live)
+
+    def _check_away(self, live: LiveGame, seat: int) -> None:
+        away = time.time() - live.away_since.get(seat, time.time())
+        if live.connected(seat) or away < self.settings.zombie_after:
+            wait = max(0.0, self.settings.zombie_after - away)
+            raise Rejected(
+                "not-away",
+                f"seat {seat}'s player is still here (or left less than "
+                f"{self.settings.zombie_after:g} s ago; {wait:.0f} s to wait)",
+                409,
+            )
+
+    async def take_back(self, live: LiveGame, seat: int) -> None:
+        """The seat's own player (who still holds its credential) takes it back from the bot."""
+        async with live.lock:
+            record = live.seat(seat)
+            if record.kind != "bot" or record.token_hash is None:
+                raise Rejected("not-yours", "only a seat you held can be taken back", 409)
+            await self.games.writer.run(
+                lambda conn: Storage.update_seat(conn, live.id, seat, kind="human")
+            )
+            record.kind = "human"
+            task = live.bot_tasks.pop(seat, None)
+            if task is not None:
+                task.cancel()
+            self.frames.broadcast_seats(live)
+
+    # ------------------------------------------------------------------ watchers
+    def attach(self, live: LiveGame, conn: Connection) -> None:
+        """Register a watcher and queue its snapshot (no await in between: no frame is missed).
+        A game has at most ``max_spectators`` spectators' connections (:class:`Rejected`)."""
+        if conn.seat is None and len(live.watchers.get(None, ())) >= self.settings.max_spectators:
+            raise Rejected(
+                "full", "this game has as many spectators as it can take; try again later", 503
+            )
+        frame, length = self.frames.snapshot(live, conn.seat, "snapshot")
+        conn.push(frame)
+        live.log_lengths[conn.seat] = length
+        first = not live.watchers.get(conn.seat)
+        live.watchers.setdefault(conn.seat, set()).add(conn)
+        if conn.seat is not None and first:
+            live.away_since.pop(conn.seat, None)
+            self.frames.broadcast_seats(live)
+
+    def detach(self, live: LiveGame, conn: Connection) -> None:
+        conns = live.watchers.get(conn.seat)
+        if conns is None:
+            return
+        conns.discard(conn)
+        if not conns:
+            del live.watchers[conn.seat]
+            live.log_lengths.pop(conn.seat, None)
+            if conn.seat is not None:
+                live.away_since[conn.seat] = time.time()
+                self.frames.broadcast_seats(live)
