@@ -138,6 +138,7 @@ register(
         create=create,
         facts=facts(),
         capabilities=Capabilities(
+            view="candlebox.games.candle_quest.views:CandleQuestView",
             text="candlebox.games.candle_quest.text:TEXT",
             heuristic="candlebox.games.candle_quest.heuristic:policy",
             search="candlebox.games.candle_quest.search:SEARCH_HOOKS",

@@ -10,6 +10,7 @@ from candlebox.games.candle_quest import auction, guard, junior, loot, payment, 
 from candlebox.games.candle_quest.candles import CODE, TYPE_OF
 from candlebox.games.candle_quest.decision import FOR_GUARD, NAMES, Phase
 from candlebox.games.candle_quest.notation import malformed
+from candlebox.games.candle_quest.views import CandleQuestView
 
 GAME_ID = "candle-quest"
 _SEATS = tuple((seat,) for seat in range(8))
@@ -206,10 +207,10 @@ class CandleQuestState(State):
         return describe(self)
 
     # ------------------------------------------------------------------ information
-    def _view(self, seat: int | None) -> dict[str, Any]:
-        from candlebox.games.candle_quest.view import view
+    def _typed_view(self, seat: int | None) -> CandleQuestView:
+        from candlebox.games.candle_quest.view import typed_view
 
-        return view(self, seat)
+        return typed_view(self, seat)
 
     def _event_view(self, event: tuple, seat: int | None) -> dict[str, Any] | None:
         from candlebox.games.candle_quest.view import event_view
