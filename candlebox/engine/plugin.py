@@ -46,7 +46,7 @@ class SearchHooks:
     from the one the iteration started with (16 Candies: the pools, which change at every round's end;
     a game is many rounds, and one decision's effect shows in its own round).
     ``observe(state, seat)``: what the rivals' choices so far tell, read once per decision and only
-    through ``state.log(seat)`` and ``state.view(seat)``; ``plausibility(world, seat, observed)``: how
+    through ``state.log(seat)`` and ``state.view(seat)`` (or ``typed_view``); ``plausibility(world, seat, observed)``: how
     likely those choices are in a determinization, in [0, 1] (opponent modelling: a determinization is
     kept with that chance, see ``model``). Both read nothing of the real state but the seat's own.
     """

@@ -181,6 +181,7 @@ register(
         create=create,
         facts=facts(),
         capabilities=Capabilities(
+            view="candlebox.games.sixteen_candies.views:SixteenCandiesView",
             text="candlebox.games.sixteen_candies.text:TEXT",
             heuristic="candlebox.games.sixteen_candies.heuristic:policy",
             search="candlebox.games.sixteen_candies.search:SEARCH_HOOKS",

@@ -11,6 +11,7 @@ from candlebox.games.sixteen_candies.cards import CODE
 from candlebox.games.sixteen_candies.decision import NAMES, Phase
 from candlebox.games.sixteen_candies.notation import malformed
 from candlebox.games.sixteen_candies.scoring import INSTANT_WINNER
+from candlebox.games.sixteen_candies.views import SixteenCandiesView
 
 GAME_ID = "sixteen-candies"
 
@@ -158,10 +159,10 @@ class SixteenCandiesState(State):
         return describe(self)
 
     # ------------------------------------------------------------------ information
-    def _view(self, seat: int | None) -> dict[str, Any]:
-        from candlebox.games.sixteen_candies.view import view
+    def _typed_view(self, seat: int | None) -> SixteenCandiesView:
+        from candlebox.games.sixteen_candies.view import typed_view
 
-        return view(self, seat)
+        return typed_view(self, seat)
 
     def _event_view(self, event: tuple, seat: int | None) -> dict[str, Any] | None:
         from candlebox.games.sixteen_candies.view import event_view
