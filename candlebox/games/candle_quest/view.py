@@ -15,7 +15,6 @@ from msgspec import UNSET, structs
 from candlebox.games.candle_quest.candles import CANDLES, CODE
 from candlebox.games.candle_quest.decision import FOR_GUARD, NAMES, Phase
 from candlebox.games.candle_quest.scoring import candle_value, colours_filled
-from candlebox.games.candle_quest.screen import listing
 from candlebox.games.candle_quest.views import (
     BidPending,
     CandleQuestView,
@@ -75,16 +74,16 @@ def event_view(event: tuple, seat: int | None) -> dict[str, Any]:
     return entry
 
 
-def _player(st: CandleQuestState, owner: int, viewer: int | None) -> Seat:
+def _player(st: CandleQuestState, owner: int, viewer: int | None, over: bool) -> Seat:
     screen = st.screens[owner]
     pile = [CODE[candle] for candle in st.piles[owner]]
     behind = sum(screen.values())
-    if viewer == owner or st.phase is Phase.OVER:
+    if viewer == owner or over:
         return OpenSeat(
             seat=owner,
             discard_pile=pile,
             candles_behind_screen=behind,
-            candles=[CODE[candle] for candle in listing(screen)],
+            candles=[CODE[candle] for candle in sorted(screen) for _ in range(screen[candle])],
             shekels=st.shekels[owner],
             colours=colours_filled(screen),
             candle_value=candle_value(screen) if st.advanced else UNSET,
@@ -142,7 +141,7 @@ def typed_view(st: CandleQuestState, seat: int | None) -> CandleQuestView:
         set_aside=[CODE[candle] for candle in st.aside],
         removed=[CODE[candle] for candle in st.removed],
         bank=st.bank,
-        seats=[_player(st, owner, seat) for owner in range(st.num_players)],
+        seats=[_player(st, owner, seat, over) for owner in range(st.num_players)],
         over=over,
     )
     if not over:

@@ -49,7 +49,8 @@ EVENT_FIELDS: dict[str, tuple[str, ...]] = {
 }
 
 
-CANDIES = tuple(zip(DECK.candy_codes, DECK.candy_names, strict=True))
+# Shared by every typed view (read only); the plain view gets its own copy.
+CANDIES = dict(zip(DECK.candy_codes, DECK.candy_names, strict=True))
 
 
 def is_private(event: tuple) -> bool:
@@ -78,51 +79,40 @@ def known_cards(st: SixteenCandiesState, owner: int) -> list[str]:
     return known
 
 
-def _hand_seat(st: SixteenCandiesState, owner: int, public: Seat) -> HandSeat:
-    """A seat with its hand as its owner sees it: each card with its top and bottom half, and, for
-    three cards, their worth."""
+def _player(st: SixteenCandiesState, owner: int, viewer: int | None, over: bool) -> Seat:
+    pool = st.pools[owner]
     hand = st.hands[owner]
+    known = known_cards(st, owner)
+    if viewer != owner and not over:
+        return Seat(seat=owner, pool=pool, out=pool == 0, cards=len(hand), known=known)
+    # The hand as its owner sees it: each card with its top and bottom half, and, for three cards,
+    # their worth.
     cards = []
     halves = []
     for card, up in zip(hand, st.ups[owner], strict=True):
         top = 2 * card + up
         halves.append(top)
         cards.append(Card(card=CODE[card], top=HALF_CODE[top], bottom=HALF_CODE[top ^ 1]))
-    if len(hand) == 3:
-        value, candy = hand_value(halves)
-        return ValuedSeat(
-            seat=owner,
-            pool=public.pool,
-            out=public.out,
-            cards=public.cards,
-            known=public.known,
-            hand=cards,
-            value=value,
-            candy=DECK.candy_codes[candy],
-            penalty=hand_penalty(halves),
+    if len(hand) != 3:
+        return HandSeat(
+            seat=owner, pool=pool, out=pool == 0, cards=len(hand), known=known, hand=cards
         )
-    return HandSeat(
-        seat=owner,
-        pool=public.pool,
-        out=public.out,
-        cards=public.cards,
-        known=public.known,
-        hand=cards,
-    )
-
-
-def _player(st: SixteenCandiesState, owner: int, viewer: int | None) -> Seat:
-    pool = st.pools[owner]
-    public = Seat(
+    value, candy = hand_value(halves)
+    return ValuedSeat(
         seat=owner,
         pool=pool,
         out=pool == 0,
-        cards=len(st.hands[owner]),
-        known=known_cards(st, owner),
+        cards=3,
+        known=known,
+        hand=cards,
+        value=value,
+        candy=DECK.candy_codes[candy],
+        penalty=hand_penalty(halves),
     )
-    if viewer == owner or st.phase is Phase.OVER:
-        return _hand_seat(st, owner, public)
-    return public
+
+
+def _turns_in_round(st: SixteenCandiesState) -> int:
+    return sum(1 for e in st.events[st.round_start :] if e[0] == "end-turn")
 
 
 def pending(st: SixteenCandiesState) -> Pending | None:
@@ -154,12 +144,12 @@ def typed_view(st: SixteenCandiesState, seat: int | None) -> SixteenCandiesView:
         variant=st.variant,
         players=st.num_players,
         seat=seat,
-        candies=dict(CANDIES),
+        candies=CANDIES,
         round=st.round,
         rounds_played=st.rounds_played,
         rounds=st.rounds_limit,
         turn=st.turns,
-        turn_in_round=sum(1 for e in st.events[st.round_start :] if e[0] == "end-turn"),
+        turn_in_round=_turns_in_round(st),
         max_turns=st.max_turns,
         marker=st.marker,
         active=None if over else st.active,
@@ -168,7 +158,7 @@ def typed_view(st: SixteenCandiesState, seat: int | None) -> SixteenCandiesView:
         final_turns=list(st.queue) if st.caller >= 0 and not over else [],
         draw_pile=len(st.draw),
         discard_pile=[CODE[card] for card in st.discard],
-        seats=[_player(st, owner, seat) for owner in range(st.num_players)],
+        seats=[_player(st, owner, seat, over) for owner in range(st.num_players)],
         over=over,
     )
     if not over:
