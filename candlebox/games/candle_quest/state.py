@@ -10,6 +10,7 @@ from candlebox.games.candle_quest import auction, guard, junior, loot, payment, 
 from candlebox.games.candle_quest.candles import CODE, TYPE_OF
 from candlebox.games.candle_quest.decision import FOR_GUARD, NAMES, Phase
 from candlebox.games.candle_quest.notation import malformed
+from candlebox.games.candle_quest.view import describe, event_view, typed_view
 from candlebox.games.candle_quest.views import CandleQuestView
 
 GAME_ID = "candle-quest"
@@ -202,19 +203,13 @@ class CandleQuestState(State):
         return info
 
     def describe_pending(self) -> str:
-        from candlebox.games.candle_quest.view import describe
-
         return describe(self)
 
     # ------------------------------------------------------------------ information
     def _typed_view(self, seat: int | None) -> CandleQuestView:
-        from candlebox.games.candle_quest.view import typed_view
-
         return typed_view(self, seat)
 
     def _event_view(self, event: tuple, seat: int | None) -> dict[str, Any] | None:
-        from candlebox.games.candle_quest.view import event_view
-
         return event_view(event, seat)
 
     def _resample(self, seat: int, seed: int) -> State:

@@ -11,6 +11,7 @@ from candlebox.games.sixteen_candies.cards import CODE
 from candlebox.games.sixteen_candies.decision import NAMES, Phase
 from candlebox.games.sixteen_candies.notation import malformed
 from candlebox.games.sixteen_candies.scoring import INSTANT_WINNER
+from candlebox.games.sixteen_candies.view import describe, event_view, typed_view
 from candlebox.games.sixteen_candies.views import SixteenCandiesView
 
 GAME_ID = "sixteen-candies"
@@ -154,19 +155,13 @@ class SixteenCandiesState(State):
         return info
 
     def describe_pending(self) -> str:
-        from candlebox.games.sixteen_candies.view import describe
-
         return describe(self)
 
     # ------------------------------------------------------------------ information
     def _typed_view(self, seat: int | None) -> SixteenCandiesView:
-        from candlebox.games.sixteen_candies.view import typed_view
-
         return typed_view(self, seat)
 
     def _event_view(self, event: tuple, seat: int | None) -> dict[str, Any] | None:
-        from candlebox.games.sixteen_candies.view import event_view
-
         return event_view(event, seat)
 
     def _resample(self, seat: int, seed: int) -> State:
