@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from candlebox.engine import Rng, State, game_info
-from candlebox.engine.plugin import Policy
+from candlebox.engine.plugin import Policy, Viewer
 from candlebox.engine.rng import fresh_seed
 
 
@@ -17,14 +17,19 @@ class HeuristicBot:
             raise ValueError(f"epsilon must be a probability between 0 and 1, got {epsilon!r}")
         self.rng = Rng(fresh_seed() if seed is None else seed)
         self.epsilon = float(epsilon)
-        # The policy of the last game played, looked up once per game rather than per decision.
-        self._game: tuple[str, Policy | None] | None = None
+        # The policy of the last game played and how to get the view it reads (typed, or the
+        # plain dict), looked up once per game rather than per decision.
+        self._game: tuple[str, Policy | None, Viewer] | None = None
 
     def policy(self, game_id: str) -> Policy | None:
         """The game's policy (None when the game has no heuristic)."""
+        return self._lookup(game_id)[1]
+
+    def _lookup(self, game_id: str) -> tuple[str, Policy | None, Viewer]:
         if self._game is None or self._game[0] != game_id:
-            self._game = (game_id, game_info(game_id).policy())
-        return self._game[1]
+            info = game_info(game_id)
+            self._game = (game_id, info.policy(), info.viewer())
+        return self._game
 
     def choose(self, state: State, seat: int) -> str:
         actions = state.legal_actions(seat)
@@ -34,10 +39,10 @@ class HeuristicBot:
             return actions[0]
         if self.epsilon and self.rng.below(1 << 30) < self.epsilon * (1 << 30):
             return actions[self.rng.below(len(actions))]
-        policy = self.policy(state.game_id)
+        _, policy, viewer = self._lookup(state.game_id)
         if policy is None:
             raise ValueError(f"the heuristic bot has no policy for {state.game_id!r}")
-        choice = policy(state.view(seat), actions, self.rng)
+        choice = policy(viewer(state, seat), actions, self.rng)
         if choice not in actions:  # pragma: no cover - a policy bug must not make an illegal move
             raise AssertionError(f"heuristic chose {choice!r}, not among {actions}")
         return choice

@@ -8,7 +8,7 @@ bot's seat cannot tell from the real one. It descends one tree, shared by all de
 with UCB among the actions legal in that determinization (each edge counts how often it was available,
 as Cowling, Powley and Whitehouse's ISMCTS does), adds one edge, plays the game on with a rollout policy,
 and credits every seat that chose on the way with its own reward. The real state is only ever read
-through ``legal_actions(seat)``, ``view(seat)``, ``log(seat)`` and ``resample(seat, ·)``, so the bot
+through ``legal_actions(seat)``, ``view(seat)`` (or ``typed_view``), ``log(seat)`` and ``resample(seat, ·)``, so the bot
 knows nothing its seat does not.
 
 The tree is the observer's: a node is what the bot's seat has seen so far. A child is keyed by the
@@ -62,7 +62,7 @@ from collections.abc import Callable, Hashable
 from typing import Any
 
 from candlebox.engine import GameInfo, Rng, State, game_info
-from candlebox.engine.plugin import Evaluator, Policy, SearchHooks, shares_of
+from candlebox.engine.plugin import Evaluator, Policy, SearchHooks, Viewer, shares_of
 from candlebox.engine.rng import fresh_seed
 
 __all__ = ["ISMCTSBot", "SearchHooks", "best_action", "rank_rewards", "shares_of", "win_shares"]
@@ -208,14 +208,15 @@ class ISMCTSBot:
         self.rivals = rivals
         self.last: dict[str, float] = {}  # the last search: iterations and seconds
         # The game's capabilities, looked up once per game rather than once per decision.
-        self._game: tuple[str, Policy | None, SearchHooks] | None = None
+        self._game: tuple[str, Policy | None, SearchHooks, Viewer] | None = None
 
     # ------------------------------------------------------------------ the game's capabilities
-    def _capabilities(self, game_id: str) -> tuple[Policy | None, SearchHooks]:
+    def _capabilities(self, game_id: str) -> tuple[Policy | None, SearchHooks, Viewer]:
+        """The game's policy, search hooks, and how to get the view its policies read."""
         if self._game is None or self._game[0] != game_id:
             info: GameInfo = game_info(game_id)
-            self._game = (game_id, info.policy(), info.search_hooks())
-        return self._game[1], self._game[2]
+            self._game = (game_id, info.policy(), info.search_hooks(), info.viewer())
+        return self._game[1], self._game[2], self._game[3]
 
     # ------------------------------------------------------------------ the decision
     def choose(self, state: State, seat: int) -> str:
@@ -225,7 +226,7 @@ class ISMCTSBot:
         if len(actions) == 1:
             self.last = {"iterations": 0, "seconds": 0.0}
             return actions[0]
-        guide, hooks = self._capabilities(state.game_id)
+        guide, hooks, viewer = self._capabilities(state.game_id)
         rollout = guide if self.rollout in ("auto", "heuristic") else None
         if self.rollout == "heuristic" and guide is None:
             rollout = None  # no heuristic for this game: random rollouts
@@ -236,7 +237,7 @@ class ISMCTSBot:
             self.epsilon if self.epsilon is not None else hooks.defaults.get("epsilon", EPSILON)
         )
         anchor = self.anchor if self.anchor is not None else hooks.defaults.get("anchor", 0.0)
-        search = _Search(self, seat, rollout, prior, depth, evaluate, epsilon)
+        search = _Search(self, seat, rollout, prior, depth, evaluate, epsilon, viewer)
         own = hooks.policy if guide is not None and hooks.policy is not None else guide
         if rollout is not None:
             search.own_policy = own
@@ -267,7 +268,7 @@ class ISMCTSBot:
         self.last = {"iterations": done, "seconds": time.perf_counter() - start}
         favourite = None
         if own is not None and anchor > 0:
-            favourite = own(state.view(seat), actions, self.rng)
+            favourite = own(viewer(state, seat), actions, self.rng)
         return best_action(root, seat, actions, favourite, anchor * done)
 
     def determinize(
@@ -320,8 +321,10 @@ class _Search:
         depth: int,
         evaluate: Evaluator,
         epsilon: float,
+        viewer: Viewer = State.view,
     ) -> None:
         self.bot = bot
+        self.viewer = viewer  # the view the policies read: GameInfo.viewer()
         self.rng = bot.rng
         self.me = me
         self.rollout_policy = rollout
@@ -394,7 +397,7 @@ class _Search:
         favourite = None
         if self.prior_policy is not None and len(legal) > 1:
             guide = self.own_policy if actor == self.me and self.own_policy else self.prior_policy
-            favourite = guide(world.view(actor), legal, self.rng)
+            favourite = guide(self.viewer(world, actor), legal, self.rng)
         tried = 0
         untried: list[str] = []
         for action in legal:
@@ -482,7 +485,7 @@ class _Search:
         rng = self.rng
         if policy is None or (self.epsilon and rng.below(_UNIT) < self.epsilon):
             return legal[rng.below(len(legal))]
-        return policy(world.view(seat), legal, rng)
+        return policy(self.viewer(world, seat), legal, rng)
 
     def play_out(self, world: State, stage: Hashable = None) -> list[float]:
         """The rollout policy plays on: to the game's end, ``depth`` steps, or the ``horizon``."""
@@ -512,7 +515,7 @@ class _Search:
                     ):
                         choices.append((seat, legal[rng.below(len(legal))]))
                     else:
-                        choices.append((seat, policy(world.view(seat), legal, rng)))
+                        choices.append((seat, policy(self.viewer(world, seat), legal, rng)))
                 self.apply_all(world, choices)
             steps += 1
         if not world.is_over:

@@ -195,7 +195,7 @@ def human_turn(session: Session) -> str | None:
     """Ask until the person makes a legal move (applied here); None when they quit."""
     state, seat, console = session.state, session.human, session.console
     print_news(session)
-    render.render_view(session.game_id, state.view(seat), console)
+    render.render_state(state, seat, console)
     actions = state.legal_actions(seat)
     print_prompt(session)
     print_actions(session, actions)
@@ -252,7 +252,7 @@ def run(session: Session) -> bool:
 def print_result(session: Session) -> None:
     state, console = session.state, session.console
     print_news(session)
-    render.render_view(session.game_id, state.view(session.human), console)
+    render.render_state(state, session.human, console)
     winners = state.winners
     if session.human not in winners:
         verdict = "[bold]You lost.[/]"

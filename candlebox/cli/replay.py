@@ -87,7 +87,7 @@ class Replay:
 
     def print_end(self) -> None:
         state = self.state
-        render.render_view(state.game_id, state.view(self.seat), self.console)
+        render.render_state(state, self.seat, self.console)
         if not state.is_over:
             self.console.print(f"The game is not over: {escape(state.describe_pending())}.")
         elif state.truncated:

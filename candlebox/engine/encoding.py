@@ -148,10 +148,11 @@ class Layout:
 
 
 class ViewEncoder:
-    """Encodes a seat's *view* (``state.view(seat)``), and nothing else, as a float32 vector in [0, 1].
+    """Encodes a seat's *view*, and nothing else, as a float32 vector in [0, 1]: the view in the form
+    the game's capabilities read (``GameInfo.viewer()``: its typed view, or the ``view(seat)`` dict).
 
     Subclasses lay out their fields in ``build`` and fill them in ``fill``; because ``fill`` receives the
-    view dict, never the state, an encoding cannot contain what the seat may not know.
+    view, never the state, an encoding cannot contain what the seat may not know.
     """
 
     def __init__(self, config: Config) -> None:
@@ -163,26 +164,35 @@ class ViewEncoder:
     def build(self, config: Config, layout: Layout) -> None:
         raise NotImplementedError
 
-    def fill(self, view: dict[str, Any], out: np.ndarray) -> None:
+    def fill(self, view: Any, out: np.ndarray) -> None:
         raise NotImplementedError
 
     def fill_turn(self, view: dict[str, Any], out: np.ndarray) -> dict[str, Any] | None:
         """The fields every game lays out: who is looking (``me``), whose turn it is (``active``),
         ``over``, and ``to_act``; returns the pending decision (None once the game is over)."""
-        at = self.layout.fields
-        if view["seat"] is not None:
-            out[at["me"].start + view["seat"]] = 1.0
-        if view["active"] is not None:
-            out[at["active"].start + view["active"]] = 1.0
         pending = view["pending"]
-        if pending is None:
-            out[at["over"].start] = 1.0
-        else:
-            for s in pending["seats"]:
-                out[at["to_act"].start + s] = 1.0
+        self.fill_seats(
+            out, view["seat"], view["active"], None if pending is None else pending["seats"]
+        )
         return pending
 
-    def encode(self, view: dict[str, Any], out: np.ndarray | None = None) -> np.ndarray:
+    def fill_seats(
+        self, out: np.ndarray, seat: int | None, active: int | None, to_act: list[int] | None
+    ) -> None:
+        """``fill_turn``'s fields from their values (for an encoder of a typed view): ``to_act``
+        None once the game is over."""
+        at = self.layout.fields
+        if seat is not None:
+            out[at["me"].start + seat] = 1.0
+        if active is not None:
+            out[at["active"].start + active] = 1.0
+        if to_act is None:
+            out[at["over"].start] = 1.0
+        else:
+            for s in to_act:
+                out[at["to_act"].start + s] = 1.0
+
+    def encode(self, view: Any, out: np.ndarray | None = None) -> np.ndarray:
         if out is None:
             out = np.zeros(self.size, dtype=np.float32)
         else:

@@ -18,10 +18,18 @@ from typing import Any
 from candlebox.engine.rng import Rng
 from candlebox.engine.state import State
 
+# ----------------------------------------------------------------------------- views
+# The view a game's capabilities read (policy, search hooks, renderer, encoder): its typed view, an
+# instance of the type its plug-in declares (``Capabilities.view``, ``GameInfo.view_type()``; a
+# msgspec Struct read by attribute), or for a game that declares none the plain ``view(seat)`` dict.
+# ``GameInfo.viewer()`` is the function that gives a state's view in that form.
+View = Any
+Viewer = Callable[[State, int | None], View]
+
 # ----------------------------------------------------------------------------- bots
-# A policy reads the seat's view and legal actions and returns one of them (the heuristic bot, and the
-# rollouts and priors of the ISMCTS bot).
-Policy = Callable[[dict[str, Any], list[str], Rng], str]
+# A policy reads the seat's view (see View) and legal actions and returns one of them (the heuristic
+# bot, and the rollouts and priors of the ISMCTS bot).
+Policy = Callable[[View, list[str], Rng], str]
 # Each seat's standing in an unfinished game, as shares of one win in [0, 1].
 Evaluator = Callable[[State], list[float]]
 
@@ -38,7 +46,7 @@ class SearchHooks:
     from the one the iteration started with (16 Candies: the pools, which change at every round's end;
     a game is many rounds, and one decision's effect shows in its own round).
     ``observe(state, seat)``: what the rivals' choices so far tell, read once per decision and only
-    through ``state.log(seat)`` and ``state.view(seat)``; ``plausibility(world, seat, observed)``: how
+    through ``state.log(seat)`` and ``state.view(seat)`` (or ``typed_view``); ``plausibility(world, seat, observed)``: how
     likely those choices are in a determinization, in [0, 1] (opponent modelling: a determinization is
     kept with that chance, see ``model``). Both read nothing of the real state but the seat's own.
     """
@@ -160,12 +168,12 @@ def fields_sentence(entry: dict[str, Any]) -> str:
 # ----------------------------------------------------------------------------- the terminal
 @dataclass(frozen=True)
 class Renderer:
-    """A game at the terminal (rich): ``render(view, console)`` prints what a seat sees;
+    """A game at the terminal (rich): ``render(view, console)`` prints what a seat sees (a View);
     ``code(text)`` a component code as rich markup (used as :attr:`Marks.code` for the game's
     sentences); ``action(text)`` an action as rich markup; ``read(typed, legal)`` typed text as a legal action. The module defining it imports rich; the
     engine does not."""
 
-    render: Callable[[dict[str, Any], Any], None]
+    render: Callable[[View, Any], None]
     code: Callable[[str], str] | None = None
     action: Callable[[str], str] | None = None
     # What a person typed, read as one of the legal actions (e.g. halves in any order), or None
@@ -178,7 +186,7 @@ class Renderer:
 class Encoding:
     """A game for the RL adapters, per configuration (``candlebox.engine.encoding.Config``):
     ``action_texts`` every action text possible, in a fixed order (the action numbering);
-    ``encoder`` a ``ViewEncoder`` of the seat's view; ``max_game_length`` an upper bound on decisions
+    ``encoder`` a ``ViewEncoder`` of the seat's view (a View); ``max_game_length`` an upper bound on decisions
     in one game; ``always_a_winner`` whether every finished game has a winner. The configuration and
     encoder types live in candlebox/engine/encoding.py (numpy), which this module does not import."""
 
@@ -193,9 +201,14 @@ class Encoding:
 class Capabilities:
     """Where a game's optional capabilities are, each ``"package.module:ATTRIBUTE"`` (None: absent).
 
-    ``text`` a :class:`GameText`; ``heuristic`` a :data:`Policy`; ``search`` :class:`SearchHooks`;
-    ``renderer`` a :class:`Renderer`; ``encoding`` an :class:`Encoding`.
+    ``view`` the type of the game's typed view (a msgspec Struct: what ``State.typed_view`` returns);
+    when it is named, the game's heuristic, search hooks, renderer and encoder read that typed view,
+    otherwise the plain ``view(seat)`` dict (see :data:`View`). ``text`` a :class:`GameText`;
+    ``heuristic`` a :data:`Policy`; ``search`` :class:`SearchHooks`; ``renderer`` a
+    :class:`Renderer`; ``encoding`` an :class:`Encoding`.
     """
+
+    view: str | None = None
 
     text: str | None = None
     heuristic: str | None = None

@@ -21,6 +21,7 @@ from candlebox.engine.plugin import (
     Policy,
     Renderer,
     SearchHooks,
+    Viewer,
 )
 from candlebox.engine.rng import Rng, fresh_seed
 from candlebox.engine.state import State, set_text_lookup
@@ -67,6 +68,15 @@ class GameInfo:
     page: str | None = None
 
     # ------------------------------------------------------------------ capabilities
+    def view_type(self) -> type | None:
+        """The type of the game's typed view (``State.typed_view``), or None: its view is plain."""
+        return self._capability("view", type)
+
+    def viewer(self) -> Viewer:
+        """How to get a state's view in the form the game's capabilities read: ``State.typed_view``
+        when the game declares a view type, else ``State.view``. Look it up once, call it per view."""
+        return _typed_view if self._capability("view", type) is not None else _plain_view
+
     def text(self) -> GameText | None:
         """The game's words (log sentences), or None."""
         return self._capability("text", GameText)
@@ -115,6 +125,15 @@ class GameInfo:
                 return v
         names = ", ".join(v.name for v in self.variants)
         raise ValueError(f"{self.title} has no variant {name!r}; variants: {names}")
+
+
+def _typed_view(state: State, seat: int | None) -> Any:
+    # Through the state's own method (not State.typed_view unbound), so a wrapper of a state stands in.
+    return state.typed_view(seat)
+
+
+def _plain_view(state: State, seat: int | None) -> Any:
+    return state.view(seat)
 
 
 _GAMES: dict[str, GameInfo] = {}

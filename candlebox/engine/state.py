@@ -18,6 +18,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from msgspec import to_builtins
+
 from candlebox.engine.errors import IllegalAction, MalformedAction
 from candlebox.engine.rng import Rng
 
@@ -310,9 +312,21 @@ class State(abc.ABC):
         self._check_viewer(seat)
         return self._view(seat)
 
-    @abc.abstractmethod
+    def typed_view(self, seat: int | None) -> Any:
+        """The same as :meth:`view`, as the game's typed structure (a msgspec Struct read by attribute,
+        of the type its plug-in declares: ``GameInfo.view_type()``); ``msgspec.to_builtins`` of it is
+        ``view(seat)``. TypeError for a game whose view is plain data only."""
+        self._check_viewer(seat)
+        return self._typed_view(seat)
+
     def _view(self, seat: int | None) -> dict[str, Any]:
-        """The game's view for ``seat`` (already checked)."""
+        """The game's view for ``seat`` (already checked): by default its typed view's plain form, so
+        a game with a typed view builds it in one place. A game without one overrides this."""
+        return to_builtins(self._typed_view(seat))
+
+    def _typed_view(self, seat: int | None) -> Any:
+        """The game's typed view for ``seat`` (already checked)."""
+        raise TypeError(f"{type(self).__name__} has no typed view; its view is plain data only")
 
     @abc.abstractmethod
     def _event_view(self, event: tuple, seat: int | None) -> dict[str, Any] | None:

@@ -14,7 +14,7 @@ import numpy as np
 
 from candlebox.engine import State
 from candlebox.engine.encoding import ActionNumbering, Config, Layout, ViewEncoder
-from candlebox.engine.plugin import Encoding
+from candlebox.engine.plugin import Encoding, Viewer
 from candlebox.engine.registry import game_ids, game_info
 
 __all__ = [
@@ -57,6 +57,8 @@ class Spec:
         self.encoder: ViewEncoder = encoding.encoder(config)
         self.max_game_length = encoding.max_game_length(config)
         self.always_a_winner = encoding.always_a_winner(config)
+        # The view in the form the encoder reads (the game's typed view, or the plain dict).
+        self.viewer: Viewer = game_info(config.game_id).viewer()
 
     @classmethod
     def make(
@@ -73,7 +75,7 @@ class Spec:
         return self.encoder.size
 
     def observe(self, state: State, seat: int) -> np.ndarray:
-        return self.encoder.encode(state.view(seat))
+        return self.encoder.encode(self.viewer(state, seat))
 
 
 def rewards(state: State) -> list[float]:

@@ -169,7 +169,7 @@ class CandleboxObserver:
         }
 
     def set_from(self, state: CandleboxState, player: int) -> None:
-        self.spec.encoder.encode(state.engine.view(player), out=self.tensor)
+        self.spec.encoder.encode(self.spec.viewer(state.engine, player), out=self.tensor)
 
     def string_from(self, state: CandleboxState, player: int) -> str:
         engine = state.engine

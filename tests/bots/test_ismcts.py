@@ -139,6 +139,10 @@ class Observer:
         assert seat == self._seat, f"the bot looked at seat {seat}'s view"
         return self._state.view(seat)
 
+    def typed_view(self, seat: int | None) -> Any:
+        assert seat == self._seat, f"the bot looked at seat {seat}'s view"
+        return self._state.typed_view(seat)
+
     def log(self, seat: int | None, since: int = 0) -> list[dict[str, Any]]:
         assert seat == self._seat, f"the bot read seat {seat}'s log"
         self.calls.append("log")

@@ -8,6 +8,7 @@ from collections import Counter
 from typing import Any
 
 import pytest
+from msgspec import structs
 
 import candlebox
 from candlebox import bots
@@ -15,6 +16,7 @@ from candlebox.bots import ismcts
 from candlebox.engine import Rng, State
 from candlebox.games.sixteen_candies import heuristic as sc
 from candlebox.games.sixteen_candies import search as sx
+from candlebox.games.sixteen_candies.views import SixteenCandiesView
 
 GAME = "sixteen-candies"
 
@@ -93,9 +95,8 @@ def test_the_heuristic_decides_as_before(options: dict[str, Any]) -> None:
             while not state.is_over:
                 seat = state.to_act[0]
                 actions = state.legal_actions(seat)
-                view = state.view(seat)
-                choice = sc.policy(view, actions, Rng(1))
-                assert choice == _ref_policy(view, actions, Rng(1))
+                choice = sc.policy(state.typed_view(seat), actions, Rng(1))
+                assert choice == _ref_policy(state.view(seat), actions, Rng(1))
                 if rng.below(3) == 0:
                     choice = actions[rng.below(len(actions))]
                 state.apply(seat, choice)
@@ -180,7 +181,7 @@ def test_observe_reads_what_the_rival_showed() -> None:
     seat = state.to_act[0]
     (rival,) = sx.observe(state, seat)
     assert rival.called and rival.at_least >= 9
-    assert sx.caller_bound(state.view(seat)) == rival.at_least
+    assert sx.caller_bound(state.typed_view(seat)) == rival.at_least
 
 
 def test_determinizations_keep_the_seats_view_and_choices() -> None:
@@ -198,22 +199,26 @@ def test_determinizations_keep_the_seats_view_and_choices() -> None:
 
 
 def test_the_searchers_own_policy() -> None:
-    # It calls later than the heuristic ...
-    view = {
-        "seat": 0,
-        "seats": [{"seat": 0, "out": False, "value": 13, "hand": []}, {"seat": 1, "out": False}],
-        "pending": {"decision": "call"},
-        "turn_in_round": 0,
-    }
-    assert sc.policy(view, ["call", "end"], Rng(1)) == "call"
-    assert sx.search_policy(view, ["call", "end"], Rng(1)) == "end"
-    view["seats"][0]["value"] = 12 + sx.LATER
-    assert sx.search_policy(view, ["call", "end"], Rng(1)) == "call"
+    # It calls later than the heuristic (two players in, the round's first turn: the need is 12) ...
+    state = _play_to(0, _deciding("call"))
+    seat = state.to_act[0]
+    real = state.typed_view(seat)
+
+    def holding(value: int) -> SixteenCandiesView:
+        seats = [
+            structs.replace(player, value=value) if player.seat == seat else player
+            for player in real.seats
+        ]
+        return structs.replace(real, seats=seats, turn_in_round=0)
+
+    assert sc.policy(holding(13), ["call", "end"], Rng(1)) == "call"
+    assert sx.search_policy(holding(13), ["call", "end"], Rng(1)) == "end"
+    assert sx.search_policy(holding(12 + sx.LATER), ["call", "end"], Rng(1)) == "call"
     # ... and, beaten by a caller in its final turn, turns its cards for the least penalty.
     for seed in range(20):
         state = _play_to(seed, _deciding("rotate", called=True))
         seat = state.to_act[0]
-        view = state.view(seat)
+        view = state.typed_view(seat)
         actions = state.legal_actions(seat)
         choice = sx.search_policy(view, actions, Rng(1))
         best = sc.policy(view, actions, Rng(1))

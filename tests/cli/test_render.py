@@ -19,7 +19,7 @@ from candlebox.games.candle_quest.view import EVENT_FIELDS
 from candlebox.server.sentences import entry_text
 
 
-def printed(function: Any, view: dict[str, Any]) -> str:
+def printed(function: Any, view: Any) -> str:
     out = io.StringIO()
     function(view, Console(file=out, width=100))
     return out.getvalue()
@@ -68,13 +68,12 @@ def test_generic_line_for_an_unknown_game() -> None:
 def test_views_render_with_both_renderers(variant: str, players: int, steps: int) -> None:
     state = played(variant, players, seed=2, steps=steps)
     for seat in (None, 0):
-        view = state.view(seat)
-        special = printed(candle_quest.render, view)
+        special = printed(candle_quest.render, state.typed_view(seat))
         assert "Candle Quest" in special
         assert ("Game over" in special) == state.is_over
-        assert "seat" in printed(generic.render, view)
+        assert "seat" in printed(generic.render, state.view(seat))
     if variant == "advanced":
-        assert "value" in printed(candle_quest.render, state.view(0))
+        assert "value" in printed(candle_quest.render, state.typed_view(0))
 
 
 def test_generic_render_of_a_made_up_view() -> None:

@@ -44,7 +44,7 @@ def rendered(state: candlebox.State, seat: int) -> set[str]:
     with console.capture() as captured:
         for entry in state.log(seat):
             console.print(render.event_text(state.game_id, entry))
-        render.render_view(state.game_id, state.view(seat), console)
+        render.render_state(state, seat, console)
         console.print(f"The game is not over: {state.describe_pending()}.")
     return {line.strip() for line in captured.get().splitlines()}
 

@@ -13,9 +13,10 @@ from candlebox.cli.render import event_line
 from candlebox.games.sixteen_candies import render
 from candlebox.games.sixteen_candies import text as words
 from candlebox.games.sixteen_candies.view import EVENT_FIELDS
+from candlebox.games.sixteen_candies.views import SixteenCandiesView
 
 
-def printed(view: dict) -> str:
+def printed(view: SixteenCandiesView) -> str:
     out = io.StringIO()
     render.render(view, Console(file=out, width=100))
     return out.getvalue()
@@ -30,12 +31,12 @@ def test_views_and_logs_render_for_every_seat_through_a_whole_game() -> None:
     robots = [bots.make("heuristic", seed=seat) for seat in range(3)]
     while not state.is_over:
         seat = state.to_act[0]
-        text = printed(state.view(seat))
+        text = printed(state.typed_view(seat))
         assert "you are seat" in text and "▲" in text
         for action in state.legal_actions(seat):
             assert render.action_text(action)
         state.apply(seat, robots[seat].choose(state, seat))
-    assert "Game over" in printed(state.view(None))
+    assert "Game over" in printed(state.typed_view(None))
     for entry in state.log(None) + state.log(0):
         assert words.event_line(entry)
         assert event_line("sixteen-candies", entry)

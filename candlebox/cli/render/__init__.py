@@ -14,8 +14,8 @@ from rich.markup import escape
 from rich.text import Text
 
 from candlebox.cli.render import generic
-from candlebox.engine import GameInfo, game_info
-from candlebox.engine.plugin import GameText, Marks, Renderer
+from candlebox.engine import GameInfo, State, game_info
+from candlebox.engine.plugin import GameText, Marks, Renderer, View
 
 
 def _strong(text: str) -> str:
@@ -46,10 +46,20 @@ def _game(game_id: str) -> tuple[Renderer | None, GameText | None, Marks]:
     return seen[1], seen[2], seen[3]
 
 
-def render_view(game_id: str, view: dict[str, Any], console: Console) -> None:
-    """Print what a seat sees, with the game's renderer or the generic one."""
+def render_view(game_id: str, view: View, console: Console) -> None:
+    """Print a view, in the form the game's renderer reads (``GameInfo.viewer()``), with the game's
+    renderer; the generic one prints a plain view of any game."""
     renderer = _game(game_id)[0]
     (renderer.render if renderer is not None else generic.render)(view, console)
+
+
+def render_state(state: State, seat: int | None, console: Console) -> None:
+    """Print what ``seat`` (None: a spectator) sees of a game."""
+    renderer = _game(state.game_id)[0]
+    if renderer is None:
+        generic.render(state.view(seat), console)
+    else:
+        renderer.render(game_info(state.game_id).viewer()(state, seat), console)
 
 
 def action_markup(game_id: str, action: str) -> str:
@@ -93,5 +103,6 @@ __all__ = [
     "event_markup",
     "event_text",
     "read_action",
+    "render_state",
     "render_view",
 ]

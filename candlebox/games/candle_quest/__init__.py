@@ -134,7 +134,7 @@ wire(
     Rules(
         do=rules.DO,
         legal=rules.LEGAL,
-        view=view.view,
+        view=view.typed_view,
         event_view=view.event_view,
         describe=view.describe,
         resample=save.resample,
@@ -152,6 +152,7 @@ register(
         create=create,
         facts=facts(),
         capabilities=Capabilities(
+            view="candlebox.games.candle_quest.views:CandleQuestView",
             text="candlebox.games.candle_quest.text:TEXT",
             heuristic="candlebox.games.candle_quest.heuristic:policy",
             search="candlebox.games.candle_quest.search:SEARCH_HOOKS",

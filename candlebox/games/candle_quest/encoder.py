@@ -5,19 +5,26 @@ variant — basic and advanced: ``loot S`` for every seat, ``auction N``, ``bid 
 N = 1 … bank (the ``bank`` option: nobody can hold more shekels than the game has), ``discard CODE`` for
 every candle code; junior: ``force S`` for every seat, ``pay N``, ``discard CODE``, ``give CODE``.
 
-The observation encodes the seat's view only (rulings CQ-19): the public table, every discard pile,
+The observation encodes the seat's (typed) view only (rulings CQ-19): the public table, every discard pile,
 how many candles each rival has behind the screen, and the seat's own candles and shekels.
 """
 
 from __future__ import annotations
-
-from typing import Any
 
 import numpy as np
 
 from candlebox.engine import game_info
 from candlebox.engine.encoding import Config, Layout, ViewEncoder
 from candlebox.engine.plugin import Encoding
+from candlebox.games.candle_quest.views import (
+    BidPending,
+    CandleQuestView,
+    FinishedView,
+    GivePending,
+    OpenSeat,
+    PayPending,
+    TurnPending,
+)
 
 GAME_ID = "candle-quest"
 
@@ -103,51 +110,53 @@ class CandleQuestEncoder(ViewEncoder):
         self.at = layout.fields
         self.t = t
 
-    def fill(self, view: dict[str, Any], out: np.ndarray) -> None:
+    def fill(self, view: CandleQuestView, out: np.ndarray) -> None:
         at = self.at
         t = self.t
-        seat = view["seat"]
-        pending = self.fill_turn(view, out)
+        seat = view.seat
+        pending = view.pending
+        self.fill_seats(out, seat, view.active, None if pending is None else pending.seats)
         if pending is not None:
-            out[at["decision"].start + DECISION_INDEX[pending["decision"]]] = 1.0
-            if pending.get("bonus_turn"):
-                out[at["bonus_turn"].start] = 1.0
-            paying = pending.get("paying_for")
-            if paying == "loot":
-                out[at["paying_for_loot"].start] = 1.0
-            elif paying == "guard":
-                out[at["paying_for_guard"].start] = 1.0
-            if "due" in pending:
-                out[at["due"].start] = pending["due"] / DUE_SCALE
-            if "auctioneer" in pending:
-                out[at["auctioneer"].start + pending["auctioneer"]] = 1.0
-                if pending["high_bidder"] >= 0:
-                    out[at["high_bidder"].start + pending["high_bidder"]] = 1.0
-                out[at["high_bid"].start] = max(0, pending["high_bid"]) / self.bank_total
-            if "to" in pending:
-                out[at["give_to"].start + pending["to"]] = 1.0
-        if view["table"] is not None:
-            out[at["table"].start + CODE_INDEX[view["table"]]] = 1.0
-        out[at["turn"].start] = view["turn"] / self.max_turns
-        out[at["stack"].start] = view["stack"] / CANDLES_SCALE
-        out[at["bank"].start] = view["bank"] / self.bank_total
-        _counts(out, at["set_aside"].start, view["set_aside"])
-        _counts(out, at["removed"].start, view["removed"])
-        for info in view["seats"]:
-            owner = info["seat"]
-            out[at["behind_screen"].start + owner] = info["candles_behind_screen"] / CANDLES_SCALE
-            pile = info["discard_pile"]
+            out[at["decision"].start + DECISION_INDEX[pending.decision]] = 1.0
+            if isinstance(pending, TurnPending):
+                if pending.bonus_turn:
+                    out[at["bonus_turn"].start] = 1.0
+            elif isinstance(pending, PayPending):
+                if pending.paying_for == "loot":
+                    out[at["paying_for_loot"].start] = 1.0
+                elif pending.paying_for == "guard":
+                    out[at["paying_for_guard"].start] = 1.0
+                out[at["due"].start] = pending.due / DUE_SCALE
+            elif isinstance(pending, BidPending):
+                out[at["auctioneer"].start + pending.auctioneer] = 1.0
+                if pending.high_bidder >= 0:
+                    out[at["high_bidder"].start + pending.high_bidder] = 1.0
+                out[at["high_bid"].start] = max(0, pending.high_bid) / self.bank_total
+            elif isinstance(pending, GivePending):
+                out[at["give_to"].start + pending.to] = 1.0
+        if view.table is not None:
+            out[at["table"].start + CODE_INDEX[view.table]] = 1.0
+        out[at["turn"].start] = view.turn / self.max_turns
+        out[at["stack"].start] = view.stack / CANDLES_SCALE
+        out[at["bank"].start] = view.bank / self.bank_total
+        _counts(out, at["set_aside"].start, view.set_aside)
+        _counts(out, at["removed"].start, view.removed)
+        for info in view.seats:
+            owner = info.seat
+            out[at["behind_screen"].start + owner] = info.candles_behind_screen / CANDLES_SCALE
+            pile = info.discard_pile
             _counts(out, at["piles"].start + owner * t, pile)
             if pile:
                 out[at["pile_tops"].start + owner * t + CODE_INDEX[pile[-1]]] = 1.0
-            if owner == seat:
-                _counts(out, at["my_candles"].start, info["candles"])
-                out[at["my_shekels"].start] = info["shekels"] / self.bank_total
-                out[at["my_colours"].start] = info["colours"] / N_COLOURS
-                if "candle_value" in info:
-                    out[at["my_value"].start] = info["candle_value"] / VALUE_SCALE
-        for winner in view.get("winners", ()):
-            out[at["winners"].start + winner] = 1.0
+            if owner == seat and isinstance(info, OpenSeat):
+                _counts(out, at["my_candles"].start, info.candles)
+                out[at["my_shekels"].start] = info.shekels / self.bank_total
+                out[at["my_colours"].start] = info.colours / N_COLOURS
+                if isinstance(info.candle_value, int):
+                    out[at["my_value"].start] = info.candle_value / VALUE_SCALE
+        if isinstance(view, FinishedView):
+            for winner in view.winners:
+                out[at["winners"].start + winner] = 1.0
 
 
 def _counts(out: np.ndarray, start: int, codes: list[str]) -> None:

@@ -7,9 +7,8 @@ shekels, and loots only what fills a gap. It reads nothing but its own view.
 
 from __future__ import annotations
 
-from typing import Any
-
 from candlebox.engine import Rng, game_info
+from candlebox.games.candle_quest.views import CandleQuestView, OpenSeat, PayPending
 
 _FACTS = game_info("candle-quest").facts
 CANDLE = _FACTS["candles"]
@@ -61,31 +60,36 @@ def _numbers(actions: list[str], verb: str) -> list[int]:
     return [int(a.split()[1]) for a in actions if a.startswith(verb + " ")]
 
 
-def policy(view: dict[str, Any], actions: list[str], rng: Rng) -> str:
-    seat = view["seat"]
-    me = view["seats"][seat]
-    hand = Hand(me["candles"])
-    money = me["shekels"]
-    pending = view["pending"]
-    decision = pending["decision"]
+def policy(view: CandleQuestView, actions: list[str], rng: Rng) -> str:
+    seat = view.seat
+    assert seat is not None, "a policy plays a seat"
+    me = view.seats[seat]
+    assert isinstance(me, OpenSeat), "a seat sees behind its own screen"
+    hand = Hand(me.candles)
+    money = me.shekels
+    pending = view.pending
+    assert pending is not None, "a policy is asked only while the game goes on"
+    decision = pending.decision
     if decision == "turn":
         return _turn(view, actions, hand, money)
-    if decision == "buy-sell-auction":
-        return _choose(pending["candle"], actions, hand, money)
-    if decision == "bid":
-        return _bid(pending["candle"], actions, hand, money)
+    candle = pending.candle
+    if decision == "buy-sell-auction" and candle:
+        return _choose(candle, actions, hand, money)
+    if decision == "bid" and candle:
+        return _bid(candle, actions, hand, money)
     if decision in ("pay", "guard-short"):
-        return _pay(actions, hand, money, pending)
+        return _pay(actions, hand, money, pending.due if isinstance(pending, PayPending) else None)
     if decision == "give":
         return _give(actions, hand)
     return actions[rng.below(len(actions))]  # pragma: no cover - every decision is handled above
 
 
-def _turn(view: dict[str, Any], actions: list[str], hand: Hand, money: int) -> str:
+def _turn(view: CandleQuestView, actions: list[str], hand: Hand, money: int) -> str:
     spare_value = sum(_face(c) for c in hand.spare)
     best: tuple[int, str] | None = None
+    seats = view.seats
     for seat in _numbers(actions, "loot"):
-        top = view["seats"][seat]["discard_pile"][-1]
+        top = seats[seat].discard_pile[-1]
         if not hand.needs(top):
             continue
         cost = _face(top) + int(CANDLE[top]["sell"])
@@ -97,7 +101,7 @@ def _turn(view: dict[str, Any], actions: list[str], hand: Hand, money: int) -> s
         return best[1]
     forced = _numbers(actions, "force")
     if forced:
-        counts = {s: view["seats"][s]["candles_behind_screen"] for s in forced}
+        counts = {s: seats[s].candles_behind_screen for s in forced}
         target = max(forced, key=lambda s: counts[s])
         if counts[target] >= 2:
             return f"force {target}"
@@ -130,11 +134,11 @@ def _bid(candle: str, actions: list[str], hand: Hand, money: int) -> str:
     return f"bid {lowest}" if lowest <= limit else "pass"
 
 
-def _pay(actions: list[str], hand: Hand, money: int, pending: dict[str, Any]) -> str:
+def _pay(actions: list[str], hand: Hand, money: int, due: int | None) -> str:
+    """``due``: what is still owed, None when the payment cannot be made in full (guard-short)."""
     discards = [a.split()[1] for a in actions if a.startswith("discard ")]
     pays = [a for a in actions if a.startswith("pay ")]
     spare = [c for c in discards if c in hand.spare]
-    due = pending.get("due")
     if spare:
         if due is None:  # cannot pay in full: lose a spare highest candle rather than shekels
             return f"discard {spare[0]}"

@@ -1,13 +1,14 @@
 """Candle Quest at the terminal: coloured candle codes, the table, the screens and the log in words.
 
-Everything here reads the view and log entries (plain dicts) and the game's public facts, never the
-game's modules, so the renderer shows exactly what the seat is allowed to know.
+Everything here reads the seat's typed view (views.py), log entries (plain dicts) and the game's public
+facts, never the game's rules, so the renderer shows exactly what the seat is allowed to know.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from msgspec import UNSET
 from rich import box
 from rich.console import Console
 from rich.markup import escape
@@ -17,6 +18,17 @@ from rich.table import Table
 from candlebox.engine import game_info
 from candlebox.engine.plugin import Renderer, seats_text
 from candlebox.games.candle_quest.text import winners_text
+from candlebox.games.candle_quest.views import (
+    BidPending,
+    CandleQuestView,
+    FinishedView,
+    GivePending,
+    OpenSeat,
+    PayPending,
+    Pending,
+    Seat,
+    TurnPending,
+)
 
 GAME_ID = "candle-quest"
 _FACTS = game_info(GAME_ID).facts
@@ -84,52 +96,52 @@ def loot_cost(code: str) -> int | None:
 
 
 # ----------------------------------------------------------------------------- the view
-def pending_text(pending: dict[str, Any] | None, viewer: int | None) -> str:
-    if not pending:
+def pending_text(pending: Pending | None, viewer: int | None) -> str:
+    if pending is None:
         return "The game is over."
-    seats = pending.get("seats", [])
+    seats = pending.seats
     who = seats_text(seats) + (" (you)" if viewer is not None and viewer in seats else "")
-    code = pending.get("candle")
-    decision = pending.get("decision")
-    if decision == "turn":
-        kind = "a bonus turn" if pending.get("bonus_turn") else "a turn"
+    code = pending.candle or None
+    decision = pending.decision
+    if isinstance(pending, TurnPending):
+        kind = "a bonus turn" if pending.bonus_turn else "a turn"
         return f"{who} to take {kind}"
     if decision == "buy-sell-auction":
         return f"{who} to buy, sell or auction {candle(code)}"
-    if decision == "bid":
+    if isinstance(pending, BidPending):
         return (
             f"{who} to bid on {candle(code)} or pass "
-            f"(high bid {pending.get('high_bid')} by seat {pending.get('high_bidder')})"
+            f"(high bid {pending.high_bid} by seat {pending.high_bidder})"
         )
-    if decision == "pay":
-        purpose = "guarding against" if pending.get("paying_for") == "guard" else "looting"
-        return f"{who} paying for {purpose} {candle(code)}: {pending.get('due')} still owed"
+    if isinstance(pending, PayPending):
+        purpose = "guarding against" if pending.paying_for == "guard" else "looting"
+        return f"{who} paying for {purpose} {candle(code)}: {pending.due} still owed"
     if decision == "guard-short":
         return f"{who} cannot pay for {candle(code)}: discard the highest candle or all shekels"
-    if decision == "give":
-        return f"{who} to give seat {pending.get('to')} a candle"
+    if isinstance(pending, GivePending):
+        return f"{who} to give seat {pending.to} a candle"
     return f"{who}: {decision}"
 
 
-def header(view: dict[str, Any]) -> str:
-    turn = view.get("turn", 0)
-    now = f"{turn} turns played" if view.get("over") else f"turn {turn + 1}"
-    parts = [f"Candle Quest · {view.get('variant')}", now]
-    parts.append(f"stack {view.get('stack')}")
-    parts.append(f"bank {view.get('bank')}")
-    if view.get("seat") is not None:
-        parts.append(f"you are seat {view['seat']}")
+def header(view: CandleQuestView) -> str:
+    turn = view.turn
+    now = f"{turn} turns played" if view.over else f"turn {turn + 1}"
+    parts = [f"Candle Quest · {view.variant}", now]
+    parts.append(f"stack {view.stack}")
+    parts.append(f"bank {view.bank}")
+    if view.seat is not None:
+        parts.append(f"you are seat {view.seat}")
     return " · ".join(parts)
 
 
-def table_lines(view: dict[str, Any]) -> list[str]:
+def table_lines(view: CandleQuestView) -> list[str]:
     lines = []
-    table = view.get("table")
+    table = view.table
     lines.append("On the table: " + (describe_candle(table) if table else "[dim]nothing[/]"))
-    if view.get("set_aside"):
-        lines.append("Set aside this turn: " + candles(view["set_aside"]))
-    if view.get("removed"):
-        lines.append("Out of the game: " + candles(view["removed"]))
+    if view.set_aside:
+        lines.append("Set aside this turn: " + candles(view.set_aside))
+    if view.removed:
+        lines.append("Out of the game: " + candles(view.removed))
     return lines
 
 
@@ -141,19 +153,19 @@ def pile_text(pile: list[str]) -> str:
     return f"[dim](+{hidden})[/] {shown}" if hidden > 0 else shown
 
 
-def screen_text(player: dict[str, Any]) -> str:
-    if "candles" in player:
-        return candles(player["candles"])
-    count = player.get("candles_behind_screen", 0)
+def screen_text(player: Seat) -> str:
+    if isinstance(player, OpenSeat):
+        return candles(player.candles)
+    count = player.candles_behind_screen
     return f"[dim]{count} candle{'s' if count != 1 else ''}[/]"
 
 
-def seats_table(view: dict[str, Any]) -> Table:
-    viewer = view.get("seat")
-    over = view.get("over", False)
-    active = view.get("active")
-    advanced = any("candle_value" in p for p in view.get("seats", []))
-    looting = view.get("variant") != "junior"  # the junior game has no looting
+def seats_table(view: CandleQuestView) -> Table:
+    viewer = view.seat
+    over = view.over
+    active = view.active
+    advanced = any(isinstance(p, OpenSeat) and p.candle_value is not UNSET for p in view.seats)
+    looting = view.variant != "junior"  # the junior game has no looting
     table = Table(header_style="bold", box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1))
     table.add_column("seat", no_wrap=True)
     table.add_column("screen")
@@ -166,24 +178,26 @@ def seats_table(view: dict[str, Any]) -> Table:
         table.add_column("loot", justify="right")
     if over:
         table.add_column("score", justify="right")
-    for player in view.get("seats", []):
-        seat = player.get("seat")
+    scores = view.scores if isinstance(view, FinishedView) else []
+    for player in view.seats:
+        seat = player.seat
         label = f"{'▶ ' if seat == active else '  '}{seat}{' you' if seat == viewer else ''}"
-        pile = player.get("discard_pile", [])
+        pile = player.discard_pile
         cost = loot_cost(pile[-1]) if pile else None
+        open_seat = player if isinstance(player, OpenSeat) else None
         row = [
             f"[bold]{label}[/]" if seat == viewer else label,
             screen_text(player),
-            str(player["shekels"]) if "shekels" in player else "[dim]?[/]",
-            f"{player['colours']}/{len(COLOURS)}" if "colours" in player else "[dim]?[/]",
+            str(open_seat.shekels) if open_seat else "[dim]?[/]",
+            f"{open_seat.colours}/{len(COLOURS)}" if open_seat else "[dim]?[/]",
         ]
         if advanced:
-            row.append(str(player.get("candle_value", "[dim]?[/]")))
+            value = open_seat.candle_value if open_seat else UNSET
+            row.append("[dim]?[/]" if value is UNSET else str(value))
         row.append(pile_text(pile))
         if looting:
             row.append(str(cost) if cost is not None else "")
         if over:
-            scores = view.get("scores", [])
             row.append(f"{scores[seat]:g}" if seat < len(scores) else "")
         table.add_row(*row)
     return table
@@ -233,19 +247,22 @@ def menorah_text(codes: list[str]) -> str:
     return text
 
 
-def render(view: dict[str, Any], console: Console) -> None:
+def render(view: CandleQuestView, console: Console) -> None:
     console.print(Rule(header(view), style="dim"))
     for line in table_lines(view):
         console.print(line)
     console.print(seats_table(view))
-    viewer = view.get("seat")
-    seats = view.get("seats", [])
-    if viewer is not None and viewer < len(seats) and "candles" in seats[viewer]:
-        console.print(menorah_text(seats[viewer]["candles"]))
-    if view.get("over"):
-        console.print(f"[bold]Game over[/] ({view.get('end_reason')}): {winners_text(view)}")
+    viewer = view.seat
+    seats = view.seats
+    if viewer is not None and viewer < len(seats):
+        mine = seats[viewer]
+        if isinstance(mine, OpenSeat):
+            console.print(menorah_text(mine.candles))
+    if isinstance(view, FinishedView):
+        winners = winners_text({"winners": view.winners})
+        console.print(f"[bold]Game over[/] ({view.end_reason}): {winners}")
     else:
-        console.print(f"[bold]▶ {pending_text(view.get('pending'), viewer)}[/]")
+        console.print(f"[bold]▶ {pending_text(view.pending, viewer)}[/]")
 
 
 RENDERER = Renderer(render=render, code=candle, action=action_text)

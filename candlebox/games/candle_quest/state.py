@@ -10,6 +10,7 @@ from candlebox.engine import MoveKind, State
 from candlebox.games.candle_quest.candles import CODE
 from candlebox.games.candle_quest.decision import FOR_GUARD, NAMES, Phase
 from candlebox.games.candle_quest.notation import malformed
+from candlebox.games.candle_quest.views import CandleQuestView
 
 GAME_ID = "candle-quest"
 _SEATS = tuple((seat,) for seat in range(8))
@@ -26,7 +27,7 @@ class Rules:
 
     do: Mapping[Phase, _Handler]  # apply an action of the phase: (state, seat, verb, argument)
     legal: Mapping[Phase, _Lister]
-    view: Callable[[CandleQuestState, int | None], dict[str, Any]]
+    view: Callable[[CandleQuestState, int | None], CandleQuestView]
     event_view: Callable[[tuple, int | None], dict[str, Any] | None]
     describe: Callable[[CandleQuestState], str]
     resample: Callable[[CandleQuestState, int, int], State]
@@ -171,7 +172,7 @@ class CandleQuestState(State):
         return _RULES[0].describe(self)
 
     # ------------------------------------------------------------------ information
-    def _view(self, seat: int | None) -> dict[str, Any]:
+    def _typed_view(self, seat: int | None) -> CandleQuestView:
         return _RULES[0].view(self, seat)
 
     def _event_view(self, event: tuple, seat: int | None) -> dict[str, Any] | None:

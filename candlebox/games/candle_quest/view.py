@@ -10,10 +10,22 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from msgspec import UNSET, structs
+
 from candlebox.games.candle_quest.candles import CANDLES, CODE
-from candlebox.games.candle_quest.decision import Phase
+from candlebox.games.candle_quest.decision import FOR_GUARD, NAMES, Phase
 from candlebox.games.candle_quest.scoring import candle_value, colours_filled
-from candlebox.games.candle_quest.screen import listing
+from candlebox.games.candle_quest.views import (
+    BidPending,
+    CandleQuestView,
+    FinishedView,
+    GivePending,
+    OpenSeat,
+    PayPending,
+    Pending,
+    Seat,
+    TurnPending,
+)
 
 if TYPE_CHECKING:
     from candlebox.games.candle_quest.state import CandleQuestState
@@ -49,6 +61,9 @@ EVENT_FIELDS: dict[str, tuple[str, ...]] = {
 }
 
 
+COLOURS = tuple(CANDLES.colour_names)
+
+
 def event_view(event: tuple, seat: int | None) -> dict[str, Any]:
     kind = event[0]
     entry: dict[str, Any] = {"event": kind}
@@ -59,53 +74,85 @@ def event_view(event: tuple, seat: int | None) -> dict[str, Any]:
     return entry
 
 
-def codes(candles: list[int]) -> list[str]:
-    return [CODE[candle] for candle in candles]
-
-
-def _player(st: CandleQuestState, owner: int, viewer: int | None) -> dict[str, Any]:
+def _player(st: CandleQuestState, owner: int, viewer: int | None, over: bool) -> Seat:
     screen = st.screens[owner]
-    info: dict[str, Any] = {
-        "seat": owner,
-        "discard_pile": codes(st.piles[owner]),
-        "candles_behind_screen": sum(screen.values()),
-    }
-    if viewer == owner or st.phase is Phase.OVER:
-        info["candles"] = codes(listing(screen))
-        info["shekels"] = st.shekels[owner]
-        info["colours"] = colours_filled(screen)
-        if st.advanced:
-            info["candle_value"] = candle_value(screen)
-    return info
-
-
-def view(st: CandleQuestState, seat: int | None) -> dict[str, Any]:
-    result: dict[str, Any] = {
-        "game": st.game_id,
-        "variant": st.variant,
-        "players": st.num_players,
-        "seat": seat,
-        "colours": list(CANDLES.colour_names),
-        "turn": st.turns,
-        "max_turns": st.max_turns,
-        "active": st.active if st.phase is not Phase.OVER else None,
-        "pending": st.pending(),
-        "stack": len(st.stack),
-        "table": CODE[st.table] if st.table >= 0 else None,
-        "set_aside": codes(st.aside),
-        "removed": codes(st.removed),
-        "bank": st.bank,
-        "seats": [_player(st, owner, seat) for owner in range(st.num_players)],
-        "over": st.phase is Phase.OVER,
-    }
-    if st.phase is Phase.OVER:
-        result.update(
-            winners=list(st.winners),
-            scores=list(st.final),
-            end_reason=st.end_reason,
-            truncated=st.truncated,
+    pile = [CODE[candle] for candle in st.piles[owner]]
+    behind = sum(screen.values())
+    if viewer == owner or over:
+        return OpenSeat(
+            seat=owner,
+            discard_pile=pile,
+            candles_behind_screen=behind,
+            candles=[CODE[candle] for candle in sorted(screen) for _ in range(screen[candle])],
+            shekels=st.shekels[owner],
+            colours=colours_filled(screen),
+            candle_value=candle_value(screen) if st.advanced else UNSET,
         )
-    return result
+    return Seat(seat=owner, discard_pile=pile, candles_behind_screen=behind)
+
+
+def pending(st: CandleQuestState) -> Pending | None:
+    """The decision waited for, typed (``state.pending()`` is its plain form)."""
+    phase = st.phase
+    if phase is Phase.OVER:
+        return None
+    decision = NAMES[phase]
+    seats = [st.actor]
+    candle = CODE[st.table] if st.table >= 0 else UNSET
+    if phase is Phase.TURN:
+        return TurnPending(decision=decision, seats=seats, candle=candle, bonus_turn=st.bonus)
+    if phase is Phase.BID:
+        return BidPending(
+            decision=decision,
+            seats=seats,
+            candle=candle,
+            auctioneer=st.active,
+            high_bid=st.high,
+            high_bidder=st.high_bidder,
+        )
+    if phase is Phase.PAY:
+        return PayPending(
+            decision=decision,
+            seats=seats,
+            candle=candle,
+            paying_for="guard" if st.paying == FOR_GUARD else "loot",
+            due=st.due,
+        )
+    if phase is Phase.GIVE:
+        return GivePending(decision=decision, seats=seats, candle=candle, to=st.active)
+    return Pending(decision=decision, seats=seats, candle=candle)
+
+
+def typed_view(st: CandleQuestState, seat: int | None) -> CandleQuestView:
+    """What ``seat`` may know, typed; ``state.view(seat)`` is its plain form."""
+    over = st.phase is Phase.OVER
+    typed = CandleQuestView(
+        game=st.game_id,
+        variant=st.variant,
+        players=st.num_players,
+        seat=seat,
+        colours=list(COLOURS),
+        turn=st.turns,
+        max_turns=st.max_turns,
+        active=None if over else st.active,
+        pending=pending(st),
+        stack=len(st.stack),
+        table=CODE[st.table] if st.table >= 0 else None,
+        set_aside=[CODE[candle] for candle in st.aside],
+        removed=[CODE[candle] for candle in st.removed],
+        bank=st.bank,
+        seats=[_player(st, owner, seat, over) for owner in range(st.num_players)],
+        over=over,
+    )
+    if not over:
+        return typed
+    return FinishedView(
+        **structs.asdict(typed),
+        winners=list(st.winners),
+        scores=list(st.final),
+        end_reason=st.end_reason,
+        truncated=st.truncated,
+    )
 
 
 def describe(st: CandleQuestState) -> str:

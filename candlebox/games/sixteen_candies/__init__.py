@@ -178,7 +178,7 @@ wire(
     Rules(
         do=gameplay.DO,
         legal=gameplay.LEGAL,
-        view=view.view,
+        view=view.typed_view,
         event_view=view.event_view,
         describe=view.describe,
         resample=save.resample,
@@ -196,6 +196,7 @@ register(
         create=create,
         facts=facts(),
         capabilities=Capabilities(
+            view="candlebox.games.sixteen_candies.views:SixteenCandiesView",
             text="candlebox.games.sixteen_candies.text:TEXT",
             heuristic="candlebox.games.sixteen_candies.heuristic:policy",
             search="candlebox.games.sixteen_candies.search:SEARCH_HOOKS",

@@ -7,7 +7,7 @@ cards in the order the view lists them, each with its top half). The ``top`` tex
 large (25 half codes: 15,625 triples) but fixed and independent of the hand: an id always means the
 same text.
 
-The observation encodes the seat's view only (rulings, 'Hidden information'): the discard pile, the
+The observation encodes the seat's (typed) view only (rulings, 'Hidden information'): the discard pile, the
 pools, the cards each player is known to hold (taken from the discard pile), and the seat's own hand.
 """
 
@@ -16,13 +16,18 @@ from __future__ import annotations
 from collections import Counter
 from functools import cache
 from itertools import product
-from typing import Any
 
 import numpy as np
 
 from candlebox.engine import game_info
 from candlebox.engine.encoding import Config, Layout, ViewEncoder
 from candlebox.engine.plugin import Encoding
+from candlebox.games.sixteen_candies.views import (
+    FinishedView,
+    HandSeat,
+    SixteenCandiesView,
+    ValuedSeat,
+)
 
 GAME_ID = "sixteen-candies"
 
@@ -127,43 +132,45 @@ class SixteenCandiesEncoder(ViewEncoder):
         layout.add("winners", n)
         self.at = layout.fields
 
-    def fill(self, view: dict[str, Any], out: np.ndarray) -> None:
+    def fill(self, view: SixteenCandiesView, out: np.ndarray) -> None:
         at = self.at
         t = self.t
-        seat = view["seat"]
-        pending = self.fill_turn(view, out)
+        seat = view.seat
+        pending = view.pending
+        self.fill_seats(out, seat, view.active, None if pending is None else pending.seats)
         if pending is not None:
-            out[at["decision"].start + DECISION_INDEX[pending["decision"]]] = 1.0
-        out[at["marker"].start + view["marker"]] = 1.0
-        if view["caller"] is not None:
-            out[at["caller"].start + view["caller"]] = 1.0
-        for s in view["final_turns"]:
+            out[at["decision"].start + DECISION_INDEX[pending.decision]] = 1.0
+        out[at["marker"].start + view.marker] = 1.0
+        if view.caller is not None:
+            out[at["caller"].start + view.caller] = 1.0
+        for s in view.final_turns:
             out[at["final_turns"].start + s] = 1.0
-        out[at["turn"].start] = view["turn"] / self.max_turns
-        out[at["rounds_played"].start] = view["rounds_played"] / ROUNDS_SCALE
-        out[at["draw_pile"].start] = view["draw_pile"] / DECK_SIZE
-        pile = view["discard_pile"]
+        out[at["turn"].start] = view.turn / self.max_turns
+        out[at["rounds_played"].start] = view.rounds_played / ROUNDS_SCALE
+        out[at["draw_pile"].start] = view.draw_pile / DECK_SIZE
+        pile = view.discard_pile
         _counts(out, at["discard_pile"].start, pile)
         if pile:
             out[at["discard_top"].start + CARD_INDEX[pile[-1]]] = 1.0
-        for info in view["seats"]:
-            owner = info["seat"]
-            out[at["pools"].start + owner] = info["pool"] / self.candy_scale
-            out[at["out"].start + owner] = 1.0 if info["out"] else 0.0
-            out[at["cards"].start + owner] = info["cards"] / MAX_CARDS
-            _counts(out, at["known"].start + owner * t, info["known"])
-            if owner == seat and "hand" in info:
+        for info in view.seats:
+            owner = info.seat
+            out[at["pools"].start + owner] = info.pool / self.candy_scale
+            out[at["out"].start + owner] = 1.0 if info.out else 0.0
+            out[at["cards"].start + owner] = info.cards / MAX_CARDS
+            _counts(out, at["known"].start + owner * t, info.known)
+            if owner == seat and isinstance(info, HandSeat):
                 cards = at["hand_cards"].start
                 tops = at["hand_tops"].start
-                for slot, card in enumerate(info["hand"]):
-                    out[cards + slot * t + CARD_INDEX[card["card"]]] = 1.0
-                    out[tops + slot * len(HALVES) + HALF_INDEX[card["top"]]] = 1.0
-                if "value" in info:
-                    out[at["hand_value"].start] = info["value"] / VALUE_SCALE
-                    out[at["hand_candy"].start + CANDY_INDEX[info["candy"]]] = 1.0
-                    out[at["hand_penalty"].start] = info["penalty"] / PENALTY_SCALE
-        for winner in view.get("winners", ()):
-            out[at["winners"].start + winner] = 1.0
+                for slot, card in enumerate(info.hand):
+                    out[cards + slot * t + CARD_INDEX[card.card]] = 1.0
+                    out[tops + slot * len(HALVES) + HALF_INDEX[card.top]] = 1.0
+                if isinstance(info, ValuedSeat):
+                    out[at["hand_value"].start] = info.value / VALUE_SCALE
+                    out[at["hand_candy"].start + CANDY_INDEX[info.candy]] = 1.0
+                    out[at["hand_penalty"].start] = info.penalty / PENALTY_SCALE
+        if isinstance(view, FinishedView):
+            for winner in view.winners:
+                out[at["winners"].start + winner] = 1.0
 
 
 def _counts(out: np.ndarray, start: int, codes: list[str]) -> None:

@@ -17,6 +17,7 @@ from functools import lru_cache
 from typing import Any
 
 from candlebox.engine import Rng, game_info
+from candlebox.games.sixteen_candies.views import HandSeat, SixteenCandiesView, ValuedSeat
 
 _FACTS = game_info("sixteen-candies").facts
 CANDIES: list[str] = list(_FACTS["candies"])
@@ -102,27 +103,39 @@ def shown(tops: list[str]) -> tuple[int, int]:
     return max(totals.values(), default=0) + wild, penalty
 
 
-def _unseen_counts(view: dict[str, Any], hand: list[str]) -> Counter:
+def _unseen_counts(view: SixteenCandiesView, hand: list[str]) -> Counter:
     left = Counter(BOX)
     left.subtract(hand)
-    left.subtract(view["discard_pile"])
-    for player in view["seats"]:
-        if player["seat"] != view["seat"]:
-            left.subtract(player["known"])
+    left.subtract(view.discard_pile)
+    seat = view.seat
+    for player in view.seats:
+        if player.seat != seat:
+            left.subtract(player.known)
     return left
 
 
-def policy(view: dict[str, Any], actions: list[str], rng: Rng) -> str:
-    me = view["seats"][view["seat"]]
-    hand = [card["card"] for card in me["hand"]]
-    decision = view["pending"]["decision"]
+def own_seat(view: SixteenCandiesView) -> HandSeat:
+    """The viewing seat, whose hand it sees."""
+    seat = view.seat
+    assert seat is not None, "a policy plays a seat"
+    me = view.seats[seat]
+    assert isinstance(me, HandSeat), "a seat sees its own hand"
+    return me
+
+
+def policy(view: SixteenCandiesView, actions: list[str], rng: Rng) -> str:
+    pending = view.pending
+    assert pending is not None, "a policy is asked only while the game goes on"
+    decision = pending.decision
     if decision in ("orient", "rotate"):
         return _orient(actions)
+    me = own_seat(view)
+    hand = [card.card for card in me.hand]
     if decision == "draw":
         return _draw(view, actions, hand)
     if decision == "discard":
         return _discard(actions, hand)
-    if decision == "call":
+    if decision == "call" and isinstance(me, ValuedSeat):
         return _call(view, me)
     return actions[rng.below(len(actions))]  # pragma: no cover - every decision is handled above
 
@@ -140,12 +153,12 @@ def _best_orientation(actions: tuple[str, ...]) -> str:
     return max(actions, key=worth)
 
 
-def _draw(view: dict[str, Any], actions: list[str], hand: list[str]) -> str:
+def _draw(view: SixteenCandiesView, actions: list[str], hand: list[str]) -> str:
     if "draw discard" not in actions:
         return actions[0]
     now = best_value(hand)
     outcomes = with_each(tuple(sorted(hand)))
-    taken = outcomes[view["discard_pile"][-1]]
+    taken = outcomes[view.discard_pile[-1]]
     if "draw pile" not in actions:
         return "draw discard" if taken > now or "skip" not in actions else "skip"
     # The mean over the unseen cards of the hand each would make (whole numbers: summed exactly).
@@ -176,9 +189,9 @@ def _best_discard(actions: tuple[str, ...], hand: tuple[str, ...]) -> str:
     return max(actions, key=worth)
 
 
-def _call(view: dict[str, Any], me: dict[str, Any]) -> str:
-    players = sum(1 for p in view["seats"] if not p["out"])
-    return "call" if me["value"] >= call_need(players, view.get("turn_in_round", 0)) else "end"
+def _call(view: SixteenCandiesView, me: ValuedSeat) -> str:
+    players = sum(1 for p in view.seats if not p.out)
+    return "call" if me.value >= call_need(players, view.turn_in_round) else "end"
 
 
 def call_need(players: int, turns_in_round: int) -> int:

@@ -1,7 +1,7 @@
 """16 Candies at the terminal: two-halved cards with the top half lit, the piles, the pools, the log.
 
-Everything here reads the view and log entries (plain dicts) and the game's public facts, never the
-game's modules, so the renderer shows exactly what the seat is allowed to know. Rotation is easy to
+Everything here reads the seat's typed view (views.py), log entries (plain dicts) and the game's public
+facts, never the game's rules, so the renderer shows exactly what the seat is allowed to know. Rotation is easy to
 judge: every ``top ...`` action in the list says what the hand would be worth turned that way.
 """
 
@@ -20,6 +20,15 @@ from rich.table import Table
 from candlebox.engine import game_info
 from candlebox.engine.plugin import Renderer, seats_text
 from candlebox.games.sixteen_candies.text import winners_text
+from candlebox.games.sixteen_candies.views import (
+    Card,
+    FinishedView,
+    HandSeat,
+    Pending,
+    Seat,
+    SixteenCandiesView,
+    ValuedSeat,
+)
 
 GAME_ID = "sixteen-candies"
 _FACTS = game_info(GAME_ID).facts
@@ -115,10 +124,10 @@ def action_text(action: str) -> str:
     return escape(action)
 
 
-def card_panel(entry: dict[str, Any]) -> Panel:
+def card_panel(entry: Card) -> Panel:
     """One card drawn with two halves: the top half lit, the bottom half dim (it points down)."""
-    top, bottom = entry["top"], entry["bottom"]
-    if CARDS.get(entry["card"], {}).get("wild"):
+    top, bottom = entry.top, entry.bottom
+    if CARDS.get(entry.card, {}).get("wild"):
         body = (
             f"[{WILD_STYLE}] W [/] [bold]×{WILD['count']}[/]\n[bold]pen {WILD['penalty']}[/]\n"
             f"[dim]{'┄' * 8}[/]\n[dim]  any ↓[/]"
@@ -142,37 +151,37 @@ def legend() -> str:
     return " [dim]·[/] ".join(parts)
 
 
-def hand_lines(player: dict[str, Any], console: Console, mine: bool) -> None:
-    panels = [card_panel(entry) for entry in player.get("hand", [])]
+def hand_lines(player: Seat, console: Console, mine: bool) -> None:
+    panels = [card_panel(entry) for entry in player.hand] if isinstance(player, HandSeat) else []
     if not panels:
         return
     console.print(Columns(panels, padding=(0, 0)))
     if mine:
         console.print(legend())
-    if "value" in player:
-        who = "Your hand" if mine else f"Seat {player['seat']}'s hand"
+    if isinstance(player, ValuedSeat):
+        who = "Your hand" if mine else f"Seat {player.seat}'s hand"
         console.print(
-            f"{who}: [bold]{player['value']}[/] {escape(CANDIES.get(player['candy'], ''))}"
-            f" · penalty {player['penalty']}"
+            f"{who}: [bold]{player.value}[/] {escape(CANDIES.get(player.candy, ''))}"
+            f" · penalty {player.penalty}"
         )
 
 
 # ----------------------------------------------------------------------------- the view
-def pending_text(pending: dict[str, Any] | None, viewer: int | None) -> str:
-    if not pending:
+def pending_text(pending: Pending | None, viewer: int | None) -> str:
+    if pending is None:
         return "The game is over."
-    seats = pending.get("seats", [])
+    seats = pending.seats
     who = seats_text(seats) + (" (you)" if viewer is not None and viewer in seats else "")
-    final = " — final turn" if pending.get("final_turn") else ""
-    decision = pending.get("decision")
+    final = " — final turn" if pending.final_turn else ""
+    decision = pending.decision
     if decision == "orient":
         return f"{who} to pick up the dealt cards and turn them"
     if decision == "draw":
         return f"{who} to draw from the draw pile or the discard pile{final}"
     if decision == "discard":
-        taken = pending.get("taken")
+        taken = pending.taken or None
         extra = ""
-        if taken and not pending.get("may_discard_taken", True):
+        if taken and pending.may_discard_taken is False:
             extra = f" (not {card(taken)}, just taken)"
         return f"{who} to discard a card{extra}{final}"
     if decision == "rotate":
@@ -182,12 +191,12 @@ def pending_text(pending: dict[str, Any] | None, viewer: int | None) -> str:
     return f"{who}: {decision}"
 
 
-def header(view: dict[str, Any]) -> str:
-    turn = view.get("turn", 0)
-    now = f"{turn} turns played" if view.get("over") else f"turn {turn + 1}"
-    parts = [f"16 Candies · round {view.get('round')}", now, f"draw pile {view.get('draw_pile')}"]
-    if view.get("seat") is not None:
-        parts.append(f"you are seat {view['seat']}")
+def header(view: SixteenCandiesView) -> str:
+    turn = view.turn
+    now = f"{turn} turns played" if view.over else f"turn {turn + 1}"
+    parts = [f"16 Candies · round {view.round}", now, f"draw pile {view.draw_pile}"]
+    if view.seat is not None:
+        parts.append(f"you are seat {view.seat}")
     return " · ".join(parts)
 
 
@@ -199,51 +208,52 @@ def pile_text(pile: list[str]) -> str:
     return f"[dim](+{hidden})[/] {shown}" if hidden > 0 else shown
 
 
-def seats_table(view: dict[str, Any]) -> Table:
-    viewer = view.get("seat")
-    active = view.get("active")
+def seats_table(view: SixteenCandiesView) -> Table:
+    viewer = view.seat
+    active = view.active
     table = Table(header_style="bold", box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1))
     table.add_column("seat", no_wrap=True)
     table.add_column("candy", justify="right")
     table.add_column("cards", justify="right")
     table.add_column("known to hold")
     table.add_column("")
-    for player in view.get("seats", []):
-        seat = player.get("seat")
+    for player in view.seats:
+        seat = player.seat
         label = f"{'▶ ' if seat == active else '  '}{seat}{' you' if seat == viewer else ''}"
         notes = []
-        if seat == view.get("marker"):
+        if seat == view.marker:
             notes.append("marker")
-        if seat == view.get("caller"):
+        if seat == view.caller:
             notes.append("[bold]called![/]")
-        if seat in view.get("final_turns", []):
+        if seat in view.final_turns:
             notes.append("final turn to come")
-        if player.get("out"):
+        if player.out:
             notes.append("[dim]out[/]")
         table.add_row(
             f"[bold]{label}[/]" if seat == viewer else label,
-            str(player.get("pool")),
-            str(player.get("cards")),
-            cards(player.get("known", [])) if player.get("known") else "",
+            str(player.pool),
+            str(player.cards),
+            cards(player.known) if player.known else "",
             ", ".join(notes),
         )
     return table
 
 
-def render(view: dict[str, Any], console: Console) -> None:
+def render(view: SixteenCandiesView, console: Console) -> None:
     console.print(Rule(header(view), style="dim"))
-    console.print("Discard pile (top last): " + pile_text(view.get("discard_pile", [])))
+    console.print("Discard pile (top last): " + pile_text(view.discard_pile))
     console.print(seats_table(view))
-    viewer = view.get("seat")
-    seats = view.get("seats", [])
-    if view.get("over"):
+    viewer = view.seat
+    seats = view.seats
+    if isinstance(view, FinishedView):
         for player in seats:
-            hand_lines(player, console, player.get("seat") == viewer)
-        console.print(f"[bold]Game over[/] ({view.get('end_reason')}): {winners_text(view)}")
+            hand_lines(player, console, player.seat == viewer)
+        winners = winners_text({"winners": view.winners})
+        console.print(f"[bold]Game over[/] ({view.end_reason}): {winners}")
         return
     if viewer is not None and viewer < len(seats):
         hand_lines(seats[viewer], console, True)
-    console.print(f"[bold]▶ {pending_text(view.get('pending'), viewer)}[/]")
+    console.print(f"[bold]▶ {pending_text(view.pending, viewer)}[/]")
 
 
 def code_markup(code: str) -> str:

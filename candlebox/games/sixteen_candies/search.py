@@ -13,7 +13,6 @@ import math
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import product
-from typing import Any
 
 from candlebox.engine import Rng, State
 from candlebox.engine.plugin import SearchHooks
@@ -23,9 +22,11 @@ from candlebox.games.sixteen_candies.heuristic import (
     _orient,
     best_value,
     call_need,
+    own_seat,
     policy,
     shown,
 )
+from candlebox.games.sixteen_candies.views import SixteenCandiesView, ValuedSeat
 
 # ----------------------------------------------------------------------------- the searcher's own play
 # Against this policy it pays to let it call first: a non-caller never pays more than its penalty and
@@ -35,18 +36,21 @@ from candlebox.games.sixteen_candies.heuristic import (
 LATER = 4
 
 
-def search_policy(view: dict[str, Any], actions: list[str], rng: Rng) -> str:
+def search_policy(view: SixteenCandiesView, actions: list[str], rng: Rng) -> str:
     """The ISMCTS bot's own rollout policy (its rivals are modelled by ``policy``): this policy, but
     calling LATER hand values later, and in a final turn against a caller whose hand it cannot beat
     (the caller called, so its hand was at least ``call_need`` then) turning its cards for the
     least penalty."""
-    decision = view["pending"]["decision"]
+    pending = view.pending
+    assert pending is not None, "a policy is asked only while the game goes on"
+    decision = pending.decision
     if decision == "call":
-        me = view["seats"][view["seat"]]
-        players = sum(1 for p in view["seats"] if not p["out"])
-        need = call_need(players, view.get("turn_in_round", 0)) + LATER
-        return "call" if me["value"] >= need else "end"
-    if decision == "rotate" and view["caller"] is not None:
+        me = own_seat(view)
+        assert isinstance(me, ValuedSeat), "a hand of three cards is called on"
+        players = sum(1 for p in view.seats if not p.out)
+        need = call_need(players, view.turn_in_round) + LATER
+        return "call" if me.value >= need else "end"
+    if decision == "rotate" and view.caller is not None:
         best = _orient(actions)
         if shown(best.split(" ")[1:])[0] < caller_bound(view):
             return _least_penalty(tuple(actions))
@@ -54,11 +58,11 @@ def search_policy(view: dict[str, Any], actions: list[str], rng: Rng) -> str:
     return policy(view, actions, rng)
 
 
-def caller_bound(view: dict[str, Any]) -> int:
+def caller_bound(view: SixteenCandiesView) -> int:
     """The least hand value the caller of this round called with, if it plays like ``policy``."""
-    players = sum(1 for p in view["seats"] if not p["out"])
-    finals_done = players - 2 - len(view["final_turns"])  # before this seat's (the current) turn
-    return call_need(players, view.get("turn_in_round", 0) - finals_done - 1)
+    players = sum(1 for p in view.seats if not p.out)
+    finals_done = players - 2 - len(view.final_turns)  # before this seat's (the current) turn
+    return call_need(players, view.turn_in_round - finals_done - 1)
 
 
 @lru_cache(maxsize=1 << 14)
@@ -165,8 +169,8 @@ def observe(state: State, seat: int) -> tuple[Rival, ...]:
     """The rivals' last turns this round, read only through the seat's own log and view."""
     log = state.log(seat)
     start = max((i for i, e in enumerate(log) if e["event"] == "round"), default=0)
-    view = state.view(seat)
-    players = sum(1 for p in view["seats"] if not p["out"])
+    view = state.typed_view(seat)
+    players = sum(1 for p in view.seats if not p.out)
     turns = 0
     called = False
     discarded: dict[int, str] = {}
@@ -214,10 +218,10 @@ def plausibility(world: State, seat: int, rivals: tuple[Rival, ...]) -> float:
     policy: 1 when each would have made them, UNLIKELY for each choice it would not have."""
     weight = 1.0
     for rival in rivals:
-        player = world.view(rival.seat)["seats"][rival.seat]
-        hand = [card["card"] for card in player.get("hand", ())]
-        if len(hand) != 3:
+        player = world.typed_view(rival.seat).seats[rival.seat]
+        if not isinstance(player, ValuedSeat):  # not three cards
             continue
+        hand = [card.card for card in player.hand]
         value = best_value(hand)
         # This policy would have turned up an instant win, called with this hand when the rival
         # did not, or not called with it when it did; and a caller's cards stay turned its best
@@ -229,7 +233,7 @@ def plausibility(world: State, seat: int, rivals: tuple[Rival, ...]) -> float:
                 rival.called
                 and (
                     value < rival.at_least
-                    or (player["value"], player["penalty"]) != best_shown(tuple(sorted(hand)))
+                    or (player.value, player.penalty) != best_shown(tuple(sorted(hand)))
                 )
             )
         ):

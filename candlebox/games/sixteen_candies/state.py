@@ -11,6 +11,7 @@ from candlebox.games.sixteen_candies.cards import CODE
 from candlebox.games.sixteen_candies.decision import NAMES, Phase
 from candlebox.games.sixteen_candies.notation import malformed
 from candlebox.games.sixteen_candies.scoring import INSTANT_WINNER
+from candlebox.games.sixteen_candies.views import SixteenCandiesView
 
 GAME_ID = "sixteen-candies"
 
@@ -26,7 +27,7 @@ class Rules:
 
     do: Mapping[Phase, _Handler]
     legal: Mapping[Phase, _Lister]
-    view: Callable[[SixteenCandiesState, int | None], dict[str, Any]]
+    view: Callable[[SixteenCandiesState, int | None], SixteenCandiesView]
     event_view: Callable[[tuple, int | None], dict[str, Any] | None]
     describe: Callable[[SixteenCandiesState], str]
     resample: Callable[[SixteenCandiesState, int, int], State]
@@ -171,7 +172,7 @@ class SixteenCandiesState(State):
         return _RULES[0].describe(self)
 
     # ------------------------------------------------------------------ information
-    def _view(self, seat: int | None) -> dict[str, Any]:
+    def _typed_view(self, seat: int | None) -> SixteenCandiesView:
         return _RULES[0].view(self, seat)
 
     def _event_view(self, event: tuple, seat: int | None) -> dict[str, Any] | None:

@@ -12,8 +12,19 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from msgspec import structs
+
 from candlebox.games.sixteen_candies.cards import CODE, DECK, HALF_CODE
-from candlebox.games.sixteen_candies.decision import Phase
+from candlebox.games.sixteen_candies.decision import NAMES, Phase
+from candlebox.games.sixteen_candies.views import (
+    Card,
+    FinishedView,
+    HandSeat,
+    Pending,
+    Seat,
+    SixteenCandiesView,
+    ValuedSeat,
+)
 from candlebox.games.sixteen_candies.wild import hand_penalty, hand_value
 
 if TYPE_CHECKING:
@@ -36,6 +47,10 @@ EVENT_FIELDS: dict[str, tuple[str, ...]] = {
     "out": ("seat",),
     "game-over": ("reason", "winners"),
 }
+
+
+# Shared by every typed view (read only); the plain view gets its own copy.
+CANDIES = dict(zip(DECK.candy_codes, DECK.candy_names, strict=True))
 
 
 def is_private(event: tuple) -> bool:
@@ -64,67 +79,97 @@ def known_cards(st: SixteenCandiesState, owner: int) -> list[str]:
     return known
 
 
-def hand_info(st: SixteenCandiesState, owner: int) -> dict[str, Any]:
-    """A hand as its owner sees it: each card with its top and bottom half, and its worth."""
+def _player(st: SixteenCandiesState, owner: int, viewer: int | None, over: bool) -> Seat:
+    pool = st.pools[owner]
     hand = st.hands[owner]
+    known = known_cards(st, owner)
+    if viewer != owner and not over:
+        return Seat(seat=owner, pool=pool, out=pool == 0, cards=len(hand), known=known)
+    # The hand as its owner sees it: each card with its top and bottom half, and, for three cards,
+    # their worth.
     cards = []
     halves = []
     for card, up in zip(hand, st.ups[owner], strict=True):
         top = 2 * card + up
         halves.append(top)
-        cards.append({"card": CODE[card], "top": HALF_CODE[top], "bottom": HALF_CODE[top ^ 1]})
-    info: dict[str, Any] = {"hand": cards}
-    if len(hand) == 3:
-        value, candy = hand_value(halves)
-        info.update(value=value, candy=DECK.candy_codes[candy], penalty=hand_penalty(halves))
-    return info
-
-
-def _player(st: SixteenCandiesState, owner: int, viewer: int | None) -> dict[str, Any]:
-    info: dict[str, Any] = {
-        "seat": owner,
-        "pool": st.pools[owner],
-        "out": st.pools[owner] == 0,
-        "cards": len(st.hands[owner]),
-        "known": known_cards(st, owner),
-    }
-    if viewer == owner or st.phase is Phase.OVER:
-        info.update(hand_info(st, owner))
-    return info
-
-
-def view(st: SixteenCandiesState, seat: int | None) -> dict[str, Any]:
-    over = st.phase is Phase.OVER
-    result: dict[str, Any] = {
-        "game": st.game_id,
-        "variant": st.variant,
-        "players": st.num_players,
-        "seat": seat,
-        "candies": dict(zip(DECK.candy_codes, DECK.candy_names, strict=True)),
-        "round": st.round,
-        "rounds_played": st.rounds_played,
-        "rounds": st.rounds_limit,
-        "turn": st.turns,
-        "turn_in_round": sum(1 for e in st.events[st.round_start :] if e[0] == "end-turn"),
-        "max_turns": st.max_turns,
-        "marker": st.marker,
-        "active": None if over else st.active,
-        "pending": st.pending(),
-        "caller": st.caller if st.caller >= 0 else None,
-        "final_turns": list(st.queue) if st.caller >= 0 and not over else [],
-        "draw_pile": len(st.draw),
-        "discard_pile": [CODE[card] for card in st.discard],
-        "seats": [_player(st, owner, seat) for owner in range(st.num_players)],
-        "over": over,
-    }
-    if over:
-        result.update(
-            winners=list(st.winners),
-            scores=list(st.final),
-            end_reason=st.end_reason,
-            truncated=st.truncated,
+        cards.append(Card(card=CODE[card], top=HALF_CODE[top], bottom=HALF_CODE[top ^ 1]))
+    if len(hand) != 3:
+        return HandSeat(
+            seat=owner, pool=pool, out=pool == 0, cards=len(hand), known=known, hand=cards
         )
-    return result
+    value, candy = hand_value(halves)
+    return ValuedSeat(
+        seat=owner,
+        pool=pool,
+        out=pool == 0,
+        cards=3,
+        known=known,
+        hand=cards,
+        value=value,
+        candy=DECK.candy_codes[candy],
+        penalty=hand_penalty(halves),
+    )
+
+
+def _turns_in_round(st: SixteenCandiesState) -> int:
+    return sum(1 for e in st.events[st.round_start :] if e[0] == "end-turn")
+
+
+def pending(st: SixteenCandiesState) -> Pending | None:
+    """The decision waited for, typed (``state.pending()`` is its plain form)."""
+    phase = st.phase
+    if phase is Phase.OVER:
+        return None
+    decision = NAMES[phase]
+    seats = [st.actor]
+    if phase is Phase.SETUP:
+        return Pending(decision=decision, seats=seats)
+    final = st.caller >= 0
+    if phase is Phase.DISCARD and st.taken >= 0:
+        return Pending(
+            decision=decision,
+            seats=seats,
+            final_turn=final,
+            taken=CODE[st.taken],
+            may_discard_taken=st.rediscard,
+        )
+    return Pending(decision=decision, seats=seats, final_turn=final)
+
+
+def typed_view(st: SixteenCandiesState, seat: int | None) -> SixteenCandiesView:
+    """What ``seat`` may know, typed; ``state.view(seat)`` is its plain form."""
+    over = st.phase is Phase.OVER
+    typed = SixteenCandiesView(
+        game=st.game_id,
+        variant=st.variant,
+        players=st.num_players,
+        seat=seat,
+        candies=CANDIES,
+        round=st.round,
+        rounds_played=st.rounds_played,
+        rounds=st.rounds_limit,
+        turn=st.turns,
+        turn_in_round=_turns_in_round(st),
+        max_turns=st.max_turns,
+        marker=st.marker,
+        active=None if over else st.active,
+        pending=pending(st),
+        caller=st.caller if st.caller >= 0 else None,
+        final_turns=list(st.queue) if st.caller >= 0 and not over else [],
+        draw_pile=len(st.draw),
+        discard_pile=[CODE[card] for card in st.discard],
+        seats=[_player(st, owner, seat, over) for owner in range(st.num_players)],
+        over=over,
+    )
+    if not over:
+        return typed
+    return FinishedView(
+        **structs.asdict(typed),
+        winners=list(st.winners),
+        scores=list(st.final),
+        end_reason=st.end_reason,
+        truncated=st.truncated,
+    )
 
 
 def describe(st: SixteenCandiesState) -> str:
