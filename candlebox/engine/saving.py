@@ -53,7 +53,7 @@ def position_differences(state: State, data: dict[str, Any]) -> list[str]:
     saved = data.get("state")
     if isinstance(saved, dict):
         mine = _plain(state._snapshot())
-        theirs = _plain(saved)
+        theirs = state._saved_snapshot(_plain(saved))
         wrong += [f"state.{key}" for key in theirs if mine.get(key) != theirs[key]]
     if data.get("format") == 1:
         if data.get("rng") != state.rng.state:

@@ -26,9 +26,9 @@ def with_missions(players: int = 4, public: list[str] | None = None, **options: 
 
     def change(snap: dict[str, Any]) -> None:
         m = snap["missions"]
-        m["public"] = list(public)
-        m["private"] = rest[:players]
-        m["box"] = rest[players:]
+        m["public_missions"] = list(public)
+        m["private_missions"] = rest[:players]
+        m["mission_box"] = rest[players:]
 
     return craft(state, change)
 
@@ -47,7 +47,10 @@ def test_each_player_gets_a_private_and_a_public_mission() -> None:
         {"event": "mission-private", "seat": 0}
     ]
     twin = state.resample(1, 7)
-    assert twin.mpriv[1] == state.mpriv[1] and twin.mpub == state.mpub
+    assert (
+        twin.private_missions[1] == state.private_missions[1]
+        and twin.public_missions == state.public_missions
+    )
     assert twin.view(1)["missions"] == state.view(1)["missions"]
     assert candelabria.load(state.to_json()) == state
     assert "missions" not in candelabria.new_game(players=4, seed=2).view(0)
@@ -71,18 +74,20 @@ def test_ranking_mission_three_places_12_8_4_same_player_twice_then_full() -> No
         missions.note(state, seat, "third-candle")
     assert [(e[1], e[3], e[4]) for e in vp_events(state)] == [(0, 1, 12), (0, 2, 8), (3, 3, 4)]
     assert ("mission-done", "K4") in state.events
-    assert state.view(None)["missions"]["public"][0]["places"] == ["C", "C", "N"]
+    assert state.view(None)["missions"]["public_missions"][0]["places"] == ["C", "C", "N"]
 
 
 def test_a_private_mission_is_for_its_holder_only_and_shown_once_done() -> None:
     state = with_missions(4, ["Y2", "Y3", "Y4", "Y5"])  # private: C Y1, R Y6, S Y7, N Y8
-    assert MISSIONS[state.mpriv[0]][0] == "Y1"
+    assert MISSIONS[state.private_missions[0]][0] == "Y1"
     temples.place_temple(state, 1, 1, 6)
     assert not vp_events(state), "another's private mission"
-    assert state.view(2)["missions"]["private"]["C"] is None
+    assert state.view(2)["missions"]["private_missions"]["C"] is None
     temples.place_temple(state, 0, 1, 5)
     assert vp_events(state) == [("mission", 0, "Y1", 1, 4)]
-    assert state.view(2)["missions"]["private"]["C"]["mission"] == "Y1", "shown once completed"
+    assert state.view(2)["missions"]["private_missions"]["C"]["mission"] == "Y1", (
+        "shown once completed"
+    )
 
 
 def test_two_players_block_second_places_and_yearly_missions_in_year_one() -> None:
@@ -92,7 +97,7 @@ def test_two_players_block_second_places_and_yearly_missions_in_year_one() -> No
     for seat in (1, 0, 1):
         missions.note(state, seat, "third-candle")
     assert [(e[1], e[3], e[4]) for e in vp_events(state)] == [(1, 1, 12), (0, 3, 4)]
-    assert state.view(None)["missions"]["public"][0]["places"] == ["R", "blocked", "C"]
+    assert state.view(None)["missions"]["public_missions"][0]["places"] == ["R", "blocked", "C"]
     state.year = 2
     missions.mist(state)
     temples.place_temple(state, 1, 1, 6)
@@ -184,7 +189,7 @@ def test_example_complete_a_yearly_mission() -> None:
     vp = state.vp[0]
     temples.place_temple(state, 0, 1, 8)
     assert state.vp[0] == vp + 8
-    assert state.view(None)["missions"]["public"][0]["places"] == ["C"]
+    assert state.view(None)["missions"]["public_missions"][0]["places"] == ["C"]
 
 
 def test_example_complete_a_ranking_mission() -> None:
@@ -195,7 +200,7 @@ def test_example_complete_a_ranking_mission() -> None:
     state = with_missions(4, ["K4", "K1", "K2", "K3"])
 
     def change(snap: dict[str, Any]) -> None:
-        snap["missions"]["places"]["K4"] = [1, 2, -1]
+        snap["missions"]["mission_places"]["K4"] = [1, 2, -1]
         set_gold(snap, 0, gold=0, wax=10)
         put_candle(snap, 0, "E", "8a", 2, "A05")
         put_candle(snap, 0, "W", "8b", 4, "A09")
@@ -217,7 +222,7 @@ def test_resample_after_the_game_keeps_every_private_mission_shown() -> None:
     for seat in range(3):
         twin = state.resample(seat, 99)
         assert twin.view(seat)["missions"] == state.view(seat)["missions"]
-        assert len(state.view(seat)["missions"]["private"]) == 3
+        assert len(state.view(seat)["missions"]["private_missions"]) == 3
 
 
 def _war_with_curse_tactics(seat: int, upgrade: str, flames: list[dict[int, int]]) -> Any:
@@ -234,18 +239,18 @@ def _war_with_curse_tactics(seat: int, upgrade: str, flames: list[dict[int, int]
 
     def change(snap: dict[str, Any]) -> None:
         rest = [c for c in codes if c != "K12"]
-        snap["missions"]["public"] = ["K12"]
-        snap["missions"]["private"] = rest[:4]
-        snap["missions"]["box"] = rest[4:]
+        snap["missions"]["public_missions"] = ["K12"]
+        snap["missions"]["private_missions"] = rest[:4]
+        snap["missions"]["mission_box"] = rest[4:]
         for s, hand in enumerate(snap["hands"]):
             snap["maneuvered"][s] += hand
             snap["hands"][s] = []
-            snap["known"][s] = []
+            snap["known_hands"][s] = []
         snap["hands"][0] = snap["maneuvered"][0][:1]
         snap["maneuvered"][0] = snap["maneuvered"][0][1:]
         for k, row in enumerate(flames):
             for s, n in row.items():
-                snap["curse_flames"][k][s] = n
+                snap["curse_influence"][k][s] = n
                 snap["land_flame_supply"][s] -= n
         snap["stack"] = [[Phase.TURN, 0]]
 

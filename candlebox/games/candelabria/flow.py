@@ -133,9 +133,9 @@ EMPTY: dict[int, Step] = {Phase.FLAME: extinguished.no_curse}
 
 def _decline(st: CandelabriaState, kind: int) -> str | None:
     if kind == Phase.DESTROY:
-        return SPARE if st.entry_optional else None
+        return SPARE if st.castle_entry_optional else None
     if kind == Phase.PUSH:
-        return SPARE if st.push_optional else None
+        return SPARE if st.warrior_push_optional else None
     return DECLINE.get(kind)
 
 

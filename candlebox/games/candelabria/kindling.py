@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 def start_kindling(st: CandelabriaState) -> None:
     st.events.append(("kindling", st.year))
     for seat in st.order:
-        if st.hand[seat]:
+        if st.hands[seat]:
             begin_turn(st, seat)
             return
     to_war(st)
@@ -63,7 +63,7 @@ def run_end_turn(st: CandelabriaState, frame: list[int]) -> None:
     start = order.index(seat)
     for step in range(1, n + 1):
         nxt = order[(start + step) % n]
-        if st.hand[nxt]:
+        if st.hands[nxt]:
             begin_turn(st, nxt)
             return
     to_war(st)

@@ -25,7 +25,7 @@ WHITE_VP = 4
 def place_temple(st: CandelabriaState, seat: int, colour: int, region: int) -> None:
     from candlebox.games.candelabria.effects import gain_vp
 
-    st.tsup[colour] -= 1
+    st.temple_supply[colour] -= 1
     st.temples[region].append(colour)
     st.events.append(("temple", seat, colour, region))
     missions.note(st, seat, "build-temple")
@@ -45,7 +45,7 @@ def raze_temple(st: CandelabriaState, seat: int, region: int) -> None:
     from candlebox.games.candelabria.effects import gain_vp
 
     colour = st.temples[region].pop()
-    st.tsup[colour] += 1
+    st.temple_supply[colour] += 1
     st.events.append(("raze", seat, colour, region))
     missions.note(st, seat, "destroy-temple")
     if colour == WHITE:
@@ -57,5 +57,5 @@ def _luminis_shift(st: CandelabriaState, region: int) -> None:
     """ "Each time a Temple is placed or destroyed in a Region, you can move a Candle you own to any
     territory of that Region." — whoever placed or destroyed it."""
     for seat in range(st.num_players):
-        if has_power(st, seat, "temple-shift") and any(p >= 0 for p in st.cpos[seat]):
+        if has_power(st, seat, "temple-shift") and any(p >= 0 for p in st.candle_territories[seat]):
             st.stack.append([Phase.SHIFT, seat, region])

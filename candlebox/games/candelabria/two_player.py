@@ -108,14 +108,14 @@ def haunt_actions(st: CandelabriaState, frame: list[int]) -> list[str]:
         return []
     table = st.notation.haunt
     adj = st.board.adj
-    return [table[k][n] for k, t in enumerate(st.cplace) if t >= 0 for n in adj[t]]
+    return [table[k][n] for k, t in enumerate(st.curse_models) if t >= 0 for n in adj[t]]
 
 
 def do_haunt(st: CandelabriaState, frame: list[int], verb: int, a: int, b: int) -> None:
     frame[2] -= 1
     names = st.board.names
     st.events.append(("haunt", frame[1], a, names[b]))
-    st.cplace[a] = b
+    st.curse_models[a] = b
 
 
 # ----------------------------------------------------------------------------- disposable tactics
@@ -123,7 +123,7 @@ def spend_tactic(st: CandelabriaState, seat: int, card: int) -> None:
     """A tactic card used or cancelled: a common card goes under the Tactics deck at once (2-player),
     a house card back to its War Board in the Epilogue (CA-2P6); in 3–5 players, every card waits for
     the Epilogue."""
-    if st.duo and st.content.tactics[card].house < 0:
-        st.tdeck.insert(0, card)
+    if st.two_player and st.content.tactics[card].house < 0:
+        st.tactics_deck.insert(0, card)
     else:
-        st.tused[seat].append(card)
+        st.tactics_used[seat].append(card)
