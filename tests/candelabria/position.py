@@ -209,19 +209,19 @@ def restore(data: dict[str, Any], like: State) -> CandelabriaState:
     if snap.side != st.side:
         read.fail("side", f"a {n}-player game is played on the {st.side} side, not {snap.side!r}")
     for name in (
-        "houses",
+        "house_of",
         "land_flames",
         "castles",
-        "candles",
+        "candle_territories",
         "candle_flames",
-        "deployed",
+        "seal_cards",
         "land_flame_supply",
         "candle_flame_supply",
         "gold",
         "wax",
         "vp",
         "hands",
-        "known",
+        "known_hands",
         "maneuvered",
         "upgrades",
         "tactics",
@@ -232,10 +232,10 @@ def restore(data: dict[str, Any], like: State) -> CandelabriaState:
     for seat, code in enumerate(snap.house_of):
         h = content.house_index.get(code)
         if h is None or h not in content.seatable(st.side):
-            read.fail("houses", f"{code!r} is not a house that plays on the {st.side} side")
+            read.fail("house_of", f"{code!r} is not a house that plays on the {st.side} side")
         st.house_of[seat] = h  # type: ignore[assignment]
     if len(set(st.house_of)) != n:
-        read.fail("houses", "a house is played by two seats")
+        read.fail("house_of", "a house is played by two seats")
     st.seat_of = [-1] * len(content.houses)
     for seat, h in enumerate(st.house_of):
         st.seat_of[h] = seat
@@ -297,7 +297,7 @@ def restore(data: dict[str, Any], like: State) -> CandelabriaState:
     if len(st.curse_influence) != len(st.curses) or any(
         len(row) != n for row in st.curse_influence
     ):
-        read.fail("curse_flames", "one row per curse on the Curse Board, one count per seat")
+        read.fail("curse_influence", "one row per curse on the Curse Board, one count per seat")
     st.corrupted = 0
     for r in snap.corrupted:
         if r not in st.board.regions or r == 6:
@@ -313,9 +313,9 @@ def restore(data: dict[str, Any], like: State) -> CandelabriaState:
     if len(st.advanced_known_by) != len(st.advanced_deck) or any(
         not -2 <= m < n for m in st.advanced_known_by
     ):
-        read.fail("advanced_marks", "one mark (-2, -1 or a seat) per card of the Advanced deck")
+        read.fail("advanced_known_by", "one mark (-2, -1 or a seat) per card of the Advanced deck")
     st.set_aside = read.cards(snap.set_aside, "aside")
-    st.boxed_candles = read.cards(snap.boxed_candles, "boxed")
+    st.boxed_candles = read.cards(snap.boxed_candles, "boxed_candles")
     st.stack = [list(frame) for frame in snap.stack]
     _read_missions(st, snap.missions)
     _read_decay(st, snap.decay)

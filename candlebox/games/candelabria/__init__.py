@@ -18,7 +18,7 @@ from typing import Any
 from candlebox.engine import Capabilities, GameInfo, Variant, register
 from candlebox.engine.options import validate_options
 from candlebox.engine.saving import load as load_saved
-from candlebox.games.candelabria import flow, save, view, war
+from candlebox.games.candelabria import flow, save, setup, view, war
 from candlebox.games.candelabria.components import EFFECTS, ICONS, ContentError, load_content
 from candlebox.games.candelabria.decay import CODES as DECAY_CODES
 from candlebox.games.candelabria.missions import MISSIONS
@@ -29,7 +29,6 @@ from candlebox.games.candelabria.options import (
     OPTIONS,
     OPTIONS_TWO_PLAYER,
 )
-from candlebox.games.candelabria.setup import UPGRADE_PILES, start_game
 from candlebox.games.candelabria.state import GAME_ID, CandelabriaState, Rules, register_rules
 
 # state.py is a leaf the rule modules import; its contract methods reach the rules through this.
@@ -46,6 +45,7 @@ register_rules(
         snapshot=save.snapshot,
         saved_snapshot=save.current_keys,
         resample=save.resample,
+        start_year=setup.start_year,
     )
 )
 
@@ -101,7 +101,7 @@ def resolve(
 def create(variant: str, players: int, seed: int, options: dict[str, Any]) -> CandelabriaState:
     """A new game in its first decision (GameInfo's ``create``: the options already validated)."""
     state = CandelabriaState(variant, players, seed, options)
-    start_game(state, options)
+    flow.start_game(state, options)
     return state
 
 
@@ -163,7 +163,7 @@ def facts() -> dict[str, Any]:
             }
             for t in content.tiles
         },
-        "upgrade_piles": UPGRADE_PILES,
+        "upgrade_piles": setup.UPGRADE_PILES,
         "curses": {k.code: {"region": k.region, "effect": k.effect} for k in content.curses},
         # the two sides of the board: who plays on each, its regions and territories (in board order)
         "sides": {

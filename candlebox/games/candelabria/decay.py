@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from candlebox.games.candelabria.components import DESTROY, EXTINGUISH, IGNITE, STEAL, TACTIC, VP
 from candlebox.games.candelabria.decision import Phase
+from candlebox.games.candelabria.effects import gain_vp, push_effect
 from candlebox.games.candelabria.notation import Verb
 
 if TYPE_CHECKING:
@@ -40,6 +41,7 @@ EFFECTS: tuple[tuple[str, tuple[tuple[int, int], ...]], ...] = (
     ("destroy-temple", ((DESTROY, 1),)),
     ("steal-or-vp", ((STEAL, 1), (VP, 1))),
 )
+
 CARDS = len(EFFECTS) * COPIES
 CODES = tuple(f"D{k + 1}" for k in range(CARDS))
 INDEX = {code: k for k, code in enumerate(CODES)}
@@ -118,7 +120,6 @@ def resolve(st: CandelabriaState, seat: int, card: int, region: int) -> None:
 
 
 def push(st: CandelabriaState, seat: int, icon: int, count: int, region: int) -> None:
-    from candlebox.games.candelabria.effects import gain_vp, push_effect
 
     if icon == MOVE:
         st.stack.append([Phase.NUDGE, seat])

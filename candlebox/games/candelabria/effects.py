@@ -30,16 +30,11 @@ from candlebox.games.candelabria.components import (
 )
 from candlebox.games.candelabria.decision import FIRST_AUTO, Auto, Phase
 from candlebox.games.candelabria.notation import MAX_WAREHOUSE, Verb
-from candlebox.games.candelabria.pieces import candle_flame_back, place_land_flame
+from candlebox.games.candelabria.pieces import candle_flame_back, gain_vp, place_land_flame
 from candlebox.games.candelabria.temples import raze_temple
 
 if TYPE_CHECKING:
     from candlebox.games.candelabria.state import CandelabriaState
-
-
-def gain_vp(st: CandelabriaState, seat: int, amount: int, reason: str) -> None:
-    st.vp[seat] += amount
-    st.events.append(("vp", seat, amount, reason))
 
 
 def push_effect(st: CandelabriaState, seat: int, icon: int, count: int, region: int) -> None:

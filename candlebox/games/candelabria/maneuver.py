@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from candlebox.games.candelabria import extinguished, missions, territory
+from candlebox.games.candelabria.components import FORGE
 from candlebox.games.candelabria.decision import CASTLE, EXPLORER, PILGRIM, WARRIOR, Auto, Phase
 from candlebox.games.candelabria.notation import Verb
 from candlebox.games.candelabria.pieces import (
@@ -47,8 +48,6 @@ def begin_maneuver(st: CandelabriaState, seat: int, card: int) -> None:
     # Rota Aurea, Year I: "When you discard a Candle Card to perform a Maneuver, you can perform a
     # Forge action" (as many purchases as its Forge count; rulings CA-28).
     if has_power(st, seat, "maneuver-forge"):
-        from candlebox.games.candelabria.components import FORGE
-
         st.stack.append([Phase.FORGE, seat, action_count(st, seat, FORGE)])
 
 

@@ -71,3 +71,8 @@ def candle_flame_back(st: CandelabriaState, owner: int, role: int) -> None:
     """One flame off a candle, back to its owner's supply."""
     st.candle_flames[owner][role] -= 1
     st.candle_flame_supply[owner] += 1
+
+
+def gain_vp(st: CandelabriaState, seat: int, amount: int, reason: str) -> None:
+    st.vp[seat] += amount
+    st.events.append(("vp", seat, amount, reason))

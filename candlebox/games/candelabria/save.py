@@ -11,9 +11,12 @@ from typing import Any
 
 from candlebox.engine import Rng
 from candlebox.games.candelabria.components import TEMPLES
+from candlebox.games.candelabria.decay import CODES
 from candlebox.games.candelabria.decision import Phase
+from candlebox.games.candelabria.missions import MISSIONS, revealed
 from candlebox.games.candelabria.redeal import redeal
 from candlebox.games.candelabria.state import CandelabriaState
+from candlebox.games.candelabria.war import secret_actions
 
 MAX_WAREHOUSE = 10
 
@@ -138,7 +141,6 @@ def snapshot(st: CandelabriaState) -> dict[str, Any]:
 
 
 def _decay(st: CandelabriaState) -> dict[str, Any] | None:
-    from candlebox.games.candelabria.decay import CODES
 
     if not st.decay_slots:
         return None
@@ -149,7 +151,6 @@ def _decay(st: CandelabriaState) -> dict[str, Any] | None:
 
 
 def _missions(st: CandelabriaState) -> dict[str, Any] | None:
-    from candlebox.games.candelabria.missions import MISSIONS
 
     if not st.mission_places:
         return None
@@ -194,8 +195,6 @@ def resample(st: CandelabriaState, seat: int, seed: int) -> CandelabriaState:
     if (
         twin.mission_places
     ):  # the others' private missions not yet shown, and the box (rulings CA-M2)
-        from candlebox.games.candelabria.missions import MISSIONS, revealed
-
         unknown = [o for o in range(st.num_players) if o != seat and not revealed(twin, o)]
         missions = sorted([twin.private_missions[o] for o in unknown] + twin.mission_box)
         rng.shuffle(missions)
@@ -207,8 +206,6 @@ def resample(st: CandelabriaState, seat: int, seed: int) -> CandelabriaState:
                 twin.events[k] = (event[0], event[1], MISSIONS[twin.private_missions[event[1]]][0])
     # The others' secret choices of tactic cards, made but not revealed: any they could have made.
     if twin.stack[-1][0] == Phase.SECRET:
-        from candlebox.games.candelabria.war import secret_actions
-
         for other in twin.battle:
             if other != seat and twin.secret_tactics[other]:
                 _, a, b = twin.notation.parse[rng.choice(secret_actions(twin, other))]

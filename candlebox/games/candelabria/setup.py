@@ -10,16 +10,16 @@ order), ``decks`` (the top of any deck, top first; the rest shuffled beneath).
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from candlebox.games.candelabria import missions
 from candlebox.games.candelabria.components import ICONS, NEVER_CORRUPTED, TEMPLES
+from candlebox.games.candelabria.decay import set_up as decay_set_up
 from candlebox.games.candelabria.kindling import start_kindling
 from candlebox.games.candelabria.mist import run_mist
 from candlebox.games.candelabria.pieces import place_land_flame
-
-if TYPE_CHECKING:
-    from candlebox.games.candelabria.state import CandelabriaState
+from candlebox.games.candelabria.state import CandelabriaState
+from candlebox.games.candelabria.two_player import check_pair
 
 LAND_FLAMES = 25
 CANDLE_FLAMES = 12
@@ -92,8 +92,6 @@ def choose_houses(st: CandelabriaState, given: list[str] | None, first: int | No
         if len(set(houses)) != n:
             raise ValueError("option 'houses': each house can be played by one seat only")
         if st.two_player:
-            from candlebox.games.candelabria.two_player import check_pair
-
             check_pair(st, houses)
         if first is not None:
             lowest = min(range(n), key=lambda s: content.houses[houses[s]].turn_order)
@@ -225,8 +223,6 @@ def set_up(st: CandelabriaState, options: dict[str, Any]) -> None:
     if options.get("missions"):
         missions.deal(st)
     if options.get("decay"):
-        from candlebox.games.candelabria.decay import set_up as decay_set_up
-
         decay_set_up(st)
 
 
@@ -242,31 +238,38 @@ def _curse_index(st: CandelabriaState, playing: list[int]) -> dict[str, int]:
     return {st.content.curses[k].code: k for k in playing}
 
 
-def start_game(st: CandelabriaState, options: dict[str, Any]) -> None:
-    from candlebox.games.candelabria.flow import advance
-
-    if st.two_player and options.get("houses") is None:
-        # "Randomly determine which player will choose first" (option first_player fixes it): the
-        # game shows a provisional deal until both have chosen (rulings CA-2P1).
-        from candlebox.games.candelabria.decision import Phase
-        from candlebox.games.candelabria.two_player import provisional
-
-        first = options.get("first_player")
-        if first is not None and first >= 2:
-            raise ValueError(f"option 'first_player': seat {first} is not in a 2-player game")
-        chooser = st.rng.below(2) if first is None else first
-        logged = len(st.events)
-        set_up(st, {**options, "houses": provisional(st), "first_player": None})
-        del st.events[logged:]  # the provisional deal is not logged
-        st.stack.append([Phase.PICK, chooser, 0, -1])
-        advance(st)
-        return
-    set_up(st, options)
-    start_year(st)
-    advance(st)
-
-
 def start_year(st: CandelabriaState) -> None:
     st.events.append(("year", st.year))
     run_mist(st)
     start_kindling(st)
+
+
+# ----------------------------------------------------------------------------- 2-player house choice
+# The choice made, the setup is made again with the chosen houses (two_player.py lists the choices).
+def do_pick(st: CandelabriaState, frame: list[int], verb: int, a: int, b: int) -> None:
+    seat = frame[1]
+    st.events.append(("pick", seat, st.content.houses[a].code))
+    if frame[2] == 0:
+        frame[1] = 1 - seat
+        frame[2] = 1
+        frame[3] = a
+        return
+    st.stack.pop()
+    houses = [0, 0]
+    houses[1 - seat] = frame[3]
+    houses[seat] = a
+    rebuild(st, [st.content.houses[h].code for h in houses])
+
+
+def rebuild(st: CandelabriaState, codes: list[str]) -> None:
+    """The setup made again with the chosen houses (its chance from the game's generator)."""
+    options: dict[str, Any] = dict(st.options)
+    options["houses"] = codes
+    options["first_player"] = None
+    fresh = CandelabriaState(st.variant, st.num_players, st.rng.next64() >> 1, options)
+    set_up(fresh, options)
+    for name in CandelabriaState.__slots__:  # the game's own slots; events and history stay
+        setattr(st, name, getattr(fresh, name))
+    st.rng = fresh.rng
+    st.events.extend(fresh.events)
+    start_year(st)

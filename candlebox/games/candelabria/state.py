@@ -39,6 +39,7 @@ class Rules:
     snapshot: Callable[[CandelabriaState], dict[str, Any]]
     saved_snapshot: Callable[[dict[str, Any]], dict[str, Any]]
     resample: Callable[[CandelabriaState, int, int], CandelabriaState]
+    start_year: Callable[[CandelabriaState], None]  # setup.start_year, after the War's Epilogue
 
 
 def register_rules(rules: Rules) -> None:

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from candlebox.games.candelabria import missions
 from candlebox.games.candelabria.components import WHITE
 from candlebox.games.candelabria.decision import Phase
+from candlebox.games.candelabria.pieces import gain_vp
 from candlebox.games.candelabria.upgrades import has_power, triggers
 
 if TYPE_CHECKING:
@@ -23,8 +24,6 @@ WHITE_VP = 4
 
 
 def place_temple(st: CandelabriaState, seat: int, colour: int, region: int) -> None:
-    from candlebox.games.candelabria.effects import gain_vp
-
     st.temple_supply[colour] -= 1
     st.temples[region].append(colour)
     st.events.append(("temple", seat, colour, region))
@@ -42,8 +41,6 @@ def place_temple(st: CandelabriaState, seat: int, colour: int, region: int) -> N
 
 def raze_temple(st: CandelabriaState, seat: int, region: int) -> None:
     """ "Remove the top layer of a Temple, and place it back in the Upgrades area." """
-    from candlebox.games.candelabria.effects import gain_vp
-
     colour = st.temples[region].pop()
     st.temple_supply[colour] += 1
     st.events.append(("raze", seat, colour, region))

@@ -17,7 +17,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from candlebox.games.candelabria.decision import Phase
 
@@ -63,38 +63,6 @@ def pick_actions(st: CandelabriaState, frame: list[int]) -> list[str]:
     if frame[2] == 0:
         return [table[h] for h in seatable(st)]
     return [table[h] for h in opposite(st, frame[3])]
-
-
-def do_pick(st: CandelabriaState, frame: list[int], verb: int, a: int, b: int) -> None:
-    seat = frame[1]
-    st.events.append(("pick", seat, st.content.houses[a].code))
-    if frame[2] == 0:
-        frame[1] = 1 - seat
-        frame[2] = 1
-        frame[3] = a
-        return
-    st.stack.pop()
-    houses = [0, 0]
-    houses[1 - seat] = frame[3]
-    houses[seat] = a
-    rebuild(st, [st.content.houses[h].code for h in houses])
-
-
-def rebuild(st: CandelabriaState, codes: list[str]) -> None:
-    """The setup made again with the chosen houses (its chance from the game's generator)."""
-    from candlebox.games.candelabria.setup import set_up, start_year
-    from candlebox.games.candelabria.state import CandelabriaState
-
-    options: dict[str, Any] = dict(st.options)
-    options["houses"] = codes
-    options["first_player"] = None
-    fresh = CandelabriaState(st.variant, st.num_players, st.rng.next64() >> 1, options)
-    set_up(fresh, options)
-    for name in CandelabriaState.__slots__:  # the game's own slots; events and history stay
-        setattr(st, name, getattr(fresh, name))
-    st.rng = fresh.rng
-    st.events.extend(fresh.events)
-    start_year(st)
 
 
 # ----------------------------------------------------------------------------- moving the curses

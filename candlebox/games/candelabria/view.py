@@ -13,7 +13,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from candlebox.games.candelabria.components import EFFECTS, ICONS, TEMPLES
+from candlebox.games.candelabria.decay import CODES, effect_of
 from candlebox.games.candelabria.decision import MODEL_LETTER, NAMES, ROLE_NAMES, Auto, Phase
+from candlebox.games.candelabria.missions import MISSIONS, revealed
+from candlebox.games.candelabria.war import waiting
 
 if TYPE_CHECKING:
     from candlebox.games.candelabria.state import CandelabriaState
@@ -154,8 +157,6 @@ def pending(st: CandelabriaState, seat: int | None) -> dict[str, Any] | None:
     if kind == Phase.OVER:
         return None
     if kind == Phase.SECRET:
-        from candlebox.games.candelabria.war import waiting
-
         return {"decision": "secret", "seats": list(waiting(st)), "region": frame[2]}
     info: dict[str, Any] = {"decision": NAMES[kind], "seats": [frame[1]]}
     names = st.board.names
@@ -211,8 +212,6 @@ def describe(st: CandelabriaState) -> str:
     if kind == Phase.OVER:
         return "the game is over"
     if kind == Phase.SECRET:
-        from candlebox.games.candelabria.war import waiting
-
         seats = ", ".join(f"{s} ({st.house_code(s)})" for s in waiting(st))
         return f"seats {seats} are to choose their tactic cards in secret for region {frame[2]}"
     if kind == Phase.PICK:  # no house is the chooser's yet
@@ -290,7 +289,6 @@ def _what(st: CandelabriaState, frame: list[int]) -> str:
 
 
 def _decay_card(card: int) -> dict[str, Any] | None:
-    from candlebox.games.candelabria.decay import CODES, effect_of
 
     return {"card": CODES[card], "effect": effect_of(card)[0]} if card >= 0 else None
 
@@ -349,7 +347,6 @@ def _seat(st: CandelabriaState, owner: int, viewer: int | None) -> dict[str, Any
 def _missions(st: CandelabriaState, seat: int | None) -> dict[str, Any]:
     """Public missions with their places; each seat's private mission to itself only (shown to all
     once completed, or when the game is over)."""
-    from candlebox.games.candelabria.missions import MISSIONS, revealed
 
     def card(m: int) -> dict[str, Any]:
         code, kind, _, text = MISSIONS[m]

@@ -31,8 +31,9 @@ from candlebox.games.candelabria.decision import Auto, Phase
 from candlebox.games.candelabria.effects import gain_vp, push_effect
 from candlebox.games.candelabria.notation import PASS, Verb
 from candlebox.games.candelabria.pieces import lift_land_flame
+from candlebox.games.candelabria.scoring import end_game, final_vp
 from candlebox.games.candelabria.temples import place_temple
-from candlebox.games.candelabria.territory import UPGRADE_SLOTS
+from candlebox.games.candelabria.territory import UPGRADE_SLOTS, to_bottom
 from candlebox.games.candelabria.two_player import spend_tactic
 from candlebox.games.candelabria.upgrades import total
 
@@ -537,7 +538,6 @@ def battle_missions(st: CandelabriaState, region: int, winner: int) -> None:
 # ----------------------------------------------------------------------------- Epilogue
 def run_epilogue(st: CandelabriaState, frame: list[int]) -> None:
     st.stack.pop()
-    from candlebox.games.candelabria.territory import to_bottom
 
     for seat in st.order:
         # 1-2. The War Board back on its front; every tactic card owned on it.
@@ -577,12 +577,10 @@ def run_epilogue(st: CandelabriaState, frame: list[int]) -> None:
         st.maneuvered[seat] = []
     st.events.append(("epilogue", st.year))
     if st.year >= LAST_YEAR:
-        from candlebox.games.candelabria.scoring import end_game, final_vp
-
         final_vp(st)
         end_game(st, "end")
         return
-    from candlebox.games.candelabria.setup import start_year
-
     st.year += 1
-    start_year(st)
+    # setup.start_year, through the state's table: the year's loop (setup -> Kindling -> War ->
+    # setup) is one of control, not of imports.
+    st.rules.start_year(st)
