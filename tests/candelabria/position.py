@@ -256,19 +256,19 @@ def restore(data: dict[str, Any], like: State) -> CandelabriaState:
             st.land_flames_by_icon[seat][st.board.icon[t]] += 1
     st.castles = [read.territory(name, "castles") for name in snap.castles]
     st.candle_territories = [
-        [read.territory(t, f"candles[{s}]") if t is not None else -1 for t in pos]
+        [read.territory(t, f"candle_territories[{s}]") if t is not None else -1 for t in pos]
         for s, pos in enumerate(snap.candle_territories)
     ]
     st.candle_flames = [list(fl) for fl in snap.candle_flames]
     st.seal_cards = [
-        [read.card(c, f"deployed[{s}]") if c is not None else -1 for c in slots]
+        [read.card(c, f"seal_cards[{s}]") if c is not None else -1 for c in slots]
         for s, slots in enumerate(snap.seal_cards)
     ]
     st.land_flame_supply = list(snap.land_flame_supply)
     st.candle_flame_supply = list(snap.candle_flame_supply)
     st.gold, st.wax, st.vp = list(snap.gold), list(snap.wax), list(snap.vp)
     st.hands = [read.cards(h, f"hands[{s}]") for s, h in enumerate(snap.hands)]
-    st.known_hands = [read.cards(h, f"known[{s}]") for s, h in enumerate(snap.known_hands)]
+    st.known_hands = [read.cards(h, f"known_hands[{s}]") for s, h in enumerate(snap.known_hands)]
     st.maneuvered = [read.cards(h, f"maneuvered[{s}]") for s, h in enumerate(snap.maneuvered)]
     st.upgrades = [[read.tile(t, f"upgrades[{s}]") for t in u] for s, u in enumerate(snap.upgrades)]
     st.tactics = [
@@ -314,7 +314,7 @@ def restore(data: dict[str, Any], like: State) -> CandelabriaState:
         not -2 <= m < n for m in st.advanced_known_by
     ):
         read.fail("advanced_known_by", "one mark (-2, -1 or a seat) per card of the Advanced deck")
-    st.set_aside = read.cards(snap.set_aside, "aside")
+    st.set_aside = read.cards(snap.set_aside, "set_aside")
     st.boxed_candles = read.cards(snap.boxed_candles, "boxed_candles")
     st.stack = [list(frame) for frame in snap.stack]
     _read_missions(st, snap.missions)
@@ -361,11 +361,11 @@ def restore(data: dict[str, Any], like: State) -> CandelabriaState:
         [read.tactic(t, "tactics_used") for t in ts] for ts in snap.tactics_used
     ] or [[] for _ in range(n)]
     if len(st.secret_tactics) != n or len(st.played_tactics) != n or len(st.tactics_used) != n:
-        read.fail("secret", f"secret, played and tactics_used: one entry per player ({n})")
+        read.fail("secret_tactics", f"secret_tactics, played_tactics and tactics_used: one entry per player ({n})")
     if any(len(sec) not in (0, 2) for sec in st.secret_tactics) or any(
         len(p) != 2 for p in st.played_tactics
     ):
-        read.fail("played", "two War Board slots per seat")
+        read.fail("played_tactics", "two War Board slots per seat")
     st.end_reason = snap.end_reason
     st.final_scores = tuple(snap.final_scores)
     st.winning_seats = tuple(snap.winning_seats)

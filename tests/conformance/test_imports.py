@@ -41,11 +41,6 @@ def _game(package: str, names: str) -> frozenset[str]:
 
 KNOWN_GAME_CYCLES: tuple[frozenset[str], ...] = (
     _game(
-        "candelabria",
-        ",decay,deploy,effects,extinguished,flow,kindling,maneuver,missions,mist,options,pieces,"
-        "save,scoring,setup,state,temples,territory,two_player,upgrades,view,war",
-    ),
-    _game(
         "candle_quest",
         "auction,guard,junior,loot,payment,save,scoring,screen,setup,state,turn,view",
     ),
