@@ -14,8 +14,8 @@ from typing import Any, Generic, TypeVar
 import msgspec
 
 from candlebox.engine import State
-from candlebox.games.candelabria.components import TEMPLES
 from candlebox.games.candelabria.decision import FIRST_AUTO, FRAME_LENGTH, IDLE, Phase
+from candlebox.games.candelabria.schema import TEMPLES
 from candlebox.games.candelabria.setup import CANDLE_FLAMES, LAND_FLAMES, TURN_MARKER
 from candlebox.games.candelabria.state import GAME_ID, CandelabriaState
 from candlebox.games.candelabria.territory import UPGRADE_SLOTS
@@ -361,7 +361,10 @@ def restore(data: dict[str, Any], like: State) -> CandelabriaState:
         [read.tactic(t, "tactics_used") for t in ts] for ts in snap.tactics_used
     ] or [[] for _ in range(n)]
     if len(st.secret_tactics) != n or len(st.played_tactics) != n or len(st.tactics_used) != n:
-        read.fail("secret_tactics", f"secret_tactics, played_tactics and tactics_used: one entry per player ({n})")
+        read.fail(
+            "secret_tactics",
+            f"secret_tactics, played_tactics and tactics_used: one entry per player ({n})",
+        )
     if any(len(sec) not in (0, 2) for sec in st.secret_tactics) or any(
         len(p) != 2 for p in st.played_tactics
     ):

@@ -19,7 +19,8 @@ from candlebox.engine import Capabilities, GameInfo, Variant, register
 from candlebox.engine.options import validate_options
 from candlebox.engine.saving import load as load_saved
 from candlebox.games.candelabria import flow, save, setup, view, war
-from candlebox.games.candelabria.components import EFFECTS, ICONS, ContentError, load_content
+from candlebox.games.candelabria.checks import ContentError
+from candlebox.games.candelabria.components import load_content
 from candlebox.games.candelabria.decay import CODES as DECAY_CODES
 from candlebox.games.candelabria.missions import MISSIONS
 from candlebox.games.candelabria.notation import MAX_WAREHOUSE
@@ -29,6 +30,7 @@ from candlebox.games.candelabria.options import (
     OPTIONS,
     OPTIONS_TWO_PLAYER,
 )
+from candlebox.games.candelabria.schema import EFFECTS, ICONS
 from candlebox.games.candelabria.state import GAME_ID, CandelabriaState, Rules, register_rules
 
 # state.py is a leaf the rule modules import; its contract methods reach the rules through this.

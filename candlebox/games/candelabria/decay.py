@@ -20,10 +20,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from candlebox.games.candelabria.components import DESTROY, EXTINGUISH, IGNITE, STEAL, TACTIC, VP
 from candlebox.games.candelabria.decision import Phase
 from candlebox.games.candelabria.effects import gain_vp, push_effect
 from candlebox.games.candelabria.notation import Verb
+from candlebox.games.candelabria.schema import DESTROY, EXTINGUISH, IGNITE, STEAL, TACTIC, VP
 
 if TYPE_CHECKING:
     from candlebox.games.candelabria.state import CandelabriaState

@@ -20,17 +20,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from candlebox.games.candelabria import extinguished, missions
-from candlebox.games.candelabria.components import (
-    DESTROY,
-    EXTINGUISH,
-    IGNITE,
-    STEAL,
-    TACTIC,
-    VP,
-)
 from candlebox.games.candelabria.decision import FIRST_AUTO, Auto, Phase
 from candlebox.games.candelabria.notation import MAX_WAREHOUSE, Verb
 from candlebox.games.candelabria.pieces import candle_flame_back, gain_vp, place_land_flame
+from candlebox.games.candelabria.schema import DESTROY, EXTINGUISH, IGNITE, STEAL, TACTIC, VP
 from candlebox.games.candelabria.temples import raze_temple
 
 if TYPE_CHECKING:

@@ -15,7 +15,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from candlebox.games.candelabria import extinguished, missions, territory
-from candlebox.games.candelabria.components import FORGE
 from candlebox.games.candelabria.decision import CASTLE, EXPLORER, PILGRIM, WARRIOR, Auto, Phase
 from candlebox.games.candelabria.notation import Verb
 from candlebox.games.candelabria.pieces import (
@@ -24,6 +23,7 @@ from candlebox.games.candelabria.pieces import (
     enemy_flames_at,
     place_land_flame,
 )
+from candlebox.games.candelabria.schema import FORGE
 from candlebox.games.candelabria.upgrades import action_count, has_power, total
 
 if TYPE_CHECKING:

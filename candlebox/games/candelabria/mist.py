@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from candlebox.games.candelabria import missions
-from candlebox.games.candelabria.components import MINE, NEVER_CORRUPTED
+from candlebox.games.candelabria.schema import MINE, NEVER_CORRUPTED
 
 if TYPE_CHECKING:
     from candlebox.games.candelabria.state import CandelabriaState

@@ -10,11 +10,11 @@ from __future__ import annotations
 from typing import Any
 
 from candlebox.engine import Rng
-from candlebox.games.candelabria.components import TEMPLES
 from candlebox.games.candelabria.decay import CODES
 from candlebox.games.candelabria.decision import Phase
 from candlebox.games.candelabria.missions import MISSIONS, revealed
 from candlebox.games.candelabria.redeal import redeal
+from candlebox.games.candelabria.schema import TEMPLES
 from candlebox.games.candelabria.state import CandelabriaState
 from candlebox.games.candelabria.war import secret_actions
 

@@ -13,11 +13,11 @@ from collections import Counter
 from typing import Any
 
 from candlebox.games.candelabria import missions
-from candlebox.games.candelabria.components import ICONS, NEVER_CORRUPTED, TEMPLES
 from candlebox.games.candelabria.decay import set_up as decay_set_up
 from candlebox.games.candelabria.kindling import start_kindling
 from candlebox.games.candelabria.mist import run_mist
 from candlebox.games.candelabria.pieces import place_land_flame
+from candlebox.games.candelabria.schema import ICONS, NEVER_CORRUPTED, TEMPLES
 from candlebox.games.candelabria.state import CandelabriaState
 from candlebox.games.candelabria.two_player import check_pair
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from candlebox.games.candelabria import missions
-from candlebox.games.candelabria.components import WHITE
 from candlebox.games.candelabria.decision import Phase
 from candlebox.games.candelabria.pieces import gain_vp
+from candlebox.games.candelabria.schema import WHITE
 from candlebox.games.candelabria.upgrades import has_power, triggers
 
 if TYPE_CHECKING:

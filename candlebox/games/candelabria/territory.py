@@ -17,10 +17,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from candlebox.games.candelabria import missions
-from candlebox.games.candelabria.components import BARRACKS, CURSE, FORGE, INN, MINE, PORTAL
 from candlebox.games.candelabria.decision import CASTLE, MODEL_LETTER, Auto, Phase
 from candlebox.games.candelabria.notation import MAX_WAREHOUSE, Verb
 from candlebox.games.candelabria.pieces import has_piece_in_region
+from candlebox.games.candelabria.schema import BARRACKS, CURSE, FORGE, INN, MINE, PORTAL
 from candlebox.games.candelabria.temples import TEMPLE_COST, place_temple
 from candlebox.games.candelabria.upgrades import has_power
 

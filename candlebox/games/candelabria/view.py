@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from candlebox.games.candelabria.components import EFFECTS, ICONS, TEMPLES
 from candlebox.games.candelabria.decay import CODES, effect_of
 from candlebox.games.candelabria.decision import MODEL_LETTER, NAMES, ROLE_NAMES, Auto, Phase
 from candlebox.games.candelabria.missions import MISSIONS, revealed
+from candlebox.games.candelabria.schema import EFFECTS, ICONS, TEMPLES
 from candlebox.games.candelabria.war import waiting
 
 if TYPE_CHECKING:

@@ -26,11 +26,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from candlebox.games.candelabria import decay, extinguished, missions
-from candlebox.games.candelabria.components import BLACK, GREY, VP, WHITE
 from candlebox.games.candelabria.decision import Auto, Phase
 from candlebox.games.candelabria.effects import gain_vp, push_effect
 from candlebox.games.candelabria.notation import PASS, Verb
 from candlebox.games.candelabria.pieces import lift_land_flame
+from candlebox.games.candelabria.schema import BLACK, GREY, VP, WHITE
 from candlebox.games.candelabria.scoring import end_game, final_vp
 from candlebox.games.candelabria.temples import place_temple
 from candlebox.games.candelabria.territory import UPGRADE_SLOTS, to_bottom
