@@ -8,6 +8,8 @@ same way, is refused rather than loaded as some other game). Two formats are rea
   snapshot ``state``. The history is replayed; the snapshot, generator and events are the check.
 - ``format: 2`` (written now): configuration, ``history`` and the snapshot ``state`` as the check
   (``state`` may be left out, and then nothing is checked beyond the history's legality).
+
+A game that renamed its snapshot's keys reads an older file's through ``State._saved_snapshot``.
 """
 
 from __future__ import annotations
