@@ -74,7 +74,7 @@ def test_ranking_mission_three_places_12_8_4_same_player_twice_then_full() -> No
         missions.note(state, seat, "third-candle")
     assert [(e[1], e[3], e[4]) for e in vp_events(state)] == [(0, 1, 12), (0, 2, 8), (3, 3, 4)]
     assert ("mission-done", "K4") in state.events
-    assert state.view(None)["missions"]["public_missions"][0]["places"] == ["C", "C", "N"]
+    assert state.view(None)["missions"]["public"][0]["places"] == ["C", "C", "N"]
 
 
 def test_a_private_mission_is_for_its_holder_only_and_shown_once_done() -> None:
@@ -82,10 +82,10 @@ def test_a_private_mission_is_for_its_holder_only_and_shown_once_done() -> None:
     assert MISSIONS[state.private_missions[0]][0] == "Y1"
     temples.place_temple(state, 1, 1, 6)
     assert not vp_events(state), "another's private mission"
-    assert state.view(2)["missions"]["private_missions"]["C"] is None
+    assert state.view(2)["missions"]["private"]["C"] is None
     temples.place_temple(state, 0, 1, 5)
     assert vp_events(state) == [("mission", 0, "Y1", 1, 4)]
-    assert state.view(2)["missions"]["private_missions"]["C"]["mission"] == "Y1", (
+    assert state.view(2)["missions"]["private"]["C"]["mission"] == "Y1", (
         "shown once completed"
     )
 
@@ -97,7 +97,7 @@ def test_two_players_block_second_places_and_yearly_missions_in_year_one() -> No
     for seat in (1, 0, 1):
         missions.note(state, seat, "third-candle")
     assert [(e[1], e[3], e[4]) for e in vp_events(state)] == [(1, 1, 12), (0, 3, 4)]
-    assert state.view(None)["missions"]["public_missions"][0]["places"] == ["R", "blocked", "C"]
+    assert state.view(None)["missions"]["public"][0]["places"] == ["R", "blocked", "C"]
     state.year = 2
     missions.mist(state)
     temples.place_temple(state, 1, 1, 6)
@@ -189,7 +189,7 @@ def test_example_complete_a_yearly_mission() -> None:
     vp = state.vp[0]
     temples.place_temple(state, 0, 1, 8)
     assert state.vp[0] == vp + 8
-    assert state.view(None)["missions"]["public_missions"][0]["places"] == ["C"]
+    assert state.view(None)["missions"]["public"][0]["places"] == ["C"]
 
 
 def test_example_complete_a_ranking_mission() -> None:
@@ -222,7 +222,7 @@ def test_resample_after_the_game_keeps_every_private_mission_shown() -> None:
     for seat in range(3):
         twin = state.resample(seat, 99)
         assert twin.view(seat)["missions"] == state.view(seat)["missions"]
-        assert len(state.view(seat)["missions"]["private_missions"]) == 3
+        assert len(state.view(seat)["missions"]["private"]) == 3
 
 
 def _war_with_curse_tactics(seat: int, upgrade: str, flames: list[dict[int, int]]) -> Any:

@@ -82,7 +82,7 @@ def test_the_others_private_missions_in_their_logs_are_the_twins() -> None:
                 if e["event"] == "mission-private" and e["seat"] == other
             ]
             house = twin.house_code(other)
-            held = twin.view(other)["missions"]["private_missions"][house]["mission"]
+            held = twin.view(other)["missions"]["private"][house]["mission"]
             assert told == [held], f"seat {other}'s log tells {told}, it holds {held}"
-            differs |= held != state.view(other)["missions"]["private_missions"][house]["mission"]
+            differs |= held != state.view(other)["missions"]["private"][house]["mission"]
     assert differs, "the others' missions are dealt anew"

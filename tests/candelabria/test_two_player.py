@@ -105,7 +105,7 @@ def test_the_house_choice_shows_only_what_is_decided() -> None:
     state.apply(0, "house S")
     view = state.view(0)
     assert [s["house"] for s in view["seats"]] == ["S", "C"] and len(view["tactics_board"]) == 6
-    assert len(view["missions"]["public_missions"]) == 2
+    assert len(view["missions"]["public"]) == 2
 
 
 def test_houses_option_needs_opposite_sides() -> None:

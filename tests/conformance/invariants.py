@@ -277,7 +277,7 @@ def candelabria(state: candlebox.State) -> None:
         assert len(cards) == len(set(cards)) == 24, "24 mission cards, each once"
         assert len(missions["private_missions"]) == n, "one private mission a seat"
         for seat in range(n):
-            shown = state.view(seat)["missions"]["private_missions"]
+            shown = state.view(seat)["missions"]["private"]
             for other, code in enumerate(missions["private_missions"]):
                 done = seat in (other,) or other in missions["mission_places"][code]
                 assert shown[snap["house_of"][other]] is not None or not done or over
