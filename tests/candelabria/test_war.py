@@ -362,7 +362,7 @@ def test_the_epilogue_puts_deployed_cards_under_the_advanced_deck() -> None:
         state.apply(seat, "skip" if "skip" in legal else legal[0])
     bottom = state.to_json()["state"]["advanced_deck"][-2:]
     assert sorted(bottom) == ["A05", "A09"]
-    assert all(s["seal_cards"] == [None, None, None] for s in state.view(None)["seats"])
+    assert all(s["deployed"] == [None, None, None] for s in state.view(None)["seats"])
     assert state.view(None)["curse_models"] == [] and len(state.view(None)["curses"]) == 3
 
 

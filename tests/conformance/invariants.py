@@ -249,7 +249,7 @@ def candelabria(state: candlebox.State) -> None:
     assert len(tiles) == CA_TILES, "36 upgrade tiles"
     tactics = snap["tactics_board"] + snap["tactics_deck"]
     tactics += [t for ts in snap["tactics"] + snap.get("tactics_used", []) for t in ts]
-    tactics += [t for p in snap.get("played", []) for t in p if isinstance(t, str)]
+    tactics += [t for p in snap.get("played_tactics", []) for t in p if isinstance(t, str)]
     assert len(tactics) == CA_COMMON + 3 * n, "75 common tactic cards and 3 per house"
     assert len(set(snap["castles"])) == n, "one castle per territory"
     if saved["variant"] == "two-player":
