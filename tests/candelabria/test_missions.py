@@ -85,9 +85,7 @@ def test_a_private_mission_is_for_its_holder_only_and_shown_once_done() -> None:
     assert state.view(2)["missions"]["private"]["C"] is None
     temples.place_temple(state, 0, 1, 5)
     assert vp_events(state) == [("mission", 0, "Y1", 1, 4)]
-    assert state.view(2)["missions"]["private"]["C"]["mission"] == "Y1", (
-        "shown once completed"
-    )
+    assert state.view(2)["missions"]["private"]["C"]["mission"] == "Y1", "shown once completed"
 
 
 def test_two_players_block_second_places_and_yearly_missions_in_year_one() -> None:
