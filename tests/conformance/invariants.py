@@ -340,7 +340,7 @@ def candelabria_story(state: candlebox.State) -> None:
         assert where[card] > 0, f"{card} is not {what}"
         where[card] -= 1
 
-    for k, event in enumerate(state.events):
+    for k, event in enumerate(saved["events"]):
         kind = event[0]
         if kind == "setup":
             order = event[3]
