@@ -194,6 +194,7 @@ def do(st: CandelabriaState, seat: int, action: str) -> None:
 
 
 def start_game(st: CandelabriaState, options: dict[str, Any]) -> None:
+    """A new game set up and run to its first decision (the package's ``create``)."""
     if st.two_player and options.get("houses") is None:
         # "Randomly determine which player will choose first" (option first_player fixes it): the
         # game shows a provisional deal until both have chosen (rulings CA-2P1).
