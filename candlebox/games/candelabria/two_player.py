@@ -4,7 +4,8 @@
   Region ... and take the respective House. Then, the other player will choose a Region (and a House) from
   the two available to them on the opposite side of the map." Both are decisions (``house X``); until
   the second choice the game shows a provisional deal, which the choice replaces by a fresh setup with the
-  chosen houses (rulings CA-2P1). Option ``houses`` fixes both (one west, one east).
+  chosen houses (rulings CA-2P1; the fresh setup is setup.py's ``rebuild``). Option ``houses`` fixes
+  both (one west, one east).
 * Mist (mist.py): draw until 3 curses are on the holder; each new curse stands on its region's Mine.
 * Curse Influence: "move any Curse 1 territory (not Region) for each territory with this icon on which
   you have placed a Land Flame" — ``haunt K T``: curse K to a neighbouring territory T (CA-2P3).
