@@ -8,6 +8,8 @@ same way, is refused rather than loaded as some other game). Two formats are rea
   snapshot ``state``. The history is replayed; the snapshot, generator and events are the check.
 - ``format: 2`` (written now): configuration, ``history`` and the snapshot ``state`` as the check
   (``state`` may be left out, and then nothing is checked beyond the history's legality).
+
+A game that renamed its snapshot's keys reads an older file's through ``State._saved_snapshot``.
 """
 
 from __future__ import annotations
@@ -54,7 +56,7 @@ def position_differences(state: State, data: dict[str, Any]) -> list[str]:
     saved = data.get("state")
     if isinstance(saved, dict):
         mine = _plain(state._snapshot())
-        theirs = _plain(saved)
+        theirs = state._saved_snapshot(_plain(saved))
         wrong += [f"state.{key}" for key in theirs if mine.get(key) != theirs[key]]
     if data.get("format") == 1:
         if data.get("rng") != state.rng.state:

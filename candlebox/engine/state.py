@@ -409,6 +409,11 @@ class State(abc.ABC):
         Loading replays the history and checks the replay reproduces this (see engine/saving.py).
         """
 
+    def _saved_snapshot(self, saved: dict[str, Any]) -> dict[str, Any]:
+        """A snapshot read from a saved file, in this version's vocabulary (a game that renamed
+        snapshot keys maps the old ones here; loading compares the result with :meth:`_snapshot`)."""
+        return saved
+
     def to_json(self) -> dict[str, Any]:
         """The saved game (format 2): its configuration, seed and history, which :func:`candlebox.load`
         replays, and the position reached (``state``), which the replay must reproduce; ``rules`` is

@@ -63,7 +63,7 @@ def give_card(snap: dict[str, Any], seat: int, code: str) -> None:
     """A candle card from the Advanced deck into a hand."""
     i = snap["advanced_deck"].index(code)
     del snap["advanced_deck"][i]
-    del snap["advanced_marks"][i]
+    del snap["advanced_known_by"][i]
     snap["hands"][seat].append(code)
 
 
@@ -88,9 +88,9 @@ def put_candle(
     r = ROLES.index(role)
     i = snap["advanced_deck"].index(card)
     del snap["advanced_deck"][i]
-    del snap["advanced_marks"][i]
-    snap["deployed"][seat][r] = card
-    snap["candles"][seat][r] = where
+    del snap["advanced_known_by"][i]
+    snap["seal_cards"][seat][r] = card
+    snap["candle_territories"][seat][r] = where
     snap["candle_flames"][seat][r] = flames
     snap["candle_flame_supply"][seat] -= flames
 

@@ -14,15 +14,9 @@ import pytest
 
 from candlebox.games import candelabria
 from candlebox.games.candelabria.board import Board
-from candlebox.games.candelabria.components import (
-    CONTENT,
-    FILES,
-    ContentError,
-    load_content,
-    read_content,
-    schema,
-    sketch_borders,
-)
+from candlebox.games.candelabria.checks import ContentError, sketch_borders
+from candlebox.games.candelabria.components import load_content, read_content
+from candlebox.games.candelabria.schema import CONTENT, FILES, schema
 
 SHIPPED = load_content()
 
@@ -48,7 +42,7 @@ def test_the_shipped_board_fits_the_house_start_table() -> None:
     assert set(icons.values()) == {5}, "five territories of each icon on the large side"
 
     def icons_of(board: Board, region: int) -> set[str]:
-        from candlebox.games.candelabria.components import ICONS
+        from candlebox.games.candelabria.schema import ICONS
 
         return {ICONS[board.icon[t]] for t in board.region_terr[region]}
 
@@ -96,7 +90,7 @@ def test_the_shipped_cards_have_the_printed_counts() -> None:
 
 
 def test_the_printed_example_cards_exist() -> None:
-    from candlebox.games.candelabria.components import EFFECTS
+    from candlebox.games.candelabria.schema import EFFECTS
 
     c1 = SHIPPED.candles[SHIPPED.candle_index["C1"]]
     assert (c1.cost, c1.year) == (1, 1)

@@ -34,14 +34,14 @@ def _race(flames: list[dict[int, int]], deck: list[str] | None = None, **options
         for seat, hand in enumerate(snap["hands"]):
             snap["maneuvered"][seat] += hand
             snap["hands"][seat] = []
-            snap["known"][seat] = []
+            snap["known_hands"][seat] = []
         for k, row in enumerate(flames):
             for seat, n in row.items():
-                snap["curse_flames"][k][seat] = n
+                snap["curse_influence"][k][seat] = n
                 snap["land_flame_supply"][seat] -= n
         if deck is not None:
-            rest = [c for c in snap["decay"]["deck"] if c not in deck]
-            snap["decay"]["deck"] = deck + rest
+            rest = [c for c in snap["decay"]["decay_deck"] if c not in deck]
+            snap["decay"]["decay_deck"] = deck + rest
         snap["stack"] = [[Phase.TURN, 0]]
         snap["hands"][0] = snap["maneuvered"][0][:1]
         snap["maneuvered"][0] = snap["maneuvered"][0][1:]
@@ -84,7 +84,9 @@ def test_the_house_second_in_the_race_draws_a_decay_and_covers_a_slot() -> None:
     assert ("decay-place", R, "D5", 2) in state.events
     # Every house fights alone in this position: the War ends at once and the card goes back.
     assert state.year == 2 and me(state, R)["decay"] == [None, None]
-    assert state.to_json()["state"]["decay"]["deck"][-1] == "D5", "under the deck after the War"
+    assert state.to_json()["state"]["decay"]["decay_deck"][-1] == "D5", (
+        "under the deck after the War"
+    )
 
 
 def test_nobody_second_without_flames_and_ties_to_turn_order() -> None:
@@ -135,7 +137,7 @@ def test_a_third_decay_replaces_one_which_goes_under_the_deck() -> None:
     state.apply(R, "decay 1")
     placed = [e for e in state.events if e[0] in ("decay-discard", "decay-place")]
     assert placed[-2:] == [("decay-discard", R, "D1"), ("decay-place", R, "D9", 1)]
-    assert "D1" in state.to_json()["state"]["decay"]["deck"][-3:], "under the Decay deck"
+    assert "D1" in state.to_json()["state"]["decay"]["decay_deck"][-3:], "under the Decay deck"
 
 
 def test_decay_resolves_over_its_slot_and_leaves_after_the_war() -> None:
@@ -143,18 +145,18 @@ def test_decay_resolves_over_its_slot_and_leaves_after_the_war() -> None:
 
     state = _race([{S: 3, R: 1}, {}, {}])
     for card in ("D9", "D3"):
-        state.ddeck.remove(decay.INDEX[card])
-    state.dslot[R] = [decay.INDEX["D9"], -1]  # steal-vp
-    state.dslot[C] = [decay.INDEX["D3"], -1]
+        state.decay_deck.remove(decay.INDEX[card])
+    state.decay_slots[R] = [decay.INDEX["D9"], -1]  # steal-vp
+    state.decay_slots[C] = [decay.INDEX["D3"], -1]
     state.vp = [5, 0, 0, 0]
-    state.fight = [C, R]
+    state.battle = [C, R]
     state.stack.append([40 + 9, R, ~0, 0, 2])  # Auto.TACTIC over slot 1
     run_tactic(state, state.stack[-1])
     assert state.vp[:2] == [4, 1], "Steal 1 VP from the opponent in the battle"
     state.stack.append([40 + 9, R, ~1, 0, 2])
     run_tactic(state, state.stack[-1])  # slot 2: the printed War Board effect
     decay.epilogue(state)
-    assert state.dslot == [[-1, -1]] * 4 and len(state.ddeck) == 16
+    assert state.decay_slots == [[-1, -1]] * 4 and len(state.decay_deck) == 16
 
 
 def test_either_and_nudge_decisions() -> None:
@@ -196,7 +198,7 @@ def test_example_receiving_decay() -> None:
     while state.to_act == (N,):
         state.apply(N, state.legal_actions(N)[0])
     assert state.to_act == (C,) and state.legal_actions(C) == ["decay 1", "decay 2"]
-    slots = state.content.war_boards[state.house[C]]
+    slots = state.content.war_boards[state.house_of[C]]
     extinguish = next(k for k in (0, 1) if slots[k][0][0] == 2)  # Cinis: Ignite / Extinguish
     state.apply(C, f"decay {extinguish + 1}")
     assert ("decay-place", C, "D7", extinguish + 1) in state.events

@@ -150,7 +150,7 @@ def test_example_use_an_extinguished_land_flame() -> None:
     state = game(4, houses=["C", "R", "S", "L"], decks={"tactics": TACTICS})
 
     def change(snap: dict[str, Any]) -> None:
-        snap["curse_flames"][2][0] = 3
+        snap["curse_influence"][2][0] = 3
         snap["land_flame_supply"][0] -= 3
 
     state = craft(state, change)

@@ -83,9 +83,9 @@ def test_a_player_who_ran_out_waits_for_the_others() -> None:
     def change(snap: dict[str, Any]) -> None:
         for code in snap["hands"][1][1:]:  # Rota Aurea keeps a single card
             snap["advanced_deck"].append(code)
-            snap["advanced_marks"].append(-1)
+            snap["advanced_known_by"].append(-1)
         snap["hands"][1] = snap["hands"][1][:1]
-        snap["known"][1] = snap["known"][1][:1]
+        snap["known_hands"][1] = snap["known_hands"][1][:1]
 
     state = setup(change)
     to_turn(state, 1)
@@ -141,9 +141,9 @@ def test_effects_only_from_the_cards_year() -> None:
 
 def test_deploy_draws_nothing_from_an_empty_advanced_deck() -> None:
     def change(snap: dict[str, Any]) -> None:
-        snap["boxed"] += snap["advanced_deck"]
+        snap["boxed_candles"] += snap["advanced_deck"]
         snap["advanced_deck"] = []
-        snap["advanced_marks"] = []
+        snap["advanced_known_by"] = []
 
     state = setup(change)
     state.apply(0, "deploy C2 W")
@@ -261,7 +261,7 @@ def test_influence_counts_every_curse_territory_held() -> None:
 
 def test_no_land_flame_left_means_no_flame_and_no_action() -> None:
     def change(snap: dict[str, Any]) -> None:
-        snap["curse_flames"][0][0] += snap["land_flame_supply"][0]
+        snap["curse_influence"][0][0] += snap["land_flame_supply"][0]
         snap["land_flame_supply"][0] = 0
 
     state = setup(change)

@@ -26,9 +26,9 @@ def with_missions(players: int = 4, public: list[str] | None = None, **options: 
 
     def change(snap: dict[str, Any]) -> None:
         m = snap["missions"]
-        m["public"] = list(public)
-        m["private"] = rest[:players]
-        m["box"] = rest[players:]
+        m["public_missions"] = list(public)
+        m["private_missions"] = rest[:players]
+        m["mission_box"] = rest[players:]
 
     return craft(state, change)
 
@@ -47,7 +47,10 @@ def test_each_player_gets_a_private_and_a_public_mission() -> None:
         {"event": "mission-private", "seat": 0}
     ]
     twin = state.resample(1, 7)
-    assert twin.mpriv[1] == state.mpriv[1] and twin.mpub == state.mpub
+    assert (
+        twin.private_missions[1] == state.private_missions[1]
+        and twin.public_missions == state.public_missions
+    )
     assert twin.view(1)["missions"] == state.view(1)["missions"]
     assert candelabria.load(state.to_json()) == state
     assert "missions" not in candelabria.new_game(players=4, seed=2).view(0)
@@ -76,7 +79,7 @@ def test_ranking_mission_three_places_12_8_4_same_player_twice_then_full() -> No
 
 def test_a_private_mission_is_for_its_holder_only_and_shown_once_done() -> None:
     state = with_missions(4, ["Y2", "Y3", "Y4", "Y5"])  # private: C Y1, R Y6, S Y7, N Y8
-    assert MISSIONS[state.mpriv[0]][0] == "Y1"
+    assert MISSIONS[state.private_missions[0]][0] == "Y1"
     temples.place_temple(state, 1, 1, 6)
     assert not vp_events(state), "another's private mission"
     assert state.view(2)["missions"]["private"]["C"] is None
@@ -195,7 +198,7 @@ def test_example_complete_a_ranking_mission() -> None:
     state = with_missions(4, ["K4", "K1", "K2", "K3"])
 
     def change(snap: dict[str, Any]) -> None:
-        snap["missions"]["places"]["K4"] = [1, 2, -1]
+        snap["missions"]["mission_places"]["K4"] = [1, 2, -1]
         set_gold(snap, 0, gold=0, wax=10)
         put_candle(snap, 0, "E", "8a", 2, "A05")
         put_candle(snap, 0, "W", "8b", 4, "A09")
@@ -234,18 +237,18 @@ def _war_with_curse_tactics(seat: int, upgrade: str, flames: list[dict[int, int]
 
     def change(snap: dict[str, Any]) -> None:
         rest = [c for c in codes if c != "K12"]
-        snap["missions"]["public"] = ["K12"]
-        snap["missions"]["private"] = rest[:4]
-        snap["missions"]["box"] = rest[4:]
+        snap["missions"]["public_missions"] = ["K12"]
+        snap["missions"]["private_missions"] = rest[:4]
+        snap["missions"]["mission_box"] = rest[4:]
         for s, hand in enumerate(snap["hands"]):
             snap["maneuvered"][s] += hand
             snap["hands"][s] = []
-            snap["known"][s] = []
+            snap["known_hands"][s] = []
         snap["hands"][0] = snap["maneuvered"][0][:1]
         snap["maneuvered"][0] = snap["maneuvered"][0][1:]
         for k, row in enumerate(flames):
             for s, n in row.items():
-                snap["curse_flames"][k][s] = n
+                snap["curse_influence"][k][s] = n
                 snap["land_flame_supply"][s] -= n
         snap["stack"] = [[Phase.TURN, 0]]
 

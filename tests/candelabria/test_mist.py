@@ -56,7 +56,7 @@ def _next_year(state: CandelabriaState, year: int) -> CandelabriaState:
     def change(snap: dict[str, Any]) -> None:
         snap["curses_out"] += snap["curses"]
         snap["curses"] = []
-        snap["curse_flames"] = []
+        snap["curse_influence"] = []
         snap["corrupted"] = []
         snap["year"] = year
 

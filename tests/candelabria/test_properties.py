@@ -38,15 +38,15 @@ def check_invariants(state: CandelabriaState) -> None:
     saved = state.to_json()
     snap = saved["state"]
     n = saved["players"]
-    cards = snap["advanced_deck"] + snap["aside"] + snap["boxed"]
+    cards = snap["advanced_deck"] + snap["set_aside"] + snap["boxed_candles"]
     cards += [c for c in snap["curse_deck"] if not c.isdigit()]
     for seat in range(n):
         cards += snap["hands"][seat] + snap["maneuvered"][seat]
-        cards += [c for c in snap["deployed"][seat] if c is not None]
+        cards += [c for c in snap["seal_cards"][seat] if c is not None]
     assert Counter(cards) == Counter(CANDLES), "every candle card somewhere, once"
     flames_pending = Counter(f[1] for f in snap["stack"] if f[0] == 6)  # Phase.FLAME
     for seat in range(n):
-        at_curses = sum(row[seat] for row in snap["curse_flames"])
+        at_curses = sum(row[seat] for row in snap["curse_influence"])
         total = len(snap["land_flames"][seat]) + at_curses + snap["land_flame_supply"][seat]
         assert total + flames_pending[seat] + 1 == 25, f"seat {seat}: 25 Land Flames"
         assert snap["land_flame_supply"][seat] >= 0
@@ -65,7 +65,7 @@ def check_invariants(state: CandelabriaState) -> None:
         snap["tactics_board"] + snap["tactics_deck"] + [t for ts in snap["tactics"] for t in ts]
     )
     tactics += [t for ts in snap["tactics_used"] for t in ts]
-    tactics += [t for p in snap["played"] for t in p if isinstance(t, str)]
+    tactics += [t for p in snap["played_tactics"] for t in p if isinstance(t, str)]
     assert len(tactics) == 75 + 3 * n
     assert (
         len(snap["curses"]) + len(snap["curses_out"]) + sum(c.isdigit() for c in snap["curse_deck"])
@@ -211,7 +211,7 @@ def test_restore_refuses_a_broken_save() -> None:
         ),
         (lambda s: s["stack"].append([99, 0]), "is not one of the game's"),
         (lambda s: s["stack"].__setitem__(-1, [0, 9]), "names no seat"),
-        (lambda s: s["houses"].__setitem__(0, "X"), "'X' is not a house"),
+        (lambda s: s["house_of"].__setitem__(0, "X"), "'X' is not a house"),
         (lambda s: s.update(year=4), "1, 2 or 3"),
         (lambda s: s.update(corrupted=[6]), "region 6 cannot be corrupted"),
         (lambda s: s.update(side="small"), "played on the large side"),

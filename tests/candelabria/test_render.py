@@ -34,6 +34,6 @@ def test_missions_public_and_private() -> None:
 
 def test_decay_cards_on_the_war_board() -> None:
     state = candlebox.new_game("candelabria", players=3, seed=2, decay=True)
-    card = state.ddeck.pop()
-    state.dslot[1][0] = card
+    card = state.decay_deck.pop()
+    state.decay_slots[1][0] = card
     assert "decay D" in _text(state.view(0))

@@ -58,7 +58,7 @@ def test_three_players_remove_the_curses_of_regions_9_and_10_and_pile_3_2_2() ->
 def test_the_advanced_deck_and_house_candles_of_absent_houses() -> None:
     state = game(4)
     assert state.view(None)["advanced_deck"] == 50
-    boxed = state.to_json()["state"]["boxed"]
+    boxed = state.to_json()["state"]["boxed_candles"]
     assert sorted(boxed) == ["L1", "L2", "L3", "L4", "L5"], "Luminis does not play"
 
 

@@ -133,8 +133,10 @@ def test_mist_places_each_curse_on_its_regions_mine_and_flips_no_token() -> None
     assert [c["curse"] for c in view["curses"]] == ["2", "8", "3"]
     assert [m["territory"] for m in view["curse_models"]] == ["2b", "8a", "3b"]
     assert all(m["owner"] is None for m in view["curse_models"])
-    assert state.corrupt == 0
-    assert len([e for e in state.cdeck if e >= 0]) == 4, "7 curses: piles 3/2/2 as with 3 players"
+    assert state.corrupted == 0
+    assert len([e for e in state.curse_deck if e >= 0]) == 4, (
+        "7 curses: piles 3/2/2 as with 3 players"
+    )
 
 
 # ----------------------------------------------------------------------------- moving curses
@@ -156,14 +158,14 @@ def test_a_land_flame_extinguished_by_the_other_lets_its_owner_move_a_curse() ->
         move_land_flame(snap, R, None, "8c")
 
     state = craft(duo(), change)
-    supply = state.lf_sup[R]
+    supply = state.land_flame_supply[R]
     play(state, (C, "maneuver C1"), (C, "move C 8c"))
     assert state.legal_actions(C) == ["destroy R"]
     state.apply(C, "destroy R")
-    assert state.lf_sup[R] == supply + 1, "the flame goes back to its owner's supply"
+    assert state.land_flame_supply[R] == supply + 1, "the flame goes back to its owner's supply"
     assert state.to_act == (R,) and state.view(R)["pending"]["decision"] == "haunt"
     state.apply(R, "haunt 2 8c")
-    assert state.cplace[1] == state.board.index["8c"]
+    assert state.curse_models[1] == state.board.index["8c"]
     assert state.to_act == (C,)
 
 
@@ -199,7 +201,7 @@ def _battle_in_8() -> Any:
         for seat, hand in enumerate(snap["hands"]):
             snap["maneuvered"][seat] += hand
             snap["hands"][seat] = []
-            snap["known"][seat] = []
+            snap["known_hands"][seat] = []
         move_land_flame(snap, R, None, "8c")
         snap["tactics"][C].append(snap["tactics_deck"].pop())
         snap["curses_granted"] = 3
@@ -228,7 +230,7 @@ def test_only_the_two_leftmost_curses_leave_the_third_stays_where_it_is() -> Non
     view = state.view(None)
     assert [c["curse"] for c in view["curses"]] == ["3", "1", "5"]
     assert [m["territory"] for m in view["curse_models"]] == ["3c", "1b", "5b"]
-    assert sorted(state.content.curses[k].code for k in state.cout) == ["10", "2", "8", "9"]
+    assert sorted(state.content.curses[k].code for k in state.curses_out) == ["10", "2", "8", "9"]
     assert next(e for e in reversed(state.events) if e[0] == "curse")[2] == "5"
     state = quiet(state, lambda s: s.is_over)
     assert len([e for e in state.events if e[0] == "battles"]) == 3
@@ -251,4 +253,4 @@ def test_random_two_player_games_finish_and_round_trip() -> None:
             seat = state.to_act[0]
             state.apply(seat, rng.choice(state.legal_actions(seat)))
         assert candelabria.load(state.to_json()) == state
-        assert len(state.cout) == 8 and len(state.curses) == 1
+        assert len(state.curses_out) == 8 and len(state.curses) == 1

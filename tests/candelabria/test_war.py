@@ -29,7 +29,7 @@ def _empty_hands(snap: dict[str, Any]) -> None:
     for seat, hand in enumerate(snap["hands"]):
         snap["maneuvered"][seat] += hand
         snap["hands"][seat] = []
-        snap["known"][seat] = []
+        snap["known_hands"][seat] = []
 
 
 def battle_position(**options: Any) -> Any:
@@ -59,8 +59,8 @@ def battle_position(**options: Any) -> Any:
         snap["curse_owners"] = [N, -1, -1]
         snap["battles_left"] = []
         snap["battle"] = [C, S, N]
-        snap["secret"] = [[], [], [], []]
-        snap["played"] = [[None, None]] * 4
+        snap["secret_tactics"] = [[], [], [], []]
+        snap["played_tactics"] = [[None, None]] * 4
         snap["tactics_used"] = [[], [], [], []]
         snap["stack"] = [[Auto.BATTLES, -1], [Phase.SECRET, -1, 3]]
 
@@ -205,8 +205,8 @@ def _curse_position() -> Any:
 
     def change(snap: dict[str, Any]) -> None:
         _empty_hands(snap)
-        snap["curse_flames"][0][C] = 3
-        snap["curse_flames"][0][N] = 3
+        snap["curse_influence"][0][C] = 3
+        snap["curse_influence"][0][N] = 3
         snap["land_flame_supply"][C] -= 3
         snap["land_flame_supply"][N] -= 3
         move_land_flame(snap, C, None, "9a")
@@ -243,7 +243,7 @@ def test_black_temple_region_refuses_curses_and_no_flames_means_no_curse() -> No
     def change(snap: dict[str, Any]) -> None:
         snap["temples"]["9"] = ["black"]
         snap["temple_supply"][2] -= 1
-        snap["curse_flames"][1][R] = 1
+        snap["curse_influence"][1][R] = 1
         snap["land_flame_supply"][R] -= 1
 
     state = craft(state, change)

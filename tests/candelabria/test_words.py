@@ -13,8 +13,9 @@ import pytest
 import candlebox
 from candlebox.engine.words import WordsError, schema
 from candlebox.games.candelabria import words
-from candlebox.games.candelabria.components import CONTENT, TEMPLES, load_content
+from candlebox.games.candelabria.components import load_content
 from candlebox.games.candelabria.notation import TEMPLE_LETTER, Verb
+from candlebox.games.candelabria.schema import CONTENT, TEMPLES
 from candlebox.games.candelabria.state import CandelabriaState
 
 # The tokens after the verb, by verb: what kind of code each one is ("-" for none we explain).

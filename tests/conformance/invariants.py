@@ -217,18 +217,18 @@ def candelabria(state: candlebox.State) -> None:
     saved = state.to_json()
     snap = saved["state"]
     n = state.num_players
-    cards = snap["advanced_deck"] + snap["aside"] + snap["boxed"]
+    cards = snap["advanced_deck"] + snap["set_aside"] + snap["boxed_candles"]
     cards += [c for c in snap["curse_deck"] if not c.isdigit()]
     for seat in range(n):
         cards += snap["hands"][seat] + snap["maneuvered"][seat]
-        cards += [c for c in snap["deployed"][seat] if c is not None]
+        cards += [c for c in snap["seal_cards"][seat] if c is not None]
     assert Counter(cards) == CA_CANDLES, "every candle card is somewhere, once"
     curses = snap["curses"] + snap["curses_out"] + [c for c in snap["curse_deck"] if c.isdigit()]
     assert sorted(curses, key=int) == sorted(set(curses), key=int) and len(curses) == CA_CURSES
     in_hand = Counter(f[1] for f in snap["stack"] if f[0] == CA_FLAME_IN_HAND)
     for seat in range(n):
         on_map = len(snap["land_flames"][seat])
-        at_curses = sum(row[seat] for row in snap["curse_flames"])
+        at_curses = sum(row[seat] for row in snap["curse_influence"])
         marker = 1  # the turn-order marker is one of the 25
         total = on_map + at_curses + snap["land_flame_supply"][seat] + in_hand[seat] + marker
         assert total == CA_LAND_FLAMES, f"seat {seat}: {total} Land Flames, not 25"
@@ -249,13 +249,13 @@ def candelabria(state: candlebox.State) -> None:
     assert len(tiles) == CA_TILES, "36 upgrade tiles"
     tactics = snap["tactics_board"] + snap["tactics_deck"]
     tactics += [t for ts in snap["tactics"] + snap.get("tactics_used", []) for t in ts]
-    tactics += [t for p in snap.get("played", []) for t in p if isinstance(t, str)]
+    tactics += [t for p in snap.get("played_tactics", []) for t in p if isinstance(t, str)]
     assert len(tactics) == CA_COMMON + 3 * n, "75 common tactic cards and 3 per house"
     assert len(set(snap["castles"])) == n, "one castle per territory"
     if saved["variant"] == "two-player":
         assert n == 2 and len(snap["curses"]) <= 3
         assert not snap["corrupted"], "2-player: region tokens stay on their numbered side"
-        assert all(not any(row) for row in snap["curse_flames"]), "2-player: no curse influence"
+        assert all(not any(row) for row in snap["curse_influence"]), "2-player: no curse influence"
         assert all(o == -1 for o in snap["curse_owners"]), "2-player: no curse is controlled"
         if snap["stack"][-1][0] != 31:  # once the houses are chosen, every curse stands on the map
             assert len(snap["curse_models"]) == len(snap["curses"])
@@ -265,24 +265,24 @@ def candelabria(state: candlebox.State) -> None:
     if decay is not None:
         held = [f[2] for f in snap["stack"] if f[0] == 32]  # DECAY_AT: a card being placed
         cards = (
-            decay["deck"]
-            + [c for s in decay["slots"] for c in s if c]
+            decay["decay_deck"]
+            + [c for s in decay["decay_slots"] for c in s if c]
             + [f"D{c + 1}" for c in held]
         )
         assert sorted(cards) == sorted(f"D{k}" for k in range(1, 17)), "16 Decay cards, each once"
-        assert all(len(s) == 2 for s in decay["slots"]), "two War Board slots"
+        assert all(len(s) == 2 for s in decay["decay_slots"]), "two War Board slots"
     missions = snap.get("missions")
     if missions is not None:
-        cards = missions["box"] + missions["public"] + missions["private"]
+        cards = missions["mission_box"] + missions["public_missions"] + missions["private_missions"]
         assert len(cards) == len(set(cards)) == 24, "24 mission cards, each once"
-        assert len(missions["private"]) == n, "one private mission a seat"
+        assert len(missions["private_missions"]) == n, "one private mission a seat"
         for seat in range(n):
             shown = state.view(seat)["missions"]["private"]
-            for other, code in enumerate(missions["private"]):
-                done = seat in (other,) or other in missions["places"][code]
-                assert shown[snap["houses"][other]] is not None or not done or over
+            for other, code in enumerate(missions["private_missions"]):
+                done = seat in (other,) or other in missions["mission_places"][code]
+                assert shown[snap["house_of"][other]] is not None or not done or over
                 if not done and not over:
-                    assert shown[snap["houses"][other]] is None, (
+                    assert shown[snap["house_of"][other]] is None, (
                         "another's private mission is hidden"
                     )
     for seat in [None, *range(n)]:
@@ -335,7 +335,7 @@ def candelabria_story(state: candlebox.State) -> None:
     saved = state.to_json()
     snap = saved["state"]
     n = state.num_players
-    hands = [Counter(CA_START_HANDS[house]) for house in snap["houses"]]
+    hands = [Counter(CA_START_HANDS[house]) for house in snap["house_of"]]
     deck = Counter(CA_ADVANCED)
     deployed: list[list[str]] = [[] for _ in range(n)]
     maneuvered: list[list[str]] = [[] for _ in range(n)]
@@ -382,13 +382,15 @@ def candelabria_story(state: candlebox.State) -> None:
             f"seat {seat} holds {sorted((held - hands[seat]).elements())}, which no event gave it"
         )
         drawn_aside += hands[seat] - held
-        assert not Counter(snap["known"][seat]) - held, f"seat {seat}'s known cards are in hand"
-    assert drawn_aside == Counter(snap["aside"]), (
+        assert not Counter(snap["known_hands"][seat]) - held, (
+            f"seat {seat}'s known cards are in hand"
+        )
+    assert drawn_aside == Counter(snap["set_aside"]), (
         f"the events leave {sorted(drawn_aside.elements())} in hands the state does not hold"
     )
     assert Counter(snap["advanced_deck"]) == deck, "the Advanced deck holds what the events left"
     for seat in range(n):
-        placed = [c for c in snap["deployed"][seat] if c is not None]
+        placed = [c for c in snap["seal_cards"][seat] if c is not None]
         assert sorted(placed) == sorted(deployed[seat]), f"seat {seat}'s deployed cards"
         assert sorted(snap["maneuvered"][seat]) == sorted(maneuvered[seat])
 

@@ -18,14 +18,38 @@ from typing import Any
 from candlebox.engine import Capabilities, GameInfo, Variant, register
 from candlebox.engine.options import validate_options
 from candlebox.engine.saving import load as load_saved
-from candlebox.games.candelabria.components import ContentError, load_content
+from candlebox.games.candelabria import flow, save, setup, view, war
+from candlebox.games.candelabria.checks import ContentError
+from candlebox.games.candelabria.components import load_content
+from candlebox.games.candelabria.decay import CODES as DECAY_CODES
+from candlebox.games.candelabria.missions import MISSIONS
+from candlebox.games.candelabria.notation import MAX_WAREHOUSE
 from candlebox.games.candelabria.options import (
     FIXED_TWO_PLAYER,
     MAX_TURNS,
     OPTIONS,
     OPTIONS_TWO_PLAYER,
 )
-from candlebox.games.candelabria.state import GAME_ID, CandelabriaState
+from candlebox.games.candelabria.schema import EFFECTS, ICONS
+from candlebox.games.candelabria.state import GAME_ID, CandelabriaState, Rules, register_rules
+
+# state.py is a leaf the rule modules import; its contract methods reach the rules through this.
+register_rules(
+    Rules(
+        legal=flow.legal,
+        do=flow.do,
+        waiting=war.waiting,
+        secret_actions=war.secret_actions,
+        view=view.view,
+        event_view=view.event_view,
+        pending=view.pending,
+        describe=view.describe,
+        snapshot=save.snapshot,
+        saved_snapshot=save.current_keys,
+        resample=save.resample,
+        start_year=setup.start_year,
+    )
+)
 
 VARIANTS = (
     Variant(
@@ -78,10 +102,8 @@ def resolve(
 
 def create(variant: str, players: int, seed: int, options: dict[str, Any]) -> CandelabriaState:
     """A new game in its first decision (GameInfo's ``create``: the options already validated)."""
-    from candlebox.games.candelabria.setup import start_game
-
     state = CandelabriaState(variant, players, seed, options)
-    start_game(state, options)
+    flow.start_game(state, options)
     return state
 
 
@@ -105,12 +127,6 @@ load = restore
 
 def facts() -> dict[str, Any]:
     """Public facts about the shipped components, as plain data."""
-    from candlebox.games.candelabria.components import EFFECTS, ICONS
-    from candlebox.games.candelabria.decay import CODES as DECAY_CODES
-    from candlebox.games.candelabria.missions import MISSIONS
-    from candlebox.games.candelabria.notation import MAX_WAREHOUSE
-    from candlebox.games.candelabria.setup import UPGRADE_PILES
-
     content = load_content()
     houses = [h.code for h in content.houses]
     return {
@@ -149,7 +165,7 @@ def facts() -> dict[str, Any]:
             }
             for t in content.tiles
         },
-        "upgrade_piles": UPGRADE_PILES,
+        "upgrade_piles": setup.UPGRADE_PILES,
         "curses": {k.code: {"region": k.region, "effect": k.effect} for k in content.curses},
         # the two sides of the board: who plays on each, its regions and territories (in board order)
         "sides": {

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from candlebox.games.candelabria.components import ICONS, Content, SideData
+from candlebox.games.candelabria.components import Content
+from candlebox.games.candelabria.schema import ICONS, SideData
 
 
 def _walk_ends(adj: Sequence[Sequence[int]], start: int, steps: int, avoid_start: bool) -> set[int]:

@@ -20,9 +20,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from candlebox.games.candelabria.components import DESTROY, EXTINGUISH, IGNITE, STEAL, TACTIC, VP
 from candlebox.games.candelabria.decision import Phase
+from candlebox.games.candelabria.effects import gain_vp, push_effect
 from candlebox.games.candelabria.notation import Verb
+from candlebox.games.candelabria.schema import DESTROY, EXTINGUISH, IGNITE, STEAL, TACTIC, VP
 
 if TYPE_CHECKING:
     from candlebox.games.candelabria.state import CandelabriaState
@@ -40,6 +41,7 @@ EFFECTS: tuple[tuple[str, tuple[tuple[int, int], ...]], ...] = (
     ("destroy-temple", ((DESTROY, 1),)),
     ("steal-or-vp", ((STEAL, 1), (VP, 1))),
 )
+
 CARDS = len(EFFECTS) * COPIES
 CODES = tuple(f"D{k + 1}" for k in range(CARDS))
 INDEX = {code: k for k, code in enumerate(CODES)}
@@ -51,9 +53,9 @@ def effect_of(card: int) -> tuple[str, tuple[tuple[int, int], ...]]:
 
 def set_up(st: CandelabriaState) -> None:
     """ "During the setup, place the Decay Cards in a pile face down near the Curse Cards." """
-    st.ddeck = list(range(CARDS))
-    st.rng.shuffle(st.ddeck)
-    st.dslot = [[-1, -1] for _ in range(st.num_players)]
+    st.decay_deck = list(range(CARDS))
+    st.rng.shuffle(st.decay_deck)
+    st.decay_slots = [[-1, -1] for _ in range(st.num_players)]
 
 
 def second(st: CandelabriaState, row: list[int], winner: int) -> int:
@@ -81,9 +83,9 @@ def receive(st: CandelabriaState, seats: list[int]) -> None:
     taken in the same order."""
     drawn: list[tuple[int, int]] = []
     for seat in seats:
-        if not st.ddeck:
+        if not st.decay_deck:
             break
-        card = st.ddeck.pop()
+        card = st.decay_deck.pop()
         st.events.append(("decay", seat, CODES[card]))
         drawn.append((seat, card))
     for seat, card in reversed(drawn):  # the stack: the first drawer's decision on top
@@ -91,7 +93,7 @@ def receive(st: CandelabriaState, seats: list[int]) -> None:
 
 
 def slot_actions(st: CandelabriaState, frame: list[int]) -> list[str]:
-    slots = st.dslot[frame[1]]
+    slots = st.decay_slots[frame[1]]
     table = st.notation.decay
     regular = [table[k] for k in (0, 1) if slots[k] < 0]
     return regular or [table[0], table[1]]
@@ -100,11 +102,11 @@ def slot_actions(st: CandelabriaState, frame: list[int]) -> list[str]:
 def do_slot(st: CandelabriaState, frame: list[int], verb: int, a: int, b: int) -> None:
     st.stack.pop()
     seat, card = frame[1], frame[2]
-    old = st.dslot[seat][a]
+    old = st.decay_slots[seat][a]
     if old >= 0:  # a third decay: the one it replaces goes under the Decay deck
-        st.ddeck.insert(0, old)
+        st.decay_deck.insert(0, old)
         st.events.append(("decay-discard", seat, CODES[old]))
-    st.dslot[seat][a] = card
+    st.decay_slots[seat][a] = card
     st.events.append(("decay-place", seat, CODES[card], a + 1))
 
 
@@ -118,13 +120,12 @@ def resolve(st: CandelabriaState, seat: int, card: int, region: int) -> None:
 
 
 def push(st: CandelabriaState, seat: int, icon: int, count: int, region: int) -> None:
-    from candlebox.games.candelabria.effects import gain_vp, push_effect
 
     if icon == MOVE:
         st.stack.append([Phase.NUDGE, seat])
     elif icon == STEAL_VP:
         # From the opponent in the battle with the most VP (ties: turn order; rulings CA-D3).
-        rivals = [s for s in st.order if s in st.fight and s != seat and st.vp[s] > 0]
+        rivals = [s for s in st.order if s in st.battle and s != seat and st.vp[s] > 0]
         if rivals:
             victim = max(rivals, key=lambda s: (st.vp[s], -st.order.index(s)))
             st.vp[victim] -= count
@@ -148,7 +149,9 @@ def nudge_actions(st: CandelabriaState, frame: list[int]) -> list[str]:
     seat = frame[1]
     table = st.notation.shift
     adj = st.board.adj
-    return [table[r][n] for r, t in enumerate(st.cpos[seat]) if t >= 0 for n in adj[t]]
+    return [
+        table[r][n] for r, t in enumerate(st.candle_territories[seat]) if t >= 0 for n in adj[t]
+    ]
 
 
 def do_nudge(st: CandelabriaState, frame: list[int], verb: int, a: int, b: int) -> None:
@@ -159,15 +162,15 @@ def do_nudge(st: CandelabriaState, frame: list[int], verb: int, a: int, b: int) 
         return
     seat = frame[1]
     names = st.board.names
-    st.events.append(("shift", seat, a, names[st.cpos[seat][a]], names[b]))
-    st.cpos[seat][a] = b
+    st.events.append(("shift", seat, a, names[st.candle_territories[seat][a]], names[b]))
+    st.candle_territories[seat][a] = b
 
 
 def epilogue(st: CandelabriaState) -> None:
     """ "This effect lasts until the current War Season is over": the cards go under the Decay deck."""
     for seat in st.order:
         for k in (0, 1):
-            card = st.dslot[seat][k]
+            card = st.decay_slots[seat][k]
             if card >= 0:
-                st.ddeck.insert(0, card)
-                st.dslot[seat][k] = -1
+                st.decay_deck.insert(0, card)
+                st.decay_slots[seat][k] = -1

@@ -21,29 +21,29 @@ if TYPE_CHECKING:
 
 
 def deploy_actions(st: CandelabriaState, seat: int) -> list[str]:
-    free = [r for r in range(3) if st.rcard[seat][r] < 0]
+    free = [r for r in range(3) if st.seal_cards[seat][r] < 0]
     if not free:
         return []
     wax = st.wax[seat]
     cards = st.content.candles
     table = st.notation.deploy
-    return [table[c][r] for c in st.hand[seat] if cards[c].cost <= wax for r in free]
+    return [table[c][r] for c in st.hands[seat] if cards[c].cost <= wax for r in free]
 
 
 def deploy(st: CandelabriaState, seat: int, card: int, role: int) -> None:
-    st.hand[seat].remove(card)
-    if card in st.known[seat]:
-        st.known[seat].remove(card)
-    st.rcard[seat][role] = card
-    if min(st.rcard[seat]) >= 0:  # its third candle of the year (rulings CA-M3)
+    st.hands[seat].remove(card)
+    if card in st.known_hands[seat]:
+        st.known_hands[seat].remove(card)
+    st.seal_cards[seat][role] = card
+    if min(st.seal_cards[seat]) >= 0:  # its third candle of the year (rulings CA-M3)
         missions.note(st, seat, "third-candle")
     cost = st.content.candles[card].cost
     st.wax[seat] -= cost
-    st.rwax += cost
+    st.reserve_wax += cost
     # "Supply running out": a candle takes the flames its role gives, as many as are left (CA-37).
-    flames = min(ROLE_FLAMES[role], st.cf_sup[seat])
-    st.cf_sup[seat] -= flames
-    st.cfl[seat][role] = flames
+    flames = min(ROLE_FLAMES[role], st.candle_flame_supply[seat])
+    st.candle_flame_supply[seat] -= flames
+    st.candle_flames[seat][role] = flames
     stack = st.stack
     stack.append([Auto.DRAW, seat, 1, 0, 0])
     stack.append([Auto.AFTER_DEPLOY, seat, 0])
@@ -53,8 +53,8 @@ def deploy(st: CandelabriaState, seat: int, card: int, role: int) -> None:
         st.events.append(("deploy", seat, code, role, cost, flames, None))
         stack.append([Phase.DEPLOY_AT, seat, role])
         return
-    st.cpos[seat][role] = st.castle[seat]
-    st.events.append(("deploy", seat, code, role, cost, flames, st.board.names[st.castle[seat]]))
+    st.candle_territories[seat][role] = st.castles[seat]
+    st.events.append(("deploy", seat, code, role, cost, flames, st.board.names[st.castles[seat]]))
 
 
 def at_actions(st: CandelabriaState, frame: list[int]) -> list[str]:
@@ -65,7 +65,7 @@ def at_actions(st: CandelabriaState, frame: list[int]) -> list[str]:
 def do_at(st: CandelabriaState, frame: list[int], verb: int, a: int, b: int) -> None:
     st.stack.pop()
     seat, role = frame[1], frame[2]
-    st.cpos[seat][role] = a
+    st.candle_territories[seat][role] = a
     st.events.append(("place", seat, role, st.board.names[a]))
 
 

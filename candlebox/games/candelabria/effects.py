@@ -20,26 +20,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from candlebox.games.candelabria import extinguished, missions
-from candlebox.games.candelabria.components import (
-    DESTROY,
-    EXTINGUISH,
-    IGNITE,
-    STEAL,
-    TACTIC,
-    VP,
-)
 from candlebox.games.candelabria.decision import FIRST_AUTO, Auto, Phase
 from candlebox.games.candelabria.notation import MAX_WAREHOUSE, Verb
-from candlebox.games.candelabria.pieces import candle_flame_back, place_land_flame
+from candlebox.games.candelabria.pieces import candle_flame_back, gain_vp, place_land_flame
+from candlebox.games.candelabria.schema import DESTROY, EXTINGUISH, IGNITE, STEAL, TACTIC, VP
 from candlebox.games.candelabria.temples import raze_temple
 
 if TYPE_CHECKING:
     from candlebox.games.candelabria.state import CandelabriaState
-
-
-def gain_vp(st: CandelabriaState, seat: int, amount: int, reason: str) -> None:
-    st.vp[seat] += amount
-    st.events.append(("vp", seat, amount, reason))
 
 
 def push_effect(st: CandelabriaState, seat: int, icon: int, count: int, region: int) -> None:
@@ -83,13 +71,13 @@ def ignite_actions(st: CandelabriaState, frame: list[int]) -> list[str]:
         return []
     n = st.notation
     actions: list[str] = []
-    if st.cf_sup[seat] > 0:
-        for role, t in enumerate(st.cpos[seat]):
+    if st.candle_flame_supply[seat] > 0:
+        for role, t in enumerate(st.candle_territories[seat]):
             if t >= 0 and _in(st, t, region):
                 actions.append(n.ignite_candle[role])
-    if st.lf_sup[seat] > 0:
+    if st.land_flame_supply[seat] > 0:
         bit = 1 << seat
-        lf = st.lf
+        lf = st.land_flames
         terr = range(st.board.size) if region < 0 else st.board.region_terr[region]
         actions.extend(n.ignite_land[t] for t in terr if not lf[t] & bit)
     return actions
@@ -102,8 +90,8 @@ def do_ignite(st: CandelabriaState, frame: list[int], verb: int, a: int, b: int)
         return
     frame[2] -= 1
     if verb == Verb.IGNITE_CANDLE:
-        st.cf_sup[seat] -= 1
-        st.cfl[seat][a] += 1
+        st.candle_flame_supply[seat] -= 1
+        st.candle_flames[seat][a] += 1
         st.events.append(("ignite", seat, a, None))
     else:
         place_land_flame(st, seat, a)
@@ -112,11 +100,11 @@ def do_ignite(st: CandelabriaState, frame: list[int], verb: int, a: int, b: int)
 
 # ----------------------------------------------------------------------------- Extinguish
 def _enemy_targets(st: CandelabriaState, seat: int, t: int) -> bool:
-    if st.lf[t] & ~(1 << seat):
+    if st.land_flames[t] & ~(1 << seat):
         return True
     for other in range(st.num_players):
         if other != seat:
-            pos, fl = st.cpos[other], st.cfl[other]
+            pos, fl = st.candle_territories[other], st.candle_flames[other]
             if (pos[0] == t and fl[0]) or (pos[1] == t and fl[1]) or (pos[2] == t and fl[2]):
                 return True
     return False
@@ -146,11 +134,11 @@ def extinguish_at_actions(st: CandelabriaState, frame: list[int]) -> list[str]:
     for other in range(st.num_players):
         if other == seat:
             continue
-        h = st.house[other]
-        if st.lf[t] >> other & 1:
+        h = st.house_of[other]
+        if st.land_flames[t] >> other & 1:
             actions.append(n.extinguish_land[h])
         for role in range(3):
-            if st.cpos[other][role] == t and st.cfl[other][role] > 0:
+            if st.candle_territories[other][role] == t and st.candle_flames[other][role] > 0:
                 actions.append(n.extinguish_candle[h][role])
     return actions
 
@@ -166,7 +154,7 @@ def do_extinguish_at(st: CandelabriaState, frame: list[int], verb: int, a: int, 
     else:
         st.events.append(("extinguish", seat, st.board.names[t], owner, b))
         candle_flame_back(st, owner, b)
-        if st.cfl[owner][b] == 0:
+        if st.candle_flames[owner][b] == 0:
             missions.note(st, seat, "candle-out")
             if _by_candle(st):
                 missions.note(st, seat, "out-by-candle")
@@ -187,10 +175,10 @@ def steal_actions(st: CandelabriaState, frame: list[int]) -> list[str]:
         return []
     table = st.notation.steal
     actions: list[str] = []
-    fight = st.fight  # in a battle, only from an opponent fighting in it (rulings CA-W10)
+    fight = st.battle  # in a battle, only from an opponent fighting in it (rulings CA-W10)
     for other in range(st.num_players):
         if other != seat and (not fight or other in fight):
-            row = table[st.house[other]]
+            row = table[st.house_of[other]]
             if st.gold[other]:
                 actions.append(row[0])
             if st.wax[other]:
@@ -211,13 +199,13 @@ def do_steal(st: CandelabriaState, frame: list[int], verb: int, a: int, b: int) 
         if kept:
             st.gold[seat] += 1
         else:
-            st.rgold += 1
+            st.reserve_gold += 1
     else:
         st.wax[victim] -= 1
         if kept:
             st.wax[seat] += 1
         else:
-            st.rwax += 1
+            st.reserve_wax += 1
     st.events.append(("steal", seat, victim, b, kept))
     if kept:
         missions.tally(st, seat, 0)
@@ -245,7 +233,7 @@ def shift_actions(st: CandelabriaState, frame: list[int]) -> list[str]:
     seat, region = frame[1], frame[2]
     table = st.notation.shift
     actions: list[str] = []
-    for role, here in enumerate(st.cpos[seat]):
+    for role, here in enumerate(st.candle_territories[seat]):
         if here >= 0:
             row = table[role]
             actions.extend(row[t] for t in st.board.region_terr[region] if t != here)
@@ -259,6 +247,6 @@ def do_shift(st: CandelabriaState, frame: list[int], verb: int, a: int, b: int) 
     if verb == Verb.STAY:
         return
     names = st.board.names
-    src = st.cpos[seat][a]
-    st.cpos[seat][a] = b
+    src = st.candle_territories[seat][a]
+    st.candle_territories[seat][a] = b
     st.events.append(("shift", seat, a, names[src], names[b]))

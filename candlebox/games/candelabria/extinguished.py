@@ -21,10 +21,10 @@ if TYPE_CHECKING:
 def extinguish_land_flame(st: CandelabriaState, owner: int, t: int) -> None:
     """The owner's Land Flame leaves territory ``t``; the owner then places it (a decision)."""
     lift_land_flame(st, owner, t)
-    if st.duo:
+    if st.two_player:
         # 2-player: "any Land Flame extinguished by the other player will move any Curse 1 territory"
         # — back to its owner's supply; its owner moves a curse (rulings CA-2P4).
-        st.lf_sup[owner] += 1
+        st.land_flame_supply[owner] += 1
         st.events.append(("flame", owner, -1))
         st.stack.append([Phase.HAUNT, owner, 1])
         return
@@ -33,23 +33,23 @@ def extinguish_land_flame(st: CandelabriaState, owner: int, t: int) -> None:
 
 def flame_actions(st: CandelabriaState, frame: list[int]) -> list[str]:
     # In War Preparation only the curses not yet granted take flames (rulings CA-W5).
-    if st.granted >= len(st.curses):
+    if st.curses_granted >= len(st.curses):
         return []
-    return [*st.notation.curse[st.granted : len(st.curses)], SUPPLY]
+    return [*st.notation.curse[st.curses_granted : len(st.curses)], SUPPLY]
 
 
 def do_flame(st: CandelabriaState, frame: list[int], verb: int, a: int, b: int) -> None:
     st.stack.pop()
     owner = frame[1]
     if verb == Verb.SUPPLY:
-        st.lf_sup[owner] += 1
+        st.land_flame_supply[owner] += 1
         st.events.append(("flame", owner, -1))
     else:
-        st.cinf[a][owner] += 1
+        st.curse_influence[a][owner] += 1
         st.events.append(("flame", owner, a))
 
 
 def no_curse(st: CandelabriaState, frame: list[int]) -> None:
     """No Curse card on the board: the flame can only go back to the supply."""
-    st.lf_sup[frame[1]] += 1
+    st.land_flame_supply[frame[1]] += 1
     st.events.append(("flame", frame[1], -1))

@@ -10,7 +10,7 @@ dropped (a Forge action with nothing affordable, a Steal with no opponent holdin
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from candlebox.games.candelabria import (
     decay,
@@ -19,6 +19,7 @@ from candlebox.games.candelabria import (
     extinguished,
     kindling,
     maneuver,
+    setup,
     territory,
     two_player,
     war,
@@ -97,7 +98,7 @@ DO: dict[int, Handler] = {
     Phase.GIFT: war.do_gift,
     Phase.CANCEL: war.do_cancel,
     Phase.HAUNT: two_player.do_haunt,
-    Phase.PICK: two_player.do_pick,
+    Phase.PICK: setup.do_pick,
     Phase.DECAY_AT: decay.do_slot,
     Phase.EITHER: decay.do_either,
     Phase.NUDGE: decay.do_nudge,
@@ -133,9 +134,9 @@ EMPTY: dict[int, Step] = {Phase.FLAME: extinguished.no_curse}
 
 def _decline(st: CandelabriaState, kind: int) -> str | None:
     if kind == Phase.DESTROY:
-        return SPARE if st.entry_optional else None
+        return SPARE if st.castle_entry_optional else None
     if kind == Phase.PUSH:
-        return SPARE if st.push_optional else None
+        return SPARE if st.warrior_push_optional else None
     return DECLINE.get(kind)
 
 
@@ -189,4 +190,24 @@ def do(st: CandelabriaState, seat: int, action: str) -> None:
         war.do_secret(st, frame, seat, a, b)
     else:
         DO[frame[0]](st, frame, verb, a, b)
+    advance(st)
+
+
+def start_game(st: CandelabriaState, options: dict[str, Any]) -> None:
+    """A new game set up and run to its first decision (the package's ``create``)."""
+    if st.two_player and options.get("houses") is None:
+        # "Randomly determine which player will choose first" (option first_player fixes it): the
+        # game shows a provisional deal until both have chosen (rulings CA-2P1).
+        first = options.get("first_player")
+        if first is not None and first >= 2:
+            raise ValueError(f"option 'first_player': seat {first} is not in a 2-player game")
+        chooser = st.rng.below(2) if first is None else first
+        logged = len(st.events)
+        setup.set_up(st, {**options, "houses": two_player.provisional(st), "first_player": None})
+        del st.events[logged:]  # the provisional deal is not logged
+        st.stack.append([Phase.PICK, chooser, 0, -1])
+        advance(st)
+        return
+    setup.set_up(st, options)
+    setup.start_year(st)
     advance(st)

@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING
 from candlebox.games.candelabria import deploy, maneuver, missions
 from candlebox.games.candelabria.decision import Auto, Phase
 from candlebox.games.candelabria.notation import Verb
+from candlebox.games.candelabria.scoring import end_game
+from candlebox.games.candelabria.war import to_war
 
 if TYPE_CHECKING:
     from candlebox.games.candelabria.state import CandelabriaState
@@ -21,7 +23,7 @@ if TYPE_CHECKING:
 def start_kindling(st: CandelabriaState) -> None:
     st.events.append(("kindling", st.year))
     for seat in st.order:
-        if st.hand[seat]:
+        if st.hands[seat]:
             begin_turn(st, seat)
             return
     to_war(st)
@@ -54,8 +56,6 @@ def run_end_turn(st: CandelabriaState, frame: list[int]) -> None:
     st.turns += 1
     st.events.append(("end-turn", seat, st.turns))
     if st.turns >= st.max_turns:
-        from candlebox.games.candelabria.scoring import end_game
-
         end_game(st, "max-turns")
         return
     order = st.order
@@ -63,14 +63,7 @@ def run_end_turn(st: CandelabriaState, frame: list[int]) -> None:
     start = order.index(seat)
     for step in range(1, n + 1):
         nxt = order[(start + step) % n]
-        if st.hand[nxt]:
+        if st.hands[nxt]:
             begin_turn(st, nxt)
             return
     to_war(st)
-
-
-def to_war(st: CandelabriaState) -> None:
-    """Every hand is empty: the Kindling Season is over; the War Season begins (war.py)."""
-    from candlebox.games.candelabria.war import to_war as war_season
-
-    war_season(st)

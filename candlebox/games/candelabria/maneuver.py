@@ -23,6 +23,7 @@ from candlebox.games.candelabria.pieces import (
     enemy_flames_at,
     place_land_flame,
 )
+from candlebox.games.candelabria.schema import FORGE
 from candlebox.games.candelabria.upgrades import action_count, has_power, total
 
 if TYPE_CHECKING:
@@ -33,37 +34,35 @@ MOVES = 2  # "a player may move twice"
 
 def maneuver_actions(st: CandelabriaState, seat: int) -> list[str]:
     table = st.notation.maneuver
-    return [table[c] for c in st.hand[seat]]
+    return [table[c] for c in st.hands[seat]]
 
 
 def begin_maneuver(st: CandelabriaState, seat: int, card: int) -> None:
     """ "Discard a Candle Card from the hand to the left side of the House Board, face up." """
-    st.hand[seat].remove(card)
-    if card in st.known[seat]:
-        st.known[seat].remove(card)
-    st.mpile[seat].append(card)
+    st.hands[seat].remove(card)
+    if card in st.known_hands[seat]:
+        st.known_hands[seat].remove(card)
+    st.maneuvered[seat].append(card)
     st.events.append(("maneuver", seat, st.content.candles[card].code))
     st.stack.append([Phase.MOVE, seat, MOVES, 0, 0])
     # Rota Aurea, Year I: "When you discard a Candle Card to perform a Maneuver, you can perform a
     # Forge action" (as many purchases as its Forge count; rulings CA-28).
     if has_power(st, seat, "maneuver-forge"):
-        from candlebox.games.candelabria.components import FORGE
-
         st.stack.append([Phase.FORGE, seat, action_count(st, seat, FORGE)])
 
 
 def destinations(st: CandelabriaState, seat: int, model: int) -> list[int] | tuple[int, ...]:
     board = st.board
     if model == CASTLE:
-        here = st.castle[seat]
-        castles = st.castle
+        here = st.castles[seat]
+        castles = st.castles
         return [t for t in board.adj[here] if t not in castles]
-    here = st.cpos[seat][model]
+    here = st.candle_territories[seat][model]
     skips = 1 + total(st, seat, "explorer-skip") if model == EXPLORER else 0
     if has_power(st, seat, "skip-own-flames"):
         bit = 1 << seat
         free = 0
-        for t, mask in enumerate(st.lf):
+        for t, mask in enumerate(st.land_flames):
             if mask & bit:
                 free |= 1 << t
         ends = board.reach_skipping(here, free, skips)
@@ -83,14 +82,14 @@ def move_actions(st: CandelabriaState, frame: list[int]) -> list[str]:
     if left > 0:
         table = st.notation.move
         for model in (CASTLE, EXPLORER, PILGRIM, WARRIOR):
-            if model != CASTLE and st.cpos[seat][model] < 0:
+            if model != CASTLE and st.candle_territories[seat][model] < 0:
                 continue
             row = table[model]
             actions.extend(row[t] for t in destinations(st, seat, model))
     if not extra_used:
         table = st.notation.extra
         for role in range(3):
-            if moved >> role & 1 and st.cfl[seat][role] > 0:
+            if moved >> role & 1 and st.candle_flames[seat][role] > 0:
                 row = table[role]
                 actions.extend(row[t] for t in destinations(st, seat, role))
     return actions
@@ -116,11 +115,11 @@ def enter(st: CandelabriaState, seat: int, model: int, t: int, extra: bool) -> N
     """A model moves into territory ``t`` (a real movement: entry effects, Land Flame, action)."""
     names = st.board.names
     if model == CASTLE:
-        src = st.castle[seat]
-        st.castle[seat] = t
+        src = st.castles[seat]
+        st.castles[seat] = t
     else:
-        src = st.cpos[seat][model]
-        st.cpos[seat][model] = t
+        src = st.candle_territories[seat][model]
+        st.candle_territories[seat][model] = t
     st.events.append(("move", seat, model, names[src], names[t], extra))
     stack = st.stack
     stack.append([Auto.LAND, seat, t])
@@ -140,11 +139,11 @@ def destroy_actions(st: CandelabriaState, frame: list[int]) -> list[str]:
     for other in range(st.num_players):
         if other == seat:
             continue
-        h = st.house[other]
-        if st.lf[t] >> other & 1:
+        h = st.house_of[other]
+        if st.land_flames[t] >> other & 1:
             actions.append(n.destroy_land[h])
         for role in range(3):
-            if st.cpos[other][role] == t and st.cfl[other][role] > 0:
+            if st.candle_territories[other][role] == t and st.candle_flames[other][role] > 0:
                 actions.append(n.destroy_candle[h][role])
     return actions
 
@@ -163,7 +162,7 @@ def do_destroy(st: CandelabriaState, frame: list[int], verb: int, a: int, b: int
     else:
         st.events.append(("destroy", seat, st.board.names[t], owner, b))
         candle_flame_back(st, owner, b)
-        if st.cfl[owner][b] == 0:
+        if st.candle_flames[owner][b] == 0:
             missions.note(st, seat, "candle-out")
             missions.note(st, seat, "out-by-castle")
 
@@ -175,8 +174,8 @@ def push_actions(st: CandelabriaState, frame: list[int]) -> list[str]:
     actions: list[str] = []
     for other in range(st.num_players):
         if other != seat:
-            row = n.push[st.house[other]]
-            pos = st.cpos[other]
+            row = n.push[st.house_of[other]]
+            pos = st.candle_territories[other]
             actions.extend(row[role] for role in range(3) if pos[role] == t)
     return actions
 
@@ -198,7 +197,7 @@ def do_push_to(st: CandelabriaState, frame: list[int], verb: int, a: int, b: int
     """The pushed candle retreats: no Land Flame, no action, no push of its own (rulings CA-21)."""
     st.stack.pop()
     seat, t, owner, role = frame[1], frame[2], frame[4], frame[5]
-    st.cpos[owner][role] = a
+    st.candle_territories[owner][role] = a
     names = st.board.names
     st.events.append(("push", seat, owner, role, names[t], names[a]))
 
@@ -210,9 +209,9 @@ def run_land(st: CandelabriaState, frame: list[int]) -> None:
     territory." With no Land Flame left in the supply, none is placed and nothing is triggered."""
     st.stack.pop()
     seat, t = frame[1], frame[2]
-    if st.lf[t] >> seat & 1:
+    if st.land_flames[t] >> seat & 1:
         return
-    if st.lf_sup[seat] <= 0:
+    if st.land_flame_supply[seat] <= 0:
         st.events.append(("no-land-flame", seat, st.board.names[t]))
         return
     place_land_flame(st, seat, t)

@@ -77,51 +77,53 @@ def is_yearly(m: int) -> bool:
 def deal(st: CandelabriaState) -> None:
     """Setup: two cards each (after the rest of the setup, from the game's generator): the first kept
     private, the second public (rulings CA-M1)."""
-    st.mlock = [[FREE] if is_yearly(m) else [FREE, FREE, FREE] for m in range(len(MISSIONS))]
+    st.mission_places = [
+        [FREE] if is_yearly(m) else [FREE, FREE, FREE] for m in range(len(MISSIONS))
+    ]
     deck = list(range(len(MISSIONS)))
     st.rng.shuffle(deck)
     n = st.num_players
-    st.mpriv = [deck.pop() for _ in range(n)]
-    st.mpub = [deck.pop() for _ in range(n)]
-    st.mdeck = sorted(deck)
-    st.mtally = [[0, 0, 0] for _ in range(n)]
-    st.mcount = [[0] * n for _ in range(n)]
-    if st.duo:  # "The second place of each Ranking Mission is blocked"
+    st.private_missions = [deck.pop() for _ in range(n)]
+    st.public_missions = [deck.pop() for _ in range(n)]
+    st.mission_box = sorted(deck)
+    st.mission_tally = [[0, 0, 0] for _ in range(n)]
+    st.mission_cancels = [[0] * n for _ in range(n)]
+    if st.two_player:  # "The second place of each Ranking Mission is blocked"
         for m in range(len(MISSIONS)):
             if not is_yearly(m):
-                st.mlock[m][1] = BLOCKED
+                st.mission_places[m][1] = BLOCKED
     for seat in range(n):
-        st.events.append(("mission-private", seat, MISSIONS[st.mpriv[seat]][0]))
-    st.events.append(("missions", tuple(MISSIONS[m][0] for m in st.mpub)))
+        st.events.append(("mission-private", seat, MISSIONS[st.private_missions[seat]][0]))
+    st.events.append(("missions", tuple(MISSIONS[m][0] for m in st.public_missions)))
 
 
 def on(st: CandelabriaState) -> bool:
-    return bool(st.mlock)
+    return bool(st.mission_places)
 
 
 def mist(st: CandelabriaState) -> None:
     """ "The flames from Yearly Missions are removed every Mist Season"; with 2 players the Yearly
     missions are blocked during the First Year."""
-    if not st.mlock:
+    if not st.mission_places:
         return
-    block = st.duo and st.year == 1
+    block = st.two_player and st.year == 1
     for m in range(len(MISSIONS)):
         if is_yearly(m):
-            st.mlock[m][0] = BLOCKED if block else FREE
+            st.mission_places[m][0] = BLOCKED if block else FREE
 
 
 def new_action(st: CandelabriaState) -> None:
     """A new action (a Kindling turn, or a battle): the per-action tallies start again."""
-    if st.mlock:
-        st.mtally = [[0, 0, 0] for _ in range(st.num_players)]
-        st.mcount = [[0] * st.num_players for _ in range(st.num_players)]
+    if st.mission_places:
+        st.mission_tally = [[0, 0, 0] for _ in range(st.num_players)]
+        st.mission_cancels = [[0] * st.num_players for _ in range(st.num_players)]
 
 
 def tally(st: CandelabriaState, seat: int, kind: int, amount: int = 1) -> None:
     """Resources (0), purchases (1) or tactic cards (2) acquired by ``seat`` in the current action."""
-    if not st.mlock or amount <= 0:
+    if not st.mission_places or amount <= 0:
         return
-    row = st.mtally[seat]
+    row = st.mission_tally[seat]
     before = row[kind]
     row[kind] += amount
     goal = (6, 3, 3)[kind]
@@ -130,23 +132,23 @@ def tally(st: CandelabriaState, seat: int, kind: int, amount: int = 1) -> None:
 
 
 def countered(st: CandelabriaState, seat: int, other: int) -> None:
-    if not st.mlock:
+    if not st.mission_places:
         return
     note(st, seat, "counter")
-    st.mcount[seat][other] += 1
-    if st.mcount[seat][other] == 2:
+    st.mission_cancels[seat][other] += 1
+    if st.mission_cancels[seat][other] == 2:
         note(st, seat, "counter-both")
 
 
 def note(st: CandelabriaState, seat: int, event: str) -> None:
     """``seat`` did ``event``: it completes every public mission, and its own private one, watching it
     that has a free place."""
-    if not st.mlock or seat < 0:
+    if not st.mission_places or seat < 0:
         return
     for m in WATCH.get(event, ()):
-        if m not in st.mpub and st.mpriv[seat] != m:
+        if m not in st.public_missions and st.private_missions[seat] != m:
             continue
-        places = st.mlock[m]
+        places = st.mission_places[m]
         if FREE not in places:
             continue
         k = places.index(FREE)
@@ -164,5 +166,5 @@ def note(st: CandelabriaState, seat: int, event: str) -> None:
 def revealed(st: CandelabriaState, seat: int) -> bool:
     """A private mission is shown once its holder has completed it (its VP are public), and every
     one once the game is over. The view and ``resample`` both ask here, so they agree."""
-    m = st.mpriv[seat]
-    return st.is_over or any(p == seat for p in st.mlock[m])
+    m = st.private_missions[seat]
+    return st.is_over or any(p == seat for p in st.mission_places[m])

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from candlebox.games.candelabria import missions
-from candlebox.games.candelabria.components import MINE, NEVER_CORRUPTED
+from candlebox.games.candelabria.schema import MINE, NEVER_CORRUPTED
 
 if TYPE_CHECKING:
     from candlebox.games.candelabria.state import CandelabriaState
@@ -29,7 +29,7 @@ def curses_to_draw(players: int, year: int) -> int:
 def run_mist(st: CandelabriaState) -> None:
     content = st.content
     drawer = st.order[0]
-    if st.duo:
+    if st.two_player:
         need = CURSES_PER_YEAR - len(st.curses)
     else:
         need = curses_to_draw(st.num_players, st.year)
@@ -37,27 +37,27 @@ def run_mist(st: CandelabriaState) -> None:
     st.events.append(("mist", st.year, drawer))
     missions.mist(st)
     drawn = 0
-    while drawn < need and st.cdeck:
-        entry = st.cdeck.pop()
+    while drawn < need and st.curse_deck:
+        entry = st.curse_deck.pop()
         if entry < 0:
             card = ~entry
             owner = st.seat_of[content.candles[card].house]
-            st.hand[owner].append(card)
-            st.known[owner].append(card)
+            st.hands[owner].append(card)
+            st.known_hands[owner].append(card)
             st.events.append(("house-candle", drawer, content.candles[card].code, owner))
             continue
         curse = content.curses[entry]
         st.events.append(("curse", drawer, curse.code, len(st.curses), curse.region))
         st.curses.append(entry)
-        if st.duo:
+        if st.two_player:
             mine = mine_of(st, curse.region)
-            st.cplace.append(mine)
-            st.cown.append(-1)
+            st.curse_models.append(mine)
+            st.curse_owners.append(-1)
             st.events.append(("haunt", -1, len(st.curses) - 1, st.board.names[mine]))
         elif curse.region != NEVER_CORRUPTED:
-            st.corrupt |= 1 << curse.region
+            st.corrupted |= 1 << curse.region
         drawn += 1
-    st.cinf = [[0] * st.num_players for _ in st.curses]
+    st.curse_influence = [[0] * st.num_players for _ in st.curses]
 
 
 def mine_of(st: CandelabriaState, region: int) -> int:

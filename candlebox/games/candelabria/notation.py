@@ -15,8 +15,9 @@ from dataclasses import dataclass, field
 from enum import IntEnum
 
 from candlebox.games.candelabria.board import Board
-from candlebox.games.candelabria.components import TEMPLES, Content
+from candlebox.games.candelabria.components import Content
 from candlebox.games.candelabria.decision import MODEL_LETTER, ROLE_LETTER
+from candlebox.games.candelabria.schema import TEMPLES
 
 MAX_WAREHOUSE = 10
 TEMPLE_LETTER = "WGB"

@@ -17,23 +17,23 @@ if TYPE_CHECKING:
 
 def place_land_flame(st: CandelabriaState, seat: int, t: int) -> None:
     """A Land Flame from the seat's supply onto territory ``t`` (the caller checked both)."""
-    st.lf[t] |= 1 << seat
-    st.ctrl[seat][st.board.icon[t]] += 1
-    st.lf_sup[seat] -= 1
+    st.land_flames[t] |= 1 << seat
+    st.land_flames_by_icon[seat][st.board.icon[t]] += 1
+    st.land_flame_supply[seat] -= 1
 
 
 def lift_land_flame(st: CandelabriaState, seat: int, t: int) -> None:
     """The seat's Land Flame leaves territory ``t``; the caller decides where it goes."""
-    st.lf[t] &= ~(1 << seat)
-    st.ctrl[seat][st.board.icon[t]] -= 1
+    st.land_flames[t] &= ~(1 << seat)
+    st.land_flames_by_icon[seat][st.board.icon[t]] -= 1
 
 
 def position(st: CandelabriaState, seat: int, model: int) -> int:
-    return st.castle[seat] if model == CASTLE else st.cpos[seat][model]
+    return st.castles[seat] if model == CASTLE else st.candle_territories[seat][model]
 
 
 def castle_at(st: CandelabriaState, t: int) -> bool:
-    return t in st.castle
+    return t in st.castles
 
 
 def has_piece_in_region(st: CandelabriaState, seat: int, region: int) -> bool:
@@ -41,20 +41,20 @@ def has_piece_in_region(st: CandelabriaState, seat: int, region: int) -> bool:
     board = st.board
     bit = 1 << seat
     for t in board.region_terr[region]:
-        if st.lf[t] & bit:
+        if st.land_flames[t] & bit:
             return True
-    if board.region[st.castle[seat]] == region:
+    if board.region[st.castles[seat]] == region:
         return True
-    return any(t >= 0 and board.region[t] == region for t in st.cpos[seat])
+    return any(t >= 0 and board.region[t] == region for t in st.candle_territories[seat])
 
 
 def enemy_flames_at(st: CandelabriaState, seat: int, t: int) -> bool:
     """An enemy Land Flame, or an enemy candle with a flame on it, in territory ``t``."""
-    if st.lf[t] & ~(1 << seat):
+    if st.land_flames[t] & ~(1 << seat):
         return True
     for other in range(st.num_players):
         if other != seat:
-            pos, fl = st.cpos[other], st.cfl[other]
+            pos, fl = st.candle_territories[other], st.candle_flames[other]
             for role in range(3):
                 if pos[role] == t and fl[role] > 0:
                     return True
@@ -62,10 +62,17 @@ def enemy_flames_at(st: CandelabriaState, seat: int, t: int) -> bool:
 
 
 def enemy_candles_at(st: CandelabriaState, seat: int, t: int) -> bool:
-    return any(other != seat and t in st.cpos[other] for other in range(st.num_players))
+    return any(
+        other != seat and t in st.candle_territories[other] for other in range(st.num_players)
+    )
 
 
 def candle_flame_back(st: CandelabriaState, owner: int, role: int) -> None:
     """One flame off a candle, back to its owner's supply."""
-    st.cfl[owner][role] -= 1
-    st.cf_sup[owner] += 1
+    st.candle_flames[owner][role] -= 1
+    st.candle_flame_supply[owner] += 1
+
+
+def gain_vp(st: CandelabriaState, seat: int, amount: int, reason: str) -> None:
+    st.vp[seat] += amount
+    st.events.append(("vp", seat, amount, reason))

@@ -33,8 +33,8 @@ class Redeal:
     rewritten events (event index -> event)."""
 
     hands: list[list[int]]
-    adeck: list[int]
-    aside: list[int]
+    advanced_deck: list[int]
+    set_aside: list[int]
     events: dict[int, tuple]
 
 
@@ -60,8 +60,13 @@ def redeal(st: CandelabriaState, seat: int, rng: Rng, attempts: int = 64) -> Red
     try:
         return _Replay(st, seat, rng, facts, careful=True).run()
     except _Impossible:  # pragma: no cover - never met in the conformance games
-        hands = [list(hand) for hand in st.hand]
-        return Redeal(hands=hands, adeck=list(st.adeck), aside=list(st.aside), events={})
+        hands = [list(hand) for hand in st.hands]
+        return Redeal(
+            hands=hands,
+            advanced_deck=list(st.advanced_deck),
+            set_aside=list(st.set_aside),
+            events={},
+        )
 
 
 class _Facts:
@@ -87,14 +92,14 @@ class _Replay:
         content = st.content
         self.index = facts.index
         n = st.num_players
-        self.hands = [list(content.house_candles[st.house[s]][1]) for s in range(n)]
+        self.hands = [list(content.house_candles[st.house_of[s]][1]) for s in range(n)]
         tokens = len(content.advanced)
         self.deck = [-1 - k for k in range(tokens)]  # the Advanced deck, top last
         self.free = set(content.advanced)  # the cards no item is known to be yet
         self.value: dict[int, int] = {}  # token -> the card it turned out to be
-        self.aside: list[int] = []
-        self.rcard = [[-1] * ROLES for _ in range(n)]
-        self.mpile: list[list[int]] = [[] for _ in range(n)]
+        self.set_aside: list[int] = []
+        self.seal_cards = [[-1] * ROLES for _ in range(n)]
+        self.maneuvered: list[list[int]] = [[] for _ in range(n)]
         self.order = list(range(n))
         self.named: dict[int, tuple] = {}  # event index -> the items a hidden event moved
         self.to_aside = facts.to_aside
@@ -190,22 +195,22 @@ class _Replay:
             elif kind == "deploy":
                 card = self.index[event[2]]
                 self.take(event[1], card)
-                self.rcard[event[1]][event[3]] = card
+                self.seal_cards[event[1]][event[3]] = card
             elif kind == "maneuver":
                 card = self.index[event[2]]
                 self.take(event[1], card)
-                self.mpile[event[1]].append(card)
+                self.maneuvered[event[1]].append(card)
             elif kind == "house-candle":
                 self.hands[event[3]].append(self.index[event[2]])
             elif kind == "epilogue":
                 for s in self.order:
                     for role in range(ROLES):
-                        if self.rcard[s][role] >= 0:
-                            self.deck.insert(0, self.rcard[s][role])
-                            self.rcard[s][role] = -1
+                        if self.seal_cards[s][role] >= 0:
+                            self.deck.insert(0, self.seal_cards[s][role])
+                            self.seal_cards[s][role] = -1
                 for s in self.order:
-                    self.hands[s] += self.mpile[s]
-                    self.mpile[s] = []
+                    self.hands[s] += self.maneuvered[s]
+                    self.maneuvered[s] = []
         return self.finish()
 
     def draw(self, k: int, event: tuple) -> None:
@@ -217,11 +222,11 @@ class _Replay:
             item = self.fix(item, self.index[event[2]])
         else:
             self.named[k] = (item,)
-        (self.aside if k in self.to_aside else self.hands[drawer]).append(item)
+        (self.set_aside if k in self.to_aside else self.hands[drawer]).append(item)
 
     def keep(self, k: int, event: tuple) -> None:
         keeper = event[1]
-        aside = self.aside
+        aside = self.set_aside
         if not aside:
             raise _Impossible
         if keeper == self.seat:
@@ -241,7 +246,7 @@ class _Replay:
             )
         kept = aside[i]
         others = aside[:i] + aside[i + 1 :]
-        self.aside = []
+        self.set_aside = []
         self.hands[keeper].append(kept)
         for item in others:
             self.deck.insert(0, item)
@@ -270,23 +275,25 @@ class _Replay:
 
     def finish(self) -> Redeal:
         st, seat = self.st, self.seat
-        if self.rcard != st.rcard or self.mpile != st.mpile:
+        if self.seal_cards != st.seal_cards or self.maneuvered != st.maneuvered:
             raise _Impossible  # pragma: no cover - public: the replay follows them exactly
-        if Counter(self.hands[seat]) != Counter(st.hand[seat]):
+        if Counter(self.hands[seat]) != Counter(st.hands[seat]):
             raise _Impossible  # pragma: no cover - the seat's own hand is known to it
-        if len(self.deck) != len(st.adeck) or len(self.aside) != len(st.aside):
+        if len(self.deck) != len(st.advanced_deck) or len(self.set_aside) != len(st.set_aside):
             raise _Impossible  # pragma: no cover - sizes are public
-        for i, mark in enumerate(st.amark):  # the deck cards the seat knows are where it knows
+        for i, mark in enumerate(
+            st.advanced_known_by
+        ):  # the deck cards the seat knows are where it knows
             if mark in (seat, -2):
-                self.deck[i] = self.fix(self.deck[i], st.adeck[i])
+                self.deck[i] = self.fix(self.deck[i], st.advanced_deck[i])
         for other, hand in enumerate(self.hands):
-            if Counter(st.known[other]) - Counter(hand):
+            if Counter(st.known_hands[other]) - Counter(hand):
                 raise _Impossible
         # The tokens left get the cards nobody has placed, in an order that depends on the replay only.
         left = sorted(self.free)
         self.rng.shuffle(left)
         places = [item for hand in self.hands for item in hand if item < 0]
-        places += [item for item in self.deck + self.aside if item < 0]
+        places += [item for item in self.deck + self.set_aside if item < 0]
         if len(places) != len(left):
             raise _Impossible  # pragma: no cover - every token stands for one unplaced card
         for item, card in zip(places, left, strict=True):
@@ -305,13 +312,13 @@ class _Replay:
             else:
                 events[k] = (kind, who, cards[0])
         hands = [
-            list(st.hand[s]) if s == seat else [final(item) for item in hand]
+            list(st.hands[s]) if s == seat else [final(item) for item in hand]
             for s, hand in enumerate(self.hands)
         ]
         return Redeal(
             hands=hands,
-            adeck=[final(item) for item in self.deck],
-            aside=[final(item) for item in self.aside],
+            advanced_deck=[final(item) for item in self.deck],
+            set_aside=[final(item) for item in self.set_aside],
             events=events,
         )
 
@@ -333,8 +340,8 @@ def _aside_draws(st: CandelabriaState) -> set[int]:
             result.update(pending.get(keeper, [])[-count:])
             pending[keeper] = []
     frame = st.stack[-1]
-    if frame[0] == Phase.KEEP and st.aside:
-        result.update(pending.get(frame[1], [])[-len(st.aside) :])
+    if frame[0] == Phase.KEEP and st.set_aside:
+        result.update(pending.get(frame[1], [])[-len(st.set_aside) :])
     return result
 
 

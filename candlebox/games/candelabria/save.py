@@ -10,12 +10,55 @@ from __future__ import annotations
 from typing import Any
 
 from candlebox.engine import Rng
-from candlebox.games.candelabria.components import TEMPLES
+from candlebox.games.candelabria.decay import CODES
 from candlebox.games.candelabria.decision import Phase
+from candlebox.games.candelabria.missions import MISSIONS, revealed
 from candlebox.games.candelabria.redeal import redeal
+from candlebox.games.candelabria.schema import TEMPLES
 from candlebox.games.candelabria.state import CandelabriaState
+from candlebox.games.candelabria.war import secret_actions
 
 MAX_WAREHOUSE = 10
+
+# Snapshots saved before the state's slots got their long names (format 1, and format 2 until then)
+# used other keys; the replay is checked against them through this table, the one place that knows
+# the old vocabulary. Keys not listed kept their name. Only reading old files uses it.
+OLD_KEYS: dict[str, str] = {
+    "houses": "house_of",
+    "candles": "candle_territories",
+    "deployed": "seal_cards",
+    "known": "known_hands",
+    "curse_flames": "curse_influence",
+    "advanced_marks": "advanced_known_by",
+    "aside": "set_aside",
+    "boxed": "boxed_candles",
+    "secret": "secret_tactics",
+    "played": "played_tactics",
+    "final": "final_scores",
+    "winners": "winning_seats",
+}
+OLD_PART_KEYS: dict[str, dict[str, str]] = {  # inside the "missions" and "decay" parts
+    "missions": {
+        "box": "mission_box",
+        "public": "public_missions",
+        "private": "private_missions",
+        "places": "mission_places",
+        "tally": "mission_tally",
+        "counters": "mission_cancels",
+    },
+    "decay": {"deck": "decay_deck", "slots": "decay_slots"},
+}
+
+
+def current_keys(saved: dict[str, Any]) -> dict[str, Any]:
+    """A saved snapshot with any old key given its current name (values untouched)."""
+    result: dict[str, Any] = {}
+    for key, value in saved.items():
+        inner = OLD_PART_KEYS.get(key)
+        if inner is not None and isinstance(value, dict):
+            value = {inner.get(k, k): v for k, v in value.items()}
+        result[OLD_KEYS.get(key, key)] = value
+    return result
 
 
 def snapshot(st: CandelabriaState) -> dict[str, Any]:
@@ -37,88 +80,88 @@ def snapshot(st: CandelabriaState) -> dict[str, Any]:
 
     return {
         "side": st.side,
-        "houses": [st.house_code(s) for s in range(n)],
+        "house_of": [st.house_code(s) for s in range(n)],
         "order": list(st.order),
         "year": st.year,
         "turns": st.turns,
         "active": st.active,
         "land_flames": [
-            [names[t] for t in range(st.board.size) if st.lf[t] >> s & 1] for s in range(n)
+            [names[t] for t in range(st.board.size) if st.land_flames[t] >> s & 1] for s in range(n)
         ],
-        "castles": [names[t] for t in st.castle],
-        "candles": [[names[t] if t >= 0 else None for t in pos] for pos in st.cpos],
-        "candle_flames": [list(fl) for fl in st.cfl],
-        "deployed": [[card(c) if c >= 0 else None for c in slots] for slots in st.rcard],
-        "land_flame_supply": list(st.lf_sup),
-        "candle_flame_supply": list(st.cf_sup),
+        "castles": [names[t] for t in st.castles],
+        "candle_territories": [
+            [names[t] if t >= 0 else None for t in pos] for pos in st.candle_territories
+        ],
+        "candle_flames": [list(fl) for fl in st.candle_flames],
+        "seal_cards": [[card(c) if c >= 0 else None for c in slots] for slots in st.seal_cards],
+        "land_flame_supply": list(st.land_flame_supply),
+        "candle_flame_supply": list(st.candle_flame_supply),
         "gold": list(st.gold),
         "wax": list(st.wax),
         "vp": list(st.vp),
-        "hands": [cards(h) for h in st.hand],
-        "known": [cards(h) for h in st.known],
-        "maneuvered": [cards(h) for h in st.mpile],
-        "upgrades": [[content.tiles[t].code for t in u] for u in st.upg],
-        "tactics": [[content.tactics[t].code for t in ts] for ts in st.tac],
-        "tactics_board": [content.tactics[t].code for t in st.tboard],
-        "tactics_deck": [content.tactics[t].code for t in reversed(st.tdeck)],
-        "upgrade_piles": [[content.tiles[t].code for t in reversed(p)] for p in st.piles],
-        "upgrade_box": [content.tiles[t].code for t in st.tbox],
+        "hands": [cards(h) for h in st.hands],
+        "known_hands": [cards(h) for h in st.known_hands],
+        "maneuvered": [cards(h) for h in st.maneuvered],
+        "upgrades": [[content.tiles[t].code for t in u] for u in st.upgrades],
+        "tactics": [[content.tactics[t].code for t in ts] for ts in st.tactics],
+        "tactics_board": [content.tactics[t].code for t in st.tactics_board],
+        "tactics_deck": [content.tactics[t].code for t in reversed(st.tactics_deck)],
+        "upgrade_piles": [[content.tiles[t].code for t in reversed(p)] for p in st.upgrade_piles],
+        "upgrade_box": [content.tiles[t].code for t in st.upgrade_box],
         "temples": {
             str(r): [TEMPLES[c] for c in st.temples[r]] for r in st.board.regions if st.temples[r]
         },
-        "temple_supply": list(st.tsup),
-        "reserve_gold": st.rgold,
-        "reserve_wax": st.rwax,
+        "temple_supply": list(st.temple_supply),
+        "reserve_gold": st.reserve_gold,
+        "reserve_wax": st.reserve_wax,
         "curses": [content.curses[k].code for k in st.curses],
-        "curse_flames": [list(row) for row in st.cinf],
-        "corrupted": [r for r in st.board.regions if st.corrupt >> r & 1],
-        "curse_deck": [deck_entry(e) for e in reversed(st.cdeck)],
-        "curses_out": [content.curses[k].code for k in st.cout],
-        "advanced_deck": cards(st.adeck[::-1]),
-        "advanced_marks": st.amark[::-1],
-        "aside": cards(st.aside),
-        "boxed": cards(st.boxed),
+        "curse_influence": [list(row) for row in st.curse_influence],
+        "corrupted": [r for r in st.board.regions if st.corrupted >> r & 1],
+        "curse_deck": [deck_entry(e) for e in reversed(st.curse_deck)],
+        "curses_out": [content.curses[k].code for k in st.curses_out],
+        "advanced_deck": cards(st.advanced_deck[::-1]),
+        "advanced_known_by": st.advanced_known_by[::-1],
+        "set_aside": cards(st.set_aside),
+        "boxed_candles": cards(st.boxed_candles),
         "stack": [list(frame) for frame in st.stack],
-        "curses_granted": st.granted,
-        "curse_models": [names[t] if t >= 0 else None for t in st.cplace],
-        "curse_owners": list(st.cown),
-        "battles_left": list(st.wlist),
-        "battle": list(st.fight),
-        "secret": [[tcode(c) for c in sec] for sec in st.secret],
-        "played": [[tcode(c) if c != -2 else 0 for c in pl] for pl in st.played],
-        "tactics_used": [[content.tactics[t].code for t in ts] for ts in st.tused],
+        "curses_granted": st.curses_granted,
+        "curse_models": [names[t] if t >= 0 else None for t in st.curse_models],
+        "curse_owners": list(st.curse_owners),
+        "battles_left": list(st.battles_left),
+        "battle": list(st.battle),
+        "secret_tactics": [[tcode(c) for c in sec] for sec in st.secret_tactics],
+        "played_tactics": [[tcode(c) if c != -2 else 0 for c in pl] for pl in st.played_tactics],
+        "tactics_used": [[content.tactics[t].code for t in ts] for ts in st.tactics_used],
         "end_reason": st.end_reason,
-        "final": list(st.final),
-        "winners": list(st.win),
+        "final_scores": list(st.final_scores),
+        "winning_seats": list(st.winning_seats),
         "missions": _missions(st),
         "decay": _decay(st),
     }
 
 
 def _decay(st: CandelabriaState) -> dict[str, Any] | None:
-    from candlebox.games.candelabria.decay import CODES
 
-    if not st.dslot:
+    if not st.decay_slots:
         return None
     return {
-        "deck": [CODES[c] for c in reversed(st.ddeck)],
-        "slots": [[CODES[c] if c >= 0 else None for c in slots] for slots in st.dslot],
+        "decay_deck": [CODES[c] for c in reversed(st.decay_deck)],
+        "decay_slots": [[CODES[c] if c >= 0 else None for c in slots] for slots in st.decay_slots],
     }
 
 
 def _missions(st: CandelabriaState) -> dict[str, Any] | None:
-    from candlebox.games.candelabria.missions import MISSIONS
 
-    if not st.mlock:
+    if not st.mission_places:
         return None
     code = [m[0] for m in MISSIONS]
     return {
-        "box": [code[m] for m in st.mdeck],
-        "public": [code[m] for m in st.mpub],
-        "private": [code[m] for m in st.mpriv],
-        "places": {code[m]: list(p) for m, p in enumerate(st.mlock)},
-        "tally": [list(t) for t in st.mtally],
-        "counters": [list(c) for c in st.mcount],
+        "mission_box": [code[m] for m in st.mission_box],
+        "public_missions": [code[m] for m in st.public_missions],
+        "private_missions": [code[m] for m in st.private_missions],
+        "mission_places": {code[m]: list(p) for m, p in enumerate(st.mission_places)},
+        "mission_tally": [list(t) for t in st.mission_tally],
+        "mission_cancels": [list(c) for c in st.mission_cancels],
     }
 
 
@@ -134,46 +177,44 @@ def resample(st: CandelabriaState, seat: int, seed: int) -> CandelabriaState:
     # Every unknown pool is sorted before it is shuffled, so the result depends only on what the
     # seat knows and the seed, never on the real hidden order (two indistinguishable states resample
     # alike, which information-set search relies on).
-    twin.tdeck.sort()
-    rng.shuffle(twin.tdeck)
-    slots = [i for i, e in enumerate(twin.cdeck) if e >= 0]
-    hidden = sorted(twin.cdeck[i] for i in slots)
+    twin.tactics_deck.sort()
+    rng.shuffle(twin.tactics_deck)
+    slots = [i for i, e in enumerate(twin.curse_deck) if e >= 0]
+    hidden = sorted(twin.curse_deck[i] for i in slots)
     rng.shuffle(hidden)
     for i, e in zip(slots, hidden, strict=True):
-        twin.cdeck[i] = e
-    tiles = sorted([t for p in twin.piles for t in p[:-1]] + twin.tbox)
+        twin.curse_deck[i] = e
+    tiles = sorted([t for p in twin.upgrade_piles for t in p[:-1]] + twin.upgrade_box)
     rng.shuffle(tiles)
-    for p in twin.piles:
+    for p in twin.upgrade_piles:
         for i in range(len(p) - 1):
             p[i] = tiles.pop()
-    twin.tbox = tiles
-    twin.ddeck.sort()
-    rng.shuffle(twin.ddeck)  # the Decay deck's order (rulings CA-D4)
-    if twin.mlock:  # the others' private missions not yet shown, and the box (rulings CA-M2)
-        from candlebox.games.candelabria.missions import MISSIONS, revealed
-
+    twin.upgrade_box = tiles
+    twin.decay_deck.sort()
+    rng.shuffle(twin.decay_deck)  # the Decay deck's order (rulings CA-D4)
+    if (
+        twin.mission_places
+    ):  # the others' private missions not yet shown, and the box (rulings CA-M2)
         unknown = [o for o in range(st.num_players) if o != seat and not revealed(twin, o)]
-        missions = sorted([twin.mpriv[o] for o in unknown] + twin.mdeck)
+        missions = sorted([twin.private_missions[o] for o in unknown] + twin.mission_box)
         rng.shuffle(missions)
         for o in unknown:
-            twin.mpriv[o] = missions.pop()
-        twin.mdeck = sorted(missions)
+            twin.private_missions[o] = missions.pop()
+        twin.mission_box = sorted(missions)
         for k, event in enumerate(twin.events):  # the log tells each its own mission: the new one
             if event[0] == "mission-private" and event[1] in unknown:
-                twin.events[k] = (event[0], event[1], MISSIONS[twin.mpriv[event[1]]][0])
+                twin.events[k] = (event[0], event[1], MISSIONS[twin.private_missions[event[1]]][0])
     # The others' secret choices of tactic cards, made but not revealed: any they could have made.
     if twin.stack[-1][0] == Phase.SECRET:
-        from candlebox.games.candelabria.war import secret_actions
-
-        for other in twin.fight:
-            if other != seat and twin.secret[other]:
+        for other in twin.battle:
+            if other != seat and twin.secret_tactics[other]:
                 _, a, b = twin.notation.parse[rng.choice(secret_actions(twin, other))]
-                twin.secret[other] = [a - 1, b - 1]
+                twin.secret_tactics[other] = [a - 1, b - 1]
     # Candle cards: a hidden history dealt anew, its events naming the cards it deals (redeal.py).
     dealt = redeal(st, seat, rng)
-    twin.hand = dealt.hands
-    twin.adeck = dealt.adeck
-    twin.aside = dealt.aside
+    twin.hands = dealt.hands
+    twin.advanced_deck = dealt.advanced_deck
+    twin.set_aside = dealt.set_aside
     for k, event in dealt.events.items():
         twin.events[k] = event
     return twin

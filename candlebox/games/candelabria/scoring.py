@@ -22,15 +22,16 @@ def final_vp(st: CandelabriaState) -> None:
     """The end-of-game Victory Points of tiles and house powers, seat by seat in turn order."""
     tiles = st.content.tiles
     for seat in st.order:
-        effects = [(tiles[t].effect, tiles[t].amount, tiles[t].icon) for t in st.upg[seat]]
+        effects = [(tiles[t].effect, tiles[t].amount, tiles[t].icon) for t in st.upgrades[seat]]
         effects += [
-            (name, value, icon) for _, name, value, icon in st.content.houses[st.house[seat]].powers
+            (name, value, icon)
+            for _, name, value, icon in st.content.houses[st.house_of[seat]].powers
         ]
         for effect, amount, icon in effects:
             if effect == "end-vp-territory":
-                gain = amount * st.ctrl[seat][icon]
+                gain = amount * st.land_flames_by_icon[seat][icon]
             elif effect == "end-vp-land-flame":
-                gain = amount * sum(st.ctrl[seat])
+                gain = amount * sum(st.land_flames_by_icon[seat])
             else:
                 continue
             if gain:
@@ -41,8 +42,8 @@ def final_vp(st: CandelabriaState) -> None:
 def end_game(st: CandelabriaState, reason: str) -> None:
     best = max(st.vp)
     winner = next(seat for seat in st.order if st.vp[seat] == best)
-    st.win = (winner,)
-    st.final = tuple(float(v) for v in st.vp)
+    st.winning_seats = (winner,)
+    st.final_scores = tuple(float(v) for v in st.vp)
     st.end_reason = reason
     st.stack[:] = [[Phase.OVER, -1]]
     st.events.append(("game-over", reason, (winner,)))

@@ -10,16 +10,16 @@ order), ``decks`` (the top of any deck, top first; the rest shuffled beneath).
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from candlebox.games.candelabria import missions
-from candlebox.games.candelabria.components import ICONS, NEVER_CORRUPTED, TEMPLES
+from candlebox.games.candelabria.decay import set_up as decay_set_up
 from candlebox.games.candelabria.kindling import start_kindling
 from candlebox.games.candelabria.mist import run_mist
 from candlebox.games.candelabria.pieces import place_land_flame
-
-if TYPE_CHECKING:
-    from candlebox.games.candelabria.state import CandelabriaState
+from candlebox.games.candelabria.schema import ICONS, NEVER_CORRUPTED, TEMPLES
+from candlebox.games.candelabria.state import CandelabriaState
+from candlebox.games.candelabria.two_player import check_pair
 
 LAND_FLAMES = 25
 CANDLE_FLAMES = 12
@@ -91,9 +91,7 @@ def choose_houses(st: CandelabriaState, given: list[str] | None, first: int | No
             houses.append(h)
         if len(set(houses)) != n:
             raise ValueError("option 'houses': each house can be played by one seat only")
-        if st.duo:
-            from candlebox.games.candelabria.two_player import check_pair
-
+        if st.two_player:
             check_pair(st, houses)
         if first is not None:
             lowest = min(range(n), key=lambda s: content.houses[houses[s]].turn_order)
@@ -125,43 +123,45 @@ def set_up(st: CandelabriaState, options: dict[str, Any]) -> None:
         raise ValueError(f"option 'first_player': seat {first} is not in a {n}-player game")
 
     # Player area: houses, and the turn order track (compacted).
-    st.house = choose_houses(st, options.get("houses"), first)
-    for seat, h in enumerate(st.house):
+    st.house_of = choose_houses(st, options.get("houses"), first)
+    for seat, h in enumerate(st.house_of):
         st.seat_of[h] = seat
-    st.order = sorted(range(n), key=lambda s: content.houses[st.house[s]].turn_order)
+    st.order = sorted(range(n), key=lambda s: content.houses[st.house_of[s]].turn_order)
 
     # Tactics board of 6 face up, the rest the Tactics deck.
-    st.tdeck = stack_from(
+    st.tactics_deck = stack_from(
         st, list(content.common_tactics), decks.get("tactics", []), _common_index(st), "tactics"
     )
-    st.tboard = [st.tdeck.pop() for _ in range(min(TACTICS_BOARD, len(st.tdeck)))]
+    st.tactics_board = [
+        st.tactics_deck.pop() for _ in range(min(TACTICS_BOARD, len(st.tactics_deck)))
+    ]
 
     # Upgrade Board: 9 piles of 3 (option upgrade_pile: 4); the tiles left over stay in the box.
     size = options.get("upgrade_pile") or 3
     tiles = stack_from(
         st, list(content.all_tiles), decks.get("upgrades", []), content.tile_index, "upgrades"
     )
-    st.piles = []
+    st.upgrade_piles = []
     for _ in range(UPGRADE_PILES):
         pile = [tiles.pop() for _ in range(min(size, len(tiles)))]
-        st.piles.append(pile[::-1])
-    st.tbox = tiles
+        st.upgrade_piles.append(pile[::-1])
+    st.upgrade_box = tiles
 
     # The Curse deck: curse piles with the Year II and III house candles between them.
     on_board = set(board.regions)
     playing = [k for k, curse in enumerate(content.curses) if curse.region in on_board]
-    st.cout = [k for k in range(len(content.curses)) if k not in playing]
+    st.curses_out = [k for k in range(len(content.curses)) if k not in playing]
     curses = stack_from(st, playing, decks.get("curse", []), _curse_index(st, playing), "curse")
     sizes = CURSE_PILES.get(n, (3, 3, 3))
     piles = []
     for k in sizes:
         piles.append([curses.pop() for _ in range(min(k, len(curses)))])
-    in_play = [st.house[s] for s in st.order]
+    in_play = [st.house_of[s] for s in st.order]
     year2 = [~c for h in in_play for c in content.house_candles[h][2]]
     year3 = [~c for h in in_play for c in content.house_candles[h][3]]
     top_first = piles[0] + year2 + piles[1] + year3 + piles[2] + curses
-    st.cdeck = top_first[::-1]
-    st.boxed = [
+    st.curse_deck = top_first[::-1]
+    st.boxed_candles = [
         c
         for h in range(len(content.houses))
         if st.seat_of[h] < 0
@@ -170,32 +170,32 @@ def set_up(st: CandelabriaState, options: dict[str, Any]) -> None:
     ]
 
     # The Advanced Candle deck.
-    st.adeck = stack_from(
+    st.advanced_deck = stack_from(
         st, list(content.advanced), decks.get("advanced", []), _advanced_index(st), "advanced"
     )
-    st.amark = [-1] * len(st.adeck)
+    st.advanced_known_by = [-1] * len(st.advanced_deck)
 
     # Each house's pieces, supply and start position.
-    st.rgold, st.rwax = content.reserve
+    st.reserve_gold, st.reserve_wax = content.reserve
     for seat in range(n):
-        house = content.houses[st.house[seat]]
+        house = content.houses[st.house_of[seat]]
         st.gold[seat] = START_GOLD
         st.wax[seat] = START_WAX
-        st.rgold -= START_GOLD
-        st.rwax -= START_WAX
-        st.cf_sup[seat] = CANDLE_FLAMES
-        st.lf_sup[seat] = LAND_FLAMES - TURN_MARKER
-        st.hand[seat] = list(content.house_candles[st.house[seat]][1])
-        st.known[seat] = list(st.hand[seat])
-        st.tac[seat] = list(content.house_tactics[st.house[seat]])
+        st.reserve_gold -= START_GOLD
+        st.reserve_wax -= START_WAX
+        st.candle_flame_supply[seat] = CANDLE_FLAMES
+        st.land_flame_supply[seat] = LAND_FLAMES - TURN_MARKER
+        st.hands[seat] = list(content.house_candles[st.house_of[seat]][1])
+        st.known_hands[seat] = list(st.hands[seat])
+        st.tactics[seat] = list(content.house_tactics[st.house_of[seat]])
         for t in board.region_terr[house.region]:
             icon = board.icon[t]
             if icon == house.castle:
-                st.castle[seat] = t
+                st.castles[seat] = t
             if icon not in house.no_flame:
                 place_land_flame(st, seat, t)
         if house.temple >= 0:
-            st.tsup[house.temple] -= 1
+            st.temple_supply[house.temple] -= 1
             st.temples[house.region].append(house.temple)
     st.events.append(
         (
@@ -203,19 +203,19 @@ def set_up(st: CandelabriaState, options: dict[str, Any]) -> None:
             st.side,
             tuple(st.house_code(s) for s in range(n)),
             tuple(st.order),
-            tuple(content.tactics[c].code for c in st.tboard),
+            tuple(content.tactics[c].code for c in st.tactics_board),
         )
     )
     for seat in range(n):
-        house = content.houses[st.house[seat]]
+        house = content.houses[st.house_of[seat]]
         st.events.append(
             (
                 "start",
                 seat,
                 house.code,
                 house.region,
-                board.names[st.castle[seat]],
-                ICONS[board.icon[st.castle[seat]]],
+                board.names[st.castles[seat]],
+                ICONS[board.icon[st.castles[seat]]],
                 TEMPLES[house.temple] if house.temple >= 0 else None,
             )
         )
@@ -223,8 +223,6 @@ def set_up(st: CandelabriaState, options: dict[str, Any]) -> None:
     if options.get("missions"):
         missions.deal(st)
     if options.get("decay"):
-        from candlebox.games.candelabria.decay import set_up as decay_set_up
-
         decay_set_up(st)
 
 
@@ -240,31 +238,38 @@ def _curse_index(st: CandelabriaState, playing: list[int]) -> dict[str, int]:
     return {st.content.curses[k].code: k for k in playing}
 
 
-def start_game(st: CandelabriaState, options: dict[str, Any]) -> None:
-    from candlebox.games.candelabria.flow import advance
-
-    if st.duo and options.get("houses") is None:
-        # "Randomly determine which player will choose first" (option first_player fixes it): the
-        # game shows a provisional deal until both have chosen (rulings CA-2P1).
-        from candlebox.games.candelabria.decision import Phase
-        from candlebox.games.candelabria.two_player import provisional
-
-        first = options.get("first_player")
-        if first is not None and first >= 2:
-            raise ValueError(f"option 'first_player': seat {first} is not in a 2-player game")
-        chooser = st.rng.below(2) if first is None else first
-        logged = len(st.events)
-        set_up(st, {**options, "houses": provisional(st), "first_player": None})
-        del st.events[logged:]  # the provisional deal is not logged
-        st.stack.append([Phase.PICK, chooser, 0, -1])
-        advance(st)
-        return
-    set_up(st, options)
-    start_year(st)
-    advance(st)
-
-
 def start_year(st: CandelabriaState) -> None:
     st.events.append(("year", st.year))
     run_mist(st)
     start_kindling(st)
+
+
+# ----------------------------------------------------------------------------- 2-player house choice
+# The choice made, the setup is made again with the chosen houses (two_player.py lists the choices).
+def do_pick(st: CandelabriaState, frame: list[int], verb: int, a: int, b: int) -> None:
+    seat = frame[1]
+    st.events.append(("pick", seat, st.content.houses[a].code))
+    if frame[2] == 0:
+        frame[1] = 1 - seat
+        frame[2] = 1
+        frame[3] = a
+        return
+    st.stack.pop()
+    houses = [0, 0]
+    houses[1 - seat] = frame[3]
+    houses[seat] = a
+    rebuild(st, [st.content.houses[h].code for h in houses])
+
+
+def rebuild(st: CandelabriaState, codes: list[str]) -> None:
+    """The setup made again with the chosen houses (its chance from the game's generator)."""
+    options: dict[str, Any] = dict(st.options)
+    options["houses"] = codes
+    options["first_player"] = None
+    fresh = CandelabriaState(st.variant, st.num_players, st.rng.next64() >> 1, options)
+    set_up(fresh, options)
+    for name in CandelabriaState.__slots__:  # the game's own slots; events and history stay
+        setattr(st, name, getattr(fresh, name))
+    st.rng = fresh.rng
+    st.events.extend(fresh.events)
+    start_year(st)

@@ -8,88 +8,115 @@ folder (in the options) from which they are rebuilt.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
 from candlebox.engine import MoveKind, State
-from candlebox.games.candelabria import flow
 from candlebox.games.candelabria.board import Board, board_for
 from candlebox.games.candelabria.components import Content, load_content
 from candlebox.games.candelabria.decision import IDLE, NAMES, Phase
 from candlebox.games.candelabria.notation import Notation, malformed, notation_for
-from candlebox.games.candelabria.war import secret_actions, waiting
 
 GAME_ID = "candelabria"
 _SEATS = tuple((seat,) for seat in range(8))
 
 
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """The rule modules' entry points that the state's contract methods call. The rule modules import
+    this module (it is a leaf: data and the contract), so it cannot import them; the package's
+    ``__init__`` registers them with :func:`register_rules` instead."""
+
+    legal: Callable[[CandelabriaState, list[int]], list[str]]  # flow.legal
+    do: Callable[[CandelabriaState, int, str], None]  # flow.do
+    waiting: Callable[[CandelabriaState], tuple[int, ...]]  # war.waiting
+    secret_actions: Callable[[CandelabriaState, int], list[str]]  # war.secret_actions
+    view: Callable[[CandelabriaState, int | None], dict[str, Any]]
+    event_view: Callable[[tuple, int | None], dict[str, Any] | None]
+    pending: Callable[[CandelabriaState, int | None], dict[str, Any] | None]
+    describe: Callable[[CandelabriaState], str]
+    snapshot: Callable[[CandelabriaState], dict[str, Any]]
+    saved_snapshot: Callable[[dict[str, Any]], dict[str, Any]]
+    resample: Callable[[CandelabriaState, int, int], CandelabriaState]
+    start_year: Callable[[CandelabriaState], None]  # setup.start_year, after the War's Epilogue
+
+
+def register_rules(rules: Rules) -> None:
+    """Called once by the package's ``__init__``, before any state is made."""
+    CandelabriaState.rules = rules
+
+
 class CandelabriaState(State):
+    rules: ClassVar[Rules]  # registered by the package's __init__ (register_rules)
+
     __slots__ = (
         "active",  # the seat whose Kindling turn it is
-        "adeck",  # the Advanced Candle deck, top last
-        "amark",  # for each card of adeck: -1 nobody knows it, a seat that alone knows it, -2 everyone
-        "aside",  # cards drawn by Nova Vita's power, waiting for the choice
+        "advanced_deck",  # the Advanced Candle deck, top last
+        "advanced_known_by",  # for each card of adeck: -1 nobody knows it, a seat that alone knows it, -2 everyone
+        "battle",  # the participants of the battle being fought, in turn order
+        "battles_left",  # regions still to fight this War, in order
         "board",  # shared tables of the board side in play (immutable)
-        "boxed",  # candle cards out of the game (houses not in play)
-        "castle",  # seat -> territory of its Wandering Castle
-        "cdeck",  # the Curse deck, top last: curse ids, or ~card for a house candle card
-        "cf_sup",  # seat -> Candle Flames in the supply
-        "cfl",  # seat -> role -> flames on the candle
-        "cinf",  # curse place -> seat -> flames in front of it
+        "boxed_candles",  # candle cards out of the game (houses not in play)
+        "candle_flame_supply",  # seat -> Candle Flames in the supply
+        "candle_flames",  # seat -> role -> flames on the candle
+        "candle_territories",  # seat -> role -> territory of the candle, -1 when not on the map
+        "castle_entry_optional",
+        "castles",  # seat -> territory of its Wandering Castle
         "content",  # shared tables of the content pack (immutable)
-        "corrupt",  # bitmask of corrupted region numbers
-        "cout",  # curse cards out of the game
-        "cown",  # curse place -> the seat controlling its model, -1 none (War)
-        "cplace",  # curse place -> territory of its model, -1 not on the map (War)
-        "cpos",  # seat -> role -> territory of the candle, -1 when not on the map
-        "ctrl",  # seat -> icon -> territories with that icon holding the seat's Land Flame
+        "corrupted",  # bitmask of corrupted region numbers
+        "curse_deck",  # the Curse deck, top last: curse ids, or ~card for a house candle card
+        "curse_influence",  # curse place -> seat -> flames in front of it
+        "curse_models",  # curse place -> territory of its model, -1 not on the map (War)
+        "curse_owners",  # curse place -> the seat controlling its model, -1 none (War)
         "curses",  # curse cards on the Curse Board, left to right
-        "ddeck",  # Decay: the Decay deck, top last ([] option off)
-        "dslot",  # Decay: seat -> the decay card over War Board slot 1 and 2, -1 none
-        "duo",  # the 2-player mode: curses on the map from Mist, no curse control (variant two-player)
+        "curses_granted",  # curses granted so far in this War Preparation
+        "curses_out",  # curse cards out of the game
+        "decay_deck",  # Decay: the Decay deck, top last ([] option off)
+        "decay_slots",  # Decay: seat -> the decay card over War Board slot 1 and 2, -1 none
         "end_reason",
-        "entry_optional",
-        "fight",  # the participants of the battle being fought, in turn order
-        "final",
+        "final_scores",
         "gold",
-        "granted",  # curses granted so far in this War Preparation
-        "hand",  # seat -> candle cards in hand
-        "house",  # seat -> house index
-        "known",  # seat -> the cards in its hand everyone knows are there (rulings CA-39)
-        "lf",  # territory -> bitmask of seats with a Land Flame there
-        "lf_sup",  # seat -> Land Flames in the supply
+        "hands",  # seat -> candle cards in hand
+        "house_of",  # seat -> house index
+        "known_hands",  # seat -> the cards in its hand everyone knows are there (rulings CA-39)
+        "land_flame_supply",  # seat -> Land Flames in the supply
+        "land_flames",  # territory -> bitmask of seats with a Land Flame there
+        "land_flames_by_icon",  # seat -> icon -> territories with that icon holding the seat's Land Flame
+        "maneuvered",  # seat -> candle cards discarded to maneuver (face up)
         "max_turns",
-        "mcount",  # missions: seat -> cancels against each seat in the battle under way
-        "mdeck",  # missions: the cards in the box (not dealt)
-        "mlock",  # missions: mission -> places (a seat, -1 free, -2 blocked); [] missions off
-        "mpile",  # seat -> candle cards discarded to maneuver (face up)
-        "mpriv",  # missions: seat -> its private mission
-        "mpub",  # missions: the public missions
-        "mtally",  # missions: seat -> [resources, purchases, tactic cards] in the action under way
+        "mission_box",  # missions: the cards in the box (not dealt)
+        "mission_cancels",  # missions: seat -> cancels against each seat in the battle under way
+        "mission_places",  # missions: mission -> places (a seat, -1 free, -2 blocked); [] missions off
+        "mission_tally",  # missions: seat -> [resources, purchases, tactic cards] in the action under way
         "notation",  # shared action strings (immutable)
         "order",  # seats, first to last on the turn order track
-        "piles",  # the Upgrade Board: 9 piles of tile types, top last
-        "played",  # seat -> [slot 1, slot 2]: revealed tactic card, -1 none/cancelled, -2 resolved
-        "push_optional",
-        "rcard",  # seat -> role -> candle card on that seal slot, -1 when free
-        "rgold",  # the reserve
-        "rwax",
+        "played_tactics",  # seat -> [slot 1, slot 2]: revealed tactic card, -1 none/cancelled, -2 resolved
+        "private_missions",  # missions: seat -> its private mission
+        "public_missions",  # missions: the public missions
+        "reserve_gold",  # the reserve
+        "reserve_wax",
+        "seal_cards",  # seat -> role -> candle card on that seal slot, -1 when free
         "seat_of",  # house index -> seat, -1 when the house is not in play
-        "secret",  # seat -> its secret choice [slot 1, slot 2] (-1 empty), [] not chosen yet
+        "secret_tactics",  # seat -> its secret choice [slot 1, slot 2] (-1 empty), [] not chosen yet
+        "set_aside",  # cards drawn by Nova Vita's power, waiting for the choice
         "side",  # "large" or "small"
         "stack",  # the pending decisions (decision.py)
-        "tac",  # seat -> tactic card types owned (on the War Board)
-        "tboard",  # the face-up Tactics board (tactic types)
-        "tbox",  # upgrade tiles left in the box (rulings CA-13)
-        "tdeck",  # the Tactics deck, top last
+        "tactics",  # seat -> tactic card types owned (on the War Board)
+        "tactics_board",  # the face-up Tactics board (tactic types)
+        "tactics_deck",  # the Tactics deck, top last
+        "tactics_used",  # seat -> tactic cards played or cancelled this War (back on the War Board after)
+        "temple_supply",  # temple levels left by colour
         "temples",  # region number -> temple colours, bottom to top
-        "tsup",  # temple levels left by colour
         "turns",  # Kindling turns taken so far (max_turns bounds them)
-        "tused",  # seat -> tactic cards played or cancelled this War (back on the War Board after)
-        "upg",  # seat -> upgrade tile types on the House Board
+        "two_player",  # the 2-player mode: curses on the map from Mist, no curse control (variant two-player)
+        "upgrade_box",  # upgrade tiles left in the box (rulings CA-13)
+        "upgrade_piles",  # the Upgrade Board: 9 piles of tile types, top last
+        "upgrades",  # seat -> upgrade tile types on the House Board
         "vp",
+        "warrior_push_optional",
         "wax",
-        "win",
-        "wlist",  # regions still to fight this War, in order
+        "winning_seats",
         "year",
     )
     # 2: the K12 tally restarts at each curse granted, and each tactic card resolves (is logged and
@@ -140,70 +167,70 @@ class CandelabriaState(State):
         n = players
         self.content: Content = load_content(options.get("content"))
         self.side = "small" if n <= 3 else "large"
-        self.duo = variant == "two-player"
+        self.two_player = variant == "two-player"
         self.board: Board = board_for(self.content, self.side)
         self.notation: Notation = notation_for(self.content, self.board)
         self.max_turns = options["max_turns"]
-        self.push_optional = options.get("warrior_push") == "optional"
-        self.entry_optional = options.get("castle_entry") == "optional"
-        self.house = [-1] * n
+        self.warrior_push_optional = options.get("warrior_push") == "optional"
+        self.castle_entry_optional = options.get("castle_entry") == "optional"
+        self.house_of = [-1] * n
         self.seat_of = [-1] * len(self.content.houses)
         self.order = list(range(n))
         self.year = 1
         self.turns = 0
         self.active = 0
-        self.lf = [0] * self.board.size
-        self.ctrl = [[0] * 6 for _ in range(n)]
-        self.castle = [-1] * n
-        self.cpos = [[-1, -1, -1] for _ in range(n)]
-        self.cfl = [[0, 0, 0] for _ in range(n)]
-        self.rcard = [[-1, -1, -1] for _ in range(n)]
-        self.lf_sup = [0] * n
-        self.cf_sup = [0] * n
+        self.land_flames = [0] * self.board.size
+        self.land_flames_by_icon = [[0] * 6 for _ in range(n)]
+        self.castles = [-1] * n
+        self.candle_territories = [[-1, -1, -1] for _ in range(n)]
+        self.candle_flames = [[0, 0, 0] for _ in range(n)]
+        self.seal_cards = [[-1, -1, -1] for _ in range(n)]
+        self.land_flame_supply = [0] * n
+        self.candle_flame_supply = [0] * n
         self.gold = [0] * n
         self.wax = [0] * n
         self.vp = [0] * n
-        self.hand: list[list[int]] = [[] for _ in range(n)]
-        self.known: list[list[int]] = [[] for _ in range(n)]
-        self.mpile: list[list[int]] = [[] for _ in range(n)]
-        self.upg: list[list[int]] = [[] for _ in range(n)]
-        self.tac: list[list[int]] = [[] for _ in range(n)]
-        self.tboard: list[int] = []
-        self.tdeck: list[int] = []
-        self.piles: list[list[int]] = [[] for _ in range(9)]
-        self.tbox: list[int] = []
+        self.hands: list[list[int]] = [[] for _ in range(n)]
+        self.known_hands: list[list[int]] = [[] for _ in range(n)]
+        self.maneuvered: list[list[int]] = [[] for _ in range(n)]
+        self.upgrades: list[list[int]] = [[] for _ in range(n)]
+        self.tactics: list[list[int]] = [[] for _ in range(n)]
+        self.tactics_board: list[int] = []
+        self.tactics_deck: list[int] = []
+        self.upgrade_piles: list[list[int]] = [[] for _ in range(9)]
+        self.upgrade_box: list[int] = []
         self.temples: list[list[int]] = [[] for _ in range(self.board.max_region + 1)]
-        self.tsup = list(self.content.temples)
-        self.rgold, self.rwax = self.content.reserve
+        self.temple_supply = list(self.content.temples)
+        self.reserve_gold, self.reserve_wax = self.content.reserve
         self.curses: list[int] = []
-        self.cinf: list[list[int]] = []
-        self.corrupt = 0
-        self.cdeck: list[int] = []
-        self.cout: list[int] = []
-        self.adeck: list[int] = []
-        self.amark: list[int] = []
-        self.aside: list[int] = []
-        self.boxed: list[int] = []
+        self.curse_influence: list[list[int]] = []
+        self.corrupted = 0
+        self.curse_deck: list[int] = []
+        self.curses_out: list[int] = []
+        self.advanced_deck: list[int] = []
+        self.advanced_known_by: list[int] = []
+        self.set_aside: list[int] = []
+        self.boxed_candles: list[int] = []
         self.stack: list[list[int]] = []
-        self.granted = 0
-        self.cplace: list[int] = []
-        self.cown: list[int] = []
-        self.wlist: list[int] = []
-        self.fight: list[int] = []
-        self.secret: list[list[int]] = [[] for _ in range(n)]
-        self.played: list[list[int]] = [[-1, -1] for _ in range(n)]
-        self.tused: list[list[int]] = [[] for _ in range(n)]
-        self.ddeck: list[int] = []
-        self.dslot: list[list[int]] = []
-        self.mlock: list[list[int]] = []
-        self.mdeck: list[int] = []
-        self.mpub: list[int] = []
-        self.mpriv: list[int] = []
-        self.mtally: list[list[int]] = []
-        self.mcount: list[list[int]] = []
+        self.curses_granted = 0
+        self.curse_models: list[int] = []
+        self.curse_owners: list[int] = []
+        self.battles_left: list[int] = []
+        self.battle: list[int] = []
+        self.secret_tactics: list[list[int]] = [[] for _ in range(n)]
+        self.played_tactics: list[list[int]] = [[-1, -1] for _ in range(n)]
+        self.tactics_used: list[list[int]] = [[] for _ in range(n)]
+        self.decay_deck: list[int] = []
+        self.decay_slots: list[list[int]] = []
+        self.mission_places: list[list[int]] = []
+        self.mission_box: list[int] = []
+        self.public_missions: list[int] = []
+        self.private_missions: list[int] = []
+        self.mission_tally: list[list[int]] = []
+        self.mission_cancels: list[list[int]] = []
         self.end_reason = ""
-        self.final: tuple[float, ...] = ()
-        self.win: tuple[int, ...] = ()
+        self.final_scores: tuple[float, ...] = ()
+        self.winning_seats: tuple[int, ...] = ()
 
     # ------------------------------------------------------------------ contract
     @property
@@ -216,19 +243,20 @@ class CandelabriaState(State):
         if frame[0] in IDLE:
             return ()
         if frame[0] == Phase.SECRET:
-            return waiting(self)
+            return self.rules.waiting(self)
         return _SEATS[frame[1]]
 
     def _legal_for(self, seat: int) -> list[str]:
         frame = self.stack[-1]
+        rules = self.rules
         if frame[0] == Phase.SECRET:
-            return secret_actions(self, seat) if seat in waiting(self) else []
+            return rules.secret_actions(self, seat) if seat in rules.waiting(self) else []
         if frame[0] in IDLE or seat != frame[1]:
             return []
-        return flow.legal(self, frame)
+        return rules.legal(self, frame)
 
     def _do(self, seat: int, action: str) -> None:
-        flow.do(self, seat, action)
+        self.rules.do(self, seat, action)
 
     def _malformed(self, action: str) -> str | None:
         return malformed(self.notation, action)
@@ -243,46 +271,37 @@ class CandelabriaState(State):
 
     @property
     def winners(self) -> tuple[int, ...]:
-        return self.win
+        return self.winning_seats
 
     @property
     def scores(self) -> tuple[float, ...]:
-        return self.final if self.is_over else (0.0,) * self.num_players
+        return self.final_scores if self.is_over else (0.0,) * self.num_players
 
     def pending(self) -> dict[str, Any] | None:
-        from candlebox.games.candelabria.view import pending
-
-        return pending(self, None)
+        return self.rules.pending(self, None)
 
     def describe_pending(self) -> str:
-        from candlebox.games.candelabria.view import describe
-
-        return describe(self)
+        return self.rules.describe(self)
 
     # ------------------------------------------------------------------ information
     def _view(self, seat: int | None) -> dict[str, Any]:
-        from candlebox.games.candelabria.view import view
-
-        return view(self, seat)
+        return self.rules.view(self, seat)
 
     def _event_view(self, event: tuple, seat: int | None) -> dict[str, Any] | None:
-        from candlebox.games.candelabria.view import event_view
-
-        return event_view(event, seat)
+        return self.rules.event_view(event, seat)
 
     def _resample(self, seat: int, seed: int) -> State:
-        from candlebox.games.candelabria.save import resample
-
-        return resample(self, seat, seed)
+        return self.rules.resample(self, seat, seed)
 
     def _snapshot(self) -> dict[str, Any]:
-        from candlebox.games.candelabria.save import snapshot
+        return self.rules.snapshot(self)
 
-        return snapshot(self)
+    def _saved_snapshot(self, saved: dict[str, Any]) -> dict[str, Any]:
+        return self.rules.saved_snapshot(saved)
 
     # ------------------------------------------------------------------ helpers for the rules
     def house_code(self, seat: int) -> str:
-        return self.content.houses[self.house[seat]].code
+        return self.content.houses[self.house_of[seat]].code
 
     def phase_name(self) -> str:
         return NAMES[self.phase]

@@ -11,8 +11,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from candlebox.games.candelabria import missions
-from candlebox.games.candelabria.components import WHITE
 from candlebox.games.candelabria.decision import Phase
+from candlebox.games.candelabria.pieces import gain_vp
+from candlebox.games.candelabria.schema import WHITE
 from candlebox.games.candelabria.upgrades import has_power, triggers
 
 if TYPE_CHECKING:
@@ -23,9 +24,7 @@ WHITE_VP = 4
 
 
 def place_temple(st: CandelabriaState, seat: int, colour: int, region: int) -> None:
-    from candlebox.games.candelabria.effects import gain_vp
-
-    st.tsup[colour] -= 1
+    st.temple_supply[colour] -= 1
     st.temples[region].append(colour)
     st.events.append(("temple", seat, colour, region))
     missions.note(st, seat, "build-temple")
@@ -42,10 +41,8 @@ def place_temple(st: CandelabriaState, seat: int, colour: int, region: int) -> N
 
 def raze_temple(st: CandelabriaState, seat: int, region: int) -> None:
     """ "Remove the top layer of a Temple, and place it back in the Upgrades area." """
-    from candlebox.games.candelabria.effects import gain_vp
-
     colour = st.temples[region].pop()
-    st.tsup[colour] += 1
+    st.temple_supply[colour] += 1
     st.events.append(("raze", seat, colour, region))
     missions.note(st, seat, "destroy-temple")
     if colour == WHITE:
@@ -57,5 +54,5 @@ def _luminis_shift(st: CandelabriaState, region: int) -> None:
     """ "Each time a Temple is placed or destroyed in a Region, you can move a Candle you own to any
     territory of that Region." — whoever placed or destroyed it."""
     for seat in range(st.num_players):
-        if has_power(st, seat, "temple-shift") and any(p >= 0 for p in st.cpos[seat]):
+        if has_power(st, seat, "temple-shift") and any(p >= 0 for p in st.candle_territories[seat]):
             st.stack.append([Phase.SHIFT, seat, region])

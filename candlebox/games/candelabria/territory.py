@@ -17,10 +17,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from candlebox.games.candelabria import missions
-from candlebox.games.candelabria.components import BARRACKS, CURSE, FORGE, INN, MINE, PORTAL
 from candlebox.games.candelabria.decision import CASTLE, MODEL_LETTER, Auto, Phase
 from candlebox.games.candelabria.notation import MAX_WAREHOUSE, Verb
 from candlebox.games.candelabria.pieces import has_piece_in_region
+from candlebox.games.candelabria.schema import BARRACKS, CURSE, FORGE, INN, MINE, PORTAL
 from candlebox.games.candelabria.temples import TEMPLE_COST, place_temple
 from candlebox.games.candelabria.upgrades import has_power
 
@@ -37,7 +37,7 @@ def begin_action(st: CandelabriaState, seat: int, icon: int, count: int) -> None
     stack = st.stack
     if icon == CURSE:
         # 2-player: "move any Curse 1 territory (not Region) for each territory with this icon".
-        stack.append([Phase.HAUNT if st.duo else Phase.INFLUENCE, seat, count])
+        stack.append([Phase.HAUNT if st.two_player else Phase.INFLUENCE, seat, count])
     elif icon == BARRACKS:
         stack.append([Auto.REFILL, -1])
         stack.append([Phase.TAKE, seat, count])
@@ -54,7 +54,7 @@ def begin_action(st: CandelabriaState, seat: int, icon: int, count: int) -> None
 
 # ----------------------------------------------------------------------------- Curse Influence
 def influence_actions(st: CandelabriaState, frame: list[int]) -> list[str]:
-    if frame[2] <= 0 or st.lf_sup[frame[1]] <= 0:
+    if frame[2] <= 0 or st.land_flame_supply[frame[1]] <= 0:
         return []
     return st.notation.curse[: len(st.curses)]
 
@@ -62,8 +62,8 @@ def influence_actions(st: CandelabriaState, frame: list[int]) -> list[str]:
 def do_influence(st: CandelabriaState, frame: list[int], verb: int, a: int, b: int) -> None:
     seat = frame[1]
     frame[2] -= 1
-    st.lf_sup[seat] -= 1
-    st.cinf[a][seat] += 1
+    st.land_flame_supply[seat] -= 1
+    st.curse_influence[a][seat] += 1
     st.events.append(("influence", seat, a))
 
 
@@ -72,9 +72,9 @@ def refill(st: CandelabriaState) -> None:
     """ "Every time one or more Tactic Cards is picked from the Tactics Board, replace them with cards
     from the Tactics deck." """
     added: list[str] = []
-    while len(st.tboard) < TACTICS_BOARD and st.tdeck:
-        card = st.tdeck.pop()
-        st.tboard.append(card)
+    while len(st.tactics_board) < TACTICS_BOARD and st.tactics_deck:
+        card = st.tactics_deck.pop()
+        st.tactics_board.append(card)
         added.append(st.content.tactics[card].code)
     if added:
         st.events.append(("refill", tuple(added)))
@@ -90,7 +90,7 @@ def take_actions(st: CandelabriaState, frame: list[int]) -> list[str]:
         return []
     table = st.notation.take
     seen: list[int] = []
-    for card in st.tboard:
+    for card in st.tactics_board:
         if card not in seen:
             seen.append(card)
     return [table[card] for card in seen]
@@ -99,11 +99,11 @@ def take_actions(st: CandelabriaState, frame: list[int]) -> list[str]:
 def do_take(st: CandelabriaState, frame: list[int], verb: int, a: int, b: int) -> None:
     seat = frame[1]
     frame[2] -= 1
-    st.tboard.remove(a)
-    st.tac[seat].append(a)
+    st.tactics_board.remove(a)
+    st.tactics[seat].append(a)
     st.events.append(("take", seat, st.content.tactics[a].code))
     missions.tally(st, seat, 2)
-    if frame[2] > 0 and not st.tboard:
+    if frame[2] > 0 and not st.tactics_board:
         refill(st)  # the board ran empty in the middle of an action (rulings CA-32)
 
 
@@ -115,14 +115,14 @@ def forge_actions(st: CandelabriaState, frame: list[int]) -> list[str]:
     gold = st.gold[seat]
     n = st.notation
     actions: list[str] = []
-    if len(st.upg[seat]) < UPGRADE_SLOTS:
+    if len(st.upgrades[seat]) < UPGRADE_SLOTS:
         tiles = st.content.tiles
-        for p, pile in enumerate(st.piles):
+        for p, pile in enumerate(st.upgrade_piles):
             if pile and tiles[pile[-1]].year <= gold:
                 actions.append(n.upgrade[p])
     if gold >= TEMPLE_COST:
         regions = [r for r in st.board.regions if has_piece_in_region(st, seat, r)]
-        for colour, left in enumerate(st.tsup):
+        for colour, left in enumerate(st.temple_supply):
             if left > 0:
                 row = n.temple[colour]
                 actions.extend(row[r] for r in regions)
@@ -136,16 +136,16 @@ def do_forge(st: CandelabriaState, frame: list[int], verb: int, a: int, b: int) 
         return
     frame[2] -= 1
     if verb == Verb.UPGRADE:
-        tile = st.piles[a].pop()
+        tile = st.upgrade_piles[a].pop()
         cost = st.content.tiles[tile].year  # "1 Gold per Year"
         st.gold[seat] -= cost
-        st.rgold += cost
-        st.upg[seat].append(tile)
+        st.reserve_gold += cost
+        st.upgrades[seat].append(tile)
         st.events.append(("upgrade", seat, a, st.content.tiles[tile].code, cost))
         missions.note(st, seat, f"tier-{cost}")
     else:
         st.gold[seat] -= TEMPLE_COST
-        st.rgold += TEMPLE_COST
+        st.reserve_gold += TEMPLE_COST
         place_temple(st, seat, a, b)
     missions.tally(st, seat, 1)
 
@@ -153,7 +153,7 @@ def do_forge(st: CandelabriaState, frame: list[int], verb: int, a: int, b: int) 
 # ----------------------------------------------------------------------------- Mine
 def mine_total(st: CandelabriaState, seat: int, count: int) -> int:
     space = MAX_WAREHOUSE - st.gold[seat] - st.wax[seat]
-    return max(0, min(count, space, st.rgold + st.rwax))
+    return max(0, min(count, space, st.reserve_gold + st.reserve_wax))
 
 
 def mine_actions(st: CandelabriaState, frame: list[int]) -> list[str]:
@@ -162,8 +162,8 @@ def mine_actions(st: CandelabriaState, frame: list[int]) -> list[str]:
     if take <= 0:
         return []
     table = st.notation.mine
-    low = max(0, take - st.rwax)
-    high = min(take, st.rgold)
+    low = max(0, take - st.reserve_wax)
+    high = min(take, st.reserve_gold)
     return [table[g][take - g] for g in range(low, high + 1)]
 
 
@@ -172,8 +172,8 @@ def do_mine(st: CandelabriaState, frame: list[int], verb: int, a: int, b: int) -
     seat = frame[1]
     st.gold[seat] += a
     st.wax[seat] += b
-    st.rgold -= a
-    st.rwax -= b
+    st.reserve_gold -= a
+    st.reserve_wax -= b
     st.events.append(("mine", seat, a, b, frame[2] - a - b))
     missions.tally(st, seat, 0, a + b)
 
@@ -186,7 +186,7 @@ def portal_actions(st: CandelabriaState, frame: list[int]) -> list[str]:
     table = st.notation.relocate
     actions = [] if moved >> CASTLE & 1 else [table[CASTLE]]
     for role in range(3):
-        if st.cpos[seat][role] >= 0 and not moved >> role & 1:
+        if st.candle_territories[seat][role] >= 0 and not moved >> role & 1:
             actions.append(table[role])
     return actions
 
@@ -204,9 +204,9 @@ def portal_to_actions(st: CandelabriaState, frame: list[int]) -> list[str]:
     seat, model = frame[1], frame[2]
     table = st.notation.to
     if model == CASTLE:
-        castles = st.castle  # "There may only be one Wandering Castle in a territory at any time."
+        castles = st.castles  # "There may only be one Wandering Castle in a territory at any time."
         return [table[t] for t in range(st.board.size) if t not in castles]
-    here = st.cpos[seat][model]
+    here = st.candle_territories[seat][model]
     return [table[t] for t in range(st.board.size) if t != here]
 
 
@@ -215,11 +215,11 @@ def do_portal_to(st: CandelabriaState, frame: list[int], verb: int, a: int, b: i
     st.stack.pop()
     seat, model = frame[1], frame[2]
     if model == CASTLE:
-        src = st.castle[seat]
-        st.castle[seat] = a
+        src = st.castles[seat]
+        st.castles[seat] = a
     else:
-        src = st.cpos[seat][model]
-        st.cpos[seat][model] = a
+        src = st.candle_territories[seat][model]
+        st.candle_territories[seat][model] = a
     names = st.board.names
     st.events.append(("relocate", seat, MODEL_LETTER[model], names[src], names[a]))
 
@@ -227,15 +227,15 @@ def do_portal_to(st: CandelabriaState, frame: list[int], verb: int, a: int, b: i
 # ----------------------------------------------------------------------------- Inn and card draws
 def draw_card(st: CandelabriaState) -> int:
     """The top card of the Advanced deck, or -1 when it is empty (rulings CA-37)."""
-    if not st.adeck:
+    if not st.advanced_deck:
         return -1
-    st.amark.pop()
-    return st.adeck.pop()
+    st.advanced_known_by.pop()
+    return st.advanced_deck.pop()
 
 
 def to_bottom(st: CandelabriaState, card: int, mark: int) -> None:
-    st.adeck.insert(0, card)
-    st.amark.insert(0, mark)
+    st.advanced_deck.insert(0, card)
+    st.advanced_known_by.insert(0, mark)
 
 
 def run_draw(st: CandelabriaState, frame: list[int]) -> None:
@@ -252,12 +252,12 @@ def run_draw(st: CandelabriaState, frame: list[int]) -> None:
         for _ in range(3):
             card = draw_card(st)
             if card >= 0:
-                st.aside.append(card)
+                st.set_aside.append(card)
                 st.events.append(("draw", seat, st.content.candles[card].code))
-        if st.aside:
+        if st.set_aside:
             frame[4] += 1
-            if len(st.aside) == 1:
-                keep(st, seat, st.aside[0])
+            if len(st.set_aside) == 1:
+                keep(st, seat, st.set_aside[0])
             else:
                 st.stack.append([Phase.KEEP, seat])
         return
@@ -266,20 +266,20 @@ def run_draw(st: CandelabriaState, frame: list[int]) -> None:
         st.events.append(("deck-empty", seat))
         return
     frame[4] += 1
-    st.hand[seat].append(card)
+    st.hands[seat].append(card)
     st.events.append(("draw", seat, st.content.candles[card].code))
 
 
 def keep_actions(st: CandelabriaState, frame: list[int]) -> list[str]:
     table = st.notation.keep
-    return [table[c] for c in st.aside]
+    return [table[c] for c in st.set_aside]
 
 
 def keep(st: CandelabriaState, seat: int, card: int) -> None:
     """Nova Vita keeps one card; the others go under the Advanced deck (rulings CA-29)."""
-    st.hand[seat].append(card)
-    others = [c for c in st.aside if c != card]
-    st.aside.clear()
+    st.hands[seat].append(card)
+    others = [c for c in st.set_aside if c != card]
+    st.set_aside.clear()
     codes = st.content.candles
     st.events.append(("keep", seat, codes[card].code, tuple(codes[c].code for c in others)))
     for other in others:
@@ -297,7 +297,7 @@ def return_actions(st: CandelabriaState, frame: list[int]) -> list[str]:
     if frame[2] <= 0:
         return []
     table = st.notation.ret
-    return [table[c] for c in st.hand[frame[1]]]
+    return [table[c] for c in st.hands[frame[1]]]
 
 
 def do_return(st: CandelabriaState, frame: list[int], verb: int, a: int, b: int) -> None:
@@ -305,9 +305,9 @@ def do_return(st: CandelabriaState, frame: list[int], verb: int, a: int, b: int)
     deck as the number of cards drawn." Face down: only the returning seat knows which (CA-39)."""
     seat = frame[1]
     frame[2] -= 1
-    st.hand[seat].remove(a)
-    if a in st.known[seat]:
-        st.known[seat].remove(a)
-    st.known[seat].clear()  # the others no longer know which of its cards it still holds
+    st.hands[seat].remove(a)
+    if a in st.known_hands[seat]:
+        st.known_hands[seat].remove(a)
+    st.known_hands[seat].clear()  # the others no longer know which of its cards it still holds
     to_bottom(st, a, seat)
     st.events.append(("return", seat, st.content.candles[a].code))

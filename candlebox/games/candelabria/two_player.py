@@ -4,7 +4,8 @@
   Region ... and take the respective House. Then, the other player will choose a Region (and a House) from
   the two available to them on the opposite side of the map." Both are decisions (``house X``); until
   the second choice the game shows a provisional deal, which the choice replaces by a fresh setup with the
-  chosen houses (rulings CA-2P1). Option ``houses`` fixes both (one west, one east).
+  chosen houses (rulings CA-2P1; the fresh setup is setup.py's ``rebuild``). Option ``houses`` fixes
+  both (one west, one east).
 * Mist (mist.py): draw until 3 curses are on the holder; each new curse stands on its region's Mine.
 * Curse Influence: "move any Curse 1 territory (not Region) for each territory with this icon on which
   you have placed a Land Flame" — ``haunt K T``: curse K to a neighbouring territory T (CA-2P3).
@@ -17,7 +18,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from candlebox.games.candelabria.decision import Phase
 
@@ -65,38 +66,6 @@ def pick_actions(st: CandelabriaState, frame: list[int]) -> list[str]:
     return [table[h] for h in opposite(st, frame[3])]
 
 
-def do_pick(st: CandelabriaState, frame: list[int], verb: int, a: int, b: int) -> None:
-    seat = frame[1]
-    st.events.append(("pick", seat, st.content.houses[a].code))
-    if frame[2] == 0:
-        frame[1] = 1 - seat
-        frame[2] = 1
-        frame[3] = a
-        return
-    st.stack.pop()
-    houses = [0, 0]
-    houses[1 - seat] = frame[3]
-    houses[seat] = a
-    rebuild(st, [st.content.houses[h].code for h in houses])
-
-
-def rebuild(st: CandelabriaState, codes: list[str]) -> None:
-    """The setup made again with the chosen houses (its chance from the game's generator)."""
-    from candlebox.games.candelabria.setup import set_up, start_year
-    from candlebox.games.candelabria.state import CandelabriaState
-
-    options: dict[str, Any] = dict(st.options)
-    options["houses"] = codes
-    options["first_player"] = None
-    fresh = CandelabriaState(st.variant, st.num_players, st.rng.next64() >> 1, options)
-    set_up(fresh, options)
-    for name in CandelabriaState.__slots__:  # the game's own slots; events and history stay
-        setattr(st, name, getattr(fresh, name))
-    st.rng = fresh.rng
-    st.events.extend(fresh.events)
-    start_year(st)
-
-
 # ----------------------------------------------------------------------------- moving the curses
 def push_haunt(st: CandelabriaState, seat: int, count: int) -> None:
     if count > 0:
@@ -108,14 +77,14 @@ def haunt_actions(st: CandelabriaState, frame: list[int]) -> list[str]:
         return []
     table = st.notation.haunt
     adj = st.board.adj
-    return [table[k][n] for k, t in enumerate(st.cplace) if t >= 0 for n in adj[t]]
+    return [table[k][n] for k, t in enumerate(st.curse_models) if t >= 0 for n in adj[t]]
 
 
 def do_haunt(st: CandelabriaState, frame: list[int], verb: int, a: int, b: int) -> None:
     frame[2] -= 1
     names = st.board.names
     st.events.append(("haunt", frame[1], a, names[b]))
-    st.cplace[a] = b
+    st.curse_models[a] = b
 
 
 # ----------------------------------------------------------------------------- disposable tactics
@@ -123,7 +92,7 @@ def spend_tactic(st: CandelabriaState, seat: int, card: int) -> None:
     """A tactic card used or cancelled: a common card goes under the Tactics deck at once (2-player),
     a house card back to its War Board in the Epilogue (CA-2P6); in 3–5 players, every card waits for
     the Epilogue."""
-    if st.duo and st.content.tactics[card].house < 0:
-        st.tdeck.insert(0, card)
+    if st.two_player and st.content.tactics[card].house < 0:
+        st.tactics_deck.insert(0, card)
     else:
-        st.tused[seat].append(card)
+        st.tactics_used[seat].append(card)

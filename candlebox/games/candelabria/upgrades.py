@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
 def has_power(st: CandelabriaState, seat: int, effect: str) -> bool:
     """Whether the seat's house has an active house power with this effect."""
-    for year, name, _, _ in st.content.houses[st.house[seat]].powers:
+    for year, name, _, _ in st.content.houses[st.house_of[seat]].powers:
         if name == effect and year <= st.year:
             return True
     return False
@@ -27,11 +27,11 @@ def total(st: CandelabriaState, seat: int, effect: str, icon: int = -1) -> int:
     effect has no amount, e.g. an additional territory)."""
     amount = 0
     tiles = st.content.tiles
-    for tile in st.upg[seat]:
+    for tile in st.upgrades[seat]:
         t = tiles[tile]
         if t.effect == effect and t.year <= st.year and (icon < 0 or t.icon == icon):
             amount += t.amount or 1
-    for year, name, value, power_icon in st.content.houses[st.house[seat]].powers:
+    for year, name, value, power_icon in st.content.houses[st.house_of[seat]].powers:
         if name == effect and year <= st.year and (icon < 0 or power_icon == icon):
             amount += value or 1
     return amount
@@ -42,11 +42,11 @@ def triggers(st: CandelabriaState, seat: int, prefix: str) -> list[tuple[str, in
     order they sit on the House Board (tiles in the order bought), the house powers after them."""
     found: list[tuple[str, int]] = []
     tiles = st.content.tiles
-    for tile in st.upg[seat]:
+    for tile in st.upgrades[seat]:
         t = tiles[tile]
         if t.year <= st.year and t.effect.startswith(prefix):
             found.append((t.effect, t.amount))
-    for year, name, value, _ in st.content.houses[st.house[seat]].powers:
+    for year, name, value, _ in st.content.houses[st.house_of[seat]].powers:
         if year <= st.year and name.startswith(prefix):
             found.append((name, value))
     return found
@@ -55,4 +55,4 @@ def triggers(st: CandelabriaState, seat: int, prefix: str) -> list[tuple[str, in
 def action_count(st: CandelabriaState, seat: int, icon: int) -> int:
     """How many times a territory action is performed: territories with the icon holding the seat's
     Land Flame, plus the active "counts as if you control an additional ... territory" effects."""
-    return st.ctrl[seat][icon] + total(st, seat, "extra-territory", icon)
+    return st.land_flames_by_icon[seat][icon] + total(st, seat, "extra-territory", icon)

@@ -12,8 +12,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from candlebox.games.candelabria.components import EFFECTS, ICONS, TEMPLES
+from candlebox.games.candelabria.decay import CODES, effect_of
 from candlebox.games.candelabria.decision import MODEL_LETTER, NAMES, ROLE_NAMES, Auto, Phase
+from candlebox.games.candelabria.missions import MISSIONS, revealed
+from candlebox.games.candelabria.schema import EFFECTS, ICONS, TEMPLES
+from candlebox.games.candelabria.war import waiting
 
 if TYPE_CHECKING:
     from candlebox.games.candelabria.state import CandelabriaState
@@ -154,8 +157,6 @@ def pending(st: CandelabriaState, seat: int | None) -> dict[str, Any] | None:
     if kind == Phase.OVER:
         return None
     if kind == Phase.SECRET:
-        from candlebox.games.candelabria.war import waiting
-
         return {"decision": "secret", "seats": list(waiting(st)), "region": frame[2]}
     info: dict[str, Any] = {"decision": NAMES[kind], "seats": [frame[1]]}
     names = st.board.names
@@ -185,7 +186,7 @@ def pending(st: CandelabriaState, seat: int | None) -> dict[str, Any] | None:
     elif kind == Phase.SHIFT:
         info["region"] = frame[2]
     elif kind == Phase.KEEP and seat == frame[1]:
-        info["cards"] = [_card(st, c) for c in st.aside]
+        info["cards"] = [_card(st, c) for c in st.set_aside]
     elif kind == Phase.DEPLOY_AT:
         info["role"] = ROLE_NAMES[frame[2]]
     elif kind == Phase.CURSE_AT:
@@ -211,8 +212,6 @@ def describe(st: CandelabriaState) -> str:
     if kind == Phase.OVER:
         return "the game is over"
     if kind == Phase.SECRET:
-        from candlebox.games.candelabria.war import waiting
-
         seats = ", ".join(f"{s} ({st.house_code(s)})" for s in waiting(st))
         return f"seats {seats} are to choose their tactic cards in secret for region {frame[2]}"
     if kind == Phase.PICK:  # no house is the chooser's yet
@@ -290,14 +289,13 @@ def _what(st: CandelabriaState, frame: list[int]) -> str:
 
 
 def _decay_card(card: int) -> dict[str, Any] | None:
-    from candlebox.games.candelabria.decay import CODES, effect_of
 
     return {"card": CODES[card], "effect": effect_of(card)[0]} if card >= 0 else None
 
 
 def _seat(st: CandelabriaState, owner: int, viewer: int | None) -> dict[str, Any]:
     content = st.content
-    house = content.houses[st.house[owner]]
+    house = content.houses[st.house_of[owner]]
     names = st.board.names
     info: dict[str, Any] = {
         "seat": owner,
@@ -306,65 +304,69 @@ def _seat(st: CandelabriaState, owner: int, viewer: int | None) -> dict[str, Any
         "vp": st.vp[owner],
         "gold": st.gold[owner],
         "wax": st.wax[owner],
-        "land_flames": st.lf_sup[owner],
-        "candle_flames": st.cf_sup[owner],
-        "castle": names[st.castle[owner]],
+        "land_flames": st.land_flame_supply[owner],
+        "candle_flames": st.candle_flame_supply[owner],
+        "castle": names[st.castles[owner]],
         "candles": {
             ROLE_NAMES[r].lower(): {
-                "territory": names[st.cpos[owner][r]],
-                "flames": st.cfl[owner][r],
-                "card": _card(st, st.rcard[owner][r]),
+                "territory": names[st.candle_territories[owner][r]],
+                "flames": st.candle_flames[owner][r],
+                "card": _card(st, st.seal_cards[owner][r]),
             }
             for r in range(3)
-            if st.rcard[owner][r] >= 0 and st.cpos[owner][r] >= 0
+            if st.seal_cards[owner][r] >= 0 and st.candle_territories[owner][r] >= 0
         },
-        "deployed": [_card(st, c) if c >= 0 else None for c in st.rcard[owner]],
-        "maneuvered": [_card(st, c) for c in st.mpile[owner]],
-        "upgrades": [content.tiles[t].code for t in st.upg[owner]],
-        "tactics": [content.tactics[t].code for t in st.tac[owner]],
-        "tactics_used": [content.tactics[t].code for t in st.tused[owner]],
-        **({"decay": [_decay_card(c) for c in st.dslot[owner]]} if st.dslot else {}),
-        "hand_size": len(st.hand[owner]),
-        "territories": [names[t] for t in range(st.board.size) if st.lf[t] >> owner & 1],
+        "deployed": [_card(st, c) if c >= 0 else None for c in st.seal_cards[owner]],
+        "maneuvered": [_card(st, c) for c in st.maneuvered[owner]],
+        "upgrades": [content.tiles[t].code for t in st.upgrades[owner]],
+        "tactics": [content.tactics[t].code for t in st.tactics[owner]],
+        "tactics_used": [content.tactics[t].code for t in st.tactics_used[owner]],
+        **({"decay": [_decay_card(c) for c in st.decay_slots[owner]]} if st.decay_slots else {}),
+        "hand_size": len(st.hands[owner]),
+        "territories": [names[t] for t in range(st.board.size) if st.land_flames[t] >> owner & 1],
     }
-    if st.fight and owner in st.fight:
-        if st.secret[owner]:
+    if st.battle and owner in st.battle:
+        if st.secret_tactics[owner]:
             info["chosen"] = True  # that it has chosen is seen; what, only by itself
             if viewer == owner:
                 info["secret"] = [
-                    content.tactics[c].code if c >= 0 else None for c in st.secret[owner]
+                    content.tactics[c].code if c >= 0 else None for c in st.secret_tactics[owner]
                 ]
-        elif any(c != -1 for c in st.played[owner]):
+        elif any(c != -1 for c in st.played_tactics[owner]):
             info["played"] = [
                 content.tactics[c].code if c >= 0 else ("resolved" if c == -2 else None)
-                for c in st.played[owner]
+                for c in st.played_tactics[owner]
             ]
     if viewer == owner or st.is_over:
-        info["hand"] = [_card(st, c) for c in st.hand[owner]]
+        info["hand"] = [_card(st, c) for c in st.hands[owner]]
     else:
-        info["known_hand"] = [_card(st, c) for c in st.known[owner]]
+        info["known_hand"] = [_card(st, c) for c in st.known_hands[owner]]
     return info
 
 
 def _missions(st: CandelabriaState, seat: int | None) -> dict[str, Any]:
     """Public missions with their places; each seat's private mission to itself only (shown to all
     once completed, or when the game is over)."""
-    from candlebox.games.candelabria.missions import MISSIONS, revealed
 
     def card(m: int) -> dict[str, Any]:
         code, kind, _, text = MISSIONS[m]
         places = [
-            st.house_code(p) if p >= 0 else ("blocked" if p == -2 else None) for p in st.mlock[m]
+            st.house_code(p) if p >= 0 else ("blocked" if p == -2 else None)
+            for p in st.mission_places[m]
         ]
         return {"mission": code, "type": kind, "text": text, "places": places}
 
     private: dict[str, Any] = {}
     for owner in range(st.num_players):
         if owner == seat or revealed(st, owner):
-            private[st.house_code(owner)] = card(st.mpriv[owner])
+            private[st.house_code(owner)] = card(st.private_missions[owner])
         else:
             private[st.house_code(owner)] = None
-    return {"public": [card(m) for m in st.mpub], "private": private, "box": len(st.mdeck)}
+    return {
+        "public": [card(m) for m in st.public_missions],
+        "private": private,
+        "box": len(st.mission_box),
+    }
 
 
 def _house_choice(st: CandelabriaState, seat: int | None) -> dict[str, Any]:
@@ -433,18 +435,22 @@ def _house_choice(st: CandelabriaState, seat: int | None) -> dict[str, Any]:
         "curse_deck": 0,
         "tactics_board": [],
         "tactics_deck": 0,
-        "upgrade_piles": [{"top": None, "size": 0} for _ in st.piles],
+        "upgrade_piles": [{"top": None, "size": 0} for _ in st.upgrade_piles],
         "temples_left": dict(zip(TEMPLES, content.temples, strict=True)),
         "advanced_deck": 0,
         "reserve": {"gold": content.reserve[0], "wax": content.reserve[1]},
         "seats": seats,
-        **({"missions": _undealt_missions(st)} if st.mlock else {}),
+        **({"missions": _undealt_missions(st)} if st.mission_places else {}),
         "over": False,
     }
 
 
 def _undealt_missions(st: CandelabriaState) -> dict[str, Any]:
-    return {"public": [], "private": {}, "box": len(st.mdeck) + len(st.mpub) + len(st.mpriv)}
+    return {
+        "public": [],
+        "private": {},
+        "box": len(st.mission_box) + len(st.public_missions) + len(st.private_missions),
+    }
 
 
 def view(st: CandelabriaState, seat: int | None) -> dict[str, Any]:
@@ -458,16 +464,18 @@ def view(st: CandelabriaState, seat: int | None) -> dict[str, Any]:
             "territory": name,
             "region": board.region[t],
             "icon": ICONS[board.icon[t]],
-            "land_flames": [st.house_code(s) for s in range(st.num_players) if st.lf[t] >> s & 1],
+            "land_flames": [
+                st.house_code(s) for s in range(st.num_players) if st.land_flames[t] >> s & 1
+            ],
         }
-        castles = [st.house_code(s) for s in range(st.num_players) if st.castle[s] == t]
+        castles = [st.house_code(s) for s in range(st.num_players) if st.castles[s] == t]
         if castles:
             pieces["castle"] = castles[0]
         candles = [
-            {"candle": f"{st.house_code(s)}-{'EPW'[r]}", "flames": st.cfl[s][r]}
+            {"candle": f"{st.house_code(s)}-{'EPW'[r]}", "flames": st.candle_flames[s][r]}
             for s in range(st.num_players)
             for r in range(3)
-            if st.cpos[s][r] == t
+            if st.candle_territories[s][r] == t
         ]
         if candles:
             pieces["candles"] = candles
@@ -476,7 +484,7 @@ def view(st: CandelabriaState, seat: int | None) -> dict[str, Any]:
         {
             "region": r,
             "colour": board.colour[r],
-            "corrupted": bool(st.corrupt >> r & 1),
+            "corrupted": bool(st.corrupted >> r & 1),
             "temples": [TEMPLES[c] for c in st.temples[r]],
         }
         for r in board.regions
@@ -502,9 +510,9 @@ def view(st: CandelabriaState, seat: int | None) -> dict[str, Any]:
                 "region": content.curses[k].region,
                 "effect": content.curses[k].effect,
                 "flames": dict(
-                    (st.house_code(s), st.cinf[i][s])
+                    (st.house_code(s), st.curse_influence[i][s])
                     for s in range(st.num_players)
-                    if st.cinf[i][s]
+                    if st.curse_influence[i][s]
                 ),
             }
             for i, k in enumerate(st.curses)
@@ -513,30 +521,31 @@ def view(st: CandelabriaState, seat: int | None) -> dict[str, Any]:
             {
                 "curse": k + 1,
                 "territory": board.names[t],
-                "owner": st.house_code(st.cown[k]) if st.cown[k] >= 0 else None,
+                "owner": st.house_code(st.curse_owners[k]) if st.curse_owners[k] >= 0 else None,
             }
-            for k, t in enumerate(st.cplace)
+            for k, t in enumerate(st.curse_models)
             if t >= 0
         ],
-        "battles_left": list(st.wlist),
-        "battle": list(st.fight),
-        "curse_deck": len(st.cdeck),
-        "tactics_board": [content.tactics[t].code for t in st.tboard],
-        "tactics_deck": len(st.tdeck),
+        "battles_left": list(st.battles_left),
+        "battle": list(st.battle),
+        "curse_deck": len(st.curse_deck),
+        "tactics_board": [content.tactics[t].code for t in st.tactics_board],
+        "tactics_deck": len(st.tactics_deck),
         "upgrade_piles": [
-            {"top": content.tiles[p[-1]].code if p else None, "size": len(p)} for p in st.piles
+            {"top": content.tiles[p[-1]].code if p else None, "size": len(p)}
+            for p in st.upgrade_piles
         ],
-        "temples_left": dict(zip(TEMPLES, st.tsup, strict=True)),
-        "advanced_deck": len(st.adeck),
-        "reserve": {"gold": st.rgold, "wax": st.rwax},
+        "temples_left": dict(zip(TEMPLES, st.temple_supply, strict=True)),
+        "advanced_deck": len(st.advanced_deck),
+        "reserve": {"gold": st.reserve_gold, "wax": st.reserve_wax},
         "seats": [_seat(st, owner, seat) for owner in range(st.num_players)],
-        **({"missions": _missions(st, seat)} if st.mlock else {}),
-        **({"decay_deck": len(st.ddeck)} if st.dslot else {}),
+        **({"missions": _missions(st, seat)} if st.mission_places else {}),
+        **({"decay_deck": len(st.decay_deck)} if st.decay_slots else {}),
         "over": st.is_over,
         **(
             {
-                "winners": list(st.win),
-                "scores": list(st.final),
+                "winners": list(st.winning_seats),
+                "scores": list(st.final_scores),
                 "end_reason": st.end_reason,
                 "truncated": st.truncated,
             }

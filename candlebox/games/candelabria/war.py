@@ -26,13 +26,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from candlebox.games.candelabria import decay, extinguished, missions
-from candlebox.games.candelabria.components import BLACK, GREY, VP, WHITE
 from candlebox.games.candelabria.decision import Auto, Phase
 from candlebox.games.candelabria.effects import gain_vp, push_effect
 from candlebox.games.candelabria.notation import PASS, Verb
 from candlebox.games.candelabria.pieces import lift_land_flame
+from candlebox.games.candelabria.schema import BLACK, GREY, VP, WHITE
+from candlebox.games.candelabria.scoring import end_game, final_vp
 from candlebox.games.candelabria.temples import place_temple
-from candlebox.games.candelabria.territory import UPGRADE_SLOTS
+from candlebox.games.candelabria.territory import UPGRADE_SLOTS, to_bottom
 from candlebox.games.candelabria.two_player import spend_tactic
 from candlebox.games.candelabria.upgrades import total
 
@@ -50,34 +51,36 @@ def to_war(st: CandelabriaState) -> None:
     """Every hand is empty: War Preparation steps 1-2 (the tactic cards owned are the hand; the War
     Boards flipped), then step 3, the curses, one by one."""
     st.events.append(("war", st.year))
-    if st.duo:  # 2-player: "no Curses are assigned"
-        st.granted = len(st.curses)
+    if st.two_player:  # 2-player: "no Curses are assigned"
+        st.curses_granted = len(st.curses)
         begin_resolution(st)
         return
-    st.granted = 0
-    st.cplace = [-1] * len(st.curses)
-    st.cown = [-1] * len(st.curses)
+    st.curses_granted = 0
+    st.curse_models = [-1] * len(st.curses)
+    st.curse_owners = [-1] * len(st.curses)
     st.stack.append([Auto.WAR_PREP, -1])
 
 
 def run_war_prep(st: CandelabriaState, frame: list[int]) -> None:
-    k = st.granted
+    k = st.curses_granted
     if k >= len(st.curses):
         st.stack.pop()
         begin_resolution(st)
         return
-    st.granted = k + 1
+    st.curses_granted = k + 1
     # Each curse granted is an action of its own (rulings CA-M4): what the curse's deployment gains
     # (its effect, "when you deploy a Curse, gain 1 Tactic Card") adds neither to the last Kindling
     # turn's tally nor to another curse's.
     missions.new_action(st)
-    row = st.cinf[k]
+    row = st.curse_influence[k]
     best = max(row)
     winner = next(s for s in st.order if row[s] == best) if best > 0 else -1
-    if st.dslot:  # Decay: the house arriving second draws a Decay card (after the curse is placed)
+    if (
+        st.decay_slots
+    ):  # Decay: the house arriving second draws a Decay card (after the curse is placed)
         decay.receive(st, decay.receivers(st, row, winner))
     for seat in range(st.num_players):  # "players must get back all the flames they had put"
-        st.lf_sup[seat] += row[seat]
+        st.land_flame_supply[seat] += row[seat]
         row[seat] = 0
     if winner < 0:
         st.events.append(("curse-unclaimed", k, "no-flames"))
@@ -89,7 +92,7 @@ def run_war_prep(st: CandelabriaState, frame: list[int]) -> None:
 
 
 def at_war(st: CandelabriaState, region: int) -> bool:
-    return not st.corrupt >> region & 1
+    return not st.corrupted >> region & 1
 
 
 def curse_targets(st: CandelabriaState, seat: int) -> list[int]:
@@ -102,7 +105,7 @@ def curse_targets(st: CandelabriaState, seat: int) -> list[int]:
         r = board.region[t]
         if not at_war(st, r) or (st.temples[r] and st.temples[r][-1] == BLACK):
             continue
-        if st.lf[t] & bit or st.castle[seat] == t or t in st.cpos[seat]:
+        if st.land_flames[t] & bit or st.castles[seat] == t or t in st.candle_territories[seat]:
             found.append(t)
     return found
 
@@ -115,8 +118,8 @@ def curse_at_actions(st: CandelabriaState, frame: list[int]) -> list[str]:
 def do_curse_at(st: CandelabriaState, frame: list[int], verb: int, a: int, b: int) -> None:
     st.stack.pop()
     seat, k = frame[1], frame[2]
-    st.cplace[k] = a
-    st.cown[k] = seat
+    st.curse_models[k] = a
+    st.curse_owners[k] = seat
     missions.note(st, seat, f"curse-{k + 1}")
     curse = st.content.curses[st.curses[k]]
     region = st.board.region[a]
@@ -142,11 +145,11 @@ def curse_effect(st: CandelabriaState, seat: int, effect: str, region: int) -> N
         board = st.board
         for t in board.region_terr[region]:
             for owner in range(st.num_players):
-                if st.lf[t] >> owner & 1:
+                if st.land_flames[t] >> owner & 1:
                     st.events.append(("extinguish", seat, board.names[t], owner, -1))
                     if owner == seat:  # its own: not "extinguished by another player"
                         lift_land_flame(st, owner, t)
-                        st.lf_sup[owner] += 1
+                        st.land_flame_supply[owner] += 1
                     else:
                         missions.note(st, seat, "land-flame")
                         extinguished.extinguish_land_flame(st, owner, t)
@@ -165,16 +168,17 @@ def _candles_in(st: CandelabriaState, region: int) -> list[tuple[int, int]]:
         (owner, role)
         for owner in range(st.num_players)
         for role in range(3)
-        if st.cpos[owner][role] >= 0 and where[st.cpos[owner][role]] == region
+        if st.candle_territories[owner][role] >= 0
+        and where[st.candle_territories[owner][role]] == region
     ]
 
 
 def recast_actions(st: CandelabriaState, frame: list[int]) -> list[str]:
     table = st.notation.recast
     return [
-        table[st.house[o]][r]
+        table[st.house_of[o]][r]
         for o, r in _candles_in(st, frame[2])
-        if st.rcard[o][r] >= 0 and st.content.candles[st.rcard[o][r]].year <= st.year
+        if st.seal_cards[o][r] >= 0 and st.content.candles[st.seal_cards[o][r]].year <= st.year
     ]
 
 
@@ -183,14 +187,14 @@ def do_recast(st: CandelabriaState, frame: list[int], verb: int, a: int, b: int)
     change." The curse's controller performs the card's effects (anywhere, as a candle's)."""
     st.stack.pop()
     owner = st.seat_of[a]
-    card = st.rcard[owner][b]
+    card = st.seal_cards[owner][b]
     st.events.append(("recast", frame[1], owner, b, st.content.candles[card].code))
     st.stack.append([Auto.EFFECTS, frame[1], card, 0])
 
 
 def lift_actions(st: CandelabriaState, frame: list[int]) -> list[str]:
     table = st.notation.lift
-    return [table[st.house[o]][r] for o, r in _candles_in(st, frame[2])]
+    return [table[st.house_of[o]][r] for o, r in _candles_in(st, frame[2])]
 
 
 def do_lift(st: CandelabriaState, frame: list[int], verb: int, a: int, b: int) -> None:
@@ -199,7 +203,7 @@ def do_lift(st: CandelabriaState, frame: list[int], verb: int, a: int, b: int) -
 
 
 def lift_to_actions(st: CandelabriaState, frame: list[int]) -> list[str]:
-    here = st.cpos[frame[2]][frame[3]]
+    here = st.candle_territories[frame[2]][frame[3]]
     table = st.notation.to
     return [table[t] for t in range(st.board.size) if t != here]
 
@@ -209,8 +213,8 @@ def do_lift_to(st: CandelabriaState, frame: list[int], verb: int, a: int, b: int
     st.stack.pop()
     owner, role = frame[2], frame[3]
     names = st.board.names
-    src = st.cpos[owner][role]
-    st.cpos[owner][role] = a
+    src = st.candle_territories[owner][role]
+    st.candle_territories[owner][role] = a
     st.events.append(("lift", frame[1], owner, role, names[src], names[a]))
 
 
@@ -218,11 +222,11 @@ def gift_actions(st: CandelabriaState, frame: list[int]) -> list[str]:
     seat, region = frame[1], frame[2]
     n = st.notation
     actions: list[str] = []
-    for colour, left in enumerate(st.tsup):
+    for colour, left in enumerate(st.temple_supply):
         if left > 0:
             actions.append(n.temple[colour][region])
-    if len(st.upg[seat]) < UPGRADE_SLOTS:
-        actions.extend(n.upgrade[p] for p, pile in enumerate(st.piles) if pile)
+    if len(st.upgrades[seat]) < UPGRADE_SLOTS:
+        actions.extend(n.upgrade[p] for p, pile in enumerate(st.upgrade_piles) if pile)
     return actions
 
 
@@ -231,8 +235,8 @@ def do_gift(st: CandelabriaState, frame: list[int], verb: int, a: int, b: int) -
     st.stack.pop()
     seat = frame[1]
     if verb == Verb.UPGRADE:
-        tile = st.piles[a].pop()
-        st.upg[seat].append(tile)
+        tile = st.upgrade_piles[a].pop()
+        st.upgrades[seat].append(tile)
         st.events.append(("upgrade", seat, a, st.content.tiles[tile].code, 0))
     else:
         place_temple(st, seat, a, b)
@@ -246,14 +250,14 @@ def begin_resolution(st: CandelabriaState) -> None:
     regions = list(st.board.regions)
     first = st.content.curses[st.curses[0]].region if st.curses else 0
     after = [r for r in regions if r > first] + [r for r in regions if r <= first]
-    if st.duo:
+    if st.two_player:
         # 2-player: "Combat will take place only in Regions where the Curses standees are at the
         # start of the War Season" (each region once, however many curses: rulings CA-2P5).
-        haunted = {st.board.region[t] for t in st.cplace if t >= 0}
-        st.wlist = [r for r in after if r in haunted]
+        haunted = {st.board.region[t] for t in st.curse_models if t >= 0}
+        st.battles_left = [r for r in after if r in haunted]
     else:
-        st.wlist = [r for r in after if at_war(st, r)]
-    st.events.append(("battles", tuple(st.wlist)))
+        st.battles_left = [r for r in after if at_war(st, r)]
+    st.events.append(("battles", tuple(st.battles_left)))
     st.stack.append([Auto.BATTLES, -1])
 
 
@@ -264,11 +268,12 @@ def participants(st: CandelabriaState, region: int) -> list[int]:
     for seat in st.order:
         bit = 1 << seat
         here = (
-            any(st.lf[t] & bit for t in board.region_terr[region])
-            or where[st.castle[seat]] == region
-            or any(t >= 0 and where[t] == region for t in st.cpos[seat])
+            any(st.land_flames[t] & bit for t in board.region_terr[region])
+            or where[st.castles[seat]] == region
+            or any(t >= 0 and where[t] == region for t in st.candle_territories[seat])
             or any(
-                st.cown[k] == seat and where[st.cplace[k]] == region for k in range(len(st.cplace))
+                st.curse_owners[k] == seat and where[st.curse_models[k]] == region
+                for k in range(len(st.curse_models))
             )
         )
         if here:
@@ -277,34 +282,34 @@ def participants(st: CandelabriaState, region: int) -> list[int]:
 
 
 def run_battles(st: CandelabriaState, frame: list[int]) -> None:
-    if not st.wlist:
+    if not st.battles_left:
         st.stack.pop()
         st.stack.append([Auto.EPILOGUE, -1])
         return
-    region = st.wlist.pop(0)
+    region = st.battles_left.pop(0)
     fight = participants(st, region)
     st.events.append(("battle", region, tuple(fight)))
     if not fight:
         return
-    st.fight = fight
+    st.battle = fight
     missions.new_action(st)
     if len(fight) == 1:  # "If only one player is participating ... This player is the winner."
         award(st, region, fight[0])
         return
-    st.secret = [[] for _ in range(st.num_players)]
+    st.secret_tactics = [[] for _ in range(st.num_players)]
     st.stack.append([Phase.SECRET, -1, region])
 
 
 def waiting(st: CandelabriaState) -> tuple[int, ...]:
     """The participants yet to choose their tactic cards (in turn order)."""
-    return tuple(s for s in st.fight if not st.secret[s])
+    return tuple(s for s in st.battle if not st.secret_tactics[s])
 
 
 def secret_actions(st: CandelabriaState, seat: int) -> list[str]:
     """Every way to cover the two War Board slots with 0–2 of the seat's tactic cards."""
     table = st.notation.play
     kinds: list[int] = []
-    for card in st.tac[seat]:
+    for card in st.tactics[seat]:
         if card not in kinds:
             kinds.append(card)
     kinds.sort()
@@ -312,7 +317,7 @@ def secret_actions(st: CandelabriaState, seat: int) -> list[str]:
     for c in kinds:
         actions.append(table[c + 1][0])
         actions.append(table[0][c + 1])
-    hand = st.tac[seat]
+    hand = st.tactics[seat]
     for c1 in kinds:
         for c2 in kinds:
             if c1 != c2 or hand.count(c1) > 1:
@@ -321,7 +326,7 @@ def secret_actions(st: CandelabriaState, seat: int) -> list[str]:
 
 
 def do_secret(st: CandelabriaState, frame: list[int], seat: int, a: int, b: int) -> None:
-    st.secret[seat] = [a - 1, b - 1]
+    st.secret_tactics[seat] = [a - 1, b - 1]
     st.events.append(("chose", seat))
     if waiting(st):
         return
@@ -329,16 +334,16 @@ def do_secret(st: CandelabriaState, frame: list[int], seat: int, a: int, b: int)
     st.stack.pop()
     region = frame[2]
     tactics = st.content.tactics
-    for s in st.fight:
-        chosen = st.secret[s]
+    for s in st.battle:
+        chosen = st.secret_tactics[s]
         for card in chosen:
             if card >= 0:
-                st.tac[s].remove(card)
-        st.played[s] = list(chosen)
+                st.tactics[s].remove(card)
+        st.played_tactics[s] = list(chosen)
         st.events.append(("reveal", s, tuple(tactics[c].code if c >= 0 else None for c in chosen)))
-    st.secret = [[] for _ in range(st.num_players)]
+    st.secret_tactics = [[] for _ in range(st.num_players)]
     st.stack.append([Auto.RESOLVE, -1, region, 0])
-    for s in reversed(st.fight):
+    for s in reversed(st.battle):
         st.stack.append([Phase.CANCEL, s, region])
 
 
@@ -354,17 +359,17 @@ def cancel_actions(st: CandelabriaState, frame: list[int]) -> list[str]:
     table = st.notation.cancel
     actions: list[str] = []
     for mine in (0, 1):
-        card = st.played[seat][mine]
+        card = st.played_tactics[seat][mine]
         if card < 0 or tactics[card].no_cancel:
             continue
         icons = _icons(st, card)
-        for other in st.fight:
+        for other in st.battle:
             if other == seat:
                 continue
             for theirs in (0, 1):
-                target = st.played[other][theirs]
+                target = st.played_tactics[other][theirs]
                 if target >= 0 and icons & _icons(st, target):
-                    actions.append(table[mine][st.house[other]][theirs])
+                    actions.append(table[mine][st.house_of[other]][theirs])
     if actions:
         actions.append(PASS)
     return actions
@@ -376,10 +381,10 @@ def do_cancel(st: CandelabriaState, frame: list[int], verb: int, a: int, b: int)
         st.stack.pop()
         return
     other, theirs = st.seat_of[b >> 1], b & 1
-    mine_card = st.played[seat][a]
-    their_card = st.played[other][theirs]
-    st.played[seat][a] = -1
-    st.played[other][theirs] = -1
+    mine_card = st.played_tactics[seat][a]
+    their_card = st.played_tactics[other][theirs]
+    st.played_tactics[seat][a] = -1
+    st.played_tactics[other][theirs] = -1
     spend_tactic(st, seat, mine_card)
     spend_tactic(st, other, their_card)
     missions.countered(st, seat, other)
@@ -393,14 +398,14 @@ def run_resolve(st: CandelabriaState, frame: list[int]) -> None:
     covered by a Tactic Card." Each card's effects in printed order, in the contested region; the
     slots' effects after the cards. Then the combat powers."""
     region, i = frame[2], frame[3]
-    fight = st.fight
+    fight = st.battle
     if i >= len(fight):
         st.stack.pop()
         award(st, region, _winner(st, region))
         return
     frame[3] = i + 1
     seat = fight[i]
-    slots = st.played[seat]
+    slots = st.played_tactics[seat]
     # Pushed in reverse: slot effects last, the slot-2 card before them, the slot-1 card first. A card
     # starts at step -1: it is resolved (logged, spent) when its turn comes, then its effects follow.
     for slot in (1, 0):
@@ -415,7 +420,7 @@ def run_resolve(st: CandelabriaState, frame: list[int]) -> None:
 def _resolve_card(st: CandelabriaState, seat: int, card: int) -> None:
     """A tactic card's turn to resolve: logged, its slot marked resolved (it stays covered), the card
     spent, Rota Aurea's "1 VP per Tactic card resolved"; its effects come next."""
-    slots = st.played[seat]
+    slots = st.played_tactics[seat]
     slots[slots.index(card)] = -2  # slot 1 first when both hold the same card
     spend_tactic(st, seat, card)
     st.events.append(("resolve", seat, st.content.tactics[card].code))
@@ -432,12 +437,12 @@ def run_tactic(st: CandelabriaState, frame: list[int]) -> None:
         return
     if source >= 0:
         effects = st.content.tactics[source].effects
-    elif st.dslot and st.dslot[seat][~source] >= 0:  # a Decay card covers the slot
+    elif st.decay_slots and st.decay_slots[seat][~source] >= 0:  # a Decay card covers the slot
         st.stack.pop()
-        decay.resolve(st, seat, st.dslot[seat][~source], region)
+        decay.resolve(st, seat, st.decay_slots[seat][~source], region)
         return
     else:
-        effects = st.content.war_boards[st.house[seat]][~source]
+        effects = st.content.war_boards[st.house_of[seat]][~source]
     if index >= len(effects):
         st.stack.pop()
         return
@@ -455,22 +460,22 @@ def power(st: CandelabriaState, seat: int, region: int) -> int:
     board = st.board
     where = board.region
     bit = 1 << seat
-    p = sum(1 for t in board.region_terr[region] if st.lf[t] & bit)
-    if where[st.castle[seat]] == region:
+    p = sum(1 for t in board.region_terr[region] if st.land_flames[t] & bit)
+    if where[st.castles[seat]] == region:
         p += CASTLE_POWER + total(st, seat, "castle-power")
     for role in range(3):
-        t = st.cpos[seat][role]
+        t = st.candle_territories[seat][role]
         if t >= 0 and where[t] == region:
-            p += st.cfl[seat][role]
-    for k, owner in enumerate(st.cown):
-        if owner == seat and where[st.cplace[k]] == region:
+            p += st.candle_flames[seat][role]
+    for k, owner in enumerate(st.curse_owners):
+        if owner == seat and where[st.curse_models[k]] == region:
             base = CURSE_POWER + (st.content.curses[st.curses[k]].effect == "power-4")
             p += base + total(st, seat, "curse-power")
     return p
 
 
 def _winner(st: CandelabriaState, region: int) -> int:
-    fight = [s for s in st.order if s in st.fight]
+    fight = [s for s in st.order if s in st.battle]
     powers = {s: power(st, s, region) for s in fight}
     st.events.append(("powers", region, tuple((s, powers[s]) for s in fight)))
     temples = st.temples[region]
@@ -488,12 +493,12 @@ def _winner(st: CandelabriaState, region: int) -> int:
 
 def award(st: CandelabriaState, region: int, winner: int) -> None:
     vp = BATTLE_VP[st.year]
-    opponents = len(st.fight) > 1
+    opponents = len(st.battle) > 1
     doubled = opponents and any(
-        st.cown[k] == winner
-        and st.board.region[st.cplace[k]] == region
+        st.curse_owners[k] == winner
+        and st.board.region[st.curse_models[k]] == region
         and st.content.curses[st.curses[k]].effect == "double-vp"
-        for k in range(len(st.cown))
+        for k in range(len(st.curse_owners))
     )
     st.events.append(("win", winner, region))
     gain_vp(st, winner, vp * 2 if doubled else vp, "battle")
@@ -504,8 +509,8 @@ def award(st: CandelabriaState, region: int, winner: int) -> None:
         st.order.remove(winner)
         st.order.append(winner)
         st.events.append(("order", tuple(st.order)))
-    st.fight = []
-    st.played = [[-1, -1] for _ in range(st.num_players)]
+    st.battle = []
+    st.played_tactics = [[-1, -1] for _ in range(st.num_players)]
 
 
 def battle_missions(st: CandelabriaState, region: int, winner: int) -> None:
@@ -521,7 +526,9 @@ def battle_missions(st: CandelabriaState, region: int, winner: int) -> None:
     elif top == BLACK:
         missions.note(st, winner, "win-black")
     where = st.board.region
-    owners = {o for k, o in enumerate(st.cown) if o >= 0 and where[st.cplace[k]] == region}
+    owners = {
+        o for k, o in enumerate(st.curse_owners) if o >= 0 and where[st.curse_models[k]] == region
+    }
     if winner in owners:
         missions.note(st, winner, "win-allied-curse")
     if owners - {winner}:
@@ -531,52 +538,49 @@ def battle_missions(st: CandelabriaState, region: int, winner: int) -> None:
 # ----------------------------------------------------------------------------- Epilogue
 def run_epilogue(st: CandelabriaState, frame: list[int]) -> None:
     st.stack.pop()
-    from candlebox.games.candelabria.territory import to_bottom
 
     for seat in st.order:
         # 1-2. The War Board back on its front; every tactic card owned on it.
-        st.tac[seat] += st.tused[seat]
-        st.tused[seat] = []
+        st.tactics[seat] += st.tactics_used[seat]
+        st.tactics_used[seat] = []
         # 3-4. Deployed candle cards under the Advanced deck (seen by all); the candles off the map.
         for role in range(3):
-            card = st.rcard[seat][role]
+            card = st.seal_cards[seat][role]
             if card >= 0:
                 to_bottom(st, card, -2)
-                st.rcard[seat][role] = -1
-            st.cpos[seat][role] = -1
-            st.cf_sup[seat] += st.cfl[seat][role]
-            st.cfl[seat][role] = 0
-    if st.dslot:
+                st.seal_cards[seat][role] = -1
+            st.candle_territories[seat][role] = -1
+            st.candle_flame_supply[seat] += st.candle_flames[seat][role]
+            st.candle_flames[seat][role] = 0
+    if st.decay_slots:
         decay.epilogue(st)
     # 5. Region tokens on their numbered side. 6. Curse cards to the box. 7. Curse models off.
-    st.corrupt = 0
-    if st.duo:
+    st.corrupted = 0
+    if st.two_player:
         # 2-player: "only the first two from the left" are discarded; the third stays where it is.
-        st.cout += st.curses[:2]
+        st.curses_out += st.curses[:2]
         st.curses = st.curses[2:]
-        st.cinf = st.cinf[2:]
-        st.cplace = st.cplace[2:]
-        st.cown = st.cown[2:]
+        st.curse_influence = st.curse_influence[2:]
+        st.curse_models = st.curse_models[2:]
+        st.curse_owners = st.curse_owners[2:]
     else:
-        st.cout += st.curses
+        st.curses_out += st.curses
         st.curses = []
-        st.cinf = []
-        st.cplace = []
-        st.cown = []
-    st.granted = 0
+        st.curse_influence = []
+        st.curse_models = []
+        st.curse_owners = []
+    st.curses_granted = 0
     # 8. The maneuvered cards back to hand (face up: everyone knows them).
     for seat in st.order:
-        st.hand[seat] += st.mpile[seat]
-        st.known[seat] += st.mpile[seat]
-        st.mpile[seat] = []
+        st.hands[seat] += st.maneuvered[seat]
+        st.known_hands[seat] += st.maneuvered[seat]
+        st.maneuvered[seat] = []
     st.events.append(("epilogue", st.year))
     if st.year >= LAST_YEAR:
-        from candlebox.games.candelabria.scoring import end_game, final_vp
-
         final_vp(st)
         end_game(st, "end")
         return
-    from candlebox.games.candelabria.setup import start_year
-
     st.year += 1
-    start_year(st)
+    # setup.start_year, through the state's table: the year's loop (setup -> Kindling -> War ->
+    # setup) is one of control, not of imports.
+    st.rules.start_year(st)

@@ -23,15 +23,10 @@ from typing import Any
 from candlebox.engine.registry import game_info
 from candlebox.engine.words import Entry, check_words, pick, read_words
 from candlebox.games.candelabria import decay, missions
-from candlebox.games.candelabria.components import (
-    CONTENT,
-    EFFECT_LETTER,
-    ICONS,
-    Content,
-    load_content,
-)
+from candlebox.games.candelabria.components import Content, load_content
 from candlebox.games.candelabria.decision import MODEL_LETTER
 from candlebox.games.candelabria.notation import TEMPLE_LETTER
+from candlebox.games.candelabria.schema import CONTENT, EFFECT_LETTER, ICONS
 from candlebox.games.candelabria.state import GAME_ID
 
 WORDS_FILE = "words.json"
