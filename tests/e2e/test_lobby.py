@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.conftest import Pages, shot
+from tests.e2e.conftest import Pages, create_game, shot
 from tests.server.live import ServerProcess
 
 
@@ -60,3 +60,19 @@ def test_the_lobby_pages_through_open_games(browser: object, small_pages: Server
     finally:
         pages.close()
     assert not pages.errors, pages.errors
+
+
+def test_your_private_game_is_listed_with_its_players(pages: Pages, server: object) -> None:
+    """A private game is on no lobby list, so "Your games" asks for it by id; the answer's seats come
+    beside the game, and the card shows its players without a script error (the pages fixture fails
+    the test on any)."""
+    created = create_game(server.base, "candle-quest", 2)  # type: ignore[attr-defined]
+    page = pages.new()
+    page.goto("/")
+    seats = {created["id"]: {"seat": created["seat"], "token": created["token"]}}
+    page.evaluate("seats => localStorage.setItem('candlebox.seats', JSON.stringify(seats))", seats)
+    page.reload()
+    card = page.locator(f"#mine .game-card[data-game='{created['id']}']")
+    card.wait_for()
+    assert "Ada" in card.inner_text()
+    assert "in play" in card.inner_text()

@@ -345,7 +345,8 @@ async function refresh() {
   await Promise.all(shown.filter((m) => !known.has(m.id)).map(async (m) => {
     try {
       const info = await api(`/api/games/${encodeURIComponent(m.id)}`);
-      if (info.game.status === "live") known.set(m.id, info.game);
+      // the game and its seats, shaped as a lobby list entry
+      if (info.game.status === "live") known.set(m.id, { ...info.game, seats: info.seats });
     } catch {
       // gone (closed or deleted): shown as such
     }
