@@ -13,6 +13,7 @@ markup of its own.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import asdict
 from functools import lru_cache
 from html import escape
@@ -21,6 +22,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse
 from markdown_it import MarkdownIt
+from markdown_it.renderer import RendererHTML
 from markdown_it.token import Token
 
 from candlebox.engine import game_info, game_ids
@@ -35,10 +37,12 @@ MAX_OPTIONS = 2000  # characters of the options query: a configuration, never mo
 def _markdown() -> MarkdownIt:
     md = MarkdownIt("commonmark", {"html": False, "linkify": False})
 
-    def heading_open(tokens: list[Token], idx: int, options: Any, env: Any) -> str:
+    def heading_open(
+        renderer: RendererHTML, tokens: Sequence[Token], idx: int, options: Any, env: Any
+    ) -> str:
         # every heading gets the anchor the decisions link to (the slug of its words)
         tokens[idx].attrSet("id", slug(tokens[idx + 1].content))
-        return md.renderer.renderToken(tokens, idx, options, env)
+        return renderer.renderToken(tokens, idx, options, env)
 
     md.add_render_rule("heading_open", heading_open)
     return md
