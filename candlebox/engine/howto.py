@@ -106,6 +106,21 @@ class HowTo:
     def rule_of_action(self, action: str) -> Section | None:
         return self.section(self.moves.get(action.split(" ", 1)[0]))
 
+    def section_text(self, anchor: str) -> str:
+        """The how-to-play text of one section (its heading and its body, subsections included) as
+        plain markdown; "" for an unknown anchor."""
+        out: list[str] = []
+        level = 0
+        for line in self.markdown.splitlines():
+            match = _HEADING.match(line)
+            if match and level and len(match.group(1)) <= level:
+                break
+            if match and slug(match.group(2)) == anchor:
+                level = len(match.group(1))
+            if level:
+                out.append(line)
+        return "\n".join(out).strip()
+
     def why(self, entry: dict[str, Any]) -> str | None:
         """Why a player makes the kind of move this log entry records (None: bookkeeping)."""
         return self.explain.get(str(entry.get("event", "")))
