@@ -13,7 +13,7 @@ import json
 import re
 import sys
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 
@@ -137,7 +137,9 @@ class HowTo:
                 return False
         return True
 
-    def rulings_for(self, variant: str, options: dict[str, Any]) -> list[tuple[Ruling, dict[str, Any]]]:
+    def rulings_for(
+        self, variant: str, options: dict[str, Any]
+    ) -> list[tuple[Ruling, dict[str, Any]]]:
         """The rulings that apply to the variant and options, each with the values of the options
         its title names (the configuration's, defaults filled in)."""
         names = set(options)
@@ -171,7 +173,7 @@ def sections_of(markdown: str) -> dict[str, Section]:
     return out
 
 
-@lru_cache(maxsize=None)
+@cache
 def how_to_play(game_id: str) -> HowTo:
     """The game's how-to-play data (ValueError for an unknown game, as ``game_info``)."""
     markdown = _content(game_id, "how_to_play.md")
@@ -193,7 +195,9 @@ def how_to_play(game_id: str) -> HowTo:
     )
 
 
-def configuration(game_id: str, variant: str | None, options: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+def configuration(
+    game_id: str, variant: str | None, options: dict[str, Any]
+) -> tuple[str, dict[str, Any]]:
     """A variant and its options, checked and with defaults filled in, for the rulings page (players
     do not matter to which rulings apply: the variant's smallest count is used). ValueError names
     what is wrong."""
@@ -264,7 +268,7 @@ def explain_options(state: State, seat: int) -> list[LearnOption]:
     return out
 
 
-@lru_cache(maxsize=None)
+@cache
 def has_how_to_play(game_id: str) -> bool:
     """Whether the game's package has how-to-play data (a game plugged in from elsewhere may not)."""
     try:

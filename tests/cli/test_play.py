@@ -116,7 +116,13 @@ def test_several_bots_with_parameters_in_seat_order(tmp_path: Path) -> None:
 def test_learn_mode_explains_options_rules_and_bot_moves(tmp_path: Path) -> None:
     path = tmp_path / "learn.json"
     result = run(
-        "play", "candle-quest", "--learn", "--seed", "4", "--save", str(path),
+        "play",
+        "candle-quest",
+        "--learn",
+        "--seed",
+        "4",
+        "--save",
+        str(path),
         input="rules\n" + "1\n" * 6,
     )
     assert result.exit_code == 0, result.output
@@ -143,7 +149,9 @@ def test_learn_mode_refuses_another_player_count(tmp_path: Path) -> None:
 
 def test_learn_mode_plays_candelabria_two_player(tmp_path: Path) -> None:
     path = tmp_path / "learn.json"
-    result = run("play", "candelabria", "--learn", "--seed", "1", "--save", str(path), input="1\n" * 3)
+    result = run(
+        "play", "candelabria", "--learn", "--seed", "1", "--save", str(path), input="1\n" * 3
+    )
     assert result.exit_code == 0, result.output
     assert candlebox.load(read(path)).variant == "two-player"
     assert "Rule: Setup and House Choice" in result.stdout

@@ -15,7 +15,7 @@ from tests.e2e.conftest import shot
 
 OPTIONS_NOW = (
     "() => document.body.dataset.over === 'true' || !!document.querySelector("
-    "`.learn-options[data-move=\"${document.body.dataset.move}\"] li button`)"
+    '`.learn-options[data-move="${document.body.dataset.move}"] li button`)'
 )
 
 
@@ -26,7 +26,10 @@ def learn_game(base: str, game: str) -> dict[str, Any]:
         "game": game,
         "variant": learn.variant,
         "options": {},
-        "seats": [{"kind": "human", "name": "Ada"}, {"kind": "bot", "bot": "heuristic", "level": "easy"}],
+        "seats": [
+            {"kind": "human", "name": "Ada"},
+            {"kind": "bot", "bot": "heuristic", "level": "easy"},
+        ],
         "you": 0,
         "bot_delay": 0,
         "public": False,
@@ -80,11 +83,15 @@ def test_how_to_play_pages_render_with_their_rulings(pages: Any, game: str) -> N
     page.goto(f"/rules/{game}")
     howto = how_to_play(game)
     for section in howto.sections.values():
-        assert page.locator(f"[id=\"{section.anchor}\"]").count() == 1
-    assert page.locator(".ruling").count() == len(howto.rulings_for(
-        howto.learn.variant if game != "candelabria" else "standard",
-        candlebox.new_game(game, players=candlebox.game_info(game).variants[0].min_players).options,
-    ))
+        assert page.locator(f'[id="{section.anchor}"]').count() == 1
+    assert page.locator(".ruling").count() == len(
+        howto.rulings_for(
+            howto.learn.variant if game != "candelabria" else "standard",
+            candlebox.new_game(
+                game, players=candlebox.game_info(game).variants[0].min_players
+            ).options,
+        )
+    )
     assert page.locator(".rules-toc ol a").count() == len(howto.sections) + 1
 
 

@@ -92,6 +92,7 @@ def test_sections_are_named_after_the_rulebook_and_in_our_own_words(game: str) -
     for anchor in set(howto.decisions.values()) | set(howto.moves.values()):
         found = any(line == anchor or line.startswith(anchor + "-") for line in lines)
         assert found, f"{game}: #{anchor} is not a section of the rulebook"
+
     # no sentence of eight words or more is copied from the rulebook
     def runs(words: list[str], n: int = 8) -> set[str]:
         return {" ".join(words[i : i + n]) for i in range(len(words) - n + 1)}
@@ -120,7 +121,11 @@ def test_learn_options_name_the_components_they_touch() -> None:
     words = candlebox.components("candle-quest", "basic", players=2)
     assert words[table]["text"] in buy.does and buy.anchor == "buy"
     two = candlebox.new_game("candelabria", players=2, seed=1)
-    assert codes_in("house C", "Play the Cinis Clan", candlebox.components("candelabria", "two-player", players=2)) == ["house:C"]
+    assert codes_in(
+        "house C",
+        "Play the Cinis Clan",
+        candlebox.components("candelabria", "two-player", players=2),
+    ) == ["house:C"]
     assert two.variant == "two-player"
 
 

@@ -25,7 +25,7 @@ from markdown_it import MarkdownIt
 from markdown_it.renderer import RendererHTML
 from markdown_it.token import Token
 
-from candlebox.engine import game_info, game_ids
+from candlebox.engine import game_ids, game_info
 from candlebox.engine.howto import HowTo, configuration, explain_options, how_to_play, slug
 from candlebox.server.errors import Rejected
 from candlebox.server.routes.common import bearer, service
@@ -74,7 +74,9 @@ def _rulings_html(howto: HowTo, variant: str, options: dict[str, Any]) -> str:
     for ruling, values in howto.rulings_for(variant, options):
         chosen = ""
         if values:
-            bits = ", ".join(f"<code>{escape(k)}</code> = {escape(_value(v))}" for k, v in values.items())
+            bits = ", ".join(
+                f"<code>{escape(k)}</code> = {escape(_value(v))}" for k, v in values.items()
+            )
             chosen = f'<p class="rules-chosen">In this game: {bits}</p>'
         part = f'<span class="rules-part">{escape(ruling.part)}</span>' if ruling.part else ""
         out.append(
@@ -113,14 +115,16 @@ def _options_of(text: str | None) -> dict[str, Any]:
     try:
         options = json.loads(text)
     except ValueError:
-        raise ValueError("options must be a JSON object, e.g. {\"bank\": 100}") from None
+        raise ValueError('options must be a JSON object, e.g. {"bank": 100}') from None
     if not isinstance(options, dict):
-        raise ValueError("options must be a JSON object, e.g. {\"bank\": 100}")
+        raise ValueError('options must be a JSON object, e.g. {"bank": 100}')
     return options
 
 
 @router.get("/rules/{game_id}", include_in_schema=False)
-async def rules_page(game_id: str, variant: str | None = None, options: str | None = None) -> HTMLResponse:
+async def rules_page(
+    game_id: str, variant: str | None = None, options: str | None = None
+) -> HTMLResponse:
     if game_id not in game_ids():
         return _problem(f"There is no game {game_id[:40]!r}; games: {', '.join(game_ids())}.", 404)
     info = game_info(game_id)
