@@ -127,7 +127,7 @@ def print_options_explained(session: Session, actions: list[str]) -> None:
             f"[bold cyan]{entry.numbers:>5}[/] {render.action_markup(session.game_id, entry.text)}"
             f"  {escape(said)}"
         )
-        session.console.print(f"        [dim]{escape(first.does)}[/]")
+        session.console.print(f"        [dim]{escape(first.explained())}[/]")
         if first.section:
             session.console.print(f"        [dim]Rule: {escape(first.section)}[/]")
 

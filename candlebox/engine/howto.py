@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import re
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
@@ -68,9 +68,16 @@ class LearnOption:
 
     action: str
     label: str
-    does: str
+    does: str  # what this kind of move does
     anchor: str
     section: str
+    # the components the action names, each {"code", "name", "text"}
+    components: list[dict[str, str]] = field(default_factory=list)
+
+    def explained(self) -> str:
+        """What it does, then each component's text, as one paragraph (the terminal's)."""
+        parts = [self.does] + [f"{c['name']}: {c['text']}" for c in self.components]
+        return " ".join(p for p in parts if p)
 
 
 @dataclass(frozen=True)
@@ -252,17 +259,19 @@ def explain_options(state: State, seat: int) -> list[LearnOption]:
     for action in state.legal_actions(seat):
         label = state.label(seat, action)
         verb = action.split(" ", 1)[0]
-        parts = [howto.does.get(verb, "")]
-        for code in codes_in(action, label, words):
-            parts.append(f"{words[code]['name']}: {words[code]['text']}")
+        named = [
+            {"code": code, "name": words[code]["name"], "text": words[code]["text"]}
+            for code in codes_in(action, label, words)
+        ]
         section = howto.rule_of_action(action)
         out.append(
             LearnOption(
                 action=action,
                 label=label,
-                does=" ".join(p for p in parts if p),
+                does=howto.does.get(verb, ""),
                 anchor=section.anchor if section else "",
                 section=section.title if section else "",
+                components=named,
             )
         )
     return out

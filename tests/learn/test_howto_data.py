@@ -119,7 +119,8 @@ def test_learn_options_name_the_components_they_touch() -> None:
     table = state.view(None)["table"]
     buy = next(o for o in explain_options(state, state.to_act[0]) if o.action == "buy")
     words = candlebox.components("candle-quest", "basic", players=2)
-    assert words[table]["text"] in buy.does and buy.anchor == "buy"
+    assert buy.components == [{"code": table, **words[table]}] and buy.anchor == "buy"
+    assert words[table]["text"] in buy.explained() and buy.does in buy.explained()
     two = candlebox.new_game("candelabria", players=2, seed=1)
     assert codes_in(
         "house C",

@@ -121,6 +121,10 @@ function fill(list, frame, options, act) {
     list.append(h("li", { dataset: { action: option.action } },
       h("button.action.learn-option", { type: "button", onclick: () => act(option.action), dataset: { action: option.action } }, option.label),
       h("p.does", option.does),
+      option.components.length
+        ? h("details.about", h("summary", option.components.map((c) => c.name).join(", ")),
+          option.components.map((c) => h("p", h("strong", `${c.name}: `), c.text)))
+        : null,
       option.anchor ? h("a.rule", { href: rulesHref(frame, option.anchor), target: "_blank", rel: "noopener" }, `Rule: ${option.section}`) : null));
   }
 }
@@ -170,7 +174,7 @@ export function lobbyPanel(meta) {
     h("h2", "Learn to play"),
     h("p.note", "A first game against an easy bot, with every choice explained and a link to its rule."));
   for (const game of meta.games) {
-    const button = h("button.primary.small", { type: "button", dataset: { learn: game.id } }, `Learn to play ${game.title}`);
+    const button = h("button.primary", { type: "button", dataset: { learn: game.id } }, `Learn to play ${game.title}`);
     button.addEventListener("click", () => startLearning(game, button));
     panel.append(h("div.learn-row", button, h("a.small", { href: `/rules/${encodeURIComponent(game.id)}` }, "How to play")));
   }
