@@ -120,3 +120,17 @@ def test_a_refused_move_shows_the_engines_explanation(pages: Any, server: Any) -
     text = refused.inner_text()
     assert text.startswith("Not allowed:") and "'auction 99'" in text and "Legal:" in text
     shot(page, "learn-refused")
+
+
+def test_the_lobby_starts_a_learn_game(pages: Any) -> None:
+    page = pages.new()
+    page.goto("/")
+    page.locator('#learn button[data-learn="sixteen-candies"]').click()
+    page.wait_for_url("**/g/*?learn=1")
+    page.wait_for_selector(".learn-intro")
+    assert "16 candies" in page.locator(".learn-intro").inner_text()
+    assert page.locator("#players").inner_text().count("easy") == 1
+    href = page.locator("#rule-bar a.howto").get_attribute("href")
+    assert href.startswith("/rules/sixteen-candies?variant=standard")
+    page.goto(href)
+    assert page.locator("h1").inner_text() == "How to play 16 Candies"
