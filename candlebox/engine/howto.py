@@ -91,6 +91,8 @@ class HowTo:
     explain: dict[str, str]  # log event → why a player makes that kind of move
     quiet: frozenset[str]  # log events that need no reason (the game's own bookkeeping)
     learn: LearnSetup
+    # a component kind → codes to explain with it ("{code}": its code), e.g. a house's powers
+    related: dict[str, list[str]]
     scope: dict[str, dict[str, Any]]  # ruling id or part → {"variants": [...]} / {"option": name}
     rulings: tuple[Ruling, ...]
 
@@ -197,6 +199,7 @@ def how_to_play(game_id: str) -> HowTo:
         explain=dict(data["explain"]),
         quiet=frozenset(data["quiet"]),
         learn=LearnSetup(learn["variant"], learn["players"], learn["bot"], learn["why"]),
+        related={kind: list(codes) for kind, codes in data["related"].items()},
         scope=dict(data["scope"]),
         rulings=tuple(Ruling(r["id"], r["title"], r["part"], r["text"]) for r in rulings),
     )
@@ -259,9 +262,16 @@ def explain_options(state: State, seat: int) -> list[LearnOption]:
     for action in state.legal_actions(seat):
         label = state.label(seat, action)
         verb = action.split(" ", 1)[0]
+        codes = codes_in(action, label, words)
+        for code in list(codes):
+            kind, _, bare = code.partition(":")
+            for pattern in howto.related.get(kind, []) if bare else []:
+                extra = pattern.format(code=bare)
+                if extra in words and extra not in codes:
+                    codes.append(extra)
         named = [
             {"code": code, "name": words[code]["name"], "text": words[code]["text"]}
-            for code in codes_in(action, label, words)
+            for code in codes
         ]
         section = howto.rule_of_action(action)
         out.append(

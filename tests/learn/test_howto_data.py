@@ -128,6 +128,18 @@ def test_learn_options_name_the_components_they_touch() -> None:
         candlebox.components("candelabria", "two-player", players=2),
     ) == ["house:C"]
     assert two.variant == "two-player"
+    # the house choice explains each house's three powers, one per year
+    seat = sorted(two.to_act)[0]
+    house = explain_options(two, seat)[0]
+    code = house.action.split()[1]
+    assert [c["code"] for c in house.components] == [
+        f"house:{code}",
+        f"power:{code}1",
+        f"power:{code}2",
+        f"power:{code}3",
+    ]
+    for kind, patterns in how_to_play("candelabria").related.items():
+        assert patterns and all("{code}" in p for p in patterns), kind
 
 
 def test_the_rulings_data_agrees_with_docs_rulings() -> None:

@@ -122,11 +122,17 @@ function fill(list, frame, options, act) {
       h("button.action.learn-option", { type: "button", onclick: () => act(option.action), dataset: { action: option.action } }, option.label),
       h("p.does", option.does),
       option.components.length
-        ? h("details.about", h("summary", option.components.map((c) => c.name).join(", ")),
+        ? h("details.about", h("summary", about(option.components)),
           option.components.map((c) => h("p", h("strong", `${c.name}: `), c.text)))
         : null,
       option.anchor ? h("a.rule", { href: rulesHref(frame, option.anchor), target: "_blank", rel: "noopener" }, `Rule: ${option.section}`) : null));
   }
+}
+
+// The folded components' summary line: their names, or the first and how many more when long.
+function about(components) {
+  const names = components.map((c) => c.name).join(", ");
+  return names.length <= 70 ? names : `${components[0].name} and ${components.length - 1} more`;
 }
 
 /** A log line in learn mode: after another player's move, why that kind of move is made. */
