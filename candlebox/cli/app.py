@@ -20,6 +20,9 @@ from candlebox.cli import replay as replay_module
 from candlebox.cli import simulate as simulate_module
 from candlebox.cli.errors import CliError, user_errors
 from candlebox.engine import State
+from candlebox.engine.howto import how_to_play
+
+DEFAULT_BOTS = "heuristic"  # the rivals of ``play`` unless --bots (or --learn's easy bot) says
 
 app = typer.Typer(
     name="candlebox",
@@ -109,6 +112,19 @@ def resumed_state(path: Path, game: str, changed: list[str]) -> State:
     return state
 
 
+def learn_settings(
+    game: str, players: int | None, variant: str | None, bots: str
+) -> tuple[int, str, str]:
+    """``--learn``: the game's first-game setup (content/learn.json), refusing a player count or
+    variant that is not it; the easy bot unless --bots names another than the default."""
+    setup = how_to_play(game).learn
+    if players not in (None, setup.players):
+        raise CliError(f"--learn is a {setup.players}-player game; drop --players {players}")
+    if variant not in (None, setup.variant):
+        raise CliError(f"--learn plays the {setup.variant!r} variant; drop --variant {variant}")
+    return setup.players, setup.variant, setup.bot if bots == DEFAULT_BOTS else bots
+
+
 def greet(session: play_module.Session, specs: dict[int, config.BotSpec]) -> None:
     state, console = session.state, session.console
     title = candlebox.game_info(state.game_id).title
@@ -120,6 +136,12 @@ def greet(session: play_module.Session, specs: dict[int, config.BotSpec]) -> Non
     console.print(
         f"[dim]Every move is saved to {escape(str(session.path))}. Type help for commands.[/]"
     )
+    if session.learn:
+        why = how_to_play(state.game_id).learn.why
+        console.print(
+            f"[bold]Learn mode.[/] {escape(why)} Each option below says what it does and the "
+            "rule behind it (type [bold]rules[/] for the game's summary); each bot move says why."
+        )
 
 
 @app.command()
@@ -139,7 +161,7 @@ def play(
             help="The bots in the other seats, in seat order; one name for all of them. "
             "Parameters go after the name: heuristic:key=value.",
         ),
-    ] = "heuristic",
+    ] = DEFAULT_BOTS,
     seed: Annotated[
         int | None,
         typer.Option(help="Seed of the game (bots' seeds follow from it); default: a fresh one."),
@@ -156,11 +178,22 @@ def play(
         Path | None,
         typer.Option(help="Carry on with a game saved earlier (the game's settings come from it)."),
     ] = None,
+    learn: Annotated[
+        bool,
+        typer.Option(
+            "--learn",
+            help="A first game to learn from: 2 players, the variant to start with, an easy bot "
+            "(unless --bots names another); every option says what it does and its rule, and "
+            "every bot move why.",
+        ),
+    ] = False,
 ) -> None:
     """Play GAME yourself against bots. Type an action's number or its text; help lists commands."""
     console = stdout()
     with reported():
         config.check_game(game)
+        if learn:
+            players, variant, bots = learn_settings(game, players, variant, bots)
         if resume is not None:
             given = {"--players": players, "--variant": variant, "--seed": seed, "--option": option}
             changed = [name for name, value in given.items() if value not in (None, [])]
@@ -174,7 +207,9 @@ def play(
         robots = config.make_bots(specs, state.seed)
         path = save or resume or saving.default_path(game, state.seed)
         saving.save(state, path)  # an unwritable path fails now, before the first move
-        session = play_module.Session(state, seat, robots, path, console, console.input)
+        session = play_module.Session(
+            state, seat, robots, path, console, console.input, learn=learn
+        )
         greet(session, specs)
         if resume is not None:
             play_module.skip_old_news(session)

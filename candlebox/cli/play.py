@@ -16,6 +16,7 @@ from candlebox import bots
 from candlebox.cli import render, saving
 from candlebox.cli.actions import NotInList, numbered, pick
 from candlebox.engine import State
+from candlebox.engine.howto import explain_options, how_to_play, rule_link
 from candlebox.engine.words import WordsError, components
 
 COMMANDS = """\
@@ -42,6 +43,7 @@ class Session:
     console: Console
     ask: Callable[[str], str]  # reads one line from the person (console.input; scripted in tests)
     shown: int = 0  # log entries of the human's seat already printed
+    learn: bool = False  # learn mode: options explained, rules linked, bot moves given a reason
 
     @property
     def game_id(self) -> str:
@@ -70,6 +72,10 @@ def skip_old_news(session: Session, keep: int = RECENT) -> None:
 def print_entry(session: Session, entry: dict[str, Any]) -> None:
     mark = "» " if entry.get("seat") == session.human else "  "
     session.console.print(Text(mark, style="bold") + render.event_text(session.game_id, entry))
+    if session.learn and entry.get("seat") not in (None, session.human):
+        why = how_to_play(session.game_id).why(entry)
+        if why:
+            session.console.print(f"    [italic dim]why: {escape(why)}[/]")
 
 
 def run_label(first: str, last: str) -> str:
@@ -87,7 +93,11 @@ def run_label(first: str, last: str) -> str:
 
 
 def print_actions(session: Session, actions: list[str]) -> None:
-    """The legal actions, numbered, each with its label in words."""
+    """The legal actions, numbered, each with its label in words (in learn mode, what it does and
+    the rule behind it too)."""
+    if session.learn:
+        print_options_explained(session, actions)
+        return
     state, seat = session.state, session.human
     for entry in numbered(actions):
         first = state.label(seat, actions[entry.first - 1])
@@ -102,9 +112,35 @@ def print_actions(session: Session, actions: list[str]) -> None:
         )
 
 
+def print_options_explained(session: Session, actions: list[str]) -> None:
+    """Learn mode's list: each action (a run such as ``auction 1–12`` once) with its label, what it
+    does and the section of the game's How to play it rests on."""
+    explained = {o.action: o for o in explain_options(session.state, session.human)}
+    for entry in numbered(actions):
+        first = explained[actions[entry.first - 1]]
+        said = (
+            first.label
+            if entry.first == entry.last
+            else run_label(first.label, explained[actions[entry.last - 1]].label)
+        )
+        session.console.print(
+            f"[bold cyan]{entry.numbers:>5}[/] {render.action_markup(session.game_id, entry.text)}"
+            f"  {escape(said)}"
+        )
+        session.console.print(f"        [dim]{escape(first.explained())}[/]")
+        if first.section:
+            session.console.print(f"        [dim]Rule: {escape(first.section)}[/]")
+
+
 def print_prompt(session: Session) -> None:
-    """The pending decision in words."""
+    """The pending decision in words (in learn mode, with the rule behind it)."""
     session.console.print(f"[bold]▶ {escape(session.state.prompt(session.human))}[/]")
+    if session.learn:
+        link = rule_link(session.state)
+        if link is not None:
+            session.console.print(
+                f"  [dim]Rule: {escape(link['title'])} (type rules to read it)[/]"
+            )
 
 
 def help_text(state: State) -> str:
@@ -118,6 +154,15 @@ def rules_text(state: State) -> str:
     text = candlebox.game_info(state.game_id).text()
     summary = "" if text is None else text.for_variant(text.rules, state.variant)
     return escape(summary) if summary else "This game has no summary of its rules."
+
+
+def rule_section_text(state: State) -> str:
+    """Learn mode's ``rules``: the How to play section behind the pending decision."""
+    link = rule_link(state)
+    if link is None:
+        return ""
+    text = how_to_play(state.game_id).section_text(link["anchor"])
+    return escape(text.replace("**", "")) + "\n"
 
 
 def game_words(state: State) -> dict[str, dict[str, str]]:
@@ -162,6 +207,8 @@ def handle_command(session: Session, typed: str, actions: list[str]) -> bool:
     if command == "help":
         console.print(help_text(session.state))
     elif command == "rules":
+        if session.learn:
+            console.print(rule_section_text(session.state))
         console.print(rules_text(session.state))
     elif command == "info" or command.startswith("info "):
         wanted = typed[5:]

@@ -10,6 +10,7 @@ from typing import Any
 import msgspec
 
 from candlebox.engine import State, fairness
+from candlebox.engine.howto import rule_link
 from candlebox.server import bots as botlib
 from candlebox.server.config import Settings
 from candlebox.server.errors import Rejected
@@ -164,6 +165,7 @@ def _seen(live: LiveGame, seat: int | None, entries: list[dict[str, Any]]) -> di
         "view": state.view(seat),
         "legal": state.legal_actions(seat) if seat is not None else [],
         **seat_words(state, seat),  # the pending decision and the legal actions in words
+        "rule": rule_link(state),  # the how-to-play section behind the pending decision
         "log": [entry_text(live.record.game, entry) for entry in entries],
         "over": state.is_over,
         "result": result(state),

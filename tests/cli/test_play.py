@@ -111,3 +111,48 @@ def test_several_bots_with_parameters_in_seat_order(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "seat 0: random, seat 2: heuristic:epsilon=0.5" in result.stdout
     assert json.loads(path.read_text())["players"] == 3
+
+
+def test_learn_mode_explains_options_rules_and_bot_moves(tmp_path: Path) -> None:
+    path = tmp_path / "learn.json"
+    result = run(
+        "play",
+        "candle-quest",
+        "--learn",
+        "--seed",
+        "4",
+        "--save",
+        str(path),
+        input="rules\n" + "1\n" * 6,
+    )
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    state = candlebox.load(read(path))
+    assert state.num_players == 2 and state.variant == "basic"
+    assert "Learn mode." in out
+    # each option: its label, what it does (with the candle's own text) and its rule
+    assert "Pass: bid no more for Red candle (value 6) (R6)" in out
+    assert "Lets the candle go (in an auction)" in out
+    assert "An expensive Lit candle that fills the Red place of your Menorah." in out
+    assert "Rule: Auction" in out
+    # the bot's moves come with the reason for that kind of move
+    assert "why: Flipping is the usual turn" in out
+    # rules: the How to play section of the decision at hand
+    assert "### Auction" in out and "Name an opening price" in out
+
+
+def test_learn_mode_refuses_another_player_count(tmp_path: Path) -> None:
+    result = run("play", "candelabria", "--learn", "--players", "3", "--save", str(tmp_path / "x"))
+    assert result.exit_code == 2
+    assert "--learn is a 2-player game" in result.output
+
+
+def test_learn_mode_plays_candelabria_two_player(tmp_path: Path) -> None:
+    path = tmp_path / "learn.json"
+    result = run(
+        "play", "candelabria", "--learn", "--seed", "1", "--save", str(path), input="1\n" * 3
+    )
+    assert result.exit_code == 0, result.output
+    assert candlebox.load(read(path)).variant == "two-player"
+    assert "Rule: Setup and House Choice" in result.stdout
+    assert re.search(r"The \w+ house; it starts in region \d", result.stdout)

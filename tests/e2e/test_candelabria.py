@@ -26,7 +26,7 @@ def create_from_lobby(
 ) -> str:
     """The lobby form: Candelabria, the variant, you and fast bots."""
     page.goto("/")
-    page.get_by_role("button", name=re.compile("Candelabria")).click()
+    page.locator("#create-form").get_by_role("button", name=re.compile("Candelabria")).click()
     page.get_by_role("group", name="Variant").get_by_role("button", name=variant).click()
     page.get_by_role("group", name="Players").get_by_role("button", name=str(len(seats))).click()
     for number, kind in enumerate(seats, start=1):

@@ -103,7 +103,7 @@ def create_from_lobby(
 ) -> str:
     """Use the lobby form: the game, one entry per seat ("you", "friend", "bot"), fast bots."""
     page.goto("/")
-    page.get_by_role("button", name=re.compile(title)).click()
+    page.locator("#create-form").get_by_role("button", name=re.compile(title)).click()
     page.get_by_role("group", name="Players").get_by_role("button", name=str(len(seats))).click()
     for number, kind in enumerate(seats, start=1):
         group = page.get_by_role("group", name=f"Seat {number}", exact=True)

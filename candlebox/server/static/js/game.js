@@ -5,6 +5,7 @@
 
 import { api, forget, joinLink, mySeat, remember } from "./api.js";
 import * as fairness from "./fairness.js";
+import * as learn from "./learn.js";
 import { clear, h, plural, toast } from "./ui.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
@@ -43,6 +44,7 @@ async function start() {
     remember(gameId, { pendingInvite: { seat, invite } });
     history.replaceState(null, "", `${location.pathname}?seat=${seat}`); // keep the code out of view
   }
+  learn.start(gameId); // rules inside the app: the rule bar and learn mode (learn.js)
   connect();
   $("all-actions").addEventListener("toggle", () => {
     localStorage.setItem("candlebox.listOpen", $("all-actions").open ? "1" : "0");
@@ -130,6 +132,7 @@ async function receive(msg) {
     page.log = msg.log;
     page.busy = false;
     renderAll(true);
+    if (await learn.ready(msg)) renderLog(page.log, true); // learn mode: the log with its reasons
   } else if (msg.type === "update") {
     if (!page.frame) return;
     if (msg.log_from !== page.log.length) {
@@ -151,6 +154,7 @@ async function receive(msg) {
     page.busy = false;
     // stale: the game moved on first; duplicate: a resent move already applied (the update shows it)
     if (msg.error !== "stale" && msg.error !== "duplicate") toast(msg.message, "error");
+    if (msg.error === "illegal" || msg.error === "malformed-action") learn.refused(msg.message, page.frame);
     renderBoard();
   }
 }
@@ -158,10 +162,10 @@ async function receive(msg) {
 // ----------------------------------------------------------------------------- acting
 function act(action) {
   if (page.busy || page.replay || !page.frame) return;
-  if (!page.frame.legal.includes(action)) {
+  if (!page.frame.legal.includes(action) && page.frame.you === null) {
     toast(`${action} is not legal now`, "error");
     return;
-  }
+  } // a seat's refused move goes to the server, which answers in the engine's words (learn.refused)
   page.busy = true;
   const sent = send({ type: "move", action, expect: page.frame.move, ref: `m${++page.refs}` });
   if (!sent) {
@@ -222,6 +226,7 @@ function renderAll(full, added) {
   $("subtitle").textContent = bits.join(" · ");
   renderBoard();
   renderBanner();
+  learn.render(currentFrame(), { token: page.token, act, replaying: Boolean(page.replay) });
   renderPlayers();
   renderActions();
   if (full || frame.over) fairness.render(game, $("practice"), $("fairness"), gameId);
@@ -519,6 +524,7 @@ function renderLog(entries, full) {
     const li = h("li", { class: `ev-${item.entry.event}` });
     if (page.module.decorate) li.append(page.module.decorate(item.text, ctx, item.entry));
     else li.append(decorateSeats(item.text, ctx));
+    learn.annotate(li, item, frame);
     list.append(li);
   }
   if (full || atBottom) list.scrollTop = list.scrollHeight;

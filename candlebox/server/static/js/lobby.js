@@ -2,6 +2,7 @@
 // options), see open games and join a seat, watch games being played, replay finished ones.
 
 import { api, forget, joinLink, myGames, remember } from "./api.js";
+import { lobbyPanel } from "./learn.js";
 import { clear, h, roving, toast } from "./ui.js";
 
 const $ = (id) => document.getElementById(id);
@@ -378,6 +379,7 @@ async function start() {
   form.meta = await api("/api/meta");
   form.seats = [];
   chooseGame(form.meta.games[0].id);
+  document.querySelector(".lobby-side").prepend(lobbyPanel(form.meta)); // learn.js
   refresh();
   setInterval(refresh, 5000);
 }

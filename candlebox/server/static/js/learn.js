@@ -1,0 +1,194 @@
+// Rules inside the app (issue 14), for the game page and the lobby:
+// - the rule bar under the banner: "Rule: <section>" for the pending decision (the frame's `rule`),
+//   a link to the game's How to play page, and a refused move in the engine's own words;
+// - learn mode (/g/ID?learn=1, or a game started from "Learn to play"): every legal action listed
+//   with its label, what it does and the rule behind it (/api/games/ID/learn), and each bot move in
+//   the log followed by why that kind of move is made (/api/rules/GAME: data, not words kept here);
+// - the lobby's "Learn to play" panel: a first 2-player game against an easy bot.
+// The words all come from the server (each game's content/learn.json and how_to_play.md).
+
+import { api, mySeat, remember } from "./api.js";
+import { clear, h, toast } from "./ui.js";
+
+const state = {
+  gameId: null,
+  learning: false,
+  rules: null, // /api/rules/GAME
+  refusal: null, // the engine's explanation of the last refused move, until the next move
+  asked: -1, // the move number whose options were last fetched
+  options: null, // {move, options}
+};
+
+function rulesHref(frame, anchor) {
+  const game = frame.game;
+  const params = new URLSearchParams({ variant: game.variant });
+  const options = Object.fromEntries(Object.entries(game.options || {}).filter(([, v]) => v !== null));
+  if (Object.keys(options).length) params.set("options", JSON.stringify(options));
+  return `/rules/${encodeURIComponent(game.game)}?${params}${anchor ? `#${anchor}` : ""}`;
+}
+
+// ----------------------------------------------------------------------------- game page
+/** Called once by the game page: is this a learn game (remembered per game in this browser)? */
+export function start(gameId) {
+  state.gameId = gameId;
+  const params = new URLSearchParams(location.search);
+  if (params.get("learn") === "1") remember(gameId, { learn: true });
+  const mine = mySeat(gameId);
+  state.learning = Boolean(mine && mine.learn);
+  if (state.learning) document.body.classList.add("learning");
+}
+
+function place(id, make) {
+  let el = document.getElementById(id);
+  if (!el) {
+    el = make();
+    document.getElementById("banner").after(el);
+  }
+  return el;
+}
+
+/** After every frame: the rule bar, and in learn mode the options explained. */
+export function render(frame, { token, act, replaying }) {
+  const bar = clear(place("rule-bar", () => h("div.rule-bar", { id: "rule-bar" })));
+  if (replaying) return;
+  if (frame.rule && !frame.over) {
+    bar.append(h("span.rule", "Rule: ",
+      h("a", { href: rulesHref(frame, frame.rule.anchor), target: "_blank", rel: "noopener", dataset: { anchor: frame.rule.anchor } }, frame.rule.title)));
+  }
+  bar.append(h("a.howto", { href: rulesHref(frame, ""), target: "_blank", rel: "noopener" }, "How to play"));
+  if (state.refusal && state.refusal.move === frame.move) {
+    bar.append(h("p.refusal", { role: "alert" }, `Not allowed: ${state.refusal.message}`));
+  } else {
+    state.refusal = null;
+  }
+  if (state.learning) renderLearn(frame, token, act);
+}
+
+/** A move the server refused: the engine's explanation, shown under the banner. */
+export function refused(message, frame) {
+  state.refusal = { message, move: frame ? frame.move : -1 };
+  const bar = document.getElementById("rule-bar");
+  if (!bar) return;
+  for (const old of bar.querySelectorAll(".refusal")) old.remove();
+  bar.append(h("p.refusal", { role: "alert" }, `Not allowed: ${message}`));
+}
+
+async function loadRules(game) {
+  if (state.rules && state.rules.game === game) return state.rules;
+  state.rules = await api(`/api/rules/${encodeURIComponent(game)}`).catch(() => null);
+  return state.rules;
+}
+
+function renderLearn(frame, token, act) {
+  const panel = place("learn-panel", () => h("section.learn-panel", { id: "learn-panel", "aria-label": "Learn mode" }));
+  // after the rule bar, whichever was made first
+  const bar = document.getElementById("rule-bar");
+  if (bar && bar.nextElementSibling !== panel) bar.after(panel);
+  loadRules(frame.game.game).then((rules) => {
+    const intro = panel.querySelector(".learn-intro");
+    if (rules && !intro) panel.prepend(h("p.learn-intro.note", `Learn mode: ${rules.learn.why} Each choice below says what it does and links to its rule; the log says why the bot did what it did.`));
+  });
+  const mine = frame.you !== null && frame.legal.length > 0 && !frame.over;
+  let list = panel.querySelector(".learn-options");
+  let heading = panel.querySelector("h2");
+  if (!heading) panel.append((heading = h("h2", "Your options")));
+  if (!list) panel.append((list = h("ol.learn-options")));
+  if (!mine) {
+    heading.textContent = frame.over ? "The game is over" : "Waiting for the other player…";
+    clear(list);
+    return;
+  }
+  heading.textContent = frame.prompt || "Your options";
+  if (state.options && state.options.move === frame.move) {
+    fill(list, frame, state.options.options, act);
+    return;
+  }
+  if (state.asked === frame.move) return;
+  state.asked = frame.move;
+  clear(list).append(h("li.note", "…")); // never a stale option: they are fetched for this move
+  api(`/api/games/${encodeURIComponent(state.gameId)}/learn`, { token })
+    .then((data) => {
+      state.options = data;
+      if (data.move === frame.move) fill(list, frame, data.options, act);
+    })
+    .catch((err) => toast(err.message, "error"));
+}
+
+function fill(list, frame, options, act) {
+  clear(list);
+  list.dataset.move = String(frame.move); // which move these options answer (tools, tests)
+  for (const option of options) {
+    list.append(h("li", { dataset: { action: option.action } },
+      h("button.action.learn-option", { type: "button", onclick: () => act(option.action), dataset: { action: option.action } }, option.label),
+      h("p.does", option.does),
+      option.components.length
+        ? h("details.about", h("summary", about(option.components)),
+          option.components.map((c) => h("p", h("strong", `${c.name}: `), c.text)))
+        : null,
+      option.anchor ? h("a.rule", { href: rulesHref(frame, option.anchor), target: "_blank", rel: "noopener" }, `Rule: ${option.section}`) : null));
+  }
+}
+
+// The folded components' summary line: their names, or the first and how many more when long.
+function about(components) {
+  const names = components.map((c) => c.name).join(", ");
+  return names.length <= 70 ? names : `${components[0].name} and ${components.length - 1} more`;
+}
+
+/** A log line in learn mode: after another player's move, why that kind of move is made. */
+export function annotate(li, item, frame) {
+  if (!state.learning || !state.rules || !frame) return;
+  const entry = item.entry;
+  if (entry.seat === undefined || entry.seat === null || entry.seat === frame.you) return;
+  const why = state.rules.explain[entry.event];
+  if (why) li.append(h("span.why", why));
+}
+
+/** Learn mode's data may arrive after the first log was drawn: the page redraws the log then. */
+export async function ready(frame) {
+  if (!state.learning) return false;
+  await loadRules(frame.game.game);
+  return true;
+}
+
+// ----------------------------------------------------------------------------- lobby
+async function startLearning(game, button) {
+  button.disabled = true;
+  try {
+    const rules = await loadRules(game.id);
+    const name = localStorage.getItem("candlebox.name") || undefined;
+    const bot = rules.learn.bot.split(":")[0]; // the terminal's parameters; the server's level below
+    const created = await api("/api/games", {
+      method: "POST",
+      body: {
+        game: game.id, variant: rules.learn.variant, options: {},
+        seats: [{ kind: "human", name }, { kind: "bot", bot, level: "easy", strength: 0.35 }],
+        you: 0, bot_delay: 0.8, public: false,
+      },
+    });
+    remember(created.id, { seat: created.seat, token: created.token, invites: created.invites, title: game.title, created: Date.now(), learn: true });
+    location.href = `/g/${encodeURIComponent(created.id)}?learn=1`;
+  } catch (err) {
+    toast(err.message, "error");
+    button.disabled = false;
+  }
+}
+
+/** The lobby's panel: per game, "Learn to play" and its How to play page. */
+export function lobbyPanel(meta) {
+  const panel = h("section.panel.learn-lobby", { id: "learn" },
+    h("h2", "Learn to play"),
+    h("p.note", "A first game against an easy bot, with every choice explained and a link to its rule."));
+  for (const game of meta.games) {
+    const button = h("button.primary", { type: "button", dataset: { learn: game.id } }, `Learn to play ${game.title}`);
+    button.addEventListener("click", () => startLearning(game, button));
+    panel.append(h("div.learn-row", button, h("a.small", { href: `/rules/${encodeURIComponent(game.id)}` }, "How to play")));
+  }
+  const wanted = new URLSearchParams(location.search).get("learn");
+  const chosen = meta.games.find((g) => g.id === wanted);
+  if (chosen) {
+    history.replaceState(null, "", "/");
+    setTimeout(() => panel.querySelector(`[data-learn="${chosen.id}"]`).focus(), 0);
+  }
+  return panel;
+}

@@ -1,0 +1,136 @@
+"""Rules inside the app in a real browser (issue 14): learn mode plays a whole first game of each
+game (the first option each time, bots at full speed), the how-to-play pages render with their
+rulings, and a refused move shows the engine's explanation under the banner."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+import pytest
+
+import candlebox
+from candlebox.engine.howto import how_to_play
+from tests.e2e.conftest import shot
+
+OPTIONS_NOW = (
+    "() => document.body.dataset.over === 'true' || !!document.querySelector("
+    '`.learn-options[data-move="${document.body.dataset.move}"] li button`)'
+)
+
+
+def learn_game(base: str, game: str) -> dict[str, Any]:
+    """The game the lobby's "Learn to play" makes, but with bots at full speed."""
+    learn = how_to_play(game).learn
+    body = {
+        "game": game,
+        "variant": learn.variant,
+        "options": {},
+        "seats": [
+            {"kind": "human", "name": "Ada"},
+            {"kind": "bot", "bot": "heuristic", "level": "easy"},
+        ],
+        "you": 0,
+        "bot_delay": 0,
+        "public": False,
+    }
+    response = httpx.post(f"{base}/api/games", json=body, timeout=30)
+    response.raise_for_status()
+    created: dict[str, Any] = response.json()
+    return created
+
+
+def open_learning(page: Any, created: dict[str, Any]) -> None:
+    seats = {created["id"]: {"seat": created["seat"], "token": created["token"]}}
+    page.goto("/")
+    page.evaluate("seats => localStorage.setItem('candlebox.seats', JSON.stringify(seats))", seats)
+    page.goto(f"/g/{created['id']}?learn=1")
+    page.wait_for_selector("#learn-panel")
+
+
+@pytest.mark.parametrize("game", ["sixteen-candies", "candelabria", "candle-quest"])
+def test_learn_mode_plays_a_whole_game(pages: Any, server: Any, game: str) -> None:
+    page = pages.new()
+    created = learn_game(server.base, game)
+    open_learning(page, created)
+    seen_why = False
+    for _ in range(1500):
+        page.wait_for_function(OPTIONS_NOW, timeout=20_000)
+        if page.get_attribute("body", "data-over") == "true":
+            break
+        move = page.get_attribute("body", "data-move")
+        first = page.locator(f'.learn-options[data-move="{move}"] li').first
+        # every option shows its label, what it does and its rule
+        assert first.locator("button").inner_text().strip()
+        assert first.locator(".does").inner_text().strip()
+        assert first.locator("a.rule").get_attribute("href").startswith(f"/rules/{game}?")
+        assert page.locator("#rule-bar .rule a").count() == 1
+        seen_why = seen_why or page.locator("#log .why").count() > 0
+        first.locator("button").click()
+        page.wait_for_function(
+            "m => document.body.dataset.move !== m || document.body.dataset.over === 'true'",
+            arg=move,
+            timeout=20_000,
+        )
+    assert page.get_attribute("body", "data-over") == "true"
+    assert seen_why or page.locator("#log .why").count() > 0  # the bot's moves were explained
+    assert page.locator("#rule-bar .refusal").count() == 0
+
+
+@pytest.mark.parametrize("game", candlebox.game_ids())
+def test_how_to_play_pages_render_with_their_rulings(pages: Any, game: str) -> None:
+    page = pages.new()
+    page.goto(f"/rules/{game}")
+    howto = how_to_play(game)
+    for section in howto.sections.values():
+        assert page.locator(f'[id="{section.anchor}"]').count() == 1
+    assert page.locator(".ruling").count() == len(
+        howto.rulings_for(
+            howto.learn.variant if game != "candelabria" else "standard",
+            candlebox.new_game(
+                game, players=candlebox.game_info(game).variants[0].min_players
+            ).options,
+        )
+    )
+    assert page.locator(".rules-toc ol a").count() == len(howto.sections) + 1
+
+
+def test_a_refused_move_shows_the_engines_explanation(pages: Any, server: Any) -> None:
+    page = pages.new()
+    created = learn_game(server.base, "candle-quest")
+    open_learning(page, created)
+    for _ in range(20):  # flip until a candle waits to be bought, sold or auctioned
+        page.wait_for_function(OPTIONS_NOW)
+        if page.locator('#actions form.action-number input[aria-label="auction amount"]').count():
+            break
+        move = page.get_attribute("body", "data-move")
+        page.locator(f'.learn-options[data-move="{move}"] li button').first.click()
+        page.wait_for_function("m => document.body.dataset.move !== m", arg=move)
+    # an amount typed past what the player owns (submitted as a browser without number checks
+    # would): the server refuses it and the page shows the engine's reason under the banner
+    page.evaluate(
+        """() => {
+        const input = document.querySelector('#actions input[aria-label="auction amount"]');
+        input.value = '99';
+        input.form.dispatchEvent(new Event('submit', { cancelable: true }));
+    }"""
+    )
+    refused = page.locator("#rule-bar .refusal")
+    refused.wait_for()
+    text = refused.inner_text()
+    assert text.startswith("Not allowed:") and "'auction 99'" in text and "Legal:" in text
+    shot(page, "learn-refused")
+
+
+def test_the_lobby_starts_a_learn_game(pages: Any) -> None:
+    page = pages.new()
+    page.goto("/")
+    page.locator('#learn button[data-learn="sixteen-candies"]').click()
+    page.wait_for_url("**/g/*?learn=1")
+    page.wait_for_selector(".learn-intro")
+    assert "16 candies" in page.locator(".learn-intro").inner_text()
+    assert page.locator("#players").inner_text().count("easy") == 1
+    href = page.locator("#rule-bar a.howto").get_attribute("href")
+    assert href.startswith("/rules/sixteen-candies?variant=standard")
+    page.goto(href)
+    assert page.locator("h1").inner_text() == "How to play 16 Candies"
