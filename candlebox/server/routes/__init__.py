@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from candlebox.server.routes import games, lobby, moves, pages, seats, websocket
+from candlebox.server.routes import games, leaving, lobby, moves, pages, seats, websocket
 
 ROUTERS: tuple[APIRouter, ...] = (
     pages.router,
@@ -14,5 +14,6 @@ ROUTERS: tuple[APIRouter, ...] = (
     games.router,
     seats.router,
     moves.router,
+    leaving.router,
     websocket.router,
 )
