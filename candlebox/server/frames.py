@@ -40,6 +40,11 @@ class Frames:
                     "kind": record.kind,
                     "bot": record.bot if bot else None,
                     "strength": botlib.strength_of(record.bot, record.params) if bot else None,
+                    # what the page's "thinking" spinner says: the bot's level and time budget
+                    "level": botlib.level_of(record.bot, record.params) if bot else None,
+                    "budget": botlib.budget_of(record.params, live.record.bot_delay)
+                    if bot
+                    else None,
                     "taken": bot or record.token_hash is not None,
                     "connected": live.connected(record.seat),
                     "away": None if away is None else round(now - away, 1),

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import io
 import json
 import re
+import time as clock
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 
 import candlebox
+from candlebox import bots
+from candlebox.cli.play import Session, step
 from tests.cli.conftest import SHORT, read, run
 
 
@@ -111,3 +116,31 @@ def test_several_bots_with_parameters_in_seat_order(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "seat 0: random, seat 2: heuristic:epsilon=0.5" in result.stdout
     assert json.loads(path.read_text())["players"] == 3
+
+
+def test_a_thinking_bot_shows_a_spinner_with_its_budget(tmp_path: Path) -> None:
+    """While a bot decides, the terminal shows a spinner naming the seat, the bot and its time
+    budget (issue 16); it is cleared once the bot has moved."""
+
+    class Slow:
+        """An ISMCTS bot that takes its time, so the spinner is drawn a few times."""
+
+        name = "ismcts"
+
+        def __init__(self) -> None:
+            self.inner = bots.make("ismcts", seed=1, seconds=0.4)
+            self.seconds = 0.4
+
+        def choose(self, state: candlebox.State, seat: int) -> str:
+            clock.sleep(0.4)
+            return str(self.inner.choose(state, seat))
+
+    state = candlebox.new_game("candle-quest", players=2, seed=3)
+    bot_seat = state.to_act[0]
+    out = io.StringIO()
+    console = Console(file=out, force_terminal=True, width=100)
+    session = Session(state, 1 - bot_seat, {bot_seat: Slow()}, tmp_path / "g.json", console, input)
+    assert step(session, bot_seat)
+    assert len(state.history) == 1
+    shown = out.getvalue()
+    assert f"Seat {bot_seat} (ismcts bot) is thinking… up to 0.4 s" in shown

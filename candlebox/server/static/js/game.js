@@ -5,6 +5,7 @@
 
 import { api, forget, joinLink, mySeat, remember } from "./api.js";
 import * as fairness from "./fairness.js";
+import { thinkingNote } from "./thinking.js";
 import { clear, h, plural, toast } from "./ui.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
@@ -302,6 +303,8 @@ function renderBanner() {
   }
   banner.className = `banner ${mood}`;
   banner.append(h("span.banner-text", text));
+  const thinking = empty.length ? null : thinkingNote(frame, page.replay);
+  if (thinking) banner.append(thinking);
 }
 
 function renderPlayers() {
