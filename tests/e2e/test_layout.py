@@ -131,3 +131,28 @@ def test_the_board_fits_the_screen(
     finally:
         context.close()
     assert not errors
+
+
+def test_the_board_is_drawn_with_its_stylesheet(
+    browser: Any, server: ServerProcess, games: dict[tuple[str, int], dict[str, Any]]
+) -> None:
+    """A slow stylesheet never leaves the board drawn bare (its targets a line of text tall): the
+    page waits for the game's stylesheet before it draws the board."""
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, base_url=server.base)
+    try:
+        page = context.new_page()
+
+        def slowly(route: Any) -> None:
+            page.wait_for_timeout(1500)
+            route.continue_()
+
+        page.route("**/css/games/*.css", slowly)
+        page.goto("/")
+        open_seat(page, games[("candelabria", 5)])
+        styled = page.evaluate(
+            "() => [...document.querySelectorAll('link[data-game]')].every(l => l.sheet)"
+        )
+        assert styled, "the board was drawn before its stylesheet arrived"
+        page.unroute_all(behavior="ignoreErrors")
+    finally:
+        context.close()

@@ -5,6 +5,7 @@
 
 import { api, forget, joinLink, mySeat, remember } from "./api.js";
 import * as fairness from "./fairness.js";
+import { groupOptions } from "./keys.js";
 import { thinkingNote } from "./thinking.js";
 import { clear, h, plural, toast } from "./ui.js";
 
@@ -63,10 +64,18 @@ async function loadModule(game) {
     console.warn(`no page module ${name} for ${game}; using the generic board`, err);
     mod = (await import("./games/generic.js")).default;
   }
-  page.module = { id: game, ...mod };
   if (mod.css && !document.querySelector(`link[data-game="${game}"]`)) {
-    document.head.append(h("link", { rel: "stylesheet", href: mod.css, dataset: { game } }));
+    // wait for the board's stylesheet: a board drawn before it flashes bare, its targets the wrong size
+    const link = h("link", { rel: "stylesheet", href: mod.css, dataset: { game } });
+    const loaded = new Promise((done) => {
+      link.addEventListener("load", done);
+      link.addEventListener("error", done);
+      setTimeout(done, 5000);
+    });
+    document.head.append(link);
+    await loaded;
   }
+  page.module = { id: game, ...mod };
   page.facts = info ? info.facts : {};
 }
 
@@ -244,6 +253,7 @@ function renderBoard() {
     console.error(err);
     board.append(h("p.problem", `The board could not be drawn (${err.message}); use the list of actions.`));
   }
+  groupOptions(board);
   if (hadFocus) focusDecision(board);
 }
 
