@@ -5,7 +5,7 @@
 
 import { api, forget, joinLink, mySeat, remember } from "./api.js";
 import * as fairness from "./fairness.js";
-import { groupOptions } from "./keys.js";
+import { readyForKeys } from "./keys.js";
 import { thinkingNote } from "./thinking.js";
 import { clear, h, plural, toast } from "./ui.js";
 
@@ -253,7 +253,7 @@ function renderBoard() {
     console.error(err);
     board.append(h("p.problem", `The board could not be drawn (${err.message}); use the list of actions.`));
   }
-  groupOptions(board);
+  readyForKeys(board);
   if (hadFocus) focusDecision(board);
 }
 
