@@ -45,6 +45,11 @@ def test_the_lobby_has_no_serious_violation(pages: Pages, server: Any, size: str
     for summary in page.locator(".options summary").all():
         summary.click()
     assert serious(page) == []
+    small = page.evaluate(
+        "() => [...document.querySelectorAll('#mine .gc-actions > *')]"
+        ".map(e => e.getBoundingClientRect()).filter(r => r.width < 24 || r.height < 24).length"
+    )
+    assert small == 0, "a button of Your games is smaller than 24x24"
     shot(page, f"lobby-{size}")
     page.locator("#mine [data-leave='resign']").click()
     page.wait_for_selector("#mine [data-confirm='resign']")
