@@ -277,8 +277,24 @@ def step(session: Session, seat: int) -> bool:
     if seat == session.human:
         return human_turn(session) is not None
     robot = session.robots[seat]
-    session.state.apply(seat, robot.choose(session.state, seat))
+    # a spinner while the bot decides (rich shows it only on a terminal, and clears it after)
+    with session.console.status(thinking_text(seat, robot), spinner="dots"):
+        action = robot.choose(session.state, seat)
+    session.state.apply(seat, action)
     return True
+
+
+def thinking_text(seat: int, robot: bots.Bot) -> str:
+    """What the spinner says while ``robot`` decides for ``seat``: who, and its budget."""
+    seconds = getattr(robot, "seconds", None)
+    iterations = getattr(robot, "iterations", None)
+    if isinstance(seconds, int | float):
+        budget = f"up to {seconds:g} s"
+    elif isinstance(iterations, int):
+        budget = f"{iterations} playouts"
+    else:
+        budget = "a moment"
+    return f"Seat {seat} ({escape(robot.name)} bot) is thinking… {budget}"
 
 
 def run(session: Session) -> bool:

@@ -189,6 +189,26 @@ def strength_of(name: str | None, params: dict[str, Any]) -> float | None:
     return None
 
 
+def level_of(name: str | None, params: dict[str, Any]) -> str | None:
+    """The lobby's name for a bot's strength: ``beginner`` (the random bot), ``easy``, ``medium``
+    or ``hard`` (the nearest level at or below its strength); None for a bot with no strength."""
+    if name == "random":
+        return "beginner"
+    strength = strength_of(name, params)
+    if strength is None:
+        return None
+    below = [level for level, value in STRENGTHS.items() if value <= strength + 1e-9]
+    return below[-1] if below else "easy"
+
+
+def budget_of(params: dict[str, Any], delay: float) -> float:
+    """The most a bot's decision takes, in seconds, as a player waits for it: its own thinking
+    time when it has one (``seconds``), and never less than the table's bot delay."""
+    own = params.get("seconds")
+    think = float(own) if isinstance(own, int | float) else 0.0
+    return round(max(think, delay), 2)
+
+
 def bot_seed(game_seed: int, seat: int, generation: int) -> int:
     """A seat's bot seed follows from the game's (as at the terminal), moved on by ``generation``
     (the move number when the bot was made) so a bot made again after a restart plays on freshly."""

@@ -41,6 +41,11 @@ class Frames:
                     "kind": record.kind,
                     "bot": record.bot if bot else None,
                     "strength": botlib.strength_of(record.bot, record.params) if bot else None,
+                    # what the page's "thinking" spinner says: the bot's level and time budget
+                    "level": botlib.level_of(record.bot, record.params) if bot else None,
+                    "budget": botlib.budget_of(record.params, live.record.bot_delay)
+                    if bot
+                    else None,
                     "taken": bot or record.token_hash is not None,
                     "connected": live.connected(record.seat),
                     "away": None if away is None else round(now - away, 1),
@@ -60,6 +65,7 @@ class Frames:
             "public": record.public,
             "bot_delay": record.bot_delay,
             "status": "over" if live.over else "live",
+            "result": live.result(),
             "moves": live.moves,
             "created_at": record.created_at,
             "zombie_after": self.settings.zombie_after,
@@ -130,6 +136,7 @@ class Frames:
         for mover, action in history[:at]:
             state.apply(mover, action)
         entries = state.log(seat)
+        last = at == len(history)  # a resigned game ends after its last move, not in it
         return {
             "type": "replay",
             "game": self.game_public(live),
@@ -140,8 +147,8 @@ class Frames:
             "view": state.view(seat),
             "legal": [],
             "log": [entry_text(live.record.game, entry) for entry in entries],
-            "over": state.is_over,
-            "result": result(state),
+            "over": live.over if last else state.is_over,
+            "result": live.result() if last else result(state),
         }
 
     def saved_game(self, live: LiveGame) -> dict[str, Any]:
@@ -163,12 +170,12 @@ def _seen(live: LiveGame, seat: int | None, entries: list[dict[str, Any]]) -> di
     return {
         "move": live.moves,
         "view": state.view(seat),
-        "legal": state.legal_actions(seat) if seat is not None else [],
+        "legal": state.legal_actions(seat) if seat is not None and not live.over else [],
         **seat_words(state, seat),  # the pending decision and the legal actions in words
         "rule": rule_link(state),  # the how-to-play section behind the pending decision
         "log": [entry_text(live.record.game, entry) for entry in entries],
-        "over": state.is_over,
-        "result": result(state),
+        "over": live.over,
+        "result": live.result(),
     }
 
 
@@ -194,9 +201,9 @@ def fairness_public(live: LiveGame) -> dict[str, Any]:
     }
 
 
-def closed_frame() -> str:
-    """The error frame watchers of a game closed for being abandoned get."""
-    payload = {"type": "error", "error": "closed", "message": CLOSED_MESSAGE, "ref": None}
+def closed_frame(code: str = "closed", message: str = CLOSED_MESSAGE) -> str:
+    """The error frame watchers of a game closed (nobody moved for long, or its host left) get."""
+    payload = {"type": "error", "error": code, "message": message, "ref": None}
     return encode(payload).decode()
 
 

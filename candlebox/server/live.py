@@ -11,6 +11,7 @@ from candlebox.engine import State
 from candlebox.server.storage import GameRecord, SeatRecord
 
 CLOSED_MESSAGE = "this game was closed: nobody moved in it for a long time"
+ABANDONED_MESSAGE = "this game was abandoned by its host before anyone else played in it"
 
 
 class Connection:
@@ -59,7 +60,21 @@ class LiveGame:
 
     @property
     def over(self) -> bool:
-        return self.state.is_over
+        """Played to its end, or ended by a resignation (rulings EG-1)."""
+        return self.state.is_over or self.resigned
+
+    @property
+    def resigned(self) -> bool:
+        return self.record.status == "resigned"
+
+    def result(self) -> dict[str, Any] | None:
+        """The result: the engine's when the game was played out, the stored one when a seat
+        resigned; None while the game goes on."""
+        if self.resigned:
+            return self.record.result
+        if not self.state.is_over:
+            return None
+        return {"winners": list(self.state.winners), "scores": list(self.state.scores)}
 
     def seat(self, number: int) -> SeatRecord:
         return self.record.seats[number]

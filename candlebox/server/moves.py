@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 from candlebox.engine import MalformedAction
 from candlebox.server.errors import Rejected
-from candlebox.server.live import CLOSED_MESSAGE, LiveGame
+from candlebox.server.live import ABANDONED_MESSAGE, CLOSED_MESSAGE, LiveGame
 from candlebox.server.registry import LiveGames
 from candlebox.server.storage import MoveConflict, MoveRecord, Storage
 
@@ -50,6 +50,8 @@ class Moves:
     def _check(self, live: LiveGame, seat: int, action: str, expect: int, bot: bool) -> None:
         if live.record.status == "expired":  # closed while this move waited for the lock
             raise Rejected("closed", CLOSED_MESSAGE, 410)
+        if live.record.status == "abandoned":
+            raise Rejected("abandoned", ABANDONED_MESSAGE, 410)
         if live.over:
             raise Rejected("over", "the game is over; no move is legal", 409)
         if not bot and live.seat(seat).kind == "bot":

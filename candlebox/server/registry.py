@@ -13,7 +13,7 @@ from candlebox.server import security
 from candlebox.server.config import Settings
 from candlebox.server.errors import Rejected
 from candlebox.server.frames import Frames
-from candlebox.server.live import CLOSED_MESSAGE, LiveGame
+from candlebox.server.live import ABANDONED_MESSAGE, CLOSED_MESSAGE, LiveGame
 from candlebox.server.packs import fresh_state
 from candlebox.server.storage import GameRecord, MoveRecord, Storage, Writer
 
@@ -83,6 +83,8 @@ class LiveGames:
             raise Rejected("broken", "this game's record does not replay", 410)
         if record.status == "expired":
             raise Rejected("closed", CLOSED_MESSAGE, 410)
+        if record.status == "abandoned":
+            raise Rejected("abandoned", ABANDONED_MESSAGE, 410)
         live = self.games.get(game_id) or self.finished.get(game_id)  # loaded meanwhile?
         if live is not None:
             return live

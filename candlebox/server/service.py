@@ -26,6 +26,7 @@ from candlebox.server.creating import new_game
 from candlebox.server.errors import Rejected
 from candlebox.server.expiry import Sweeper
 from candlebox.server.frames import Frames, board_of
+from candlebox.server.leaving import Leaving
 from candlebox.server.live import Connection, LiveGame
 from candlebox.server.lobby import Lobby, Page
 from candlebox.server.moves import Moves
@@ -46,6 +47,7 @@ class GameService:
         self.seating = Seating(self.registry, self.bots.schedule)
         self.pages = Lobby(self.registry)
         self.sweeper = Sweeper(self.registry)
+        self.leaving = Leaving(self.registry)
         self.sweeping: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------------ start and stop
@@ -161,6 +163,12 @@ class GameService:
         if self.registry.seat_for_token(live, token) != seat:
             raise Rejected("credential", "that credential is not for this seat", 403)
         await self.seating.take_back(live, seat)
+
+    async def resign(self, game_id: str, token: str | None) -> dict[str, Any]:
+        return await self.leaving.resign(game_id, token)
+
+    async def abandon(self, game_id: str, token: str | None) -> None:
+        await self.leaving.abandon(game_id, token)
 
     def attach(self, live: LiveGame, conn: Connection) -> None:
         self.seating.attach(live, conn)

@@ -63,7 +63,10 @@ games = Table(
     Column("seed", BigInteger, nullable=False),
     Column("public", Boolean, nullable=False),  # listed in the lobby's open games
     Column("bot_delay", Float, nullable=False),  # seconds a bot waits before moving
-    Column("status", String(16), nullable=False),  # "live", "over" or "broken"
+    # "live", "over", "broken", "expired" (closed unplayed), "resigned" (a seat resigned: over,
+    # the result says who) or "abandoned" (its host left it before anyone else played); a plain
+    # string, so databases made before a status existed need no migration
+    Column("status", String(16), nullable=False),
     Column("created_at", Float, nullable=False),
     Column("updated_at", Float, nullable=False),
     Column("result", Text, nullable=True),  # JSON {"winners": [...], "scores": [...]} when over
@@ -107,6 +110,10 @@ fairness = Table(
     Column("nonce", String(64), nullable=False),
     Column("commitment", String(64), nullable=False),
 )
+
+
+FINISHED = ("over", "resigned")  # statuses of games with a result (listed, replayable)
+ENDED = (*FINISHED, "expired", "abandoned")  # statuses of games deleted once old
 
 
 class MoveConflict(Exception):
@@ -316,7 +323,7 @@ class Storage:
     def delete_ended(conn: Connection, before: float) -> list[str]:
         """Delete the games that finished or were closed before ``before`` (their moves and seats
         too); returns their ids."""
-        ended = games.c.status.in_(("over", "expired"))
+        ended = games.c.status.in_(ENDED)
         ids = [
             row.id
             for row in conn.execute(
@@ -411,7 +418,7 @@ class Storage:
     ) -> list[GameRecord]:
         """The most recently finished public games, newest first (before ``after``, a finishing time
         and id, for the next page), with their seats. Private games are never listed."""
-        query = select(games).where(games.c.status == "over", games.c.public.is_(True))
+        query = select(games).where(games.c.status.in_(FINISHED), games.c.public.is_(True))
         if after is not None:
             stamp, game_id = after
             query = query.where(

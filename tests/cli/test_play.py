@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import io
 import json
 import re
+import time as clock
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 
 import candlebox
+from candlebox import bots
+from candlebox.cli.play import Session, step
 from tests.cli.conftest import SHORT, read, run
 
 
@@ -156,3 +161,29 @@ def test_learn_mode_plays_candelabria_two_player(tmp_path: Path) -> None:
     assert candlebox.load(read(path)).variant == "two-player"
     assert "Rule: Setup and House Choice" in result.stdout
     assert re.search(r"The \w+ house; it starts in region \d", result.stdout)
+def test_a_thinking_bot_shows_a_spinner_with_its_budget(tmp_path: Path) -> None:
+    """While a bot decides, the terminal shows a spinner naming the seat, the bot and its time
+    budget (issue 16); it is cleared once the bot has moved."""
+
+    class Slow:
+        """An ISMCTS bot that takes its time, so the spinner is drawn a few times."""
+
+        name = "ismcts"
+
+        def __init__(self) -> None:
+            self.inner = bots.make("ismcts", seed=1, seconds=0.4)
+            self.seconds = 0.4
+
+        def choose(self, state: candlebox.State, seat: int) -> str:
+            clock.sleep(0.4)
+            return str(self.inner.choose(state, seat))
+
+    state = candlebox.new_game("candle-quest", players=2, seed=3)
+    bot_seat = state.to_act[0]
+    out = io.StringIO()
+    console = Console(file=out, force_terminal=True, width=100)
+    session = Session(state, 1 - bot_seat, {bot_seat: Slow()}, tmp_path / "g.json", console, input)
+    assert step(session, bot_seat)
+    assert len(state.history) == 1
+    shown = out.getvalue()
+    assert f"Seat {bot_seat} (ismcts bot) is thinking… up to 0.4 s" in shown

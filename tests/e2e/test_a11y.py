@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import Pages, create_game, open_seat
+from tests.e2e.conftest import Pages, create_game, open_seat, shot
 from tests.e2e.test_layout import SIZES
 
 axe_module = pytest.importorskip(
@@ -29,14 +29,30 @@ def serious(page: Any) -> list[str]:
     return found
 
 
-@pytest.mark.parametrize("size", ["laptop", "phone"])
-def test_the_lobby_has_no_serious_violation(pages: Pages, size: str) -> None:
+@pytest.mark.parametrize("size", list(SIZES))
+def test_the_lobby_has_no_serious_violation(pages: Pages, server: Any, size: str) -> None:
+    """With its options open and a game of yours listed (Resume, Resign, Abandon), and with the
+    Resign question asked."""
+    created = create_game(server.base, "candle-quest", 2)
     page = pages.new()
     page.set_viewport_size({"width": SIZES[size][0], "height": SIZES[size][1]})
     page.goto("/")
+    seats = {created["id"]: {"seat": created["seat"], "token": created["token"]}}
+    page.evaluate("seats => localStorage.setItem('candlebox.seats', JSON.stringify(seats))", seats)
+    page.reload()
     page.wait_for_selector("#create")
+    page.wait_for_selector("#mine [data-leave='resign']")
     for summary in page.locator(".options summary").all():
         summary.click()
+    assert serious(page) == []
+    small = page.evaluate(
+        "() => [...document.querySelectorAll('#mine .gc-actions > *')]"
+        ".map(e => e.getBoundingClientRect()).filter(r => r.width < 24 || r.height < 24).length"
+    )
+    assert small == 0, "a button of Your games is smaller than 24x24"
+    shot(page, f"lobby-{size}")
+    page.locator("#mine [data-leave='resign']").click()
+    page.wait_for_selector("#mine [data-confirm='resign']")
     assert serious(page) == []
 
 

@@ -1,7 +1,8 @@
 """Fit and feel in a real browser: every game at its smallest and largest player count, on a phone
 (390×844), a laptop (1280×800) and a large screen (1920×1080). The page never scrolls sideways, your
 own hand or screen and the decision are in view on the laptop without scrolling, and every element
-that takes a click on the board is at least 24×24 px with its centre on itself. Screenshots go to
+that takes a click on the board is at least 24×24 px with its centre on itself, and axe-core finds no
+serious or critical accessibility violation. Screenshots go to
 /tmp/h9-shots/ (CANDLEBOX_LAYOUT_SHOTS to change)."""
 
 from __future__ import annotations
@@ -14,6 +15,11 @@ import pytest
 
 from tests.e2e.conftest import create_game, open_seat
 from tests.server.live import ServerProcess
+
+try:  # the accessibility scan runs where axe-playwright-python is installed (the e2e extra)
+    from axe_playwright_python.sync_playwright import Axe
+except ImportError:  # pragma: no cover - depends on the machine
+    Axe = None
 
 SHOTS = Path(os.environ.get("CANDLEBOX_LAYOUT_SHOTS", "/tmp/h9-shots"))
 SIZES = {"phone": (390, 844), "laptop": (1280, 800), "large": (1920, 1080)}
@@ -49,6 +55,18 @@ CHECK_TARGETS = """
     if (!hit || !(hit === el || el.contains(hit))) bad.push('covered: ' + what + ' by ' + (hit ? hit.outerHTML.slice(0, 60) : 'nothing'));
   }
   return bad;
+}
+"""
+
+# panels that must not sit under your sticky hand or screen when the page opens at a decision
+UNCOVERED = {"sixteen-candies": [".sc-info"]}
+UNDER_HAND = """
+(selector) => {
+  const panel = document.querySelector(selector);
+  const hand = document.querySelector('.sc-you-wrap, .cq-you');
+  if (!panel || !hand) return false;
+  const a = panel.getBoundingClientRect(), b = hand.getBoundingClientRect();
+  return a.bottom > b.top + 1 && a.top < b.bottom - 1;
 }
 """
 
@@ -127,7 +145,47 @@ def test_the_board_fits_the_screen(
                 )
                 if box is not None:
                     assert box[0] >= 0 and box[1] <= height + 1, f"{selector} not in view: {box}"
+        for panel in UNCOVERED.get(game, []):  # as the page opens (the targets' check scrolls)
+            assert page.evaluate(UNDER_HAND, panel) is False, f"{panel} is under your hand"
         assert page.evaluate(CHECK_TARGETS) == []
+        assert serious_violations(page) == [], "accessibility"
     finally:
         context.close()
     assert not errors
+
+
+def serious_violations(page: Any) -> list[str]:
+    """axe-core's serious and critical violations on the page (none checked without axe)."""
+    if Axe is None:
+        return []
+    found = []
+    for violation in Axe().run(page).response["violations"]:
+        if violation["impact"] in ("serious", "critical"):
+            targets = [" ".join(map(str, n["target"])) for n in violation["nodes"][:3]]
+            found.append(f"{violation['id']} ({violation['impact']}): {targets}")
+    return found
+
+
+def test_the_board_is_drawn_with_its_stylesheet(
+    browser: Any, server: ServerProcess, games: dict[tuple[str, int], dict[str, Any]]
+) -> None:
+    """A slow stylesheet never leaves the board drawn bare (its targets a line of text tall): the
+    page waits for the game's stylesheet before it draws the board."""
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, base_url=server.base)
+    try:
+        page = context.new_page()
+
+        def slowly(route: Any) -> None:
+            page.wait_for_timeout(1500)
+            route.continue_()
+
+        page.route("**/css/games/*.css", slowly)
+        page.goto("/")
+        open_seat(page, games[("candelabria", 5)])
+        styled = page.evaluate(
+            "() => [...document.querySelectorAll('link[data-game]')].every(l => l.sheet)"
+        )
+        assert styled, "the board was drawn before its stylesheet arrived"
+        page.unroute_all(behavior="ignoreErrors")
+    finally:
+        context.close()

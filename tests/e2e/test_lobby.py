@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import pytest
 
 from tests.e2e.conftest import Pages, create_game, shot
@@ -76,3 +77,79 @@ def test_your_private_game_is_listed_with_its_players(pages: Pages, server: obje
     card.wait_for()
     assert "Ada" in card.inner_text()
     assert "in play" in card.inner_text()
+
+
+def _public_game(base: str) -> dict[str, object]:
+    body = {
+        "game": "candle-quest",
+        "seats": [{"kind": "human", "name": "Ada"}, {"kind": "bot", "bot": "random"}],
+        "you": 0,
+        "public": True,
+    }
+    response = httpx.post(f"{base}/api/games", json=body, timeout=30)
+    response.raise_for_status()
+    made: dict[str, object] = response.json()
+    return made
+
+
+def test_your_games_resign_and_abandon(pages: Pages, server: object) -> None:
+    """ "Your games" shows each game's state, date and players; Resign asks again and ends the game
+    with you last (it leaves "Being played" for "Finished"); Abandon closes a game nobody else
+    joined; a game another person joined offers no Abandon."""
+    base = server.base  # type: ignore[attr-defined]
+    resigned = _public_game(base)
+    abandoned = create_game(base, "sixteen-candies", 2)
+    friend = httpx.post(
+        f"{base}/api/games",
+        json={"game": "candle-quest", "seats": [{"name": "Ada"}, {}], "you": 0, "public": False},
+        timeout=30,
+    ).json()
+    claim = httpx.post(
+        f"{base}/api/games/{friend['id']}/seats/1/claim",
+        json={"name": "Bo", "invite": friend["invites"]["1"]},
+        timeout=30,
+    )
+    assert claim.status_code == 200
+    page = pages.new()
+    page.goto("/")
+    seats = {
+        str(made["id"]): {"seat": made["seat"], "token": made["token"], "created": 1.7e12}
+        for made in (resigned, abandoned, friend)
+    }
+    page.evaluate("seats => localStorage.setItem('candlebox.seats', JSON.stringify(seats))", seats)
+    page.reload()
+    card = page.locator(f"#mine .game-card[data-game='{resigned['id']}']")
+    card.locator("[data-leave='resign']").wait_for()
+    assert page.locator(f"#playing .game-card[data-game='{resigned['id']}']").count() == 1
+    text = card.inner_text()
+    assert "in play" in text and "Ada" in text and "2023" in text  # state, players, date
+    joined = page.locator(f"#mine .game-card[data-game='{friend['id']}']")
+    joined.locator("[data-leave='resign']").wait_for()
+    assert joined.locator("[data-leave='abandon']").count() == 0  # Bo has joined
+    shot(page, "lobby-your-games")
+
+    card.locator("[data-leave='resign']").click()
+    card.locator("[data-confirm='resign']").wait_for()
+    assert "ends now with you last" in card.inner_text()
+    card.locator("[data-confirm='resign']").click()
+    card = page.locator(f"#mine .game-card[data-game='{resigned['id']}'][data-state='over']")
+    card.wait_for()
+    assert "you resigned" in card.inner_text()
+    assert card.get_by_role("link", name="Replay").count() == 1
+    page.locator(f"#finished .game-card[data-game='{resigned['id']}']").wait_for()
+    assert page.locator(f"#playing .game-card[data-game='{resigned['id']}']").count() == 0
+
+    other = page.locator(f"#mine .game-card[data-game='{abandoned['id']}']")
+    other.locator("[data-leave='abandon']").click()
+    # the focus moves to the question's "Yes" (a keyboard player keeps their place)
+    page.wait_for_function("document.activeElement.dataset.confirm === 'abandon'")
+    other.locator("[data-confirm='abandon']").click()
+    page.locator(
+        f"#mine .game-card[data-game='{abandoned['id']}'][data-state='abandoned']"
+    ).wait_for()
+    ended = page.locator(f"#mine .game-card[data-game='{abandoned['id']}']")
+    assert "abandoned" in ended.inner_text() and "16 Candies" in ended.inner_text()
+    assert ended.get_by_role("link").count() == 0  # nothing left to open
+    shot(page, "lobby-your-games-ended")
+    gone = httpx.get(f"{base}/api/games/{abandoned['id']}/state", timeout=30)
+    assert gone.status_code == 410

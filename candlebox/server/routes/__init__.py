@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from candlebox.server.routes import games, lobby, moves, pages, rules, seats, websocket
+from candlebox.server.routes import games, leaving, lobby, moves, pages, rules, seats, websocket
 
 ROUTERS: tuple[APIRouter, ...] = (
     pages.router,
@@ -14,6 +14,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     games.router,
     seats.router,
     moves.router,
+    leaving.router,
     websocket.router,
     rules.router,
 )

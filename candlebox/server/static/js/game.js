@@ -6,6 +6,8 @@
 import { api, forget, joinLink, mySeat, remember } from "./api.js";
 import * as fairness from "./fairness.js";
 import * as learn from "./learn.js";
+import { readyForKeys } from "./keys.js";
+import { thinkingNote } from "./thinking.js";
 import { clear, h, plural, toast } from "./ui.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
@@ -64,10 +66,18 @@ async function loadModule(game) {
     console.warn(`no page module ${name} for ${game}; using the generic board`, err);
     mod = (await import("./games/generic.js")).default;
   }
-  page.module = { id: game, ...mod };
   if (mod.css && !document.querySelector(`link[data-game="${game}"]`)) {
-    document.head.append(h("link", { rel: "stylesheet", href: mod.css, dataset: { game } }));
+    // wait for the board's stylesheet: a board drawn before it flashes bare, its targets the wrong size
+    const link = h("link", { rel: "stylesheet", href: mod.css, dataset: { game } });
+    const loaded = new Promise((done) => {
+      link.addEventListener("load", done);
+      link.addEventListener("error", done);
+      setTimeout(done, 5000);
+    });
+    document.head.append(link);
+    await loaded;
   }
+  page.module = { id: game, ...mod };
   page.facts = info ? info.facts : {};
 }
 
@@ -248,6 +258,7 @@ function renderBoard() {
     console.error(err);
     board.append(h("p.problem", `The board could not be drawn (${err.message}); use the list of actions.`));
   }
+  readyForKeys(board);
   if (hadFocus) focusDecision(board);
 }
 
@@ -307,6 +318,8 @@ function renderBanner() {
   }
   banner.className = `banner ${mood}`;
   banner.append(h("span.banner-text", text));
+  const thinking = empty.length ? null : thinkingNote(frame, page.replay);
+  if (thinking) banner.append(thinking);
 }
 
 function renderPlayers() {

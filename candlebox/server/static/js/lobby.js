@@ -1,9 +1,10 @@
 // The lobby: create a game (game, variant, players, each seat a person or a bot of some strength,
 // options), see open games and join a seat, watch games being played, replay finished ones.
 
-import { api, forget, joinLink, myGames, remember } from "./api.js";
+import { api, joinLink, myGames, remember } from "./api.js";
 import { lobbyPanel } from "./learn.js";
 import { clear, h, roving, toast } from "./ui.js";
+import { lookUp, mineCard, seatsLine } from "./mygames.js";
 
 const $ = (id) => document.getElementById(id);
 const SPEEDS = [["Fast", 0], ["Normal", 0.8], ["Slow", 2]];
@@ -261,18 +262,6 @@ function render() {
   box.append(h("div.create-row", create));
 }
 
-function resultLine(game, seat) {
-  const winners = (game.result && game.result.winners) || [];
-  if (!winners.length) return "finished · nobody won";
-  if (winners.includes(seat)) return winners.length === 1 ? "finished · you won" : "finished · you shared the win";
-  const names = winners.map((w) => (game.seats[w] || {}).name || `seat ${w + 1}`);
-  return `finished · ${names.join(" and ")} won`;
-}
-
-function seatsLine(game) {
-  return game.seats.map((s) => (s.kind === "bot" ? `${s.name}` : s.taken === false ? "open seat" : s.name)).join(" · ");
-}
-
 function practiceTitle(game) {
   const fixed = (game.fixed || []).map((name) => (name === "seed" ? `seed ${game.seed}` : name));
   return fixed.length ? `A practice game: the host fixed ${fixed.join(", ")}` : "A practice game";
@@ -342,37 +331,10 @@ async function refresh() {
   const known = new Map([...lists.open.games, ...lists.playing.games].map((g) => [g.id, g]));
   const ended = new Map(lists.finished.games.map((g) => [g.id, g]));
   const shown = mine.filter((m) => m.token).slice(0, 8);
-  // your games that are not on the pages shown (private, or further down a list): asked one by one
-  await Promise.all(shown.filter((m) => !known.has(m.id)).map(async (m) => {
-    try {
-      const info = await api(`/api/games/${encodeURIComponent(m.id)}`);
-      // the game and its seats, shaped as a lobby list entry
-      if (info.game.status === "live") known.set(m.id, { ...info.game, seats: info.seats });
-    } catch {
-      // gone (closed or deleted): shown as such
-    }
-  }));
+  await lookUp(shown, known, ended); // your games on no page shown (private, or further down)
   const mineBox = clear($("mine"));
   if (!shown.length) mineBox.append(h("p.empty", "Games you start or join appear here."));
-  for (const m of shown) {
-    const live = known.get(m.id);
-    const done = ended.get(m.id);
-    const game = live || done;
-    const when = new Date(m.created || m.saved || Date.now()).toLocaleString([], { dateStyle: "medium", timeStyle: "short" });
-    let state = "no longer on this server";
-    if (live) state = `in play · move ${live.moves}`;
-    else if (done) state = resultLine(done, m.seat);
-    const lines = [h("span.gc-seats", `${state} · ${when}`)];
-    if (game) lines.push(h("span.gc-seats", seatsLine(game)));
-    mineBox.append(
-      h("div.game-card", { dataset: { game: m.id } },
-        h("span.gc-title", game ? `${game.title} · ${game.variant}` : m.title || "Game"),
-        lines,
-        h("div.gc-actions",
-          h("a.button.small.primary", { href: `/g/${encodeURIComponent(m.id)}` }, live ? "Resume" : done ? "Replay" : "Open"),
-          live ? null : h("button.small.subtle", { type: "button", onclick: () => (forget(m.id), refresh()), "aria-label": `Remove ${m.title || "this game"} from your games` }, "Remove"))),
-    );
-  }
+  for (const m of shown) mineBox.append(mineCard(m, known.get(m.id), ended.get(m.id), refresh));
 }
 
 async function start() {

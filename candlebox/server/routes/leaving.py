@@ -1,0 +1,22 @@
+"""Resigning a game and abandoning one: the seat's credential is all either needs."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse
+
+from candlebox.server.routes.common import bearer, service
+
+router = APIRouter()
+
+
+@router.post("/api/games/{game_id}/resign")
+async def api_resign(game_id: str, request: Request) -> JSONResponse:
+    result = await service(request).resign(game_id, bearer(request))
+    return JSONResponse({"status": "resigned", "result": result})
+
+
+@router.post("/api/games/{game_id}/abandon")
+async def api_abandon(game_id: str, request: Request) -> JSONResponse:
+    await service(request).abandon(game_id, bearer(request))
+    return JSONResponse({"status": "abandoned"})

@@ -1,0 +1,33 @@
+// While a bot decides, the banner shows a spinner with its name, level and time budget (the most
+// its decision takes: the bot's own thinking time or the table's bot delay, from the server's frame).
+
+import { h } from "./ui.js";
+
+const LEVELS = { beginner: "Beginner bot", easy: "Easy bot", medium: "Medium bot", hard: "Hard bot" };
+
+function seconds(value) {
+  if (value < 1) return "under a second";
+  const shown = Math.round(value * 10) / 10;
+  return `${shown} s`;
+}
+
+/** The bots the game waits for now (none once it is over or while replaying). */
+export function thinkingBots(frame, replaying) {
+  if (!frame || frame.over || replaying) return [];
+  const waiting = (frame.view.pending && frame.view.pending.seats) || [];
+  return frame.seats.filter((s) => s.kind === "bot" && waiting.includes(s.seat));
+}
+
+/** The spinner line for the banner, or null when no bot is thinking. */
+export function thinkingNote(frame, replaying) {
+  const bots = thinkingBots(frame, replaying);
+  if (!bots.length) return null;
+  const who = bots.map((s) => {
+    const level = LEVELS[s.level] || `${s.bot} bot`;
+    return `${s.name} (${level})`;
+  }).join(", ");
+  const budget = Math.max(...bots.map((s) => s.budget || 0));
+  return h("span.thinking", { dataset: { budget: String(budget) } },
+    h("span.spinner", { "aria-hidden": "true" }),
+    h("span.thinking-text", `${who} ${bots.length === 1 ? "is" : "are"} thinking… up to ${seconds(budget)}`));
+}
