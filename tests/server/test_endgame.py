@@ -46,7 +46,7 @@ def test_a_rematch_seats_the_same_table_and_is_offered_to_the_others(client: Tes
             {"kind": "human", "name": "Ann"},
             {"kind": "human", "name": "Bob"},
             {"kind": "bot", "bot": "random"},
-        ],  # fmt: skip
+        ],
         game="sixteen-candies",
         you=0,
         options={"rounds": 1, "pool": 5},
