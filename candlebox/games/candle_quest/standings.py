@@ -110,8 +110,6 @@ def _summary(st: CandleQuestState, rows: tuple[Standing, ...], name: SeatNamer, 
         others = joined([name(row.seat) for row in tied if row.rank != 1])
         shekels = st.shekels[firsts[0].seat]
         text += f", tied with {others} but holding more shekels ({shekels}): the tie-break"
-    elif len(firsts) > 1:
-        text += " (a tie: tied players share the win)"
     text += "."
     if st.completer >= 0:
         text = f"{name(st.completer)} completed the Menorah. " + text
