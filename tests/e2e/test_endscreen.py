@@ -93,6 +93,7 @@ def test_the_end_screen_explains_the_score(
         "sessionStorage.setItem('candlebox.sc-round.' + location.pathname.split('/').pop(), '99')"
     )
 
+    assert "null" not in page.locator("#endscreen").inner_text()
     rows = standings_shown(page)
     assert [row["rank"] for row in rows] == sorted(row["rank"] for row in rows), "rank order"
     scores, winners = final["result"]["scores"], final["result"]["winners"]

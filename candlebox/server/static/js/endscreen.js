@@ -39,7 +39,7 @@ export function render(frame, opts) {
   const won = (frame.result && frame.result.winners) || [];
   const mood = frame.you === null ? "" : won.includes(frame.you) ? "won" : "lost";
   box.dataset.mood = mood;
-  box.append(
+  const parts = [
     h(
       "header.end-head",
       h("h2", mood === "won" ? "You win!" : mood === "lost" ? "Game over — you lost" : "Game over"),
@@ -52,9 +52,10 @@ export function render(frame, opts) {
       "div.end-buttons",
       frame.you !== null ? h("button.primary.rematch", { onclick: () => rematch(frame, opts) }, rematchLabel(frame)) : watchRematch(frame),
       h("button.replay-start", { onclick: () => opts.replay() }, "Replay from the start"),
-      h("a.button.lobby", { href: "/" }, "Lobby"),
+      h("a.button.end-lobby", { href: "/" }, "Lobby"),
     ),
-  );
+  ];
+  box.append(...parts.filter(Boolean));
 }
 
 function standingRow(row, frame, opts) {

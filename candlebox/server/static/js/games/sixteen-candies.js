@@ -226,7 +226,8 @@ function middle(ctx) {
     info.append(h("p.muted", "Match the most candies of one kind on your top halves, then call."));
   }
   if (ctx.over && Array.isArray(view.scores)) {
-    info.append(h("ol.sc-scores", view.seats.map((p) => h("li", `${ctx.name(p.seat)}: ${p.pool} in the pool`))));
+    const ranked = [...view.seats].sort((a, b) => b.pool - a.pool); // best first
+    info.append(h("ol.sc-scores", ranked.map((p) => h("li", `${ctx.name(p.seat)}: ${p.pool} in the pool`))));
   }
   mid.append(info);
   return mid;
