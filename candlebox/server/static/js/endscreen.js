@@ -51,7 +51,7 @@ export function render(frame, opts) {
     h(
       "div.end-buttons",
       frame.you !== null ? h("button.primary.rematch", { onclick: () => rematch(frame, opts) }, rematchLabel(frame)) : watchRematch(frame),
-      h("button.replay-start", { onclick: () => opts.replay() }, "Replay from the start"),
+      h("button.replay-start", { onclick: () => opts.replay() }, "Watch the replay"),
       h("a.button.end-lobby", { href: "/" }, "Lobby"),
     ),
   ];
