@@ -57,6 +57,15 @@ def play_seat(base: str, created: dict[str, Any], seed: int, until: Any = None) 
     raise AssertionError("the game did not end in time")
 
 
+def a11y_problems(page: Any) -> list[str]:
+    """Serious or critical axe-core violations (none checked when axe is not installed)."""
+    try:  # an optional dependency: tests/e2e/test_a11y.py skips without it
+        from tests.e2e.test_a11y import serious
+    except pytest.skip.Exception:
+        return []
+    return serious(page)
+
+
 def standings_shown(page: Any) -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = page.eval_on_selector_all(
         "#endscreen .standing",
@@ -108,6 +117,7 @@ def test_the_end_screen_explains_the_score(
     names = [seat["name"] for seat in final["seats"]]
     assert all(names[seat] in summary for seat in winners), summary
     shots(page, f"end-{game}")
+    assert a11y_problems(page) == []
 
     # Replay from the start: the end screen gives way to the replay at move 0, and comes back at the end.
     page.get_by_role("button", name="Watch the replay").click()
@@ -172,6 +182,7 @@ def test_sixteen_candies_shows_the_round_result_before_the_next_deal(
     assert page.locator(".sc-round-row .sc-round-due").first.inner_text()
     assert page.locator(".sc-rivals").count() == 0, "the next deal waits"
     shots(page, "sc-round")
+    assert a11y_problems(page) == []
     page.get_by_role("button", name="Next deal").click()
     page.wait_for_selector(".sc-rivals")
     assert page.locator(".sc-round").count() == 0
