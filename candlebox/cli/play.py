@@ -15,6 +15,7 @@ import candlebox
 from candlebox import bots
 from candlebox.cli import render, saving
 from candlebox.cli.actions import NotInList, numbered, pick
+from candlebox.cli.standings import print_standings
 from candlebox.engine import State
 from candlebox.engine.howto import explain_options, how_to_play, rule_link
 from candlebox.engine.words import WordsError, components
@@ -323,8 +324,8 @@ def print_result(session: Session) -> None:
         verdict = "[bold green]You win![/]"
     else:
         verdict = "[bold green]You share the win.[/]"
-    scores = ", ".join(f"seat {seat}: {score:g}" for seat, score in enumerate(state.scores))
-    console.print(f"{verdict}  Scores: {scores}.")
+    console.print(verdict)
+    print_standings(console, state, session.human)  # rank order, each score's breakdown
     if state.truncated:
         console.print("[yellow]The game was cut short by the turn limit (truncated).[/]")
 

@@ -16,7 +16,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from candlebox.engine.rng import Rng
+from candlebox.engine.standings import ScorePart, Scoring, Standing, Standings
 from candlebox.engine.state import State
+
+# The scoring capability's types live in engine/standings.py (State.standings needs them too).
+__all__ = ["ScorePart", "Scoring", "Standing", "Standings"]
 
 # ----------------------------------------------------------------------------- views
 # The view a game's capabilities read (policy, search hooks, renderer, encoder): its typed view, an
@@ -205,7 +209,8 @@ class Capabilities:
     when it is named, the game's heuristic, search hooks, renderer and encoder read that typed view,
     otherwise the plain ``view(seat)`` dict (see :data:`View`). ``text`` a :class:`GameText`;
     ``heuristic`` a :data:`Policy`; ``search`` :class:`SearchHooks`; ``renderer`` a
-    :class:`Renderer`; ``encoding`` an :class:`Encoding`.
+    :class:`Renderer`; ``encoding`` an :class:`Encoding`; ``scoring`` a :class:`Scoring` (standings
+    with each score's breakdown, ``State.standings``).
     """
 
     view: str | None = None
@@ -215,3 +220,4 @@ class Capabilities:
     search: str | None = None
     renderer: str | None = None
     encoding: str | None = None
+    scoring: str | None = None

@@ -20,11 +20,12 @@ from candlebox.engine.plugin import (
     GameText,
     Policy,
     Renderer,
+    Scoring,
     SearchHooks,
     Viewer,
 )
 from candlebox.engine.rng import Rng, fresh_seed
-from candlebox.engine.state import State, set_text_lookup
+from candlebox.engine.state import State, set_scoring_lookup, set_text_lookup
 
 
 @dataclass(frozen=True)
@@ -100,6 +101,10 @@ class GameInfo:
         """The game for the RL adapters (imports numpy), or None."""
         return self._capability("encoding", Encoding)
 
+    def scoring(self) -> Scoring | None:
+        """How the game breaks its scores down into standings (``State.standings``), or None."""
+        return self._capability("scoring", Scoring)
+
     def _capability(self, kind: str, expected: type[Any]) -> Any:
         path = getattr(self.capabilities, kind)
         if path is None:
@@ -147,6 +152,14 @@ def _text_of(game_id: str) -> GameText | None:
 
 
 set_text_lookup(_text_of)
+
+
+def _scoring_of(game_id: str) -> Scoring | None:
+    info = _GAMES.get(game_id)
+    return None if info is None else info.scoring()
+
+
+set_scoring_lookup(_scoring_of)
 
 
 def register(info: GameInfo) -> None:

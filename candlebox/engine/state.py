@@ -14,7 +14,7 @@ whose ``_do`` has just computed the next decision's list anyway hands it over wi
 from __future__ import annotations
 
 import abc
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -22,6 +22,7 @@ from msgspec import to_builtins
 
 from candlebox.engine.errors import IllegalAction, MalformedAction
 from candlebox.engine.rng import Rng
+from candlebox.engine.standings import Standings, from_scores
 
 # Version of the saved-game layout written by to_json. 1: the configuration, the history, and the
 # whole position (rng, events, the game's snapshot), restored from the snapshot. 2: the same keys but
@@ -88,6 +89,13 @@ def summarize(actions: Iterable[str]) -> str:
     return ", ".join(parts) if parts else "nothing"
 
 
+def _namer(names: Sequence[str]) -> Callable[[int], str]:
+    def name(seat: int) -> str:
+        return names[seat] if 0 <= seat < len(names) else f"seat {seat}"
+
+    return name
+
+
 HIDDEN_ACTION = "?"  # another seat's private action, in a resampled state's history
 
 
@@ -104,6 +112,15 @@ def set_text_lookup(lookup: Callable[[str], Any]) -> None:
     """Installed once by candlebox.engine.registry: how a State finds its game's words."""
     global _text_of
     _text_of = lookup
+
+
+_scoring_of: Callable[[str], Any] = _no_text
+
+
+def set_scoring_lookup(lookup: Callable[[str], Any]) -> None:
+    """Installed once by candlebox.engine.registry: how a State finds its game's scoring."""
+    global _scoring_of
+    _scoring_of = lookup
 
 
 class State(abc.ABC):
@@ -305,6 +322,18 @@ class State(abc.ABC):
     @property
     @abc.abstractmethod
     def scores(self) -> tuple[float, ...]: ...
+
+    def standings(self, names: Sequence[str] | None = None) -> Standings:
+        """Every seat in rank order with its score broken down by source (the parts sum to the
+        score), and who won and why; before the end, the current standing (the whole state's: a
+        game whose scores rest on secrets says so in its ``Scoring``). Seats are named by ``names``
+        when given, else ``seat N``. From the game's scoring capability, else its ``scores``."""
+        name = (lambda seat: f"seat {seat}") if names is None else _namer(names)
+        scoring = _scoring_of(self.game_id)
+        if scoring is None:
+            return from_scores(self, name)
+        result: Standings = scoring.standings(self, name)
+        return result
 
     # ----------------------------------------------------------------- information
     def view(self, seat: int | None) -> dict[str, Any]:

@@ -22,6 +22,8 @@ HTTP API (JSON; a seat's credential goes in ``Authorization: Bearer TOKEN``):
 - ``GET  /api/games/{id}/replay?at=N`` — a finished game after N moves
 - ``GET  /api/games/{id}/saved`` — a finished game as a saved-game file, its shuffle's seed and
   nonce revealed (``candlebox replay FILE --verify``)
+- ``POST /api/games/{id}/rematch`` — a finished game's table again (same game, variant, options and
+  bots); the first seat to ask takes its seat (credential), later ones get their seat's invite
 - ``GET  /api/games/{id}/board`` — the map of the game (public facts: regions, territories, borders,
   bridges and the drawing grid of its side), for games with a map (Candelabria); 404 otherwise
 

@@ -13,6 +13,7 @@ from candlebox.engine import State, fairness
 from candlebox.engine.howto import rule_link
 from candlebox.server import bots as botlib
 from candlebox.server.config import Settings
+from candlebox.server.endgame import Rematches
 from candlebox.server.errors import Rejected
 from candlebox.server.live import CLOSED_MESSAGE, LiveGame
 from candlebox.server.packs import fresh_state
@@ -26,6 +27,7 @@ FIXING_OPTIONS = ("deck", "decks", "content")
 class Frames:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
+        self.rematches = Rematches()  # the end screen: standings and rematch offers
 
     # ------------------------------------------------------------------ public facts
     def seats_public(self, live: LiveGame) -> list[dict[str, Any]]:
@@ -90,6 +92,7 @@ class Frames:
             "seats": self.seats_public(live),
             "you": seat,
             **_seen(live, seat, entries),
+            **self.rematches.frame_part(live, seat),
         }
         return encode(payload).decode(), len(entries)
 
@@ -109,7 +112,10 @@ class Frames:
             entries = live.state.log(seat, since=start)
             live.log_lengths[seat] = known + len(entries)
             payload = {"type": "update", "game": game, "seats": seats, "you": seat}
-            frame = encode({**payload, "log_from": known, **_seen(live, seat, entries)}).decode()
+            end = self.rematches.frame_part(live, seat)
+            frame = encode(
+                {**payload, "log_from": known, **_seen(live, seat, entries), **end}
+            ).decode()
             for conn in conns:
                 conn.push(frame)
 

@@ -203,6 +203,15 @@ class GameService:
         data = self.frames.saved_game(live)
         return f"candlebox-{live.record.game}-{live.id}.json", data
 
+    async def rematch(self, game_id: str, token: str | None, client: str | None) -> dict[str, Any]:
+        """A player of a finished game asks for the same table again (candlebox/server/endgame.py);
+        the others' pages are sent the offer."""
+        live = await self.registry.any_game(game_id)
+        seat = self.registry.seat_for_token(live, token)
+        answer = await self.frames.rematches.ask(live, seat, lambda spec: self.create(spec, client))
+        self.frames.resend_snapshots(live)
+        return answer
+
     async def board(self, game_id: str) -> dict[str, Any]:
         live = await self.registry.any_game(game_id)
         board = board_of(live.state)

@@ -26,7 +26,7 @@ def test_whole_short_game_with_a_mistyped_action_first(tmp_path: Path) -> None:
     assert "'bogus' is malformed: unknown action 'bogus'" in out
     assert "99 is not a number in the list" in out
     assert "seed 3" in out
-    assert "Scores:" in out and "truncated" in out
+    assert " 1. seat " in out and "truncated" in out
     state = candlebox.load(read(path))
     assert state.is_over and state.truncated
     assert all(action != "bogus" for _, action in state.history)
@@ -161,6 +161,8 @@ def test_learn_mode_plays_candelabria_two_player(tmp_path: Path) -> None:
     assert candlebox.load(read(path)).variant == "two-player"
     assert "Rule: Setup and House Choice" in result.stdout
     assert re.search(r"The \w+ house; it starts in region \d", result.stdout)
+
+
 def test_a_thinking_bot_shows_a_spinner_with_its_budget(tmp_path: Path) -> None:
     """While a bot decides, the terminal shows a spinner naming the seat, the bot and its time
     budget (issue 16); it is cleared once the bot has moved."""
@@ -187,3 +189,18 @@ def test_a_thinking_bot_shows_a_spinner_with_its_budget(tmp_path: Path) -> None:
     assert len(state.history) == 1
     shown = out.getvalue()
     assert f"Seat {bot_seat} (ismcts bot) is thinking… up to 0.4 s" in shown
+
+
+def test_the_end_lists_the_standings_in_rank_order_with_breakdowns(tmp_path: Path) -> None:
+    """Issue 14: places in rank order (not seat order), each score's parts by source, who won."""
+    options = ["-o", "first_player=0", "-o", "deck=R7 B8", "-o", "max_turns=1"]
+    result = run(
+        "play", "candle-quest", "--variant", "advanced", "--players", "2", "--seed", "3",
+        *options, "--save", str(tmp_path / "g.json"), input="flip\nbuy\n",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    out = " ".join(result.stdout.split())
+    # Seat 0 bought R7 (7, and 5 shekels left: 3 count); seat 1 has nothing: seat 0 is first.
+    assert "seat 0 (you) wins with 10 points" in out
+    assert "1. seat 0 (you) 10 = 7 Candle value + 3 Shekels (up to half the candle value)" in out
+    assert out.index("1. seat 0 (you)") < out.index("2. seat 1")

@@ -45,7 +45,7 @@ def wait_ready(page: Any) -> None:
     page.wait_for_function(
         "document.body.dataset.over === 'true' || "
         "(document.querySelector('#board [data-action]') && !document.querySelector('#board.busy'))"
-        " || document.querySelector('.banner.wait')",
+        " || document.querySelector('.banner.wait') || document.querySelector('#board [data-dismiss]')",
     )
 
 
@@ -85,6 +85,10 @@ def play_until_over(
         wait_ready(page)
         if is_over(page):
             break
+        dismiss = page.locator("#board [data-dismiss]")  # a result shown before the next deal
+        if dismiss.count():
+            dismiss.first.click()
+            continue
         if click_something(page):
             clicks += 1
             if clicks in shots_at:

@@ -42,11 +42,16 @@ def play_by_keyboard(page: Any, limit_seconds: float = 150) -> tuple[int, list[s
         page.wait_for_function(
             "document.body.dataset.over === 'true' || "
             "(document.querySelector('#board [data-action], #board [data-choices]') && "
-            "!document.querySelector('#board.busy'))",
+            "!document.querySelector('#board.busy')) || document.querySelector('#board [data-dismiss]')",
             timeout=30_000,
         )
         if page.evaluate("document.body.dataset.over") == "true":
             break
+        dismiss = page.locator("#board [data-dismiss]")  # a round's result before the next deal
+        if dismiss.count():
+            dismiss.first.focus()
+            page.keyboard.press("Enter")
+            continue
         if moves % 5 == 0:
             problems += page.evaluate(CHECK_TARGETS)
         before = int(page.evaluate("document.body.dataset.move"))

@@ -196,6 +196,7 @@ INFO = GameInfo(
         heuristic="candlebox.games.candelabria.heuristic:policy",
         renderer="candlebox.games.candelabria.render:RENDERER",
         encoding="candlebox.games.candelabria.encoder:ENCODING",
+        scoring="candlebox.games.candelabria.standings:SCORING",
     ),
     page=GAME_ID,
 )

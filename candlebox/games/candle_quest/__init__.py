@@ -158,6 +158,7 @@ register(
             search="candlebox.games.candle_quest.search:SEARCH_HOOKS",
             renderer="candlebox.games.candle_quest.render:RENDERER",
             encoding="candlebox.games.candle_quest.encoder:ENCODING",
+            scoring="candlebox.games.candle_quest.standings:SCORING",
         ),
         page=GAME_ID,
     )

@@ -202,6 +202,7 @@ register(
             search="candlebox.games.sixteen_candies.search:SEARCH_HOOKS",
             renderer="candlebox.games.sixteen_candies.render:RENDERER",
             encoding="candlebox.games.sixteen_candies.encoder:ENCODING",
+            scoring="candlebox.games.sixteen_candies.standings:SCORING",
         ),
         page=GAME_ID,
     )

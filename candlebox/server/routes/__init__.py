@@ -6,7 +6,17 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from candlebox.server.routes import games, leaving, lobby, moves, pages, rules, seats, websocket
+from candlebox.server.routes import (
+    games,
+    leaving,
+    lobby,
+    moves,
+    pages,
+    rematch,
+    rules,
+    seats,
+    websocket,
+)
 
 ROUTERS: tuple[APIRouter, ...] = (
     pages.router,
@@ -17,4 +27,5 @@ ROUTERS: tuple[APIRouter, ...] = (
     leaving.router,
     websocket.router,
     rules.router,
+    rematch.router,
 )

@@ -4,6 +4,7 @@
 // ctx), decorate?(text, ctx), css?}; see js/games/generic.js for the contract.
 
 import { api, forget, joinLink, mySeat, remember } from "./api.js";
+import * as endscreen from "./endscreen.js";
 import * as fairness from "./fairness.js";
 import * as learn from "./learn.js";
 import { readyForKeys } from "./keys.js";
@@ -205,6 +206,8 @@ function context(frame) {
     name: (seat) => (seat === you && !page.replay ? "You" : (frame.seats[seat] || {}).name || `Seat ${seat}`),
     label: (seat) => ((frame.seats[seat] || {}).name || `Seat ${seat}`) + (seat === you ? " (you)" : ""),
     facts: page.facts,
+    log: page.replay ? frame.log : page.log, // [{entry, text}] as this seat saw it (16 Candies' round panel)
+    prompt: frame.prompt || "", // the pending decision in the game's words
     game: frame.game,
     over: frame.over,
     result: frame.result,
@@ -242,6 +245,13 @@ function renderAll(full, added) {
   if (full || frame.over) fairness.render(game, $("practice"), $("fairness"), gameId);
   if (!page.replay) renderLog(full ? page.log : added, full);
   renderReplayBar();
+  renderEnd();
+}
+
+// The end screen (js/endscreen.js): standings with breakdowns, the winner and why, Rematch / Replay / Lobby.
+function renderEnd() {
+  const opts = { gameId, token: page.token, replaying: Boolean(page.replay), replay: () => replayTo(0) };
+  endscreen.render(page.frame, { ...opts, label: context(page.frame).label });
 }
 
 function renderBoard() {
@@ -601,6 +611,7 @@ async function replayTo(at) {
     renderActions();
     renderLog(page.replay ? frame.log : page.log, true);
     renderReplayBar();
+    renderEnd();
   } catch (err) {
     toast(err.message, "error");
   }

@@ -367,7 +367,8 @@ function decision(ctx) {
         const reasons = { menorah: "A Menorah is complete.", "max-turns": "The turn limit was reached.", stalled: "Nobody could do anything." };
         box.append(h("p", reasons[view.end_reason] || ""));
         if (Array.isArray(view.scores) && view.variant === "advanced") {
-          box.append(h("ol.cq-scores", view.seats.map((p) => h("li", `${ctx.name(p.seat)}: ${view.scores[p.seat]}`))));
+          const ranked = [...view.seats].sort((a, b) => view.scores[b.seat] - view.scores[a.seat]); // best first
+          box.append(h("ol.cq-scores", ranked.map((p) => h("li", `${ctx.name(p.seat)}: ${view.scores[p.seat]}`))));
         }
       }
   }

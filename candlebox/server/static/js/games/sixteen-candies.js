@@ -4,6 +4,7 @@
 // the turn arrows on your cards then "Keep this way" to orient them, "I've got candy!" to call.
 
 import { h, svg } from "../ui.js";
+import { roundPanel } from "./sixteen-candies-round.js";
 
 const SHAPES = {
   G: `<circle cx="10" cy="11" r="6"/><circle cx="5.5" cy="5.5" r="2.6"/><circle cx="14.5" cy="5.5" r="2.6"/>`,
@@ -51,6 +52,13 @@ function cardFromCode(ctx, code, cls) {
   if (code === "W") return faceCard(ctx, "W", "W", { cls, code });
   const [a, b] = code.split("-");
   return faceCard(ctx, a, b, { cls, code });
+}
+
+/** A revealed card with the half its owner kept on top shown on top. */
+function revealed(ctx, code, top) {
+  if (code === "W") return faceCard(ctx, "W", "W", { code });
+  const [a, b] = code.split("-");
+  return faceCard(ctx, top, top === a ? b : a, { code });
 }
 
 function backCard(cls = "") {
@@ -218,7 +226,8 @@ function middle(ctx) {
     info.append(h("p.muted", "Match the most candies of one kind on your top halves, then call."));
   }
   if (ctx.over && Array.isArray(view.scores)) {
-    info.append(h("ol.sc-scores", view.seats.map((p) => h("li", `${ctx.name(p.seat)}: ${p.pool} in the pool`))));
+    const ranked = [...view.seats].sort((a, b) => b.pool - a.pool); // best first
+    info.append(h("ol.sc-scores", ranked.map((p) => h("li", `${ctx.name(p.seat)}: ${p.pool} in the pool`))));
   }
   mid.append(info);
   return mid;
@@ -290,6 +299,9 @@ export default {
       if (seat !== you) order.push(seat);
     }
     if (you === null) order.sort((a, b) => a - b);
+    // A round just scored: its result first, the next deal once it is dismissed (sixteen-candies-round.js).
+    const result = roundPanel(ctx, (reveal) => h("div.sc-round-hand", reveal.cards.map((code, i) => revealed(ctx, code, reveal.tops[i]))));
+    if (result) return void root.append(h("div.sc-board.sc-board-round", result));
     const board = h("div.sc-board");
     board.append(h("div.sc-rivals", order.map((seat) => rival(ctx, view.seats[seat]))));
     board.append(middle(ctx));
@@ -311,8 +323,8 @@ export default {
         return mine ? "Discard one of your four cards (click it)." : `${who} is discarding…`;
       case "rotate":
         return mine ? "Turn your cards as you like, then keep them." : `${who} is turning cards…`;
-      case "call":
-        return mine ? "Call “I've got candy!” or end your turn." : `${who} may call…`;
+      case "call": // the game's own prompt says what calling risks
+        return mine ? ctx.prompt || "Call “I've got candy!” or end your turn." : `${who} may call…`;
       default:
         return mine ? "Your turn." : `Waiting for ${who}…`;
     }

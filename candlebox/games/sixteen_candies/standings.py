@@ -1,0 +1,108 @@
+"""16 Candies' standings (the ``scoring`` capability): each Health Pool broken down by where its candy
+went, from the rounds' ``score`` events, named after the rulebook's scoring tables ("When a Player
+Calls", "When a Player Didn't Call", the Instant Round Win).
+
+A part counts what a pool really changed by, which is the table's amount except where the pool could not
+follow it: a penalty larger than the pool empties it (rulings SC-17), and with ``pool_cap`` a gain stops
+at the cap. So the parts always sum to the pool, the score. Pools are public, so the current standings
+may be shown mid-game. Ranks follow the pools; equal pools share a place (rulings SC-18: ties share).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from candlebox.engine.standings import (
+    ScorePart,
+    Scoring,
+    SeatNamer,
+    Standing,
+    Standings,
+    joined,
+    number,
+    ranked,
+)
+from candlebox.engine.state import State
+from candlebox.games.sixteen_candies.decision import Phase
+
+if TYPE_CHECKING:
+    from candlebox.games.sixteen_candies.state import SixteenCandiesState
+
+START = "Health Pool at the start"
+INSTANT = "Instant Round Wins"
+CALL_HIGHEST = "Calls with the Highest Hand"
+CALL_MIDDLE = "Calls with a Middle Hand"
+CALL_LOWEST = "Calls with the Lowest Hand"
+LOWEST = "Lowest Hand penalties"
+# The parts in the order shown (a seat lists only those it has).
+SOURCES = (START, INSTANT, CALL_HIGHEST, CALL_MIDDLE, CALL_LOWEST, LOWEST)
+
+_REASONS = {
+    "last-candy": "the last player with candy left",
+    "rounds": "the most candy after the last round",
+    "max-turns": "the most candy when the turn limit was reached",
+}
+
+
+def source(role: str, rank: str, due: int) -> str | None:
+    """The scoring table line a round's change for one seat comes from (None: nothing happened)."""
+    if due == 0:
+        return None
+    if role == "instant":
+        return INSTANT
+    if role == "caller":
+        if due > 0:  # the highest hand, or every hand equal under all_tied="caller-wins"
+            return CALL_HIGHEST
+        return CALL_MIDDLE if rank == "middle" else CALL_LOWEST
+    return LOWEST
+
+
+def parts_of(st: SixteenCandiesState) -> list[dict[str, int]]:
+    """Each seat's candy by source, from the start to now."""
+    parts: list[dict[str, int]] = [{START: st.start_pool} for _ in range(st.num_players)]
+    pools = [st.start_pool] * st.num_players
+    for event in st.events:
+        if event[0] != "score":
+            continue
+        _, seat, role, rank, due, after = event
+        name = source(role, rank, due)
+        if name is not None:
+            parts[seat][name] = parts[seat].get(name, 0) + after - pools[seat]
+        pools[seat] = after
+    return parts
+
+
+def standings(state: State, name: SeatNamer) -> Standings:
+    st: SixteenCandiesState = state  # type: ignore[assignment]  # the plug-in hands its own states
+    over = st.phase is Phase.OVER
+    counted = parts_of(st)
+    scores = [float(sum(found.values())) for found in counted]
+    winners = set(st.winners) if over else set()
+    rows = tuple(
+        Standing(
+            seat,
+            rank,
+            scores[seat],
+            tuple(ScorePart(s, float(counted[seat][s])) for s in SOURCES if s in counted[seat]),
+            seat in winners,
+            "out of candy" if scores[seat] == 0 else "",
+        )
+        for seat, rank in ranked([(score,) for score in scores])
+    )
+    firsts = [row for row in rows if row.rank == 1]
+    who = joined([name(row.seat) for row in firsts])
+    best = number(firsts[0].score)
+    if not over:
+        lead = "leads" if len(firsts) == 1 else "lead"
+        played = st.rounds_played
+        after = f"after {played} round{'' if played == 1 else 's'}"
+        return Standings(False, rows, f"{who} {lead} with {best} candy {after}.")
+    reason = _REASONS.get(st.end_reason, "the most candy")
+    if len(firsts) == 1:
+        summary = f"{who} wins with {best} candy: {reason}."
+    else:
+        summary = f"{who} share the win with {best} candy each: {reason} (ties share)."
+    return Standings(True, rows, summary)
+
+
+SCORING = Scoring(standings=standings)

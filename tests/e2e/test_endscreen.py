@@ -1,0 +1,188 @@
+"""The end screen and 16 Candies' round result in a real browser (issue 14): for each game a game
+played to the end shows the standings in rank order, each breakdown adding up to the shown score, the
+winner and why; Rematch makes a new game at the same table, Replay starts the replay, Lobby goes back.
+Screenshots at a phone's, a laptop's and a desktop's size go to /work/shots/s3-end/ (CANDLEBOX_SHOTS_S3)."""
+
+from __future__ import annotations
+
+import os
+import random
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.e2e.conftest import Pages, create_game, httpx, open_seat
+
+SHOTS = Path(os.environ.get("CANDLEBOX_SHOTS_S3", "/work/shots/s3-end"))
+SIZES = {"phone": (390, 844), "laptop": (1280, 800), "desktop": (1920, 1080)}
+
+
+def shots(page: Any, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    for label, (width, height) in SIZES.items():
+        page.set_viewport_size({"width": width, "height": height})
+        page.wait_for_timeout(150)
+        page.screenshot(path=str(SHOTS / f"{name}-{label}.png"), full_page=True)
+    page.set_viewport_size({"width": 1440, "height": 900})
+
+
+def frame(base: str, game_id: str, token: str | None = None) -> dict[str, Any]:
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    answer = httpx.get(f"{base}/api/games/{game_id}/state", headers=headers, timeout=30)
+    answer.raise_for_status()
+    data: dict[str, Any] = answer.json()
+    return data
+
+
+def play_seat(base: str, created: dict[str, Any], seed: int, until: Any = None) -> dict[str, Any]:
+    """Random legal moves for the human seat through the API (the bots answer by themselves) until
+    the game is over or ``until(frame)`` holds; returns the last frame."""
+    rng = random.Random(seed)
+    deadline = time.monotonic() + 240
+    while time.monotonic() < deadline:
+        now = frame(base, created["id"], created["token"])
+        if now["over"] or (until is not None and until(now)):
+            return now
+        if not now["legal"]:
+            time.sleep(0.02)
+            continue
+        httpx.post(
+            f"{base}/api/games/{created['id']}/moves",
+            json={"action": rng.choice(now["legal"]), "expect": now["move"]},
+            headers={"Authorization": f"Bearer {created['token']}"},
+            timeout=30,
+        )
+    raise AssertionError("the game did not end in time")
+
+
+def a11y_problems(page: Any) -> list[str]:
+    """Serious or critical axe-core violations (none checked when axe is not installed)."""
+    try:  # an optional dependency: tests/e2e/test_a11y.py skips without it
+        from tests.e2e.test_a11y import serious
+    except pytest.skip.Exception:
+        return []
+    return serious(page)
+
+
+def standings_shown(page: Any) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = page.eval_on_selector_all(
+        "#endscreen .standing",
+        """rows => rows.map(r => ({
+            seat: Number(r.dataset.seat), rank: Number(r.dataset.rank), score: Number(r.dataset.score),
+            shown: r.querySelector('.score').textContent,
+            points: [...r.querySelectorAll('.part')].map(p => Number(p.dataset.points)),
+            winner: r.classList.contains('winner')}))""",
+    )
+    return rows
+
+
+GAMES = [
+    ("candle-quest", 3, "advanced", {"max_turns": 24}),
+    ("sixteen-candies", 3, None, {"rounds": 2}),
+    ("candelabria", 3, None, {}),
+]
+
+
+@pytest.mark.parametrize(
+    ("game", "players", "variant", "options"), GAMES, ids=[g[0] for g in GAMES]
+)
+def test_the_end_screen_explains_the_score(
+    pages: Pages, server: Any, game: str, players: int, variant: str | None, options: dict[str, Any]
+) -> None:
+    base = server.base
+    created = create_game(base, game, players, variant, options, bot="heuristic")
+    final = play_seat(base, created, seed=players)
+    page = pages.new()
+    page.goto("/")
+    open_seat(page, created)
+    page.wait_for_selector("#endscreen .standing")
+    page.evaluate(
+        "sessionStorage.setItem('candlebox.sc-round.' + location.pathname.split('/').pop(), '99')"
+    )
+
+    assert "null" not in page.locator("#endscreen").inner_text()
+    rows = standings_shown(page)
+    assert [row["rank"] for row in rows] == sorted(row["rank"] for row in rows), "rank order"
+    scores, winners = final["result"]["scores"], final["result"]["winners"]
+    for row in rows:
+        assert sum(row["points"]) == row["score"] == scores[row["seat"]], row
+        assert float(row["shown"].replace("−", "-")) == row["score"]
+    assert {row["seat"] for row in rows if row["rank"] == 1} == set(winners)
+    assert {row["seat"] for row in rows if row["winner"]} == set(winners)
+    best = [row["score"] for row in rows]
+    assert best == sorted(best, reverse=True)
+    summary = page.locator("#endscreen .end-summary").inner_text()
+    names = [seat["name"] for seat in final["seats"]]
+    assert all(names[seat] in summary for seat in winners), summary
+    shots(page, f"end-{game}")
+    assert a11y_problems(page) == []
+
+    # Replay from the start: the end screen gives way to the replay at move 0, and comes back at the end.
+    page.get_by_role("button", name="Watch the replay").click()
+    page.wait_for_function("document.querySelector('#banner').textContent.includes('move 0 of')")
+    assert page.locator("#endscreen").is_hidden()
+    page.get_by_role("button", name="End", exact=True).click()
+    page.wait_for_selector("#endscreen .standing")
+
+    # Rematch: a new game at the same table, this browser in the same seat.
+    page.get_by_role("button", name="Rematch").click()
+    page.wait_for_url(lambda url: created["id"] not in url)
+    page.wait_for_selector("#board > *")
+    new_id = page.url.rstrip("/").split("/")[-1].split("?")[0]
+    fresh = frame(base, new_id)
+    assert fresh["game"]["game"] == game and fresh["game"]["variant"] == final["game"]["variant"]
+    assert fresh["game"]["options"] == final["game"]["options"]
+    assert [(s["kind"], s["bot"]) for s in fresh["seats"]] == [
+        (s["kind"], s["bot"]) for s in final["seats"]
+    ]
+    assert page.evaluate("JSON.parse(localStorage.getItem('candlebox.seats'))")[new_id]["seat"] == 0
+
+    # The finished game now offers the rematch; Lobby goes back to the lobby.
+    page.goto(f"/g/{created['id']}")
+    page.wait_for_selector("#endscreen .standing")
+    assert page.get_by_role("button", name="Go to the rematch").is_visible()
+    page.get_by_role("link", name="Lobby").click()
+    page.wait_for_url(lambda url: url.rstrip("/") == base.rstrip("/"))
+
+
+def test_sixteen_candies_shows_the_round_result_before_the_next_deal(
+    pages: Pages, server: Any
+) -> None:
+    base = server.base
+    created = create_game(base, "sixteen-candies", 3, options={"rounds": 3}, bot="heuristic")
+    # At a call, the decision says what calling risks, in the game's own words.
+    at_call = play_seat(base, created, seed=11, until=lambda f: "call" in f["legal"])
+    assert "call" in at_call["legal"], "the game ended before this seat could call"
+    page = pages.new()
+    page.goto("/")
+    open_seat(page, created)
+    banner = page.locator("#banner").inner_text()
+    assert "lowest hand" in banner and "penalty" in banner, banner
+    shots(page, "sc-call")
+    # The round ends: its result shows before the next deal.
+    called_in = at_call["view"]["round"]
+    after = play_seat(base, created, seed=12, until=lambda f: f["view"]["round"] > called_in)
+    open_seat(page, created)
+    panel = page.locator(".sc-round")
+    panel.wait_for()
+    assert panel.get_attribute("data-round") == str(called_in)
+    rows = page.locator(".sc-round-row")
+    assert rows.count() == 3
+    assert page.locator(".sc-round-row .sc-round-hand .sc-card").count() == 9, "every hand revealed"
+    pools = [seat["pool"] for seat in frame(base, created["id"])["view"]["seats"]]
+    dues = page.eval_on_selector_all(
+        ".sc-round-row",
+        "rows => rows.map(r => [Number(r.dataset.seat), Number(r.dataset.due), Number(r.dataset.pool)])",
+    )
+    if not after["over"]:
+        assert all(pools[seat] == pool for seat, _, pool in dues), "the running totals"
+    assert any(due < 0 for _, due, _ in dues), "someone pays a penalty every round"
+    assert page.locator(".sc-round-row .sc-round-due").first.inner_text()
+    assert page.locator(".sc-rivals").count() == 0, "the next deal waits"
+    shots(page, "sc-round")
+    assert a11y_problems(page) == []
+    page.get_by_role("button", name="Next deal").click()
+    page.wait_for_selector(".sc-rivals")
+    assert page.locator(".sc-round").count() == 0
