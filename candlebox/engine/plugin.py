@@ -206,6 +206,9 @@ class Capabilities:
     otherwise the plain ``view(seat)`` dict (see :data:`View`). ``text`` a :class:`GameText`;
     ``heuristic`` a :data:`Policy`; ``search`` :class:`SearchHooks`; ``renderer`` a
     :class:`Renderer`; ``encoding`` an :class:`Encoding`.
+    ``policy_view`` a :data:`Viewer` giving what the game's heuristic reads, for a game whose
+    heuristic can read a cheaper object than the whole view (built lazily from the state, showing
+    only what the seat may see): the bots' policies are given it (``GameInfo.policy_viewer()``).
     """
 
     view: str | None = None
@@ -215,3 +218,4 @@ class Capabilities:
     search: str | None = None
     renderer: str | None = None
     encoding: str | None = None
+    policy_view: str | None = None

@@ -40,7 +40,7 @@ register_rules(
         do=flow.do,
         waiting=war.waiting,
         secret_actions=war.secret_actions,
-        view=view.view,
+        view=view.typed_view,
         event_view=view.event_view,
         pending=view.pending,
         describe=view.describe,
@@ -192,10 +192,12 @@ INFO = GameInfo(
     create=create,
     facts=facts(),
     capabilities=Capabilities(
+        view="candlebox.games.candelabria.views:CandelabriaView",
         text="candlebox.games.candelabria.text:TEXT",
         heuristic="candlebox.games.candelabria.heuristic:policy",
         renderer="candlebox.games.candelabria.render:RENDERER",
-        encoding="candlebox.games.candelabria.encoder:ENCODING",
+        encoding="candlebox.games.candelabria.plain_encoding:ENCODING",
+        policy_view="candlebox.games.candelabria.sight:glance",
     ),
     page=GAME_ID,
 )
