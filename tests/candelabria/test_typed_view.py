@@ -37,7 +37,7 @@ def test_typed_view_is_the_old_plain_view_along_random_games(
         rng = random.Random(seed)
         step = 0
         while True:
-            if step % 3 == 0 or state.is_over:
+            if step % 5 == 0 or state.is_over:
                 for seat in (None, *range(players)):
                     typed = state.typed_view(seat)
                     assert isinstance(typed, CandelabriaView)

@@ -17,8 +17,9 @@ from candlebox.games.candelabria.sight import Glance, Sight, ViewSight
 from candlebox.games.candelabria.views import CandelabriaView
 
 ICON_WORTH = {"curse": 3.0, "mine": 2.5, "forge": 2.0, "barracks": 1.5, "inn": 1.0, "portal": 0.5}
-DECLINE = ("skip", "done", "stay", "spare", "pass", "supply")
+DECLINE = frozenset(("skip", "done", "stay", "spare", "pass", "supply"))
 _WORTH: dict[str, int] = {}  # tactic card code -> its icon units (a pure function, kept)
+_PLAY_WORTH: dict[str, int] = {}  # "play A B" -> the icon units of both cards (likewise)
 
 
 def _card_worth(code: str | None) -> int:
@@ -29,6 +30,14 @@ def _card_worth(code: str | None) -> int:
     if worth is None:
         body = code.split("-")[-1].rstrip("!")
         worth = _WORTH[code] = sum(int(ch) for ch in body if ch.isdigit())
+    return worth
+
+
+def _play_worth(action: str) -> int:
+    """The icon units of the tactic cards a secret choice ("play A B") plays."""
+    worth = _PLAY_WORTH.get(action)
+    if worth is None:
+        worth = _PLAY_WORTH[action] = sum(_card_worth(c) for c in action.split()[1:])
     return worth
 
 
@@ -103,7 +112,7 @@ def policy(view: CandelabriaView | Glance, actions: list[str], rng: Rng) -> str:
         power = sight.region_power(sight.me)
         return max(real, key=lambda a: power.get(sight.spot(a.split()[1])[0], 0))
     if decision == "secret":
-        return max(real, key=lambda a: sum(_card_worth(c) for c in a.split()[1:]))
+        return max(real, key=_play_worth)
     if decision == "cancel":
         return _cancel(sight, actions)
     if decision in ("extinguish-at", "steal"):

@@ -125,7 +125,7 @@ class Glance:
     """The answers read from the state for ``seat``: nothing it may not see (the map, the Curse Board,
     the houses' VP and revealed tactic cards are public), each computed on first use."""
 
-    __slots__ = ("_codes", "_haunted", "_me", "_power", "seat", "st")
+    __slots__ = ("_codes", "_corrupted", "_haunted", "_me", "_power", "seat", "st")
 
     def __init__(self, st: CandelabriaState, seat: int) -> None:
         self.st = st
@@ -134,6 +134,7 @@ class Glance:
         self._me: str | None = None
         self._power: dict[str, dict[int, int]] = {}
         self._haunted: set[int] | None = None
+        self._corrupted: set[int] | None = None
 
     @property
     def decision(self) -> str:
@@ -175,8 +176,10 @@ class Glance:
         )
 
     def corrupted(self) -> set[int]:
-        st = self.st
-        return {r for r in st.board.regions if st.corrupted >> r & 1}
+        if self._corrupted is None:
+            st = self.st
+            self._corrupted = {r for r in st.board.regions if st.corrupted >> r & 1}
+        return self._corrupted
 
     def haunted(self, moved: tuple[int, str] | None = None) -> set[int]:
         if moved is None and self._haunted is not None:
