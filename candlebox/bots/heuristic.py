@@ -28,7 +28,7 @@ class HeuristicBot:
     def _lookup(self, game_id: str) -> tuple[str, Policy | None, Viewer]:
         if self._game is None or self._game[0] != game_id:
             info = game_info(game_id)
-            self._game = (game_id, info.policy(), info.viewer())
+            self._game = (game_id, info.policy(), info.policy_viewer())
         return self._game
 
     def choose(self, state: State, seat: int) -> str:

@@ -215,7 +215,7 @@ class ISMCTSBot:
         """The game's policy, search hooks, and how to get the view its policies read."""
         if self._game is None or self._game[0] != game_id:
             info: GameInfo = game_info(game_id)
-            self._game = (game_id, info.policy(), info.search_hooks(), info.viewer())
+            self._game = (game_id, info.policy(), info.search_hooks(), info.policy_viewer())
         return self._game[1], self._game[2], self._game[3]
 
     # ------------------------------------------------------------------ the decision

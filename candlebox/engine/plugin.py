@@ -211,6 +211,9 @@ class Capabilities:
     ``heuristic`` a :data:`Policy`; ``search`` :class:`SearchHooks`; ``renderer`` a
     :class:`Renderer`; ``encoding`` an :class:`Encoding`; ``scoring`` a :class:`Scoring` (standings
     with each score's breakdown, ``State.standings``).
+    ``policy_view`` a :data:`Viewer` giving what the game's heuristic reads, for a game whose
+    heuristic can read a cheaper object than the whole view (built lazily from the state, showing
+    only what the seat may see): the bots' policies are given it (``GameInfo.policy_viewer()``).
     """
 
     view: str | None = None
@@ -221,3 +224,4 @@ class Capabilities:
     renderer: str | None = None
     encoding: str | None = None
     scoring: str | None = None
+    policy_view: str | None = None

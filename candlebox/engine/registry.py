@@ -78,6 +78,14 @@ class GameInfo:
         when the game declares a view type, else ``State.view``. Look it up once, call it per view."""
         return _typed_view if self._capability("view", type) is not None else _plain_view
 
+    def policy_viewer(self) -> Viewer:
+        """What the game's policies (heuristic, search rollouts) are given for a seat: the game's
+        ``policy_view`` when it declares one, else :meth:`viewer`'s view."""
+        found = self._capability("policy_view", object)
+        if found is not None and not callable(found):
+            raise TypeError(f"{self.title}: the policy_view capability is not a viewer function")
+        return found if found is not None else self.viewer()
+
     def text(self) -> GameText | None:
         """The game's words (log sentences), or None."""
         return self._capability("text", GameText)

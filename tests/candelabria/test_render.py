@@ -6,9 +6,10 @@ from rich.console import Console
 
 import candlebox
 from candlebox.games.candelabria import render
+from candlebox.games.candelabria.views import CandelabriaView
 
 
-def _text(view: dict) -> str:
+def _text(view: CandelabriaView) -> str:
     console = Console(width=200, record=True, color_system=None)
     render.render(view, console)
     return console.export_text()
@@ -16,19 +17,19 @@ def _text(view: dict) -> str:
 
 def test_two_player_curses_on_the_map_and_the_house_choice() -> None:
     state = candlebox.new_game("candelabria", players=2, seed=4)
-    text = _text(state.view(0))
+    text = _text(state.typed_view(0))
     assert "House choice" in text and "dealt once both players have chosen" in text
     assert "castle" not in text and "provisional" not in text
     state.apply(state.to_act[0], "house C")
-    assert "the first chose C" in _text(state.view(0))
+    assert "the first chose C" in _text(state.typed_view(0))
     state.apply(state.to_act[0], "house R")
-    text = _text(state.view(0))
+    text = _text(state.typed_view(0))
     assert text.count("☠curse") == 3 and "at war" in text and "standing on" in text
 
 
 def test_missions_public_and_private() -> None:
     state = candlebox.new_game("candelabria", players=3, seed=2, missions=True)
-    text = _text(state.view(0))
+    text = _text(state.typed_view(0))
     assert "Missions (public)" in text and text.count("hidden") == 2
 
 
@@ -36,4 +37,4 @@ def test_decay_cards_on_the_war_board() -> None:
     state = candlebox.new_game("candelabria", players=3, seed=2, decay=True)
     card = state.decay_deck.pop()
     state.decay_slots[1][0] = card
-    assert "decay D" in _text(state.view(0))
+    assert "decay D" in _text(state.typed_view(0))

@@ -39,8 +39,8 @@ def check_views(state: candlebox.State) -> None:
         assert json.dumps(msgspec.to_builtins(typed)) == json.dumps(plain)
 
 
-def test_the_typed_games_are_candle_quest_and_16_candies() -> None:
-    assert {"candle-quest", "sixteen-candies"} <= set(TYPED)
+def test_every_game_has_a_typed_view() -> None:
+    assert {"candle-quest", "sixteen-candies", "candelabria"} <= set(TYPED)
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=_id)

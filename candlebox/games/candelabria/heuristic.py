@@ -1,4 +1,5 @@
-"""A rule-of-thumb Candelabria player, reading only its own view.
+"""A rule-of-thumb Candelabria player, reading only its own view (through a ``Sight``, sight.py: the
+typed view, or the cheap ``Glance`` of the state the bots give it).
 
 Kindling: deploy when it can (the Warrior role first: most flames, most combat power), otherwise
 maneuver; every move goes where it has no Land Flame yet (a new flame and a territory action), preferring
@@ -11,91 +12,65 @@ worth at least its own; its Extinguish and Steal aim at the leader in Victory Po
 
 from __future__ import annotations
 
-from typing import Any
-
 from candlebox.engine import Rng
+from candlebox.games.candelabria.sight import Glance, Sight, ViewSight
+from candlebox.games.candelabria.views import CandelabriaView
 
 ICON_WORTH = {"curse": 3.0, "mine": 2.5, "forge": 2.0, "barracks": 1.5, "inn": 1.0, "portal": 0.5}
-DECLINE = ("skip", "done", "stay", "spare", "pass", "supply")
+DECLINE = frozenset(("skip", "done", "stay", "spare", "pass", "supply"))
+_WORTH: dict[str, int] = {}  # tactic card code -> its icon units (a pure function, kept)
+_PLAY_WORTH: dict[str, int] = {}  # "play A B" -> the icon units of both cards (likewise)
 
 
 def _card_worth(code: str | None) -> int:
     """The icon units of a tactic card code like 'N-3I1X!' (3 + 1)."""
     if not code or code == "-":
         return 0
-    body = code.split("-")[-1].rstrip("!")
-    return sum(int(ch) for ch in body if ch.isdigit())
+    worth = _WORTH.get(code)
+    if worth is None:
+        body = code.split("-")[-1].rstrip("!")
+        worth = _WORTH[code] = sum(int(ch) for ch in body if ch.isdigit())
+    return worth
 
 
-def _leader(view: dict[str, Any]) -> str | None:
-    me = view["seat"]
-    others = [s for s in view["seats"] if s["seat"] != me]
-    return max(others, key=lambda s: s["vp"])["house"] if others else None
+def _play_worth(action: str) -> int:
+    """The icon units of the tactic cards a secret choice ("play A B") plays."""
+    worth = _PLAY_WORTH.get(action)
+    if worth is None:
+        worth = _PLAY_WORTH[action] = sum(_card_worth(c) for c in action.split()[1:])
+    return worth
 
 
-def _terr(view: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    return {t["territory"]: t for t in view["territories"]}
-
-
-def _corrupted(view: dict[str, Any]) -> set[int]:
-    return {r["region"] for r in view["regions"] if r["corrupted"]}
-
-
-def _region_power(view: dict[str, Any], house: str) -> dict[int, int]:
-    power: dict[int, int] = {}
-    for t in view["territories"]:
-        r = t["region"]
-        p = int(house in t["land_flames"])
-        if t.get("castle") == house:
-            p += 4
-        for c in t.get("candles", []):
-            if c["candle"].startswith(house + "-"):
-                p += c["flames"]
-        power[r] = power.get(r, 0) + p
-    return power
-
-
-def _haunted(view: dict[str, Any], moved: tuple[int, str] | None = None) -> set[int]:
-    """2-player: the regions holding a curse standee (with curse ``moved[0]`` moved to ``moved[1]``)."""
-    terr = _terr(view)
-    found: set[int] = set()
-    for m in view["curse_models"]:
-        where = moved[1] if moved and m["curse"] == moved[0] else m["territory"]
-        found.add(terr[where]["region"])
-    return found
-
-
-def _haunt_score(view: dict[str, Any], action: str) -> float:
+def _haunt_score(sight: Sight, action: str) -> float:
     """2-player: how many of the regions at war it leads (minus those it trails) after the move."""
     _, curse, where = action.split()
-    me = view["seats"][view["seat"]]["house"]
-    mine = _region_power(view, me)
-    other = [s["house"] for s in view["seats"] if s["house"] != me]
-    theirs = _region_power(view, other[0]) if other else {}
+    me = sight.me
+    mine = sight.region_power(me)
+    other = [h for h in sight.houses() if h != me]
+    theirs = sight.region_power(other[0]) if other else {}
     score = 0.0
-    for r in _haunted(view, (int(curse), where)):
+    for r in sight.haunted((int(curse), where)):
         a, b = mine.get(r, 0), theirs.get(r, 0)
         score += (a > b) - (b > a) + 0.1 * (a - b)
     return score
 
 
-def _move_score(view: dict[str, Any], target: str) -> float:
-    me = view["seats"][view["seat"]]
-    t = _terr(view)[target]
+def _move_score(sight: Sight, target: str) -> float:
+    region, icon, flames, mine = sight.spot(target)
     score = 0.0
-    if me["house"] not in t["land_flames"]:
-        score += 5 + ICON_WORTH[t["icon"]]
-    if view["variant"] == "two-player":
-        score += 1.5 * (t["region"] in _haunted(view))
-    elif t["region"] not in _corrupted(view):
+    if not mine:
+        score += 5 + ICON_WORTH[icon]
+    if sight.two_player:
+        score += 1.5 * (region in sight.haunted())
+    elif region not in sight.corrupted():
         score += 1
-    score -= 0.5 * len(t["land_flames"])
+    score -= 0.5 * flames
     return score
 
 
-def policy(view: dict[str, Any], actions: list[str], rng: Rng) -> str:
-    decision = view["pending"]["decision"]
-    me = view["seats"][view["seat"]]
+def policy(view: CandelabriaView | Glance, actions: list[str], rng: Rng) -> str:
+    sight: Sight = view if isinstance(view, Glance) else ViewSight(view)
+    decision = sight.decision
     real = [a for a in actions if a not in DECLINE] or actions
     if decision == "turn":
         deploys = [a for a in real if a.startswith("deploy")]
@@ -106,24 +81,26 @@ def policy(view: dict[str, Any], actions: list[str], rng: Rng) -> str:
         moves = [a for a in real if a.startswith(("move", "extra"))]
         if not moves:
             return actions[-1]
-        best = max(moves, key=lambda a: _move_score(view, a.split()[-1]))
-        if _move_score(view, best.split()[-1]) < 4:
+        scores = {a: _move_score(sight, a.split()[-1]) for a in moves}
+        best = max(moves, key=scores.__getitem__)
+        if scores[best] < 4:
             return "done" if "done" in actions else best
         return best
     if decision in ("influence", "flame"):
         curses = [a for a in real if a.startswith("curse")]
         if not curses:
             return actions[0]
+        me = sight.me
 
         def margin(a: str) -> int:
-            flames = view["curses"][int(a.split()[1]) - 1]["flames"]
-            mine = flames.get(me["house"], 0)
-            best_other = max((v for h, v in flames.items() if h != me["house"]), default=0)
+            flames = sight.curse_flames(int(a.split()[1]) - 1)
+            mine = flames.get(me, 0)
+            best_other = max((v for h, v in flames.items() if h != me), default=0)
             return -abs(mine + 1 - best_other)
 
         return max(curses, key=margin)
     if decision == "haunt":
-        return max(real, key=lambda a: (_haunt_score(view, a), -rng.below(1000)))
+        return max(real, key=lambda a: (_haunt_score(sight, a), -rng.below(1000)))
     if decision == "take":
         return max(real, key=lambda a: _card_worth(a.split()[1]))
     if decision == "mine":
@@ -132,15 +109,14 @@ def policy(view: dict[str, Any], actions: list[str], rng: Rng) -> str:
         temples = [a for a in real if a.startswith("temple W")]
         return temples[0] if temples else real[0]
     if decision == "curse-at":
-        power = _region_power(view, me["house"])
-        terr = _terr(view)
-        return max(real, key=lambda a: power.get(terr[a.split()[1]]["region"], 0))
+        power = sight.region_power(sight.me)
+        return max(real, key=lambda a: power.get(sight.spot(a.split()[1])[0], 0))
     if decision == "secret":
-        return max(real, key=lambda a: sum(_card_worth(c) for c in a.split()[1:]))
+        return max(real, key=_play_worth)
     if decision == "cancel":
-        return _cancel(view, actions)
+        return _cancel(sight, actions)
     if decision in ("extinguish-at", "steal"):
-        leader = _leader(view)
+        leader = sight.leader()
         aimed = [a for a in real if leader and a.split()[1].startswith(leader)]
         return (aimed or real)[0]
     if decision == "ignite":
@@ -149,16 +125,15 @@ def policy(view: dict[str, Any], actions: list[str], rng: Rng) -> str:
     return real[rng.below(len(real))]
 
 
-def _cancel(view: dict[str, Any], actions: list[str]) -> str:
-    seats = {s["house"]: s for s in view["seats"]}
-    me = view["seats"][view["seat"]]
+def _cancel(sight: Sight, actions: list[str]) -> str:
     best, gain = "pass", 0
+    mine_played = sight.played(sight.me)
     for a in actions:
         if a == "pass":
             continue
         _, mine, house, theirs = a.split()
-        my_card = me.get("played", [None, None])[int(mine) - 1]
-        their_card = seats[house].get("played", [None, None])[int(theirs) - 1]
+        my_card = mine_played[int(mine) - 1]
+        their_card = sight.played(house)[int(theirs) - 1]
         value = _card_worth(their_card) - _card_worth(my_card) + 1
         if value > gain:
             best, gain = a, value

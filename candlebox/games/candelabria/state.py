@@ -17,6 +17,7 @@ from candlebox.games.candelabria.board import Board, board_for
 from candlebox.games.candelabria.components import Content, load_content
 from candlebox.games.candelabria.decision import IDLE, NAMES, Phase
 from candlebox.games.candelabria.notation import Notation, malformed, notation_for
+from candlebox.games.candelabria.views import CandelabriaView
 
 GAME_ID = "candelabria"
 _SEATS = tuple((seat,) for seat in range(8))
@@ -32,7 +33,7 @@ class Rules:
     do: Callable[[CandelabriaState, int, str], None]  # flow.do
     waiting: Callable[[CandelabriaState], tuple[int, ...]]  # war.waiting
     secret_actions: Callable[[CandelabriaState, int], list[str]]  # war.secret_actions
-    view: Callable[[CandelabriaState, int | None], dict[str, Any]]
+    view: Callable[[CandelabriaState, int | None], CandelabriaView]  # view.typed_view
     event_view: Callable[[tuple, int | None], dict[str, Any] | None]
     pending: Callable[[CandelabriaState, int | None], dict[str, Any] | None]
     describe: Callable[[CandelabriaState], str]
@@ -284,7 +285,7 @@ class CandelabriaState(State):
         return self.rules.describe(self)
 
     # ------------------------------------------------------------------ information
-    def _view(self, seat: int | None) -> dict[str, Any]:
+    def _typed_view(self, seat: int | None) -> CandelabriaView:
         return self.rules.view(self, seat)
 
     def _event_view(self, event: tuple, seat: int | None) -> dict[str, Any] | None:
