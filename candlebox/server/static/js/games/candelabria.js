@@ -838,7 +838,7 @@ function houseChoice(ctx, actions) {
       const key = `power:${code}${year}`;
       if (words.lookup(key)) powers.append(h("li", h("b", `Year ${"I".repeat(year)}: `), words.text(key)));
     }
-    card.append(powers, h("button.primary", { dataset: { action }, onclick: () => ctx.act(action) }, actionLabel(action, ctx)));
+    card.append(powers, h("button.primary.action", { dataset: { action }, onclick: () => ctx.act(action) }, actionLabel(action, ctx)));
     grid.append(card);
   }
   return grid;
@@ -985,8 +985,15 @@ export default {
   decorate(text, ctx) {
     const out = document.createDocumentFragment();
     let last = 0;
-    for (const match of text.matchAll(/\bseats? (\d+)\b/gi)) {
-      out.append(text.slice(last, match.index), who(ctx, Number(match[1])));
+    // a house's letter ("house R", "(R)") becomes its name from the game's words
+    for (const match of text.matchAll(/\bseats? (\d+)\b|\bhouse ([A-Z])\b|\(([A-Z])\)/gi)) {
+      const letter = match[2] || match[3];
+      out.append(text.slice(last, match.index));
+      if (letter === undefined) out.append(who(ctx, Number(match[1])));
+      else if (words.lookup(`house:${letter}`)) {
+        const named = h("span.cb-house-word", { dataset: { code: `house:${letter}` } }, words.name(`house:${letter}`));
+        out.append(...(match[3] ? ["(", named, ")"] : [named]));
+      } else out.append(match[0]);
       last = match.index + match[0].length;
     }
     out.append(text.slice(last));
