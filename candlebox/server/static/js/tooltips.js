@@ -13,6 +13,7 @@ let tip = null;
 let current = null;
 let press = null; // {timer, x, y, el} while a finger is down
 let swallowClick = false;
+let keyboard = false; // the last input was a key: focus then shows the focused thing's words
 
 function element() {
   if (!tip) {
@@ -101,14 +102,16 @@ export function install() {
     const el = sourceOf(e.target);
     // keyboard focus only: the page also moves focus to the next decision after every click,
     // and a tooltip popping up there each time would cover the board
-    if (el && el === e.target && el.matches(":focus-visible")) show(el);
+    if (el && el === e.target && keyboard) show(el);
     else hide();
   });
   document.addEventListener("focusout", () => hide());
   document.addEventListener("keydown", (e) => {
+    keyboard = true;
     if (e.key === "Escape" && current) hide();
   });
   document.addEventListener("pointerdown", (e) => {
+    keyboard = false;
     swallowClick = false;
     if (e.pointerType !== "touch") return;
     const el = sourceOf(e.target);

@@ -817,9 +817,10 @@ function decisionBar(ctx, covered) {
   }
   const explained = explain(ctx, pend, others);
   if (explained) bar.append(explained);
-  const shown = others.filter((a) => !(pend.decision === "pick" && a.startsWith("house "))).slice(0, 14);
+  const plain = others.filter((a) => !(pend.decision === "pick" && a.startsWith("house ")));
+  const shown = plain.slice(0, 14);
   for (const a of shown) bar.append(h("button.action", { dataset: { action: a }, onclick: () => ctx.act(a) }, actionLabel(a, ctx)));
-  if (others.length > shown.length) bar.append(h("span.muted", `…and ${others.length - shown.length} more in “All legal actions”`));
+  if (plain.length > shown.length) bar.append(h("span.muted", `…and ${plain.length - shown.length} more in “All legal actions”`));
   for (const a of declines) bar.append(h("button.action.decline", { dataset: { action: a }, onclick: () => ctx.act(a) }, actionLabel(a, ctx)));
   return bar.childNodes.length ? bar : null;
 }
@@ -875,7 +876,7 @@ function explain(ctx, pend, actions) {
  * for a Ranking one). */
 function missionsPanel(ctx) {
   const m = ctx.view.missions;
-  if (!m) return null;
+  if (!m || !((m.public || []).length || Object.values(m.private || {}).some(Boolean))) return null;
   const box = h("div.cb-panel.cb-missions", h("h3", "Missions", h("small", ` · ${m.box} left in the box`)));
   const me = ctx.you === null ? null : ctx.view.seats[ctx.you];
   const row = (card, whose) => {
