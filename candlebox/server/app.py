@@ -26,6 +26,8 @@ HTTP API (JSON; a seat's credential goes in ``Authorization: Bearer TOKEN``):
   bots); the first seat to ask takes its seat (credential), later ones get their seat's invite
 - ``GET  /api/games/{id}/board`` — the map of the game (public facts: regions, territories, borders,
   bridges and the drawing grid of its side), for games with a map (Candelabria); 404 otherwise
+- ``GET  /api/games/{id}/components`` — the name and effect text of every code the game can show
+  (``candlebox.components`` of its configuration), for the page's card faces, tooltips and log chips
 
 Websocket ``/ws/games/{id}``: the client's first message is ``{"type": "hello", "token": ...}`` (no
 token: a spectator); the server answers with a ``snapshot`` and then sends an ``update`` after every

@@ -221,7 +221,8 @@ def test_two_player_candelabria_starts_with_the_house_choice(pages: Pages) -> No
     # nothing is dealt until both have chosen: no pieces on the map, no tactics, no upgrade tops
     assert page.locator(".cb-map .cb-piece").count() == 0
     assert "dealt once both players have chosen" in page.locator("#board .cb-decision").inner_text()
-    chosen = choices.first.inner_text().removeprefix("Play ").strip()
+    # the engine's label: "Play the Cinis Clan"
+    chosen = choices.first.inner_text().removeprefix("Play ").removeprefix("the ").strip()
     before = move_number(page)
     choices.first.click(timeout=T)
     page.wait_for_function(f"Number(document.body.dataset.move) > {before}", timeout=20_000)

@@ -26,9 +26,9 @@ def test_play_sixteen_candies_against_bots_to_the_end(pages: Pages) -> None:
     # turning a card changes which halves are on top before the choice is sent
     turn = page.locator(".sc-turn")
     if turn.count():
-        before = page.locator(".sc-hand .sc-half.top").first.get_attribute("title")
+        before = page.locator(".sc-hand .sc-half.top").first.get_attribute("aria-label")
         turn.first.click()
-        assert page.locator(".sc-hand .sc-half.top").first.get_attribute("title") != before
+        assert page.locator(".sc-hand .sc-half.top").first.get_attribute("aria-label") != before
     # rivals' hands are backs while the round is played
     assert page.locator(".sc-rival .sc-card.back").count() >= 4
     clicks = play_until_over(page, shots_at=(5, 12), prefix="sc")
@@ -43,7 +43,7 @@ def hand_tops(page: Any) -> dict[str, str]:
     return dict(
         page.eval_on_selector_all(
             ".sc-hand .sc-card",
-            "cards => cards.map(c => [c.dataset.code, c.querySelector('.sc-half.top').title])",
+            "cards => cards.map(c => [c.dataset.code, c.querySelector('.sc-half.top').getAttribute('aria-label')])",
         )
     )
 
@@ -60,7 +60,7 @@ def test_the_hand_shows_the_orientation_the_server_holds(pages: Pages, server: A
     open_seat(page, created)
     page.get_by_role("button", name="Pick up this way").wait_for()
     assert hand_tops(page)["K5-C2"] == "5 Candy Corn"
-    page.get_by_role("button", name="Turn K5-C2 around").click()
+    page.get_by_role("button", name="Turn 5 Candy Corn / 2 Chocolate around").click()
     assert hand_tops(page)["K5-C2"] == "2 Chocolate"
     before = move_number(page)
     page.get_by_role("button", name="Pick up this way").click()
@@ -71,7 +71,7 @@ def test_the_hand_shows_the_orientation_the_server_holds(pages: Pages, server: A
     page.locator(".sc-draw.clickable").click()
     page.locator('#board [data-action="discard G4-C3"]').click()
     page.get_by_role("button", name="Keep this way").wait_for()
-    page.get_by_role("button", name="Turn K5-C2 around").click()
+    page.get_by_role("button", name="Turn 5 Candy Corn / 2 Chocolate around").click()
     before = move_number(page)
     page.get_by_role("button", name="Keep this way").click()
     page.wait_for_function(f"Number(document.body.dataset.move) > {before}")

@@ -1,12 +1,15 @@
-"""A game's public facts, what a seat sees now, replays, the saved-game file and the map."""
+"""A game's public facts, what a seat sees now, replays, the saved-game file, the map and the
+words of its components."""
 
 from __future__ import annotations
+
+import asyncio
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 
-from candlebox.server import bodies
-from candlebox.server.routes.common import bearer, service
+from candlebox.server import bodies, words
+from candlebox.server.routes.common import bearer, service, settings
 
 router = APIRouter()
 
@@ -40,3 +43,14 @@ async def api_saved(game_id: str, request: Request) -> JSONResponse:
 async def api_board(game_id: str, request: Request) -> JSONResponse:
     board = await service(request).board(game_id)
     return JSONResponse(board, headers={"Cache-Control": "private, max-age=3600"})
+
+
+@router.get("/api/games/{game_id}/components")
+async def api_components(game_id: str, request: Request) -> Response:
+    """Every code the game can show, with its name and effect text (``candlebox.components`` of
+    its configuration): the page names cards, tiles and log chips from these (public facts)."""
+    live = await service(request).any_game(game_id)
+    data = await asyncio.to_thread(words.components_json, settings(request), live.record)
+    return Response(
+        data, media_type="application/json", headers={"Cache-Control": "private, max-age=3600"}
+    )

@@ -9,7 +9,10 @@ import * as fairness from "./fairness.js";
 import * as learn from "./learn.js";
 import { readyForKeys } from "./keys.js";
 import { thinkingNote } from "./thinking.js";
+import * as motion from "./motion.js";
+import * as tooltips from "./tooltips.js";
 import { clear, h, plural, toast } from "./ui.js";
+import * as words from "./words.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
 const $ = (id) => document.getElementById(id);
@@ -48,6 +51,9 @@ async function start() {
     history.replaceState(null, "", `${location.pathname}?seat=${seat}`); // keep the code out of view
   }
   learn.start(gameId); // rules inside the app: the rule bar and learn mode (learn.js)
+  // words: the components' names for card faces, tooltips and log chips (issue 14)
+  tooltips.install();
+  words.load(gameId).then((ok) => ok && page.frame && renderAll(true));
   connect();
   $("all-actions").addEventListener("toggle", () => {
     localStorage.setItem("candlebox.listOpen", $("all-actions").open ? "1" : "0");
@@ -142,6 +148,7 @@ async function receive(msg) {
     page.frame = msg;
     page.log = msg.log;
     page.busy = false;
+    motion.lastMove(msg.log.slice(-2)); // words: the move that led here
     renderAll(true);
     if (await learn.ready(msg)) renderLog(page.log, true); // learn mode: the log with its reasons
   } else if (msg.type === "update") {
@@ -153,7 +160,9 @@ async function receive(msg) {
     page.frame = { ...page.frame, ...msg };
     page.log = page.log.concat(msg.log);
     page.busy = false;
+    if (msg.log.length) motion.lastMove(msg.log); // words: what just happened
     renderAll(false, msg.log);
+    noticeBots(msg.log);
   } else if (msg.type === "seats") {
     if (!page.frame) return;
     page.frame = { ...page.frame, seats: msg.seats };
@@ -216,6 +225,10 @@ function context(frame) {
     busy: page.busy,
     act,
     redraw: () => renderBoard(),
+    // words: the pending decision and each legal action in words, from the server's frame
+    prompt: page.replay ? "" : named(frame.prompt || ""),
+    labelOf: (action) => labelOf(frame, action),
+    plain: (text) => words.plain(named(text)),
     can: (action) => !page.replay && frame.legal.includes(action),
     toast,
   };
@@ -261,6 +274,7 @@ function renderBoard() {
   board.classList.toggle("busy", page.busy);
   const active = document.activeElement;
   const hadFocus = !active || active === document.body || board.contains(active);
+  motion.remember(board); // words: where the cards were, to slide them
   clear(board);
   try {
     page.module.render(board, context(frame));
@@ -269,6 +283,9 @@ function renderBoard() {
     board.append(h("p.problem", `The board could not be drawn (${err.message}); use the list of actions.`));
   }
   readyForKeys(board);
+  words.chipify(board); // words: any code left bare names itself on hover
+  motion.settle(board);
+  tooltips.refresh();
   if (hadFocus) focusDecision(board);
 }
 
@@ -307,8 +324,9 @@ function renderBanner() {
       ? `Game over: ${winners.map(ctx.name).join(" and ")} ${winners.length === 1 && winners[0] !== frame.you ? "wins" : "win"}!`
       : "Game over: nobody wins.";
     mood = winners.includes(frame.you) ? "won" : "over";
-  } else if (page.module.describe) {
-    text = page.module.describe(ctx);
+  } else if ((ctx.yourTurn && ctx.prompt) || (page.module.describe && page.module.describe(ctx)) || ctx.prompt) {
+    // words: the engine's prompt for the seat to act; a module's describe() only for the others
+    text = (ctx.yourTurn && ctx.prompt) || (page.module.describe && page.module.describe(ctx)) || ctx.prompt;
     mood = ctx.yourTurn ? "turn" : "wait";
   } else {
     const seats = (frame.view.pending && frame.view.pending.seats) || [];
@@ -327,7 +345,7 @@ function renderBanner() {
     mood = "replay";
   }
   banner.className = `banner ${mood}`;
-  banner.append(h("span.banner-text", text));
+  banner.append(words.chipify(h("span.banner-text", text)));
   const thinking = empty.length ? null : thinkingNote(frame, page.replay);
   if (thinking) banner.append(thinking);
 }
@@ -513,7 +531,7 @@ function renderActions() {
   for (const [verb, numbers] of groups) {
     if (numbers === null || numbers.length <= 6) {
       for (const action of numbers === null ? [verb] : numbers.map((n) => `${verb} ${n}`)) {
-        const label = page.module.actionLabel ? page.module.actionLabel(action, ctx) : action;
+        const label = ctx.labelOf(action) || (page.module.actionLabel ? page.module.actionLabel(action, ctx) : action);
         box.append(h("button.action", { onclick: () => act(action), dataset: { action }, title: action }, label));
       }
     } else {
@@ -548,6 +566,7 @@ function renderLog(entries, full) {
     if (page.module.decorate) li.append(page.module.decorate(item.text, ctx, item.entry));
     else li.append(decorateSeats(item.text, ctx));
     learn.annotate(li, item, frame);
+    words.chipify(li); // words: codes name themselves on hover
     list.append(li);
   }
   if (full || atBottom) list.scrollTop = list.scrollHeight;
@@ -557,7 +576,7 @@ function renderLog(entries, full) {
 export function decorateSeats(text, ctx) {
   const out = document.createDocumentFragment();
   let last = 0;
-  for (const match of text.matchAll(/\bseats? (\d+)\b/g)) {
+  for (const match of text.matchAll(/\bseats? (\d+)\b/gi)) {
     out.append(text.slice(last, match.index));
     const seat = Number(match[1]);
     out.append(h("b.who", { class: seat === ctx.you ? "me" : "" }, ctx.label(seat)));
@@ -565,6 +584,30 @@ export function decorateSeats(text, ctx) {
   }
   out.append(text.slice(last));
   return out;
+}
+
+// ----------------------------------------------------------------------------- words (issue 14)
+/** "seat 2" in a sentence from the server becomes the player's name. */
+function named(text) {
+  const seats = (page.frame && page.frame.seats) || [];
+  return String(text).replace(/\bseat (\d+)\b/gi, (all, n) => (seats[Number(n)] || {}).name || all);
+}
+
+/** The server's label of a legal action (the frame's labels are in the order of its legal actions). */
+function labelOf(frame, action) {
+  const at = (frame.legal || []).indexOf(action);
+  return at >= 0 && frame.labels ? named(frame.labels[at] || "") : "";
+}
+
+/** A brief notice for each move a bot made ("Taper buys Red candle (value 5)"). */
+function noticeBots(entries) {
+  const seats = (page.frame && page.frame.seats) || [];
+  for (const item of entries) {
+    const seat = item.entry.seat;
+    if (typeof seat !== "number" || seat === page.frame.you || !seats[seat] || seats[seat].kind !== "bot") continue;
+    if (item.entry.event === "end-turn") continue; // the turn's end is no move of its own
+    motion.notice(named(item.text));
+  }
 }
 
 // ----------------------------------------------------------------------------- replays

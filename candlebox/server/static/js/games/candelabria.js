@@ -10,6 +10,7 @@
 // in the bar under the banner, and the shell's list of all legal actions stays as the fallback.
 
 import { h } from "../ui.js";
+import * as words from "../words.js";
 
 const NS = "http://www.w3.org/2000/svg";
 const CELL = 60;
@@ -205,26 +206,20 @@ function tacticParts(code) {
 
 function tacticCard(ctx, code, opts = {}) {
   const { house, noCancel, effects } = tacticParts(code);
-  const card = h("div.cb-tactic", { class: opts.cls || "", title: tacticTitle(code) });
+  const card = h("div.cb-tactic", { class: opts.cls || "", dataset: { code } });
   if (house) {
     card.classList.add("house");
     card.style.setProperty("--hc", houseColour(ctx, house));
   }
   for (const e of effects) card.append(h(`span.cb-eff.e-${e.icon}`, h("b", String(e.n)), h("i", TACTIC_ICONS[e.icon] || e.icon)));
-  if (noCancel) card.append(h("span.cb-nocancel", { title: "cannot be cancelled" }, "⊘"));
+  if (noCancel) card.append(h("span.cb-nocancel", { dataset: { code: "mark:⊘" }, "aria-label": words.name("mark:⊘") }, "⊘"));
   return card;
-}
-
-function tacticTitle(code) {
-  const { house, noCancel, effects } = tacticParts(code);
-  const words = effects.map((e) => `${TACTIC_ICONS[e.icon] || e.icon} ${e.n}`).join(", ");
-  return `${house ? "House card: " : ""}${words}${noCancel ? " (cannot be cancelled)" : ""}`;
 }
 
 function candleCard(ctx, code, opts = {}) {
   const info = (ctx.facts.candles || {})[code] || {};
   const houseCode = /^[A-Z]\d$/.test(code) ? code[0] : null;
-  const card = h("div.cb-candle-card", { class: opts.cls || "", title: `${code}: costs ${info.cost ?? "?"} wax, Year ${info.year ?? "?"}` });
+  const card = h("div.cb-candle-card", { class: opts.cls || "", dataset: { code } });
   if (houseCode) card.style.setProperty("--hc", houseColour(ctx, houseCode));
   else card.classList.add("advanced");
   card.append(
@@ -299,89 +294,9 @@ function closeMenu() {
 }
 
 // ----------------------------------------------------------------------------- labels
+/** A legal action in words: the engine's label from the frame (no page keeps its own copy). */
 function actionLabel(action, ctx) {
-  const p = action.split(" ");
-  const hl = (code) => houseLabel(ctx, code);
-  const pieceLabel = (x) => {
-    if (/^[A-Z]-[EPW]$/.test(x)) return `${hl(x[0])}'s ${ROLE[x[2]]}`;
-    return hl(x);
-  };
-  switch (p[0]) {
-    case "deploy":
-      return `Deploy ${p[1]} as your ${ROLE[p[2]]}`;
-    case "maneuver":
-      return `Maneuver: discard ${p[1]}`;
-    case "at":
-      return `Place it on ${p[1]}`;
-    case "move":
-      return `Move your ${ROLE[p[1]]} to ${p[2]}`;
-    case "extra":
-      return `Burn a flame: ${ROLE[p[1]]} on to ${p[2]}`;
-    case "done":
-      return "Done";
-    case "destroy":
-      return `Destroy ${p[1].includes("-") ? "a flame of " + pieceLabel(p[1]) : pieceLabel(p[1]) + "'s Land Flame"}`;
-    case "push":
-      return `Push ${pieceLabel(p[1])}`;
-    case "to":
-      return `To ${p[1]}`;
-    case "spare":
-      return "Spare it";
-    case "curse":
-      return `In front of Curse ${p[1]}`;
-    case "supply":
-      return "Back to the supply";
-    case "take":
-      return `Take tactic ${p[1]}`;
-    case "upgrade":
-      return `Upgrade pile ${p[1]}${topOf(ctx, Number(p[1]))}`;
-    case "temple":
-      return `${{ W: "White", G: "Grey", B: "Black" }[p[1]] || p[1]} Temple in region ${p[2]}`;
-    case "mine":
-      return `Mine: ${p[2]} gold, ${p[4]} wax`;
-    case "relocate":
-      return `Relocate your ${ROLE[p[1]]}`;
-    case "keep":
-      return `Keep ${p[1]}`;
-    case "return":
-      return `Return ${p[1]}`;
-    case "ignite":
-      return /^[EPW]$/.test(p[1]) ? `Ignite your ${ROLE[p[1]]}` : `Ignite a Land Flame on ${p[1]}`;
-    case "extinguish":
-      return /^\d/.test(p[1]) ? `Extinguish in ${p[1]}` : `Extinguish ${p[1].includes("-") ? "a flame of " + pieceLabel(p[1]) : pieceLabel(p[1]) + "'s Land Flame"}`;
-    case "steal":
-      return `Steal 1 ${p[2]} from ${hl(p[1])}`;
-    case "raze":
-      return `Destroy a Temple level in region ${p[1]}`;
-    case "shift":
-      return `Move your ${ROLE[p[1]]} to ${p[2]}`;
-    case "stay":
-      return "Stay";
-    case "skip":
-      return "Skip";
-    case "recast":
-      return `Repeat the effects of ${pieceLabel(p[1])}`;
-    case "lift":
-      return `Lift ${pieceLabel(p[1])}`;
-    case "play":
-      return p[1] === "-" && p[2] === "-" ? "Play no tactic cards" : `Play ${p[1]} on slot 1, ${p[2]} on slot 2`;
-    case "cancel":
-      return `Your slot ${p[1]} card cancels ${hl(p[2])}'s slot ${p[3]} card`;
-    case "pass":
-      return "Pass";
-    case "house": {  // two-player: choose a house (nothing else is dealt until both have chosen)
-      const info = (ctx.facts.houses || {})[p[1]];
-      return `Play ${info ? info.name : p[1]}`;
-    }
-    case "haunt":  // two-player: move a curse one territory
-      return `Move Curse ${p[1]} to ${p[2]}`;
-    case "decay":
-      return `The Decay card covers War Board slot ${p[1]}`;
-    case "either":
-      return `The Decay card's ${p[1] === "1" ? "first" : "second"} effect`;
-    default:
-      return action;
-  }
+  return (ctx.labelOf && ctx.labelOf(action)) || action;
 }
 
 function topOf(ctx, pile) {
@@ -545,7 +460,10 @@ function drawMap(ctx, geo) {
   for (const t of view.territories) {
     const acts = territoryActions(ctx, t.territory);
     const list = geo.cells[t.territory] || [];
-    const g = s("g", { class: "cb-terr", "data-territory": t.territory }, s("title", {}, `${t.territory}: ${ICON_NAMES[t.icon] || t.icon}, region ${t.region}`));
+    const g = s("g", { class: "cb-terr", "data-territory": t.territory, "data-place": t.territory });
+    // words: the territory's kind from the game's words, where it is in a line of its own
+    if (t.icon && words.lookup(`icon:${t.icon}`)) g.dataset.code = `icon:${t.icon}`;
+    g.dataset.tip = `Territory ${t.territory}, region ${t.region}.`;
     for (const [x, y] of list) g.append(s("rect", { x: x * CELL, y: y * CELL, width: CELL, height: CELL, class: "cb-cell" }));
     if (pend.territory === t.territory) g.classList.add("focus");
     if (acts.length && list.length) {
@@ -662,7 +580,7 @@ function houseBoard(ctx, p, opts = {}) {
   const pos = view.order.indexOf(p.seat) + 1;
   const head = h("div.cb-house-head",
     h("span.cb-order", { title: "turn order" }, String(pos)),
-    h("span.cb-house-name", h("b", ctx.name(p.seat)), h("small", p.name)),
+    h("span.cb-house-name", h("b", ctx.name(p.seat)), h("small", { dataset: { code: `house:${p.house}` } }, p.name)),
     h("span.cb-vp", { title: "Victory Points" }, h("b", String(p.vp)), " VP"));
   box.append(head);
   const steal = [`steal ${p.house} gold`, `steal ${p.house} wax`];
@@ -676,8 +594,9 @@ function houseBoard(ctx, p, opts = {}) {
   box.append(res);
   const deployed = (p.deployed || []).map((card, i) => (card ? `${"EPW"[i]}:${card}` : null)).filter(Boolean);
   const lines = h("div.cb-house-lines");
+  if (p.house) lines.append(powersLine(ctx, p.house));
   if (deployed.length) lines.append(h("div", h("span.muted", "candles "), deployed.join("  ")));
-  if ((p.upgrades || []).length) lines.append(h("div", h("span.muted", "upgrades "), p.upgrades.map((u) => h("span.cb-upg-chip", { title: upgradeTitle(ctx, u) }, u))));
+  if ((p.upgrades || []).length) lines.append(h("div", h("span.muted", "upgrades "), p.upgrades.map((u) => h("span.cb-upg-chip", { dataset: { code: u }, tabIndex: 0 }, words.name(u)))));
   if (!opts.full && (p.tactics || []).length) lines.append(h("div", h("span.muted", "tactics "), `${p.tactics.length} card${p.tactics.length === 1 ? "" : "s"}`));
   if (!opts.full && p.known_hand && p.known_hand.length) lines.append(h("div", h("span.muted", "known in hand "), p.known_hand.join(" ")));
   if (lines.childNodes.length) box.append(lines);
@@ -686,9 +605,16 @@ function houseBoard(ctx, p, opts = {}) {
   return box;
 }
 
-function upgradeTitle(ctx, code) {
-  const info = (ctx.facts.upgrades || {})[code];
-  return info ? `${code}: Year ${info.year}, ${info.effect}` : code;
+/** A house's three powers, one per Year, each naming itself on hover (the one awake now marked). */
+function powersLine(ctx, house) {
+  const line = h("div.cb-powers", h("span.muted", "powers "));
+  for (const year of [1, 2, 3]) {
+    const code = `power:${house}${year}`;
+    if (!words.lookup(code)) continue;
+    const awake = (ctx.view.year || 1) >= year;
+    line.append(h("span.cb-power", { class: awake ? "awake" : "", dataset: { code }, tabIndex: 0, "aria-label": words.name(code) }, `Year ${"I".repeat(year)}`));
+  }
+  return line;
 }
 
 function yourCards(ctx, p) {
@@ -719,7 +645,7 @@ function curseBoard(ctx) {
   const box = h("div.cb-panel.cb-curses", h("h3", "Curse board", h("small", ` · deck ${view.curse_deck}`)));
   const row = h("div.cb-curse-row");
   view.curses.forEach((c, i) => {
-    const el = h("div.cb-curse", { title: `Curse of region ${c.region}: ${c.effect}` },
+    const el = h("div.cb-curse", { dataset: words.lookup(`curse:${c.region}`) ? { code: `curse:${c.region}` } : {}, title: words.lookup(`curse:${c.region}`) ? null : `Curse of region ${c.region}: ${c.effect}` },
       h("div.cb-curse-head", h("span.cb-curse-place", String(i + 1)), h("span", `region ${c.region}`)),
       h("div.cb-curse-effect", c.effect.replaceAll("-", " ")));
     const flames = h("div.cb-curse-flames");
@@ -754,9 +680,9 @@ function upgradeBoard(ctx) {
   const row = h("div.cb-upg-row");
   view.upgrade_piles.forEach((p, i) => {
     const info = p.top ? (ctx.facts.upgrades || {})[p.top] || {} : {};
-    const el = h("div.cb-upg", { class: p.top ? `y${info.year || 1}` : "empty", title: p.top ? upgradeTitle(ctx, p.top) : "empty" },
+    const el = h("div.cb-upg", { class: p.top ? `y${info.year || 1}` : "empty", dataset: p.top ? { code: p.top, tip: `Pile ${i + 1}, ${p.size} left.` } : {}, title: p.top ? null : "empty" },
       h("span.cb-upg-pile", String(i + 1)),
-      h("span.cb-upg-code", p.top ? p.top.replace(/^\d-/, "").replaceAll("-", " ") : "—"),
+      h("span.cb-upg-code", p.top ? words.name(p.top) : "—"),
       h("span.cb-upg-meta", p.top ? `Y${info.year} · ${info.year} gold · ${p.size} left` : "empty"));
     mark(el, ctx, [`upgrade ${i + 1}`], (a) => actionLabel(a, ctx));
     row.append(el);
@@ -833,12 +759,7 @@ function battlePanel(ctx) {
 }
 
 function cancelLabel(ctx, action) {
-  const [, mine, house, theirs] = action.split(" ");
-  const me = ctx.view.seats[ctx.you] || {};
-  const them = ctx.view.seats.find((p) => p.house === house) || {};
-  const my = (me.played || [])[Number(mine) - 1];
-  const their = (them.played || [])[Number(theirs) - 1];
-  return `Your ${my || "slot " + mine} cancels ${them.seat !== undefined ? ctx.name(them.seat) : house}'s ${their || "slot " + theirs}`;
+  return actionLabel(action, ctx);
 }
 
 function secretChooser(ctx) {
@@ -891,14 +812,101 @@ function decisionBar(ctx, covered) {
   if (pend.decision === "secret") return null;
   if (pend.decision === "pick") {
     // two-player: nothing is dealt until both have chosen (the view shows only the map and the choices)
-    const which = pend.stage === 2 ? "your house, on the side opposite your rival's" : "a house";
-    bar.append(h("div.cb-status", `Choose ${which}. The pieces, cards and tiles are dealt once both players have chosen.`));
+    bar.append(h("div.cb-status", "The pieces, cards and tiles are dealt once both players have chosen."));
+    bar.append(houseChoice(ctx, others.filter((a) => a.startsWith("house "))));
   }
-  const shown = others.slice(0, 14);
+  const explained = explain(ctx, pend, others);
+  if (explained) bar.append(explained);
+  const plain = others.filter((a) => !(pend.decision === "pick" && a.startsWith("house ")));
+  const shown = plain.slice(0, 14);
   for (const a of shown) bar.append(h("button.action", { dataset: { action: a }, onclick: () => ctx.act(a) }, actionLabel(a, ctx)));
-  if (others.length > shown.length) bar.append(h("span.muted", `…and ${others.length - shown.length} more in “All legal actions”`));
+  if (plain.length > shown.length) bar.append(h("span.muted", `…and ${plain.length - shown.length} more in “All legal actions”`));
   for (const a of declines) bar.append(h("button.action.decline", { dataset: { action: a }, onclick: () => ctx.act(a) }, actionLabel(a, ctx)));
   return bar.childNodes.length ? bar : null;
+}
+
+/** The 2-player house choice: each house with its three powers, Year by Year, in the game's words. */
+function houseChoice(ctx, actions) {
+  const grid = h("div.cb-house-choice");
+  for (const action of actions) {
+    const code = action.split(" ")[1];
+    const card = h("div.cb-choice-card");
+    card.style.setProperty("--hc", houseColour(ctx, code));
+    card.style.setProperty("--hc-ink", houseInk(ctx, code));
+    card.append(h("h4", { dataset: { code: `house:${code}` } }, words.name(`house:${code}`)));
+    const powers = h("ol.cb-choice-powers");
+    for (const year of [1, 2, 3]) {
+      const key = `power:${code}${year}`;
+      if (words.lookup(key)) powers.append(h("li", h("b", `Year ${"I".repeat(year)}: `), words.text(key)));
+    }
+    card.append(powers, h("button.primary.action", { dataset: { action }, onclick: () => ctx.act(action) }, actionLabel(action, ctx)));
+    grid.append(card);
+  }
+  return grid;
+}
+
+/** What a curse move or a Decay card does, said where it is asked (the game's words). */
+function explain(ctx, pend, actions) {
+  const lines = [];
+  if (pend.decision === "haunt") {
+    const curses = [...new Set(actions.filter((a) => a.startsWith("haunt ")).map((a) => a.split(" ")[1]))];
+    for (const n of curses) {
+      const model = (ctx.view.curse_models || []).find((m) => String(m.curse) === n);
+      const card = (ctx.view.curses || [])[Number(n) - 1];
+      const key = card ? `curse:${card.region}` : null;
+      const entry = key ? words.lookup(key) : null;
+      lines.push(`Curse ${n}${model ? ` stands on ${model.territory}` : ""}: you move it to a neighbouring territory (the glowing buttons).` + (entry ? ` ${entry.text}` : ""));
+    }
+  }
+  const decay = pend.decay && pend.decay.card;
+  if (decay) {
+    lines.push(`${words.name(decay)}: ${words.text(decay)}`);
+    const me = ctx.you === null ? null : ctx.view.seats[ctx.you];
+    for (const a of actions.filter((x) => /^decay \d+$/.test(x))) {
+      const key = me ? `war-board:${me.house}${a.split(" ")[1]}` : null;
+      if (key && words.lookup(key)) lines.push(`${words.name(key)} — covered, it stops: ${words.text(key)}`);
+    }
+  }
+  if (!lines.length) return null;
+  return h("div.cb-explain", lines.map((line) => h("p", line)));
+}
+
+/** The Missions Expansion on the board: the public missions and your private one, in words, with the
+ * places taken (the progress the rules make countable: one place a Year for a Yearly mission, three
+ * for a Ranking one). */
+function missionsPanel(ctx) {
+  const m = ctx.view.missions;
+  if (!m || !((m.public || []).length || Object.values(m.private || {}).some(Boolean))) return null;
+  const box = h("div.cb-panel.cb-missions", h("h3", "Missions", h("small", ` · ${m.box} left in the box`)));
+  const me = ctx.you === null ? null : ctx.view.seats[ctx.you];
+  const row = (card, whose) => {
+    const taken = card.places.filter((p) => p && p !== "blocked").length;
+    const open = card.places.filter((p) => p === null).length;
+    const item = h("div.cb-mission", { class: card.type, dataset: { code: card.mission } });
+    item.append(
+      h("div.cb-mission-head", h("b", words.name(card.mission)), h("small", ` · ${whose} · ${card.type === "yearly" ? "Yearly" : "Ranking"}`)),
+      h("div.cb-mission-text", words.text(card.mission) || card.text),
+    );
+    const places = h("div.cb-mission-places", h("span.muted", `${taken} of ${card.places.length - card.places.filter((p) => p === "blocked").length} taken: `));
+    card.places.forEach((p, i) => {
+      const label = card.type === "yearly" ? "this Year" : ["1st", "2nd", "3rd"][i] || `${i + 1}th`;
+      const chip = h("span.cb-place", { class: p === null ? "free" : p === "blocked" ? "blocked" : "taken" });
+      if (p && p !== "blocked") {
+        chip.style.setProperty("--hc", houseColour(ctx, p));
+        chip.style.setProperty("--hc-ink", houseInk(ctx, p));
+        chip.append(`${label}: ${houseLabel(ctx, p)}`);
+      } else chip.append(`${label}: ${p === "blocked" ? "blocked" : "open"}`);
+      places.append(chip);
+    });
+    if (!open && card.type === "ranking") places.append(h("span.muted", " (complete)"));
+    item.append(places);
+    return item;
+  };
+  for (const card of m.public || []) box.append(row(card, "public"));
+  for (const [house, card] of Object.entries(m.private || {})) {
+    if (card) box.append(row(card, me && me.house === house ? "your private mission" : `${houseLabel(ctx, house)}'s private mission`));
+  }
+  return box;
 }
 
 function coveredActions(root) {
@@ -923,153 +931,6 @@ function who(ctx, seat) {
   const b = h("b.who", { class: seat === ctx.you ? "me" : "" }, ctx.label(seat));
   if (p) b.style.setProperty("--hc", houseColour(ctx, p.house));
   return b;
-}
-
-function house(ctx, code) {
-  if (typeof code === "number") return who(ctx, code);
-  const seat = seatOfHouse(ctx, code);
-  return seat === null ? code : who(ctx, seat);
-}
-
-function role(r) {
-  return r === "land" ? "Land Flame" : ROLE[r] || r;
-}
-
-function flameOf(r) {
-  return r === "land" || !r ? "Land Flame" : `${ROLE[r] || r}'s flame`;
-}
-
-function sentence(ctx, e) {
-  const s0 = e.seat;
-  switch (e.event) {
-    case "setup":
-      return [`The ${e.side} side of the board is laid out; turn order: `, ...(e.order || []).flatMap((s, i) => [i ? ", " : "", who(ctx, s)]), "."];
-    case "start":
-      return [who(ctx, s0), ` (${(ctx.facts.houses[e.house] || {}).name || e.house}) starts in region ${e.region}, castle on ${e.castle}.`];
-    case "year":
-      return [`— Year ${e.year} begins —`];
-    case "mist":
-      return [`Mist of Year ${e.year}.`];
-    case "curse":
-      return [`The curse of region ${e.region} is placed on the Curse board (place ${e.place}).`];
-    case "house-candle":
-      return [who(ctx, s0), ` gets house candle ${e.card}.`];
-    case "kindling":
-      return [`Kindling of Year ${e.year}.`];
-    case "deploy":
-      return [who(ctx, s0), ` deploys ${e.card} as ${role(e.role)}${e.territory ? ` on ${e.territory}` : ""} (${e.wax} wax, ${e.flames} flames).`];
-    case "place":
-      return [who(ctx, s0), ` places the ${role(e.role)} on ${e.territory}.`];
-    case "maneuver":
-      return [who(ctx, s0), ` maneuvers, discarding ${e.card}.`];
-    case "move":
-      return [who(ctx, s0), ` moves the ${role(e.model)} ${e.from} → ${e.to}${e.extra ? " (burning a flame)" : ""}.`];
-    case "destroy":
-      return [who(ctx, s0), ` destroys `, house(ctx, e.owner), `'s ${flameOf(e.role)} on ${e.territory}.`];
-    case "spare":
-      return [who(ctx, s0), ` spares ${e.territory}.`];
-    case "push":
-      return [who(ctx, s0), " pushes ", house(ctx, e.owner), `'s ${role(e.role)} ${e.from} → ${e.to}.`];
-    case "land":
-      return [who(ctx, s0), ` lights a Land Flame on ${e.territory}.`];
-    case "no-land-flame":
-      return [who(ctx, s0), ` cannot light a Land Flame on ${e.territory}.`];
-    case "influence":
-      return [who(ctx, s0), ` places a flame in front of Curse ${e.curse}.`];
-    case "flame":
-      return [who(ctx, s0), e.curse === "supply" ? " takes the extinguished Land Flame back." : ` puts the extinguished Land Flame before Curse ${e.curse}.`];
-    case "refill":
-      return [`The Tactics board is refilled: ${(e.cards || []).join(" ")}.`];
-    case "take":
-      return [who(ctx, s0), ` takes tactic ${e.card}.`];
-    case "upgrade":
-      return [who(ctx, s0), ` buys upgrade ${e.tile} from pile ${e.pile}${e.gold ? ` (${e.gold} gold)` : ""}.`];
-    case "temple":
-      return [who(ctx, s0), ` builds a ${e.colour} Temple level in region ${e.region}.`];
-    case "raze":
-      return [who(ctx, s0), ` destroys a ${e.colour} Temple level in region ${e.region}.`];
-    case "mine":
-      return [who(ctx, s0), ` mines ${e.gold} gold and ${e.wax} wax.`];
-    case "relocate":
-      return [who(ctx, s0), ` relocates the ${role(e.model)} through the Portal ${e.from} → ${e.to}.`];
-    case "draw":
-      return [who(ctx, s0), e.card ? ` draws ${e.card}.` : " draws a candle card."];
-    case "deck-empty":
-      return ["The Advanced deck is empty."];
-    case "keep":
-      return [who(ctx, s0), e.card ? ` keeps ${e.card}.` : " keeps one of the cards drawn."];
-    case "bottom":
-      return [who(ctx, s0), ` puts ${e.count} card(s) under the Advanced deck.`];
-    case "return":
-      return [who(ctx, s0), e.card ? ` returns ${e.card}.` : " returns a card under the Advanced deck."];
-    case "vp":
-      return [who(ctx, s0), ` scores ${e.amount} VP (${String(e.reason).replaceAll("-", " ")}).`];
-    case "ignite":
-      if (e.role === "land" || !e.role) return [who(ctx, s0), ` ignites a Land Flame on ${e.territory}.`];
-      return [who(ctx, s0), ` adds a flame to its ${role(e.role)}${e.territory ? ` on ${e.territory}` : ""}.`];
-    case "extinguish":
-      return [who(ctx, s0), " extinguishes ", house(ctx, e.owner), `'s ${flameOf(e.role)} on ${e.territory}.`];
-    case "steal":
-      return [who(ctx, s0), ` steals 1 ${e.resource} from `, house(ctx, e.from), "."];
-    case "shift":
-      return [who(ctx, s0), ` moves the ${role(e.role)} ${e.from} → ${e.to}.`];
-    case "end-turn":
-      return [`end of turn ${e.turn}`];
-    case "war":
-      return [`— War of Year ${e.year} —`];
-    case "curse-unclaimed":
-      return [`Curse ${e.curse} stays unclaimed (${e.reason === "no-flames" ? "no flames" : "no territory"}).`];
-    case "deploy-curse":
-      return [who(ctx, s0), ` wins Curse ${e.curse} and sets it on ${e.territory}.`];
-    case "order":
-      return ["New turn order: ", ...(e.order || []).flatMap((s, i) => [i ? ", " : "", who(ctx, s)]), "."];
-    case "recast":
-      return [who(ctx, s0), " repeats the effects of ", house(ctx, e.owner), `'s ${role(e.role)} (${e.card}).`];
-    case "lift":
-      return [who(ctx, s0), " lifts ", house(ctx, e.owner), `'s ${role(e.role)} ${e.from} → ${e.to}.`];
-    case "battles":
-      return [`Battles this War: regions ${(e.regions || []).join(", ") || "none"}.`];
-    case "battle":
-      return [`Battle for region ${e.region}: `, ...(e.seats || []).flatMap((s, i) => [i ? " vs " : "", who(ctx, s)]), "."];
-    case "chose":
-      return [who(ctx, s0), " chose in secret."];
-    case "reveal":
-      return [who(ctx, s0), ` reveals ${(e.cards || []).map((c) => c || "—").join(" and ")}.`];
-    case "cancel":
-      return [who(ctx, s0), ` cancels `, house(ctx, e.owner), `'s ${e.target ?? "card"} with ${e.card}.`];
-    case "resolve":
-      return [who(ctx, s0), ` resolves ${e.card}.`];
-    case "powers":
-      return [`Powers in region ${e.region}: `, ...Object.entries(e.powers || {}).flatMap(([s, p], i) => [i ? ", " : "", who(ctx, Number(s)), ` ${p}`]), "."];
-    case "win":
-      return [who(ctx, s0), ` wins the battle for region ${e.region}!`];
-    case "pick":
-      return [who(ctx, s0), ` chooses ${(ctx.facts.houses[e.house] || {}).name || e.house}.`];
-    case "haunt":
-      return s0 < 0 ? [`Curse ${e.curse} stands on ${e.to}.`] : [who(ctx, s0), ` moves Curse ${e.curse} to ${e.to}.`];
-    case "missions":
-      return [`Public missions: ${(e.missions || []).join(", ")}.`];
-    case "mission-private":
-      return [who(ctx, s0), e.mission ? ` takes private mission ${e.mission}.` : " takes a private mission."];
-    case "mission":
-      return [who(ctx, s0), ` completes mission ${e.mission} (place ${e.place}, ${e.vp} VP).`];
-    case "mission-done":
-      return [`Mission ${e.mission} is complete and leaves the game.`];
-    case "decay":
-      return [who(ctx, s0), ` draws Decay card ${e.card}.`];
-    case "decay-place":
-      return [who(ctx, s0), ` puts Decay card ${e.card} on War Board slot ${e.slot}.`];
-    case "decay-discard":
-      return [who(ctx, s0), `'s Decay card ${e.card} goes under the Decay deck.`];
-    case "epilogue":
-      return [`War epilogue of Year ${e.year}.`];
-    case "game-over": {
-      const winners = e.winners || [];
-      return ["Game over: ", ...winners.flatMap((s, i) => [i ? " and " : "", who(ctx, s)]), winners.length === 1 ? " wins!" : " win!"];
-    }
-    default:
-      return null;
-  }
 }
 
 // ----------------------------------------------------------------------------- the module
@@ -1099,6 +960,8 @@ export default {
     for (const seat of view.order) if (seat !== ctx.you) rivals.append(houseBoard(ctx, view.seats[seat]));
     right.append(rivals);
     left.append(h("div.cb-lower", curseBoard(ctx), tacticsBoard(ctx)), upgradeBoard(ctx));
+    const missions = missionsPanel(ctx);
+    if (missions) right.append(missions);
     if (ctx.over) right.prepend(finalPanel(ctx));
     board.append(h("div.cb-top", left, right));
     root.append(board);
@@ -1107,59 +970,34 @@ export default {
     if (bar) left.insertBefore(bar, mapBox);
   },
 
+  /** The banner for the seats others wait on (the seat to act reads the engine's prompt instead). */
   describe(ctx) {
     const pend = ctx.view.pending || {};
-    const seats = pend.seats || [];
-    const names = seats.map(ctx.name).join(", ");
-    const mine = ctx.yourTurn;
-    const d = pend.decision;
-    if (d === "secret") {
-      if (mine) return `War for region ${pend.region}: choose your tactic cards in secret.`;
-      return `War for region ${pend.region}: ${names} choosing in secret…`;
-    }
-    if (!mine) return `${names || "Someone"} ${waitingWords(d)}…`;
-    return {
-      turn: "Your turn: click a candle card in your hand to deploy it or to maneuver.",
-      "deploy-at": "Choose the territory for your new candle.",
-      move: `Maneuver: click a glowing territory (${pend.moves_left} move${pend.moves_left === 1 ? "" : "s"} left).`,
-      destroy: `Your castle entered ${pend.territory}: choose the flame it destroys.`,
-      push: `Your Warrior entered ${pend.territory}: choose the candle it pushes.`,
-      "push-to": "Choose where the pushed candle retreats.",
-      "portal-to": "Choose where the miniature goes.",
-      influence: "Place a flame in front of a Curse (click a curse).",
-      flame: "Your Land Flame was extinguished: a Curse, or back to the supply.",
-      take: "Take a tactic card from the Tactics board.",
-      forge: "Forge: buy an Upgrade tile or a Temple level, or be done.",
-      mine: "Mine: choose your resources.",
-      portal: "Portal: choose a miniature to relocate, or be done.",
-      keep: "Keep one of the cards you drew.",
-      return: "Return a candle card from your hand under the Advanced deck.",
-      ignite: "Ignite: your candle or a territory.",
-      extinguish: "Extinguish: choose a territory with an enemy flame.",
-      "extinguish-at": "Choose the flame to extinguish.",
-      steal: "Steal: click a rival's gold or wax.",
-      raze: "Destroy a Temple level: click a region.",
-      shift: "You may move a candle within the region.",
-      "curse-at": `Place Curse ${pend.curse} on a territory at war.`,
-      recast: "Choose a candle whose effects are performed again.",
-      lift: "Choose a candle to lift.",
-      "lift-to": "Choose where the candle goes.",
-      gift: "A free Temple level or Upgrade tile.",
-      cancel: "Cancel an opponent's tactic card, or pass.",
-    }[d] || "Your turn.";
+    const names = (pend.seats || []).map(ctx.name).join(", ");
+    if (ctx.yourTurn) return null;
+    if (pend.decision === "secret") return `War for region ${pend.region}: ${names} choosing in secret…`;
+    return `${names || "Someone"} ${waitingWords(pend.decision)}…`;
   },
+
 
   actionLabel,
 
-  decorate(text, ctx, entry) {
-    let words = null;
-    try {
-      words = entry ? sentence(ctx, entry) : null;
-    } catch {
-      words = null;
-    }
+  /** The server's sentence (the game's own words), with each seat as its player in the house colour. */
+  decorate(text, ctx) {
     const out = document.createDocumentFragment();
-    for (const part of words || [text]) out.append(part);
+    let last = 0;
+    // a house's letter ("house R", "(R)") becomes its name from the game's words
+    for (const match of text.matchAll(/\bseats? (\d+)\b|\bhouse ([A-Z])\b|\(([A-Z])\)/gi)) {
+      const letter = match[2] || match[3];
+      out.append(text.slice(last, match.index));
+      if (letter === undefined) out.append(who(ctx, Number(match[1])));
+      else if (words.lookup(`house:${letter}`)) {
+        const named = h("span.cb-house-word", { dataset: { code: `house:${letter}` } }, words.name(`house:${letter}`));
+        out.append(...(match[3] ? ["(", named, ")"] : [named]));
+      } else out.append(match[0]);
+      last = match.index + match[0].length;
+    }
+    out.append(text.slice(last));
     return out;
   },
 };

@@ -5,6 +5,7 @@
 // buttons in the decision panel beside the table candle.
 
 import { h, plural, svg } from "../ui.js";
+import * as words from "../words.js";
 
 const COLOUR_CLASS = {
   Yellow: "yellow", Orange: "orange", Green: "green", White: "white",
@@ -23,12 +24,9 @@ function kindClass(ctx, code) {
   return COLOUR_CLASS[c.colour] || "unknown";
 }
 
+/** A candle's name, from the game's words (GET /api/games/ID/components). */
 function describeCandle(ctx, code) {
-  const c = info(ctx, code);
-  if (!c) return code;
-  if (c.kind === "unlit") return `Unlit ${c.face}`;
-  if (c.kind === "dancing") return `Dancing ${c.face} (wild), sells for ${c.sell}`;
-  return `${c.colour} ${c.face}, sells for ${c.sell}`;
+  return words.name(code);
 }
 
 const FLAME = `<path class="flame-outer" d="M12 1.5C16.5 7 17 10.5 12 14.2C7 10.5 7.5 7 12 1.5Z"/><path class="flame-inner" d="M12 6C14 9 14 11 12 12.8C10 11 10 9 12 6Z"/>`;
@@ -50,7 +48,6 @@ function card(ctx, code, opts = {}) {
   const kind = kindClass(ctx, code);
   const action = opts.action && ctx.can(opts.action) ? opts.action : null;
   const el = h(`div.cq-card.${opts.size || "md"}.k-${kind}`, {
-    title: opts.title || describeCandle(ctx, code),
     dataset: { code, ...(action ? { action } : {}) },
     class: action ? "clickable" : "",
     tabIndex: action ? 0 : undefined,
@@ -60,6 +57,7 @@ function card(ctx, code, opts = {}) {
   el.append(h("span.face", String(c.face)), candleSvg(c.kind));
   if (c.kind !== "unlit") el.append(h("span.sell", `◦${c.sell}`));
   if (opts.badge) el.append(h("span.badge", opts.badge));
+  if (opts.title) el.dataset.tip = opts.title; // a note under the candle's words in its tooltip
   if (action) {
     el.addEventListener("click", () => ctx.act(action));
     el.addEventListener("keydown", (e) => {
@@ -81,6 +79,7 @@ function lootCost(ctx, code) {
 // ----------------------------------------------------------------------------- piles and screens
 function pile(ctx, seat, codes) {
   const box = h("div.cq-pile", { dataset: { seat: String(seat) } });
+  box.dataset.tip = words.text("term:pile");
   if (!codes.length) {
     box.append(h("div.cq-slot", "empty pile"));
     return box;
@@ -95,7 +94,7 @@ function pile(ctx, seat, codes) {
       size: "sm",
       action: top ? loot : null,
       verb: "Loot",
-      title: top ? `${describeCandle(ctx, code)} · loot for ${cost}` : describeCandle(ctx, code),
+      title: top ? `Looting it costs ${cost}.` : null,
       badge: top && ctx.can(loot) ? `loot ${cost}` : null,
     });
     fan.append(el);
@@ -168,7 +167,7 @@ function menorah(ctx, player) {
   const give = (code) => `give ${code}`;
   const actionFor = (code) => (ctx.can(pay(code)) ? pay(code) : ctx.can(give(code)) ? give(code) : null);
   const verbFor = (action) => (action && action.startsWith("give") ? "Give" : "Discard");
-  const slots = h("div.cq-menorah");
+  const slots = h("div.cq-menorah", { dataset: { code: "term:menorah" } });
   for (const colour of colours) {
     const held = (best[colour] || []).sort((a, b) => info(ctx, b).face - info(ctx, a).face);
     const slot = h(`div.cq-branch.k-${COLOUR_CLASS[colour]}`, { class: held.length ? "lit" : "", title: colour });
@@ -226,7 +225,7 @@ function stackEl(ctx) {
     tabIndex: canFlip ? 0 : undefined,
     role: canFlip ? "button" : undefined,
     "aria-label": canFlip ? "Flip the top candle of the draw stack" : undefined,
-    dataset: canFlip ? { action: "flip" } : {},
+    dataset: canFlip ? { action: "flip", code: "term:draw-stack" } : { code: "term:draw-stack" },
   });
   const layers = Math.min(5, Math.ceil(view.stack / 8));
   for (let i = 0; i < layers; i++) stack.append(h("div.cq-back", { class: `l${i}` }));
@@ -279,17 +278,11 @@ function decision(ctx) {
   switch (pending.decision) {
     case "turn": {
       if (yours) {
-        const loots = ctx.legal.filter((a) => a.startsWith("loot "));
-        const forces = ctx.legal.filter((a) => a.startsWith("force "));
         box.append(h("h3", pending.bonus_turn ? "Your bonus turn" : "Your turn"));
-        const hints = [];
-        if (ctx.can("flip")) hints.push("click the draw stack to flip a candle");
-        if (loots.length) hints.push("or click the top of a discard pile to loot it");
-        if (forces.length) hints.push("or click a rival's screen to force a gift");
-        box.append(h("p", hints.length ? hints.join(", ") + "." : "There is nothing you can do."));
+        box.append(h("p", ctx.prompt)); // the engine's words for the decision
         const row = h("div.cq-buttons");
-        if (ctx.can("flip")) row.append(h("button.primary", { onclick: () => ctx.act("flip") }, "Flip"));
-        if (ctx.can("pass")) row.append(h("button", { onclick: () => ctx.act("pass") }, "Pass"));
+        if (ctx.can("flip")) row.append(h("button.primary", { onclick: () => ctx.act("flip") }, ctx.labelOf("flip") || "Flip"));
+        if (ctx.can("pass")) row.append(h("button", { onclick: () => ctx.act("pass") }, ctx.labelOf("pass") || "Pass"));
         box.append(row);
       } else {
         box.append(h("h3", `${who}'s ${pending.bonus_turn ? "bonus turn" : "turn"}`), h("p.muted", "Flip or loot…"));
@@ -297,11 +290,11 @@ function decision(ctx) {
       break;
     }
     case "buy-sell-auction": {
-      box.append(h("h3", yours ? `You flipped ${describeCandle(ctx, table).split(",")[0]}` : `${who} flipped ${table}`));
+      box.append(h("h3", `${yours ? "You" : who} flipped ${describeCandle(ctx, table)}`));
       if (yours) {
         const row = h("div.cq-buttons");
-        if (ctx.can("buy")) row.append(h("button.primary", { onclick: () => ctx.act("buy"), dataset: { action: "buy" } }, `Buy for ${c.face}`));
-        if (ctx.can("sell")) row.append(h("button", { onclick: () => ctx.act("sell"), dataset: { action: "sell" } }, `Sell for ${c.sell}`));
+        if (ctx.can("buy")) row.append(h("button.primary", { onclick: () => ctx.act("buy"), dataset: { action: "buy" } }, ctx.labelOf("buy") || `Buy for ${c.face}`));
+        if (ctx.can("sell")) row.append(h("button", { onclick: () => ctx.act("sell"), dataset: { action: "sell" } }, ctx.labelOf("sell") || `Sell for ${c.sell}`));
         box.append(row);
         const bids = numbers(ctx, "auction");
         if (bids.length) {
@@ -314,7 +307,7 @@ function decision(ctx) {
     }
     case "bid": {
       const high = pending.high_bid;
-      box.append(h("h3", `Auction: ${table}`));
+      box.append(h("h3", `Auction: ${describeCandle(ctx, table)}`));
       box.append(
         h("div.cq-auction",
           h("span", "High bid"),
@@ -327,31 +320,31 @@ function decision(ctx) {
         const bids = numbers(ctx, "bid");
         const row = h("div.cq-buttons");
         if (bids.length) row.append(stepper(ctx, "bid", "Bid", bids, Math.min(...bids)));
-        if (ctx.can("pass")) row.append(h("button", { onclick: () => ctx.act("pass"), dataset: { action: "pass" } }, "Pass"));
+        if (ctx.can("pass")) row.append(h("button", { onclick: () => ctx.act("pass"), dataset: { action: "pass" } }, ctx.labelOf("pass") || "Pass"));
         box.append(row);
         if (!bids.length) box.append(h("p.muted", "You cannot outbid: pass."));
       }
       break;
     }
     case "pay": {
-      const purpose = pending.paying_for === "guard" ? `guard against ${table}` : `loot ${table}`;
+      const purpose = pending.paying_for === "guard" ? `guard against ${describeCandle(ctx, table)}` : `loot ${describeCandle(ctx, table)}`;
       box.append(h("h3", yours ? `Pay ${pending.due} to ${purpose}` : `${who} pays to ${purpose}`));
       box.append(h("div.cq-auction", h("span", "Still owed"), h("span.coin.big", String(pending.due))));
       if (yours) {
         box.append(h("p.muted", "Click candles behind your screen to pay with them (face value, no change), or pay shekels:"));
         const pays = ctx.legal.filter((a) => a.startsWith("pay "));
         const row = h("div.cq-buttons");
-        for (const a of pays) row.append(h("button.primary", { onclick: () => ctx.act(a), dataset: { action: a } }, `Pay ${a.slice(4)} shekels`));
+        for (const a of pays) row.append(h("button.primary", { onclick: () => ctx.act(a), dataset: { action: a } }, ctx.labelOf(a) || `Pay ${a.slice(4)} shekels`));
         box.append(row);
       }
       break;
     }
     case "guard-short": {
-      box.append(h("h3", yours ? `You cannot pay for ${table}` : `${who} cannot pay for ${table}`));
+      box.append(h("h3", `${yours ? "You cannot" : `${who} cannot`} pay for ${describeCandle(ctx, table)}`));
       if (yours) {
         box.append(h("p.muted", "Lose your highest candle (click it) or all your shekels."));
         const row = h("div.cq-buttons");
-        for (const a of ctx.legal.filter((x) => x.startsWith("pay "))) row.append(h("button.primary", { onclick: () => ctx.act(a), dataset: { action: a } }, `Lose all ${a.slice(4)} shekels`));
+        for (const a of ctx.legal.filter((x) => x.startsWith("pay "))) row.append(h("button.primary", { onclick: () => ctx.act(a), dataset: { action: a } }, ctx.labelOf(a) || `Lose all ${a.slice(4)} shekels`));
         box.append(row);
       }
       break;
@@ -395,7 +388,7 @@ function middle(ctx) {
   mid.append(decision(ctx));
   const bank = h(
     "div.cq-bank",
-    coins(view.bank, "bank"),
+    words.lookup("term:bank") ? Object.assign(coins(view.bank, "bank"), { title: "" }) : coins(view.bank, "bank"),
     h("div.cq-caption", `${view.removed.length} out of the game`),
     h("div.cq-caption", view.over ? `${view.turn} turns` : `turn ${view.turn + 1}`),
   );
@@ -424,44 +417,7 @@ export default {
     root.append(board);
   },
 
-  describe(ctx) {
-    const pending = ctx.view.pending || {};
-    const who = (pending.seats || []).map(ctx.name).join(", ");
-    const mine = ctx.yourTurn;
-    switch (pending.decision) {
-      case "turn":
-        return mine ? "Your turn: flip a candle or loot a discard pile." : `${who} is taking a turn…`;
-      case "buy-sell-auction":
-        return mine ? `Buy, sell or auction ${ctx.view.table}.` : `${who} decides about ${ctx.view.table}…`;
-      case "bid":
-        return mine ? `Bid on ${ctx.view.table} or pass (high bid ${pending.high_bid}).` : `${who} is bidding on ${ctx.view.table}…`;
-      case "pay":
-        return mine ? `Pay ${pending.due} more: candles from your screen or shekels.` : `${who} is paying…`;
-      case "guard-short":
-        return mine ? `You cannot pay for ${ctx.view.table}: lose your best candle or your shekels.` : `${who} cannot pay…`;
-      case "give":
-        return mine ? `Give ${ctx.name(pending.to)} one of your candles.` : `${who} chooses a candle to give…`;
-      default:
-        return mine ? "Your turn." : `Waiting for ${who}…`;
-    }
-  },
-
-  actionLabel(action, ctx) {
-    const [verb, arg] = action.split(" ");
-    const code = ctx.view.table;
-    switch (verb) {
-      case "flip": return "Flip the top candle";
-      case "buy": return `Buy ${code} for ${info(ctx, code)?.face}`;
-      case "sell": return `Sell ${code} for ${info(ctx, code)?.sell}`;
-      case "loot": return `Loot ${ctx.name(Number(arg))}'s pile`;
-      case "force": return `Force ${ctx.name(Number(arg))} to give`;
-      case "discard": return `Discard ${arg}`;
-      case "give": return `Give ${arg}`;
-      case "pay": return `Pay ${arg}`;
-      case "pass": return "Pass";
-      default: return action;
-    }
-  },
+  // the banner and the list of actions use the engine's prompt and labels (the frame's words)
 
   decorate(text, ctx) {
     const out = document.createDocumentFragment();
@@ -473,7 +429,7 @@ export default {
         const seat = Number(match[1]);
         out.append(h("b.who", { class: seat === ctx.you ? "me" : "" }, ctx.label(seat)));
       } else if (info(ctx, match[2])) {
-        out.append(h(`span.cq-chip.k-${kindClass(ctx, match[2])}`, { title: describeCandle(ctx, match[2]) }, match[2]));
+        out.append(h(`span.cq-chip.k-${kindClass(ctx, match[2])}`, { dataset: { code: match[2] }, tabIndex: 0, "aria-label": `${match[2]}: ${describeCandle(ctx, match[2])}` }, match[2]));
       } else {
         out.append(match[0]);
       }

@@ -10,7 +10,8 @@
 //   };
 //
 // ctx: {view, legal, you, seats, names, name(seat), facts, game, over, result, replaying, yourTurn,
-//       act(action), can(action), toast(message)}. ctx.act(action) sends a move; only actions in
+//       act(action), can(action), toast(message), prompt, labelOf(action), plain(text)}: prompt and
+//       labelOf are the engine's words for the decision and each legal action (docs/server.md). ctx.act(action) sends a move; only actions in
 //       ctx.legal are ever sent. The view is what this seat may see (view(seat) on the server).
 
 import { h } from "../ui.js";
@@ -42,7 +43,7 @@ export default {
     );
     const buttons = h(
       "div.generic-actions",
-      ctx.legal.slice(0, 40).map((action) => h("button.action", { onclick: () => ctx.act(action) }, action)),
+      ctx.legal.slice(0, 40).map((action) => h("button.action", { onclick: () => ctx.act(action), dataset: { action } }, ctx.labelOf(action) || action)),
     );
     root.append(h("div.generic-board", h("h3", "Table"), table, h("h3", "Seats"), seatTable, buttons));
   },

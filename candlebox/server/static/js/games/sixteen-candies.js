@@ -5,6 +5,7 @@
 
 import { h, svg } from "../ui.js";
 import { roundPanel } from "./sixteen-candies-round.js";
+import * as words from "../words.js";
 
 const SHAPES = {
   G: `<circle cx="10" cy="11" r="6"/><circle cx="5.5" cy="5.5" r="2.6"/><circle cx="14.5" cy="5.5" r="2.6"/>`,
@@ -25,7 +26,8 @@ function halfInfo(code) {
 /** One half of a card: the candies drawn count times, and the count. */
 function halfEl(ctx, code, cls) {
   const { candy, count } = halfInfo(code);
-  const el = h(`div.sc-half.${cls}.c-${candy}`, { title: candyName(ctx, candy, count) });
+  // no title of its own: the card around it names itself and its two halves (tooltips.js)
+  const el = h(`div.sc-half.${cls}.c-${candy}`, { "aria-label": candyName(ctx, candy, count) });
   if (candy === "W") {
     el.append(h("span.sc-wild", "WILD"), h("span.sc-count", "3 of any"));
     return el;
@@ -80,7 +82,7 @@ function clickable(el, ctx, action, label) {
 }
 
 function pool(ctx, n, big) {
-  return h("div.sc-pool", { class: big ? "big" : "", title: `Health Pool: ${n} candies` }, h("span.sc-jar", String(n)), h("span.sc-pool-label", "pool"));
+  return h("div.sc-pool", { class: big ? "big" : "", title: `Health Pool: ${n} candies`, dataset: { code: "term:pool" } }, h("span.sc-jar", String(n)), h("span.sc-pool-label", "pool"));
 }
 
 /** What a hand scores with these tops: the most of one candy (a Wild adds 3 of the best), and the
@@ -128,14 +130,14 @@ function yourHand(ctx, me) {
     const bottom = draft.flipped[i] ? c.top : c.bottom;
     const wrap = h("div.sc-slot");
     const card = faceCard(ctx, top, bottom, { code: c.card, cls: "big" });
-    if (pending.decision === "discard" && mine) clickable(card, ctx, `discard ${c.card}`, `Discard ${c.card}`);
+    if (pending.decision === "discard" && mine) clickable(card, ctx, `discard ${c.card}`, ctx.labelOf(`discard ${c.card}`) || `Discard ${words.name(c.card)}`);
     if (pending.taken === c.card) wrap.append(h("span.sc-new", "new"));
     wrap.append(card);
     if (orienting && c.card !== "W") {
       wrap.append(
         h("button.small.sc-turn", {
           title: "Turn this card around",
-          "aria-label": `Turn ${c.card} around`,
+          "aria-label": `Turn ${words.name(c.card)} around`,
           onclick: () => {
             draft.flipped[i] = !draft.flipped[i];
             ctx.redraw();
@@ -210,7 +212,7 @@ function middle(ctx) {
   shown.forEach((code, i) => {
     const card = cardFromCode(ctx, code, i === shown.length - 1 ? "top-card" : "under");
     if (i === shown.length - 1) {
-      clickable(card, ctx, "draw discard", `Take ${code} from the discard pile`);
+      clickable(card, ctx, "draw discard", ctx.labelOf("draw discard") || `Take ${words.name(code)} from the discard pile`);
       if (ctx.can("draw discard")) card.append(h("span.sc-hint", "take"));
     }
     discard.append(card);
@@ -241,7 +243,7 @@ function who(ctx, seat) {
 function chip(code) {
   if (!code) return "a card";
   const halves = code === "W" ? ["W"] : code.split("-");
-  return h("span.sc-chip", { title: code }, halves.map((half) => h(`span.c-${half[0]}`, half)));
+  return h("span.sc-chip", { dataset: { code }, tabIndex: 0, "aria-label": `${code}: ${words.name(code)}` }, halves.map((half) => h(`span.c-${half[0]}`, half)));
 }
 
 /** A log entry as words and chips, or null to keep the server's sentence. */
@@ -309,34 +311,7 @@ export default {
     root.append(board);
   },
 
-  describe(ctx) {
-    const pending = ctx.view.pending || {};
-    const who = (pending.seats || []).map(ctx.name).join(", ");
-    const mine = ctx.yourTurn;
-    const final = pending.final_turn ? " (final turn)" : "";
-    switch (pending.decision) {
-      case "orient":
-        return mine ? "Pick up your cards: turn them so the best halves are on top." : `${who} is picking up their cards…`;
-      case "draw":
-        return mine ? `Draw a card: the draw pile or the top of the discard pile${final}.` : `${who} is drawing${final}…`;
-      case "discard":
-        return mine ? "Discard one of your four cards (click it)." : `${who} is discarding…`;
-      case "rotate":
-        return mine ? "Turn your cards as you like, then keep them." : `${who} is turning cards…`;
-      case "call": // the game's own prompt says what calling risks
-        return mine ? ctx.prompt || "Call “I've got candy!” or end your turn." : `${who} may call…`;
-      default:
-        return mine ? "Your turn." : `Waiting for ${who}…`;
-    }
-  },
-
-  actionLabel(action, ctx) {
-    if (action === "draw pile") return "Draw from the pile";
-    if (action === "draw discard") return "Take the discard";
-    if (action === "call") return "I've got candy!";
-    if (action === "end") return "End the turn";
-    return action;
-  },
+  // the banner and the list of actions use the engine's prompt and labels (the frame's words)
 
   decorate(text, ctx, entry) {
     const words = entry ? sentence(ctx, entry) : null;

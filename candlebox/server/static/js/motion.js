@@ -1,0 +1,113 @@
+// What just happened, shown on the board: the last move's components and places are marked
+// (class "last-move"), each bot move gets a brief notice in words, and cards that moved between two
+// drawings of the board slide from where they were (new ones fade in). Nothing moves when the
+// player asks for reduced motion (prefers-reduced-motion: reduce); the marks and notices stay.
+
+import * as words from "./words.js";
+import { h } from "./ui.js";
+
+const reduced = window.matchMedia ? window.matchMedia("(prefers-reduced-motion: reduce)") : { matches: false };
+const NOTICE_MS = 2600;
+const MAX_NOTICES = 3;
+let before = null; // key -> rect of the last drawing's cards
+let last = { codes: new Set(), places: new Set(), seats: new Set() };
+
+const key = (el, seen) => {
+  const base = `${el.dataset.code}@${el.closest("[data-seat]")?.dataset.seat ?? ""}`;
+  const n = (seen.get(base) || 0) + 1;
+  seen.set(base, n);
+  return `${base}#${n}`;
+};
+
+function cards(root) {
+  const out = new Map();
+  const seen = new Map();
+  for (const el of root.querySelectorAll("[data-code]")) {
+    if (el.classList.contains("code-chip")) continue;
+    out.set(key(el, seen), el);
+  }
+  return out;
+}
+
+/** Before the board is cleared: where each card is. */
+export function remember(root) {
+  if (reduced.matches || !root.firstChild) {
+    before = null;
+    return;
+  }
+  before = new Map();
+  for (const [k, el] of cards(root)) before.set(k, el.getBoundingClientRect());
+}
+
+/** After the board is drawn: mark the last move, and slide what moved (unless motion is reduced). */
+export function settle(root) {
+  markLast(root);
+  if (!before || reduced.matches) return;
+  const was = before;
+  before = null;
+  for (const [k, el] of cards(root)) {
+    const old = was.get(k);
+    if (!old) {
+      el.classList.add("arrive");
+      continue;
+    }
+    const now = el.getBoundingClientRect();
+    const dx = old.left - now.left;
+    const dy = old.top - now.top;
+    if (Math.abs(dx) < 2 && Math.abs(dy) < 2) continue;
+    // FLIP: start where it was, then let the transition carry it to where it is
+    el.style.transition = "none";
+    el.style.transform = `translate(${dx}px, ${dy}px)`;
+    el.getBoundingClientRect();
+    el.classList.add("sliding");
+    el.style.transition = "";
+    el.style.transform = "";
+    el.addEventListener("transitionend", () => el.classList.remove("sliding"), { once: true });
+  }
+}
+
+/** The log entries of the last move: what their fields name becomes "the last move" on the board. */
+export function lastMove(entries) {
+  const codes = new Set();
+  const places = new Set();
+  const seats = new Set();
+  for (const item of entries) {
+    const entry = item.entry || item;
+    if (typeof entry.seat === "number" && entry.seat >= 0) seats.add(entry.seat);
+    for (const [field, value] of Object.entries(entry)) {
+      if (field === "event" || field === "seat") continue;
+      for (const v of Array.isArray(value) ? value : [value]) {
+        if (typeof v !== "string" && typeof v !== "number") continue;
+        codes.add(String(v));
+        places.add(String(v));
+      }
+    }
+  }
+  last = { codes, places, seats };
+}
+
+function markLast(root) {
+  for (const el of root.querySelectorAll("[data-code]")) {
+    if (!el.classList.contains("code-chip") && last.codes.has(el.dataset.code)) el.classList.add("last-move");
+  }
+  for (const el of root.querySelectorAll("[data-place]")) {
+    if (last.places.has(el.dataset.place)) el.classList.add("last-move");
+  }
+  for (const el of root.querySelectorAll("[data-seat]")) {
+    if (last.seats.has(Number(el.dataset.seat))) el.classList.add("last-mover");
+  }
+}
+
+/** A brief notice of a move ("Taper buys Red candle (value 5)"), gone after a moment. */
+export function notice(text) {
+  let box = document.querySelector(".move-notices");
+  if (!box) {
+    box = h("div.move-notices", { role: "status", "aria-live": "polite", "aria-label": "Bot moves" });
+    document.body.append(box);
+  }
+  const note = h("div.move-notice", words.plain(text));
+  box.append(note);
+  while (box.childElementCount > MAX_NOTICES) box.firstElementChild.remove();
+  setTimeout(() => note.classList.add("fade"), NOTICE_MS);
+  setTimeout(() => note.remove(), NOTICE_MS + 600);
+}

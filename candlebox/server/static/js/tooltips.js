@@ -1,0 +1,156 @@
+// Tooltips for everything the board shows: an element with data-code (a component code, named and
+// explained from words.js) or data-tip (a line of its own) gets its name and effect text on hover and
+// on keyboard focus, and on a long press on a touch screen (the press then triggers no click). One
+// tooltip element (role=tooltip) serves the page; the element it describes points at it with
+// aria-describedby while it shows.
+
+import * as words from "./words.js";
+import { clear, h } from "./ui.js";
+
+const LONG_PRESS = 480; // ms a finger rests on a card before its tooltip shows
+const SLOP = 10; // px a finger may wander during a long press
+let tip = null;
+let current = null;
+let press = null; // {timer, x, y, el} while a finger is down
+let swallowClick = false;
+let keyboard = false; // the last input was a key: focus then shows the focused thing's words
+
+function element() {
+  if (!tip) {
+    tip = h("div.tooltip", { id: "tooltip", role: "tooltip", hidden: true });
+    document.body.append(tip);
+  }
+  return tip;
+}
+
+const SOURCE = "[data-code], [data-tip]";
+
+/** What an element's tooltip says: [title, text] (either may be empty), or null. */
+export function contentOf(el) {
+  const code = el.dataset.code;
+  const entry = code ? words.lookup(code) : null;
+  const extra = el.dataset.tip || "";
+  if (entry) return [entry.name, entry.text + (extra ? ` ${extra}` : "")];
+  if (extra) return ["", extra];
+  return null;
+}
+
+export function show(el) {
+  const content = contentOf(el);
+  if (!content) return;
+  const box = element();
+  clear(box);
+  if (content[0]) box.append(h("strong.tooltip-name", content[0]));
+  if (content[1]) box.append(h("span.tooltip-text", content[1]));
+  if (el.title) {
+    // the browser's own tooltip would cover ours: keep its words in ours instead
+    el.dataset.title = el.title;
+    el.removeAttribute("title");
+  }
+  if (el.dataset.title && el.dataset.title !== content[0]) box.append(h("span.tooltip-note", el.dataset.title));
+  if (current && current !== el) current.removeAttribute("aria-describedby");
+  current = el;
+  el.setAttribute("aria-describedby", "tooltip");
+  box.hidden = false;
+  place(box, el);
+}
+
+export function hide() {
+  if (current) current.removeAttribute("aria-describedby");
+  current = null;
+  if (tip) tip.hidden = true;
+}
+
+function place(box, el) {
+  const r = el.getBoundingClientRect();
+  const w = box.offsetWidth;
+  const hgt = box.offsetHeight;
+  const vw = document.documentElement.clientWidth;
+  const vh = document.documentElement.clientHeight;
+  let left = r.left + r.width / 2 - w / 2;
+  left = Math.max(6, Math.min(left, vw - w - 6));
+  let top = r.top - hgt - 8; // above, or below when there is no room above
+  if (top < 6) top = Math.min(vh - hgt - 6, r.bottom + 8);
+  box.style.left = `${Math.round(left)}px`;
+  box.style.top = `${Math.round(top)}px`;
+}
+
+function sourceOf(target) {
+  return target instanceof Element ? target.closest(SOURCE) : null;
+}
+
+function cancelPress() {
+  if (press) clearTimeout(press.timer);
+  press = null;
+}
+
+/** Listen on the whole document once (the board is redrawn after every move; listeners stay). */
+export function install() {
+  if (install.done) return;
+  install.done = true;
+  document.addEventListener("pointerover", (e) => {
+    if (e.pointerType === "touch") return;
+    const el = sourceOf(e.target);
+    if (el && el !== current) show(el);
+  });
+  document.addEventListener("pointerout", (e) => {
+    if (e.pointerType === "touch" || !current) return;
+    const to = e.relatedTarget instanceof Element ? e.relatedTarget.closest(SOURCE) : null;
+    if (to !== current && !current.contains(e.relatedTarget)) hide();
+  });
+  document.addEventListener("focusin", (e) => {
+    const el = sourceOf(e.target);
+    // keyboard focus only: the page also moves focus to the next decision after every click,
+    // and a tooltip popping up there each time would cover the board
+    if (el && el === e.target && keyboard) show(el);
+    else hide();
+  });
+  document.addEventListener("focusout", () => hide());
+  document.addEventListener("keydown", (e) => {
+    keyboard = true;
+    if (e.key === "Escape" && current) hide();
+  });
+  document.addEventListener("pointerdown", (e) => {
+    keyboard = false;
+    swallowClick = false;
+    if (e.pointerType !== "touch") return;
+    const el = sourceOf(e.target);
+    if (current && el !== current) hide();
+    if (!el || !contentOf(el)) return;
+    cancelPress();
+    press = {
+      x: e.clientX,
+      y: e.clientY,
+      timer: setTimeout(() => {
+        press = null;
+        swallowClick = true; // the long press asked for words, not for a move
+        show(el);
+      }, LONG_PRESS),
+    };
+  });
+  document.addEventListener("pointermove", (e) => {
+    if (press && Math.hypot(e.clientX - press.x, e.clientY - press.y) > SLOP) cancelPress();
+  });
+  document.addEventListener("pointerup", cancelPress);
+  document.addEventListener("pointercancel", cancelPress);
+  // capture: the click that ends a long press never reaches the board's own handlers
+  document.addEventListener(
+    "click",
+    (e) => {
+      if (!swallowClick) return;
+      swallowClick = false;
+      e.preventDefault();
+      e.stopPropagation();
+    },
+    true,
+  );
+  document.addEventListener("contextmenu", (e) => {
+    if (sourceOf(e.target) && (press || swallowClick)) e.preventDefault();
+  });
+  window.addEventListener("scroll", () => hide(), { passive: true, capture: true });
+}
+
+/** After the board is redrawn: a tooltip of an element that is gone goes too. */
+export function refresh() {
+  if (current && !current.isConnected) hide();
+}

@@ -1,0 +1,259 @@
+"""The pages explain every card, decision and move (issue 14) in a real browser: hovering, focusing or
+long-pressing a card or tile shows its name and effect text from ``GET /api/games/ID/components``;
+Candelabria's missions and 2-player house choice are in words; the last move is marked and bot moves
+get a notice; no visible text shows a bare code without its name, along a few moves of each game."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.e2e.conftest import Pages, create_game, open_seat, shot
+
+# per game: a configuration and the selector of a card or tile its page shows from the start
+GAMES = {
+    "candle-quest": (3, None, {}, "#board .cq-stack[data-code]"),
+    "sixteen-candies": (3, None, {}, "#board .sc-hand .sc-card[data-code]"),
+    "candelabria": (3, None, {}, "#board .cb-tactics-row .cb-tactic[data-code]"),
+}
+
+# a visible code with neither an element naming it (data-code, for the tooltip) nor its name beside it
+SCAN = """(table) => {
+  const bare = Object.keys(table).filter((c) => !c.includes(":")).sort((a, b) => b.length - a.length);
+  const esc = bare.map((c) => c.replace(/[.*+?^${}()|[\\]\\\\]/g, "\\\\$&"));
+  const re = new RegExp(`(?<![A-Za-z0-9!-])(${esc.join("|")})(?![A-Za-z0-9!-])`, "g");
+  const bad = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  while (walker.nextNode()) {
+    const node = walker.currentNode;
+    const el = node.parentElement;
+    if (!el || el.closest("script, style, title") || !el.getClientRects().length) continue;
+    if (getComputedStyle(el).visibility === "hidden") continue;
+    for (const m of node.data.matchAll(re)) {
+      if (el.closest("[data-code]")) continue;
+      const around = (el.closest("li, p, button, h3, h4, div") || el).textContent;
+      if (around.includes(table[m[1]].name)) continue;
+      bad.push(`${m[1]} in "${node.data.trim().slice(0, 80)}"`);
+    }
+  }
+  return bad;
+}"""
+
+
+def components(server: Any, game_id: str) -> dict[str, dict[str, str]]:
+    response = httpx.get(f"{server.base}/api/games/{game_id}/components", timeout=30)
+    response.raise_for_status()
+    table: dict[str, dict[str, str]] = response.json()
+    return table
+
+
+def start(pages: Pages, server: Any, game: str, **spec: Any) -> tuple[Any, dict[str, Any]]:
+    players, variant, options, _ = GAMES[game]
+    created = create_game(
+        server.base,
+        game,
+        spec.get("players", players),
+        spec.get("variant", variant),
+        spec.get("options", options),
+    )
+    page = pages.new()
+    page.goto("/")
+    open_seat(page, created)
+    page.wait_for_selector("#board [data-code]")
+    return page, created
+
+
+def act_once(page: Any) -> bool:
+    """Make one move by clicking the first thing the board offers (False: nothing to click)."""
+    before = int(page.evaluate("document.body.dataset.move"))
+    clicked = page.evaluate(
+        """() => {
+          const el = document.querySelector('#board [data-action]:not([disabled]), #actions [data-action]');
+          if (!el) return false;
+          el.dispatchEvent(new MouseEvent('click', {bubbles: true}));
+          return true;
+        }"""
+    )
+    if not clicked:
+        return False
+    page.wait_for_function(
+        f"Number(document.body.dataset.move) > {before} || document.body.dataset.over === 'true'",
+        timeout=15_000,
+    )
+    return True
+
+
+def until(page: Any, selector: str) -> None:
+    """Play whatever the board offers until it shows ``selector`` (a bid, say, before a flip)."""
+    for _ in range(30):
+        if page.locator(selector).count():
+            return
+        if not act_once(page):
+            page.wait_for_timeout(300)
+    page.wait_for_selector(selector)
+
+
+def open_actions(page: Any) -> None:
+    page.evaluate("document.getElementById('all-actions').open = true")
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_hovering_and_focusing_a_card_shows_its_effect_text(
+    pages: Pages, server: Any, game: str
+) -> None:
+    page, created = start(pages, server, game)
+    table = components(server, created["id"])
+    selector = GAMES[game][3]
+    card = page.locator(selector).first
+    code = card.get_attribute("data-code")
+    card.hover()
+    tip = page.locator("#tooltip")
+    tip.wait_for(state="visible")
+    assert table[code]["name"] in tip.inner_text()
+    assert table[code]["text"] in tip.inner_text()
+    assert tip.get_attribute("role") == "tooltip"
+    assert card.get_attribute("aria-describedby") == "tooltip"
+    page.mouse.move(1, 1)
+    tip.wait_for(state="hidden")
+    # a card reached with the keyboard says the same
+    until(page, "#board [data-code][tabindex='0']")  # your turn
+    focusable = page.locator("#board [data-code][tabindex='0']").first
+    focused_code = focusable.get_attribute("data-code")
+    page.evaluate("document.activeElement && document.activeElement.blur()")
+    page.keyboard.press("Shift")  # a keyboard user (focus moved by the page alone shows nothing)
+    focusable.focus()
+    tip.wait_for(state="visible")
+    assert table[focused_code]["text"] in tip.inner_text()
+    # the log's codes are chips naming themselves
+    for _ in range(6):
+        if page.locator("#log [data-code]").count() or not act_once(page):
+            break
+    chip = page.locator("#log [data-code]").first
+    chip.hover()
+    assert table[chip.get_attribute("data-code")]["name"] in tip.inner_text()
+
+
+def test_a_long_press_shows_the_words_and_makes_no_move(pages: Pages, server: Any) -> None:
+    page, created = start(pages, server, "candle-quest")
+    until(page, "#board .cq-stack[data-action='flip']")
+    table = components(server, created["id"])
+    move = page.evaluate("document.body.dataset.move")
+    page.evaluate(
+        """async () => {
+          const el = document.querySelector('#board .cq-stack');
+          const r = el.getBoundingClientRect();
+          const at = {bubbles: true, pointerType: 'touch', isPrimary: true,
+                      clientX: r.left + 10, clientY: r.top + 10};
+          el.dispatchEvent(new PointerEvent('pointerdown', at));
+          await new Promise((done) => setTimeout(done, 700));
+          el.dispatchEvent(new PointerEvent('pointerup', at));
+          el.dispatchEvent(new MouseEvent('click', {bubbles: true, cancelable: true}));
+        }"""
+    )
+    tip = page.locator("#tooltip")
+    tip.wait_for(state="visible")
+    assert table["term:draw-stack"]["text"] in tip.inner_text()
+    page.wait_for_timeout(400)
+    assert page.evaluate("document.body.dataset.move") == move  # the press flipped nothing
+    # a short tap still plays
+    page.evaluate(
+        "document.querySelector('#board .cq-stack').dispatchEvent("
+        "new MouseEvent('click', {bubbles: true}))"
+    )
+    page.wait_for_function(f"document.body.dataset.move !== {move!r}")
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_no_page_text_shows_a_bare_code(pages: Pages, server: Any, game: str) -> None:
+    page, created = start(pages, server, game)
+    table = components(server, created["id"])
+    open_actions(page)
+    for step in range(8):
+        bad = page.evaluate(SCAN, table)
+        assert not bad, f"bare codes after {step} moves: {bad[:8]}"
+        if page.evaluate("document.body.dataset.over === 'true'") or not act_once(page):
+            break
+        page.wait_for_timeout(150)
+
+
+def test_the_last_move_is_marked_and_bot_moves_get_a_notice(pages: Pages, server: Any) -> None:
+    page, _ = start(pages, server, "candle-quest", players=2)
+    page.evaluate(
+        """() => {
+          window.notices = [];
+          new MutationObserver((records) => {
+            for (const r of records) for (const n of r.addedNodes)
+              if (n.classList && n.classList.contains('move-notice')) window.notices.push(n.textContent);
+          }).observe(document.body, {childList: true, subtree: true});
+        }"""
+    )
+    for _ in range(12):
+        if not act_once(page):
+            page.wait_for_timeout(300)
+        if page.evaluate("window.notices.length") and page.locator("#board .last-move").count():
+            break
+    notices = page.evaluate("window.notices")
+    assert notices, "no notice of a bot move"
+    assert all("seat " not in n for n in notices)  # seats by their names
+    assert any("Bot" in n or "bot" in n.lower() or n for n in notices)
+    assert page.locator("#board .last-move, #board .last-mover").count()
+
+
+def test_cards_move_only_when_motion_is_welcome(pages: Pages, server: Any) -> None:
+    page, _ = start(pages, server, "candle-quest", players=2)
+    page.emulate_media(reduced_motion="reduce")
+    page.evaluate(
+        """() => {
+          window.moved = 0;
+          new MutationObserver((records) => {
+            for (const r of records) if (r.target.classList &&
+              (r.target.classList.contains('sliding') || r.target.classList.contains('arrive'))) window.moved++;
+          }).observe(document.getElementById('board'), {attributes: true, subtree: true, attributeFilter: ['class']});
+        }"""
+    )
+    for _ in range(3):
+        act_once(page)
+    assert page.evaluate("window.moved") == 0
+    assert page.evaluate("document.querySelectorAll('#board .arrive, #board .sliding').length") == 0
+    page.emulate_media(reduced_motion="no-preference")
+    for _ in range(4):
+        act_once(page)
+        if page.evaluate("window.moved"):
+            break
+    assert page.evaluate("window.moved") > 0
+
+
+def test_candelabria_missions_are_on_the_board_in_words(pages: Pages, server: Any) -> None:
+    page, created = start(pages, server, "candelabria", options={"missions": True})
+    table = components(server, created["id"])
+    panel = page.locator("#board .cb-missions")
+    panel.wait_for()
+    view = httpx.get(
+        f"{server.base}/api/games/{created['id']}/state",
+        headers={"Authorization": f"Bearer {created['token']}"},
+        timeout=30,
+    ).json()["view"]
+    text = panel.inner_text()
+    for card in view["missions"]["public"]:
+        assert table[card["mission"]]["name"] in text
+        assert table[card["mission"]]["text"] in text
+    mine = view["missions"]["private"][view["seats"][0]["house"]]
+    assert table[mine["mission"]]["name"] in text and "your private mission" in text
+    assert "taken:" in text and "open" in text
+    shot(page, "words-cb-missions")
+
+
+def test_the_two_player_house_choice_shows_each_house_powers(pages: Pages, server: Any) -> None:
+    page, created = start(pages, server, "candelabria", players=2, variant="two-player")
+    table = components(server, created["id"])
+    page.wait_for_selector("#board .cb-choice-card")
+    cards = page.locator("#board .cb-choice-card")
+    assert cards.count() >= 2
+    text = cards.first.inner_text()
+    code = cards.first.locator("[data-code]").first.get_attribute("data-code")
+    house = code.split(":")[1]
+    for year in (1, 2, 3):
+        assert table[f"power:{house}{year}"]["text"] in text
+    assert "Year III" in text
