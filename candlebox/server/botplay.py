@@ -34,8 +34,8 @@ class BotPlayers:
         )
 
     def schedule(self, live: LiveGame) -> None:
-        if self.games.closed or live.over:
-            return
+        if self.games.closed or live.over or self.settings.bots != "inline":
+            return  # "workers": bot workers play (candlebox/server/worker.py)
         for seat in live.state.to_act:
             if live.seat(seat).kind == "bot" and seat not in live.bot_tasks:
                 live.bot_tasks[seat] = asyncio.create_task(self._turns(live, seat))
