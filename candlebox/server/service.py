@@ -231,6 +231,11 @@ class GameService:
             raise Rejected("no-board", "this game has no map", 404)
         return board
 
+    def clients(self) -> int:
+        """Websockets open on this process (the metric)."""
+        held = [*self.registry.games.values(), *self.registry.finished.values()]
+        return sum(len(conns) for live in held for conns in live.watchers.values())
+
     @property
     def stats(self) -> dict[str, int]:
         return self.moves.stats

@@ -377,6 +377,15 @@ class Storage:
         else:
             conn.execute(update(bot_turns).where(mine).values(lease_until=0.0, worker=None))
 
+    def ping(self) -> bool:
+        """True if the database answers a trivial query now."""
+        try:
+            with self.engine.connect() as conn:
+                conn.execute(select(1))
+        except Exception:
+            return False
+        return True
+
     def bot_queue(self, now: float) -> int:
         """Owed bot turns nobody holds a lease on (the metric)."""
         with self.engine.connect() as conn:
