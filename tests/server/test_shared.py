@@ -5,6 +5,8 @@ game catches up from the moves table and takes the move; bot workers claim owed 
 from __future__ import annotations
 
 import asyncio
+import json
+import logging
 import time
 from pathlib import Path
 from typing import Any
@@ -12,7 +14,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from candlebox.server import Settings, bodies, create_app
+from candlebox.server import Settings, bodies, create_app, processes
 from candlebox.server.errors import Rejected
 from candlebox.server.service import GameService
 from candlebox.server.storage import Storage, bot_turns
@@ -136,3 +138,17 @@ def test_healthz_and_metrics(tmp_path: Path) -> None:
         forwarded = client.get("/metrics", headers={"X-Forwarded-For": "203.0.113.9"})
         assert forwarded.status_code == 404
         assert created["id"]
+
+
+def test_several_processes_refuse_sqlite_and_logs_can_be_json(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="PostgreSQL"):
+        processes.check_shared(settings(tmp_path), workers=2)
+    with pytest.raises(ValueError, match="PostgreSQL"):
+        processes.check_shared(settings(tmp_path, bots="workers"), workers=1)
+    processes.check_shared(settings(tmp_path), workers=1)  # one process on SQLite: as ever
+    record = logging.LogRecord(
+        "candlebox.server", logging.WARNING, "x", 1, "game %s: %d", ("g", 3), None
+    )
+    line = json.loads(processes.JsonLines().format(record))
+    assert line["level"] == "warning" and line["message"] == "game g: 3"
+    assert line["logger"] == "candlebox.server" and isinstance(line["time"], float)
