@@ -79,6 +79,24 @@ async def player(
 ) -> None:
     rng = random.Random(index)
     while not stop.is_set():
+        try:
+            await one_game(base, ws_base, args, stats, stop, client, rng)
+        except Exception as exc:  # counted, never silent: a game that could not be played
+            name = f"client-{type(exc).__name__}"
+            stats.errors[name] = stats.errors.get(name, 0) + 1
+            await asyncio.sleep(1)
+
+
+async def one_game(
+    base: str,
+    ws_base: str,
+    args: argparse.Namespace,
+    stats: Stats,
+    stop: asyncio.Event,
+    client: httpx.AsyncClient,
+    rng: random.Random,
+) -> None:
+    if not stop.is_set():
         seats = [{"kind": "human"}] + [
             {"kind": "bot", "bot": args.bot, "strength": 1.0} for _ in range(args.players - 1)
         ]
@@ -209,11 +227,13 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
     ws_base = base.replace("http", "ws", 1)
     limits = httpx.Limits(max_connections=64)
     async with httpx.AsyncClient(timeout=60, limits=limits) as client:
-        for _ in range(300):
+        for _ in range(1800):  # a loaded machine may take a minute to start several processes
             with contextlib.suppress(httpx.HTTPError):
                 if (await client.get(f"{base}/api/meta")).status_code == 200:
                     break
             await asyncio.sleep(0.1)
+        if args.processes > 1:  # every web process answers (the port is shared): let them all start
+            await asyncio.sleep(5 * args.processes)
         stats = Stats()
         stop = asyncio.Event()
         tasks = []

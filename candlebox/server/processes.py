@@ -139,6 +139,8 @@ def serve_many(
     ]
     for child in children:
         child.start()
+    # SIGTERM (a supervisor, `kill`) stops the children too, never leaving them orphaned
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
     try:
         while all(child.is_alive() for child in children):
             time.sleep(0.5)

@@ -431,6 +431,25 @@ class Storage:
         return ids
 
     @staticmethod
+    def expire_quiet(conn: Connection, before: float) -> list[str]:
+        """Mark expired the live games with no move (nor creation) since ``before``, whichever
+        process held them (several processes: one may hold none of them); returns their ids."""
+        last = select(func.max(moves.c.at)).where(moves.c.game_id == games.c.id).scalar_subquery()
+        quiet = conn.execute(
+            select(games.c.id)
+            .where(games.c.status == "live", func.coalesce(last, games.c.created_at) < before)
+            .limit(1000)
+        )
+        ids = [row.id for row in quiet]
+        if ids:
+            conn.execute(
+                update(games)
+                .where(games.c.id.in_(ids), games.c.status == "live")
+                .values(status="expired", updated_at=time.time())
+            )
+        return ids
+
+    @staticmethod
     def update_seat(conn: Connection, game_id: str, seat: int, **values: Any) -> None:
         if "params" in values:
             values["params"] = json.dumps(values["params"]) if values["params"] else None

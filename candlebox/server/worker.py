@@ -109,8 +109,10 @@ class BotWorker:
             )
 
     async def _play(self, game_id: str, number: int) -> bool | None:
-        """True: nothing is owed at ``number`` (the row goes); False: release it to be claimed
-        again; None: a move was made (its own transaction moved the row on)."""
+        """True: no bot is to act (the row goes, unless a later move moved it on); False: release
+        it to be claimed again; None: a move was made (its own transaction moved the row on). The
+        row's number may be behind the game (a seat handed to a bot by a process whose copy was
+        behind): the bot then answers the game's real move number."""
         try:
             live = await self.games.held(game_id)
         except Rejected:
@@ -121,10 +123,12 @@ class BotWorker:
         async with live.lock:
             await self.games.catch_up(live)
         seat = self._bot_to_act(live)
-        if live.over or live.moves != number or seat is None:
-            return live.moves <= number  # a later move owes its own turn (its row moved on)
-        record = live.seat(seat)
-        action = await self.bots.think(live, record, number)
+        if seat is None:
+            return True
+        number = live.moves
+        action = await self.bots.think(live, live.seat(seat), number)
+        async with live.lock:  # the seat may have been taken back while the bot thought
+            await self.games.catch_up(live)
         try:
             await self.moves.submit(game_id, seat, action, number, bot=True)
         except Rejected as exc:

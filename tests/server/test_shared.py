@@ -152,3 +152,24 @@ def test_several_processes_refuse_sqlite_and_logs_can_be_json(tmp_path: Path) ->
     line = json.loads(processes.JsonLines().format(record))
     assert line["level"] == "warning" and line["message"] == "game g: 3"
     assert line["logger"] == "candlebox.server" and isinstance(line["time"], float)
+
+
+def test_with_bot_workers_a_quiet_game_nobody_holds_is_closed(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        chosen = settings(tmp_path, bots="workers", expire_after=60.0)
+        first = GameService(chosen)
+        await first.start()
+        made = await first.create(spec([{"kind": "human"}, {"kind": "human"}]))
+        await first.stop()
+        later = GameService(chosen)  # a process that never loaded the game
+        await later.start()
+        try:
+            closed, _ = await later.sweep(time.time() + 61)
+            assert made["id"] in closed
+            with pytest.raises(Rejected) as gone:
+                await later.any_game(made["id"])
+            assert gone.value.code == "closed"
+        finally:
+            await later.stop()
+
+    asyncio.run(scenario())
