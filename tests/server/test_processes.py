@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -14,6 +15,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from sqlalchemy import select
 
@@ -273,3 +275,31 @@ def test_bot_turns_need_a_worker_and_survive_kills(pg_db: str, tmp_path: Path) -
         if number >= 0:
             assert recorded.get(number) == (0, action), (number, action)
     assert sorted(recorded) == list(range(len(recorded)))
+
+
+def test_serve_workers_shares_one_port_and_plays_bots(pg_db: str, tmp_path: Path) -> None:
+    # two web processes on one port and the built-in bot worker, stopped together by SIGTERM
+    server = Web(pg_db, tmp_path / "many.log", env=ENV, args=("--workers", "2")).start()
+    try:
+        pids: set[str] = set()
+        deadline = time.monotonic() + 60
+        while len(pids) < 2 and time.monotonic() < deadline:
+            with httpx.Client() as fresh:  # a new connection each time: the kernel picks a process
+                text = fresh.get(f"{server.base}/metrics", timeout=10).text
+            pids |= set(re.findall(r'process="(\d+)"', text))
+        assert len(pids) == 2, pids
+        created = server.post(
+            "/api/games",
+            {
+                "game": "candle-quest",
+                "seats": [{"kind": "bot", "bot": "random"}, {"kind": "human"}],
+                "you": 1,
+                "bot_delay": 0,
+            },
+        ).json()
+        now = wait_turn(server, created["id"], created["token"], 60)
+        assert now["move"] >= 1 and now["legal"], "the built-in bot worker never moved"
+    finally:
+        server.stop()
+    with pytest.raises(httpx.HTTPError):
+        httpx.get(f"{server.base}/healthz", timeout=2)
