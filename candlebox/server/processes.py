@@ -119,6 +119,23 @@ def worker_one(settings: Settings, log_level: str = "info") -> None:
         asyncio.run(worker.run())
 
 
+def _die_with_parent() -> None:
+    """Linux: this child gets SIGTERM when its parent dies, even by SIGKILL (no orphan left behind
+    holding the port or claiming bot turns); elsewhere the parent's own clean-up has to do."""
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+
+    with contextlib.suppress(OSError, AttributeError):
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+
+
+def _child(target: Any, *args: Any) -> None:
+    _die_with_parent()
+    target(*args)
+
+
 def serve_many(
     settings: Settings, host: str, port: int, workers: int, bot_workers: int, log_level: str
 ) -> None:
@@ -127,14 +144,16 @@ def serve_many(
     context = multiprocessing.get_context("spawn")
     children = [
         context.Process(
-            target=serve_one,
-            args=(settings, host, port, log_level, workers > 1),
+            target=_child,
+            args=(serve_one, settings, host, port, log_level, workers > 1),
             name=f"candlebox-web-{n}",
         )
         for n in range(workers)
     ]
     children += [
-        context.Process(target=worker_one, args=(settings, log_level), name=f"candlebox-bots-{n}")
+        context.Process(
+            target=_child, args=(worker_one, settings, log_level), name=f"candlebox-bots-{n}"
+        )
         for n in range(bot_workers)
     ]
     for child in children:
