@@ -297,8 +297,14 @@ def test_serve_workers_shares_one_port_and_plays_bots(pg_db: str, tmp_path: Path
                 "bot_delay": 0,
             },
         ).json()
-        now = wait_turn(server, created["id"], created["token"], 60)
-        assert now["move"] >= 1 and now["legal"], "the built-in bot worker never moved"
+        game, token = created["id"], created["token"]
+        mine = 0  # the seat to act first is dealt: play until the bot has moved too
+        now = wait_turn(server, game, token, 60)
+        while now["move"] == mine and now["legal"] and not now["over"]:
+            play(server, game, token)
+            mine += 1
+            now = wait_turn(server, game, token, 60)
+        assert now["move"] > mine, "the built-in bot worker never moved"
     finally:
         server.stop()
     with pytest.raises(httpx.HTTPError):
