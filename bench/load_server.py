@@ -9,6 +9,11 @@ temporary directory unless --db is given) in a separate process, or uses --url.
     pip install -e '.[server,e2e]'
     python bench/load_server.py --games 1000 --seconds 60
     python bench/load_server.py --games 200 --think 0.2 --db postgresql://user@127.0.0.1:5432/db
+    python bench/load_server.py --processes 2 --start-postgres   # 2 web processes + bot workers
+
+With ``--processes N`` the server is ``candlebox serve --workers N --bot-workers M`` on PostgreSQL (a
+private one with ``--start-postgres``, Debian's ``postgresql`` package): moves are accepted by any web
+process, bots think in the worker processes; the CPU figure is the sum over all of them.
 
 Only loopback addresses are used. The run is bounded by --seconds and stops by itself.
 Not part of the test suite.
@@ -74,6 +79,24 @@ async def player(
 ) -> None:
     rng = random.Random(index)
     while not stop.is_set():
+        try:
+            await one_game(base, ws_base, args, stats, stop, client, rng)
+        except Exception as exc:  # counted, never silent: a game that could not be played
+            name = f"client-{type(exc).__name__}"
+            stats.errors[name] = stats.errors.get(name, 0) + 1
+            await asyncio.sleep(1)
+
+
+async def one_game(
+    base: str,
+    ws_base: str,
+    args: argparse.Namespace,
+    stats: Stats,
+    stop: asyncio.Event,
+    client: httpx.AsyncClient,
+    rng: random.Random,
+) -> None:
+    if not stop.is_set():
         seats = [{"kind": "human"}] + [
             {"kind": "bot", "bot": args.bot, "strength": 1.0} for _ in range(args.players - 1)
         ]
@@ -169,14 +192,22 @@ def start_server(args: argparse.Namespace, workdir: Path) -> tuple[subprocess.Po
         "CANDLEBOX_REQUESTS_PER_SECOND": "0",
         "CANDLEBOX_MAX_OPEN_GAMES": "0",
     }
+    command = [sys.executable, "-m", "candlebox.cli", "serve", "--port", str(port), "--db", db]
+    if args.processes > 1 or args.bot_workers:
+        command += ["--workers", str(args.processes), "--bot-workers", str(args.bot_workers or 1)]
     log = (workdir / "server.log").open("wb")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "candlebox.cli", "serve", "--port", str(port), "--db", db],
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        env=env,
-    )
+    process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env)
     return process, f"http://127.0.0.1:{port}"
+
+
+def family(pid: int) -> list[int]:
+    """``pid`` and its descendants (the web processes and bot workers of ``--workers``)."""
+    found = [pid]
+    for task in Path(f"/proc/{pid}/task").glob("*/children"):
+        with contextlib.suppress(OSError, ValueError):
+            for child in task.read_text().split():
+                found += family(int(child))
+    return found
 
 
 def cpu_seconds(pid: int) -> float:
@@ -196,11 +227,13 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
     ws_base = base.replace("http", "ws", 1)
     limits = httpx.Limits(max_connections=64)
     async with httpx.AsyncClient(timeout=60, limits=limits) as client:
-        for _ in range(300):
+        for _ in range(1800):  # a loaded machine may take a minute to start several processes
             with contextlib.suppress(httpx.HTTPError):
                 if (await client.get(f"{base}/api/meta")).status_code == 200:
                     break
             await asyncio.sleep(0.1)
+        if args.processes > 1:  # every web process answers (the port is shared): let them all start
+            await asyncio.sleep(5 * args.processes)
         stats = Stats()
         stop = asyncio.Event()
         tasks = []
@@ -216,12 +249,13 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
         await asyncio.sleep(args.warmup)
         stats.measuring = True
         updates0, sent0 = stats.updates, stats.sent
-        cpu0 = cpu_seconds(process.pid) if process else float("nan")
+        pids = family(process.pid) if process else []
+        cpu0 = sum(cpu_seconds(pid) for pid in pids) if process else float("nan")
         began = time.monotonic()
         await asyncio.sleep(args.seconds)
         elapsed = time.monotonic() - began
         stats.measuring = False
-        cpu1 = cpu_seconds(process.pid) if process else float("nan")
+        cpu1 = sum(cpu_seconds(pid) for pid in pids) if process else float("nan")
         updates, sent = stats.updates - updates0, stats.sent - sent0
         concurrent = stats.connected
         stop.set()
@@ -236,6 +270,8 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
             process.kill()
     lat = [x * 1000 for x in stats.latencies]
     return {
+        "processes": args.processes,
+        "bot_workers": args.bot_workers or (1 if args.processes > 1 else 0),
         "games": args.games,
         "concurrent_at_end": concurrent,
         "players_per_game": args.players,
@@ -274,6 +310,15 @@ def parse() -> argparse.Namespace:
     parser.add_argument("--game", default="candle-quest")
     parser.add_argument("--db", default=None, help="database URL (default: SQLite in a temp dir)")
     parser.add_argument("--url", default=None, help="use a running server (http://127.0.0.1:PORT)")
+    parser.add_argument(
+        "--processes", type=int, default=1, help="web processes (above 1: needs PostgreSQL)"
+    )
+    parser.add_argument(
+        "--bot-workers", type=int, default=0, help="bot worker processes (0: bots in the web one)"
+    )
+    parser.add_argument(
+        "--start-postgres", action="store_true", help="run a private PostgreSQL for the test"
+    )
     args = parser.parse_args()
     for name in ("url", "db"):
         value = getattr(args, name)
@@ -290,5 +335,16 @@ if __name__ == "__main__":
         uvloop.install()
     except ImportError:
         pass
-    report = asyncio.run(main(arguments))
+    postgres = None
+    if arguments.start_postgres:
+        sys.path.insert(0, str(ROOT))
+        from tests.server.pg import start_postgres  # the tests' private server, under /tmp
+
+        postgres = start_postgres()
+        arguments.db = postgres.new_database()
+    try:
+        report = asyncio.run(main(arguments))
+    finally:
+        if postgres is not None:
+            postgres.stop()
     print(json.dumps(report, indent=2))

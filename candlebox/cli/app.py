@@ -387,13 +387,56 @@ def serve(
     bot_delay: Annotated[
         float | None, typer.Option(help="Seconds a bot waits before moving.", show_default="0.8")
     ] = None,
+    workers: Annotated[
+        int,
+        typer.Option(help="Web processes sharing the port (above 1: needs PostgreSQL)."),
+    ] = 1,
+    bot_workers: Annotated[
+        int | None,
+        typer.Option(
+            help="Bot worker processes to start (0: run `candlebox bots-worker` yourself); "
+            "bots then think outside the web processes (needs PostgreSQL).",
+            show_default="1 with --workers above 1, else bots think in the web process",
+        ),
+    ] = None,
+    json_logs: Annotated[bool, typer.Option(help="Log one JSON object per line.")] = False,
 ) -> None:
     """Play in the browser: the web app (lobby, game pages, live updates) at http://HOST:PORT/."""
     with reported():
         missing = server.missing_packages()  # the server's packages are an optional extra
         if missing:
             raise CliError(f"{', '.join(missing)} not installed: pip install -e '.[server]'")
-        server.serve(host=host, port=port, db=db, bot_delay=bot_delay)
+        try:
+            server.serve(
+                host=host,
+                port=port,
+                db=db,
+                bot_delay=bot_delay,
+                workers=workers,
+                bot_workers=bot_workers,
+                json_logs=json_logs or None,
+            )
+        except ValueError as exc:
+            raise CliError(str(exc)) from None
+
+
+@app.command("bots-worker")
+def bots_worker(
+    db: Annotated[
+        str | None,
+        typer.Option(
+            help="The database the web processes use: postgresql://user@host/name.",
+            show_default="CANDLEBOX_DB, else candlebox.sqlite3 in your data directory",
+        ),
+    ] = None,
+    json_logs: Annotated[bool, typer.Option(help="Log one JSON object per line.")] = False,
+) -> None:
+    """Play the turns bots owe in a database shared by `candlebox serve` processes (docs/deploy.md)."""
+    with reported():
+        missing = server.missing_packages()
+        if missing:
+            raise CliError(f"{', '.join(missing)} not installed: pip install -e '.[server]'")
+        server.bots_worker(db=db, json_logs=json_logs or None)
 
 
 def main(args: Any = None) -> None:

@@ -15,7 +15,14 @@ from candlebox.server.config import Settings, default_db_url
 if TYPE_CHECKING:  # FastAPI is imported only when the app is made: `candlebox` works without it
     from fastapi import FastAPI
 
-__all__ = ["Settings", "create_app", "default_db_url", "missing_packages", "serve"]
+__all__ = [
+    "Settings",
+    "bots_worker",
+    "create_app",
+    "default_db_url",
+    "missing_packages",
+    "serve",
+]
 
 REQUIRED = ("fastapi", "uvicorn", "sqlalchemy", "platformdirs")
 
@@ -40,13 +47,15 @@ def serve(
     zombie_after: float | None = None,
     log_level: str = "info",
     settings: Settings | None = None,
+    workers: int = 1,
+    bot_workers: int | None = None,
+    json_logs: bool | None = None,
 ) -> None:
     """Run the web app until interrupted (``settings``: the limits and the rest, see
-    :class:`Settings`; the other arguments override it)."""
-    import uvicorn  # deferred: the optional server extra
-
-    from candlebox.server.app import create_app as _create_app
-    from candlebox.server.limits import uvicorn_options
+    :class:`Settings`; the other arguments override it). ``workers`` above 1: that many processes on
+    one port with bots in ``bot_workers`` worker processes (default 1), on PostgreSQL
+    (docs/deploy.md). A ValueError names a setting that cannot work."""
+    from candlebox.server import processes  # deferred: the optional server extra
     from candlebox.server.storage import database_url
 
     settings = settings or Settings.from_env()  # every setting: CANDLEBOX_<NAME> (docs/server.md)
@@ -56,13 +65,33 @@ def serve(
         settings.bot_delay = bot_delay
     if zombie_after is not None:
         settings.zombie_after = zombie_after
-    uvicorn.run(
-        _create_app(settings),
-        host=host,
-        port=port,
-        log_level=log_level,
-        access_log=False,
-        **uvicorn_options(settings),
-        proxy_headers=False,  # the client's address comes from X-Forwarded-For only when the
-        # peer is one of Settings.trusted_proxies (candlebox.server.clients), never by default
-    )
+    if json_logs is not None:
+        settings.json_logs = json_logs
+    if workers < 1:
+        raise ValueError("--workers must be at least 1")
+    if workers > 1 or bot_workers is not None:
+        settings.bots = "workers"
+    settings.db = database_url(settings.db)
+    processes.check_shared(settings, workers)
+    helpers = 1 if bot_workers is None else bot_workers
+    if settings.bots == "inline" or (workers == 1 and helpers == 0):
+        processes.serve_one(settings, host, port, log_level)
+    else:
+        processes.serve_many(settings, host, port, workers, helpers, log_level)
+
+
+def bots_worker(
+    db: str | None = None, log_level: str = "info", json_logs: bool | None = None
+) -> None:
+    """``candlebox bots-worker``: play the turns bots owe in the database, until interrupted."""
+    from candlebox.server import processes  # deferred: the optional server extra
+    from candlebox.server.storage import database_url
+
+    settings = Settings.from_env()
+    if db is not None:
+        settings.db = database_url(db)
+    if json_logs is not None:
+        settings.json_logs = json_logs
+    settings.db = database_url(settings.db)
+    settings.bots = "workers"
+    processes.worker_one(settings, log_level)

@@ -34,8 +34,8 @@ class BotPlayers:
         )
 
     def schedule(self, live: LiveGame) -> None:
-        if self.games.closed or live.over:
-            return
+        if self.games.closed or live.over or self.settings.bots != "inline":
+            return  # "workers": bot workers play (candlebox/server/worker.py)
         for seat in live.state.to_act:
             if live.seat(seat).kind == "bot" and seat not in live.bot_tasks:
                 live.bot_tasks[seat] = asyncio.create_task(self._turns(live, seat))
@@ -47,7 +47,7 @@ class BotPlayers:
                 if state.is_over or seat not in state.to_act or record.kind != "bot":
                     return
                 number = live.moves
-                action = await self._think(live, record, number)
+                action = await self.think(live, record, number)
                 try:
                     await self.submit(live.id, seat, action, number)
                 except Rejected as exc:
@@ -60,7 +60,7 @@ class BotPlayers:
             if live.bot_tasks.get(seat) is asyncio.current_task():
                 del live.bot_tasks[seat]
 
-    async def _think(self, live: LiveGame, record: SeatRecord, number: int) -> str:
+    async def think(self, live: LiveGame, record: SeatRecord, number: int) -> str:
         """The bot's choice, made no sooner than the game's bot delay after it started thinking."""
         loop = asyncio.get_running_loop()
         bot = self._bot(live, record, number)

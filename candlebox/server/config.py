@@ -60,6 +60,15 @@ class Settings:
     lobby_max_page: int = 100  # the largest `limit` a client may ask for
     max_turns: int = 2000  # the largest `max_turns` option a game created here may have
     api_docs: bool = False  # serve /openapi.json, /docs and /redoc
+    # Many processes (docs/deploy.md): "inline" — bots think in this process (one process, the
+    # default); "workers" — this process only records the turns bots owe, and `candlebox bots-worker`
+    # processes play them (PostgreSQL; required when several app processes share a database).
+    bots: str = "inline"
+    bot_lease: float = 30.0  # seconds a bot worker holds a claimed turn before others may take it
+    worker_games: int = 32  # turns one bot worker plays at once (thinking or waiting its delay)
+    # /metrics (Prometheus text) answers only these client addresses; empty: nobody (off)
+    metrics_from: tuple[str, ...] = ("127.0.0.1", "::1")
+    json_logs: bool = False  # one JSON object per log line (for a log collector)
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:

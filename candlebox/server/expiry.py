@@ -36,6 +36,10 @@ class Sweeper:
         closed = [
             live.id for live in list(self.games.games.values()) if await self._close(live, now)
         ]
+        if self.settings.bots == "workers":  # games no process of this one's holds
+            closed += await self.games.writer.run(
+                partial(Storage.expire_quiet, before=now - self.settings.expire_after)
+            )
         cutoff = now - self.settings.keep_finished
         deleted: list[str] = await self.games.writer.run(
             partial(Storage.delete_ended, before=cutoff)

@@ -8,13 +8,17 @@ import logging
 import time
 from collections.abc import Callable
 
+from sqlalchemy import Connection
+
 from candlebox.engine import MalformedAction
 from candlebox.server.errors import Rejected
 from candlebox.server.live import ABANDONED_MESSAGE, CLOSED_MESSAGE, LiveGame
+from candlebox.server.metrics import Histogram
 from candlebox.server.registry import LiveGames
 from candlebox.server.storage import MoveConflict, MoveRecord, Storage
 
 log = logging.getLogger("candlebox.server")
+RETRIES = 3  # catch up and check again at most this often when other processes move first
 
 
 class Moves:
@@ -22,16 +26,31 @@ class Moves:
         self.games = games
         self.schedule_bots = schedule_bots
         self.stats = {"moves": 0, "bot_moves": 0, "rejected": 0}
+        self.latency = Histogram()  # seconds from a move's arrival to its broadcast
 
     async def submit(
         self, game_id: str, seat: int, action: str, expect: int, bot: bool = False
     ) -> int:
         """Apply ``seat``'s ``action`` answering move ``expect``; returns its move number once it is
-        committed and broadcast. Anything refused raises :class:`Rejected` and changes nothing."""
-        live = self.games.live(game_id)
+        committed and broadcast. Anything refused raises :class:`Rejected` and changes nothing.
+
+        Several processes may hold the game: the database's ``(game_id, number)`` key decides which
+        move is move *n*. A process whose copy is behind (a move that answers a later number than it
+        has, or a conflict on insert) catches up from the moves table and checks the move again."""
+        started = time.monotonic()
+        live = await self.games.held(game_id)
         async with live.lock:
-            self._check(live, seat, action, expect, bot)
-            number = await self._commit(live, MoveRecord(live.moves, seat, action))
+            for attempt in range(RETRIES):
+                if expect > live.moves or attempt > 0:
+                    await self.games.catch_up(live)
+                self._check(live, seat, action, expect, bot)
+                try:
+                    number = await self._commit(live, MoveRecord(live.moves, seat, action))
+                except MoveConflict:
+                    continue
+                break
+            else:
+                raise Rejected("conflict", "another move was recorded first; try again", 409)
             live.state.apply(seat, action)  # legal, so this cannot fail
             live.moves += 1
             live.active_at = time.time()
@@ -45,6 +64,7 @@ class Moves:
             self.games.keep_finished(live)
         else:
             self.schedule_bots(live)
+        self.latency.observe(time.monotonic() - started)
         return number
 
     def _check(self, live: LiveGame, seat: int, action: str, expect: int, bot: bool) -> None:
@@ -56,6 +76,8 @@ class Moves:
             raise Rejected("over", "the game is over; no move is legal", 409)
         if not bot and live.seat(seat).kind == "bot":
             raise Rejected("bot-seat", f"a bot plays seat {seat} now; take it back first", 409)
+        if bot and live.seat(seat).kind != "bot":  # taken back while the bot thought
+            raise Rejected("bot-seat", f"a player took seat {seat} back from the bot", 409)
         if expect != live.moves:
             refuse_repeat(live, seat, action, expect)
             raise Rejected(
@@ -72,11 +94,23 @@ class Moves:
             raise Rejected("illegal", str(refused), 422)
 
     async def _commit(self, live: LiveGame, move: MoveRecord) -> int:
+        """Record the move (MoveConflict if another process recorded move *n* first), with, in one
+        transaction, the bot turn it may make owed (bot workers) and the notification to the other
+        processes."""
+        owes = self.games.settings.bots == "workers" and any(
+            seat.kind == "bot" for seat in live.record.seats
+        )
+
+        def op(conn: Connection) -> None:
+            Storage.insert_move(conn, live.id, move)
+            if owes:
+                Storage.owe_bot_turn(conn, live.id, move.number + 1)
+            Storage.notify(conn, live.id, str(move.number))
+
         try:
-            await self.games.writer.run(lambda conn: Storage.insert_move(conn, live.id, move))
+            await self.games.writer.run(op)
         except MoveConflict:
-            await self.games.resync(live)
-            raise Rejected("conflict", "another move was recorded first; try again", 409) from None
+            raise
         except Exception:
             log.exception("move %d of %s could not be saved", move.number, live.id)
             raise Rejected(

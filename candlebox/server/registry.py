@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections import OrderedDict
 from functools import partial
 
@@ -29,6 +30,8 @@ class LiveGames:
         self.games: dict[str, LiveGame] = {}
         self.finished: OrderedDict[str, LiveGame] = OrderedDict()  # rebuilt on demand
         self.closed = False
+        # PostgreSQL: other processes may share the database (moves, seats); SQLite: this one only
+        self.shared = storage.engine.dialect.name == "postgresql"
 
     def rebuild(self, record: GameRecord, moves: list[MoveRecord]) -> LiveGame:
         state = fresh_state(self.settings, record)
@@ -67,6 +70,18 @@ class LiveGames:
                 raise Rejected("over", "the game is over", 409)
             raise Rejected("no-game", f"there is no game {game_id!r} in progress", 404)
         return live
+
+    async def held(self, game_id: str) -> LiveGame:
+        """A live game to change (a move, a seat): this process's copy, or loaded from the database
+        when another process created it or this one has not held it yet."""
+        live = self.games.get(game_id)
+        if live is not None:
+            return live
+        if game_id not in self.finished:
+            live = await self.any_game(game_id)
+            if not live.over:
+                return live
+        raise Rejected("over", "the game is over", 409)
 
     async def any_game(self, game_id: str) -> LiveGame:
         """A live game, or a finished one rebuilt from the database."""
@@ -115,12 +130,55 @@ class LiveGames:
                     return seat.seat
         raise Rejected("credential", "that credential is not valid for this game", 403)
 
+    async def seat_of(self, live: LiveGame, token: str | None) -> int:
+        """:meth:`seat_for_token`, after catching up once when another process may have given the
+        seat its credential (a player who claimed it there and connects here)."""
+        try:
+            return self.seat_for_token(live, token)
+        except Rejected:
+            if not self.shared or live.over or not security.well_formed(token):
+                raise
+        async with live.lock:
+            await self.catch_up(live)
+        return self.seat_for_token(live, token)
+
     # ------------------------------------------------------------------ records
     async def record_result(self, live: LiveGame) -> None:
         state = live.state
         result = {"winners": list(state.winners), "scores": list(state.scores)}
         live.record.status, live.record.result = "over", result
         await self.writer.run(lambda conn: Storage.set_status(conn, live.id, "over", result))
+
+    async def catch_up(self, live: LiveGame) -> bool:
+        """Apply the moves (and seat changes) other processes recorded since this process's copy of
+        the game; broadcast them to its watchers. True if anything changed. The caller holds
+        ``live.lock``."""
+        loaded = await asyncio.to_thread(self.storage.since, live.id, live.moves)
+        if loaded is None:
+            return False
+        record, moves = loaded
+        changed = _seats_changed(live, record)
+        if changed:
+            live.record.seats = record.seats
+            live.bots.clear()  # a bot handed back or replaced: made afresh when next needed
+        for move in moves:
+            if move.number != live.moves:  # a gap: should not be, so start from scratch
+                await self.resync(live)
+                return True
+            live.state.apply(move.seat, move.action)
+            live.moves += 1
+        if moves:
+            live.active_at = time.time()
+            self.frames.broadcast(live)
+        elif changed:
+            self.frames.broadcast_seats(live)
+        if live.over and live.id in self.games:
+            state = live.state  # the process that made the last move records the result
+            live.record.status = "over"
+            live.record.result = {"winners": list(state.winners), "scores": list(state.scores)}
+            self.games.pop(live.id, None)
+            self.keep_finished(live)
+        return bool(moves) or changed
 
     async def resync(self, live: LiveGame) -> None:
         """Another writer recorded moves this process has not applied: rebuild from the database."""
@@ -132,3 +190,10 @@ class LiveGames:
         live.state, live.moves, live.record.seats = fresh.state, fresh.moves, record.seats
         live.events_sent = live.state.event_count
         self.frames.resend_snapshots(live)
+
+
+def _seats_changed(live: LiveGame, record: GameRecord) -> bool:
+    def key(r: GameRecord) -> list[tuple[object, ...]]:
+        return [(s.kind, s.bot, s.name, s.token_hash, s.invite_hash) for s in r.seats]
+
+    return key(live.record) != key(record)

@@ -6,6 +6,8 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
+from sqlalchemy import Connection as SqlConnection
+
 from candlebox.server import bots as botlib
 from candlebox.server import security
 from candlebox.server.bodies import BotSpec, ClaimSpec
@@ -30,10 +32,12 @@ class Seating:
 
     async def claim(self, game_id: str, seat: int, claim: ClaimSpec) -> str:
         """Take an open human seat; returns the seat's new credential (shown only this once)."""
-        live = self.games.live(game_id)
+        live = await self.games.held(game_id)
         async with live.lock:
             self._seat_of(live, seat)
             record = live.seat(seat)
+            if record.kind == "human" and record.token_hash is None and self.games.shared:
+                await self.games.catch_up(live)  # taken through another process meanwhile?
             if record.kind != "human" or record.token_hash is not None:
                 raise Rejected("taken", f"seat {seat} is already taken", 409)
             if not live.record.public and not security.matches(claim.invite, record.invite_hash):
@@ -44,7 +48,9 @@ class Seating:
             digest = security.digest(token)
             label = security.clean_name(claim.name, record.name)
             ok = await self.games.writer.run(
-                lambda conn: Storage.claim_seat(conn, game_id, seat, label, digest)
+                lambda conn: (
+                    Storage.claim_seat(conn, game_id, seat, label, digest) and _told(conn, game_id)
+                )
             )
             if not ok:
                 raise Rejected("taken", f"seat {seat} is already taken", 409)
@@ -70,11 +76,17 @@ class Seating:
                 params = botlib.params_for(name, spec.strength, {}, self.settings.max_bot_seconds)
             except ValueError as exc:
                 raise Rejected("bad-bot", str(exc)) from None
-            await self.games.writer.run(
-                lambda conn: Storage.update_seat(
+            owes = self.settings.bots == "workers"
+
+            def op(conn: SqlConnection) -> None:
+                Storage.update_seat(
                     conn, live.id, seat, kind="bot", bot=name, params=params, invite_hash=None
                 )
-            )
+                if owes:
+                    Storage.owe_bot_turn(conn, live.id, live.moves)
+                Storage.notify(conn, live.id, "seats")
+
+            await self.games.writer.run(op)
             record.kind, record.bot, record.params, record.invite_hash = "bot", name, params, None
             live.bots.pop(seat, None)
             self.frames.broadcast_seats(live)
@@ -98,7 +110,9 @@ class Seating:
             if record.kind != "bot" or record.token_hash is None:
                 raise Rejected("not-yours", "only a seat you held can be taken back", 409)
             await self.games.writer.run(
-                lambda conn: Storage.update_seat(conn, live.id, seat, kind="human")
+                lambda conn: _told(
+                    conn, live.id, Storage.update_seat(conn, live.id, seat, kind="human")
+                )
             )
             record.kind = "human"
             task = live.bot_tasks.pop(seat, None)
@@ -134,3 +148,9 @@ class Seating:
             if conn.seat is not None:
                 live.away_since[conn.seat] = time.time()
                 self.frames.broadcast_seats(live)
+
+
+def _told(conn: SqlConnection, game_id: str, result: object = True) -> object:
+    """Notify the other processes of a seat change (in the same transaction); returns ``result``."""
+    Storage.notify(conn, game_id, "seats")
+    return result

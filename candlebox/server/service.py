@@ -18,6 +18,8 @@ import logging
 import time
 from typing import Any
 
+from sqlalchemy import Connection as SqlConnection
+
 import candlebox
 from candlebox.server import bodies
 from candlebox.server.botplay import BotPlayers
@@ -30,6 +32,7 @@ from candlebox.server.leaving import Leaving
 from candlebox.server.live import Connection, LiveGame
 from candlebox.server.lobby import Lobby, Page
 from candlebox.server.moves import Moves
+from candlebox.server.notify import CatchUp, Listener
 from candlebox.server.registry import LiveGames
 from candlebox.server.seating import Seating
 from candlebox.server.storage import Storage
@@ -49,11 +52,20 @@ class GameService:
         self.sweeper = Sweeper(self.registry)
         self.leaving = Leaving(self.registry)
         self.sweeping: asyncio.Task[None] | None = None
+        # other processes' moves (PostgreSQL): heard, then caught up from the moves table
+        self.catching = CatchUp(self.registry, self.bots.schedule)
+        self.listener: Listener | None = None
+        self.listening: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------------ start and stop
     async def start(self) -> None:
         """Rebuild every live game from its moves and let the bots carry on."""
-        ids = await asyncio.to_thread(self.registry.storage.live_game_ids)
+        if self.settings.bots == "workers":
+            # games are loaded when first asked for (other processes share them); bot workers
+            # check stored bot seats when they load a game
+            ids: list[str] = []
+        else:
+            ids = await asyncio.to_thread(self.registry.storage.live_game_ids)
         for game_id in ids:
             live = await self.registry.resume(game_id)
             if live is None:
@@ -66,6 +78,9 @@ class GameService:
             log.info("resumed %d live games", len(self.registry.games))
         if self.settings.sweep_every > 0:
             self.sweeping = asyncio.create_task(self.sweeper.forever())
+        if self.registry.shared:
+            self.listener = Listener(self.registry.storage.url, self.catching.heard)
+            self.listening = asyncio.create_task(self.listener.forever())
 
     async def stop(self) -> None:
         self.registry.closed = True
@@ -73,6 +88,9 @@ class GameService:
         tasks = [task for live in games for task in live.bot_tasks.values()]
         if self.sweeping is not None:
             tasks.append(self.sweeping)
+        if self.listening is not None:
+            tasks.append(self.listening)
+        await self.catching.stop()
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -95,10 +113,14 @@ class GameService:
     def seat_for_token(self, live: LiveGame, token: str | None) -> int:
         return self.registry.seat_for_token(live, token)
 
+    async def seat_of(self, live: LiveGame, token: str | None) -> int:
+        """The seat of ``token``, catching up first if another process may have just given it."""
+        return await self.registry.seat_of(live, token)
+
     async def player(self, game_id: str, token: str | None) -> int:
         """The seat ``token`` holds in the game; 403 for anything else (no token included)."""
         live = await self.registry.any_game(game_id)
-        return self.registry.seat_for_token(live, token)
+        return await self.registry.seat_of(live, token)
 
     # ------------------------------------------------------------------ the lobby
     async def lobby(self, limit: int | None = None) -> dict[str, Any]:
@@ -118,7 +140,14 @@ class GameService:
         self._check_open_games(client)
         made = new_game(spec, self.settings)
         record = made.record
-        await self.registry.writer.run(lambda conn: Storage.insert_game(conn, record))
+        owes = self.settings.bots == "workers" and any(s.kind == "bot" for s in record.seats)
+
+        def op(conn: SqlConnection) -> None:
+            Storage.insert_game(conn, record)
+            if owes:
+                Storage.owe_bot_turn(conn, record.id, 0)
+
+        await self.registry.writer.run(op)
         live = LiveGame(
             record=record,
             state=made.state,
@@ -154,13 +183,13 @@ class GameService:
     async def hand_to_bot(
         self, game_id: str, seat: int, token: str | None, spec: bodies.BotSpec
     ) -> None:
-        live = self.registry.live(game_id)
-        by = self.registry.seat_for_token(live, token)
+        live = await self.registry.held(game_id)
+        by = await self.registry.seat_of(live, token)
         await self.seating.hand_to_bot(live, seat, by, spec)
 
     async def take_back(self, game_id: str, seat: int, token: str | None) -> None:
-        live = self.registry.live(game_id)
-        if self.registry.seat_for_token(live, token) != seat:
+        live = await self.registry.held(game_id)
+        if await self.registry.seat_of(live, token) != seat:
             raise Rejected("credential", "that credential is not for this seat", 403)
         await self.seating.take_back(live, seat)
 
@@ -189,7 +218,7 @@ class GameService:
     async def state_frame(self, game_id: str, token: str | None) -> str:
         """What ``token``'s seat (None: a spectator) sees now, as a snapshot."""
         live = await self.registry.any_game(game_id)
-        seat = None if token is None else self.registry.seat_for_token(live, token)
+        seat = None if token is None else await self.registry.seat_of(live, token)
         return self.frames.frame(live, seat)
 
     async def replay(self, game_id: str, token: str | None, at: int) -> dict[str, Any]:
@@ -218,6 +247,11 @@ class GameService:
         if board is None:
             raise Rejected("no-board", "this game has no map", 404)
         return board
+
+    def clients(self) -> int:
+        """Websockets open on this process (the metric)."""
+        held = [*self.registry.games.values(), *self.registry.finished.values()]
+        return sum(len(conns) for live in held for conns in live.watchers.values())
 
     @property
     def stats(self) -> dict[str, int]:

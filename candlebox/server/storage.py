@@ -43,9 +43,11 @@ from sqlalchemy import (
     create_engine,
     delete,
     event,
+    func,
     insert,
     or_,
     select,
+    text,
     update,
 )
 from sqlalchemy.exc import IntegrityError
@@ -114,6 +116,23 @@ fairness = Table(
 
 FINISHED = ("over", "resigned")  # statuses of games with a result (listed, replayable)
 ENDED = (*FINISHED, "expired", "abandoned")  # statuses of games deleted once old
+
+# Turns owed by bots, for bot workers (``candlebox bots-worker``, docs/deploy.md): at most one row per
+# game, "at move ``number`` a bot may be to act". Written in the same transaction as the move (or the
+# seat change, or the new game) that made it owed, so no turn is ever lost; a worker claims a row by
+# setting ``lease_until`` and, if it dies, the row is claimed again once the lease has passed.
+bot_turns = Table(
+    "bot_turns",
+    metadata,
+    Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),
+    Column("number", Integer, nullable=False),
+    Column("lease_until", Float, nullable=False),  # 0: claimable now
+    Column("worker", String(64), nullable=True),  # who holds the lease (for the logs)
+)
+
+# PostgreSQL's NOTIFY channel: every app process LISTENs on it (candlebox/server/notify.py). A payload
+# is "GAME_ID NUMBER" after move NUMBER is committed, or "GAME_ID seats" after a seat changed.
+CHANNEL = "candlebox"
 
 
 class MoveConflict(Exception):
@@ -306,6 +325,85 @@ class Storage:
             raise MoveConflict(f"move {move.number} of game {game_id} is already recorded") from exc
 
     @staticmethod
+    def notify(conn: Connection, game_id: str, what: str) -> None:
+        """Tell every process listening (PostgreSQL only; delivered when this transaction commits,
+        so a listener never hears of a move it cannot read)."""
+        if conn.dialect.name == "postgresql":
+            conn.execute(
+                text("SELECT pg_notify(:channel, :payload)"),
+                {"channel": CHANNEL, "payload": f"{game_id} {what}"},
+            )
+
+    @staticmethod
+    def owe_bot_turn(conn: Connection, game_id: str, number: int) -> None:
+        """Record that a bot may be to act at move ``number`` (claimable at once)."""
+        values = {"number": number, "lease_until": 0.0, "worker": None}
+        done = conn.execute(
+            update(bot_turns).where(bot_turns.c.game_id == game_id).values(**values)
+        )
+        if done.rowcount == 0:
+            conn.execute(insert(bot_turns).values(game_id=game_id, **values))
+
+    @staticmethod
+    def claim_bot_turns(
+        conn: Connection, worker: str, now: float, lease: float, limit: int
+    ) -> list[tuple[str, int]]:
+        """Claim up to ``limit`` owed turns whose lease has passed: (game id, move number) each.
+        ``SKIP LOCKED`` lets many workers claim at once without waiting on each other (PostgreSQL;
+        SQLite's single writer serializes them); the guarded update makes each claim exclusive."""
+        rows = conn.execute(
+            select(bot_turns.c.game_id, bot_turns.c.number)
+            .where(bot_turns.c.lease_until <= now)
+            .order_by(bot_turns.c.lease_until)
+            .limit(limit)
+            .with_for_update(skip_locked=True)
+        ).all()
+        claimed = []
+        for row in rows:
+            done = conn.execute(
+                update(bot_turns)
+                .where(
+                    bot_turns.c.game_id == row.game_id,
+                    bot_turns.c.number == row.number,
+                    bot_turns.c.lease_until <= now,
+                )
+                .values(lease_until=now + lease, worker=worker)
+            )
+            if done.rowcount == 1:
+                claimed.append((row.game_id, row.number))
+        return claimed
+
+    @staticmethod
+    def settle_bot_turn(conn: Connection, game_id: str, number: int, done: bool) -> None:
+        """A claimed turn at ``number``: ``done`` (no bot is to act there) deletes it, otherwise it
+        is released to be claimed again at once. A row a later move has moved on is left alone."""
+        mine = and_(bot_turns.c.game_id == game_id, bot_turns.c.number == number)
+        if done:
+            conn.execute(delete(bot_turns).where(mine))
+        else:
+            conn.execute(update(bot_turns).where(mine).values(lease_until=0.0, worker=None))
+
+    def ping(self) -> bool:
+        """True if the database answers a trivial query now."""
+        try:
+            with self.engine.connect() as conn:
+                conn.execute(select(1))
+        except Exception:
+            return False
+        return True
+
+    def bot_queue(self, now: float) -> int:
+        """Owed bot turns nobody holds a lease on (the metric)."""
+        with self.engine.connect() as conn:
+            return int(
+                conn.execute(
+                    select(func.count())
+                    .select_from(bot_turns)
+                    .where(bot_turns.c.lease_until <= now)
+                ).scalar_one()
+            )
+
+    @staticmethod
     def set_status(
         conn: Connection, game_id: str, status: str, result: dict[str, Any] | None = None
     ) -> None:
@@ -336,6 +434,25 @@ class Storage:
                 if table is not games and "game_id" in table.c:
                     conn.execute(delete(table).where(table.c.game_id.in_(ids)))
             conn.execute(delete(games).where(games.c.id.in_(ids)))
+        return ids
+
+    @staticmethod
+    def expire_quiet(conn: Connection, before: float) -> list[str]:
+        """Mark expired the live games with no move (nor creation) since ``before``, whichever
+        process held them (several processes: one may hold none of them); returns their ids."""
+        last = select(func.max(moves.c.at)).where(moves.c.game_id == games.c.id).scalar_subquery()
+        quiet = conn.execute(
+            select(games.c.id)
+            .where(games.c.status == "live", func.coalesce(last, games.c.created_at) < before)
+            .limit(1000)
+        )
+        ids = [row.id for row in quiet]
+        if ids:
+            conn.execute(
+                update(games)
+                .where(games.c.id.in_(ids), games.c.status == "live")
+                .values(status="expired", updated_at=time.time())
+            )
         return ids
 
     @staticmethod
@@ -405,6 +522,21 @@ class Storage:
     def moves_of(self, game_id: str) -> list[MoveRecord]:
         with self.engine.connect() as conn:
             return self._moves(conn, game_id)
+
+    def since(self, game_id: str, number: int) -> tuple[GameRecord, list[MoveRecord]] | None:
+        """The game's record and seats now, and its moves from ``number`` on (catching up)."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(games).where(games.c.id == game_id)).first()
+            if row is None:
+                return None
+            record = _game_from_row(row)
+            record.seats = self._seats_of(conn, [game_id])[game_id]
+            rows = conn.execute(
+                select(moves.c.number, moves.c.seat, moves.c.action)
+                .where(moves.c.game_id == game_id, moves.c.number >= number)
+                .order_by(moves.c.number)
+            )
+            return record, [MoveRecord(r.number, r.seat, r.action) for r in rows]
 
     def live_game_ids(self) -> list[str]:
         with self.engine.connect() as conn:

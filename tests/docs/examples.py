@@ -54,7 +54,7 @@ RUN_LANGUAGES = {
 }
 MARKER = re.compile(r"<!--\s*docs-check:\s*(parse-only|skip)\s*-->")
 FENCE = re.compile(r"^(?P<indent>[ \t]*)```(?P<lang>[\w+-]*)[ \t]*$")
-NEVER_ENDS = {"serve"}  # started for real, these would not return: parsed only
+NEVER_ENDS = {"serve", "bots-worker"}  # started for real, these would not return: parsed only
 SMALL_GAMES = 2
 SMALL_TURNS = "max_turns=30"
 SMALL_ITERATIONS = 8

@@ -20,9 +20,15 @@ ROOT = Path(candlebox.__file__).resolve().parents[1]
 
 class ServerProcess:
     def __init__(
-        self, db: str, log: Path, bot_delay: float = 0.0, env: dict[str, str] | None = None
+        self,
+        db: str,
+        log: Path,
+        bot_delay: float = 0.0,
+        env: dict[str, str] | None = None,
+        args: tuple[str, ...] = (),
     ) -> None:
         self.db = db
+        self.args = args  # more options for `candlebox serve` (e.g. --bot-workers 0)
         self.env = env or {}  # settings for this server: CANDLEBOX_<NAME> variables
         self.log = log
         self.bot_delay = bot_delay
@@ -56,6 +62,7 @@ class ServerProcess:
             self.db,
             "--bot-delay",
             str(self.bot_delay),
+            *self.args,
         ]
         with self.log.open("ab") as out:
             self.process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, env=env)

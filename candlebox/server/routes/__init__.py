@@ -11,6 +11,7 @@ from candlebox.server.routes import (
     leaving,
     lobby,
     moves,
+    ops,
     pages,
     rematch,
     rules,
@@ -28,4 +29,5 @@ ROUTERS: tuple[APIRouter, ...] = (
     websocket.router,
     rules.router,
     rematch.router,
+    ops.router,  # /healthz, /metrics (issue 17)
 )

@@ -85,7 +85,7 @@ class Session:
             return
         try:
             live = await self.service.any_game(self.game_id)
-            seat = None if hello.token is None else self.service.seat_for_token(live, hello.token)
+            seat = None if hello.token is None else await self.service.seat_of(live, hello.token)
         except Rejected as exc:
             await self.refuse(exc.code, exc.message, 4403 if exc.status == 403 else 4404)
             return
