@@ -198,6 +198,7 @@ INFO = GameInfo(
         encoding="candlebox.games.candelabria.encoder:ENCODING",
     ),
     page=GAME_ID,
+    playout_target=(40_000, None),  # a heavier game: no pure-Python peer to beat (bench/README.md)
 )
 register(INFO)
 
