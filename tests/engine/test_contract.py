@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import json
+from pathlib import Path
 
 import pytest
 
@@ -245,11 +246,7 @@ def test_a_tampered_file_is_refused_naming_what_is_wrong(change, message: str) -
 
 
 def test_format_1_checks_the_generator_and_the_events_too() -> None:
-    saved = json.loads(
-        (
-            pytest.importorskip("pathlib").Path(__file__).parent.parent / "data/saved/cq-basic.json"
-        ).read_text()
-    )
+    saved = json.loads((Path(__file__).parent.parent / "data/saved/cq-basic.json").read_text())
     assert saved["format"] == 1
     candlebox.load(saved)
     for key, value in (("rng", saved["rng"] + 1), ("events", saved["events"][:-1])):
