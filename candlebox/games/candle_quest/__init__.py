@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from candlebox.engine import Capabilities, Fixed, GameInfo, Option, Variant, load, register
+from candlebox.engine import Capabilities, Fixed, GameInfo, Option, Variant, register
 from candlebox.engine.wiring import PhaseRules
 from candlebox.games.candle_quest import rules, save, view
 from candlebox.games.candle_quest.candles import CANDLES
@@ -120,13 +120,6 @@ def facts() -> dict[str, Any]:
 def create(variant: str, players: int, seed: int, options: dict[str, Any]) -> CandleQuestState:
     state = CandleQuestState(variant, players, seed, options)
     set_up(state, options["deck"], options["first_player"])
-    return state
-
-
-def restore(data: dict[str, Any]) -> CandleQuestState:
-    """The saved game in ``data``, which must be this game's (the engine replays it)."""
-    state = load(data, GAME_ID)
-    assert isinstance(state, CandleQuestState)
     return state
 
 

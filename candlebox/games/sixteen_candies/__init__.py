@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from candlebox.engine import Capabilities, GameInfo, Option, Variant, load, register
+from candlebox.engine import Capabilities, GameInfo, Option, Variant, register
 from candlebox.engine.wiring import PhaseRules
 from candlebox.games.sixteen_candies import gameplay, save, view
 from candlebox.games.sixteen_candies.cards import (
@@ -164,13 +164,6 @@ def facts() -> dict[str, Any]:
 def create(variant: str, players: int, seed: int, options: dict[str, Any]) -> SixteenCandiesState:
     state = SixteenCandiesState(variant, players, seed, options)
     start_round(state, set_up(state, options["deck"], options["first_player"]))
-    return state
-
-
-def restore(data: dict[str, Any]) -> SixteenCandiesState:
-    """The saved game in ``data``, which must be this game's (the engine replays it)."""
-    state = load(data, GAME_ID)
-    assert isinstance(state, SixteenCandiesState)
     return state
 
 
