@@ -1,6 +1,7 @@
 """What the games' position readers (``tests/<game>/position.py``) share.
 
-A rules test that wants a position no short history reaches edits the snapshot of a real game and reads
+The engine loads a saved game by replaying its history. A rules test that wants a position no short
+history reaches (a candle behind a screen, a card in a hand) edits the snapshot of a real game and reads
 it back with its game's reader, which checks every count. The outline of that saved game (the engine's
 own ``SavedGame``: configuration, history, snapshot) is read the same way for every game, and so is the
 end: the new state takes the generator and events of the game it came from.

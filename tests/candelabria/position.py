@@ -1,9 +1,6 @@
-"""Set up a position from an edited snapshot, for rules tests: what a replay cannot rebuild.
-
-The engine loads a saved game by replaying its history; a rules test that wants a position no short
-history reaches (a candle behind a screen, a card in a hand) edits the snapshot of a real game and
-reads it back here, with every count checked, keeping the generator and events of the game it came
-from. This was the game's restore code before saved games became replays.
+"""Candelabria: a position set up from an edited snapshot, for rules tests: what a replay cannot rebuild
+(see tests/position.py). Its snapshot read back with every count checked; this was the game's restore
+code before saved games became replays.
 """
 
 from __future__ import annotations
