@@ -30,25 +30,14 @@ MEASURES = ("playout", "ismcts")
 
 
 # ----------------------------------------------------------------------------- in the child process
-def _headline(candlebox: object, game_id: str) -> tuple[str, int]:
-    info = candlebox.game_info(game_id)  # type: ignore[attr-defined]
-    for players in (3, 2):
-        try:
-            variant = info.variant(info.default_variant(players))
-        except Exception:
-            continue
-        if players in variant.players:
-            return variant.name, players
-    variant = info.variants[0]
-    return variant.name, variant.min_players
-
-
 def _playout_rate(game_id: str, seconds: float) -> float:
     import random
 
+    from peers import headline_setup  # bench/ is this script's folder, first on sys.path
+
     import candlebox
 
-    variant, players = _headline(candlebox, game_id)
+    variant, players = headline_setup(game_id)
     new_game = candlebox.new_game
     steps = 0
     seed = 0
@@ -67,10 +56,12 @@ def _playout_rate(game_id: str, seconds: float) -> float:
 def _ismcts_rate(game_id: str, iterations: int, seconds: float) -> float:
     import random
 
+    from peers import headline_setup  # bench/ is this script's folder, first on sys.path
+
     import candlebox
     from candlebox import bots
 
-    variant, players = _headline(candlebox, game_id)
+    variant, players = headline_setup(game_id)
     state = candlebox.new_game(game_id, players=players, variant=variant, seed=7)
     rng = random.Random(7)
     positions = []
@@ -110,6 +101,21 @@ def _child(tree: str, game_id: str, measure: str, seconds: float, iterations: in
 
 
 # ----------------------------------------------------------------------------- the parent
+def games_of(tree: Path) -> list[str]:
+    """The games the tree registers, in its order."""
+    done = subprocess.run(
+        [sys.executable, str(Path(__file__).resolve()), "--games"],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, PYTHONPATH=str(tree)),
+        cwd=tree,
+        check=False,
+    )
+    if done.returncode != 0:
+        raise SystemExit(f"{tree}: cannot list its games:\n{done.stderr}")
+    return list(json.loads(done.stdout.strip().splitlines()[-1]))
+
+
 def measure(tree: Path, game_id: str, what: str, seconds: float, iterations: int) -> float:
     env = dict(os.environ, PYTHONPATH=str(tree))
     args = [str(tree), game_id, what, str(seconds), str(iterations)]
@@ -128,6 +134,11 @@ def measure(tree: Path, game_id: str, what: str, seconds: float, iterations: int
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["--games"]:  # the games a tree knows, in a process of its own (see games_of)
+        import candlebox
+
+        print(json.dumps(list(candlebox.game_ids())))
+        return 0
     if argv[:1] == ["--child"]:  # one measurement, in a process of its own (see measure)
         tree, game_id, what, seconds, iterations = argv[1:]
         _child(tree, game_id, what, float(seconds), int(iterations))
@@ -142,7 +153,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--measures", nargs="*", choices=MEASURES, default=list(MEASURES))
     args = parser.parse_args(argv)
     trees = (args.tree_a.resolve(), args.tree_b.resolve())
-    games = args.games or ["candle-quest", "sixteen-candies", "candelabria"]
+    known = games_of(trees[1])
+    games = args.games or [game for game in games_of(trees[0]) if game in known]
     jobs = [(game, what) for game in games for what in args.measures]
     rates: dict[tuple[str, str, int], list[float]] = {}
     for round_ in range(args.rounds):

@@ -55,7 +55,7 @@ def options_table(variants: list[Variant]) -> Table:
 
 
 def print_games(console: Console) -> None:
-    for game_id in candlebox.GAMES:
+    for game_id in candlebox.game_ids():
         info = candlebox.game_info(game_id)
         variants = candlebox.variants(game_id)
         console.rule(f"[bold]{escape(info.title)}[/]  ({game_id})")

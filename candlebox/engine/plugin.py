@@ -11,7 +11,7 @@ never imports a higher layer (bots, cli, server, sim, rl). See docs/architecture
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -159,6 +159,48 @@ def seats_text(seats: Any) -> str:
             return f"seat {seats[0]}"
         return "seats " + ", ".join(str(seat) for seat in seats)
     return f"seat {seats}"
+
+
+def winners_text(entry: dict[str, Any]) -> str:
+    """Who won, from a view's or a log entry's ``winners``: ``seat 1 wins``, ``nobody wins``."""
+    winners = entry.get("winners", [])
+    if not winners:
+        return "nobody wins"
+    if len(winners) == 1:
+        return f"seat {winners[0]} wins"
+    return seats_text(winners) + " share the win"
+
+
+# A game's sentence for one kind of log entry (``GameText.event`` looks one up by the entry's event).
+EventSentence = Callable[[dict[str, Any], Marks], str]
+
+
+def code_text(marks: Marks, code: Any) -> str:
+    """A component code taken from an entry, marked (a dash when the entry has none)."""
+    return "—" if code is None else marks.code(str(code))
+
+
+def events_in_words(
+    sentences: Mapping[str, EventSentence],
+) -> Callable[[dict[str, Any], Marks], str | None]:
+    """``GameText.event`` from a game's table of sentences by event name (None: an unknown event)."""
+
+    def event(entry: dict[str, Any], marks: Marks = PLAIN) -> str | None:
+        sentence = sentences.get(entry.get("event", ""))
+        return None if sentence is None else sentence(entry, marks)
+
+    return event
+
+
+def game_over_sentence(reasons: Mapping[str, str]) -> EventSentence:
+    """The ``game-over`` entry's sentence: why the game ended (by the entry's ``reason``, in the
+    game's words) and who won."""
+
+    def sentence(entry: dict[str, Any], marks: Marks) -> str:
+        reason = reasons.get(entry.get("reason", ""), str(entry.get("reason")))
+        return marks.strong(f"Game over: {reason}; {winners_text(entry)}.")
+
+    return sentence
 
 
 def fields_sentence(entry: dict[str, Any]) -> str:

@@ -67,6 +67,9 @@ class GameInfo:
     capabilities: Capabilities = field(default_factory=Capabilities)
     # The browser page's board module: candlebox/server/static/js/games/<page>.js (None: generic).
     page: str | None = None
+    # The random-playout speed the game promises at its headline configuration (bench/peers.py):
+    # steps/s, and how many times the steps/s of every targeted pure-Python peer (None: no ratio).
+    playout_target: tuple[int, float | None] = (150_000, 2.0)
 
     # ------------------------------------------------------------------ capabilities
     def view_type(self) -> type | None:

@@ -40,10 +40,9 @@ class NewGame:
 
 
 def new_game(spec: CreateSpec, settings: Settings) -> NewGame:
-    if spec.game not in candlebox.GAMES:
-        raise Rejected(
-            "bad-game", f"unknown game {spec.game!r}; games: {', '.join(candlebox.GAMES)}"
-        )
+    games = candlebox.game_ids()  # as registered now: a game registered after import is a game
+    if spec.game not in games:
+        raise Rejected("bad-game", f"unknown game {spec.game!r}; games: {', '.join(games)}")
     players = len(spec.seats)
     options = spec.options or {}
     check_options(settings, spec.game, spec.variant, players, options)

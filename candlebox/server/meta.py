@@ -22,9 +22,10 @@ def server_meta(settings: Settings) -> dict[str, Any]:
 
 
 def meta() -> dict[str, Any]:
-    botlib.probe([(name, game) for name in botregistry.available() for game in candlebox.GAMES])
+    games = candlebox.game_ids()  # as registered now, not when candlebox was imported
+    botlib.probe([(name, game) for name in botregistry.available() for game in games])
     return {
-        "games": [game_meta(game_id) for game_id in candlebox.GAMES],
+        "games": [game_meta(game_id) for game_id in games],
         "bots": [
             {
                 "name": name,

@@ -1,15 +1,12 @@
-"""Set up a position from an edited snapshot, for rules tests: what a replay cannot rebuild.
-
-The engine loads a saved game by replaying its history; a rules test that wants a position no short
-history reaches (a candle behind a screen, a card in a hand) edits the snapshot of a real game and
-reads it back here, with every count checked, keeping the generator and events of the game it came
-from. This was the game's restore code before saved games became replays.
+"""Candelabria: a position set up from an edited snapshot, for rules tests: what a replay cannot rebuild
+(see tests/position.py). Its snapshot read back with every count checked; this was the game's restore
+code before saved games became replays.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Generic, TypeVar
+from typing import Any
 
 import msgspec
 
@@ -19,24 +16,9 @@ from candlebox.games.candelabria.schema import TEMPLES
 from candlebox.games.candelabria.setup import CANDLE_FLAMES, LAND_FLAMES, TURN_MARKER
 from candlebox.games.candelabria.state import GAME_ID, CandelabriaState
 from candlebox.games.candelabria.territory import UPGRADE_SLOTS
+from tests import position
 
 MAX_WAREHOUSE = 10
-
-
-Snap = TypeVar("Snap")
-
-
-class SavedGame(msgspec.Struct, Generic[Snap]):
-    """``State.to_json()``: the configuration, the history and the snapshot."""
-
-    format: int
-    game: str
-    variant: str
-    players: int
-    seed: int
-    options: dict[str, Any]
-    history: list[tuple[int, str]]
-    state: Snap
 
 
 class Snapshot(msgspec.Struct, forbid_unknown_fields=True):
@@ -193,17 +175,9 @@ class _Reader:
 def restore(data: dict[str, Any], like: State) -> CandelabriaState:
     """The snapshot in ``data`` (from ``like.to_json()``, edited) as a state, with ``like``'s
     generator and events."""
-    from candlebox.games.candelabria import resolve
-
-    try:
-        saved = msgspec.convert(data, type=SavedGame[Snapshot])
-    except msgspec.ValidationError as exc:
-        raise ValueError(f"saved Candelabria game is malformed: {exc}") from None
-    if saved.game != GAME_ID:
-        raise ValueError(f"saved game is {saved.game!r}, not {GAME_ID!r}")
-    variant, options = resolve(saved.players, saved.variant, saved.options)
-    st = CandelabriaState(variant.name, saved.players, saved.seed, options)
-    snap = saved.state
+    saved = position.read(data, GAME_ID, Snapshot)
+    st = CandelabriaState(saved.variant, saved.players, saved.seed, saved.options)
+    snap = saved.snapshot
     n = saved.players
     read = _Reader(st)
     if snap.side != st.side:
@@ -372,9 +346,7 @@ def restore(data: dict[str, Any], like: State) -> CandelabriaState:
     st.end_reason = snap.end_reason
     st.final_scores = tuple(snap.final_scores)
     st.winning_seats = tuple(snap.winning_seats)
-    st.rng.state = like.rng.state
-    st.history = [(seat, action) for seat, action in saved.history]
-    st.events = list(like.events)
+    position.finish(st, saved, like)
     check_consistent(st)
     return st
 

@@ -1,39 +1,21 @@
-"""Set up a position from an edited snapshot, for rules tests: what a replay cannot rebuild.
-
-The engine loads a saved game by replaying its history; a rules test that wants a position no short
-history reaches (a candle behind a screen, a card in a hand) edits the snapshot of a real game and
-reads it back here, with every count checked, keeping the generator and events of the game it came
-from. This was the game's restore code before saved games became replays.
+"""Candle Quest: a position set up from an edited snapshot, for rules tests: what a replay cannot rebuild
+(see tests/position.py). Its snapshot read back with every count checked; this was the game's restore
+code before saved games became replays.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Generic, TypeVar
+from typing import Any
 
 import msgspec
 
 from candlebox.engine import State
-from candlebox.engine.registry import resolve
 from candlebox.games.candle_quest.candles import CODE, FACE, TYPE_OF
 from candlebox.games.candle_quest.decision import Phase
 from candlebox.games.candle_quest.setup import candles_in_play
 from candlebox.games.candle_quest.state import GAME_ID, CandleQuestState
-
-Snap = TypeVar("Snap")
-
-
-class SavedGame(msgspec.Struct, Generic[Snap]):
-    """``State.to_json()``: the configuration, the history and the snapshot."""
-
-    format: int
-    game: str
-    variant: str
-    players: int
-    seed: int
-    options: dict[str, Any]
-    history: list[tuple[int, str]]
-    state: Snap
+from tests import position
 
 
 class Snapshot(msgspec.Struct, forbid_unknown_fields=True):
@@ -72,16 +54,10 @@ def _types(codes: list[str], where: str) -> list[int]:
 def restore(data: dict[str, Any], like: State) -> CandleQuestState:
     """The snapshot in ``data`` (from ``like.to_json()``, edited) as a state, with ``like``'s
     generator and events."""
-    try:
-        saved = msgspec.convert(data, type=SavedGame[Snapshot])
-    except msgspec.ValidationError as exc:
-        raise ValueError(f"saved Candle Quest game is malformed: {exc}") from None
-    if saved.game != GAME_ID:
-        raise ValueError(f"saved game is {saved.game!r}, not {GAME_ID!r}")
-    _, variant, options = resolve(GAME_ID, saved.players, saved.variant, saved.options)
-    st = CandleQuestState(variant.name, saved.players, saved.seed, options)
+    saved = position.read(data, GAME_ID, Snapshot)
+    st = CandleQuestState(saved.variant, saved.players, saved.seed, saved.options)
     n = saved.players
-    snap = saved.state
+    snap = saved.snapshot
     for name in ("piles", "screens", "shekels"):
         if len(getattr(snap, name)) != n:
             raise ValueError(f"saved game: {name} must have one entry per player ({n})")
@@ -122,9 +98,7 @@ def restore(data: dict[str, Any], like: State) -> CandleQuestState:
         setattr(st, name, getattr(snap, name))
     st.winners = tuple(snap.winners)
     st.final = tuple(snap.final)
-    st.rng.state = like.rng.state
-    st.history = [(seat, action) for seat, action in saved.history]
-    st.events = list(like.events)
+    position.finish(st, saved, like)
     check_consistent(st)
     return st
 

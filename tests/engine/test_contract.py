@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import json
+from pathlib import Path
 
 import pytest
 
@@ -92,14 +93,15 @@ def test_explain_is_none_for_legal_and_the_apply_message_otherwise(
     assert state.to_json() == before, "explain and refusals change nothing"
 
 
-@pytest.mark.parametrize(
-    ("game", "players", "malformed", "illegal"),
-    [
-        ("candle-quest", 2, "fly away", "auction 3"),
-        ("sixteen-candies", 2, "draw nothing", "call"),
-        ("candelabria", 4, "deploy Z99 Q", "pass"),
-    ],
-)
+# Per game: a text that is no action at all, and an action that is not legal at the start.
+REFUSED = [
+    ("candle-quest", 2, "fly away", "auction 3"),
+    ("sixteen-candies", 2, "draw nothing", "call"),
+    ("candelabria", 4, "deploy Z99 Q", "pass"),
+]
+
+
+@pytest.mark.parametrize(("game", "players", "malformed", "illegal"), REFUSED)
 def test_malformed_text_raises_malformed_action_and_illegal_text_does_not(
     game: str, players: int, malformed: str, illegal: str
 ) -> None:
@@ -119,14 +121,7 @@ def test_malformed_text_raises_malformed_action_and_illegal_text_does_not(
     assert issubclass(candlebox.MalformedAction, candlebox.IllegalAction)
 
 
-@pytest.mark.parametrize(
-    ("game", "players", "malformed", "illegal"),
-    [
-        ("candle-quest", 2, "fly away", "auction 3"),
-        ("sixteen-candies", 2, "draw nothing", "call"),
-        ("candelabria", 4, "deploy Z99 Q", "pass"),
-    ],
-)
+@pytest.mark.parametrize(("game", "players", "malformed", "illegal"), REFUSED)
 def test_refusal_is_what_apply_would_raise_without_applying(
     game: str, players: int, malformed: str, illegal: str
 ) -> None:
@@ -245,11 +240,7 @@ def test_a_tampered_file_is_refused_naming_what_is_wrong(change, message: str) -
 
 
 def test_format_1_checks_the_generator_and_the_events_too() -> None:
-    saved = json.loads(
-        (
-            pytest.importorskip("pathlib").Path(__file__).parent.parent / "data/saved/cq-basic.json"
-        ).read_text()
-    )
+    saved = json.loads((Path(__file__).parent.parent / "data/saved/cq-basic.json").read_text())
     assert saved["format"] == 1
     candlebox.load(saved)
     for key, value in (("rng", saved["rng"] + 1), ("events", saved["events"][:-1])):

@@ -4,6 +4,7 @@ a private PostgreSQL server (started here, skipped with the reason when it canno
 from __future__ import annotations
 
 import random
+import time
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -121,3 +122,14 @@ def play_random(
         assert response.status_code == 200, response.text
         made += 1
     return made
+
+
+def wait_for(check: Any, timeout: float = 20.0) -> Any:
+    """``check()``'s first truthy value, polled until ``timeout`` seconds have passed."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = check()
+        if value:
+            return value
+        time.sleep(0.01)
+    raise AssertionError("timed out waiting")

@@ -16,22 +16,12 @@ from starlette.websockets import WebSocketDisconnect
 import candlebox
 from candlebox.server import Settings
 from candlebox.server.clients import RateLimiter, client_address, same_origin
-from tests.server.conftest import all_human, auth, create, make_client, move, state
+from tests.server.conftest import all_human, auth, create, make_client, move, state, wait_for
 from tests.server.pg import PostgresServer
 
 BOTS = [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}]
 SHORT = {"max_turns": 4}  # random bots rarely end a game: cut it short
 INTERNALS = ("Traceback", 'File "', ".py", "psycopg", "sqlalchemy", "127.0.0.1", "keyword argument")
-
-
-def wait_for(check: Any, timeout: float = 20.0) -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = check()
-        if value:
-            return value
-        time.sleep(0.02)
-    raise AssertionError("timed out waiting")
 
 
 def no_internals(text: str) -> None:

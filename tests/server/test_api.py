@@ -18,19 +18,10 @@ from tests.server.conftest import (
     move,
     play_random,
     state,
+    wait_for,
 )
 
 HUMAN_BOT = [{"kind": "human"}, {"kind": "bot", "bot": "heuristic", "strength": 1.0}]
-
-
-def wait_for(check: Any, timeout: float = 10.0) -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = check()
-        if value:
-            return value
-        time.sleep(0.01)
-    raise AssertionError("timed out waiting")
 
 
 # ----------------------------------------------------------------------------- meta and lobby

@@ -1,39 +1,21 @@
-"""Set up a position from an edited snapshot, for rules tests: what a replay cannot rebuild.
-
-The engine loads a saved game by replaying its history; a rules test that wants a position no short
-history reaches (a candle behind a screen, a card in a hand) edits the snapshot of a real game and
-reads it back here, with every count checked, keeping the generator and events of the game it came
-from. This was the game's restore code before saved games became replays.
+"""16 Candies: a position set up from an edited snapshot, for rules tests: what a replay cannot rebuild
+(see tests/position.py). Its snapshot read back with every count checked; this was the game's restore
+code before saved games became replays.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Generic, TypeVar
+from typing import Any
 
 import msgspec
 
 from candlebox.engine import State
-from candlebox.engine.registry import resolve
 from candlebox.games.sixteen_candies.cards import CODE, FULL_SET, HALF_CODE, TYPE_OF, WILD
 from candlebox.games.sixteen_candies.decision import Phase
 from candlebox.games.sixteen_candies.state import GAME_ID, SixteenCandiesState
 from candlebox.games.sixteen_candies.view import EVENT_FIELDS
-
-Snap = TypeVar("Snap")
-
-
-class SavedGame(msgspec.Struct, Generic[Snap]):
-    """``State.to_json()``: the configuration, the history and the snapshot."""
-
-    format: int
-    game: str
-    variant: str
-    players: int
-    seed: int
-    options: dict[str, Any]
-    history: list[tuple[int, str]]
-    state: Snap
+from tests import position
 
 
 class Snapshot(msgspec.Struct, forbid_unknown_fields=True):
@@ -75,23 +57,16 @@ def _seat(value: int, n: int, what: str) -> None:
 def restore(data: dict[str, Any], like: State) -> SixteenCandiesState:
     """The snapshot in ``data`` (from ``like.to_json()``, edited) as a state, with ``like``'s
     generator and events."""
-    try:
-        saved = msgspec.convert(data, type=SavedGame[Snapshot])
-    except msgspec.ValidationError as exc:
-        raise ValueError(f"saved 16 Candies game is malformed: {exc}") from None
-    if saved.game != GAME_ID:
-        raise ValueError(f"saved game is {saved.game!r}, not {GAME_ID!r}")
-    _, variant, options = resolve(GAME_ID, saved.players, saved.variant, saved.options)
-    if options["deck"] is not None:
-        _types(options["deck"], "option 'deck'")
-    st = SixteenCandiesState(variant.name, saved.players, saved.seed, options)
+    saved = position.read(data, GAME_ID, Snapshot)
+    if saved.options["deck"] is not None:
+        _types(saved.options["deck"], "option 'deck'")
+    st = SixteenCandiesState(saved.variant, saved.players, saved.seed, saved.options)
     n = saved.players
-    snap = saved.state
+    snap = saved.snapshot
     for name in ("hands", "tops", "sources", "pools"):
         if len(getattr(snap, name)) != n:
             raise ValueError(f"saved game: {name} must have one entry per player ({n})")
-    st.events = list(like.events)
-    for index, event in enumerate(st.events):
+    for index, event in enumerate(like.events):
         if not event or event[0] not in EVENT_FIELDS:
             raise ValueError(f"saved game: event {index} is not a 16 Candies event: {event!r}")
         if len(event) != 1 + len(EVENT_FIELDS[event[0]]):
@@ -132,8 +107,7 @@ def restore(data: dict[str, Any], like: State) -> SixteenCandiesState:
     st.taken = _types([snap.taken], "the card taken")[0] if snap.taken is not None else -1
     st.winners = tuple(snap.winners)
     st.final = tuple(snap.final)
-    st.rng.state = like.rng.state
-    st.history = [(seat, action) for seat, action in saved.history]
+    position.finish(st, saved, like)
     for seat in range(n):
         following = (seat + 1) % n
         while st.pools[following] == 0 and following != seat:

@@ -216,10 +216,8 @@ def test_malformed_saves_are_refused_clearly(
             candlebox.load(data)
 
 
-def test_restore_refuses_another_games_save() -> None:
-    from candlebox.games.sixteen_candies import restore
-
+def test_loading_as_this_game_refuses_another_games_save() -> None:
     data = _saved()
     data["game"] = "candle-quest"
     with pytest.raises(ValueError, match="saved game is 'candle-quest', not 'sixteen-candies'"):
-        restore(data)
+        candlebox.load(data, "sixteen-candies")

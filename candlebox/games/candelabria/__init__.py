@@ -201,6 +201,7 @@ INFO = GameInfo(
         scoring="candlebox.games.candelabria.standings:SCORING",
     ),
     page=GAME_ID,
+    playout_target=(40_000, None),  # a heavier game: no pure-Python peer to beat (bench/README.md)
 )
 register(INFO)
 

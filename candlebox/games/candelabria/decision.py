@@ -116,11 +116,9 @@ class Auto(IntEnum):
 
 
 FIRST_AUTO = 40
-NO_SEAT = -1
 
 NAMES: dict[int, str] = {p: p.name.lower().replace("_", "-") for p in Phase}
 NAMES.update({a: a.name.lower().replace("_", "-") for a in Auto})
-KIND_OF: dict[str, int] = {name: kind for kind, name in NAMES.items()}
 
 # How long each frame kind is (kind and seat included), for validating saved games.
 FRAME_LENGTH: dict[int, int] = {

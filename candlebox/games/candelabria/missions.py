@@ -30,7 +30,6 @@ YEARLY, RANKING = "yearly", "ranking"
 FREE, BLOCKED = -1, -2
 RANK_VP = (12, 8, 4)
 YEAR_VP = (0, 4, 8, 12)
-DEALT_EACH = 2
 
 # (code, type, event it watches, printed text). Codes are reconstructed: Y1-Y12, K1-K12 in printed order.
 MISSIONS: tuple[tuple[str, str, str, str], ...] = (

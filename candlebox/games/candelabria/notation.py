@@ -141,9 +141,6 @@ class Notation:
     decay: list[str] = field(default_factory=list)  # [War Board slot]
     either: list[str] = field(default_factory=list)  # [alternative]
     parse: dict[str, tuple[int, int, int]] = field(default_factory=dict)
-    territory_names: frozenset[str] = frozenset()
-    card_codes: frozenset[str] = frozenset()
-    house_codes: str = ""
 
 
 DONE = "done"
@@ -278,9 +275,6 @@ def _build(content: Content, board: Board) -> Notation:
     ]
     n.decay = [add(f"decay {k + 1}", Verb.DECAY, k) for k in range(2)]
     n.either = [add(f"either {k + 1}", Verb.EITHER, k) for k in range(2)]
-    n.territory_names = frozenset(terr)
-    n.card_codes = frozenset(cards)
-    n.house_codes = "".join(houses)
     return n
 
 

@@ -32,10 +32,6 @@ def position(st: CandelabriaState, seat: int, model: int) -> int:
     return st.castles[seat] if model == CASTLE else st.candle_territories[seat][model]
 
 
-def castle_at(st: CandelabriaState, t: int) -> bool:
-    return t in st.castles
-
-
 def has_piece_in_region(st: CandelabriaState, seat: int, region: int) -> bool:
     """A Land Flame, candle or castle of the seat in a region ("at least one of its pieces")."""
     board = st.board

@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 from candlebox.engine import MoveKind, State
 from candlebox.games.candelabria.board import Board, board_for
 from candlebox.games.candelabria.components import Content, load_content
-from candlebox.games.candelabria.decision import IDLE, NAMES, Phase
+from candlebox.games.candelabria.decision import IDLE, Phase
 from candlebox.games.candelabria.notation import Notation, malformed, notation_for
 from candlebox.games.candelabria.views import CandelabriaView
 
@@ -303,6 +303,3 @@ class CandelabriaState(State):
     # ------------------------------------------------------------------ helpers for the rules
     def house_code(self, seat: int) -> str:
         return self.content.houses[self.house_of[seat]].code
-
-    def phase_name(self) -> str:
-        return NAMES[self.phase]

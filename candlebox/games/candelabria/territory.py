@@ -29,8 +29,6 @@ if TYPE_CHECKING:
 
 TACTICS_BOARD = 6
 UPGRADE_SLOTS = 6
-KNOWN_TO_ALL = -2
-UNKNOWN = -1
 
 
 def begin_action(st: CandelabriaState, seat: int, icon: int, count: int) -> None:

@@ -20,12 +20,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from candlebox.games.candelabria.decision import Phase
-
 if TYPE_CHECKING:
     from candlebox.games.candelabria.state import CandelabriaState
-
-VARIANT = "two-player"
 
 
 # ----------------------------------------------------------------------------- house choice
@@ -67,11 +63,6 @@ def pick_actions(st: CandelabriaState, frame: list[int]) -> list[str]:
 
 
 # ----------------------------------------------------------------------------- moving the curses
-def push_haunt(st: CandelabriaState, seat: int, count: int) -> None:
-    if count > 0:
-        st.stack.append([Phase.HAUNT, seat, count])
-
-
 def haunt_actions(st: CandelabriaState, frame: list[int]) -> list[str]:
     if frame[2] <= 0:
         return []

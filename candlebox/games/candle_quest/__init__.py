@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from candlebox.engine import Capabilities, Fixed, GameInfo, Option, Variant, load, register
+from candlebox.engine import Capabilities, Fixed, GameInfo, Option, Variant, register
+from candlebox.engine.wiring import PhaseRules
 from candlebox.games.candle_quest import rules, save, view
 from candlebox.games.candle_quest.candles import CANDLES
 from candlebox.games.candle_quest.notation import MAX_AMOUNT
 from candlebox.games.candle_quest.setup import set_up
-from candlebox.games.candle_quest.state import GAME_ID, CandleQuestState, Rules, wire
+from candlebox.games.candle_quest.state import GAME_ID, RULES, CandleQuestState
 
 MAX_TURNS = 1000  # bots finish in 30–120 turns; random players almost never do (rulings CQ-17)
 MAX_TURNS_LIMIT = 100_000  # the largest max_turns accepted: a bound for hostile input
@@ -122,16 +123,9 @@ def create(variant: str, players: int, seed: int, options: dict[str, Any]) -> Ca
     return state
 
 
-def restore(data: dict[str, Any]) -> CandleQuestState:
-    """The saved game in ``data``, which must be this game's (the engine replays it)."""
-    state = load(data, GAME_ID)
-    assert isinstance(state, CandleQuestState)
-    return state
-
-
 # state.py is a leaf the rule modules import; the state reaches them through what is wired in here.
-wire(
-    Rules(
+RULES.wire(
+    PhaseRules(
         do=rules.DO,
         legal=rules.LEGAL,
         view=view.typed_view,

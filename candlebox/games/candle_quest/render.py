@@ -16,8 +16,7 @@ from rich.rule import Rule
 from rich.table import Table
 
 from candlebox.engine import game_info
-from candlebox.engine.plugin import Renderer, seats_text
-from candlebox.games.candle_quest.text import winners_text
+from candlebox.engine.plugin import Renderer, seats_text, winners_text
 from candlebox.games.candle_quest.views import (
     BidPending,
     CandleQuestView,

@@ -4,29 +4,24 @@ pages (the terminal colours the candle codes through :class:`candlebox.engine.pl
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
-from candlebox.engine.plugin import PLAIN, GameText, Marks, seats_text
+from candlebox.engine.plugin import (
+    PLAIN,
+    EventSentence,
+    GameText,
+    Marks,
+    code_text,
+    events_in_words,
+    game_over_sentence,
+)
 from candlebox.engine.state import State
 from candlebox.games.candle_quest.candles import CODE, FACE, SELL, TYPE_OF
 from candlebox.games.candle_quest.decision import FOR_GUARD, Phase
 from candlebox.games.candle_quest.state import CandleQuestState
 from candlebox.games.candle_quest.words import table
 
-
-def _c(m: Marks, code: Any) -> str:
-    """A candle code, marked (a dash when there is none)."""
-    return "—" if code is None else m.code(str(code))
-
-
-def winners_text(view: dict[str, Any]) -> str:
-    winners = view.get("winners", [])
-    if not winners:
-        return "nobody wins"
-    if len(winners) == 1:
-        return f"seat {winners[0]} wins"
-    return seats_text(winners) + " share the win"
+_c = code_text  # a code from an entry, marked (a dash when there is none)
 
 
 # ----------------------------------------------------------------------------- the log
@@ -48,17 +43,16 @@ def _discard(e: dict[str, Any], m: Marks) -> str:
     return f"{_seat(e, m=m)} discards {_c(m, e.get('candle'))} {where}"
 
 
-def _game_over(e: dict[str, Any], m: Marks) -> str:
-    reasons = {
+_game_over = game_over_sentence(
+    {
         "menorah": "a Menorah is complete",
         "max-turns": "the turn limit is reached",
         "stalled": "nobody can do anything",
     }
-    reason = reasons.get(e.get("reason", ""), str(e.get("reason")))
-    return m.strong(f"Game over: {reason}; {winners_text(e)}.")
+)
 
 
-LINES: dict[str, Callable[[dict[str, Any], Marks], str]] = {
+LINES: dict[str, EventSentence] = {
     "start-draw": lambda e, m: f"{_seat(e, m=m)} draws {_c(m, e.get('candle'))} for the start",
     "start-player": lambda e, m: f"{_seat(e, m=m)} starts",
     "flip": lambda e, m: f"{_seat(e, m=m)} flips {_c(m, e.get('candle'))}",
@@ -104,10 +98,8 @@ LINES: dict[str, Callable[[dict[str, Any], Marks], str]] = {
 }
 
 
-def event_line(entry: dict[str, Any], marks: Marks = PLAIN) -> str | None:
-    """One log entry as a sentence, e.g. 'seat 1 buys R7 for 7'; None for an unknown event."""
-    line = LINES.get(entry.get("event", ""))
-    return None if line is None else line(entry, marks)
+# One log entry as a sentence, e.g. 'seat 1 buys R7 for 7'; None for an unknown event.
+event_line = events_in_words(LINES)
 
 
 # ----------------------------------------------------------------------------- labels and prompts

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from candlebox.engine import Capabilities, GameInfo, Option, Variant, load, register
+from candlebox.engine import Capabilities, GameInfo, Option, Variant, register
+from candlebox.engine.wiring import PhaseRules
 from candlebox.games.sixteen_candies import gameplay, save, view
 from candlebox.games.sixteen_candies.cards import (
     COPIES,
@@ -19,7 +20,7 @@ from candlebox.games.sixteen_candies.cards import (
 )
 from candlebox.games.sixteen_candies.rounds import start_round
 from candlebox.games.sixteen_candies.setup import set_up
-from candlebox.games.sixteen_candies.state import GAME_ID, Rules, SixteenCandiesState, wire
+from candlebox.games.sixteen_candies.state import GAME_ID, RULES, SixteenCandiesState
 
 MAX_TURNS = 2000  # far above any natural game (rulings SC-18)
 MAX_TURNS_LIMIT = 100_000  # the largest max_turns accepted: a bound for hostile input
@@ -166,16 +167,9 @@ def create(variant: str, players: int, seed: int, options: dict[str, Any]) -> Si
     return state
 
 
-def restore(data: dict[str, Any]) -> SixteenCandiesState:
-    """The saved game in ``data``, which must be this game's (the engine replays it)."""
-    state = load(data, GAME_ID)
-    assert isinstance(state, SixteenCandiesState)
-    return state
-
-
 # state.py is a leaf the rule modules import; the state reaches them through what is wired in here.
-wire(
-    Rules(
+RULES.wire(
+    PhaseRules(
         do=gameplay.DO,
         legal=gameplay.LEGAL,
         view=view.typed_view,

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable
 from typing import Any
 
 from candlebox.engine import MoveKind, State
+from candlebox.engine.wiring import Wiring
 from candlebox.games.sixteen_candies.cards import CODE
 from candlebox.games.sixteen_candies.decision import NAMES, Phase
 from candlebox.games.sixteen_candies.notation import malformed
@@ -16,37 +16,13 @@ from candlebox.games.sixteen_candies.views import SixteenCandiesView
 GAME_ID = "sixteen-candies"
 
 _Handler = Callable[["SixteenCandiesState", int, str], None]
-_Lister = Callable[["SixteenCandiesState", int], list[str]]
 
 
-@dataclass(frozen=True, slots=True)
-class Rules:
-    """The rule modules' entry points the state dispatches to. This module is a leaf that the rule
-    modules import (for the state's type), so it cannot import them: the game's ``__init__`` wires
-    them in with ``wire`` once every module is loaded."""
-
-    do: Mapping[Phase, _Handler]
-    legal: Mapping[Phase, _Lister]
-    view: Callable[[SixteenCandiesState, int | None], SixteenCandiesView]
-    event_view: Callable[[tuple, int | None], dict[str, Any] | None]
-    describe: Callable[[SixteenCandiesState], str]
-    resample: Callable[[SixteenCandiesState, int, int], State]
-    snapshot: Callable[[SixteenCandiesState], dict[str, Any]]
-
-
-# Filled by ``wire``; plain module dicts because ``_legal_for`` and ``_do`` run at every step.
-_DO: dict[Phase, _Handler] = {}
-_LEGAL: dict[Phase, _Lister] = {}
-_RULES: list[Rules] = []
-
-
-def wire(rules: Rules) -> None:
-    """Connect the rule modules (called once, by the game's ``__init__``)."""
-    _DO.clear()
-    _DO.update(rules.do)
-    _LEGAL.clear()
-    _LEGAL.update(rules.legal)
-    _RULES[:] = [rules]
+# The rule modules, wired in by the game's ``__init__`` (this module is a leaf they import).
+RULES: Wiring[SixteenCandiesState, Phase, _Handler, SixteenCandiesView] = Wiring()
+# Bound once: ``_legal_for`` and ``_do`` run at every step, and ``wire`` fills these dicts in place.
+_DO = RULES.do
+_LEGAL = RULES.legal
 
 
 class SixteenCandiesState(State):
@@ -169,17 +145,17 @@ class SixteenCandiesState(State):
         return info
 
     def describe_pending(self) -> str:
-        return _RULES[0].describe(self)
+        return RULES.rules.describe(self)
 
     # ------------------------------------------------------------------ information
     def _typed_view(self, seat: int | None) -> SixteenCandiesView:
-        return _RULES[0].view(self, seat)
+        return RULES.rules.view(self, seat)
 
     def _event_view(self, event: tuple, seat: int | None) -> dict[str, Any] | None:
-        return _RULES[0].event_view(event, seat)
+        return RULES.rules.event_view(event, seat)
 
     def _resample(self, seat: int, seed: int) -> State:
-        return _RULES[0].resample(self, seat, seed)
+        return RULES.rules.resample(self, seat, seed)
 
     def _snapshot(self) -> dict[str, Any]:
-        return _RULES[0].snapshot(self)
+        return RULES.rules.snapshot(self)

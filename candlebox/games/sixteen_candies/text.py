@@ -4,11 +4,18 @@ pages (the terminal colours the card codes through :class:`candlebox.engine.plug
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from candlebox.engine import game_info
-from candlebox.engine.plugin import PLAIN, GameText, Marks, seats_text
+from candlebox.engine.plugin import (
+    PLAIN,
+    EventSentence,
+    GameText,
+    Marks,
+    code_text,
+    events_in_words,
+    game_over_sentence,
+)
 from candlebox.engine.state import State
 from candlebox.games.sixteen_candies.cards import CODE, HALF_PENALTY, WILD
 from candlebox.games.sixteen_candies.decision import Phase
@@ -19,18 +26,7 @@ from candlebox.games.sixteen_candies.words import table
 CANDIES: dict[str, str] = game_info("sixteen-candies").facts["candies"]
 
 
-def _c(m: Marks, code: Any) -> str:
-    """A card or half code, marked (a dash when there is none)."""
-    return "—" if code is None else m.code(str(code))
-
-
-def winners_text(view: dict[str, Any]) -> str:
-    winners = view.get("winners", [])
-    if not winners:
-        return "nobody wins"
-    if len(winners) == 1:
-        return f"seat {winners[0]} wins"
-    return seats_text(winners) + " share the win"
+_c = code_text  # a code from an entry, marked (a dash when there is none)
 
 
 # ----------------------------------------------------------------------------- the log
@@ -71,17 +67,16 @@ def _score(e: dict[str, Any], m: Marks) -> str:
     return f"{who}: {change} → {e.get('pool')} candy"
 
 
-def _game_over(e: dict[str, Any], m: Marks) -> str:
-    reasons = {
+_game_over = game_over_sentence(
+    {
         "last-candy": "only one player has candy left",
         "rounds": "the last round is played",
         "max-turns": "the turn limit is reached",
     }
-    reason = reasons.get(e.get("reason", ""), str(e.get("reason")))
-    return m.strong(f"Game over: {reason}; {winners_text(e)}.")
+)
 
 
-LINES: dict[str, Callable[[dict[str, Any], Marks], str]] = {
+LINES: dict[str, EventSentence] = {
     "round": lambda e, m: (
         m.strong(f"Round {e.get('round')}") + f": {m.seat(e['marker'])} holds the marker"
     ),
@@ -107,10 +102,8 @@ LINES: dict[str, Callable[[dict[str, Any], Marks], str]] = {
 }
 
 
-def event_line(entry: dict[str, Any], marks: Marks = PLAIN) -> str | None:
-    """One log entry as a sentence, e.g. 'seat 1 discards G6-K1'; None for an unknown event."""
-    line = LINES.get(entry.get("event", ""))
-    return None if line is None else line(entry, marks)
+# One log entry as a sentence, e.g. 'seat 1 discards G6-K1'; None for an unknown event.
+event_line = events_in_words(LINES)
 
 
 # ----------------------------------------------------------------------------- labels and prompts
