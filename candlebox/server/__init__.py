@@ -85,13 +85,5 @@ def bots_worker(
 ) -> None:
     """``candlebox bots-worker``: play the turns bots owe in the database, until interrupted."""
     from candlebox.server import processes  # deferred: the optional server extra
-    from candlebox.server.storage import database_url
 
-    settings = Settings.from_env()
-    if db is not None:
-        settings.db = database_url(db)
-    if json_logs is not None:
-        settings.json_logs = json_logs
-    settings.db = database_url(settings.db)
-    settings.bots = "workers"
-    processes.worker_one(settings, log_level)
+    processes.bots_worker(db, log_level, json_logs)

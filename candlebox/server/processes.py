@@ -6,7 +6,9 @@ proxy in front sets the global ones, docs/deploy.md). Also: JSON log lines (``--
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import ctypes
 import json
 import logging
 import multiprocessing
@@ -17,7 +19,13 @@ import time
 from dataclasses import replace
 from typing import Any
 
+import uvicorn
+
+from candlebox.server.app import create_app
 from candlebox.server.config import Settings
+from candlebox.server.limits import uvicorn_options
+from candlebox.server.storage import database_url
+from candlebox.server.worker import BotWorker
 
 log = logging.getLogger("candlebox.server")
 
@@ -81,10 +89,6 @@ def serve_one(
     settings: Settings, host: str, port: int, log_level: str, reuse_port: bool = False
 ) -> None:
     """One web process (the whole of ``candlebox serve`` when there is one)."""
-    import uvicorn  # deferred: the optional server extra
-
-    from candlebox.server.app import create_app
-    from candlebox.server.limits import uvicorn_options
 
     log_config = setup_logging(settings, log_level)
     extra: dict[str, Any] = {"log_config": log_config} if settings.json_logs else {}
@@ -108,9 +112,6 @@ def serve_one(
 
 def worker_one(settings: Settings, log_level: str = "info") -> None:
     """One bot worker process (``candlebox bots-worker``)."""
-    import asyncio
-
-    from candlebox.server.worker import BotWorker
 
     setup_logging(settings, log_level)
     worker = BotWorker(replace(settings, bots="workers"))
@@ -124,7 +125,6 @@ def _die_with_parent() -> None:
     holding the port or claiming bot turns); elsewhere the parent's own clean-up has to do."""
     if not sys.platform.startswith("linux"):
         return
-    import ctypes
 
     with contextlib.suppress(OSError, AttributeError):
         libc = ctypes.CDLL(None, use_errno=True)
@@ -173,3 +173,16 @@ def serve_many(
                 child.terminate()
         for child in children:
             child.join(timeout=10)
+
+
+def bots_worker(db: str | None, log_level: str, json_logs: bool | None) -> None:
+    """``candlebox bots-worker``: the settings from the environment, ``db`` and ``json_logs``
+    overriding them; then play the turns bots owe in the database until interrupted."""
+    settings = Settings.from_env()
+    if db is not None:
+        settings.db = database_url(db)
+    if json_logs is not None:
+        settings.json_logs = json_logs
+    settings.db = database_url(settings.db)
+    settings.bots = "workers"
+    worker_one(settings, log_level)
