@@ -233,6 +233,24 @@ class ISMCTSBot:
         if len(actions) == 1:
             self.last = {"iterations": 0, "seconds": 0.0}
             return actions[0]
+        return self._search(state, seat, actions)[0]
+
+    def ponder(self, state: State, seat: int) -> tuple[str, dict[str, tuple[int, float]]]:
+        """The search's choice and, for each legal action, its visits and mean reward at the root (the
+        share of a win it is expected to bring): what hints and reviews show. A forced decision is
+        searched too."""
+        actions = state.legal_actions(seat)
+        if not actions:
+            raise ValueError(f"seat {seat} has no decision to make now")
+        choice, root = self._search(state, seat, actions)
+        table = root.edges.get(seat, {})
+        stats = {}
+        for action in actions:
+            edge = table.get(action)
+            stats[action] = (int(edge[0]), edge[1] / edge[0]) if edge and edge[0] else (0, 0.0)
+        return choice, stats
+
+    def _search(self, state: State, seat: int, actions: list[str]) -> tuple[str, _Node]:
         guide, hooks, viewer = self._capabilities(state.game_id)
         rollout = guide if self.rollout in ("auto", "heuristic") else None
         if self.rollout == "heuristic" and guide is None:
@@ -283,7 +301,7 @@ class ISMCTSBot:
         favourite = None
         if own is not None and anchor > 0:
             favourite = own(viewer(state, seat), actions, self.rng)
-        return best_action(root, seat, actions, favourite, anchor * done)
+        return best_action(root, seat, actions, favourite, anchor * done), root
 
     def determinize(
         self, state: State, seat: int, hooks: SearchHooks, observed: Any, tries: int
