@@ -31,7 +31,19 @@ from typing import Any
 from candlebox.bots.ismcts import ISMCTSBot
 from candlebox.engine import State, game_info, load
 
-__all__ = ["MARKS", "Decision", "Hint", "Option", "Review", "hint", "mark", "review", "worst"]
+__all__ = [
+    "MARKS",
+    "Decision",
+    "Hint",
+    "Option",
+    "Review",
+    "decisions_of",
+    "hint",
+    "mark",
+    "review",
+    "review_move",
+    "worst",
+]
 
 # What a decision lost, in shares of a win, for each mark: the largest that applies.
 MARKS: tuple[tuple[str, float], ...] = (("blunder", 0.20), ("mistake", 0.10), ("inaccuracy", 0.05))
@@ -127,6 +139,77 @@ def worst(result: Review, count: int = 3) -> list[Decision]:
     return sorted(marked, key=lambda d: (-d.loss, d.move))[:count]
 
 
+def _replayed(saved: dict[str, Any] | State, seat: int) -> tuple[State, State]:
+    """The saved game checked (its final state) and a fresh start of it to replay."""
+    data = saved.to_json() if isinstance(saved, State) else saved
+    final = load(data)  # checks the file
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < final.num_players:
+        raise ValueError(
+            f"seat {seat!r} is not a seat of this {final.num_players}-player game "
+            f"(seats 0–{final.num_players - 1})"
+        )
+    info = game_info(final.game_id)
+    return final, info.create(final.variant, final.num_players, final.seed, final.options)
+
+
+def _decision(
+    state: State,
+    seat: int,
+    number: int,
+    action: str,
+    seconds: float | None,
+    iterations: int | None,
+    seed: int,
+) -> Decision:
+    tip = hint(state, seat, seconds, iterations=iterations, seed=seed)
+    wins = {o.action: o.win for o in tip.options}
+    before, after = wins[tip.best], wins.get(action, 0.0)
+    loss = round(max(0.0, before - after), 4) if action != tip.best else 0.0
+    return Decision(
+        number,
+        action,
+        state.label(seat, action),
+        tip.best,
+        state.label(seat, tip.best),
+        before,
+        after,
+        loss,
+        mark(loss),
+    )
+
+
+def decisions_of(saved: dict[str, Any] | State, seat: int) -> list[int]:
+    """The move numbers (from 1) at which ``seat`` chose among several actions: what a review
+    searches. ValueError for a malformed save or a seat not in the game."""
+    final, state = _replayed(saved, seat)
+    numbers = []
+    for number, (mover, action) in enumerate(final.history, start=1):
+        if mover == seat and len(state.legal_actions(seat)) > 1:
+            numbers.append(number)
+        state.apply_unchecked(mover, action)
+    return numbers
+
+
+def review_move(
+    saved: dict[str, Any] | State,
+    seat: int,
+    number: int,
+    seconds: float | None = 1.0,
+    *,
+    iterations: int | None = None,
+    seed: int = 0,
+) -> Decision:
+    """One decision of a review (move ``number``, from :func:`decisions_of`), as :func:`review`
+    gives it: a plain function of plain data, for a worker process (the server runs a review as
+    one such job per decision, which is also its progress)."""
+    final, state = _replayed(saved, seat)
+    if not 1 <= number <= len(final.history) or final.history[number - 1][0] != seat:
+        raise ValueError(f"move {number} is not a decision of seat {seat}")
+    for mover, action in final.history[: number - 1]:
+        state.apply_unchecked(mover, action)
+    return _decision(state, seat, number, final.history[number - 1][1], seconds, iterations, seed)
+
+
 def review(
     saved: dict[str, Any] | State,
     seat: int,
@@ -138,47 +221,14 @@ def review(
 ) -> Review:
     """Each decision ``seat`` made with a choice in the saved game (``State.to_json``'s form, or a
     state), searched as :func:`hint` does from that seat's knowledge at the time. ``progress(done,
-    total)`` is called after each. A plain function of plain data, so it can run in a worker
-    process. ValueError for a malformed save or a seat not in the game."""
-    data = saved.to_json() if isinstance(saved, State) else saved
-    final = load(data)  # checks the file
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < final.num_players:
-        raise ValueError(
-            f"seat {seat!r} is not a seat of this {final.num_players}-player game "
-            f"(seats 0–{final.num_players - 1})"
-        )
-    info = game_info(final.game_id)
-    state = info.create(final.variant, final.num_players, final.seed, final.options)
-    moves = [
-        (number, mover, action)
-        for number, (mover, action) in enumerate(final.history, start=1)
-        if mover == seat
-    ]
-    total = sum(1 for _ in moves)
-    done = 0
+    total)`` is called after each. ValueError for a malformed save or a seat not in the game."""
+    final, state = _replayed(saved, seat)
+    total = len(decisions_of(final, seat))
     decisions: list[Decision] = []
     for number, (mover, action) in enumerate(final.history, start=1):
         if mover == seat and len(state.legal_actions(seat)) > 1:
-            tip = hint(state, seat, seconds, iterations=iterations, seed=seed)
-            wins = {o.action: o.win for o in tip.options}
-            before, after = wins[tip.best], wins.get(action, 0.0)
-            loss = round(max(0.0, before - after), 4) if action != tip.best else 0.0
-            decisions.append(
-                Decision(
-                    number,
-                    action,
-                    state.label(seat, action),
-                    tip.best,
-                    state.label(seat, tip.best),
-                    before,
-                    after,
-                    loss,
-                    mark(loss),
-                )
-            )
-        state.apply_unchecked(mover, action)
-        if mover == seat:
-            done += 1
+            decisions.append(_decision(state, seat, number, action, seconds, iterations, seed))
             if progress is not None:
-                progress(done, total)
+                progress(len(decisions), total)
+        state.apply_unchecked(mover, action)
     return Review(final.game_id, seat, tuple(decisions))

@@ -21,6 +21,7 @@ from typing import Any
 import candlebox
 from candlebox.server import bodies
 from candlebox.server.botplay import BotPlayers
+from candlebox.server.coaching import Coach
 from candlebox.server.config import Settings
 from candlebox.server.creating import new_game
 from candlebox.server.errors import Rejected
@@ -46,6 +47,7 @@ class GameService:
         self.seating = Seating(self.registry, self.bots.schedule)
         self.pages = Lobby(self.registry)
         self.sweeper = Sweeper(self.registry)
+        self.coach = Coach(self.registry, settings.max_bot_seconds)  # hints and reviews
         self.sweeping: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------------ start and stop
@@ -79,6 +81,7 @@ class GameService:
                 for conn in conns:
                     conn.close()
         self.bots.stop()
+        self.coach.close()
         await asyncio.to_thread(self.registry.writer.close)
         self.registry.storage.close()
 
@@ -127,6 +130,8 @@ class GameService:
         live.all_away_from(time.time())
         self.registry.games[record.id] = live
         self.bots.schedule(live)
+        if record.hints:
+            log.info("game %s created with hints allowed for every seat", record.id)
         return made.answer()
 
     def _check_open_games(self, client: str | None) -> None:

@@ -82,3 +82,20 @@ def test_review_marks_a_losing_choice_and_rejects_bad_input() -> None:
         analysis.review({"history": []}, 0, None, iterations=5)
     with pytest.raises(ValueError, match="search budget"):
         analysis.hint(state, 0, None)
+
+
+def test_a_review_is_its_decisions_reviewed_one_by_one() -> None:
+    state = candlebox.new_game("candle-quest", players=2, seed=2, max_turns=4)
+    pick = random.Random(2)
+    while not state.is_over:
+        seat = state.to_act[0]
+        state.apply(seat, pick.choice(state.legal_actions(seat)))
+    whole = analysis.review(state.to_json(), 1, None, iterations=15, seed=1)
+    numbers = analysis.decisions_of(state.to_json(), 1)
+    assert [d.move for d in whole.decisions] == numbers
+    one_by_one = [
+        analysis.review_move(state.to_json(), 1, n, None, iterations=15, seed=1) for n in numbers
+    ]
+    assert list(whole.decisions) == one_by_one
+    with pytest.raises(ValueError, match="not a decision of seat 1"):
+        analysis.review_move(state.to_json(), 1, 10_000, None, iterations=5)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from candlebox.server.routes import games, lobby, moves, pages, seats, websocket
+from candlebox.server.routes import coach, games, lobby, moves, pages, seats, websocket
 
 ROUTERS: tuple[APIRouter, ...] = (
     pages.router,
@@ -15,4 +15,5 @@ ROUTERS: tuple[APIRouter, ...] = (
     seats.router,
     moves.router,
     websocket.router,
+    coach.router,
 )
