@@ -5,6 +5,7 @@
 
 import { api, forget, joinLink, mySeat, remember } from "./api.js";
 import * as fairness from "./fairness.js";
+import * as coach from "./hint.js";
 import { clear, h, plural, toast } from "./ui.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
@@ -227,6 +228,8 @@ function renderAll(full, added) {
   if (full || frame.over) fairness.render(game, $("practice"), $("fairness"), gameId);
   if (!page.replay) renderLog(full ? page.log : added, full);
   renderReplayBar();
+  // the coach panel: hints and the post-game review (js/hint.js)
+  coach.render({ gameId, token: page.token, frame, act, replaying: Boolean(page.replay) });
 }
 
 function renderBoard() {
