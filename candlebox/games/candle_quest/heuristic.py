@@ -43,6 +43,9 @@ class Hand:
                 self.unlit.append(code)
         self.missing = max(0, N_COLOURS - len(self.colours) - len(self.dancing))
         self.spare = self._spare()
+        self.spare_set = frozenset(self.spare)
+        self.spare_value = sum(_face(c) for c in self.spare)
+        self._needs: dict[str, bool] = {}  # needs(), remembered per candle (a Hand never changes)
 
     def _spare(self) -> list[str]:
         """Unlit candles, every Lit candle but the best of its colour, and surplus Dancing candles."""
@@ -56,6 +59,12 @@ class Hand:
         return spare
 
     def needs(self, code: str) -> bool:
+        known = self._needs.get(code)
+        if known is None:
+            known = self._needs[code] = self._need(code)
+        return known
+
+    def _need(self, code: str) -> bool:
         info = CANDLE[code]
         if info["kind"] == "lit":
             return info["colour"] not in self.colours and self.missing > 0
@@ -80,7 +89,9 @@ def _face(code: str) -> int:
 
 
 def _numbers(actions: list[str], verb: str) -> list[int]:
-    return [int(a.split()[1]) for a in actions if a.startswith(verb + " ")]
+    prefix = verb + " "
+    start = len(prefix)
+    return [int(a[start:]) for a in actions if a.startswith(prefix)]
 
 
 def policy(view: CandleQuestView, actions: list[str], rng: Rng) -> str:
@@ -158,7 +169,7 @@ def _turn(
     top_of: Callable[[int], str],
     behind: Callable[[int], int],
 ) -> str:
-    spare_value = sum(_face(c) for c in hand.spare)
+    spare_value = hand.spare_value
     best: tuple[int, str] | None = None
     for seat in _numbers(actions, "loot"):
         top = top_of(seat)
@@ -210,7 +221,7 @@ def _pay(actions: list[str], hand: Hand, money: int, due: int | None) -> str:
     """``due``: what is still owed, None when the payment cannot be made in full (guard-short)."""
     discards = [a.split()[1] for a in actions if a.startswith("discard ")]
     pays = [a for a in actions if a.startswith("pay ")]
-    spare = [c for c in discards if c in hand.spare]
+    spare = [c for c in discards if c in hand.spare_set]
     if spare:
         if due is None:  # cannot pay in full: lose a spare highest candle rather than shekels
             return f"discard {spare[0]}"
@@ -228,5 +239,5 @@ def _pay(actions: list[str], hand: Hand, money: int, due: int | None) -> str:
 
 def _give(actions: list[str], hand: Hand) -> str:
     codes = [a.split()[1] for a in actions]
-    spare = [c for c in codes if c in hand.spare]
+    spare = [c for c in codes if c in hand.spare_set]
     return f"give {min(spare or codes, key=_face)}"
