@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import multiprocessing
 import time
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
@@ -65,7 +66,10 @@ class Coach:
 
     def pool(self) -> Executor:
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(max_workers=REVIEW_WORKERS)
+            # spawn, not fork: the server has threads (the writer, the to_thread workers) whose
+            # locks a forked child could inherit held.
+            context = multiprocessing.get_context("spawn")
+            self._pool = ProcessPoolExecutor(max_workers=REVIEW_WORKERS, mp_context=context)
         return self._pool
 
     def close(self) -> None:
