@@ -4,8 +4,9 @@
     python bench/search_ratio.py --tree /work/main --tree .       # main against this tree
     python bench/search_ratio.py --games candle-quest,sixteen-candies --rounds 5 --seconds 2
 
-The ratio cancels the machine's load (both rates are measured in the same process, one right after
-the other), so trees measured at different moments, or on a busy machine, compare fairly: issue 16's
+Both rates are per CPU-second of the measuring process (``time.process_time``: waiting for a busy
+machine's cores is not counted), and their ratio cancels what is left of the machine's load (both are
+measured in alternating slices of the same process), so trees measured at different moments, or on a busy machine, compare fairly: issue 16's
 targets are ratios (e.g. 16 Candies x 1.5 today's). Each measurement is a fresh process whose
 ``PYTHONPATH`` is one tree (checked: ``candlebox`` must be imported from there). Rounds interleave
 the trees (every game for tree A then tree B, the order swapped every other round); the table shows
@@ -64,8 +65,8 @@ def _measure(game_id: str, players: int, seconds: float, iterations: int) -> dic
     seed = index = 0
     slices = 6
     for _ in range(slices):
-        start = time.perf_counter()
-        while time.perf_counter() - start < seconds / slices:
+        start = time.process_time()
+        while time.process_time() - start < seconds / slices:
             rng = random.Random(seed)
             state = new_game(game_id, players=players, variant=variant, seed=seed)
             while not state.is_over:
@@ -74,14 +75,14 @@ def _measure(game_id: str, players: int, seconds: float, iterations: int) -> dic
                 state.apply(seat, actions[rng.randrange(len(actions))])
                 steps += 1
             seed += 1
-        playout_time += time.perf_counter() - start
+        playout_time += time.process_time() - start
         spent = 0.0
         while spent < seconds / slices or spent == 0.0:
             position, seat = positions[index % len(positions)]
             bot = bots.make("ismcts", seed=1, iterations=iterations)
-            begin = time.perf_counter()
+            begin = time.process_time()
             bot.choose(position, seat)
-            spent += time.perf_counter() - begin
+            spent += time.process_time() - begin
             iterations_done += iterations
             index += 1
         search_time += spent
