@@ -1,14 +1,21 @@
-"""ISMCTS speed relative to the engine's own speed, per game, in one run (issue 16).
+"""ISMCTS iterations/s divided by random-playout steps/s, per game, for one or more source trees.
 
-    python bench/search_ratio.py                          # every game, this checkout
-    python bench/search_ratio.py --games candelabria      # one game (3 and 2 players)
-    python bench/search_ratio.py --tree /work/main        # this checkout and another, interleaved
+    python bench/search_ratio.py                                  # this tree, every game
+    python bench/search_ratio.py --tree /work/main --tree .       # main against this tree
+    python bench/search_ratio.py --games candle-quest,sixteen-candies --rounds 5 --seconds 2
 
-For each configuration it prints random-playout steps per CPU-second, ISMCTS iterations per
-CPU-second (default bot, heuristic rollouts, from a fixed set of mid-game positions) and their ratio.
-The machine's load slows both alike, so the ratio is what compares two checkouts or two runs. With
-``--tree`` each checkout is timed in its own process (``PYTHONPATH`` set to it); the processes run
-one after another, ``--repeats`` times, interleaved, and the medians are reported.
+Both rates are per CPU-second of the measuring process (``time.process_time``: waiting for a busy
+machine's cores is not counted), and their ratio cancels what is left of the machine's load (both are
+measured in alternating slices of the same process), so trees measured at different moments, or on a busy machine, compare fairly: issue 16's
+targets are ratios (e.g. 16 Candies x 1.5 today's). Each measurement is a fresh process whose
+``PYTHONPATH`` is one tree (checked: ``candlebox`` must be imported from there). Rounds interleave
+the trees (every game for tree A then tree B, the order swapped every other round); the table shows
+medians over rounds and, with several trees, each ratio against the first tree's.
+
+A playout: a fresh game at the given player count (default 3; the game's default variant), then
+"legal actions, a seeded random choice, apply" to the end; a step is one applied action. ISMCTS:
+``bots.make("ismcts", seed=1, iterations=N)`` choosing at fixed positions of one seeded random game
+(every 4th decision with a choice, up to 12), as many as fit in the measurement's time.
 """
 
 from __future__ import annotations
@@ -16,160 +23,158 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import random
 import statistics
 import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any
-
-# game id -> the player counts measured
-CONFIGS: dict[str, tuple[int, ...]] = {
-    "candle-quest": (2, 4),
-    "sixteen-candies": (2, 4),
-    "candelabria": (3, 2),
-}
 
 
-def _cpu() -> float:
-    return time.process_time()
+# ----------------------------------------------------------------------------- in the child process
+def _variant(candlebox: object, game_id: str, players: int) -> str:
+    info = candlebox.game_info(game_id)  # type: ignore[attr-defined]
+    return str(info.default_variant(players))
 
 
-def playout_rate(game_id: str, players: int, seconds: float) -> float:
-    """Random-playout steps per CPU-second: fresh games played to the end with random actions."""
+def _measure(game_id: str, players: int, seconds: float, iterations: int) -> dict[str, float]:
+    import random
+
     import candlebox
+    from candlebox import bots
 
-    rng = random.Random(1)
-    steps = 0
-    seed = 0
-    start = _cpu()
-    while _cpu() - start < seconds:
-        state = candlebox.new_game(game_id, players=players, seed=seed)
-        seed += 1
-        while not state.is_over:
-            seat = state.to_act[0]
-            actions = state.legal_actions(seat)
-            state.apply(seat, actions[rng.randrange(len(actions))])
-            steps += 1
-    return steps / (_cpu() - start)
-
-
-def positions(game_id: str, players: int, count: int) -> list[tuple[Any, int]]:
-    """Fixed mid-game positions (random play from fixed seeds) where the seat to act has a choice."""
-    import candlebox
-
-    found: list[tuple[Any, int]] = []
-    seed = 100
-    while len(found) < count:
-        rng = random.Random(seed)
-        state = candlebox.new_game(game_id, players=players, seed=seed)
-        seed += 1
-        for _ in range(rng.randrange(5, 60)):
-            if state.is_over:
-                break
-            seat = state.to_act[0]
-            actions = state.legal_actions(seat)
-            state.apply(seat, actions[rng.randrange(len(actions))])
-        if state.is_over:
-            continue
+    variant = _variant(candlebox, game_id, players)
+    new_game = candlebox.new_game
+    # Fixed positions of one seeded random game, for the ISMCTS decisions.
+    rng = random.Random(0)
+    state = new_game(game_id, players=players, variant=variant, seed=0)
+    positions = []
+    decision = 0
+    while not state.is_over and len(positions) < 12:
         seat = state.to_act[0]
-        if len(state.legal_actions(seat)) > 1:
-            found.append((state, seat))
-    return found
+        actions = state.legal_actions(seat)
+        if len(actions) > 1:
+            if decision % 4 == 0:
+                positions.append((state.clone(), seat))
+            decision += 1
+        state.apply(seat, actions[rng.randrange(len(actions))])
+    # The two rates are measured in alternating slices, so a change of load hits both alike.
+    steps = iterations_done = 0
+    playout_time = search_time = 0.0
+    seed = index = 0
+    slices = 6
+    for _ in range(slices):
+        start = time.process_time()
+        while time.process_time() - start < seconds / slices:
+            rng = random.Random(seed)
+            state = new_game(game_id, players=players, variant=variant, seed=seed)
+            while not state.is_over:
+                seat = state.to_act[0]
+                actions = state.legal_actions(seat)
+                state.apply(seat, actions[rng.randrange(len(actions))])
+                steps += 1
+            seed += 1
+        playout_time += time.process_time() - start
+        spent = 0.0
+        while spent < seconds / slices or spent == 0.0:
+            position, seat = positions[index % len(positions)]
+            bot = bots.make("ismcts", seed=1, iterations=iterations)
+            begin = time.process_time()
+            bot.choose(position, seat)
+            spent += time.process_time() - begin
+            iterations_done += iterations
+            index += 1
+        search_time += spent
+    playout = steps / playout_time
+    ismcts = iterations_done / search_time
+    return {"playout": playout, "ismcts": ismcts, "ratio": ismcts / playout}
 
 
-def search_rate(game_id: str, players: int, seconds: float, iterations: int) -> float:
-    """ISMCTS iterations per CPU-second (default settings), over fixed positions, for ``seconds``."""
-    from candlebox.bots.ismcts import ISMCTSBot
+def _child(args: argparse.Namespace) -> None:
+    import candlebox
 
-    spots = positions(game_id, players, 8)
-    done = 0
-    start = _cpu()
-    i = 0
-    while _cpu() - start < seconds:
-        state, seat = spots[i % len(spots)]
-        bot = ISMCTSBot(seed=i, iterations=iterations)
-        bot.choose(state.clone(), seat)
-        done += int(bot.last["iterations"])
-        i += 1
-    return done / (_cpu() - start)
+    where = Path(candlebox.__file__).resolve().parents[1]
+    if where != Path(args.child_tree).resolve():
+        sys.exit(f"candlebox was imported from {where}, not {args.child_tree}")
+    result = _measure(args.child_game, int(args.players), args.seconds, args.iterations)
+    print(json.dumps(result))
 
 
-def measure(games: list[str], seconds: float, iterations: int) -> dict[str, dict[str, float]]:
-    out: dict[str, dict[str, float]] = {}
-    for game_id in games:
-        for players in CONFIGS[game_id]:
-            steps = playout_rate(game_id, players, seconds)
-            its = search_rate(game_id, players, seconds, iterations)
-            out[f"{game_id}/{players}p"] = {
-                "steps": steps,
-                "iterations": its,
-                "ratio": its / steps,
-            }
-    return out
-
-
-def child(tree: str, args: argparse.Namespace) -> dict[str, dict[str, float]]:
-    """One measurement of the checkout at ``tree`` in its own process."""
-    env = dict(os.environ, PYTHONPATH=tree)
+# ----------------------------------------------------------------------------- the parent
+def _run(tree: Path, game: str, players: int, args: argparse.Namespace) -> dict[str, float]:
+    env = dict(os.environ, PYTHONPATH=str(tree))
     command = [
         sys.executable,
         str(Path(__file__).resolve()),
-        "--child",
-        "--games",
-        *args.games,
+        "--child-tree",
+        str(tree),
+        "--child-game",
+        game,
+        "--players",
+        str(players),
         "--seconds",
         str(args.seconds),
         "--iterations",
         str(args.iterations),
     ]
-    done = subprocess.run(command, env=env, cwd=tree, capture_output=True, text=True, check=False)
-    if done.returncode:
-        raise SystemExit(f"measuring {tree} failed:\n{done.stderr}")
-    result: dict[str, dict[str, float]] = json.loads(done.stdout.strip().splitlines()[-1])
-    return result
+    done = subprocess.run(command, env=env, capture_output=True, text=True, cwd=tree, check=False)
+    if done.returncode != 0:
+        sys.exit(f"measuring {game} in {tree} failed:\n{done.stderr.strip()}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", nargs="+", default=list(CONFIGS), choices=list(CONFIGS))
-    parser.add_argument("--tree", action="append", default=[], help="another checkout to time")
-    parser.add_argument("--seconds", type=float, default=4.0, help="CPU seconds per measurement")
-    parser.add_argument("--iterations", type=int, default=50, help="ISMCTS iterations per decision")
-    parser.add_argument("--repeats", type=int, default=1)
-    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
-    args = parser.parse_args(argv)
-    if args.child:
-        print(json.dumps(measure(args.games, args.seconds, args.iterations)))
-        return 0
-    here = str(Path(__file__).resolve().parent.parent)
-    trees = [here, *[str(Path(t).resolve()) for t in args.tree]]
-    runs: dict[str, list[dict[str, dict[str, float]]]] = {t: [] for t in trees}
-    for _ in range(args.repeats):
+def _every_game(tree: Path) -> list[str]:
+    """The games registered in ``tree`` (asked of the tree itself, so no list is kept here)."""
+    code = "import candlebox; print(','.join(candlebox.game_ids()))"
+    env = dict(os.environ, PYTHONPATH=str(tree))
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    )
+    return done.stdout.strip().split(",")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tree", action="append", type=Path, help="a checkout (repeatable)")
+    parser.add_argument(
+        "--games", default="", help="comma-separated game ids (default: every game)"
+    )
+    parser.add_argument("--players", default="3", help="comma-separated player counts, e.g. 3,2")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--seconds", type=float, default=2.0, help="per rate measured")
+    parser.add_argument("--iterations", type=int, default=50, help="per ISMCTS decision")
+    parser.add_argument("--child-tree", help=argparse.SUPPRESS)
+    parser.add_argument("--child-game", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child_tree:
+        _child(args)
+        return
+    trees = [tree.resolve() for tree in (args.tree or [Path(__file__).resolve().parents[1]])]
+    games = [game for game in args.games.split(",") if game] or _every_game(trees[0])
+    counts = [int(n) for n in args.players.split(",") if n]
+    configs = [(game, players) for game in games for players in counts]
+    results: dict[tuple[Path, str], list[dict[str, float]]] = {}
+    for round_ in range(args.rounds):
+        order = trees if round_ % 2 == 0 else trees[::-1]
+        for game, players in configs:
+            for tree in order:
+                results.setdefault((tree, f"{game}/{players}"), []).append(
+                    _run(tree, game, players, args)
+                )
+        print(f"round {round_ + 1}/{args.rounds} done", file=sys.stderr)
+    print(f"{'game':<19} {'tree':<28} {'steps/s':>9} {'iter/s':>8} {'ratio':>10} {'vs first':>8}")
+    for game in (f"{game}/{players}" for game, players in configs):
+        first = None
         for tree in trees:
-            runs[tree].append(child(tree, args))
-    base = runs[trees[-1]] if len(trees) > 1 else None
-    print(f"{'tree':<28} {'config':<22} {'playout steps/s':>16} {'ISMCTS it/s':>12} {'ratio':>10}")
-    medians: dict[str, dict[str, dict[str, float]]] = {}
-    for tree in trees:
-        medians[tree] = {}
-        for config in runs[tree][0]:
-            row = {
-                key: statistics.median(r[config][key] for r in runs[tree])
-                for key in ("steps", "iterations", "ratio")
-            }
-            medians[tree][config] = row
+            rows = results[tree, game]
+            playout = statistics.median(r["playout"] for r in rows)
+            ismcts = statistics.median(r["ismcts"] for r in rows)
+            ratio = statistics.median(r["ratio"] for r in rows)
+            first = ratio if first is None else first
             print(
-                f"{tree[-28:]:<28} {config:<22} {row['steps']:>16,.0f} "
-                f"{row['iterations']:>12,.1f} {row['ratio']:>10.2e}"
+                f"{game:<19} {str(tree)[-28:]:<28} {playout:>9.0f} {ismcts:>8.1f} "
+                f"{ratio:>10.6f} {ratio / first:>7.2f}x"
             )
-    if base is not None:
-        print("\nratio of ratios (this checkout ÷ the last --tree):")
-        for config, row in medians[here].items():
-            print(f"  {config:<22} {row['ratio'] / medians[trees[-1]][config]['ratio']:.2f}×")
-    return 0
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    main()

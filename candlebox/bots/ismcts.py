@@ -62,7 +62,14 @@ from collections.abc import Callable, Hashable
 from typing import Any
 
 from candlebox.engine import GameInfo, Rng, State, game_info
-from candlebox.engine.plugin import Evaluator, Policy, SearchHooks, Viewer, shares_of
+from candlebox.engine.plugin import (
+    Evaluator,
+    Policy,
+    SearchHooks,
+    StatePolicy,
+    Viewer,
+    shares_of,
+)
 from candlebox.engine.rng import fresh_seed
 
 __all__ = ["ISMCTSBot", "SearchHooks", "best_action", "rank_rewards", "shares_of", "win_shares"]
@@ -226,6 +233,24 @@ class ISMCTSBot:
         if len(actions) == 1:
             self.last = {"iterations": 0, "seconds": 0.0}
             return actions[0]
+        return self._search(state, seat, actions)[0]
+
+    def ponder(self, state: State, seat: int) -> tuple[str, dict[str, tuple[int, float]]]:
+        """The search's choice and, for each legal action, its visits and mean reward at the root (the
+        share of a win it is expected to bring): what hints and reviews show. A forced decision is
+        searched too."""
+        actions = state.legal_actions(seat)
+        if not actions:
+            raise ValueError(f"seat {seat} has no decision to make now")
+        choice, root = self._search(state, seat, actions)
+        table = root.edges.get(seat, {})
+        stats = {}
+        for action in actions:
+            edge = table.get(action)
+            stats[action] = (int(edge[0]), edge[1] / edge[0]) if edge and edge[0] else (0, 0.0)
+        return choice, stats
+
+    def _search(self, state: State, seat: int, actions: list[str]) -> tuple[str, _Node]:
         guide, hooks, viewer = self._capabilities(state.game_id)
         rollout = guide if self.rollout in ("auto", "heuristic") else None
         if self.rollout == "heuristic" and guide is None:
@@ -241,6 +266,13 @@ class ISMCTSBot:
         own = hooks.policy if guide is not None and hooks.policy is not None else guide
         if rollout is not None:
             search.own_policy = own
+        if (
+            guide is not None
+        ):  # the same policies read straight from the state, where the game has them
+            search.rival_fast = hooks.state_policy
+            search.own_fast = (
+                hooks.own_state_policy if hooks.policy is not None else hooks.state_policy
+            )
         if self.horizon:
             search.horizon = hooks.horizon
         modelled = hooks.observe is not None and hooks.plausibility is not None
@@ -269,7 +301,7 @@ class ISMCTSBot:
         favourite = None
         if own is not None and anchor > 0:
             favourite = own(viewer(state, seat), actions, self.rng)
-        return best_action(root, seat, actions, favourite, anchor * done)
+        return best_action(root, seat, actions, favourite, anchor * done), root
 
     def determinize(
         self, state: State, seat: int, hooks: SearchHooks, observed: Any, tries: int
@@ -281,6 +313,8 @@ class ISMCTSBot:
         best_weight = -1.0
         for _ in range(tries):
             world = state.resample(seat, self.rng.next64() >> 1)
+            if hooks.orient is not None:
+                hooks.orient(world, seat, observed)
             weight = hooks.plausibility(world, seat, observed)
             if weight >= 1.0 or self.rng.below(_UNIT) < weight * _UNIT:
                 return world
@@ -336,6 +370,10 @@ class _Search:
         self.horizon: Callable[[State], Hashable] | None = None  # SearchHooks.horizon, if used
         self.rivals_by_policy = False  # rivals' decisions in the tree: the rollout policy's
         self.own_policy = rollout  # the searching seat's own rollout policy and prior
+        # The heuristic's and the own policy read from the state (SearchHooks.state_policy), or None:
+        # the same choices as the policies above, without building a view at every decision.
+        self.rival_fast: StatePolicy | None = None
+        self.own_fast: StatePolicy | None = None
         if bot.widening is not None:
             self.widening = bot.widening
         else:  # auto: widen where a heuristic orders the actions, else try every action at once
@@ -396,8 +434,14 @@ class _Search:
         widening = self.widening
         favourite = None
         if self.prior_policy is not None and len(legal) > 1:
-            guide = self.own_policy if actor == self.me and self.own_policy else self.prior_policy
-            favourite = guide(self.viewer(world, actor), legal, self.rng)
+            if actor == self.me and self.own_policy:
+                guide, fast = self.own_policy, self.own_fast
+            else:
+                guide, fast = self.prior_policy, self.rival_fast
+            if fast is not None:
+                favourite = fast(world, actor, legal, self.rng)
+            else:
+                favourite = guide(self.viewer(world, actor), legal, self.rng)
         tried = 0
         untried: list[str] = []
         for action in legal:
@@ -481,10 +525,14 @@ class _Search:
         """The rollout policy's action (a random one with chance ``epsilon``, or without a policy)."""
         if len(legal) == 1:
             return legal[0]
-        policy = self.own_policy if seat == self.me else self.rollout_policy
+        mine = seat == self.me
+        policy = self.own_policy if mine else self.rollout_policy
         rng = self.rng
         if policy is None or (self.epsilon and rng.below(_UNIT) < self.epsilon):
             return legal[rng.below(len(legal))]
+        fast = self.own_fast if mine else self.rival_fast
+        if fast is not None:
+            return fast(world, seat, legal, rng)
         return policy(self.viewer(world, seat), legal, rng)
 
     def play_out(self, world: State, stage: Hashable = None) -> list[float]:
@@ -514,6 +562,8 @@ class _Search:
                         or (epsilon and rng.below(_UNIT) < epsilon)
                     ):
                         choices.append((seat, legal[rng.below(len(legal))]))
+                    elif self.rival_fast is not None:
+                        choices.append((seat, self.rival_fast(world, seat, legal, rng)))
                     else:
                         choices.append((seat, policy(self.viewer(world, seat), legal, rng)))
                 self.apply_all(world, choices)

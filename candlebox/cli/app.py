@@ -14,7 +14,7 @@ from rich.markup import escape
 
 import candlebox
 from candlebox import server
-from candlebox.cli import config, listing, saving
+from candlebox.cli import coach, config, listing, saving
 from candlebox.cli import play as play_module
 from candlebox.cli import replay as replay_module
 from candlebox.cli import simulate as simulate_module
@@ -187,6 +187,9 @@ def play(
             "every bot move why.",
         ),
     ] = False,
+    hint_seconds: Annotated[
+        float, typer.Option(min=0.01, max=60, help="How long the hint command searches.")
+    ] = 1.0,
 ) -> None:
     """Play GAME yourself against bots. Type an action's number or its text; help lists commands."""
     console = stdout()
@@ -210,6 +213,7 @@ def play(
         session = play_module.Session(
             state, seat, robots, path, console, console.input, learn=learn
         )
+        session.hint_seconds = hint_seconds
         greet(session, specs)
         if resume is not None:
             play_module.skip_old_news(session)
@@ -357,6 +361,26 @@ def replay(
             replay_module.verify(file, console)
         else:
             replay_module.replay(file, seat, step, console, console.input)
+
+
+# ----------------------------------------------------------------------------- review
+@app.command()
+def review(
+    file: Annotated[Path, typer.Argument(help="A game saved by candlebox play.")],
+    seat: Annotated[int, typer.Option("--seat", "-s", help="The seat whose decisions to review.")],
+    seconds: Annotated[
+        float, typer.Option(min=0.01, max=60, help="Search time per decision.")
+    ] = 1.0,
+    iterations: Annotated[
+        int | None,
+        typer.Option(min=1, help="Searches per decision instead of a time (reproducible)."),
+    ] = None,
+) -> None:
+    """Review a saved game like a chess site's analysis: for each of the seat's decisions, the
+    search's preferred action and the chance of winning before and after, mistakes marked."""
+    console = stdout()
+    with reported():
+        coach.review(file, seat, None if iterations else seconds, iterations, console)
 
 
 # ----------------------------------------------------------------------------- listings

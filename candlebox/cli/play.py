@@ -13,7 +13,7 @@ from rich.text import Text
 
 import candlebox
 from candlebox import bots
-from candlebox.cli import render, saving
+from candlebox.cli import coach, render, saving
 from candlebox.cli.actions import NotInList, numbered, pick
 from candlebox.cli.standings import print_standings
 from candlebox.engine import State
@@ -28,6 +28,7 @@ A range such as [cyan]3–14[/] means its actions in order: 3 is the first, 4 th
   [bold]info CODE[/]   what a component is (a card, a candle, a term), by its code or name
   [bold]log[/]         the whole game log so far
   [bold]view[/]        what you can see, as raw JSON
+  [bold]hint[/]        the search's best actions for you, with their chances of winning
   [bold]quit[/]        save the game and stop"""
 
 RECENT = 12  # log entries shown when a saved game is resumed
@@ -45,6 +46,9 @@ class Session:
     ask: Callable[[str], str]  # reads one line from the person (console.input; scripted in tests)
     shown: int = 0  # log entries of the human's seat already printed
     learn: bool = False  # learn mode: options explained, rules linked, bot moves given a reason
+    # ``hint``'s search budget (every other seat is a bot here, so hints are always allowed).
+    hint_seconds: float | None = 1.0
+    hint_iterations: int | None = None
 
     @property
     def game_id(self) -> str:
@@ -223,6 +227,10 @@ def handle_command(session: Session, typed: str, actions: list[str]) -> bool:
         print_actions(session, actions)
     elif command == "view":
         console.print_json(data=session.state.view(session.human))
+    elif command == "hint":
+        coach.print_hint(
+            session.state, session.human, console, session.hint_seconds, session.hint_iterations
+        )
     else:
         return False
     return True

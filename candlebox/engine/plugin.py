@@ -34,6 +34,9 @@ Viewer = Callable[[State, int | None], View]
 # A policy reads the seat's view (see View) and legal actions and returns one of them (the heuristic
 # bot, and the rollouts and priors of the ISMCTS bot).
 Policy = Callable[[View, list[str], Rng], str]
+# A policy read straight from a state for one seat (state, seat, legal actions, rng): the same
+# choice as a Policy given that seat's view, without building the view (a search's rollouts).
+StatePolicy = Callable[[State, int, list[str], Rng], str]
 # Each seat's standing in an unfinished game, as shares of one win in [0, 1].
 Evaluator = Callable[[State], list[float]]
 
@@ -53,6 +56,12 @@ class SearchHooks:
     through ``state.log(seat)`` and ``state.view(seat)`` (or ``typed_view``); ``plausibility(world, seat, observed)``: how
     likely those choices are in a determinization, in [0, 1] (opponent modelling: a determinization is
     kept with that chance, see ``model``). Both read nothing of the real state but the seat's own.
+    ``orient(world, seat, observed)``: sets in a fresh determinization what the rival model holds
+    certain (16 Candies: a caller's cards turned its best way), instead of rejecting deals until
+    chance gets it right.
+    ``state_policy(state, seat, actions, rng)`` and ``own_state_policy``: the heuristic's policy and
+    ``policy`` read straight from the state for one seat, choosing exactly as they do from that
+    seat's view but without building it (faster rollouts; each reads only what the seat may know).
     """
 
     policy: Policy | None = None
@@ -62,6 +71,9 @@ class SearchHooks:
     horizon: Callable[[State], Hashable] | None = None
     observe: Callable[[State, int], Any] | None = None
     plausibility: Callable[[State, int, Any], float] | None = None
+    orient: Callable[[State, int, Any], None] | None = None
+    state_policy: StatePolicy | None = None
+    own_state_policy: StatePolicy | None = None
 
 
 def shares_of(values: list[float], temperature: float) -> list[float]:

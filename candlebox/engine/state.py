@@ -14,6 +14,7 @@ whose ``_do`` has just computed the next decision's list anyway hands it over wi
 from __future__ import annotations
 
 import abc
+import functools
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -58,6 +59,16 @@ def _copy_plain(value: Any) -> Any:
     if kind is Rng:
         return value.copy()
     return value  # int, str, bool, None, tuple of immutables, enum members: shared safely
+
+
+# Types shared, not copied, by State.clone (immutable plain values).
+_SHARED = frozenset((int, float, str, bool, type(None), tuple, frozenset))
+
+
+@functools.cache
+def _slot_names(cls: type) -> tuple[str, ...]:
+    """Every slot of a State subclass, its bases' included."""
+    return tuple(name for klass in cls.__mro__ for name in getattr(klass, "__slots__", ()))
 
 
 def summarize(actions: Iterable[str]) -> str:
@@ -388,11 +399,19 @@ class State(abc.ABC):
     # ----------------------------------------------------------------- copies and saves
     def clone(self) -> State:
         """An independent copy (RNG included)."""
-        twin = object.__new__(type(self))
-        for cls in type(self).__mro__:
-            for name in getattr(cls, "__slots__", ()):
-                if hasattr(self, name):
-                    setattr(twin, name, _copy_plain(getattr(self, name)))
+        cls = type(self)
+        twin = object.__new__(cls)
+        # A search clones at every determinization: the slots are listed once per class, and
+        # immutable values are shared without a call.
+        for name in _slot_names(cls):
+            try:
+                value = getattr(self, name)
+            except AttributeError:
+                continue
+            if type(value) in _SHARED:
+                setattr(twin, name, value)
+            else:
+                setattr(twin, name, _copy_plain(value))
         return twin
 
     def move_kind(self, action: str) -> MoveKind | None:

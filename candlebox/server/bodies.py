@@ -43,6 +43,7 @@ class CreateSpec(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True)
     you: int | None = None
     public: bool = True
     practice: bool = False  # a practice game may fix the deck or the content (issue 12, part A)
+    hints: bool = False  # every seat may ask for hints (issue 16); shown to everyone
 
 
 class ClaimSpec(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
@@ -53,6 +54,10 @@ class ClaimSpec(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
 class BotSpec(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     bot: Short | None = None
     strength: float | Short | None = None
+
+
+class ReviewSpec(msgspec.Struct, forbid_unknown_fields=True):
+    seat: int  # whose decisions to review
 
 
 class MoveSpec(msgspec.Struct, forbid_unknown_fields=True):

@@ -100,6 +100,7 @@ def _record(spec: CreateSpec, state: State, pack: Any, delay: float) -> GameReco
         public=spec.public,
         bot_delay=delay,
         created_at=time.time(),
+        hints=spec.hints,
         seats=[],
     )
 

@@ -71,6 +71,7 @@ class Frames:
             "moves": live.moves,
             "created_at": record.created_at,
             "zombie_after": self.settings.zombie_after,
+            "hints": record.hints,  # the table allowed hints for every seat (issue 16)
             **fairness_public(live),
         }
 

@@ -23,6 +23,7 @@ from sqlalchemy import Connection as SqlConnection
 import candlebox
 from candlebox.server import bodies
 from candlebox.server.botplay import BotPlayers
+from candlebox.server.coaching import Coach
 from candlebox.server.config import Settings
 from candlebox.server.creating import new_game
 from candlebox.server.errors import Rejected
@@ -51,6 +52,7 @@ class GameService:
         self.pages = Lobby(self.registry)
         self.sweeper = Sweeper(self.registry)
         self.leaving = Leaving(self.registry)
+        self.coach = Coach(self.registry, settings.max_bot_seconds)  # hints and reviews
         self.sweeping: asyncio.Task[None] | None = None
         # other processes' moves (PostgreSQL): heard, then caught up from the moves table
         self.catching = CatchUp(self.registry, self.bots.schedule)
@@ -99,6 +101,7 @@ class GameService:
                 for conn in conns:
                     conn.close()
         self.bots.stop()
+        self.coach.close()
         await asyncio.to_thread(self.registry.writer.close)
         self.registry.storage.close()
 
@@ -158,6 +161,8 @@ class GameService:
         live.all_away_from(time.time())
         self.registry.games[record.id] = live
         self.bots.schedule(live)
+        if record.hints:
+            log.info("game %s created with hints allowed for every seat", record.id)
         return made.answer()
 
     def _check_open_games(self, client: str | None) -> None:

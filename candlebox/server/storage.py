@@ -164,6 +164,7 @@ class GameRecord:
     created_at: float = 0.0
     updated_at: float = 0.0
     result: dict[str, Any] | None = None
+    hints: bool = False  # the table allowed hints for everyone (a creation option)
     seats: list[SeatRecord] = field(default_factory=list)
     fair: FairRecord | None = None  # None: a game from before verifiable shuffles
 
@@ -251,6 +252,27 @@ def _game_from_row(row: Any) -> GameRecord:
     )
 
 
+# Coaching (issue 16; candlebox/server/coaching.py): whether the table allowed hints when it was
+# created (a game without a row did not), and each seat's post-game review once computed. Tables of
+# their own, so databases made before them gain them with ``create_all`` and nothing else moves.
+coaching = Table(
+    "coaching",
+    metadata,
+    Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),
+    Column("hints", Boolean, nullable=False),
+)
+
+reviews = Table(
+    "reviews",
+    metadata,
+    Column("game_id", String(32), ForeignKey("games.id"), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("result", Text, nullable=False),  # JSON: candlebox.analysis.Review.to_json()
+    Column("at", Float, nullable=False),
+    PrimaryKeyConstraint("game_id", "seat", name="reviews_game_seat"),
+)
+
+
 class Storage:
     """The tables and every query; synchronous (called from the writer thread or a worker thread)."""
 
@@ -298,6 +320,8 @@ class Storage:
                 for s in record.seats
             ],
         )
+        if record.hints:
+            conn.execute(insert(coaching).values(game_id=record.id, hints=True))
         if record.fair is not None:
             conn.execute(
                 insert(fairness).values(
@@ -508,6 +532,8 @@ class Storage:
             record = _game_from_row(row)
             record.seats = self._seats_of(conn, [game_id])[game_id]
             record.fair = self._fair_of(conn, [game_id]).get(game_id)
+            hints = conn.execute(select(coaching.c.hints).where(coaching.c.game_id == game_id))
+            record.hints = bool(hints.scalar())
             return record, self._moves(conn, game_id)
 
     @staticmethod

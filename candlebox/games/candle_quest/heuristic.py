@@ -3,11 +3,21 @@
 It collects colours it lacks, buys what it needs, auctions what it does not need for a token opening bid
 (the candle is still worth its face value as payment if nobody outbids), pays with spare candles before
 shekels, and loots only what fills a gap. It reads nothing but its own view.
+
+``state_policy`` is the same player reading a state directly for one seat (its own screen and
+shekels, and what is public), without building the view: the search's rollouts call it hundreds of
+thousands of times (issue 16). tests/candle_quest/test_heuristic_fast.py checks the two agree.
 """
 
 from __future__ import annotations
 
-from candlebox.engine import Rng, game_info
+from collections.abc import Callable
+from functools import lru_cache
+
+from candlebox.engine import Rng, State, game_info
+from candlebox.games.candle_quest.candles import CODE
+from candlebox.games.candle_quest.decision import NAMES, Phase
+from candlebox.games.candle_quest.state import CandleQuestState
 from candlebox.games.candle_quest.views import CandleQuestView, OpenSeat, PayPending
 
 _FACTS = game_info("candle-quest").facts
@@ -33,6 +43,9 @@ class Hand:
                 self.unlit.append(code)
         self.missing = max(0, N_COLOURS - len(self.colours) - len(self.dancing))
         self.spare = self._spare()
+        self.spare_set = frozenset(self.spare)
+        self.spare_value = sum(_face(c) for c in self.spare)
+        self._needs: dict[str, bool] = {}  # needs(), remembered per candle (a Hand never changes)
 
     def _spare(self) -> list[str]:
         """Unlit candles, every Lit candle but the best of its colour, and surplus Dancing candles."""
@@ -46,10 +59,29 @@ class Hand:
         return spare
 
     def needs(self, code: str) -> bool:
+        known = self._needs.get(code)
+        if known is None:
+            known = self._needs[code] = self._need(code)
+        return known
+
+    def _need(self, code: str) -> bool:
         info = CANDLE[code]
         if info["kind"] == "lit":
             return info["colour"] not in self.colours and self.missing > 0
         return info["kind"] == "dancing" and self.missing > 0
+
+
+@lru_cache(maxsize=1 << 14)
+def _hand(codes: tuple[str, ...]) -> Hand:
+    """The Hand of these (sorted) candles; cached, as a collection changes far less often than it
+    is read. Readers never change a Hand."""
+    return Hand(list(codes))
+
+
+@lru_cache(maxsize=1 << 14)
+def _screen_hand(screen: tuple[tuple[int, int], ...]) -> Hand:
+    """The Hand behind a screen given as sorted (type, count) pairs, in the view's order."""
+    return _hand(tuple(CODE[candle] for candle, count in screen for _ in range(count)))
 
 
 def _face(code: str) -> int:
@@ -57,7 +89,9 @@ def _face(code: str) -> int:
 
 
 def _numbers(actions: list[str], verb: str) -> list[int]:
-    return [int(a.split()[1]) for a in actions if a.startswith(verb + " ")]
+    prefix = verb + " "
+    start = len(prefix)
+    return [int(a[start:]) for a in actions if a.startswith(prefix)]
 
 
 def policy(view: CandleQuestView, actions: list[str], rng: Rng) -> str:
@@ -65,31 +99,80 @@ def policy(view: CandleQuestView, actions: list[str], rng: Rng) -> str:
     assert seat is not None, "a policy plays a seat"
     me = view.seats[seat]
     assert isinstance(me, OpenSeat), "a seat sees behind its own screen"
-    hand = Hand(me.candles)
-    money = me.shekels
     pending = view.pending
     assert pending is not None, "a policy is asked only while the game goes on"
-    decision = pending.decision
+    seats = view.seats
+    return _decide(
+        pending.decision,
+        pending.candle or None,
+        pending.due if isinstance(pending, PayPending) else None,
+        actions,
+        _hand(tuple(me.candles)),
+        me.shekels,
+        lambda s: seats[s].discard_pile[-1],
+        lambda s: seats[s].candles_behind_screen,
+        rng,
+    )
+
+
+def state_policy(state: State, seat: int, actions: list[str], rng: Rng) -> str:
+    """``policy`` for ``seat`` read straight from the state: the same choice, no view built. It
+    reads the seat's own screen and shekels and public facts only (a search calls it on
+    determinizations, where the rivals' screens are invented anyway)."""
+    assert isinstance(state, CandleQuestState)
+    phase = state.phase
+    piles = state.piles
+    screens = state.screens
+    return _decide(
+        NAMES[phase],
+        CODE[state.table] if state.table >= 0 else None,
+        state.due if phase is Phase.PAY else None,
+        actions,
+        _screen_hand(tuple(sorted(screens[seat].items()))),
+        state.shekels[seat],
+        lambda s: CODE[piles[s][-1]],
+        lambda s: sum(screens[s].values()),
+        rng,
+    )
+
+
+def _decide(
+    decision: str,
+    candle: str | None,
+    due: int | None,
+    actions: list[str],
+    hand: Hand,
+    money: int,
+    top: Callable[[int], str],
+    behind: Callable[[int], int],
+    rng: Rng,
+) -> str:
+    """The choice, from what the seat knows: ``top(s)`` the candle on top of seat s's discard pile,
+    ``behind(s)`` how many candles are behind its screen."""
     if decision == "turn":
-        return _turn(view, actions, hand, money)
-    candle = pending.candle
+        return _turn(actions, hand, money, top, behind)
     if decision == "buy-sell-auction" and candle:
         return _choose(candle, actions, hand, money)
     if decision == "bid" and candle:
         return _bid(candle, actions, hand, money)
     if decision in ("pay", "guard-short"):
-        return _pay(actions, hand, money, pending.due if isinstance(pending, PayPending) else None)
+        return _pay(actions, hand, money, due)
     if decision == "give":
         return _give(actions, hand)
     return actions[rng.below(len(actions))]  # pragma: no cover - every decision is handled above
 
 
-def _turn(view: CandleQuestView, actions: list[str], hand: Hand, money: int) -> str:
-    spare_value = sum(_face(c) for c in hand.spare)
+def _turn(
+    actions: list[str],
+    hand: Hand,
+    money: int,
+    top_of: Callable[[int], str],
+    behind: Callable[[int], int],
+) -> str:
+    spare_value = hand.spare_value
     best: tuple[int, str] | None = None
-    seats = view.seats
     for seat in _numbers(actions, "loot"):
-        top = seats[seat].discard_pile[-1]
+        top = top_of(seat)
         if not hand.needs(top):
             continue
         cost = _face(top) + int(CANDLE[top]["sell"])
@@ -101,7 +184,7 @@ def _turn(view: CandleQuestView, actions: list[str], hand: Hand, money: int) -> 
         return best[1]
     forced = _numbers(actions, "force")
     if forced:
-        counts = {s: seats[s].candles_behind_screen for s in forced}
+        counts = {s: behind(s) for s in forced}
         target = max(forced, key=lambda s: counts[s])
         if counts[target] >= 2:
             return f"force {target}"
@@ -138,7 +221,7 @@ def _pay(actions: list[str], hand: Hand, money: int, due: int | None) -> str:
     """``due``: what is still owed, None when the payment cannot be made in full (guard-short)."""
     discards = [a.split()[1] for a in actions if a.startswith("discard ")]
     pays = [a for a in actions if a.startswith("pay ")]
-    spare = [c for c in discards if c in hand.spare]
+    spare = [c for c in discards if c in hand.spare_set]
     if spare:
         if due is None:  # cannot pay in full: lose a spare highest candle rather than shekels
             return f"discard {spare[0]}"
@@ -156,5 +239,5 @@ def _pay(actions: list[str], hand: Hand, money: int, due: int | None) -> str:
 
 def _give(actions: list[str], hand: Hand) -> str:
     codes = [a.split()[1] for a in actions]
-    spare = [c for c in codes if c in hand.spare]
+    spare = [c for c in codes if c in hand.spare_set]
     return f"give {min(spare or codes, key=_face)}"

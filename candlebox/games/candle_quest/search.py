@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from candlebox.engine import State
 from candlebox.engine.plugin import SearchHooks, shares_of
+from candlebox.games.candle_quest.heuristic import state_policy
 from candlebox.games.candle_quest.views import OpenSeat
 
 
@@ -27,4 +28,4 @@ def standing(state: State) -> list[float]:
     return shares_of(values, 6.0 if advanced else 0.75)
 
 
-SEARCH_HOOKS = SearchHooks(evaluate=standing)
+SEARCH_HOOKS = SearchHooks(evaluate=standing, state_policy=state_policy)

@@ -8,16 +8,24 @@ time the round has run. It reads nothing but its own view and the game's public 
 judgement is cached on card codes (it is the ISMCTS bot's rollout policy, called millions of times).
 
 What the ISMCTS bot knows of 16 Candies beyond this policy is in ``search.py`` (its search hooks).
+``state_policy`` is this policy reading a state directly for one seat (its own hand, and what is
+public), without building the view; tests/sixteen_candies/test_heuristic_fast.py checks they agree.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
-from candlebox.engine import Rng, game_info
+from candlebox.engine import Rng, State, game_info
+from candlebox.games.sixteen_candies.cards import CODE
+from candlebox.games.sixteen_candies.decision import Phase
+from candlebox.games.sixteen_candies.state import SixteenCandiesState
+from candlebox.games.sixteen_candies.view import known_cards, turns_in_round
 from candlebox.games.sixteen_candies.views import HandSeat, SixteenCandiesView, ValuedSeat
+from candlebox.games.sixteen_candies.wild import hand_value
 
 _FACTS = game_info("sixteen-candies").facts
 CANDIES: list[str] = list(_FACTS["candies"])
@@ -48,6 +56,14 @@ HOLDS: dict[str, set[tuple[str, int]]] = {
     code: {(h["candy"], h["count"]) for h in info["halves"] if h["candy"]}
     for code, info in CARDS.items()
 }
+# Per card and candy: bits 1, 2, 4 for a half of 4, 5, 6 of that candy.
+HOLD_BITS: dict[str, tuple[int, ...]] = {
+    code: tuple(
+        sum(1 << k for k, n in enumerate((4, 5, 6)) if (candy, n) in HOLDS[code])
+        for candy in CANDIES
+    )
+    for code in CARDS
+}
 
 
 def best_value(cards: list[str] | tuple[str, ...]) -> int:
@@ -64,8 +80,17 @@ def evaluate_hand(cards: list[str] | tuple[str, ...]) -> int:
     """``best_value`` computed afresh (no cache): the reference the cache is tested against."""
     best = 0
     for i, candy in enumerate(CANDIES):
-        counts = sorted((CONTRIB[c][i] for c in cards), reverse=True)
-        best = max(best, sum(counts[:3]))
+        counts = [CONTRIB[c][i] for c in cards]
+        # The best three: all of three cards, all but the least of four.
+        total = sum(counts) if len(counts) <= 3 else sum(sorted(counts, reverse=True)[:3])
+        best = max(best, total)
+        # A 4-5-6 needs a 4, a 5 and a 6 of the candy among the cards at all: most hands have
+        # none, so the search for three different holders is skipped (the search's hot path).
+        bits = 0
+        for c in cards:
+            bits |= HOLD_BITS[c][i]
+        if bits != 7:
+            continue
         holders = [
             {c for c in range(len(cards)) if (candy, n) in HOLDS[cards[c]]} for n in (4, 5, 6)
         ]
@@ -104,13 +129,17 @@ def shown(tops: list[str]) -> tuple[int, int]:
 
 
 def _unseen_counts(view: SixteenCandiesView, hand: list[str]) -> Counter:
+    seat = view.seat
+    return _unseen(hand, view.discard_pile, [p.known for p in view.seats if p.seat != seat])
+
+
+def _unseen(hand: list[str], discard_pile: list[str], known: list[list[str]]) -> Counter:
+    """The box less the cards seen: the hand, the discard pile and the rivals' known cards."""
     left = Counter(BOX)
     left.subtract(hand)
-    left.subtract(view.discard_pile)
-    seat = view.seat
-    for player in view.seats:
-        if player.seat != seat:
-            left.subtract(player.known)
+    left.subtract(discard_pile)
+    for cards in known:
+        left.subtract(cards)
     return left
 
 
@@ -132,12 +161,51 @@ def policy(view: SixteenCandiesView, actions: list[str], rng: Rng) -> str:
     me = own_seat(view)
     hand = [card.card for card in me.hand]
     if decision == "draw":
-        return _draw(view, actions, hand)
+        return _draw(actions, hand, view.discard_pile, lambda: _unseen_counts(view, hand))
     if decision == "discard":
         return _discard(actions, hand)
     if decision == "call" and isinstance(me, ValuedSeat):
-        return _call(view, me)
+        players = sum(1 for p in view.seats if not p.out)
+        return _call(players, view.turn_in_round, me.value)
     return actions[rng.below(len(actions))]  # pragma: no cover - every decision is handled above
+
+
+def state_policy(state: State, seat: int, actions: list[str], rng: Rng) -> str:
+    """``policy`` for ``seat`` read straight from the state: the same choice, no view built. It
+    reads the seat's own hand and public facts only."""
+    assert isinstance(state, SixteenCandiesState)
+    phase = state.phase
+    if phase is Phase.SETUP or phase is Phase.ROTATE:
+        return _orient(actions)
+    hand = [CODE[card] for card in state.hands[seat]]
+    if phase is Phase.DRAW:
+        return _draw(actions, hand, state_discards(state), lambda: state_unseen(state, seat, hand))
+    if phase is Phase.DISCARD:
+        return _discard(actions, hand)
+    if phase is Phase.CALL and len(hand) == 3:
+        return _call(state_players(state), turns_in_round(state), state_value(state, seat))
+    return actions[rng.below(len(actions))]  # pragma: no cover - every decision is handled above
+
+
+def state_discards(state: SixteenCandiesState) -> list[str]:
+    return [CODE[card] for card in state.discard]
+
+
+def state_unseen(state: SixteenCandiesState, seat: int, hand: list[str]) -> Counter:
+    """``_unseen_counts`` of the seat's view, from the state."""
+    known = [known_cards(state, owner) for owner in range(state.num_players) if owner != seat]
+    return _unseen(hand, state_discards(state), known)
+
+
+def state_players(state: SixteenCandiesState) -> int:
+    """Seats still in the game (a seat whose pool is empty is out)."""
+    return sum(1 for pool in state.pools if pool != 0)
+
+
+def state_value(state: SixteenCandiesState, seat: int) -> int:
+    """The value of the seat's three cards as turned (its view's ``ValuedSeat.value``)."""
+    halves = [2 * card + up for card, up in zip(state.hands[seat], state.ups[seat], strict=True)]
+    return hand_value(halves)[0]
 
 
 def _orient(actions: list[str]) -> str:
@@ -153,17 +221,20 @@ def _best_orientation(actions: tuple[str, ...]) -> str:
     return max(actions, key=worth)
 
 
-def _draw(view: SixteenCandiesView, actions: list[str], hand: list[str]) -> str:
+def _draw(
+    actions: list[str], hand: list[str], discard_pile: list[str], unseen: Callable[[], Counter]
+) -> str:
+    """``unseen()``: how many of each card the seat has not seen (asked only when needed)."""
     if "draw discard" not in actions:
         return actions[0]
     now = best_value(hand)
     outcomes = with_each(tuple(sorted(hand)))
-    taken = outcomes[view.discard_pile[-1]]
+    taken = outcomes[discard_pile[-1]]
     if "draw pile" not in actions:
         return "draw discard" if taken > now or "skip" not in actions else "skip"
     # The mean over the unseen cards of the hand each would make (whole numbers: summed exactly).
     total = count = 0
-    for code, k in _unseen_counts(view, hand).items():
+    for code, k in unseen().items():
         if k > 0:
             total += outcomes[code] * k
             count += k
@@ -189,9 +260,8 @@ def _best_discard(actions: tuple[str, ...], hand: tuple[str, ...]) -> str:
     return max(actions, key=worth)
 
 
-def _call(view: SixteenCandiesView, me: ValuedSeat) -> str:
-    players = sum(1 for p in view.seats if not p.out)
-    return "call" if me.value >= call_need(players, view.turn_in_round) else "end"
+def _call(players: int, turn_in_round: int, value: int) -> str:
+    return "call" if value >= call_need(players, turn_in_round) else "end"
 
 
 def call_need(players: int, turns_in_round: int) -> int:

@@ -16,6 +16,9 @@ from itertools import product
 
 from candlebox.engine import Rng, State
 from candlebox.engine.plugin import SearchHooks
+from candlebox.games.sixteen_candies.cards import CODE, HALF_CODE
+from candlebox.games.sixteen_candies.cards import WILD as WILD_TYPE
+from candlebox.games.sixteen_candies.decision import Phase
 from candlebox.games.sixteen_candies.heuristic import (
     CARDS,
     INSTANT,
@@ -25,8 +28,14 @@ from candlebox.games.sixteen_candies.heuristic import (
     own_seat,
     policy,
     shown,
+    state_players,
+    state_policy,
+    state_value,
 )
+from candlebox.games.sixteen_candies.state import SixteenCandiesState
+from candlebox.games.sixteen_candies.view import turns_in_round
 from candlebox.games.sixteen_candies.views import SixteenCandiesView, ValuedSeat
+from candlebox.games.sixteen_candies.wild import hand_penalty, hand_value
 
 # ----------------------------------------------------------------------------- the searcher's own play
 # Against this policy it pays to let it call first: a non-caller never pays more than its penalty and
@@ -58,11 +67,31 @@ def search_policy(view: SixteenCandiesView, actions: list[str], rng: Rng) -> str
     return policy(view, actions, rng)
 
 
+def own_state_policy(state: State, seat: int, actions: list[str], rng: Rng) -> str:
+    """``search_policy`` for ``seat`` read straight from the state: the same choice, no view built."""
+    assert isinstance(state, SixteenCandiesState)
+    phase = state.phase
+    if phase is Phase.CALL:
+        need = call_need(state_players(state), turns_in_round(state)) + LATER
+        return "call" if state_value(state, seat) >= need else "end"
+    if phase is Phase.ROTATE and state.caller >= 0:
+        best = _orient(actions)
+        players = state_players(state)
+        if shown(best.split(" ")[1:])[0] < _bound(players, len(state.queue), turns_in_round(state)):
+            return _least_penalty(tuple(actions))
+        return best
+    return state_policy(state, seat, actions, rng)
+
+
 def caller_bound(view: SixteenCandiesView) -> int:
     """The least hand value the caller of this round called with, if it plays like ``policy``."""
     players = sum(1 for p in view.seats if not p.out)
-    finals_done = players - 2 - len(view.final_turns)  # before this seat's (the current) turn
-    return call_need(players, view.turn_in_round - finals_done - 1)
+    return _bound(players, len(view.final_turns), view.turn_in_round)
+
+
+def _bound(players: int, finals_left: int, turn_in_round: int) -> int:
+    finals_done = players - 2 - finals_left  # before this seat's (the current) turn
+    return call_need(players, turn_in_round - finals_done - 1)
 
 
 @lru_cache(maxsize=1 << 14)
@@ -215,17 +244,19 @@ def best_shown(cards: tuple[str, ...]) -> tuple[int, int]:
 
 def plausibility(world: State, seat: int, rivals: tuple[Rival, ...]) -> float:
     """How likely the rivals' observed choices are in this determinization if they play like this
-    policy: 1 when each would have made them, UNLIKELY for each choice it would not have."""
+    policy: 1 when each would have made them, UNLIKELY for each choice it would not have. It reads
+    each rival's hand straight from the determinization (what ``typed_view(rival)`` would show)."""
+    assert isinstance(world, SixteenCandiesState)
     weight = 1.0
     for rival in rivals:
-        player = world.typed_view(rival.seat).seats[rival.seat]
-        if not isinstance(player, ValuedSeat):  # not three cards
+        types = world.hands[rival.seat]
+        if len(types) != 3:  # not three cards
             continue
-        hand = [card.card for card in player.hand]
+        hand = [CODE[card] for card in types]
         value = best_value(hand)
         # This policy would have turned up an instant win, called with this hand when the rival
         # did not, or not called with it when it did; and a caller's cards stay turned its best
-        # way (resample turns them at random).
+        # way (resample turns them at random; ``orient`` turns them back).
         if (
             value >= INSTANT
             or (rival.below is not None and value >= rival.below)
@@ -233,7 +264,8 @@ def plausibility(world: State, seat: int, rivals: tuple[Rival, ...]) -> float:
                 rival.called
                 and (
                     value < rival.at_least
-                    or (player.value, player.penalty) != best_shown(tuple(sorted(hand)))
+                    or _shown_of(tuple(types), tuple(world.ups[rival.seat]))
+                    != best_shown(tuple(sorted(hand)))
                 )
             )
         ):
@@ -246,6 +278,46 @@ def plausibility(world: State, seat: int, rivals: tuple[Rival, ...]) -> float:
     return weight
 
 
+@lru_cache(maxsize=1 << 14)
+def _shown_of(types: tuple[int, ...], ups: tuple[int, ...]) -> tuple[int, int]:
+    """(value, penalty) of cards turned so, as the holder's view shows them (``ValuedSeat``)."""
+    halves = [2 * card + up for card, up in zip(types, ups, strict=True)]
+    return hand_value(halves)[0], hand_penalty(halves)
+
+
+@lru_cache(maxsize=1 << 14)
+def _best_ups(types: tuple[int, ...]) -> tuple[int, ...] | None:
+    """How this policy turns these cards (the first of the best ways), or None when the best way
+    shows an instant win (the model then rules the hand out anyway)."""
+    choices = [(0,) if card == WILD_TYPE else (0, 1) for card in types]
+    best: tuple[int, ...] | None = None
+    best_key = (-1, 0)
+    for ups in product(*choices):
+        value, penalty = shown(
+            [HALF_CODE[2 * card + up] for card, up in zip(types, ups, strict=True)]
+        )
+        if (value, -penalty) > best_key:
+            best, best_key = ups, (value, -penalty)
+    return None if best_key[0] >= INSTANT else best
+
+
+def orient(world: State, seat: int, rivals: tuple[Rival, ...]) -> None:
+    """A caller's cards turned this policy's best way in a fresh determinization, as the rival model
+    says they are (resample turns them at random; rejecting deals until chance turns them right
+    cost most of the search's time). The best way shows no instant win, so the deal stays a
+    possible one."""
+    assert isinstance(world, SixteenCandiesState)
+    for rival in rivals:
+        if not rival.called:
+            continue
+        types = world.hands[rival.seat]
+        if len(types) != 3:
+            continue
+        ups = _best_ups(tuple(types))
+        if ups is not None:
+            world.ups[rival.seat] = list(ups)
+
+
 SEARCH_HOOKS = SearchHooks(
     policy=search_policy,
     # Measured (docs/simulation.md, Strength): rollouts exactly as the policies play, and the
@@ -255,4 +327,7 @@ SEARCH_HOOKS = SearchHooks(
     horizon=horizon,
     observe=observe,
     plausibility=plausibility,
+    orient=orient,
+    state_policy=state_policy,
+    own_state_policy=own_state_policy,
 )

@@ -111,7 +111,7 @@ def _player(st: SixteenCandiesState, owner: int, viewer: int | None, over: bool)
     )
 
 
-def _turns_in_round(st: SixteenCandiesState) -> int:
+def turns_in_round(st: SixteenCandiesState) -> int:
     return sum(1 for e in st.events[st.round_start :] if e[0] == "end-turn")
 
 
@@ -149,7 +149,7 @@ def typed_view(st: SixteenCandiesState, seat: int | None) -> SixteenCandiesView:
         rounds_played=st.rounds_played,
         rounds=st.rounds_limit,
         turn=st.turns,
-        turn_in_round=_turns_in_round(st),
+        turn_in_round=turns_in_round(st),
         max_turns=st.max_turns,
         marker=st.marker,
         active=None if over else st.active,

@@ -7,6 +7,7 @@ from __future__ import annotations
 from fastapi import APIRouter
 
 from candlebox.server.routes import (
+    coach,
     games,
     leaving,
     lobby,
@@ -30,4 +31,5 @@ ROUTERS: tuple[APIRouter, ...] = (
     rules.router,
     rematch.router,
     ops.router,  # /healthz, /metrics (issue 17)
+    coach.router,
 )

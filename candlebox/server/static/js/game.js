@@ -11,6 +11,7 @@ import { readyForKeys } from "./keys.js";
 import { thinkingNote } from "./thinking.js";
 import * as motion from "./motion.js";
 import * as tooltips from "./tooltips.js";
+import * as coach from "./hint.js";
 import { clear, h, plural, toast } from "./ui.js";
 import * as words from "./words.js";
 
@@ -258,6 +259,8 @@ function renderAll(full, added) {
   if (full || frame.over) fairness.render(game, $("practice"), $("fairness"), gameId);
   if (!page.replay) renderLog(full ? page.log : added, full);
   renderReplayBar();
+  // the coach panel: hints and the post-game review (js/hint.js)
+  coach.render({ gameId, token: page.token, frame, act, replaying: Boolean(page.replay) });
   renderEnd();
 }
 

@@ -1,0 +1,234 @@
+"""Coaching from the search: hints during a game and a review of a finished one (issue 16).
+
+    >>> import candlebox
+    >>> from candlebox import analysis
+    >>> game = candlebox.new_game("candle-quest", players=2, seed=3)
+    >>> tip = analysis.hint(game, game.to_act[0], iterations=50)
+    >>> tip.options[0].action == tip.best
+    True
+
+Both run the ISMCTS bot (candlebox/bots/ismcts.py) for one seat. It reads the real state only through
+that seat's legal actions, view, log and determinizations (``State.resample``), so a hint or a review
+uses nothing the seat may not know: two states the seat cannot tell apart get the same answer (with an
+iteration budget and the same seed; a time budget depends on the machine's speed). Every action is
+tried at least once (no progressive widening), so each gets an estimate.
+
+A win chance is the search's mean reward for an action: the share of a win it expects the seat to get
+after choosing it (1 shared by the winners of a finished game, the game's own estimate where a rollout
+stops early). A review compares, at each of the seat's decisions with a choice, the win chance of the
+search's preferred action (``before``) with that of the action chosen (``after``); the difference is
+what the choice lost, marked like a chess site's analysis (``MARKS``).
+
+This module may import bots; the engine and the games never import it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from candlebox.bots.ismcts import ISMCTSBot
+from candlebox.engine import State, game_info, load
+
+__all__ = [
+    "MARKS",
+    "Decision",
+    "Hint",
+    "Option",
+    "Review",
+    "decisions_of",
+    "hint",
+    "mark",
+    "review",
+    "review_move",
+    "worst",
+]
+
+# What a decision lost, in shares of a win, for each mark: the largest that applies.
+MARKS: tuple[tuple[str, float], ...] = (("blunder", 0.20), ("mistake", 0.10), ("inaccuracy", 0.05))
+
+
+@dataclass(frozen=True)
+class Option:
+    """One legal action as the search sees it: ``win`` its estimated win chance, ``visits`` how many
+    of the search's iterations tried it."""
+
+    action: str
+    label: str
+    win: float
+    visits: int
+
+
+@dataclass(frozen=True)
+class Hint:
+    """The seat's legal actions ranked: the search's choice first, then by visits and win chance."""
+
+    seat: int
+    best: str
+    options: tuple[Option, ...]
+    iterations: int
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def _bot(seconds: float | None, iterations: int | None, seed: int) -> ISMCTSBot:
+    if seconds is None and iterations is None:
+        raise ValueError("give a search budget: seconds or iterations")
+    return ISMCTSBot(seed=seed, seconds=seconds, iterations=iterations, widening=0)
+
+
+def hint(
+    state: State,
+    seat: int,
+    seconds: float | None = 1.0,
+    *,
+    iterations: int | None = None,
+    seed: int = 0,
+) -> Hint:
+    """The seat's legal actions ranked by the search, within ``seconds`` and ``iterations``
+    (whichever ends first; pass ``seconds=None`` and an iteration count for a reproducible hint).
+    ValueError when the seat has no decision to make."""
+    bot = _bot(seconds, iterations, seed)
+    best, stats = bot.ponder(state, seat)
+    options = [
+        Option(action, state.label(seat, action), round(mean, 4), visits)
+        for action, (visits, mean) in stats.items()
+    ]
+    options.sort(key=lambda o: (o.action != best, -o.visits, -o.win))
+    return Hint(seat, best, tuple(options), int(bot.last.get("iterations", 0)))
+
+
+def mark(loss: float) -> str:
+    """The mark of a decision that lost ``loss`` (a share of a win): "" for none."""
+    for name, threshold in MARKS:
+        if loss >= threshold:
+            return name
+    return ""
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One decision of the reviewed seat: ``move`` its number in the game's history (from 1)."""
+
+    move: int
+    chosen: str
+    chosen_label: str
+    best: str
+    best_label: str
+    before: float  # the win chance of the search's preferred action
+    after: float  # the win chance of the action chosen
+    loss: float
+    mark: str
+
+
+@dataclass(frozen=True)
+class Review:
+    game: str
+    seat: int
+    decisions: tuple[Decision, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def worst(result: Review, count: int = 3) -> list[Decision]:
+    """The decisions that lost the most (marked ones only), worst first."""
+    marked = [d for d in result.decisions if d.mark]
+    return sorted(marked, key=lambda d: (-d.loss, d.move))[:count]
+
+
+def _replayed(saved: dict[str, Any] | State, seat: int) -> tuple[State, State]:
+    """The saved game checked (its final state) and a fresh start of it to replay."""
+    data = saved.to_json() if isinstance(saved, State) else saved
+    final = load(data)  # checks the file
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < final.num_players:
+        raise ValueError(
+            f"seat {seat!r} is not a seat of this {final.num_players}-player game "
+            f"(seats 0–{final.num_players - 1})"
+        )
+    info = game_info(final.game_id)
+    return final, info.create(final.variant, final.num_players, final.seed, final.options)
+
+
+def _decision(
+    state: State,
+    seat: int,
+    number: int,
+    action: str,
+    seconds: float | None,
+    iterations: int | None,
+    seed: int,
+) -> Decision:
+    tip = hint(state, seat, seconds, iterations=iterations, seed=seed)
+    wins = {o.action: o.win for o in tip.options}
+    before, after = wins[tip.best], wins.get(action, 0.0)
+    loss = round(max(0.0, before - after), 4) if action != tip.best else 0.0
+    return Decision(
+        number,
+        action,
+        state.label(seat, action),
+        tip.best,
+        state.label(seat, tip.best),
+        before,
+        after,
+        loss,
+        mark(loss),
+    )
+
+
+def decisions_of(saved: dict[str, Any] | State, seat: int) -> list[int]:
+    """The move numbers (from 1) at which ``seat`` chose among several actions: what a review
+    searches. ValueError for a malformed save or a seat not in the game."""
+    final, state = _replayed(saved, seat)
+    numbers = []
+    for number, (mover, action) in enumerate(final.history, start=1):
+        if mover == seat and len(state.legal_actions(seat)) > 1:
+            numbers.append(number)
+        state.apply_unchecked(mover, action)
+    return numbers
+
+
+def review_move(
+    saved: dict[str, Any] | State,
+    seat: int,
+    number: int,
+    seconds: float | None = 1.0,
+    *,
+    iterations: int | None = None,
+    seed: int = 0,
+) -> Decision:
+    """One decision of a review (move ``number``, from :func:`decisions_of`), as :func:`review`
+    gives it: a plain function of plain data, for a worker process (the server runs a review as
+    one such job per decision, which is also its progress)."""
+    final, state = _replayed(saved, seat)
+    if not 1 <= number <= len(final.history) or final.history[number - 1][0] != seat:
+        raise ValueError(f"move {number} is not a decision of seat {seat}")
+    for mover, action in final.history[: number - 1]:
+        state.apply_unchecked(mover, action)
+    return _decision(state, seat, number, final.history[number - 1][1], seconds, iterations, seed)
+
+
+def review(
+    saved: dict[str, Any] | State,
+    seat: int,
+    seconds: float | None = 1.0,
+    *,
+    iterations: int | None = None,
+    seed: int = 0,
+    progress: Callable[[int, int], None] | None = None,
+) -> Review:
+    """Each decision ``seat`` made with a choice in the saved game (``State.to_json``'s form, or a
+    state), searched as :func:`hint` does from that seat's knowledge at the time. ``progress(done,
+    total)`` is called after each. ValueError for a malformed save or a seat not in the game."""
+    final, state = _replayed(saved, seat)
+    total = len(decisions_of(final, seat))
+    decisions: list[Decision] = []
+    for number, (mover, action) in enumerate(final.history, start=1):
+        if mover == seat and len(state.legal_actions(seat)) > 1:
+            decisions.append(_decision(state, seat, number, action, seconds, iterations, seed))
+            if progress is not None:
+                progress(len(decisions), total)
+        state.apply_unchecked(mover, action)
+    return Review(final.game_id, seat, tuple(decisions))

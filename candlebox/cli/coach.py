@@ -1,0 +1,100 @@
+"""The terminal's coach: ``hint`` during ``candlebox play`` and ``candlebox review FILE --seat N``
+(candlebox/analysis.py does the searching)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+import candlebox
+from candlebox import analysis
+from candlebox.cli import saving
+from candlebox.cli.errors import CliError, user_errors
+from candlebox.engine import State
+
+SHOWN = 5  # a hint lists the search's best few actions
+
+
+def print_hint(
+    state: State, seat: int, console: Console, seconds: float | None, iterations: int | None
+) -> None:
+    """The seat's best actions by the search, with their win chances; seeded by the position, so
+    asking twice gives the same hint (with an iteration budget)."""
+    console.print(f"[dim]Thinking ({_budget(seconds, iterations)})…[/]")
+    budget = None if iterations is not None else seconds
+    tip = analysis.hint(
+        state, seat, budget, iterations=iterations, seed=state.seed + len(state.history)
+    )
+    for rank, option in enumerate(tip.options[:SHOWN], start=1):
+        star = "[bold green]★[/]" if option.action == tip.best else " "
+        console.print(
+            f"{star} {rank}. [bold]{escape(option.action)}[/]  {escape(option.label)}  "
+            f"[cyan]{option.win:.0%}[/] [dim]({option.visits} tries)[/]"
+        )
+    if len(tip.options) > SHOWN:
+        console.print(f"[dim]  … and {len(tip.options) - SHOWN} more.[/]")
+
+
+def _count(count: int, name: str) -> str:
+    if count == 1:
+        return f"1 {name}"
+    return f"{count} {name[:-1] + 'ies' if name.endswith('y') else name + 's'}"
+
+
+def _budget(seconds: float | None, iterations: int | None) -> str:
+    if iterations is not None:
+        return f"{iterations} searches"
+    return f"up to {seconds:g} s"
+
+
+def review(
+    path: Path, seat: int, seconds: float | None, iterations: int | None, console: Console
+) -> None:
+    """``candlebox review``: each of the seat's decisions with a choice, the search's preference,
+    the win chance before and after, and the costliest ones marked."""
+    data = saving.read(path)
+    with user_errors(f"{path}: "):
+        state = candlebox.load(data)
+    if not 0 <= seat < state.num_players:
+        raise CliError(f"--seat {seat}: this game has seats 0–{state.num_players - 1}")
+    columns = (TextColumn("reviewing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=console, transient=True) as bar:
+        task = bar.add_task("review", total=None)
+
+        def progress(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        result = analysis.review(
+            data, seat, seconds, iterations=iterations, seed=state.seed, progress=progress
+        )
+    table = Table(title=f"Review of seat {seat} ({_budget(seconds, iterations)} per decision)")
+    for header in ("move", "chosen", "search's choice", "win before", "after", ""):
+        table.add_column(header)
+    for d in result.decisions:
+        style = {"blunder": "bold red", "mistake": "red", "inaccuracy": "yellow"}.get(d.mark, "")
+        table.add_row(
+            str(d.move),
+            escape(d.chosen),
+            "=" if d.best == d.chosen else escape(d.best),
+            f"{d.before:.0%}",
+            f"{d.after:.0%}",
+            f"[{style}]{d.mark}[/]" if d.mark else "",
+        )
+    console.print(table)
+    counts = {
+        name: sum(1 for d in result.decisions if d.mark == name) for name, _ in analysis.MARKS
+    }
+    console.print(
+        f"{len(result.decisions)} decisions: "
+        + ", ".join(_count(count, name) for name, count in counts.items())
+        + "."
+    )
+    for d in analysis.worst(result):
+        console.print(
+            f"[bold]Move {d.move}[/]: {escape(d.chosen_label)} — the search preferred "
+            f"{escape(d.best_label)} ({d.before:.0%} against {d.after:.0%})."
+        )

@@ -1,0 +1,178 @@
+"""Hints and post-game reviews at the server (issue 16), from candlebox/analysis.py.
+
+Hints: ``POST /api/games/{id}/hint`` with the seat's credential, allowed when every other seat is a
+bot, or when the table allowed hints at creation (``"hints": true``; shown to everyone in the game's
+public facts and logged). The search time is the server's (``HINT_SECONDS``, at most the bots'
+``max_bot_seconds``); it runs in a worker thread on a copy of the game, at most one per seat at a
+time and one per ``HINT_EVERY`` seconds.
+
+Reviews: ``POST /api/games/{id}/review`` ``{"seat": N}`` on a finished game (public, like its saved
+file) queues one job per decision of that seat (``analysis.review_move``: a plain function of plain
+data) on a ``ProcessPoolExecutor`` of ``REVIEW_WORKERS`` processes, at most ``MAX_REVIEWS`` reviews
+at once; ``GET`` the same path with ``?seat=N`` reports the progress, then the review, which is stored
+with the game (the ``reviews`` table) and served from there afterwards. Whoever rebuilds how bots
+run (several processes, PostgreSQL) can move ``review_move`` into their workers as it is.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import multiprocessing
+import time
+from concurrent.futures import Executor, ProcessPoolExecutor
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from sqlalchemy import insert, select
+
+from candlebox import analysis
+from candlebox.server.errors import Rejected
+from candlebox.server.live import LiveGame
+from candlebox.server.registry import LiveGames
+from candlebox.server.storage import reviews
+
+log = logging.getLogger("candlebox.server")
+
+HINT_SECONDS = 1.0  # a hint's search, capped by Settings.max_bot_seconds
+HINT_EVERY = 3.0  # seconds between two hints of one seat
+REVIEW_SECONDS = 0.5  # a review's search per decision
+REVIEW_WORKERS = 1
+MAX_REVIEWS = 2  # reviews computed at once; more are refused (429) until one finishes
+
+
+def hints_allowed(live: LiveGame, seat: int) -> bool:
+    """Every other seat is a bot, or the table allowed hints when it was created."""
+    others = [s for s in live.record.seats if s.seat != seat]
+    return live.record.hints or all(s.kind == "bot" for s in others)
+
+
+@dataclass
+class _Job:
+    total: int
+    done: int = 0
+    decisions: list[Any] = field(default_factory=list)
+
+
+class Coach:
+    def __init__(self, registry: LiveGames, max_seconds: float) -> None:
+        self.registry = registry
+        self.hint_seconds = min(HINT_SECONDS, max_seconds)
+        self.last_hint: dict[tuple[str, int], float] = {}
+        self.thinking: set[tuple[str, int]] = set()
+        self.jobs: dict[tuple[str, int], _Job] = {}
+        self._pool: Executor | None = None
+
+    def pool(self) -> Executor:
+        if self._pool is None:
+            # spawn, not fork: the server has threads (the writer, the to_thread workers) whose
+            # locks a forked child could inherit held.
+            context = multiprocessing.get_context("spawn")
+            self._pool = ProcessPoolExecutor(max_workers=REVIEW_WORKERS, mp_context=context)
+        return self._pool
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+
+    # ------------------------------------------------------------------ hints
+    async def hint(self, game_id: str, token: str | None) -> dict[str, Any]:
+        live = self.registry.live(game_id)
+        seat = self.registry.seat_for_token(live, token)
+        if not hints_allowed(live, seat):
+            raise Rejected(
+                "hints-off",
+                "hints are for games against bots only, unless the table allowed them when it "
+                "was created",
+                403,
+            )
+        key = (game_id, seat)
+        now = time.monotonic()
+        if key in self.thinking or now - self.last_hint.get(key, -HINT_EVERY) < HINT_EVERY:
+            raise Rejected("too-many-hints", f"one hint per {HINT_EVERY:g} seconds, please", 429)
+        state = live.state
+        if len(state.legal_actions(seat)) < 1:
+            raise Rejected("not-your-turn", "you have no decision to make now", 409)
+        world = state.clone()  # the search reads a copy: moves may arrive meanwhile
+        move = live.moves
+        self.thinking.add(key)
+        try:
+            tip = await asyncio.to_thread(
+                analysis.hint, world, seat, self.hint_seconds, seed=world.seed + move
+            )
+        finally:
+            self.thinking.discard(key)
+            self.last_hint[key] = time.monotonic()
+        return {"move": move, **tip.to_json()}
+
+    # ------------------------------------------------------------------ reviews
+    async def start_review(self, game_id: str, seat: int) -> dict[str, Any]:
+        live = await self.registry.any_game(game_id)
+        if not live.over:
+            raise Rejected("not-over", "a game can be reviewed once it is over", 409)
+        if not 0 <= seat < live.record.players:
+            raise Rejected("bad-seat", f"seats are 0–{live.record.players - 1}")
+        key = (game_id, seat)
+        if key in self.jobs or await self._stored(game_id, seat) is not None:
+            return await self.review(game_id, seat)
+        if len(self.jobs) >= MAX_REVIEWS:
+            raise Rejected("busy", "the server is reviewing other games; try again shortly", 429)
+        saved = live.state.to_json()
+        numbers = await asyncio.to_thread(analysis.decisions_of, saved, seat)
+        job = self.jobs[key] = _Job(len(numbers))
+        asyncio.get_running_loop().create_task(self._run(live, seat, saved, numbers, job))
+        log.info("reviewing seat %d of game %s: %d decisions", seat, game_id, len(numbers))
+        return await self.review(game_id, seat)
+
+    async def _run(
+        self, live: LiveGame, seat: int, saved: dict[str, Any], numbers: list[int], job: _Job
+    ) -> None:
+        loop = asyncio.get_running_loop()
+        key = (live.id, seat)
+        try:
+            for number in numbers:
+                decision = await loop.run_in_executor(
+                    self.pool(), _review_move, saved, seat, number, REVIEW_SECONDS
+                )
+                job.decisions.append(decision)
+                job.done += 1
+            result = {"game": live.record.game, "seat": seat, "decisions": job.decisions}
+            text = json.dumps(result)
+            await self.registry.writer.run(
+                lambda conn: conn.execute(
+                    insert(reviews).values(game_id=live.id, seat=seat, result=text, at=time.time())
+                )
+            )
+        except Exception:  # a review is a courtesy: log it, never take the server down
+            log.exception("review of seat %d of game %s failed", seat, live.id)
+        finally:
+            self.jobs.pop(key, None)
+
+    async def _stored(self, game_id: str, seat: int) -> dict[str, Any] | None:
+        def read() -> str | None:
+            with self.registry.storage.engine.connect() as conn:
+                found = conn.execute(
+                    select(reviews.c.result).where(
+                        reviews.c.game_id == game_id, reviews.c.seat == seat
+                    )
+                )
+                return found.scalar()
+
+        text = await asyncio.to_thread(read)
+        return None if text is None else dict(json.loads(text))
+
+    async def review(self, game_id: str, seat: int) -> dict[str, Any]:
+        job = self.jobs.get((game_id, seat))
+        if job is not None:
+            return {"status": "running", "done": job.done, "total": job.total}
+        stored = await self._stored(game_id, seat)
+        if stored is None:
+            await self.registry.any_game(game_id)  # 404 for a game that does not exist
+            raise Rejected("no-review", "this seat's review has not been asked for", 404)
+        return {"status": "done", "review": stored}
+
+
+def _review_move(saved: dict[str, Any], seat: int, number: int, seconds: float) -> dict[str, Any]:
+    """One decision reviewed, in a worker process (plain data in and out)."""
+    return asdict(analysis.review_move(saved, seat, number, seconds, seed=int(saved["seed"])))

@@ -1,0 +1,189 @@
+// The coach on the game page (issue 16): a Hint button while it is your turn, where hints are allowed
+// (every other seat is a bot, or the table allowed hints when it was created), and a Review button on a
+// finished game, which the server computes in the background while this shows its progress.
+// game.js calls render(...) after every frame; this module owns its own panel and styles.
+
+import { api } from "./api.js";
+import { clear, h, toast } from "./ui.js";
+
+const state = {
+  panel: null,
+  move: -1, // the move the hint shown is for
+  hint: null,
+  asking: false,
+  review: null, // the last answer of /review
+  polling: false,
+};
+
+function panel() {
+  if (state.panel && state.panel.isConnected) return state.panel;
+  if (!document.querySelector('link[href="/static/css/coach.css"]')) {
+    document.head.append(h("link", { rel: "stylesheet", href: "/static/css/coach.css" }));
+  }
+  state.panel = h("section.panel.coach-panel", { hidden: true, "aria-live": "polite" });
+  const actions = document.querySelector(".actions-panel");
+  if (actions) actions.before(state.panel);
+  return state.panel;
+}
+
+function allowed(frame) {
+  if (frame.you === null || frame.you === undefined) return false;
+  if (frame.game && frame.game.hints) return true;
+  return frame.seats.every((seat) => seat.seat === frame.you || seat.kind === "bot");
+}
+
+const pct = (x) => `${Math.round(x * 100)}%`;
+
+/** ctx: {gameId, token, frame, act, replaying} */
+export function render(ctx) {
+  const box = panel();
+  const { frame } = ctx;
+  if (ctx.replaying) {
+    box.hidden = true;
+    return;
+  }
+  if (frame.over) {
+    renderReview(box, ctx);
+    return;
+  }
+  const yourTurn = frame.legal.length > 0 && allowed(frame);
+  box.hidden = !allowed(frame);
+  if (box.hidden) return;
+  if (state.move !== frame.move) state.hint = null; // a hint is for one position only
+  clear(box);
+  box.append(
+    h(
+      "div.coach-head",
+      h("h2", "Coach"),
+      h(
+        "button.small.coach-ask",
+        {
+          disabled: !yourTurn || state.asking,
+          title: "The search's best moves for you, with their chances of winning",
+          onclick: () => ask(ctx),
+        },
+        state.asking ? "Thinking…" : "Hint",
+      ),
+    ),
+  );
+  if (frame.game && frame.game.hints) box.append(h("p.note", "Hints are allowed for every player at this table."));
+  if (state.hint && frame.legal.length) {
+    const list = h("ol.coach-list");
+    for (const option of state.hint.options.slice(0, 3)) {
+      list.append(
+        h(
+          "li",
+          h("span.coach-win", pct(option.win)),
+          h("span.coach-label", { title: option.action }, option.label),
+          h("button.small.subtle", { onclick: () => ctx.act(option.action), title: "Play this" }, "Play"),
+        ),
+      );
+    }
+    box.append(list, h("p.note", `Chances of winning as the search sees them, from what you can see (${state.hint.iterations} tries).`));
+  }
+}
+
+async function ask(ctx) {
+  const move = ctx.frame.move;
+  state.asking = true;
+  render(ctx);
+  try {
+    const tip = await api(`/api/games/${encodeURIComponent(ctx.gameId)}/hint`, { method: "POST", token: ctx.token });
+    state.hint = tip.move === move ? tip : null;
+    state.move = tip.move;
+  } catch (error) {
+    toast(error.message, "error");
+  } finally {
+    state.asking = false;
+    render(ctx);
+  }
+}
+
+// ----------------------------------------------------------------------------- review
+function reviewSeat(frame) {
+  return frame.you === null || frame.you === undefined ? 0 : frame.you;
+}
+
+function renderReview(box, ctx) {
+  const { frame } = ctx;
+  const seat = reviewSeat(frame);
+  box.hidden = false;
+  clear(box);
+  const answer = state.review;
+  const running = answer && answer.status === "running";
+  box.append(
+    h(
+      "div.coach-head",
+      h("h2", "Review"),
+      answer && answer.status === "done"
+        ? null
+        : h(
+            "button.small.coach-review",
+            { disabled: running, onclick: () => startReview(ctx, seat), title: "How each of your decisions compares with the search's" },
+            running ? `Reviewing… ${answer.done} / ${answer.total}` : "Review my game",
+          ),
+    ),
+  );
+  if (running) {
+    box.append(h("progress.coach-progress", { max: answer.total || 1, value: answer.done }));
+  }
+  if (answer && answer.status === "done") box.append(summary(answer.review, frame));
+  if (!answer) box.append(h("p.note", `Each decision of ${frame.seats[seat].name} weighed by the search.`));
+}
+
+function summary(review, frame) {
+  const decisions = review.decisions;
+  const marked = decisions.filter((d) => d.mark).sort((a, b) => b.loss - a.loss);
+  const counts = ["blunder", "mistake", "inaccuracy"].map((mark) => {
+    const n = decisions.filter((d) => d.mark === mark).length;
+    return `${n} ${n === 1 ? mark : mark === "inaccuracy" ? "inaccuracies" : mark + "s"}`;
+  });
+  const agreed = decisions.filter((d) => d.chosen === d.best).length;
+  const out = h(
+    "div",
+    h(
+      "p.coach-score",
+      `${decisions.length} ${decisions.length === 1 ? "decision" : "decisions"} · ${agreed} as the search would · ${counts.join(", ")}`,
+    ),
+  );
+  const list = h("ol.coach-list.coach-marks");
+  for (const d of marked.slice(0, 5)) {
+    list.append(
+      h(
+        "li",
+        h(`span.coach-mark.${d.mark}`, d.mark),
+        h(
+          "span.coach-label",
+          `Move ${d.move}: ${d.chosen_label} (${pct(d.after)}). Better: ${d.best_label} (${pct(d.before)}).`,
+        ),
+      ),
+    );
+  }
+  if (marked.length) out.append(list);
+  else out.append(h("p.note", "Nothing the search would call a mistake."));
+  return out;
+}
+
+async function startReview(ctx, seat) {
+  const path = `/api/games/${encodeURIComponent(ctx.gameId)}/review`;
+  try {
+    state.review = await api(path, { method: "POST", body: { seat } });
+  } catch (error) {
+    toast(error.message, "error");
+    return;
+  }
+  render(ctx);
+  if (state.polling) return;
+  state.polling = true;
+  try {
+    while (state.review && state.review.status === "running") {
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      state.review = await api(`${path}?seat=${seat}`);
+      render(ctx);
+    }
+  } catch (error) {
+    toast(error.message, "error");
+  } finally {
+    state.polling = false;
+  }
+}

@@ -1,0 +1,101 @@
+"""Hints and reviews (candlebox/analysis.py): from what the seat may know only, and reproducible."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import candlebox
+from candlebox import analysis
+from candlebox.engine import Rng, State
+
+
+def _midgame(game: str, players: int, seed: int, steps: int) -> State:
+    state = candlebox.new_game(game, players=players, seed=seed)
+    pick = random.Random(seed)
+    for _ in range(steps):
+        seat = state.to_act[0]
+        state.apply(seat, pick.choice(state.legal_actions(seat)))
+    while len(state.legal_actions(state.to_act[0])) < 2:
+        seat = state.to_act[0]
+        state.apply(seat, state.legal_actions(seat)[0])
+    return state
+
+
+@pytest.mark.parametrize(
+    ("game", "players", "steps"), [("sixteen-candies", 3, 9), ("candle-quest", 3, 14)]
+)
+def test_hint_is_the_same_on_states_the_seat_cannot_tell_apart(
+    game: str, players: int, steps: int
+) -> None:
+    state = _midgame(game, players, 4, steps)
+    seat = state.to_act[0]
+    twins = [state.resample(seat, 11), state.resample(seat, 12)]
+    # The twins differ in what the seat cannot see (others' cards or the draw order)...
+    assert any(twin.to_json()["state"] != state.to_json()["state"] for twin in twins)
+    # ...and look the same from the seat.
+    assert all(twin.view(seat) == state.view(seat) for twin in twins)
+    tip = analysis.hint(state, seat, None, iterations=60, seed=5)
+    assert all(analysis.hint(twin, seat, None, iterations=60, seed=5) == tip for twin in twins)
+    assert sorted(o.action for o in tip.options) == sorted(state.legal_actions(seat))
+    assert tip.options[0].action == tip.best
+    assert all(0.0 <= o.win <= 1.0 and o.visits >= 1 for o in tip.options)
+    assert sum(o.visits for o in tip.options) == 60
+    assert tip.options[0].label == state.label(seat, tip.best)
+
+
+@pytest.mark.parametrize("game", ["candle-quest", "sixteen-candies"])
+def test_review_of_the_search_own_choices_marks_nothing(game: str) -> None:
+    state = candlebox.new_game(game, players=2, seed=8, max_turns=8)
+    rival = candlebox.game_info(game).policy()
+    assert rival is not None
+    while not state.is_over:
+        seat = state.to_act[0]
+        actions = state.legal_actions(seat)
+        if seat == 0 and len(actions) > 1:
+            action = analysis.hint(state, 0, None, iterations=25, seed=3).best
+        else:
+            action = rival(state.typed_view(seat), actions, Rng(1))
+        state.apply(seat, action)
+    seen: list[tuple[int, int]] = []
+    result = analysis.review(
+        state.to_json(), 0, None, iterations=25, seed=3, progress=lambda d, t: seen.append((d, t))
+    )
+    assert result.decisions, "the seat had decisions to review"
+    assert all(d.chosen == d.best and d.loss == 0 and not d.mark for d in result.decisions)
+    assert seen and seen[-1][0] == seen[-1][1]  # progress reached the end
+    # The same game reviewed for the other seat (the heuristic's choices) finds some to question.
+    other = analysis.review(state.to_json(), 1, None, iterations=25, seed=3)
+    assert any(d.chosen != d.best for d in other.decisions)
+
+
+def test_review_marks_a_losing_choice_and_rejects_bad_input() -> None:
+    assert analysis.mark(0.25) == "blunder"
+    assert analysis.mark(0.12) == "mistake"
+    assert analysis.mark(0.06) == "inaccuracy"
+    assert analysis.mark(0.01) == ""
+    state = candlebox.new_game("candle-quest", players=2, seed=1)
+    with pytest.raises(ValueError, match="seat 5 is not a seat"):
+        analysis.review(state.to_json(), 5, None, iterations=5)
+    with pytest.raises(ValueError, match="'game' field"):
+        analysis.review({"history": []}, 0, None, iterations=5)
+    with pytest.raises(ValueError, match="search budget"):
+        analysis.hint(state, 0, None)
+
+
+def test_a_review_is_its_decisions_reviewed_one_by_one() -> None:
+    state = candlebox.new_game("candle-quest", players=2, seed=2, max_turns=4)
+    pick = random.Random(2)
+    while not state.is_over:
+        seat = state.to_act[0]
+        state.apply(seat, pick.choice(state.legal_actions(seat)))
+    whole = analysis.review(state.to_json(), 1, None, iterations=15, seed=1)
+    numbers = analysis.decisions_of(state.to_json(), 1)
+    assert [d.move for d in whole.decisions] == numbers
+    one_by_one = [
+        analysis.review_move(state.to_json(), 1, n, None, iterations=15, seed=1) for n in numbers
+    ]
+    assert list(whole.decisions) == one_by_one
+    with pytest.raises(ValueError, match="not a decision of seat 1"):
+        analysis.review_move(state.to_json(), 1, 10_000, None, iterations=5)

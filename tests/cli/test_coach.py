@@ -1,0 +1,47 @@
+"""``hint`` in ``candlebox play`` and ``candlebox review``."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from tests.cli.conftest import SHORT, run
+
+
+def test_hint_lists_the_best_actions_with_their_chances(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    result = run(
+        "play",
+        "candle-quest",
+        *SHORT,
+        "--save",
+        str(path),
+        "--hint-seconds",
+        "0.05",
+        input="1\nhint\nquit\n",
+    )
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "Thinking (up to 0.05 s)" in out
+    assert re.search(r"★ 1\. \S+", out)
+    assert re.search(r"\d+% \(\d+ tries\)", out)
+
+
+def test_review_shows_each_decision_and_the_marks(saved_game: Path) -> None:
+    result = run("review", str(saved_game), "--seat", "0", "--iterations", "20")
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "Review of seat 0 (20 searches per decision)" in out
+    assert "win before" in out
+    assert re.search(r"\d+ decisions: \d+ blunders?, \d+ mistakes?, \d+ inaccurac", out)
+
+
+def test_review_refuses_a_bad_seat_and_a_bad_file(saved_game: Path, tmp_path: Path) -> None:
+    result = run("review", str(saved_game), "--seat", "7", "--iterations", "5")
+    assert result.exit_code == 2
+    assert "--seat 7: this game has seats 0–1" in result.output
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    result = run("review", str(bad), "--seat", "0")
+    assert result.exit_code == 2
+    assert "bad.json" in result.output

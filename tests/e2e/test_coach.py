@@ -1,0 +1,59 @@
+"""The coach panel (js/hint.js) in a real browser: a hint against bots, played from the panel, and
+the review of a finished game with its progress. Screenshots at a phone's, a laptop's and a large
+screen's size go to the screenshots folder."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.e2e.conftest import Pages, create_game, httpx, open_seat, shot
+
+SIZES = {"phone": (390, 844), "laptop": (1280, 800), "large": (1920, 1080)}
+
+
+def _finish(base: str, created: dict[str, Any]) -> None:
+    """Play the human seat's first legal action until the game is over (the bots play themselves)."""
+    headers = {"Authorization": f"Bearer {created['token']}"}
+    url = f"{base}/api/games/{created['id']}"
+    for _ in range(400):
+        frame = httpx.get(f"{url}/state", headers=headers, timeout=30).json()
+        if frame["over"]:
+            return
+        if frame["legal"]:
+            body = {"action": frame["legal"][0], "expect": frame["move"]}
+            httpx.post(f"{url}/moves", json=body, headers=headers, timeout=30)
+    raise AssertionError("the game did not end")
+
+
+def test_hint_then_play_it(pages: Pages, server: Any) -> None:
+    created = create_game(server.base, "candle-quest", 2, bot="heuristic")
+    page = pages.new()
+    page.goto("/")
+    open_seat(page, created)
+    page.wait_for_selector(".coach-ask:not([disabled])")
+    page.click(".coach-ask")
+    page.wait_for_selector(".coach-list li")
+    assert "%" in page.inner_text(".coach-list li .coach-win")
+    for name, (width, height) in SIZES.items():
+        page.set_viewport_size({"width": width, "height": height})
+        page.locator(".coach-panel").scroll_into_view_if_needed()
+        shot(page, f"coach-hint-{name}")
+    before = int(page.evaluate("document.body.dataset.move"))
+    page.click(".coach-list li button")
+    page.wait_for_function(f"Number(document.body.dataset.move) > {before}")
+
+
+def test_review_of_a_finished_game(pages: Pages, server: Any) -> None:
+    created = create_game(server.base, "candle-quest", 2, options={"max_turns": 3}, bot="heuristic")
+    _finish(server.base, created)
+    page = pages.new()
+    page.goto("/")
+    open_seat(page, created)
+    page.wait_for_selector(".coach-review")
+    page.click(".coach-review")
+    page.wait_for_selector(".coach-score", timeout=120_000)
+    assert "decision" in page.inner_text(".coach-score")
+    for name, (width, height) in SIZES.items():
+        page.set_viewport_size({"width": width, "height": height})
+        page.locator(".coach-panel").scroll_into_view_if_needed()
+        shot(page, f"coach-review-{name}")

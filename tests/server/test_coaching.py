@@ -1,0 +1,108 @@
+"""Hints and reviews at the server (candlebox/server/coaching.py)."""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+import pytest
+from sqlalchemy import inspect, text
+
+from candlebox.server import coaching
+from candlebox.server.storage import Storage
+from tests.server.conftest import all_human, auth, create, make_client, play_random, state
+
+
+def _my_turn(client: Any, game_id: str, token: str) -> dict[str, Any]:
+    for _ in range(200):
+        frame = state(client, game_id, token)
+        if frame["legal"]:
+            return frame
+        time.sleep(0.02)
+    raise AssertionError("the bots never gave the seat a turn")
+
+
+def test_hints_against_bots_ranked_and_rate_limited(client: Any) -> None:
+    created = create(client, [{"kind": "human"}, {"kind": "bot"}], you=0)
+    game_id, token = created["id"], created["token"]
+    frame = _my_turn(client, game_id, token)
+    response = client.post(f"/api/games/{game_id}/hint", headers=auth(token))
+    assert response.status_code == 200, response.text
+    tip = response.json()
+    assert tip["seat"] == 0 and tip["move"] == frame["move"]
+    assert sorted(o["action"] for o in tip["options"]) == sorted(frame["legal"])
+    assert tip["options"][0]["action"] == tip["best"]
+    assert all(0 <= o["win"] <= 1 and o["label"] for o in tip["options"])
+    again = client.post(f"/api/games/{game_id}/hint", headers=auth(token))
+    assert again.status_code == 429 and again.json()["error"] == "too-many-hints"
+    # No credential, no hint.
+    assert client.post(f"/api/games/{game_id}/hint").status_code == 403
+
+
+def test_hints_refused_between_humans_unless_the_table_allowed_them(client: Any) -> None:
+    game_id, tokens = all_human(client, 2, options={"max_turns": 5})
+    assert client.get(f"/api/games/{game_id}").json()["game"]["hints"] is False
+    seat = state(client, game_id)["view"]["pending"]["seats"][0]
+    response = client.post(f"/api/games/{game_id}/hint", headers=auth(tokens[seat]))
+    assert response.status_code == 403
+    assert response.json()["error"] == "hints-off"
+    assert "unless the table allowed them" in response.json()["message"]
+
+    allowed, tokens = all_human(client, 2, options={"max_turns": 5}, hints=True)
+    assert client.get(f"/api/games/{allowed}").json()["game"]["hints"] is True  # shown to all
+    seat = state(client, allowed)["view"]["pending"]["seats"][0]
+    response = client.post(f"/api/games/{allowed}/hint", headers=auth(tokens[seat]))
+    assert response.status_code == 200, response.text
+    other = 1 - seat  # not its turn: nothing to hint
+    refused = client.post(f"/api/games/{allowed}/hint", headers=auth(tokens[other]))
+    assert refused.status_code == 409
+
+
+def test_review_runs_in_a_worker_reports_progress_and_is_stored(
+    sqlite_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(coaching, "REVIEW_SECONDS", 0.02)
+    with make_client(sqlite_url) as client:
+        game_id, tokens = all_human(client, 2, options={"max_turns": 4})
+        early = client.post(f"/api/games/{game_id}/review", json={"seat": 0})
+        assert early.status_code == 409  # not over yet
+        play_random(client, game_id, tokens, random.Random(1), 500)
+        assert state(client, game_id)["over"]
+        missing = client.get(f"/api/games/{game_id}/review?seat=0")
+        assert missing.status_code == 404 and missing.json()["error"] == "no-review"
+        started = client.post(f"/api/games/{game_id}/review", json={"seat": 0})
+        assert started.status_code == 202, started.text
+        seen = [started.json()]
+        for _ in range(600):
+            answer = client.get(f"/api/games/{game_id}/review?seat=0").json()
+            seen.append(answer)
+            if answer["status"] == "done":
+                break
+            time.sleep(0.05)
+        assert seen[-1]["status"] == "done", seen[-1]
+        assert seen[0]["status"] in ("running", "done")
+        review = seen[-1]["review"]
+        assert review["seat"] == 0 and review["decisions"]
+        assert all(
+            {"move", "chosen", "best", "before", "after", "mark"} <= set(d)
+            for d in review["decisions"]
+        )
+        bad = client.post(f"/api/games/{game_id}/review", json={"seat": 9})
+        assert bad.status_code == 400
+    # Stored with the game: a restarted server serves it without computing again.
+    with make_client(sqlite_url) as client:
+        answer = client.get(f"/api/games/{game_id}/review?seat=0").json()
+        assert answer == {"status": "done", "review": review}
+
+
+def test_databases_made_before_coaching_gain_its_tables(sqlite_url: str) -> None:
+    storage = Storage(sqlite_url)
+    with storage.engine.begin() as conn:
+        conn.execute(text("DROP TABLE reviews"))
+        conn.execute(text("DROP TABLE coaching"))
+    storage.close()
+    storage = Storage(sqlite_url)
+    names = set(inspect(storage.engine).get_table_names())
+    storage.close()
+    assert {"coaching", "reviews"} <= names
