@@ -246,46 +246,32 @@ function chip(code) {
   return h("span.sc-chip", { dataset: { code }, tabIndex: 0, "aria-label": `${code}: ${words.name(code)}` }, halves.map((half) => h(`span.c-${half[0]}`, half)));
 }
 
-/** A log entry as words and chips, or null to keep the server's sentence. */
-function sentence(ctx, e) {
-  const candies = ctx.facts.candies || {};
-  switch (e.event) {
-    case "round":
-      return [`Round ${e.round} is dealt; `, who(ctx, e.marker), " holds the First Player Marker."];
-    case "deal":
-      return [who(ctx, e.seat), " is dealt ", e.card ? chip(e.card) : "a card", "."];
-    case "flip":
-      return [chip(e.card), " starts the discard pile."];
-    case "draw":
-      if (e.source === "discard") return [who(ctx, e.seat), " takes ", chip(e.card), " from the discard pile."];
-      return [who(ctx, e.seat), " draws ", e.card ? chip(e.card) : "a card", " from the draw pile."];
-    case "skip":
-      return [who(ctx, e.seat), " does not draw."];
-    case "reshuffle":
-      return [`The discard pile is shuffled into a new draw pile.`];
-    case "discard":
-      return [who(ctx, e.seat), " discards ", chip(e.card), "."];
-    case "call":
-      return [who(ctx, e.seat), " calls “I've got candy!”"];
-    case "end-turn":
-      return [`end of turn ${e.turn}`];
-    case "instant-win":
-      return [who(ctx, e.seat), " has the 4, 5 and 6 of one candy: an instant win!"];
-    case "reveal":
-      return [who(ctx, e.seat), " shows ", ...(e.tops || []).flatMap((t) => [chip(t), " "]), `: ${e.value} ${candies[e.candy] || e.candy || ""}, penalty ${e.penalty}.`];
-    case "score": {
-      const change = e.due > 0 ? `gains ${e.due}` : e.due < 0 ? `pays ${-e.due}` : "keeps their candy";
-      return [who(ctx, e.seat), ` (${String(e.rank).replace("-", " ")}) ${change}: ${e.pool} in the pool.`];
-    }
-    case "out":
-      return [who(ctx, e.seat), " is out of candy."];
-    case "game-over": {
-      const winners = e.winners || [];
-      return ["Game over: ", ...winners.flatMap((s, i) => [i ? " and " : "", who(ctx, s)]), winners.length === 1 ? " wins!" : " win!"];
-    }
-    default:
-      return null;
+// A card's code in a sentence from the server: a two-half card ("K5-H2"), one half ("C5") or the Wild.
+const CARD_CODE = /\b(?:[A-Z]\d-[A-Z]\d|[A-Z]\d|W)\b/g;
+
+/** The server's sentence (the game's own words: no copy of them here), each seat a name and each card
+ * a coloured chip that names itself on hover. */
+function sentence(ctx, text) {
+  const out = document.createDocumentFragment();
+  let last = 0;
+  for (const match of text.matchAll(/\bseats? (\d+)\b/gi)) {
+    out.append(withChips(text.slice(last, match.index)), who(ctx, Number(match[1])));
+    last = match.index + match[0].length;
   }
+  out.append(withChips(text.slice(last)));
+  return out;
+}
+
+function withChips(text) {
+  const out = document.createDocumentFragment();
+  let last = 0;
+  for (const match of text.matchAll(CARD_CODE)) {
+    if (words.ready() && !words.lookup(match[0])) continue; // a capital and a digit that are no card
+    out.append(text.slice(last, match.index), chip(match[0]));
+    last = match.index + match[0].length;
+  }
+  out.append(text.slice(last));
+  return out;
 }
 
 export default {
@@ -313,12 +299,8 @@ export default {
 
   // the banner and the list of actions use the engine's prompt and labels (the frame's words)
 
-  decorate(text, ctx, entry) {
-    const words = entry ? sentence(ctx, entry) : null;
-    const parts = words || [text];
-    const out = document.createDocumentFragment();
-    for (const part of parts) out.append(part);
-    return out;
+  decorate(text, ctx) {
+    return sentence(ctx, text);
   },
 };
 
