@@ -98,7 +98,7 @@ function renderLearn(frame, token, act) {
     clear(list);
     return;
   }
-  heading.textContent = frame.prompt || "Your options";
+  heading.textContent = named(frame, frame.prompt) || "Your options";
   if (state.options && state.options.move === frame.move) {
     fill(list, frame, state.options.options, act);
     return;
@@ -114,12 +114,18 @@ function renderLearn(frame, token, act) {
     .catch((err) => toast(err.message, "error"));
 }
 
+/** "seat 1" in the engine's words becomes that player's name, as in the banner. */
+function named(frame, text) {
+  const seats = frame.seats || [];
+  return String(text || "").replace(/\bseat (\d+)\b/gi, (all, n) => (seats[Number(n)] || {}).name || all);
+}
+
 function fill(list, frame, options, act) {
   clear(list);
   list.dataset.move = String(frame.move); // which move these options answer (tools, tests)
   for (const option of options) {
     list.append(h("li", { dataset: { action: option.action } },
-      h("button.action.learn-option", { type: "button", onclick: () => act(option.action), dataset: { action: option.action } }, option.label),
+      h("button.action.learn-option", { type: "button", onclick: () => act(option.action), dataset: { action: option.action } }, named(frame, option.label)),
       h("p.does", option.does),
       option.components.length
         ? h("details.about", h("summary", about(option.components)),
