@@ -114,12 +114,24 @@ class ActionNumbering:
     def legal_ids(self, state: State, seat: int) -> list[int]:
         return self.ids(state.legal_actions(seat))
 
-    def mask(self, state: State, seat: int) -> np.ndarray:
-        """A binary int8 vector: 1 where the action is legal for ``seat`` now."""
-        out = np.zeros(len(self.texts), dtype=np.int8)
-        legal = self.legal_ids(state, seat)
-        if legal:
-            out[legal] = 1
+    def mask(self, state: State, seat: int, out: np.ndarray | None = None) -> np.ndarray:
+        """A binary int8 vector: 1 where the action is legal for ``seat`` now (written into ``out``
+        when given: a preallocated row, as the batched environment keeps)."""
+        if out is None:
+            out = np.zeros(len(self.texts), dtype=np.int8)
+        else:
+            out.fill(0)
+        lookup = self._ids
+        try:
+            # No sort (a mask has no order) and no list of ids when a few are legal: one lookup and
+            # one store per legal text.
+            for text in state.legal_actions(seat):
+                out[lookup[text]] = 1
+        except KeyError as exc:
+            raise ValueError(
+                f"the engine offered {exc.args[0]!r}, which the action numbering lacks: "
+                "the game's encoder module must list it"
+            ) from None
         return out
 
 
@@ -153,7 +165,14 @@ class ViewEncoder:
 
     Subclasses lay out their fields in ``build`` and fill them in ``fill``; because ``fill`` receives the
     view, never the state, an encoding cannot contain what the seat may not know.
+
+    A subclass may also define ``fill_state``, which writes the same numbers read straight from the
+    state (no view is built: the adapters' hot path). It must read only what the view shows the seat;
+    tests/rl/test_state_encoders.py checks on random states of every configuration that it writes
+    exactly what ``fill`` writes from the view.
     """
+
+    reads_state = False  # True when the subclass defines fill_state
 
     def __init__(self, config: Config) -> None:
         self.config = config
@@ -192,12 +211,37 @@ class ViewEncoder:
             for s in to_act:
                 out[at["to_act"].start + s] = 1.0
 
+    def fill_winners(self, out: np.ndarray, winners: Iterable[int]) -> None:
+        """The ``winners`` field every game lays out (filled once the game is over)."""
+        start = self.layout.fields["winners"].start
+        for seat in winners:
+            out[start + seat] = 1.0
+
+    @staticmethod
+    def add_counts(out: np.ndarray, start: int, indices: Iterable[int], step: float) -> None:
+        """Add ``step`` at ``start + i`` for every index (a pile counted card by card)."""
+        for i in indices:
+            out[start + i] += step
+
+    def fill_state(self, state: State, seat: int, out: np.ndarray) -> None:
+        raise NotImplementedError(f"{type(self).__name__} encodes views only")
+
     def encode(self, view: Any, out: np.ndarray | None = None) -> np.ndarray:
         if out is None:
             out = np.zeros(self.size, dtype=np.float32)
         else:
             out.fill(0.0)
         self.fill(view, out)
+        np.clip(out, 0.0, 1.0, out=out)
+        return out
+
+    def encode_state(self, state: State, seat: int, out: np.ndarray | None = None) -> np.ndarray:
+        """``encode`` of the seat's view, read from the state (``fill_state``)."""
+        if out is None:
+            out = np.zeros(self.size, dtype=np.float32)
+        else:
+            out.fill(0.0)
+        self.fill_state(state, seat, out)
         np.clip(out, 0.0, 1.0, out=out)
         return out
 
