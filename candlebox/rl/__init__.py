@@ -5,6 +5,7 @@ Install the optional group first: ``pip install -e '.[rl]'`` (pettingzoo, gymnas
     >>> import candlebox.rl
     >>> env = candlebox.rl.pettingzoo_env("candle-quest", players=3)  # PettingZoo AEC
     >>> single = candlebox.rl.gymnasium_env("candle-quest", seat=0, opponents="random")
+    >>> batch = candlebox.rl.vector_env("candle-quest", 64, players=3)  # 64 self-play games at once
     >>> candlebox.rl.register_openspiel()
     ['candlebox_candle_quest', 'candlebox_sixteen_candies', 'candlebox_candelabria']
 
@@ -29,6 +30,7 @@ from candlebox.rl.core import ActionNumbering, Config, Spec, covered_games, rewa
 if TYPE_CHECKING:
     from candlebox.rl.gymnasium_single import CandleboxEnv
     from candlebox.rl.pettingzoo_aec import CandleboxAECEnv
+    from candlebox.rl.vector import CandleboxVectorEnv
 
 
 def _need(module: str) -> None:
@@ -87,6 +89,25 @@ def gymnasium_env(
     )
 
 
+def vector_env(
+    game_id: str,
+    num_envs: int,
+    players: int = 2,
+    variant: str | None = None,
+    copy: bool = True,
+    **options: Any,
+) -> CandleboxVectorEnv:
+    """``num_envs`` self-play games of the configuration stepped at once (Gymnasium ``VectorEnv``
+    conventions: observations ``[N, D]`` of the seat to act, rewards ``[N, players]``, auto-reset)."""
+    try:
+        from candlebox.rl.vector import vector_env as make
+    except ImportError as exc:
+        if exc.name == "gymnasium":
+            _need(exc.name)
+        raise
+    return make(game_id, num_envs, players=players, variant=variant, copy=copy, **options)
+
+
 def register_gymnasium() -> list[str]:
     """Register ``candlebox/<game id>-v0`` with Gymnasium for every covered game; the ids."""
     try:
@@ -121,4 +142,5 @@ __all__ = [
     "register_openspiel",
     "rewards",
     "spec",
+    "vector_env",
 ]
