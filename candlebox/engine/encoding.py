@@ -226,23 +226,28 @@ class ViewEncoder:
     def fill_state(self, state: State, seat: int, out: np.ndarray) -> None:
         raise NotImplementedError(f"{type(self).__name__} encodes views only")
 
-    def encode(self, view: Any, out: np.ndarray | None = None) -> np.ndarray:
+    def encode(self, view: Any, out: np.ndarray | None = None, clip: bool = True) -> np.ndarray:
         if out is None:
             out = np.zeros(self.size, dtype=np.float32)
         else:
             out.fill(0.0)
         self.fill(view, out)
-        np.clip(out, 0.0, 1.0, out=out)
+        if clip:
+            np.clip(out, 0.0, 1.0, out=out)
         return out
 
-    def encode_state(self, state: State, seat: int, out: np.ndarray | None = None) -> np.ndarray:
-        """``encode`` of the seat's view, read from the state (``fill_state``)."""
+    def encode_state(
+        self, state: State, seat: int, out: np.ndarray | None = None, clip: bool = True
+    ) -> np.ndarray:
+        """``encode`` of the seat's view, read from the state (``fill_state``); ``clip=False`` leaves
+        the clipping to [0, 1] to the caller (the batched env clips all its rows at once)."""
         if out is None:
             out = np.zeros(self.size, dtype=np.float32)
         else:
             out.fill(0.0)
         self.fill_state(state, seat, out)
-        np.clip(out, 0.0, 1.0, out=out)
+        if clip:
+            np.clip(out, 0.0, 1.0, out=out)
         return out
 
     def fields(self) -> list[tuple[str, int, int]]:

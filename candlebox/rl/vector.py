@@ -77,6 +77,7 @@ class CandleboxVectorEnv(VectorEnv):
             self._seed_rngs = [np.random.default_rng(s) for s in seeds]
         for i in range(self.num_envs):
             self._new_game(i)
+        np.clip(self._obs, 0.0, 1.0, out=self._obs)
         self._terminated[:] = False
         self._truncated[:] = False
         self._rewards[:] = 0.0
@@ -91,7 +92,7 @@ class CandleboxVectorEnv(VectorEnv):
     def _observe(self, i: int, state: State) -> None:
         seat = state.to_act[0]
         self._player[i] = seat
-        self.game_spec.observe(state, seat, self._obs[i])
+        self.game_spec.observe(state, seat, self._obs[i], clip=False)  # clipped all rows at once
         self.game_spec.actions.mask(state, seat, self._mask[i])
 
     def step(
@@ -145,6 +146,7 @@ class CandleboxVectorEnv(VectorEnv):
             else:
                 self._terminated[i] = True
             self._new_game(i)
+        np.clip(self._obs, 0.0, 1.0, out=self._obs)
         return (
             self._out(self._obs),
             self._out(rewards),
