@@ -119,20 +119,25 @@ class ActionNumbering:
         when given: a preallocated row, as the batched environment keeps)."""
         if out is None:
             out = np.zeros(len(self.texts), dtype=np.int8)
+            self.fill_mask(state, seat, out)
         else:
             out.fill(0)
+            self.fill_mask(state, seat, out)
+        return out
+
+    def fill_mask(self, state: State, seat: int, out: np.ndarray) -> list[int]:
+        """Set 1 in a zeroed ``out`` where an action is legal; the legal ids, in the engine's order."""
         lookup = self._ids
         try:
-            # No sort (a mask has no order) and no list of ids when a few are legal: one lookup and
-            # one store per legal text.
-            for text in state.legal_actions(seat):
-                out[lookup[text]] = 1
+            # No sort (a mask has no order): one lookup per legal text, one store of the ids.
+            ids = [lookup[text] for text in state.legal_actions(seat)]
         except KeyError as exc:
             raise ValueError(
                 f"the engine offered {exc.args[0]!r}, which the action numbering lacks: "
                 "the game's encoder module must list it"
             ) from None
-        return out
+        out[ids] = 1
+        return ids
 
 
 class Layout:

@@ -61,9 +61,15 @@ class CandleboxVectorEnv(VectorEnv):
         self._truncated = np.zeros(n, dtype=bool)
         self._rows = np.arange(n)
         self._seed_rngs = [np.random.default_rng() for _ in range(n)]
-        self.games: list[State | None] = [
-            None
-        ] * n  # the games in play (hidden information included)
+        # The games in play (hidden information included) and each one's legal ids now.
+        self.games: list[State | None] = [None] * n
+        self._legal: list[list[int]] = [[] for _ in range(n)]
+
+    def legal_ids(self) -> list[list[int]]:
+        """Each game's legal action ids now (the ones of its mask row, in the engine's order): a
+        cheaper start than the [N, A] mask for a policy that samples among few legal actions. The
+        lists are the env's own: read them before the next step."""
+        return self._legal
 
     # ------------------------------------------------------------------ episode
     def reset(
@@ -93,7 +99,9 @@ class CandleboxVectorEnv(VectorEnv):
         seat = state.to_act[0]
         self._player[i] = seat
         self.game_spec.observe(state, seat, self._obs[i], clip=False)  # clipped all rows at once
-        self.game_spec.actions.mask(state, seat, self._mask[i])
+        row = self._mask[i]
+        row.fill(0)
+        self._legal[i] = self.game_spec.actions.fill_mask(state, seat, row)
 
     def step(
         self, actions: Any

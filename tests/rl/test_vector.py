@@ -53,6 +53,7 @@ def test_vector_env_matches_the_single_env_game_by_game(config: tuple[str, str, 
             assert info["current_player"][i] == env.possible_agents.index(agent)
             assert np.array_equal(obs[i], seen["observation"]), (i, env.game.history[-3:])
             assert np.array_equal(info["action_mask"][i], seen["action_mask"])
+            assert sorted(vec.legal_ids()[i]) == np.flatnonzero(seen["action_mask"]).tolist()
             actions[i] = rng.choice(np.flatnonzero(seen["action_mask"]).tolist())
         obs, rewards, terminated, truncated, info = vec.step(actions)
         assert rewards.shape == (n, players)
