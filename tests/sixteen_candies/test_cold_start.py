@@ -11,6 +11,8 @@ import sys
 from itertools import product
 from pathlib import Path
 
+import pytest
+
 from candlebox.games.sixteen_candies import notation
 from candlebox.games.sixteen_candies.cards import N_TYPES, ORIENTATIONS
 from candlebox.games.sixteen_candies.instant_win import shows_four_five_six
@@ -47,9 +49,10 @@ def test_three_card_rotations_equal_the_plain_construction() -> None:
         assert (rot.actions, rot.bits, rot.instant, rot.held, rot.winning) == _plain(hand), hand
 
 
+@pytest.mark.slow  # timing: run it on a quiet machine (python -m pytest -m slow ...)
 def test_a_fresh_process_starts_at_full_speed() -> None:
     """Cold (first 100 games of a fresh process) over warm (the same 100 games again) ≥ 0.8; the
-    machine is shared, so the best of three fresh processes counts."""
+    machine may be shared, so the best of three fresh processes counts."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     ratios = []
     for _ in range(3):
