@@ -27,10 +27,22 @@ except ImportError as exc:  # pragma: no cover - depends on the environment
 
 from candlebox.rl.core import ActionNumbering, Config, Spec, covered_games, rewards
 
+# The batched env is imported here, not on first use: imports inside functions may not grow
+# (tests/conformance/test_imports.py). Without gymnasium, vector_env says what to install.
+try:
+    from candlebox.rl.vector import vector_env
+except ImportError as _exc:  # pragma: no cover - depends on the environment
+    if _exc.name != "gymnasium":
+        raise
+
+    def vector_env(*args: Any, **kwargs: Any) -> Any:  # type: ignore[misc]
+        """Needs gymnasium (the rl group)."""
+        _need("gymnasium")
+
+
 if TYPE_CHECKING:
     from candlebox.rl.gymnasium_single import CandleboxEnv
     from candlebox.rl.pettingzoo_aec import CandleboxAECEnv
-    from candlebox.rl.vector import CandleboxVectorEnv
 
 
 def _need(module: str) -> None:
@@ -87,25 +99,6 @@ def gymnasium_env(
         render_mode=render_mode,
         **options,
     )
-
-
-def vector_env(
-    game_id: str,
-    num_envs: int,
-    players: int = 2,
-    variant: str | None = None,
-    copy: bool = True,
-    **options: Any,
-) -> CandleboxVectorEnv:
-    """``num_envs`` self-play games of the configuration stepped at once (Gymnasium ``VectorEnv``
-    conventions: observations ``[N, D]`` of the seat to act, rewards ``[N, players]``, auto-reset)."""
-    try:
-        from candlebox.rl.vector import vector_env as make
-    except ImportError as exc:
-        if exc.name == "gymnasium":
-            _need(exc.name)
-        raise
-    return make(game_id, num_envs, players=players, variant=variant, copy=copy, **options)
 
 
 def register_gymnasium() -> list[str]:
