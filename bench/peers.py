@@ -163,10 +163,11 @@ def candlebox_configs(game_ids: list[str]) -> list[Config]:
 
 def adapter_configs(game_ids: list[str]) -> list[Config]:
     """Candlebox's own RL adapters on each game's headline configuration (``--adapters``): the
-    PettingZoo AEC env (an encoded observation and a mask every step, random masked actions) and the
-    OpenSpiel registration driven through pyspiel. Needs ``pip install -e '.[rl]'``."""
+    PettingZoo AEC env (an encoded observation and a mask every step, random masked actions) next to
+    the PettingZoo cap (``cap_env``), the batched ``vector_env`` and the OpenSpiel registration
+    driven through pyspiel. Needs ``pip install -e '.[rl]'``."""
     try:
-        import numpy as np
+        import numpy  # noqa: F401  (the rl group: say so here rather than fail later)
         import pyspiel
 
         import candlebox.rl
@@ -181,37 +182,43 @@ def adapter_configs(game_ids: list[str]) -> list[Config]:
             continue
         info = candlebox.game_info(game_id)
         variant, players = headline_setup(game_id)
-        env = candlebox.rl.pettingzoo_env(game_id, players=players, variant=variant)
-
-        def play_env(seed: int, env: Any = env) -> tuple[int, int]:
-            rng = random.Random(seed)
-            env.reset(seed=seed)
-            steps = 0
-            for _agent in env.agent_iter():
-                obs, _reward, terminated, truncated, _info = env.last()
-                if terminated or truncated:
-                    env.step(None)
-                    continue
-                env.step(rng.choice(np.flatnonzero(obs["action_mask"])))
-                steps += 1
-            return steps, int(env.game.truncated)
-
-        name = candlebox.rl.openspiel_game.short_name(game_id)
-        game = pyspiel.load_game(name, {"players": players, "variant": variant, "seed": 0})
+        # Ours and the cap go through the same standard wrappers (what pettingzoo's own env() gives).
+        env = standard_wrappers(
+            candlebox.rl.pettingzoo_env(game_id, players=players, variant=variant)
+        )
+        cap = standard_wrappers(cap_env(env.unwrapped))
         meta = {"game_id": game_id, "variant": variant, "players": players}
         meta["max_turns"] = info.max_turns
+        for key, label, api, aec in (
+            ("pettingzoo", "via PettingZoo AEC", "candlebox.rl.pettingzoo_env", env),
+            ("pettingzoo-cap", "PettingZoo AEC cap", "a trivial AEC env, same spaces", cap),
+        ):
+            configs.append(
+                Config(
+                    key=f"adapter/{key}/{game_id}/{variant}/{players}p",
+                    game=f"{info.title} {label}",
+                    setup=f"{variant}, {players}p",
+                    ours=True,
+                    play=aec_playout(aec),
+                    api=f"{api}: agent_iter / last / step (observation + mask), standard wrappers",
+                    aux_name="truncated",
+                    meta=meta,
+                )
+            )
         configs.append(
             Config(
-                key=f"adapter/pettingzoo/{game_id}/{variant}/{players}p",
-                game=f"{info.title} via PettingZoo AEC",
+                key=f"adapter/vector{VECTOR_ENVS}/{game_id}/{variant}/{players}p",
+                game=f"{info.title} via vector_env (N={VECTOR_ENVS})",
                 setup=f"{variant}, {players}p",
                 ours=True,
-                play=play_env,
-                api="candlebox.rl.pettingzoo_env: agent_iter / last / step (observation + mask)",
-                aux_name="truncated",
+                play=vector_playout(game_id, players, variant),
+                api=f"candlebox.rl.vector_env(N={VECTOR_ENVS}, copy=False): reset / step, "
+                "random legal actions from legal_ids()",
                 meta=meta,
             )
         )
+        name = candlebox.rl.openspiel_game.short_name(game_id)
+        game = pyspiel.load_game(name, {"players": players, "variant": variant, "seed": 0})
         configs.append(
             Config(
                 key=f"adapter/openspiel/{game_id}/{variant}/{players}p",
@@ -224,6 +231,160 @@ def adapter_configs(game_ids: list[str]) -> list[Config]:
             )
         )
     return configs
+
+
+VECTOR_ENVS = 64  # games stepped at once by the vector env measured with --adapters
+VECTOR_STEPS = (
+    100  # batched steps per measured "game" (a reset of the N games, then this many steps)
+)
+
+
+def standard_wrappers(env: Any) -> Any:
+    """The wrappers PettingZoo's own environments put around a raw AEC env (``env()``)."""
+    from pettingzoo.utils import wrappers
+
+    return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(env))
+
+
+def aec_playout(env: Any) -> Playout:
+    """Whole games through the AEC loop, random masked actions (the loop any PettingZoo user runs)."""
+    import numpy as np
+
+    def play(seed: int) -> tuple[int, int]:
+        rng = random.Random(seed)
+        env.reset(seed=seed)
+        steps = 0
+        for _agent in env.agent_iter():
+            obs, _reward, terminated, truncated, _info = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            env.step(rng.choice(np.flatnonzero(obs["action_mask"])))
+            steps += 1
+        return steps, int(env.unwrapped.game.truncated)
+
+    return play
+
+
+def cap_env(ours: Any) -> Any:
+    """What the PettingZoo AEC API itself allows (issue 18): an env with our env's spaces and the
+    engine's own cost (each step plays a random legal action in a Candlebox game), whose observation
+    is a constant array and whose mask allows one action. No env doing more can be faster."""
+    import numpy as np
+    from pettingzoo import AECEnv
+
+    class CapEnv(AECEnv):
+        metadata = {"render_modes": [], "name": "cap_v0", "is_parallelizable": False}
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.possible_agents = list(ours.possible_agents)
+            self.observation_spaces = ours.observation_spaces
+            self.action_spaces = ours.action_spaces
+            space = self.observation_spaces[self.possible_agents[0]]
+            mask = np.zeros(space["action_mask"].shape, dtype=np.int8)
+            mask[0] = 1
+            self._obs = {
+                "observation": np.zeros(space["observation"].shape, dtype=np.float32),
+                "action_mask": mask,
+            }
+            self.config = ours.game_spec.config
+            self.game: Any = None
+
+        def observation_space(self, agent: str) -> Any:
+            return self.observation_spaces[agent]
+
+        def action_space(self, agent: str) -> Any:
+            return self.action_spaces[agent]
+
+        def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+            self.game = self.config.new_game(seed or 0)
+            self._rng = random.Random(seed)
+            self.agents = self.possible_agents[:]
+            self.rewards = dict.fromkeys(self.agents, 0.0)
+            self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+            self.terminations = dict.fromkeys(self.agents, False)
+            self.truncations = dict.fromkeys(self.agents, False)
+            self.infos: dict[str, dict] = {agent: {} for agent in self.agents}
+            self.agent_selection = self.possible_agents[self.game.to_act[0]]
+
+        def observe(self, agent: str) -> dict[str, Any]:
+            return self._obs
+
+        def step(self, action: Any) -> None:
+            agent = self.agent_selection
+            if self.terminations[agent] or self.truncations[agent]:
+                self._was_dead_step(action)
+                return
+            state = self.game
+            seat = state.to_act[0]
+            state.apply(seat, self._rng.choice(state.legal_actions(seat)))
+            self._cumulative_rewards[agent] = 0.0
+            self._clear_rewards()
+            if state.is_over:
+                for other in self.agents:
+                    self.terminations[other] = True
+            else:
+                self.agent_selection = self.possible_agents[state.to_act[0]]
+            self._accumulate_rewards()
+
+    return CapEnv()
+
+
+def vector_playout(game_id: str, players: int, variant: str) -> Playout:
+    """``VECTOR_STEPS`` batched steps of ``VECTOR_ENVS`` games (auto-reset), each game's seat to act
+    playing a random legal action; a step of each game counts as a step."""
+    import numpy as np
+
+    import candlebox.rl
+
+    venv = candlebox.rl.vector_env(
+        game_id, VECTOR_ENVS, players=players, variant=variant, copy=False
+    )
+    n = VECTOR_ENVS
+
+    def play(seed: int) -> tuple[int, int]:
+        rng = np.random.default_rng(seed)
+        venv.reset(seed=seed)
+        actions = np.zeros(n, dtype=np.int64)
+        for _ in range(VECTOR_STEPS):
+            # A random legal action per game from the env's legal ids (the mask rows' ones): a scan
+            # of the [N, A] masks would cost more than the env (16 Candies: 64 x 15,666).
+            for i, (ids, r) in enumerate(
+                zip(venv.legal_ids(), rng.random(n).tolist(), strict=True)
+            ):
+                actions[i] = ids[int(r * len(ids))]
+            venv.step(actions)
+        return n * VECTOR_STEPS, 0
+
+    return play
+
+
+def adapter_figures(
+    configs: list[Config], results: dict[str, dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """Per game: our PettingZoo env as a share of the cap (target 75%), the vector env as a share of
+    the engine's random playouts of the same configuration (target 50%)."""
+    rate = {c.key: results[c.key].get("steps_per_s") for c in configs}
+    out = []
+    for config in configs:
+        if not config.key.startswith("adapter/pettingzoo/"):
+            continue
+        tail = config.key.removeprefix("adapter/pettingzoo/")
+        ours, cap = rate[config.key], rate.get(f"adapter/pettingzoo-cap/{tail}")
+        vector, engine = rate.get(f"adapter/vector{VECTOR_ENVS}/{tail}"), rate.get(tail)
+        out.append(
+            {
+                "config": tail,
+                "pettingzoo": ours,
+                "cap": cap,
+                "pettingzoo_of_cap": ours / cap if ours and cap else None,
+                "vector": vector,
+                "engine": engine,
+                "vector_of_engine": vector / engine if vector and engine else None,
+            }
+        )
+    return out
 
 
 # ----------------------------------------------------------------------------- peers
@@ -767,6 +928,24 @@ def main(argv: list[str] | None = None) -> int:
             f"  {head['config']}: {fmt_rate(head['steps_per_s'])} steps/s; {', '.join(parts)}  "
             f"[target {wanted}: {verdict}]"
         )
+    adapters = adapter_figures(configs, results) if args.adapters else []
+    if adapters:
+        print()
+        print("Adapters (same run; targets: PettingZoo >= 75% of the cap, vector env >= 50%):")
+        for row in adapters:
+
+            def pct(x: float | None) -> str:
+                return "n/a" if x is None else f"{100 * x:.0f}%"
+
+            def r(x: float | None) -> str:
+                return "n/a" if x is None else fmt_rate(x)
+
+            print(
+                f"  {row['config']}: PettingZoo {r(row['pettingzoo'])} steps/s = "
+                f"{pct(row['pettingzoo_of_cap'])} of the cap {r(row['cap'])}; vector env "
+                f"N={VECTOR_ENVS} {r(row['vector'])} = {pct(row['vector_of_engine'])} of the "
+                f"engine's random playouts {r(row['engine'])}"
+            )
     if load_before and load_after:
         print(
             f"Load average (1 min) before/after: {load_before[0]:.2f} / {load_after[0]:.2f} "
@@ -801,6 +980,7 @@ def main(argv: list[str] | None = None) -> int:
             for c in configs
         ],
         "headline": heads,
+        "adapters": adapters,
         "skipped": skipped,
     }
     path = args.json or RESULTS / f"peers-{started.date().isoformat()}.json"

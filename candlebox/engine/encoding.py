@@ -114,13 +114,30 @@ class ActionNumbering:
     def legal_ids(self, state: State, seat: int) -> list[int]:
         return self.ids(state.legal_actions(seat))
 
-    def mask(self, state: State, seat: int) -> np.ndarray:
-        """A binary int8 vector: 1 where the action is legal for ``seat`` now."""
-        out = np.zeros(len(self.texts), dtype=np.int8)
-        legal = self.legal_ids(state, seat)
-        if legal:
-            out[legal] = 1
+    def mask(self, state: State, seat: int, out: np.ndarray | None = None) -> np.ndarray:
+        """A binary int8 vector: 1 where the action is legal for ``seat`` now (written into ``out``
+        when given: a preallocated row, as the batched environment keeps)."""
+        if out is None:
+            out = np.zeros(len(self.texts), dtype=np.int8)
+            self.fill_mask(state, seat, out)
+        else:
+            out.fill(0)
+            self.fill_mask(state, seat, out)
         return out
+
+    def fill_mask(self, state: State, seat: int, out: np.ndarray) -> list[int]:
+        """Set 1 in a zeroed ``out`` where an action is legal; the legal ids, in the engine's order."""
+        lookup = self._ids
+        try:
+            # No sort (a mask has no order): one lookup per legal text, one store of the ids.
+            ids = [lookup[text] for text in state.legal_actions(seat)]
+        except KeyError as exc:
+            raise ValueError(
+                f"the engine offered {exc.args[0]!r}, which the action numbering lacks: "
+                "the game's encoder module must list it"
+            ) from None
+        out[ids] = 1
+        return ids
 
 
 class Layout:
@@ -153,7 +170,14 @@ class ViewEncoder:
 
     Subclasses lay out their fields in ``build`` and fill them in ``fill``; because ``fill`` receives the
     view, never the state, an encoding cannot contain what the seat may not know.
+
+    A subclass may also define ``fill_state``, which writes the same numbers read straight from the
+    state (no view is built: the adapters' hot path). It must read only what the view shows the seat;
+    tests/rl/test_state_encoders.py checks on random states of every configuration that it writes
+    exactly what ``fill`` writes from the view.
     """
+
+    reads_state = False  # True when the subclass defines fill_state
 
     def __init__(self, config: Config) -> None:
         self.config = config
@@ -192,13 +216,43 @@ class ViewEncoder:
             for s in to_act:
                 out[at["to_act"].start + s] = 1.0
 
-    def encode(self, view: Any, out: np.ndarray | None = None) -> np.ndarray:
+    def fill_winners(self, out: np.ndarray, winners: Iterable[int]) -> None:
+        """The ``winners`` field every game lays out (filled once the game is over)."""
+        start = self.layout.fields["winners"].start
+        for seat in winners:
+            out[start + seat] = 1.0
+
+    @staticmethod
+    def add_counts(out: np.ndarray, start: int, indices: Iterable[int], step: float) -> None:
+        """Add ``step`` at ``start + i`` for every index (a pile counted card by card)."""
+        for i in indices:
+            out[start + i] += step
+
+    def fill_state(self, state: State, seat: int, out: np.ndarray) -> None:
+        raise NotImplementedError(f"{type(self).__name__} encodes views only")
+
+    def encode(self, view: Any, out: np.ndarray | None = None, clip: bool = True) -> np.ndarray:
         if out is None:
             out = np.zeros(self.size, dtype=np.float32)
         else:
             out.fill(0.0)
         self.fill(view, out)
-        np.clip(out, 0.0, 1.0, out=out)
+        if clip:
+            np.clip(out, 0.0, 1.0, out=out)
+        return out
+
+    def encode_state(
+        self, state: State, seat: int, out: np.ndarray | None = None, clip: bool = True
+    ) -> np.ndarray:
+        """``encode`` of the seat's view, read from the state (``fill_state``); ``clip=False`` leaves
+        the clipping to [0, 1] to the caller (the batched env clips all its rows at once)."""
+        if out is None:
+            out = np.zeros(self.size, dtype=np.float32)
+        else:
+            out.fill(0.0)
+        self.fill_state(state, seat, out)
+        if clip:
+            np.clip(out, 0.0, 1.0, out=out)
         return out
 
     def fields(self) -> list[tuple[str, int, int]]:

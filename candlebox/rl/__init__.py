@@ -5,6 +5,7 @@ Install the optional group first: ``pip install -e '.[rl]'`` (pettingzoo, gymnas
     >>> import candlebox.rl
     >>> env = candlebox.rl.pettingzoo_env("candle-quest", players=3)  # PettingZoo AEC
     >>> single = candlebox.rl.gymnasium_env("candle-quest", seat=0, opponents="random")
+    >>> batch = candlebox.rl.vector_env("candle-quest", 64, players=3)  # 64 self-play games at once
     >>> candlebox.rl.register_openspiel()
     ['candlebox_candle_quest', 'candlebox_sixteen_candies', 'candlebox_candelabria']
 
@@ -25,6 +26,19 @@ except ImportError as exc:  # pragma: no cover - depends on the environment
     ) from exc
 
 from candlebox.rl.core import ActionNumbering, Config, Spec, covered_games, rewards
+
+# The batched env is imported here, not on first use: imports inside functions may not grow
+# (tests/conformance/test_imports.py). Without gymnasium, vector_env says what to install.
+try:
+    from candlebox.rl.vector import vector_env
+except ImportError as _exc:  # pragma: no cover - depends on the environment
+    if _exc.name != "gymnasium":
+        raise
+
+    def vector_env(*args: Any, **kwargs: Any) -> Any:  # type: ignore[misc]
+        """Needs gymnasium (the rl group)."""
+        _need("gymnasium")
+
 
 if TYPE_CHECKING:
     from candlebox.rl.gymnasium_single import CandleboxEnv
@@ -121,4 +135,5 @@ __all__ = [
     "register_openspiel",
     "rewards",
     "spec",
+    "vector_env",
 ]

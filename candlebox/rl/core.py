@@ -74,8 +74,19 @@ class Spec:
     def observation_size(self) -> int:
         return self.encoder.size
 
-    def observe(self, state: State, seat: int) -> np.ndarray:
-        return self.encoder.encode(self.viewer(state, seat))
+    def observe(
+        self, state: State, seat: int, out: np.ndarray | None = None, clip: bool = True
+    ) -> np.ndarray:
+        """The seat's observation (into ``out`` when given), read from the state when the game's
+        encoder can (``ViewEncoder.fill_state``), else from a fresh view; ``clip=False``: not yet
+        clipped to [0, 1] (for a caller that clips many rows at once)."""
+        if self.encoder.reads_state:
+            return self.encoder.encode_state(state, seat, out, clip)
+        return self.encoder.encode(self.viewer(state, seat), out, clip)
+
+    def observe_view(self, state: State, seat: int, out: np.ndarray | None = None) -> np.ndarray:
+        """The seat's observation encoded from its view (the reference ``observe`` must equal)."""
+        return self.encoder.encode(self.viewer(state, seat), out)
 
 
 def rewards(state: State) -> list[float]:

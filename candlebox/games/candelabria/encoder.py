@@ -468,8 +468,7 @@ class CandelabriaEncoder(ViewEncoder):
             self._seat(info, seat, out)
         if self.missions and "missions" in view:
             self._missions(view["missions"], seat_of, out)
-        for winner in view.get("winners", ()):
-            out[at["winners"].start + winner] = 1.0
+        self.fill_winners(out, view.get("winners", ()))
         for s, score in enumerate(view.get("scores", ())):
             out[at["scores"].start + s] = score / VP_SCALE
 

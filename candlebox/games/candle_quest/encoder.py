@@ -13,9 +13,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from candlebox.engine import game_info
+from candlebox.engine import State, game_info
 from candlebox.engine.encoding import Config, Layout, ViewEncoder
 from candlebox.engine.plugin import Encoding
+from candlebox.games.candle_quest.candles import CODE
+from candlebox.games.candle_quest.decision import FOR_GUARD, NAMES, Phase
+from candlebox.games.candle_quest.scoring import candle_value, colours_filled
+from candlebox.games.candle_quest.state import CandleQuestState
 from candlebox.games.candle_quest.views import (
     BidPending,
     CandleQuestView,
@@ -34,6 +38,10 @@ CODE_INDEX = {code: i for i, code in enumerate(CODES)}
 N_COLOURS = len(_FACTS["colours"])
 DECISIONS = ("turn", "buy-sell-auction", "bid", "pay", "guard-short", "give")
 DECISION_INDEX = {name: i for i, name in enumerate(DECISIONS)}
+PHASE_DECISION = {phase: DECISION_INDEX[name] for phase, name in NAMES.items()}
+# The state numbers candles by their index in CODE; the encoder by the facts' order (the same today,
+# mapped anyway so that neither order can drift from the other unnoticed).
+CANDLE_SLOT: tuple[int, ...] = tuple(CODE_INDEX[code] for code in CODE)
 
 COPIES_SCALE = 3.0  # the most copies of one candle code (D9, D10, U4, U6): counts are divided by it
 CANDLES_SCALE = 60.0  # candles in the game
@@ -109,6 +117,70 @@ class CandleQuestEncoder(ViewEncoder):
         layout.add("winners", n)
         self.at = layout.fields
         self.t = t
+        self.start = {name: place.start for name, place in layout.fields.items()}
+
+    reads_state = True
+
+    def fill_state(self, state: State, seat: int, out: np.ndarray) -> None:
+        """``fill`` of ``typed_view(state, seat)``, read from the state: the public table, and of the
+        screens only the seat's own (every screen's candle count is public)."""
+        assert isinstance(state, CandleQuestState)
+        st = state
+        at = self.start
+        t = self.t
+        slot = CANDLE_SLOT
+        step = 1.0 / COPIES_SCALE
+        phase = st.phase
+        over = phase is Phase.OVER
+        out[at["me"] + seat] = 1.0
+        if over:
+            out[at["over"]] = 1.0
+        else:
+            out[at["active"] + st.active] = 1.0
+            out[at["to_act"] + st.actor] = 1.0
+            out[at["decision"] + PHASE_DECISION[phase]] = 1.0
+            if phase is Phase.TURN:
+                if st.bonus:
+                    out[at["bonus_turn"]] = 1.0
+            elif phase is Phase.PAY:
+                out[at["paying_for_guard" if st.paying == FOR_GUARD else "paying_for_loot"]] = 1.0
+                out[at["due"]] = st.due / DUE_SCALE
+            elif phase is Phase.BID:
+                out[at["auctioneer"] + st.active] = 1.0
+                if st.high_bidder >= 0:
+                    out[at["high_bidder"] + st.high_bidder] = 1.0
+                out[at["high_bid"]] = max(0, st.high) / self.bank_total
+            elif phase is Phase.GIVE:
+                out[at["give_to"] + st.active] = 1.0
+        if st.table >= 0:
+            out[at["table"] + slot[st.table]] = 1.0
+        out[at["turn"]] = st.turns / self.max_turns
+        out[at["stack"]] = len(st.stack) / CANDLES_SCALE
+        out[at["bank"]] = st.bank / self.bank_total
+        add = self.add_counts
+        add(out, at["set_aside"], [slot[c] for c in st.aside], step)
+        add(out, at["removed"], [slot[c] for c in st.removed], step)
+        behind = at["behind_screen"]
+        piles = at["piles"]
+        tops = at["pile_tops"]
+        for owner in range(st.num_players):
+            screen = st.screens[owner]
+            out[behind + owner] = sum(screen.values()) / CANDLES_SCALE
+            pile = st.piles[owner]
+            add(out, piles + owner * t, [slot[c] for c in pile], step)
+            if pile:
+                out[tops + owner * t + slot[pile[-1]]] = 1.0
+        screen = st.screens[seat]
+        mine = at["my_candles"]
+        for candle, copies in screen.items():
+            for _ in range(copies):  # added one by one, as the view lists them: the same float32
+                out[mine + slot[candle]] += step
+        out[at["my_shekels"]] = st.shekels[seat] / self.bank_total
+        out[at["my_colours"]] = colours_filled(screen) / N_COLOURS
+        if st.advanced:
+            out[at["my_value"]] = candle_value(screen) / VALUE_SCALE
+        if over:
+            self.fill_winners(out, st.winners)
 
     def fill(self, view: CandleQuestView, out: np.ndarray) -> None:
         at = self.at
@@ -155,14 +227,11 @@ class CandleQuestEncoder(ViewEncoder):
                 if isinstance(info.candle_value, int):
                     out[at["my_value"].start] = info.candle_value / VALUE_SCALE
         if isinstance(view, FinishedView):
-            for winner in view.winners:
-                out[at["winners"].start + winner] = 1.0
+            self.fill_winners(out, view.winners)
 
 
 def _counts(out: np.ndarray, start: int, codes: list[str]) -> None:
-    step = 1.0 / COPIES_SCALE
-    for code in codes:
-        out[start + CODE_INDEX[code]] += step
+    ViewEncoder.add_counts(out, start, [CODE_INDEX[code] for code in codes], 1.0 / COPIES_SCALE)
 
 
 def encoder(config: Config) -> CandleQuestEncoder:

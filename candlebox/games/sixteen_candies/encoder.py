@@ -19,15 +19,19 @@ from itertools import product
 
 import numpy as np
 
-from candlebox.engine import game_info
+from candlebox.engine import State, game_info
 from candlebox.engine.encoding import Config, Layout, ViewEncoder
 from candlebox.engine.plugin import Encoding
+from candlebox.games.sixteen_candies.cards import CODE, DECK, HALF_CODE
+from candlebox.games.sixteen_candies.decision import NAMES, Phase
+from candlebox.games.sixteen_candies.state import SixteenCandiesState
 from candlebox.games.sixteen_candies.views import (
     FinishedView,
     HandSeat,
     SixteenCandiesView,
     ValuedSeat,
 )
+from candlebox.games.sixteen_candies.wild import hand_penalty, hand_value
 
 GAME_ID = "sixteen-candies"
 
@@ -53,12 +57,19 @@ HALVES: tuple[str, ...] = _half_codes()
 HALF_INDEX = {code: i for i, code in enumerate(HALVES)}
 DECISIONS = ("orient", "draw", "discard", "rotate", "call")
 DECISION_INDEX = {name: i for i, name in enumerate(DECISIONS)}
+PHASE_DECISION = {phase: DECISION_INDEX[name] for phase, name in NAMES.items()}
 MAX_CARDS = HAND + 1  # a hand holds four cards between the draw and the discard
 
 COUNT_SCALE = float(max(COPIES.values()))
 VALUE_SCALE = 18.0  # three halves of six
 PENALTY_SCALE = 9.0  # three halves of three
 ROUNDS_SCALE = 100.0
+
+# The state's numbers (card types, half ids 2 x type + orientation, candy types) mapped to the
+# encoder's slots, which follow the facts' codes.
+CARD_SLOT: tuple[int, ...] = tuple(CARD_INDEX[code] for code in CODE)
+HALF_SLOT: tuple[int, ...] = tuple(HALF_INDEX[code] for code in HALF_CODE)
+CANDY_SLOT: tuple[int, ...] = tuple(CANDY_INDEX[code] for code in DECK.candy_codes)
 
 
 @cache
@@ -131,6 +142,71 @@ class SixteenCandiesEncoder(ViewEncoder):
         layout.add("hand_penalty", 1)  # / 9
         layout.add("winners", n)
         self.at = layout.fields
+        self.start = {name: place.start for name, place in layout.fields.items()}
+
+    reads_state = True
+
+    def fill_state(self, state: State, seat: int, out: np.ndarray) -> None:
+        """``fill`` of ``typed_view(state, seat)``, read from the state: of the hands only the seat's
+        own, and of the others their size and the cards taken from the discard pile."""
+        assert isinstance(state, SixteenCandiesState)
+        st = state
+        at = self.start
+        t = self.t
+        slot = CARD_SLOT
+        step = 1.0 / COUNT_SCALE
+        phase = st.phase
+        over = phase is Phase.OVER
+        out[at["me"] + seat] = 1.0
+        if over:
+            out[at["over"]] = 1.0
+        else:
+            out[at["active"] + st.active] = 1.0
+            out[at["to_act"] + st.actor] = 1.0
+            out[at["decision"] + PHASE_DECISION[phase]] = 1.0
+        out[at["marker"] + st.marker] = 1.0
+        if st.caller >= 0:
+            out[at["caller"] + st.caller] = 1.0
+            if not over:
+                for s in st.queue:
+                    out[at["final_turns"] + s] = 1.0
+        out[at["turn"]] = st.turns / self.max_turns
+        out[at["rounds_played"]] = st.rounds_played / ROUNDS_SCALE
+        out[at["draw_pile"]] = len(st.draw) / DECK_SIZE
+        pile = st.discard
+        add = self.add_counts
+        add(out, at["discard_pile"], [slot[c] for c in pile], step)
+        if pile:
+            out[at["discard_top"] + slot[pile[-1]]] = 1.0
+        events = st.events
+        for owner in range(st.num_players):
+            pool = st.pools[owner]
+            hand = st.hands[owner]
+            out[at["pools"] + owner] = pool / self.candy_scale
+            out[at["out"] + owner] = 1.0 if pool == 0 else 0.0
+            out[at["cards"] + owner] = len(hand) / MAX_CARDS
+            known = []  # taken from the discard pile: everyone saw it (view.known_cards)
+            for card, src in zip(hand, st.srcs[owner], strict=True):
+                event = events[src]
+                if event[0] == "draw" and event[2] == "discard":
+                    known.append(slot[card])
+            add(out, at["known"] + owner * t, known, step)
+        hand = st.hands[seat]
+        cards = at["hand_cards"]
+        tops = at["hand_tops"]
+        halves = []
+        for place, (card, up) in enumerate(zip(hand, st.ups[seat], strict=True)):
+            top = 2 * card + up
+            halves.append(top)
+            out[cards + place * t + slot[card]] = 1.0
+            out[tops + place * len(HALVES) + HALF_SLOT[top]] = 1.0
+        if len(hand) == 3:
+            value, candy = hand_value(halves)
+            out[at["hand_value"]] = value / VALUE_SCALE
+            out[at["hand_candy"] + CANDY_SLOT[candy]] = 1.0
+            out[at["hand_penalty"]] = hand_penalty(halves) / PENALTY_SCALE
+        if over:
+            self.fill_winners(out, st.winners)
 
     def fill(self, view: SixteenCandiesView, out: np.ndarray) -> None:
         at = self.at
@@ -169,14 +245,11 @@ class SixteenCandiesEncoder(ViewEncoder):
                     out[at["hand_candy"].start + CANDY_INDEX[info.candy]] = 1.0
                     out[at["hand_penalty"].start] = info.penalty / PENALTY_SCALE
         if isinstance(view, FinishedView):
-            for winner in view.winners:
-                out[at["winners"].start + winner] = 1.0
+            self.fill_winners(out, view.winners)
 
 
 def _counts(out: np.ndarray, start: int, codes: list[str]) -> None:
-    step = 1.0 / COUNT_SCALE
-    for code in codes:
-        out[start + CARD_INDEX[code]] += step
+    ViewEncoder.add_counts(out, start, [CARD_INDEX[code] for code in codes], 1.0 / COUNT_SCALE)
 
 
 def encoder(config: Config) -> SixteenCandiesEncoder:

@@ -1,0 +1,91 @@
+"""The encoders that read the state write exactly what the view encoders write, for every seat of
+random states of every configuration (options included): an observation read from the state holds what
+the seat may know and nothing else, because it equals the encoding of the seat's view."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.rl.deps import require_rl
+
+require_rl()
+
+import random  # noqa: E402
+
+import numpy as np  # noqa: E402
+
+import candlebox  # noqa: E402
+from candlebox.rl import Spec, covered_games  # noqa: E402
+
+SMALL = {"max_turns": 40}
+
+
+def configs() -> list[tuple[str, str, int, tuple[tuple[str, object], ...]]]:
+    out = []
+    for game in covered_games():
+        for variant in candlebox.variants(game):
+            for players in variant.players:
+                out.append((game, variant.name, players, ()))
+    # Options that change what the state holds or how it is encoded.
+    out += [
+        ("candle-quest", "basic", 3, (("bank", 200),)),
+        ("sixteen-candies", "standard", 3, (("draw", "optional"), ("rediscard", True))),
+        ("sixteen-candies", "standard", 4, (("instant_win", "held"),)),
+    ]
+    return out
+
+
+def _ids(config: tuple) -> str:
+    game, variant, players, options = config
+    extra = "".join(f"-{k}={v}" for k, v in options)
+    return f"{game}-{variant}-{players}p{extra}"
+
+
+@pytest.mark.parametrize("config", configs(), ids=_ids)
+def test_state_encoding_equals_view_encoding(config: tuple) -> None:
+    game, variant, players, options = config
+    spec = Spec.make(game, players, variant, **SMALL, **dict(options))
+    if not spec.encoder.reads_state:
+        pytest.skip(f"{game} encodes its view (no state reader yet)")
+    out = np.full(spec.observation_size, 7.0, dtype=np.float32)  # stale values must be cleared
+    compared = 0
+    for seed in range(4):
+        rng = random.Random(seed)
+        state = candlebox.new_game(
+            game, players=players, variant=variant, seed=seed, **SMALL, **dict(options)
+        )
+        while True:
+            for seat in range(players):
+                expected = spec.observe_view(state, seat)
+                got = spec.observe(state, seat, out)
+                assert got is out
+                if not np.array_equal(got, expected):
+                    wrong = [
+                        name
+                        for name, start, length in spec.encoder.fields()
+                        if not np.array_equal(
+                            got[start : start + length], expected[start : start + length]
+                        )
+                    ]
+                    pytest.fail(f"seed {seed}, seat {seat}: fields differ: {wrong}")
+                compared += 1
+            if state.is_over:
+                break
+            seat = state.to_act[0]
+            state.apply(seat, rng.choice(state.legal_actions(seat)))
+    assert compared > 100
+
+
+@pytest.mark.parametrize("game", covered_games())
+def test_mask_into_a_used_row_is_the_fresh_mask(game: str) -> None:
+    spec = Spec.make(game, 3, **SMALL)
+    state = candlebox.new_game(game, players=3, seed=2, **SMALL)
+    row = np.ones(spec.num_distinct_actions, dtype=np.int8)
+    rng = random.Random(2)
+    for _ in range(30):
+        if state.is_over:
+            break
+        seat = state.to_act[0]
+        assert spec.actions.mask(state, seat, row) is row
+        assert np.array_equal(row, spec.actions.mask(state, seat))
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
