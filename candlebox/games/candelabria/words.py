@@ -6,7 +6,8 @@ Keys are the codes of views, logs and actions: candle cards (``C1``, ``A01``), t
 number that several kinds share is written ``kind:code``: ``house:C``, ``power:C1`` (a house's power of
 Year I), ``war-board:C1`` (its War Board's slot 1), ``curse:5`` (the curse card of region 5), ``role:E``
 (``role:C`` the Wandering Castle, ``role:land`` a Land Flame), ``temple:W``, ``icon:forge`` (a
-territory kind), ``effect:I`` (an icon letter of tactic codes), ``mark:!``.
+territory kind), ``effect:I`` (an icon letter of tactic codes), ``mark:!``. Territories (``4c``) are
+not in the file: their entries are made from the board side's data (:func:`territory_entries`).
 
 Checked when first read against the content pack: every code has an entry and nothing else does, names
 differ within a kind, no text is empty, and entries of wholly reconstructed data (tactic cards, War
@@ -21,12 +22,13 @@ from pathlib import Path
 from typing import Any
 
 from candlebox.engine.registry import game_info
-from candlebox.engine.words import Entry, check_words, pick, read_words
+from candlebox.engine.words import Entry, WordsFile, check_words, pick, read_words
 from candlebox.games.candelabria import decay, missions
+from candlebox.games.candelabria.board import board_for
 from candlebox.games.candelabria.components import Content, load_content
 from candlebox.games.candelabria.decision import MODEL_LETTER
 from candlebox.games.candelabria.notation import TEMPLE_LETTER
-from candlebox.games.candelabria.schema import CONTENT, EFFECT_LETTER, ICONS
+from candlebox.games.candelabria.schema import CONTENT, EFFECT_LETTER, ICONS, TEMPLES as TEMPLE_COLOURS
 from candlebox.games.candelabria.state import GAME_ID
 
 WORDS_FILE = "words.json"
@@ -36,6 +38,76 @@ ICON_KEYS = tuple(f"icon:{i}" for i in ICONS)
 EFFECT_KEYS = tuple(f"effect:{e}" for e in EFFECT_LETTER)
 MARKS = ("mark:!", "mark:⊘")
 MISSIONS = tuple(m[0] for m in missions.MISSIONS)
+
+
+# A territory's kind in a few words (the icon's own entry, ``icon:KIND``, says it in full); the
+# two-player game moves curse standees instead of placing flames before curses.
+ICON_SHORT: dict[str, str] = {
+    "curse": "Curse Influence: a flame before a curse on the Curse Board",
+    "barracks": "Barracks: take a Tactic card",
+    "forge": "Forge: buy an Upgrade tile or a Temple level",
+    "mine": "Mine: take a gold or a wax",
+    "portal": "Portal: move a candle or your castle to any territory",
+    "inn": "Inn: draw an Advanced candle card",
+}
+ICON_SHORT_TWO_PLAYER = {"curse": "Curse Influence: move a curse standee to a neighbouring territory"}
+assert set(ICON_SHORT) == set(ICONS), "every territory kind needs its few words"
+
+
+def _listed(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def territory_entries(content: Content, side: str, variant: str) -> dict[str, Entry]:
+    """One entry per territory of a board side, made from its data: name with region and kind, the
+    kind's action in a few words, the territories it borders, its bridges, and the houses whose castle
+    starts there (with the temple their region starts with).
+
+    Territory ids are named alike on both sides ("1b" is on each) but their kinds and borders differ,
+    so a table holds the territories of one side only: :func:`components` adds them when the
+    configuration (its player count) settles the side. The board data is reconstructed (CA-1 to CA-8)
+    and the entries say so."""
+    board = board_for(content, side)
+    short = dict(ICON_SHORT)
+    if variant == "two-player":
+        short.update(ICON_SHORT_TWO_PLAYER)
+    bridged = {(a, b) for a, b in board.bridges} | {(b, a) for a, b in board.bridges}
+    castles: dict[int, list[str]] = {}
+    for i in content.seatable(side):
+        h = content.houses[i]
+        for t in board.region_terr[h.region]:
+            if board.icon[t] == h.castle:
+                line = f"Castle start of the {h.name}"
+                if h.temple >= 0:
+                    line += f" (its region starts with a {TEMPLE_COLOURS[h.temple].title()} Temple)"
+                castles.setdefault(t, []).append(line + ".")
+    made: list[Entry] = []
+    for t, code in enumerate(board.names):
+        kind = short[ICONS[board.icon[t]]]
+        borders = [board.names[n] for n in board.adj[t] if (t, n) not in bridged]
+        bridges = [board.names[n] for n in board.adj[t] if (t, n) in bridged]
+        parts = [f"{kind}, when your candle or castle enters and you place a Land Flame."]
+        parts.append(f"Borders {_listed(borders)}." if borders else "Borders no territory.")
+        if bridges:
+            parts.append(f"A bridge links it to {_listed(bridges)}.")
+        parts += castles.get(t, [])
+        made.append(
+            Entry(
+                code=code,
+                kind="territory",
+                name=f"Territory {code} (region {board.region[t]}, {kind.partition(':')[0]})",
+                text=" ".join(parts),
+                reconstructed=True,
+            )
+        )
+    # held to the same checks as the words file: one entry per territory, names apart, no empty text
+    return check_words(
+        f"board side {side!r}",
+        WordsFile(about="territories", entries=made),
+        {"territory": board.names},
+        reconstructed=("territory",),
+        unique_names=("territory",),
+    )
 
 
 def power_key(house: str, year: int) -> str:
@@ -110,8 +182,10 @@ def components(
     variant: str, options: dict[str, Any], players: int | None = None
 ) -> dict[str, dict[str, str]]:
     """Every code a game of this configuration can show: the houses that can sit at the table (their
-    cards, powers and War Boards), the curses of the board side's regions, and the Missions and Decay
-    cards when those options are on."""
+    cards, powers and War Boards), the curses of the board side's regions, the Missions and Decay
+    cards when those options are on, and the territories (``4c``) when one board side is possible
+    (always with ``players=``; without it, a variant whose player counts use both sides gets none,
+    since the two sides share their territory ids, see :func:`territory_entries`)."""
     content = load_content(options.get("content"))
     counts = [players] if players is not None else list(game_info(GAME_ID).variant(variant).players)
     sides = [key for key, side in content.sides.items() if set(side.players) & set(counts)]
@@ -133,4 +207,9 @@ def components(
         codes += MISSIONS
     if options.get("decay"):
         codes += decay.CODES
-    return pick(table(options.get("content")), codes, variant)
+    words = table(options.get("content"))
+    if len(sides) == 1:
+        territories = territory_entries(content, sides[0], variant)
+        words = {**words, **territories}
+        codes += list(territories)
+    return pick(words, codes, variant)
