@@ -28,7 +28,8 @@ from candlebox.games.candelabria.board import board_for
 from candlebox.games.candelabria.components import Content, load_content
 from candlebox.games.candelabria.decision import MODEL_LETTER
 from candlebox.games.candelabria.notation import TEMPLE_LETTER
-from candlebox.games.candelabria.schema import CONTENT, EFFECT_LETTER, ICONS, TEMPLES as TEMPLE_COLOURS
+from candlebox.games.candelabria.schema import CONTENT, EFFECT_LETTER, ICONS
+from candlebox.games.candelabria.schema import TEMPLES as TEMPLE_COLOURS
 from candlebox.games.candelabria.state import GAME_ID
 
 WORDS_FILE = "words.json"
@@ -50,7 +51,9 @@ ICON_SHORT: dict[str, str] = {
     "portal": "Portal: move a candle or your castle to any territory",
     "inn": "Inn: draw an Advanced candle card",
 }
-ICON_SHORT_TWO_PLAYER = {"curse": "Curse Influence: move a curse standee to a neighbouring territory"}
+ICON_SHORT_TWO_PLAYER = {
+    "curse": "Curse Influence: move a curse standee to a neighbouring territory"
+}
 assert set(ICON_SHORT) == set(ICONS), "every territory kind needs its few words"
 
 
@@ -64,9 +67,9 @@ def territory_entries(content: Content, side: str, variant: str) -> dict[str, En
     starts there (with the temple their region starts with).
 
     Territory ids are named alike on both sides ("1b" is on each) but their kinds and borders differ,
-    so a table holds the territories of one side only: :func:`components` adds them when the
-    configuration (its player count) settles the side. The board data is reconstructed (CA-1 to CA-8)
-    and the entries say so."""
+    so one side's entries never stand for the other's: :func:`components` gives these when the
+    configuration (its player count) settles the side, and :func:`either_side` otherwise. The board
+    data is reconstructed (CA-1 to CA-8) and the entries say so."""
     board = board_for(content, side)
     short = dict(ICON_SHORT)
     if variant == "two-player":
@@ -107,6 +110,39 @@ def territory_entries(content: Content, side: str, variant: str) -> dict[str, En
         {"territory": board.names},
         reconstructed=("territory",),
         unique_names=("territory",),
+    )
+
+
+def either_side(
+    content: Content, sides: list[str], variant: str, counts: list[int]
+) -> dict[str, Entry]:
+    """Territory entries for a configuration that may be played on several board sides (no player
+    count given): one entry per id, saying what the territory is on each side that has it, so a
+    shared id ("1b") never shows one side's kind and borders as if they held on the other."""
+    per_side = {side: territory_entries(content, side, variant) for side in sides}
+    merged: dict[str, Entry] = {}
+    for side, entries in per_side.items():
+        data = content.sides[side]
+        playing = sorted(set(data.players) & set(counts))
+        where = f"On the {len(data.regions)}-region side ({_players(playing)})"
+        for code, entry in entries.items():
+            line = f"{where}: {entry.name.partition(' (')[2].rstrip(')')}. {entry.text}"
+            if code in merged:
+                merged[code].text += " " + line
+            else:
+                merged[code] = Entry(
+                    code=code,
+                    kind="territory",
+                    name=f"Territory {code}",
+                    text=line,
+                    reconstructed=True,
+                )
+    return merged
+
+
+def _players(counts: list[int]) -> str:
+    return (
+        f"{counts[0]} players" if len(counts) == 1 else f"{min(counts)}\u2013{max(counts)} players"
     )
 
 
@@ -183,9 +219,9 @@ def components(
 ) -> dict[str, dict[str, str]]:
     """Every code a game of this configuration can show: the houses that can sit at the table (their
     cards, powers and War Boards), the curses of the board side's regions, the Missions and Decay
-    cards when those options are on, and the territories (``4c``) when one board side is possible
-    (always with ``players=``; without it, a variant whose player counts use both sides gets none,
-    since the two sides share their territory ids, see :func:`territory_entries`)."""
+    cards when those options are on, and the territories (``4c``) of the board side the player count
+    sets (without ``players=``, of every side the variant can use, each entry saying what the
+    territory is on each side: the sides share their territory ids, see :func:`territory_entries`)."""
     content = load_content(options.get("content"))
     counts = [players] if players is not None else list(game_info(GAME_ID).variant(variant).players)
     sides = [key for key, side in content.sides.items() if set(side.players) & set(counts)]
@@ -208,8 +244,11 @@ def components(
     if options.get("decay"):
         codes += decay.CODES
     words = table(options.get("content"))
-    if len(sides) == 1:
-        territories = territory_entries(content, sides[0], variant)
-        words = {**words, **territories}
-        codes += list(territories)
+    territories = (
+        territory_entries(content, sides[0], variant)
+        if len(sides) == 1
+        else either_side(content, sides, variant, counts)
+    )
+    words = {**words, **territories}
+    codes += list(territories)
     return pick(words, codes, variant)
