@@ -535,6 +535,8 @@ function drawMap(ctx, geo) {
     const hasPieces = tokens.length > 0;
     const iy = hasPieces ? a.y - 17 : a.y - 4;
     const label = s("g", { class: "cb-label", "pointer-events": "none" });
+    // the id drawn here is named by its territory's entry (and so left alone by words.chipify)
+    if (words.lookup(t.territory)) label.dataset.code = t.territory;
     const target = territoryActions(ctx, t.territory).length > 0;
     if (target) label.append(s("circle", { cx: a.x - 9, cy: iy, r: 14, class: "cb-target-ring" }));
     label.append(s("circle", { cx: a.x - 9, cy: iy, r: 9.5, class: `cb-icon-disc i-${t.icon}` }), iconGlyph(t.icon, a.x - 9, iy, 13));
