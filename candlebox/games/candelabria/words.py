@@ -24,7 +24,7 @@ from typing import Any
 from candlebox.engine.registry import game_info
 from candlebox.engine.words import Entry, WordsFile, check_words, pick, read_words
 from candlebox.games.candelabria import decay, missions
-from candlebox.games.candelabria.board import board_for
+from candlebox.games.candelabria.board import Board, board_for
 from candlebox.games.candelabria.components import Content, load_content
 from candlebox.games.candelabria.decision import MODEL_LETTER
 from candlebox.games.candelabria.notation import TEMPLE_LETTER
@@ -59,6 +59,12 @@ assert set(ICON_SHORT) == set(ICONS), "every territory kind needs its few words"
 
 def _listed(names: list[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def territory_name(board: Board, t: int) -> str:
+    """A territory's name in words, e.g. "Territory 4c (region 4, Inn)" (also the actions' labels)."""
+    kind = ICON_SHORT[ICONS[board.icon[t]]].partition(":")[0]
+    return f"Territory {board.names[t]} (region {board.region[t]}, {kind})"
 
 
 def territory_entries(content: Content, side: str, variant: str) -> dict[str, Entry]:
@@ -98,7 +104,7 @@ def territory_entries(content: Content, side: str, variant: str) -> dict[str, En
             Entry(
                 code=code,
                 kind="territory",
-                name=f"Territory {code} (region {board.region[t]}, {kind.partition(':')[0]})",
+                name=territory_name(board, t),
                 text=" ".join(parts),
                 reconstructed=True,
             )
