@@ -331,6 +331,8 @@ def prompt(state: State, seat: int | None) -> str:
         fields = {k: ("" if v is None else v) for k, v in pending.items()}
         if fields.get("candle"):
             fields["candle"] = _candle(state, str(fields["candle"]))
+        if fields.get("territory"):
+            fields["territory"] = _territory(state, str(fields["territory"]))
         template = _ASK.get(decision, "Choose: " + decision.replace("-", " ") + ".")
         try:
             return " ".join(template.format(**fields).split())
