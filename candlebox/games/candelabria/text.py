@@ -346,8 +346,9 @@ HELP = {
     "": (
         "A Kindling turn: 'deploy CARD ROLE' puts a candle card on the map as Explorer (E), Pilgrim "
         "(P) or Warrior (W), paying its wax; 'maneuver CARD' discards one to move your models. "
-        "Territories are named like 8b; enemy candles as house-role (N-W). In a battle you choose "
-        "in secret two tactic cards ('play CARD CARD', '-' for none). Type 'info CODE' for any card."
+        "Territories are named like 8b ('info 8b': its kind and borders); enemy candles as "
+        "house-role (N-W). In a battle you choose in secret two tactic cards ('play CARD CARD', "
+        "'-' for none). Type 'info CODE' for any card."
     ),
 }
 RULES = {
