@@ -4,6 +4,7 @@ its configuration; the words file is checked against the content."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 from typing import Any
@@ -13,9 +14,10 @@ import pytest
 import candlebox
 from candlebox.engine.words import WordsError, schema
 from candlebox.games.candelabria import words
+from candlebox.games.candelabria.board import board_for
 from candlebox.games.candelabria.components import load_content
 from candlebox.games.candelabria.notation import TEMPLE_LETTER, Verb
-from candlebox.games.candelabria.schema import CONTENT, TEMPLES
+from candlebox.games.candelabria.schema import CONTENT, ICONS, TEMPLES
 from candlebox.games.candelabria.state import CandelabriaState
 
 # The tokens after the verb, by verb: what kind of code each one is ("-" for none we explain).
@@ -129,6 +131,21 @@ def _log_codes(log: list[dict[str, Any]], found: set[str]) -> None:
                 found.add(f"role:{event[key]}")
 
 
+TERRITORY = re.compile(r"\d+[a-z]")  # how board.json names territories ("4c", "10a")
+
+
+def _territories(data: Any, found: set[str]) -> None:
+    """Every string of a view or log (at any depth) written as a territory id."""
+    if isinstance(data, dict):
+        for value in data.values():
+            _territories(value, found)
+    elif isinstance(data, list):
+        for value in data:
+            _territories(value, found)
+    elif isinstance(data, str) and TERRITORY.fullmatch(data):
+        found.add(data)
+
+
 def shown_codes(state: candlebox.State) -> set[str]:
     """Every code in the seats' legal actions (read with the game's own parser), views and logs."""
     assert isinstance(state, CandelabriaState)
@@ -138,9 +155,13 @@ def shown_codes(state: candlebox.State) -> set[str]:
             verb = Verb(state.notation.parse[action][0])
             for kind, token in zip(TOKENS.get(verb, ()), action.split(" ")[1:], strict=False):
                 _token(kind, token, found)
+            found.update(t for t in action.split(" ")[1:] if TERRITORY.fullmatch(t))
     for seat in [*range(state.num_players), None]:
-        _view_codes(state.view(seat), found)
-        _log_codes(state.log(seat), found)
+        view, log = state.view(seat), state.log(seat)
+        _view_codes(view, found)
+        _log_codes(log, found)
+        _territories(view, found)
+        _territories(log, found)
     return found
 
 
@@ -234,3 +255,47 @@ def test_an_unmarked_reconstruction_is_named(tmp_path: Path) -> None:
 def test_the_schema_file_is_current() -> None:
     folder = Path(words.__file__).parent / "content"
     assert json.loads((folder / "words.schema.json").read_text()) == schema()
+
+
+BORDERS = re.compile(r"Borders ([^.]+)\.")
+BRIDGES = re.compile(r"A bridge links it to ([^.]+)\.")
+
+
+def _named(match: re.Match[str] | None) -> set[str]:
+    return set(re.split(r", | and ", match.group(1))) if match else set()
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_each_territory_lists_what_the_board_says_borders_it(players: int) -> None:
+    table = candlebox.components("candelabria", players=players)
+    board = board_for(load_content(), "small" if players <= 3 else "large")
+    bridges = {frozenset(b) for b in board.bridges}
+    for t, code in enumerate(board.names):
+        entry = table[code]
+        kind = words.ICON_SHORT[ICONS[board.icon[t]]]
+        assert entry["name"].startswith(f"Territory {code} (region {board.region[t]}, ")
+        text = entry["text"]
+        over = {board.names[n] for n in board.adj[t] if frozenset((t, n)) in bridges}
+        assert _named(BRIDGES.search(text)) == over
+        assert _named(BORDERS.search(text)) | over == {board.names[n] for n in board.adj[t]}
+        assert text.startswith(kind.partition(":")[0] + ":")
+
+
+def test_territories_come_from_the_side_the_player_count_uses() -> None:
+    small = candlebox.components("candelabria", players=3)
+    large = candlebox.components("candelabria", players=4)
+    # the two sides name territories alike but differ in kind and borders
+    assert small["1b"]["name"] == "Territory 1b (region 1, Mine)"
+    assert large["1b"]["name"] == "Territory 1b (region 1, Curse Influence)"
+    assert "10a" in large and "10a" not in small and "9a" not in small
+    assert "Castle start of the Cinis Clan." in large["8b"]["text"]
+    assert "White Temple" in large["4c"]["text"]
+    # without a player count the standard game could be on either side: each says both
+    either = candlebox.components("candelabria")
+    assert either["1b"]["name"] == "Territory 1b"
+    assert "On the 8-region side (3 players): region 1, Mine. Mine:" in either["1b"]["text"]
+    assert "On the 10-region side (4–5 players): region 1, Curse Influence." in either["1b"]["text"]
+    assert either["10a"]["text"].startswith("On the 10-region side (4–5 players): region 10,")
+    two = candlebox.components("candelabria", "two-player")
+    assert "move a curse standee" in two["2a"]["text"]
+    assert "move a curse standee" not in small["2a"]["text"]

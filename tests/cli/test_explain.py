@@ -123,3 +123,15 @@ def test_info_prefers_a_components_own_code(
     assert result.exit_code == 0, result.output
     out = " ".join(result.stdout.split())
     assert "Satores Order candle S1 (S1):" in out and "(power:S1)" not in out
+
+
+def test_info_names_a_territory_and_what_borders_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    # 4 players: the 10-region side, where 4c is the Nova Vita Coven's Inn
+    result = run("play", "candelabria", "--players", "4", "--seed", "5", input="info 4c\nquit\n")
+    assert result.exit_code == 0, result.output
+    out = " ".join(result.stdout.split())
+    assert "Territory 4c (region 4, Inn) (4c): Inn: draw an Advanced candle card" in out
+    assert "Borders 2a, 4a, 4b, 6a and 6b." in out

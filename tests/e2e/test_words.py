@@ -257,3 +257,40 @@ def test_the_two_player_house_choice_shows_each_house_powers(pages: Pages, serve
     for year in (1, 2, 3):
         assert table[f"power:{house}{year}"]["text"] in text
     assert "Year III" in text
+
+
+# a cell of a territory on the map that the pointer reaches (no piece over it): [code, x, y]
+OPEN_CELL = """() => {
+  for (const cell of document.querySelectorAll('#board .cb-terr[data-code] rect.cb-cell')) {
+    cell.scrollIntoView({block: 'center', inline: 'center'});
+    const r = cell.getBoundingClientRect();
+    const x = r.left + r.width / 2, y = r.top + r.height / 2;
+    const g = cell.closest('.cb-terr');
+    const hit = document.elementFromPoint(x, y);
+    if (hit && hit.closest('.cb-terr') === g) return [g.dataset.code, x, y];
+  }
+  return null;
+}"""
+
+
+@pytest.mark.parametrize("size", [(390, 844), (1280, 800), (1920, 1080)])
+def test_hovering_a_territory_shows_what_borders_it(
+    pages: Pages, server: Any, size: tuple[int, int]
+) -> None:
+    page, created = start(pages, server, "candelabria", players=4)
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    table = components(server, created["id"])
+    # the map's ids name their territories; the SVG text is left as drawn, not chipified
+    assert page.locator("#board svg .code-chip").count() == 0
+    assert page.locator("#board .cb-label[data-code='4c'] .cb-terr-name").text_content() == "4c"
+    found = page.evaluate(OPEN_CELL)
+    assert found, "no territory cell free to hover"
+    code, x, y = found
+    page.mouse.move(1, 1)
+    page.mouse.move(x, y)
+    tip = page.locator("#tooltip")
+    tip.wait_for(state="visible")
+    said = " ".join(tip.inner_text().split())
+    assert table[code]["name"] in said and code in table[code]["name"]
+    assert "Borders " in table[code]["text"] and table[code]["text"] in said
+    shot(page, f"territory-tooltip-{size[0]}x{size[1]}")

@@ -10,7 +10,8 @@ from typing import Any
 from candlebox.engine.plugin import PLAIN, GameText, Marks, seat_word
 from candlebox.engine.state import State
 from candlebox.games.candelabria.components import load_content
-from candlebox.games.candelabria.words import table
+from candlebox.games.candelabria.state import CandelabriaState
+from candlebox.games.candelabria.words import table, territory_name
 
 # Fields that hold a seat number (a territory in "from" is text, so only numbers are seats).
 _SEAT_FIELDS = frozenset({"seat", "owner", "from"})
@@ -143,6 +144,15 @@ def _named(state: State, code: str) -> str:
     return code if entry is None else entry.name
 
 
+def _territory(state: State, name: str) -> str:
+    """A territory by its entry's name ("Territory 4c (region 4, Inn)"): the page's buttons, which
+    carry no chips, then say where a move goes."""
+    board = state.board if isinstance(state, CandelabriaState) else None
+    if board is None or name not in board.index:
+        return f"territory {name}"
+    return territory_name(board, board.index[name])
+
+
 def _house(state: State, letter: str) -> str:
     return _named(state, f"house:{letter}")
 
@@ -176,12 +186,12 @@ def label(state: State, seat: int, action: str) -> str:
         return f"Discard {_named(state, args[0])} to maneuver"
     if verb == "at":
         if pending.get("decision") == "curse-at":
-            return f"Set the curse on territory {args[0]}"
-        return f"Place it on territory {args[0]}"
+            return f"Set the curse on {_territory(state, args[0])}"
+        return f"Place it on {_territory(state, args[0])}"
     if verb == "move":
-        return f"Move your {_MODEL[args[0]]} to territory {args[1]}"
+        return f"Move your {_MODEL[args[0]]} to {_territory(state, args[1])}"
     if verb == "extra":
-        return f"Burn a flame to move your {_MODEL[args[0]]} again, to territory {args[1]}"
+        return f"Burn a flame to move your {_MODEL[args[0]]} again, to {_territory(state, args[1])}"
     if verb == "done":
         return "Stop here"
     if verb == "destroy":
@@ -191,7 +201,7 @@ def label(state: State, seat: int, action: str) -> str:
     if verb == "push":
         return f"Push back {_candle(state, args[0])}"
     if verb == "to":
-        return f"Send it to territory {args[0]}"
+        return f"Send it to {_territory(state, args[0])}"
     if verb == "curse":
         return f"Put the flame in front of curse {args[0]} (from the left of the Curse board)"
     if verb == "supply":
@@ -217,19 +227,19 @@ def label(state: State, seat: int, action: str) -> str:
     if verb == "ignite":
         if args[0] in _MODEL:
             return f"Add a flame to your {_MODEL[args[0]]}"
-        return f"Light a Land Flame on territory {args[0]}"
+        return f"Light a Land Flame on {_territory(state, args[0])}"
     if verb == "extinguish":
         if "-" in args[0]:
             return f"Put out a flame of {_candle(state, args[0])}"
         if args[0] in _words_houses(state):
             return f"Put out the Land Flame of the {_house(state, args[0])}"
-        return f"Put out a flame on territory {args[0]}"
+        return f"Put out a flame on {_territory(state, args[0])}"
     if verb == "steal":
         return f"Steal 1 {args[1]} from the {_house(state, args[0])}"
     if verb == "raze":
         return f"Destroy the top Temple level in region {args[0]}"
     if verb == "shift":
-        return f"Move your {_MODEL[args[0]]} to territory {args[1]}"
+        return f"Move your {_MODEL[args[0]]} to {_territory(state, args[1])}"
     if verb == "stay":
         return "Leave your candles where they are"
     if verb == "skip":
@@ -257,7 +267,7 @@ def label(state: State, seat: int, action: str) -> str:
     if verb == "house":
         return f"Play the {_house(state, args[0])}"
     if verb == "haunt":
-        return f"Move curse {args[0]} to territory {args[1]}"
+        return f"Move curse {args[0]} to {_territory(state, args[1])}"
     if verb == "decay":
         return f"Cover your War Board slot {args[0]} with the Decay card"
     if verb == "either":
@@ -321,6 +331,8 @@ def prompt(state: State, seat: int | None) -> str:
         fields = {k: ("" if v is None else v) for k, v in pending.items()}
         if fields.get("candle"):
             fields["candle"] = _candle(state, str(fields["candle"]))
+        if fields.get("territory"):
+            fields["territory"] = _territory(state, str(fields["territory"]))
         template = _ASK.get(decision, "Choose: " + decision.replace("-", " ") + ".")
         try:
             return " ".join(template.format(**fields).split())
@@ -334,8 +346,9 @@ HELP = {
     "": (
         "A Kindling turn: 'deploy CARD ROLE' puts a candle card on the map as Explorer (E), Pilgrim "
         "(P) or Warrior (W), paying its wax; 'maneuver CARD' discards one to move your models. "
-        "Territories are named like 8b; enemy candles as house-role (N-W). In a battle you choose "
-        "in secret two tactic cards ('play CARD CARD', '-' for none). Type 'info CODE' for any card."
+        "Territories are named like 8b ('info 8b': its kind and borders); enemy candles as "
+        "house-role (N-W). In a battle you choose in secret two tactic cards ('play CARD CARD', "
+        "'-' for none). Type 'info CODE' for any card."
     ),
 }
 RULES = {

@@ -6,7 +6,8 @@ Keys are the codes of views, logs and actions: candle cards (``C1``, ``A01``), t
 number that several kinds share is written ``kind:code``: ``house:C``, ``power:C1`` (a house's power of
 Year I), ``war-board:C1`` (its War Board's slot 1), ``curse:5`` (the curse card of region 5), ``role:E``
 (``role:C`` the Wandering Castle, ``role:land`` a Land Flame), ``temple:W``, ``icon:forge`` (a
-territory kind), ``effect:I`` (an icon letter of tactic codes), ``mark:!``.
+territory kind), ``effect:I`` (an icon letter of tactic codes), ``mark:!``. Territories (``4c``) are
+not in the file: their entries are made from the board side's data (:func:`territory_entries`).
 
 Checked when first read against the content pack: every code has an entry and nothing else does, names
 differ within a kind, no text is empty, and entries of wholly reconstructed data (tactic cards, War
@@ -21,12 +22,14 @@ from pathlib import Path
 from typing import Any
 
 from candlebox.engine.registry import game_info
-from candlebox.engine.words import Entry, check_words, pick, read_words
+from candlebox.engine.words import Entry, WordsFile, check_words, pick, read_words
 from candlebox.games.candelabria import decay, missions
+from candlebox.games.candelabria.board import Board, board_for
 from candlebox.games.candelabria.components import Content, load_content
 from candlebox.games.candelabria.decision import MODEL_LETTER
 from candlebox.games.candelabria.notation import TEMPLE_LETTER
 from candlebox.games.candelabria.schema import CONTENT, EFFECT_LETTER, ICONS
+from candlebox.games.candelabria.schema import TEMPLES as TEMPLE_COLOURS
 from candlebox.games.candelabria.state import GAME_ID
 
 WORDS_FILE = "words.json"
@@ -36,6 +39,117 @@ ICON_KEYS = tuple(f"icon:{i}" for i in ICONS)
 EFFECT_KEYS = tuple(f"effect:{e}" for e in EFFECT_LETTER)
 MARKS = ("mark:!", "mark:⊘")
 MISSIONS = tuple(m[0] for m in missions.MISSIONS)
+
+
+# A territory's kind in a few words (the icon's own entry, ``icon:KIND``, says it in full); the
+# two-player game moves curse standees instead of placing flames before curses.
+ICON_SHORT: dict[str, str] = {
+    "curse": "Curse Influence: a flame before a curse on the Curse Board",
+    "barracks": "Barracks: take a Tactic card",
+    "forge": "Forge: buy an Upgrade tile or a Temple level",
+    "mine": "Mine: take a gold or a wax",
+    "portal": "Portal: move a candle or your castle to any territory",
+    "inn": "Inn: draw an Advanced candle card",
+}
+ICON_SHORT_TWO_PLAYER = {
+    "curse": "Curse Influence: move a curse standee to a neighbouring territory"
+}
+assert set(ICON_SHORT) == set(ICONS), "every territory kind needs its few words"
+
+
+def _listed(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def territory_name(board: Board, t: int) -> str:
+    """A territory's name in words, e.g. "Territory 4c (region 4, Inn)" (also the actions' labels)."""
+    kind = ICON_SHORT[ICONS[board.icon[t]]].partition(":")[0]
+    return f"Territory {board.names[t]} (region {board.region[t]}, {kind})"
+
+
+def territory_entries(content: Content, side: str, variant: str) -> dict[str, Entry]:
+    """One entry per territory of a board side, made from its data: name with region and kind, the
+    kind's action in a few words, the territories it borders, its bridges, and the houses whose castle
+    starts there (with the temple their region starts with).
+
+    Territory ids are named alike on both sides ("1b" is on each) but their kinds and borders differ,
+    so one side's entries never stand for the other's: :func:`components` gives these when the
+    configuration (its player count) settles the side, and :func:`either_side` otherwise. The board
+    data is reconstructed (CA-1 to CA-8) and the entries say so."""
+    board = board_for(content, side)
+    short = dict(ICON_SHORT)
+    if variant == "two-player":
+        short.update(ICON_SHORT_TWO_PLAYER)
+    bridged = {(a, b) for a, b in board.bridges} | {(b, a) for a, b in board.bridges}
+    castles: dict[int, list[str]] = {}
+    for i in content.seatable(side):
+        h = content.houses[i]
+        for t in board.region_terr[h.region]:
+            if board.icon[t] == h.castle:
+                line = f"Castle start of the {h.name}"
+                if h.temple >= 0:
+                    line += f" (its region starts with a {TEMPLE_COLOURS[h.temple].title()} Temple)"
+                castles.setdefault(t, []).append(line + ".")
+    made: list[Entry] = []
+    for t, code in enumerate(board.names):
+        kind = short[ICONS[board.icon[t]]]
+        borders = [board.names[n] for n in board.adj[t] if (t, n) not in bridged]
+        bridges = [board.names[n] for n in board.adj[t] if (t, n) in bridged]
+        parts = [f"{kind}, when your candle or castle enters and you place a Land Flame."]
+        parts.append(f"Borders {_listed(borders)}." if borders else "Borders no territory.")
+        if bridges:
+            parts.append(f"A bridge links it to {_listed(bridges)}.")
+        parts += castles.get(t, [])
+        made.append(
+            Entry(
+                code=code,
+                kind="territory",
+                name=territory_name(board, t),
+                text=" ".join(parts),
+                reconstructed=True,
+            )
+        )
+    # held to the same checks as the words file: one entry per territory, names apart, no empty text
+    return check_words(
+        f"board side {side!r}",
+        WordsFile(about="territories", entries=made),
+        {"territory": board.names},
+        reconstructed=("territory",),
+        unique_names=("territory",),
+    )
+
+
+def either_side(
+    content: Content, sides: list[str], variant: str, counts: list[int]
+) -> dict[str, Entry]:
+    """Territory entries for a configuration that may be played on several board sides (no player
+    count given): one entry per id, saying what the territory is on each side that has it, so a
+    shared id ("1b") never shows one side's kind and borders as if they held on the other."""
+    per_side = {side: territory_entries(content, side, variant) for side in sides}
+    merged: dict[str, Entry] = {}
+    for side, entries in per_side.items():
+        data = content.sides[side]
+        playing = sorted(set(data.players) & set(counts))
+        where = f"On the {len(data.regions)}-region side ({_players(playing)})"
+        for code, entry in entries.items():
+            line = f"{where}: {entry.name.partition(' (')[2].rstrip(')')}. {entry.text}"
+            if code in merged:
+                merged[code].text += " " + line
+            else:
+                merged[code] = Entry(
+                    code=code,
+                    kind="territory",
+                    name=f"Territory {code}",
+                    text=line,
+                    reconstructed=True,
+                )
+    return merged
+
+
+def _players(counts: list[int]) -> str:
+    return (
+        f"{counts[0]} players" if len(counts) == 1 else f"{min(counts)}\u2013{max(counts)} players"
+    )
 
 
 def power_key(house: str, year: int) -> str:
@@ -110,8 +224,10 @@ def components(
     variant: str, options: dict[str, Any], players: int | None = None
 ) -> dict[str, dict[str, str]]:
     """Every code a game of this configuration can show: the houses that can sit at the table (their
-    cards, powers and War Boards), the curses of the board side's regions, and the Missions and Decay
-    cards when those options are on."""
+    cards, powers and War Boards), the curses of the board side's regions, the Missions and Decay
+    cards when those options are on, and the territories (``4c``) of the board side the player count
+    sets (without ``players=``, of every side the variant can use, each entry saying what the
+    territory is on each side: the sides share their territory ids, see :func:`territory_entries`)."""
     content = load_content(options.get("content"))
     counts = [players] if players is not None else list(game_info(GAME_ID).variant(variant).players)
     sides = [key for key, side in content.sides.items() if set(side.players) & set(counts)]
@@ -133,4 +249,12 @@ def components(
         codes += MISSIONS
     if options.get("decay"):
         codes += decay.CODES
-    return pick(table(options.get("content")), codes, variant)
+    words = table(options.get("content"))
+    territories = (
+        territory_entries(content, sides[0], variant)
+        if len(sides) == 1
+        else either_side(content, sides, variant, counts)
+    )
+    words = {**words, **territories}
+    codes += list(territories)
+    return pick(words, codes, variant)

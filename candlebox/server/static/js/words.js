@@ -60,12 +60,12 @@ export function chip(code, shown = code) {
 }
 
 /** Wrap every bare code in the text nodes under root in a chip (skipping ones already inside an
- * element that names its code, and form fields). */
+ * element that names its code, form fields, and SVG drawings, where an HTML chip would not show). */
 export function chipify(root) {
   if (!pattern || !root) return root;
   const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT, {
     acceptNode: (node) =>
-      node.parentElement && node.parentElement.closest("[data-code], button, input, textarea, select, option")
+      node.parentElement && node.parentElement.closest("[data-code], button, input, textarea, select, option, svg")
         ? NodeFilter.FILTER_REJECT
         : NodeFilter.FILTER_ACCEPT,
   });

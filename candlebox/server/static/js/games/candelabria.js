@@ -461,9 +461,12 @@ function drawMap(ctx, geo) {
     const acts = territoryActions(ctx, t.territory);
     const list = geo.cells[t.territory] || [];
     const g = s("g", { class: "cb-terr", "data-territory": t.territory, "data-place": t.territory });
-    // words: the territory's kind from the game's words, where it is in a line of its own
-    if (t.icon && words.lookup(`icon:${t.icon}`)) g.dataset.code = `icon:${t.icon}`;
-    g.dataset.tip = `Territory ${t.territory}, region ${t.region}.`;
+    // words: the territory's own entry (its kind, borders and bridges); failing that, its kind's
+    if (words.lookup(t.territory)) g.dataset.code = t.territory;
+    else {
+      if (t.icon && words.lookup(`icon:${t.icon}`)) g.dataset.code = `icon:${t.icon}`;
+      g.dataset.tip = `Territory ${t.territory}, region ${t.region}.`;
+    }
     for (const [x, y] of list) g.append(s("rect", { x: x * CELL, y: y * CELL, width: CELL, height: CELL, class: "cb-cell" }));
     if (pend.territory === t.territory) g.classList.add("focus");
     if (acts.length && list.length) {
@@ -532,6 +535,8 @@ function drawMap(ctx, geo) {
     const hasPieces = tokens.length > 0;
     const iy = hasPieces ? a.y - 17 : a.y - 4;
     const label = s("g", { class: "cb-label", "pointer-events": "none" });
+    // the id drawn here is named by its territory's entry (and so left alone by words.chipify)
+    if (words.lookup(t.territory)) label.dataset.code = t.territory;
     const target = territoryActions(ctx, t.territory).length > 0;
     if (target) label.append(s("circle", { cx: a.x - 9, cy: iy, r: 14, class: "cb-target-ring" }));
     label.append(s("circle", { cx: a.x - 9, cy: iy, r: 9.5, class: `cb-icon-disc i-${t.icon}` }), iconGlyph(t.icon, a.x - 9, iy, 13));
