@@ -20,7 +20,7 @@ const HOUSE_COLOURS = {
   red: "#c8372d",
   yellow: "#e9b51c",
   blue: "#2f6fd6",
-  green: "#2f9a48",
+  green: "#25803c", // dark enough for white text at 4.5:1 (axe: house names on the 2-player choice)
   white: "#f3efe4",
 };
 const REGION_COLOURS = {
