@@ -138,8 +138,14 @@ def print_options_explained(session: Session, actions: list[str]) -> None:
 
 
 def print_prompt(session: Session) -> None:
-    """The pending decision in words (in learn mode, with the rule behind it)."""
+    """The pending decision in words (in learn mode, with the rule behind it), for where the view
+    is not printed again (after the whole log): the view ends with it already."""
     session.console.print(f"[bold]▶ {escape(session.state.prompt(session.human))}[/]")
+    print_rule_link(session)
+
+
+def print_rule_link(session: Session) -> None:
+    """In learn mode, the rule behind the pending decision."""
     if session.learn:
         link = rule_link(session.state)
         if link is not None:
@@ -251,9 +257,9 @@ def human_turn(session: Session) -> str | None:
     """Ask until the person makes a legal move (applied here); None when they quit."""
     state, seat, console = session.state, session.human, session.console
     print_news(session)
-    render.render_state(state, seat, console)
+    render.render_state(state, seat, console)  # ends with the prompt, in the game's words
     actions = state.legal_actions(seat)
-    print_prompt(session)
+    print_rule_link(session)
     print_actions(session, actions)
     prompt = prompt_text(seat, actions)
     while True:

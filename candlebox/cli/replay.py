@@ -89,7 +89,8 @@ class Replay:
         state = self.state
         render.render_state(state, self.seat, self.console)
         if not state.is_over:
-            self.console.print(f"The game is not over: {escape(state.describe_pending())}.")
+            # the view above ends with the pending decision (its "▶" line, State.prompt)
+            self.console.print("The game is not over.")
         elif state.truncated:
             self.console.print("[yellow]The game was cut short by the turn limit (truncated).[/]")
 

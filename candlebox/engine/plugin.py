@@ -226,12 +226,13 @@ def fields_sentence(entry: dict[str, Any]) -> str:
 # ----------------------------------------------------------------------------- the terminal
 @dataclass(frozen=True)
 class Renderer:
-    """A game at the terminal (rich): ``render(view, console)`` prints what a seat sees (a View);
-    ``code(text)`` a component code as rich markup (used as :attr:`Marks.code` for the game's
+    """A game at the terminal (rich): ``render(view, console, prompt)`` prints what a seat sees (a
+    View) with ``prompt``, the pending decision in the game's words (``State.prompt(seat)``, given by
+    the caller so that no renderer words a decision its own way), as its "▶" line; ``code(text)`` a component code as rich markup (used as :attr:`Marks.code` for the game's
     sentences); ``action(text)`` an action as rich markup; ``read(typed, legal)`` typed text as a legal action. The module defining it imports rich; the
     engine does not."""
 
-    render: Callable[[View, Any], None]
+    render: Callable[[View, Any, str], None]
     code: Callable[[str], str] | None = None
     action: Callable[[str], str] | None = None
     # What a person typed, read as one of the legal actions (e.g. halves in any order), or None

@@ -21,7 +21,7 @@ def render_text(state: State, seat: int | None = None, width: int = 100) -> str:
     else:
         buffer = io.StringIO()
         console = Console(file=buffer, width=width, color_system=None, force_terminal=False)
-        renderer.render(info.viewer()(state, seat), console)
+        renderer.render(info.viewer()(state, seat), console, state.prompt(seat))
         text = buffer.getvalue()
     if seat is not None and seat in state.to_act:
         text += f"Legal for seat {seat}: {summarize(state.legal_actions(seat))}\n"

@@ -11,7 +11,7 @@ from candlebox.games.candelabria.views import CandelabriaView
 
 def _text(view: CandelabriaView) -> str:
     console = Console(width=200, record=True, color_system=None)
-    render.render(view, console)
+    render.render(view, console, "Choose.")
     return console.export_text()
 
 

@@ -204,3 +204,23 @@ def test_the_end_lists_the_standings_in_rank_order_with_breakdowns(tmp_path: Pat
     assert "seat 0 (you) wins with 10 points" in out
     assert "1. seat 0 (you) 10 = 7 Candle value + 3 Shekels (up to half the candle value)" in out
     assert out.index("1. seat 0 (you)") < out.index("2. seat 1")
+
+
+def test_each_decision_is_stated_once_in_the_games_words(tmp_path: Path) -> None:
+    """The view ends with the game's prompt (its "▶" line); play adds no second wording of it."""
+    options = ["-o", "first_player=0", "-o", "deck=R7 B8", "-o", "max_turns=1"]
+    path = tmp_path / "game.json"
+    result = run(
+        "play", "candle-quest", "--seed", "1", *options, "--save", str(path), input="fl\nBUY\n"
+    )
+    assert result.exit_code == 0, result.output
+    players = candlebox.load(read(path)).num_players
+    state = candlebox.new_game(
+        "candle-quest", players=players, seed=1, first_player=0, deck=["R7", "B8"], max_turns=1
+    )
+    said = [state.prompt(0)]
+    state.apply(0, "flip")
+    said.append(state.prompt(0))
+    lines = (line.strip() for line in result.stdout.splitlines())
+    decisions = [line[2:] for line in lines if re.match(r"▶ (?!\d)", line)]  # not the table's
+    assert decisions == said

@@ -19,9 +19,9 @@ from candlebox.games.candle_quest.view import EVENT_FIELDS
 from candlebox.server.sentences import entry_text
 
 
-def printed(function: Any, view: Any) -> str:
+def printed(function: Any, view: Any, prompt: str = "Choose.") -> str:
     out = io.StringIO()
-    function(view, Console(file=out, width=100))
+    function(view, Console(file=out, width=100), prompt)
     return out.getvalue()
 
 
@@ -68,10 +68,10 @@ def test_generic_line_for_an_unknown_game() -> None:
 def test_views_render_with_both_renderers(variant: str, players: int, steps: int) -> None:
     state = played(variant, players, seed=2, steps=steps)
     for seat in (None, 0):
-        special = printed(candle_quest.render, state.typed_view(seat))
+        special = printed(candle_quest.render, state.typed_view(seat), state.prompt(seat))
         assert "Candle Quest" in special
         assert ("Game over" in special) == state.is_over
-        assert "seat" in printed(generic.render, state.view(seat))
+        assert "seat" in printed(generic.render, state.view(seat), state.prompt(seat))
     if variant == "advanced":
         assert "value" in printed(candle_quest.render, state.typed_view(0))
 
@@ -85,8 +85,9 @@ def test_generic_render_of_a_made_up_view() -> None:
         "board": [[1, 2], [3]],
         "seats": [{"seat": 0, "candies": 4}, {"seat": 1}],
     }
-    text = printed(generic.render, view)
-    assert "Waiting for seat 1 (you): roll" in text
+    text = printed(generic.render, view, "Roll the dice.")
+    assert "▶ Roll the dice." in text  # the caller's prompt, not words of the renderer's own
+    assert "Waiting for" not in text
     assert "candies" in text and "round" in text
 
 

@@ -16,9 +16,9 @@ from candlebox.games.sixteen_candies.view import EVENT_FIELDS
 from candlebox.games.sixteen_candies.views import SixteenCandiesView
 
 
-def printed(view: SixteenCandiesView) -> str:
+def printed(view: SixteenCandiesView, prompt: str = "Choose.") -> str:
     out = io.StringIO()
-    render.render(view, Console(file=out, width=100))
+    render.render(view, Console(file=out, width=100), prompt)
     return out.getvalue()
 
 

@@ -46,20 +46,22 @@ def _game(game_id: str) -> tuple[Renderer | None, GameText | None, Marks]:
     return seen[1], seen[2], seen[3]
 
 
-def render_view(game_id: str, view: View, console: Console) -> None:
+def render_view(game_id: str, view: View, console: Console, prompt: str) -> None:
     """Print a view, in the form the game's renderer reads (``GameInfo.viewer()``), with the game's
-    renderer; the generic one prints a plain view of any game."""
+    renderer; the generic one prints a plain view of any game. ``prompt`` is the pending decision in
+    the game's words (``State.prompt`` of the view's seat), printed as the "▶" line."""
     renderer = _game(game_id)[0]
-    (renderer.render if renderer is not None else generic.render)(view, console)
+    (renderer.render if renderer is not None else generic.render)(view, console, prompt)
 
 
 def render_state(state: State, seat: int | None, console: Console) -> None:
-    """Print what ``seat`` (None: a spectator) sees of a game."""
+    """Print what ``seat`` (None: a spectator) sees of a game, with its prompt (``State.prompt``)."""
     renderer = _game(state.game_id)[0]
+    prompt = state.prompt(seat)
     if renderer is None:
-        generic.render(state.view(seat), console)
+        generic.render(state.view(seat), console, prompt)
     else:
-        renderer.render(game_info(state.game_id).viewer()(state, seat), console)
+        renderer.render(game_info(state.game_id).viewer()(state, seat), console, prompt)
 
 
 def action_markup(game_id: str, action: str) -> str:

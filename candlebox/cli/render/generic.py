@@ -14,23 +14,10 @@ from rich.markup import escape
 from rich.rule import Rule
 from rich.table import Table
 
-from candlebox.engine.plugin import fields_sentence, plain, seats_text
+from candlebox.engine.plugin import fields_sentence, plain
 
 # Fields every view carries that the header already says, so the body does not repeat them.
 _HEADER_FIELDS = ("game", "variant", "players", "seat", "pending")
-
-
-def pending_text(pending: dict[str, Any] | None, viewer: int | None = None) -> str:
-    """The decision being waited for, in words, from the ``pending`` dict alone."""
-    if not pending:
-        return "The game is over."
-    seats = pending.get("seats", [])
-    who = seats_text(seats)
-    if viewer is not None and viewer in seats:
-        who += " (you)"
-    details = {k: v for k, v in pending.items() if k not in ("decision", "seats")}
-    extra = f" ({plain(details)})" if details else ""
-    return f"Waiting for {who}: {pending.get('decision', 'a decision')}{extra}"
 
 
 def title(view: dict[str, Any]) -> str:
@@ -61,7 +48,8 @@ def rows_table(name: str, rows: list[dict[str, Any]]) -> Table:
     return table
 
 
-def render(view: dict[str, Any], console: Console) -> None:
+def render(view: dict[str, Any], console: Console, prompt: str) -> None:
+    """The view's fields, then ``prompt`` (the game's words for the pending decision)."""
     console.print(Rule(escape(title(view))))
     fields = {k: v for k, v in view.items() if k not in _HEADER_FIELDS}
     simple = Table.grid(padding=(0, 2))
@@ -74,7 +62,7 @@ def render(view: dict[str, Any], console: Console) -> None:
     for key, value in fields.items():
         if is_table(value):
             console.print(rows_table(key.replace("_", " "), value))
-    console.print(f"[bold]▶ {escape(pending_text(view.get('pending'), view.get('seat')))}[/]")
+    console.print(f"[bold]▶ {escape(prompt)}[/]")
 
 
 def event_line(entry: dict[str, Any]) -> str:

@@ -68,7 +68,9 @@ def _house(seat: Seat) -> str:
     return house(seat.house) if seat.house else "?"
 
 
-def render(view: CandelabriaView, console: Console) -> None:
+def render(view: CandelabriaView, console: Console, prompt: str) -> None:
+    """The map, the curses, the missions, the houses and the battle, then ``prompt`` (the game's words
+    for the pending decision) or how the game ended."""
     seats = view.seats
     regions = {r.region: r for r in view.regions}
     models: dict[str, list[CurseModel]] = {}
@@ -176,6 +178,8 @@ def render(view: CandelabriaView, console: Console) -> None:
     if isinstance(view, FinishedView):
         winners = " ".join(_house(seats[s]) for s in view.winners)
         console.print(f"[bold]Game over[/] — winner {winners}; scores {view.scores}")
+    else:
+        console.print(f"[bold]▶ {escape(prompt)}[/]")
 
 
 def _mission(card: Mission) -> str:

@@ -16,17 +16,12 @@ from rich.rule import Rule
 from rich.table import Table
 
 from candlebox.engine import game_info
-from candlebox.engine.plugin import Renderer, seats_text, winners_text
+from candlebox.engine.plugin import Renderer, winners_text
 from candlebox.games.candle_quest.views import (
-    BidPending,
     CandleQuestView,
     FinishedView,
-    GivePending,
     OpenSeat,
-    PayPending,
-    Pending,
     Seat,
-    TurnPending,
 )
 
 GAME_ID = "candle-quest"
@@ -95,33 +90,6 @@ def loot_cost(code: str) -> int | None:
 
 
 # ----------------------------------------------------------------------------- the view
-def pending_text(pending: Pending | None, viewer: int | None) -> str:
-    if pending is None:
-        return "The game is over."
-    seats = pending.seats
-    who = seats_text(seats) + (" (you)" if viewer is not None and viewer in seats else "")
-    code = pending.candle or None
-    decision = pending.decision
-    if isinstance(pending, TurnPending):
-        kind = "a bonus turn" if pending.bonus_turn else "a turn"
-        return f"{who} to take {kind}"
-    if decision == "buy-sell-auction":
-        return f"{who} to buy, sell or auction {candle(code)}"
-    if isinstance(pending, BidPending):
-        return (
-            f"{who} to bid on {candle(code)} or pass "
-            f"(high bid {pending.high_bid} by seat {pending.high_bidder})"
-        )
-    if isinstance(pending, PayPending):
-        purpose = "guarding against" if pending.paying_for == "guard" else "looting"
-        return f"{who} paying for {purpose} {candle(code)}: {pending.due} still owed"
-    if decision == "guard-short":
-        return f"{who} cannot pay for {candle(code)}: discard the highest candle or all shekels"
-    if isinstance(pending, GivePending):
-        return f"{who} to give seat {pending.to} a candle"
-    return f"{who}: {decision}"
-
-
 def header(view: CandleQuestView) -> str:
     turn = view.turn
     now = f"{turn} turns played" if view.over else f"turn {turn + 1}"
@@ -246,7 +214,9 @@ def menorah_text(codes: list[str]) -> str:
     return text
 
 
-def render(view: CandleQuestView, console: Console) -> None:
+def render(view: CandleQuestView, console: Console, prompt: str) -> None:
+    """The table, the seats and the viewer's Menorah, then ``prompt`` (the game's words for the
+    pending decision) or how the game ended."""
     console.print(Rule(header(view), style="dim"))
     for line in table_lines(view):
         console.print(line)
@@ -261,7 +231,7 @@ def render(view: CandleQuestView, console: Console) -> None:
         winners = winners_text({"winners": view.winners})
         console.print(f"[bold]Game over[/] ({view.end_reason}): {winners}")
     else:
-        console.print(f"[bold]▶ {pending_text(view.pending, viewer)}[/]")
+        console.print(f"[bold]▶ {escape(prompt)}[/]")
 
 
 RENDERER = Renderer(render=render, code=candle, action=action_text)

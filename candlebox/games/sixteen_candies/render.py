@@ -18,12 +18,11 @@ from rich.rule import Rule
 from rich.table import Table
 
 from candlebox.engine import game_info
-from candlebox.engine.plugin import Renderer, seats_text, winners_text
+from candlebox.engine.plugin import Renderer, winners_text
 from candlebox.games.sixteen_candies.views import (
     Card,
     FinishedView,
     HandSeat,
-    Pending,
     Seat,
     SixteenCandiesView,
     ValuedSeat,
@@ -166,30 +165,6 @@ def hand_lines(player: Seat, console: Console, mine: bool) -> None:
 
 
 # ----------------------------------------------------------------------------- the view
-def pending_text(pending: Pending | None, viewer: int | None) -> str:
-    if pending is None:
-        return "The game is over."
-    seats = pending.seats
-    who = seats_text(seats) + (" (you)" if viewer is not None and viewer in seats else "")
-    final = " — final turn" if pending.final_turn else ""
-    decision = pending.decision
-    if decision == "orient":
-        return f"{who} to pick up the dealt cards and turn them"
-    if decision == "draw":
-        return f"{who} to draw from the draw pile or the discard pile{final}"
-    if decision == "discard":
-        taken = pending.taken or None
-        extra = ""
-        if taken and pending.may_discard_taken is False:
-            extra = f" (not {card(taken)}, just taken)"
-        return f"{who} to discard a card{extra}{final}"
-    if decision == "rotate":
-        return f"{who} to choose the top halves{final}"
-    if decision == "call":
-        return f'{who} to call "I\'ve got candy!" or end the turn'
-    return f"{who}: {decision}"
-
-
 def header(view: SixteenCandiesView) -> str:
     turn = view.turn
     now = f"{turn} turns played" if view.over else f"turn {turn + 1}"
@@ -238,7 +213,9 @@ def seats_table(view: SixteenCandiesView) -> Table:
     return table
 
 
-def render(view: SixteenCandiesView, console: Console) -> None:
+def render(view: SixteenCandiesView, console: Console, prompt: str) -> None:
+    """The discard pile, the seats and the viewer's hand, then ``prompt`` (the game's words for the
+    pending decision) or every hand and how the game ended."""
     console.print(Rule(header(view), style="dim"))
     console.print("Discard pile (top last): " + pile_text(view.discard_pile))
     console.print(seats_table(view))
@@ -252,7 +229,7 @@ def render(view: SixteenCandiesView, console: Console) -> None:
         return
     if viewer is not None and viewer < len(seats):
         hand_lines(seats[viewer], console, True)
-    console.print(f"[bold]▶ {pending_text(view.pending, viewer)}[/]")
+    console.print(f"[bold]▶ {escape(prompt)}[/]")
 
 
 def code_markup(code: str) -> str:
