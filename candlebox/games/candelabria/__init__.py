@@ -196,7 +196,7 @@ INFO = GameInfo(
         text="candlebox.games.candelabria.text:TEXT",
         heuristic="candlebox.games.candelabria.heuristic:policy",
         renderer="candlebox.games.candelabria.render:RENDERER",
-        encoding="candlebox.games.candelabria.plain_encoding:ENCODING",
+        encoding="candlebox.games.candelabria.encoder:ENCODING",
         policy_view="candlebox.games.candelabria.sight:glance",
         scoring="candlebox.games.candelabria.standings:SCORING",
     ),
