@@ -40,19 +40,32 @@ YOURS = {
 }
 
 # Each clickable thing on the board: big enough, and its centre lands on itself (scrolled into
-# view first, as a person would). Returns the ones that fail, described.
+# view first, as a person would). Returns the ones that fail, described. A target found covered is
+# looked at again two frames later, as a person's click would come after the page settled (a board
+# redrawn by a bot's move, or a card still sliding into place, is not a covered target).
 CHECK_TARGETS = """
-() => {
+async () => {
+  const frame = () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+  const look = (el) => {
+    el.scrollIntoView({block: 'center', inline: 'center'});
+    const r = el.getBoundingClientRect();
+    const what = (el.dataset.action || el.dataset.choices) + ' ' + Math.round(r.width) + 'x' + Math.round(r.height);
+    if (r.width < 23.5 || r.height < 23.5) return 'small: ' + what;
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    if (!hit || !(hit === el || el.contains(hit))) return 'covered: ' + what + ' by ' + (hit ? hit.outerHTML.slice(0, 60) : 'nothing');
+    return null;
+  };
   const bad = [];
   for (const el of document.querySelectorAll('#board [data-action], #board [data-choices]')) {
-    let r = el.getBoundingClientRect();
+    const r = el.getBoundingClientRect();
     if (!r.width && !r.height) continue;
-    el.scrollIntoView({block: 'center', inline: 'center'});
-    r = el.getBoundingClientRect();
-    const what = (el.dataset.action || el.dataset.choices) + ' ' + Math.round(r.width) + 'x' + Math.round(r.height);
-    if (r.width < 23.5 || r.height < 23.5) { bad.push('small: ' + what); continue; }
-    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-    if (!hit || !(hit === el || el.contains(hit))) bad.push('covered: ' + what + ' by ' + (hit ? hit.outerHTML.slice(0, 60) : 'nothing'));
+    let problem = look(el);
+    if (problem && problem.startsWith('covered')) {
+      await frame();
+      if (!el.isConnected) continue; // redrawn meanwhile: its successor is checked next time
+      problem = look(el);
+    }
+    if (problem) bad.push(problem);
   }
   return bad;
 }

@@ -62,6 +62,8 @@ def start(pages: Pages, server: Any, game: str, **spec: Any) -> tuple[Any, dict[
     page.goto("/")
     open_seat(page, created)
     page.wait_for_selector("#board [data-code]")
+    # the board is drawn again once the words have come: hover only after that
+    page.wait_for_selector("body[data-words='ready']")
     return page, created
 
 

@@ -8,6 +8,7 @@ import asyncio
 import json
 import logging
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,13 @@ from candlebox.server.errors import Rejected
 from candlebox.server.service import GameService
 from candlebox.server.storage import Storage, bot_turns
 from candlebox.server.worker import BotWorker
+
+
+def run(coro: Any) -> None:
+    """``asyncio.run`` in a thread of its own: an earlier browser test in this worker process may hold
+    Playwright's event loop open on the main thread, where ``asyncio.run`` would refuse."""
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, coro).result()
 
 
 def settings(tmp_path: Path, **more: Any) -> Settings:
@@ -73,7 +81,7 @@ def test_a_stale_process_catches_up_and_takes_the_move(tmp_path: Path) -> None:
             await a.stop()
             await b.stop()
 
-    asyncio.run(scenario())
+    run(scenario())
 
 
 def test_bots_wait_for_a_worker_and_a_lost_lease_is_claimed_again(tmp_path: Path) -> None:
@@ -117,7 +125,7 @@ def test_bots_wait_for_a_worker_and_a_lost_lease_is_claimed_again(tmp_path: Path
         finally:
             await web.stop()
 
-    asyncio.run(scenario())
+    run(scenario())
 
 
 def test_healthz_and_metrics(tmp_path: Path) -> None:
@@ -172,4 +180,4 @@ def test_with_bot_workers_a_quiet_game_nobody_holds_is_closed(tmp_path: Path) ->
         finally:
             await later.stop()
 
-    asyncio.run(scenario())
+    run(scenario())

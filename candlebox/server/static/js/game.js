@@ -54,7 +54,10 @@ async function start() {
   learn.start(gameId); // rules inside the app: the rule bar and learn mode (learn.js)
   // words: the components' names for card faces, tooltips and log chips (issue 14)
   tooltips.install();
-  words.load(gameId).then((ok) => ok && page.frame && renderAll(true));
+  words.load(gameId).then((ok) => {
+    if (ok && page.frame) renderAll(true);
+    document.body.dataset.words = ok ? "ready" : "missing"; // for tools and the browser tests
+  });
   connect();
   $("all-actions").addEventListener("toggle", () => {
     localStorage.setItem("candlebox.listOpen", $("all-actions").open ? "1" : "0");
