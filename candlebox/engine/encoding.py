@@ -13,7 +13,7 @@ source of legality: a mask is built from ``state.legal_actions(seat)`` by lookin
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -201,7 +201,11 @@ class ViewEncoder:
         return pending
 
     def fill_seats(
-        self, out: np.ndarray, seat: int | None, active: int | None, to_act: list[int] | None
+        self,
+        out: np.ndarray,
+        seat: int | None,
+        active: int | None,
+        to_act: Sequence[int] | None,
     ) -> None:
         """``fill_turn``'s fields from their values (for an encoder of a typed view): ``to_act``
         None once the game is over."""

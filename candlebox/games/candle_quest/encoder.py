@@ -132,12 +132,10 @@ class CandleQuestEncoder(ViewEncoder):
         step = 1.0 / COPIES_SCALE
         phase = st.phase
         over = phase is Phase.OVER
-        out[at["me"] + seat] = 1.0
         if over:
-            out[at["over"]] = 1.0
+            self.fill_seats(out, seat, None, None)
         else:
-            out[at["active"] + st.active] = 1.0
-            out[at["to_act"] + st.actor] = 1.0
+            self.fill_seats(out, seat, st.active, (st.actor,))
             out[at["decision"] + PHASE_DECISION[phase]] = 1.0
             if phase is Phase.TURN:
                 if st.bonus:
