@@ -128,7 +128,7 @@ def event_line(entry: dict[str, Any], marks: Marks = PLAIN) -> str | None:
 
 
 # ----------------------------------------------------------------------------- labels and prompts
-# Only the configuration (options), pending() and view() are read here, never the state's slots: the
+# Only the configuration (options), pending() and the (typed) view are read here, never the state's slots: the
 # state's internals may be renamed without these words changing.
 _MODEL = {"E": "Explorer", "P": "Pilgrim", "W": "Warrior", "C": "Wandering Castle"}
 _TEMPLE = {"W": "White", "G": "Grey", "B": "Black"}
@@ -209,9 +209,9 @@ def label(state: State, seat: int, action: str) -> str:
     if verb == "take":
         return f"Take {_named(state, args[0])} from the Tactics board"
     if verb == "upgrade":
-        piles = state.view(seat).get("upgrade_piles", [])
+        piles = state.typed_view(seat).upgrade_piles  # typed: no plain copy of the whole view
         pile = int(args[0]) - 1
-        top = piles[pile].get("top") if 0 <= pile < len(piles) else None
+        top = piles[pile].top if 0 <= pile < len(piles) else None
         tile = f": {_named(state, top)}" if top else ""
         return f"Take the top Upgrade tile of pile {args[0]}{tile}"
     if verb == "temple":
