@@ -54,32 +54,18 @@ def _playout_rate(game_id: str, seconds: float) -> float:
 
 
 def _ismcts_rate(game_id: str, iterations: int, seconds: float) -> float:
-    import random
+    from peers import headline_setup, search_positions  # bench/: this script's folder, on sys.path
 
-    from peers import headline_setup  # bench/ is this script's folder, first on sys.path
-
-    import candlebox
     from candlebox import bots
 
     variant, players = headline_setup(game_id)
-    state = candlebox.new_game(game_id, players=players, variant=variant, seed=7)
-    rng = random.Random(7)
-    positions = []
-    decision = 0
-    while not state.is_over and len(positions) < 12:
-        seat = state.to_act[0]
-        actions = state.legal_actions(seat)
-        if len(actions) > 1:
-            if decision % 4 == 0:
-                positions.append(state.clone())
-            decision += 1
-        state.apply(seat, rng.choice(actions))
+    positions = search_positions(game_id, players, variant, seed=7)
     bot = bots.make("ismcts", seed=1, iterations=iterations)
     spent = 0.0
     done = 0
-    for position in positions:  # the positions in turn until the time is spent (one at least)
+    for position, seat in positions:  # the positions in turn until the time is spent (one at least)
         start = time.perf_counter()
-        bot.choose(position, position.to_act[0])
+        bot.choose(position, seat)
         spent += time.perf_counter() - start
         done += 1
         if spent >= seconds:

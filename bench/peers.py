@@ -125,6 +125,26 @@ def headline_setup(game_id: str) -> tuple[str, int]:
     return variant.name, variant.min_players
 
 
+def search_positions(
+    game_id: str, players: int, variant: str, seed: int
+) -> list[tuple[candlebox.State, int]]:
+    """Fixed positions for timing a search (bench/compare_trees.py, bench/search_ratio.py): one seeded
+    random game's every 4th decision with a choice, up to 12, each a clone with the seat to act."""
+    rng = random.Random(seed)
+    state = candlebox.new_game(game_id, players=players, variant=variant, seed=seed)
+    positions = []
+    decision = 0
+    while not state.is_over and len(positions) < 12:
+        seat = state.to_act[0]
+        actions = state.legal_actions(seat)
+        if len(actions) > 1:
+            if decision % 4 == 0:
+                positions.append((state.clone(), seat))
+            decision += 1
+        state.apply(seat, actions[rng.randrange(len(actions))])
+    return positions
+
+
 def candlebox_configs(game_ids: list[str]) -> list[Config]:
     """The default variant at 2, 3 and 4 players (those allowed); every other variant at 3 (or 2)."""
     configs: list[Config] = []

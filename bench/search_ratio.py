@@ -39,24 +39,15 @@ def _variant(candlebox: object, game_id: str, players: int) -> str:
 def _measure(game_id: str, players: int, seconds: float, iterations: int) -> dict[str, float]:
     import random
 
+    from peers import search_positions  # bench/: this script's folder, on sys.path
+
     import candlebox
     from candlebox import bots
 
     variant = _variant(candlebox, game_id, players)
     new_game = candlebox.new_game
     # Fixed positions of one seeded random game, for the ISMCTS decisions.
-    rng = random.Random(0)
-    state = new_game(game_id, players=players, variant=variant, seed=0)
-    positions = []
-    decision = 0
-    while not state.is_over and len(positions) < 12:
-        seat = state.to_act[0]
-        actions = state.legal_actions(seat)
-        if len(actions) > 1:
-            if decision % 4 == 0:
-                positions.append((state.clone(), seat))
-            decision += 1
-        state.apply(seat, actions[rng.randrange(len(actions))])
+    positions = search_positions(game_id, players, variant, seed=0)
     # The two rates are measured in alternating slices, so a change of load hits both alike.
     steps = iterations_done = 0
     playout_time = search_time = 0.0
