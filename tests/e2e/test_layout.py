@@ -42,7 +42,8 @@ YOURS = {
 # Each clickable thing on the board: big enough, and its centre lands on itself (scrolled into
 # view first, as a person would). Returns the ones that fail, described. A target found covered is
 # looked at again two frames later, as a person's click would come after the page settled (a board
-# redrawn by a bot's move, or a card still sliding into place, is not a covered target).
+# redrawn by a bot's move, or a card still sliding into place, is not a covered target): it waits
+# for running transitions to end first.
 CHECK_TARGETS = """
 async () => {
   const frame = () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
@@ -61,6 +62,9 @@ async () => {
     if (!r.width && !r.height) continue;
     let problem = look(el);
     if (problem && problem.startsWith('covered')) {
+      // let running transitions end (cards sliding into place, motion.js), at most a second
+      const moving = document.getAnimations().map((a) => a.finished.catch(() => null));
+      await Promise.race([Promise.all(moving), new Promise((done) => setTimeout(done, 1000))]);
       await frame();
       if (!el.isConnected) continue; // redrawn meanwhile: its successor is checked next time
       problem = look(el);

@@ -144,12 +144,16 @@ def play(server: ServerProcess, game: str, token: str) -> tuple[int, str]:
     return response.json()["move"], action
 
 
-def wait_turn(server: ServerProcess, game: str, token: str, timeout: float) -> dict[str, Any]:
-    """The state once it is ``token``'s turn (or the game is over)."""
+def wait_turn(
+    server: ServerProcess, game: str, token: str, timeout: float, after: int = -1
+) -> dict[str, Any]:
+    """The state once it is ``token``'s turn (or the game is over) past move ``after``: a process
+    just (re)started may answer from its copy for a moment before it has caught up."""
     deadline = time.monotonic() + timeout
     while True:
         now = state(server, game, token)
-        if now["over"] or now["legal"] or time.monotonic() > deadline:
+        fresh = now["move"] > after
+        if (fresh and (now["over"] or now["legal"])) or time.monotonic() > deadline:
             return now
         time.sleep(0.05)
 
@@ -218,8 +222,8 @@ def test_bot_turns_need_a_worker_and_survive_kills(pg_db: str, tmp_path: Path) -
         ).json()
         game, token = created["id"], created["token"]
 
-        def my_turn(server: ServerProcess, timeout: float) -> dict[str, Any]:
-            now = wait_turn(server, game, token, timeout)
+        def my_turn(server: ServerProcess, timeout: float, after: int = -1) -> dict[str, Any]:
+            now = wait_turn(server, game, token, timeout, after)
             assert now["over"] or now["legal"], f"the bot never moved: {now['move']}"
             return now
 
@@ -239,7 +243,7 @@ def test_bot_turns_need_a_worker_and_survive_kills(pg_db: str, tmp_path: Path) -
         acked.append(play(a, game, token))
         a.kill()
         assert watcher.gone.wait(5)
-        now = my_turn(b, 60)
+        now = my_turn(b, 60, after=acked[-1][0])
         assert now["move"] > acked[-1][0]
         acked.append(play(b, game, token))
 
@@ -258,7 +262,7 @@ def test_bot_turns_need_a_worker_and_survive_kills(pg_db: str, tmp_path: Path) -
         assert watcher.ready.wait(10)
         acked.append(play(b, game, token))
         b.kill()
-        now = my_turn(a, 60)
+        now = my_turn(a, 60, after=acked[-1][0])
         assert now["move"] > acked[-1][0]
         acked.append(play(a, game, token))
         my_turn(a, 60)
