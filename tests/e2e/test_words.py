@@ -120,7 +120,8 @@ def test_hovering_and_focusing_a_card_shows_its_effect_text(
     page.mouse.move(1, 1)
     tip.wait_for(state="hidden")
     # a card reached with the keyboard says the same
-    until(page, "#board [data-code][tabindex='0']")  # your turn
+    # your turn: the bots wait, so no redraw takes the card away while the test focuses it
+    until(page, "body:has(.banner.turn) #board [data-code][tabindex='0']")
     focusable = page.locator("#board [data-code][tabindex='0']").first
     focused_code = focusable.get_attribute("data-code")
     page.evaluate("document.activeElement && document.activeElement.blur()")

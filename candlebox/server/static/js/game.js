@@ -280,6 +280,7 @@ function renderBoard() {
   board.classList.toggle("busy", page.busy);
   const active = document.activeElement;
   const hadFocus = !active || active === document.body || board.contains(active);
+  const was = board.contains(active) ? placeOf(board, active) : null;
   motion.remember(board); // words: where the cards were, to slide them
   clear(board);
   try {
@@ -292,7 +293,20 @@ function renderBoard() {
   words.chipify(board); // words: any code left bare names itself on hover
   motion.settle(board);
   tooltips.refresh();
-  if (hadFocus) focusDecision(board);
+  if (hadFocus && !focusDecision(board) && was) refocus(board, was);
+}
+
+// Where the focused element sits on the board, to find its twin after a redraw: a redraw with nothing
+// for this seat to decide (a bot's move, say) keeps a keyboard player's place instead of dropping the
+// focus to the page.
+function placeOf(board, el) {
+  const selector = el.dataset.code ? `[data-code="${CSS.escape(el.dataset.code)}"]` : el.tagName.toLowerCase();
+  return { selector, index: [...board.querySelectorAll(selector)].indexOf(el) };
+}
+
+function refocus(board, was) {
+  const twin = board.querySelectorAll(was.selector)[was.index];
+  if (twin && twin.tabIndex >= 0) twin.focus({ preventScroll: true });
 }
 
 // After every move the focus goes to the next thing to decide (a glowing target or the decision's
@@ -306,14 +320,15 @@ const DECISION = [
 ];
 
 function focusDecision(board) {
-  if (page.replay || !page.frame || page.frame.over || !page.frame.legal.length) return;
+  if (page.replay || !page.frame || page.frame.over || !page.frame.legal.length) return false;
   for (const selector of DECISION) {
     const target = board.querySelector(selector);
     if (target) {
       target.focus({ preventScroll: !page.keyboard });
-      return;
+      return true;
     }
   }
+  return false;
 }
 
 function renderBanner() {
