@@ -118,6 +118,12 @@ def replay_at_the_laptop_size(page: Any) -> None:
     page.get_by_role("button", name="Next move").click()
     page.get_by_role("button", name="Next move").click()
     page.wait_for_function("document.querySelector('#banner').innerText.includes('move 2 of')")
+    # two clicks faster than the page loads a move: two moves on, not the same one twice
+    page.evaluate(
+        "() => { const next = document.querySelector('#replay button[aria-label=\"Next move\"]');"
+        " next.click(); next.click(); }"
+    )
+    page.wait_for_function("document.querySelector('#banner').innerText.includes('move 4 of')")
     assert page.locator("#link").inner_text() == "replay"
     assert page.locator(".cq-turnmark").count() == 0
     assert "You's" not in page.locator("#board").inner_text()

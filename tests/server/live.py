@@ -43,7 +43,9 @@ class ServerProcess:
     def ws_base(self) -> str:
         return f"ws://127.0.0.1:{self.port}"
 
-    def start(self, timeout: float = 30.0) -> ServerProcess:
+    def start(self, timeout: float = 90.0) -> ServerProcess:
+        # a deadline, not a measurement: a healthy server answers within a second or two, but a
+        # loaded machine (2 cores running the browser tests too) can take tens of seconds
         # the tests start many games from one address over a session: no cap on open games
         env = {
             **os.environ,

@@ -34,14 +34,9 @@ ENV = {
 }
 
 
-class Web(ServerProcess):
-    def start(self, timeout: float = 90.0) -> ServerProcess:  # a loaded machine is slow to start
-        return super().start(timeout)
-
-
 def web(db: str, tmp_path: Path, name: str) -> ServerProcess:
     # --bot-workers 0: this process starts no worker; the test runs its own
-    return Web(db, tmp_path / f"{name}.log", env=ENV, args=("--bot-workers", "0"))
+    return ServerProcess(db, tmp_path / f"{name}.log", env=ENV, args=("--bot-workers", "0"))
 
 
 def claimed(db: str, game: str, timeout: float = 30.0) -> bool:
@@ -283,13 +278,17 @@ def test_bot_turns_need_a_worker_and_survive_kills(pg_db: str, tmp_path: Path) -
 
 def test_serve_workers_shares_one_port_and_plays_bots(pg_db: str, tmp_path: Path) -> None:
     # two web processes on one port and the built-in bot worker, stopped together by SIGTERM
-    server = Web(pg_db, tmp_path / "many.log", env=ENV, args=("--workers", "2")).start()
+    server = ServerProcess(pg_db, tmp_path / "many.log", env=ENV, args=("--workers", "2")).start()
     try:
         pids: set[str] = set()
         deadline = time.monotonic() + 60
         while len(pids) < 2 and time.monotonic() < deadline:
-            with httpx.Client() as fresh:  # a new connection each time: the kernel picks a process
-                text = fresh.get(f"{server.base}/metrics", timeout=10).text
+            try:
+                with httpx.Client() as fresh:  # a new connection each time: the kernel picks one
+                    text = fresh.get(f"{server.base}/metrics", timeout=10).text
+            except httpx.HTTPError as error:
+                log = server.log.read_text()[-3000:]
+                raise AssertionError(f"{error}; the server's log: {log}") from error
             pids |= set(re.findall(r'process="(\d+)"', text))
         assert len(pids) == 2, pids
         created = server.post(

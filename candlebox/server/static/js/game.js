@@ -644,6 +644,7 @@ function renderReplayBar() {
   const moves = frame.game.moves;
   const at = page.replay ? page.replay.at : moves;
   const go = (n) => replayTo(Math.max(0, Math.min(moves, n)));
+  const step = (d) => () => go(replayAt() + d); // from the last move asked for: fast clicks add up
   const slider = h("input.replay-slider", {
     type: "range",
     min: 0,
@@ -655,18 +656,30 @@ function renderReplayBar() {
   bar.append(
     h("span.replay-label", "Replay"),
     h("button.icon", { onclick: () => go(0), title: "Start", "aria-label": "Start" }, "◀◀"),
-    h("button.icon", { onclick: () => go(at - 1), title: "Previous move", "aria-label": "Previous move" }, "◀"),
+    h("button.icon", { onclick: step(-1), title: "Previous move", "aria-label": "Previous move" }, "◀"),
     slider,
-    h("button.icon", { onclick: () => go(at + 1), title: "Next move", "aria-label": "Next move" }, "▶"),
+    h("button.icon", { onclick: step(1), title: "Next move", "aria-label": "Next move" }, "▶"),
     h("button.icon", { onclick: () => go(moves), title: "End", "aria-label": "End" }, "▶▶"),
     h("span.replay-at", `move ${at} / ${moves}`),
   );
 }
 
+// The move the replay was last asked to show (the one on screen may still be loading): two quick
+// "Next move" clicks go two moves on, and an answer that a newer request overtook is dropped.
+const asked = { at: null, ticket: 0 };
+
+function replayAt() {
+  if (asked.at !== null) return asked.at;
+  return page.replay ? page.replay.at : page.frame.game.moves;
+}
+
 async function replayTo(at) {
   const moves = page.frame.game.moves;
+  asked.at = at;
+  const ticket = ++asked.ticket;
   try {
     const frame = await api(`/api/games/${encodeURIComponent(gameId)}/replay?at=${at}`, { token: page.token });
+    if (ticket !== asked.ticket) return;
     page.replay = at === moves ? null : { at, moves, frame };
     if (page.replay) setLink("replaying");
     else if (page.socket && page.socket.readyState === WebSocket.OPEN) setLink("live");
@@ -677,6 +690,7 @@ async function replayTo(at) {
     renderReplayBar();
     renderEnd();
   } catch (err) {
+    if (ticket === asked.ticket) asked.at = null; // what is on screen is where the replay stands
     toast(err.message, "error");
   }
 }
@@ -694,7 +708,7 @@ document.addEventListener("pointerdown", () => (page.keyboard = false));
 
 document.addEventListener("keydown", (event) => {
   if (!page.frame || !page.frame.over || event.target.closest("input, textarea")) return;
-  const at = page.replay ? page.replay.at : page.frame.game.moves;
+  const at = replayAt();
   if (event.key === "ArrowLeft") replayTo(Math.max(0, at - 1));
   if (event.key === "ArrowRight") replayTo(Math.min(page.frame.game.moves, at + 1));
 });
