@@ -273,13 +273,32 @@ reviews = Table(
 )
 
 
+# Two processes creating the same missing tables at once (``serve --workers N`` on a fresh database,
+# several machines starting together, a command opening the server's SQLite file as it starts) make
+# one of them fail: PostgreSQL refuses a second row type of the same name, SQLite a second table. One
+# creates while the others wait (PostgreSQL: a transaction-scoped advisory lock, any fixed key — this
+# one spells "cndl"; SQLite: its write lock), and then they find the tables there.
+SCHEMA_LOCK = 0x636E646C
+
+
+def create_tables(engine: Engine) -> None:
+    """Create the tables that are missing, one process at a time on PostgreSQL."""
+    with engine.begin() as conn:
+        if conn.dialect.name == "postgresql":
+            conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": SCHEMA_LOCK})
+        elif conn.dialect.name == "sqlite":
+            # the driver runs DDL outside any transaction: take the database's write lock first
+            conn.exec_driver_sql("BEGIN IMMEDIATE")
+        metadata.create_all(conn)
+
+
 class Storage:
     """The tables and every query; synchronous (called from the writer thread or a worker thread)."""
 
     def __init__(self, url: str) -> None:
         self.url = database_url(url)
         self.engine = make_engine(url)
-        metadata.create_all(self.engine)
+        create_tables(self.engine)
 
     def close(self) -> None:
         self.engine.dispose()

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import threading
 from typing import Any
 
 import pytest
+from sqlalchemy import inspect
 
 from candlebox.server.storage import (
     GameRecord,
@@ -17,6 +19,7 @@ from candlebox.server.storage import (
     Storage,
     Writer,
     database_url,
+    metadata,
 )
 
 
@@ -169,5 +172,25 @@ def test_status_seats_and_finished_listing(url: str) -> None:
         assert finished[0].result == {"winners": [1], "scores": [0.0, 1.0]}
         loaded = storage.load_game("g1")
         assert loaded is not None and loaded[0].seats[0].kind == "bot"
+    finally:
+        storage.close()
+
+
+def test_processes_starting_together_on_a_fresh_database_all_start(url: str) -> None:
+    # `serve --workers N` on an empty PostgreSQL: every process creates the missing tables at the
+    # same moment; without the schema lock PostgreSQL refuses all but one (a duplicate row type)
+    starters = 6
+    ready = threading.Barrier(starters)
+
+    def start() -> None:
+        ready.wait()
+        Storage(url).close()
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=starters) as pool:
+        for started in [pool.submit(start) for _ in range(starters)]:
+            started.result()  # raises the refused one's error
+    storage = Storage(url)
+    try:
+        assert set(inspect(storage.engine).get_table_names()) == set(metadata.tables)
     finally:
         storage.close()
