@@ -204,6 +204,55 @@ def test_the_last_move_is_marked_and_bot_moves_get_a_notice(pages: Pages, server
     assert page.locator("#board .last-move, #board .last-mover").count()
 
 
+NOTICE_PLACES = """() => {
+  window.placed = [];
+  new MutationObserver((records) => {
+    for (const r of records) for (const n of r.addedNodes) {
+      if (!(n.classList && n.classList.contains('move-notice'))) continue;
+      const a = n.getBoundingClientRect();
+      const b = document.getElementById('banner').getBoundingClientRect();
+      const over = a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+      window.placed.push({top: Math.round(a.top), over});
+    }
+  }).observe(document.body, {childList: true, subtree: true});
+}"""
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (390, 844)])
+def test_bot_notices_never_cover_the_decision(
+    pages: Pages, server: Any, size: tuple[int, int]
+) -> None:
+    """A practice game's line pushes the banner into the corner where the notices sit at a laptop's
+    width: they go under it. On a phone they take the screen's top edge, not the table's corner (where
+    the card to act on may be)."""
+    body = {
+        "game": "candle-quest",
+        "seats": [{"kind": "human", "name": "Ada"}] + [{"kind": "bot", "bot": "random"}] * 3,
+        "you": 0,
+        "bot_delay": 0.2,
+        "public": False,
+        "practice": True,
+        "seed": 5,
+    }
+    created = httpx.post(f"{server.base}/api/games", json=body, timeout=30).json()
+    page = pages.new()
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    page.goto("/")
+    open_seat(page, created)
+    page.wait_for_selector("#board [data-code]")
+    page.evaluate(NOTICE_PLACES)
+    for _ in range(12):
+        if page.evaluate("window.placed.length") >= 2:
+            break
+        if not act_once(page):
+            page.wait_for_timeout(300)
+    placed = page.evaluate("window.placed")
+    assert placed, "no notice of a bot move"
+    assert not any(p["over"] for p in placed), placed
+    if size[0] < 700:
+        assert all(p["top"] <= 8 for p in placed), placed
+
+
 def test_cards_move_only_when_motion_is_welcome(pages: Pages, server: Any) -> None:
     page, _ = start(pages, server, "candle-quest", players=2)
     page.emulate_media(reduced_motion="reduce")

@@ -98,6 +98,19 @@ function markLast(root) {
   }
 }
 
+/** The notices sit in the table's top left corner, which the boards leave free; where the banner
+ * (the decision in words) reaches into that corner (a narrower window, a practice line above it),
+ * they go just under the banner instead of covering it. */
+function clearOfBanner(box) {
+  box.style.top = "";
+  const banner = document.getElementById("banner");
+  if (!banner) return;
+  const b = banner.getBoundingClientRect();
+  const n = box.getBoundingClientRect();
+  const overlaps = b.left < n.right && n.left < b.right && b.top < n.bottom && n.top < b.bottom;
+  if (overlaps) box.style.top = `${Math.round(b.bottom + 8)}px`;
+}
+
 /** A brief notice of a move ("Taper buys Red candle (value 5)"), gone after a moment. */
 export function notice(text) {
   let box = document.querySelector(".move-notices");
@@ -108,6 +121,7 @@ export function notice(text) {
   const note = h("div.move-notice", words.plain(text));
   box.append(note);
   while (box.childElementCount > MAX_NOTICES) box.firstElementChild.remove();
+  clearOfBanner(box);
   setTimeout(() => note.classList.add("fade"), NOTICE_MS);
   setTimeout(() => note.remove(), NOTICE_MS + 600);
 }
