@@ -54,9 +54,17 @@ from typing import Any
 import numpy as np
 from msgspec import UNSET
 
-from candlebox.engine import game_info
+from candlebox.engine import State, game_info
 from candlebox.engine.encoding import Config, Layout, ViewEncoder
 from candlebox.engine.plugin import Encoding
+from candlebox.games.candelabria.board import Board
+from candlebox.games.candelabria.components import Content
+from candlebox.games.candelabria.decay import CODES as DECAY_CODES
+from candlebox.games.candelabria.decision import NAMES, Auto, Phase
+from candlebox.games.candelabria.missions import MISSIONS as MISSION_CARDS
+from candlebox.games.candelabria.missions import revealed
+from candlebox.games.candelabria.schema import TEMPLES
+from candlebox.games.candelabria.state import CandelabriaState
 from candlebox.games.candelabria.views import (
     CandelabriaView,
     FinishedView,
@@ -316,6 +324,50 @@ def always_a_winner(config: Config) -> bool:
     return True  # the most VP win at the end or at the turn limit (ties share): never nobody
 
 
+# Pending decisions whose view names a count (view.typed_pending), a region, a territory.
+_COUNTED = frozenset(
+    {
+        Phase.INFLUENCE,
+        Phase.TAKE,
+        Phase.FORGE,
+        Phase.MINE,
+        Phase.PORTAL,
+        Phase.RETURN,
+        Phase.STEAL,
+        Phase.HAUNT,
+        Phase.IGNITE,
+        Phase.EXTINGUISH,
+        Phase.RAZE,
+    }
+)
+_COUNTED_REGION = frozenset({Phase.IGNITE, Phase.EXTINGUISH, Phase.RAZE})
+_REGION = frozenset({Phase.SHIFT, Phase.RECAST, Phase.LIFT, Phase.GIFT, Phase.CANCEL, Phase.SECRET})
+_TERRITORY = frozenset({Phase.DESTROY, Phase.PUSH, Phase.EXTINGUISH_AT, Phase.PUSH_TO})
+_WAR_STEPS = frozenset({Auto.WAR_PREP, Auto.BATTLES, Auto.EPILOGUE})  # view.season
+# Each decision kind's place in DECISIONS (view: NAMES[kind]); kinds no view shows are absent.
+PHASE_DECISION = {
+    kind: DECISION_INDEX[name] for kind, name in NAMES.items() if name in DECISION_INDEX
+}
+
+
+class _Tables:
+    """The state's numbers (content and board indices) as the encoder's places: built once per
+    content pack and board side, by code and name, so they follow the facts whatever the files' order."""
+
+    __slots__ = ("card", "curse", "decay", "house", "mission", "tactic", "temple", "terr", "tile")
+
+    def __init__(self, content: Content, board: Board, terr_index: dict[str, int]) -> None:
+        self.card = [CARD_INDEX[c.code] for c in content.candles]
+        self.tactic = [TACTIC_INDEX[t.code] for t in content.tactics]
+        self.tile = [TILE_INDEX[t.code] for t in content.tiles]
+        self.curse = [CURSE_INDEX[k.code] for k in content.curses]
+        self.house = [HOUSES.index(h.code) for h in content.houses]
+        self.terr = [terr_index[name] for name in board.names]
+        self.temple = [TEMPLE_NAMES.index(colour) for colour in TEMPLES]
+        self.decay = [DECAY_INDEX[code] for code in DECAY_CODES]
+        self.mission = [MISSION_INDEX[card[0]] for card in MISSION_CARDS]
+
+
 class CandelabriaEncoder(ViewEncoder):
     def build(self, config: Config, layout: Layout) -> None:
         n = config.players
@@ -404,6 +456,312 @@ class CandelabriaEncoder(ViewEncoder):
         layout.add("winners", n)
         layout.add("scores", n)  # / 200
         self.at = layout.fields
+        self.start = {name: place.start for name, place in layout.fields.items()}
+        self._tables: tuple[Content, Board, _Tables] | None = None
+
+    reads_state = True
+
+    def tables(self, st: CandelabriaState) -> _Tables:
+        kept = self._tables
+        if kept is None or kept[0] is not st.content or kept[1] is not st.board:
+            kept = self._tables = (
+                st.content,
+                st.board,
+                _Tables(st.content, st.board, self.terr_index),
+            )
+        return kept[2]
+
+    def fill_state(self, state: State, seat: int, out: np.ndarray) -> None:
+        """``fill`` of ``typed_view(state, seat)`` (view.py), read from the state: of the hands only the
+        seat's own (every hand once the game is over) and the cards the others are known to hold, of
+        a battle's secret choices only the seat's own, of the private missions the seat's own and the
+        revealed ones; no view is built and no text is made. Every field is written in the order, and
+        with the arithmetic, ``fill`` uses, so the two agree to the bit (tests/rl/test_state_encoders)."""
+        assert isinstance(state, CandelabriaState)
+        st = state
+        frame = st.stack[-1]
+        kind = frame[0]
+        if kind == Phase.PICK:
+            self._fill_house_choice(st, seat, frame, out)
+            return
+        at = self.start
+        n = self.n
+        tab = self.tables(st)
+        over = kind == Phase.OVER
+        if over:
+            self.fill_seats(out, seat, None, None)
+        else:
+            seats = (
+                [s for s in st.battle if not st.secret_tactics[s]]
+                if kind == Phase.SECRET
+                else (frame[1],)
+            )
+            self.fill_seats(out, seat, st.active, seats)
+            self._pending_state(st, seat, frame, tab, out)
+        out[at["year"] + st.year - 1] = 1.0
+        if over:
+            season = 2
+        else:
+            season = 0
+            for f in st.stack:
+                if f[0] in _WAR_STEPS:
+                    season = 1
+                    break
+        out[at["season"] + season] = 1.0
+        out[at["turn"]] = st.turns / self.turn_scale
+        order = at["order"]
+        for place, s in enumerate(st.order):
+            out[order + s * n + place] = 1.0
+        # the map
+        terr = tab.terr
+        lf = at["land_flames"]
+        for t, flames in enumerate(st.land_flames):
+            if flames:
+                base = lf + terr[t] * n
+                for s in range(n):
+                    if flames >> s & 1:
+                        out[base + s] = 1.0
+        castles = at["castles"]
+        seen_castles: list[int] = []
+        for s, t in enumerate(st.castles):
+            if t >= 0 and t not in seen_castles:  # one castle a territory: the lowest seat's
+                seen_castles.append(t)
+                out[castles + terr[t] * n + s] = 1.0
+        candles = at["candles"]
+        for s in range(n):
+            where = st.candle_territories[s]
+            on = st.candle_flames[s]
+            for r in range(3):
+                t = where[r]
+                if t >= 0:
+                    out[candles + (terr[t] * n + s) * 3 + r] = (on[r] + 1) / (ROLE_FLAMES + 1)
+        owners = st.curse_owners
+        for k, t in enumerate(st.curse_models):
+            if t >= 0:
+                out[at["curse_models"] + terr[t] * CURSE_PLACES + k] = 1.0
+                if owners[k] >= 0:
+                    out[at["curse_owner"] + k * n + owners[k]] = 1.0
+        ri = self.region_index
+        corrupted = st.corrupted
+        temple_colour = tab.temple
+        for r in st.board.regions:
+            place = ri[r]
+            if corrupted >> r & 1:
+                out[at["corrupted"] + place] = 1.0
+            temples = st.temples[r]
+            if temples:
+                base = at["temples"] + place * 3
+                for colour in temples:
+                    out[base + temple_colour[colour]] += 1 / TEMPLES_EACH
+                out[at["temple_top"] + place * 3 + temple_colour[temples[-1]]] = 1.0
+        # the Curse Board and the War Season
+        curse_code = tab.curse
+        n_curses = len(CURSE_CARDS)
+        for k, curse in enumerate(st.curses[:CURSE_PLACES]):
+            out[at["curse_cards"] + k * n_curses + curse_code[curse]] = 1.0
+            base = at["curse_flames"] + k * n
+            for s, flames in enumerate(st.curse_influence[k]):
+                if flames:
+                    out[base + s] = flames / LAND_FLAMES
+        for r in st.battles_left:
+            out[at["battles_left"] + ri[r]] = 1.0
+        for s in st.battle:
+            out[at["battle"] + s] = 1.0
+        # the public boards and decks
+        tactic = tab.tactic
+        step = 1.0 / TACTIC_COPIES
+        base = at["tactics_board"]
+        for card in st.tactics_board:
+            out[base + tactic[card]] += step
+        tile = tab.tile
+        tops, sizes = at["upgrade_tops"], at["upgrade_sizes"]
+        n_tiles = len(TILES)
+        for p, pile in enumerate(st.upgrade_piles):
+            if pile:
+                out[tops + p * n_tiles + tile[pile[-1]]] = 1.0
+            out[sizes + p] = len(pile) / 4.0
+        base = at["temples_left"]
+        for colour, left in enumerate(st.temple_supply):
+            out[base + temple_colour[colour]] = left / TEMPLES_EACH
+        decks = at["decks"]
+        out[decks] = len(st.curse_deck) / CURSE_DECK
+        out[decks + 1] = len(st.tactics_deck) / TACTICS_DECK
+        out[decks + 2] = len(st.advanced_deck) / len(ADVANCED)
+        if st.decay_slots:
+            out[decks + 3] = len(st.decay_deck) / len(DECAY)
+        out[at["reserve"]] = st.reserve_gold / RESERVE
+        out[at["reserve"] + 1] = st.reserve_wax / RESERVE
+        for owner in range(n):
+            self._seat_state(st, owner, seat, over, tab, out)
+        if self.missions and st.mission_places:
+            self._missions_state(st, seat, tab, out)
+        if over:
+            self.fill_winners(out, st.winning_seats)
+            base = at["scores"]
+            for s, score in enumerate(st.final_scores):
+                out[base + s] = score / VP_SCALE
+
+    def _pending_state(
+        self, st: CandelabriaState, seat: int, frame: list[int], tab: _Tables, out: np.ndarray
+    ) -> None:
+        """``_pending`` of view.typed_pending: the decision on top of the stack and its details."""
+        at = self.start
+        kind = frame[0]
+        out[at["decision"] + PHASE_DECISION[kind]] = 1.0
+        if kind in _COUNTED:
+            out[at["p_count"]] = frame[2] / COUNT_SCALE
+            if kind in _COUNTED_REGION and frame[3] >= 0:
+                out[at["p_region"] + self.region_index[frame[3]]] = 1.0
+        elif kind in _REGION:
+            out[at["p_region"] + self.region_index[frame[2]]] = 1.0
+        elif kind in _TERRITORY:
+            out[at["p_territory"] + tab.terr[frame[2]]] = 1.0
+            if kind == Phase.PUSH_TO:
+                out[at["p_steps"]] = frame[3] / 3.0
+                out[at["p_candle"] + frame[4] * 3 + frame[5]] = 1.0
+        elif kind == Phase.MOVE:
+            out[at["p_moves_left"]] = frame[2] / 3.0
+            out[at["p_extra_used"]] = float(bool(frame[3]))
+        elif kind == Phase.DEPLOY_AT:
+            out[at["p_role"] + frame[2]] = 1.0
+        elif kind == Phase.CURSE_AT:
+            out[at["p_curse"] + frame[2]] = 1.0
+        elif kind == Phase.LIFT_TO:
+            out[at["p_candle"] + frame[2] * 3 + frame[3]] = 1.0
+        elif kind == Phase.KEEP:
+            if seat == frame[1]:  # the cards drawn, to their drawer only
+                card = tab.card
+                base = at["p_cards"]
+                for c in st.set_aside:
+                    out[base + card[c]] = 1.0
+        elif kind in (Phase.DECAY_AT, Phase.EITHER) and frame[2] >= 0:
+            out[at["p_decay"] + tab.decay[frame[2]]] = 1.0
+
+    def _seat_state(
+        self,
+        st: CandelabriaState,
+        owner: int,
+        viewer: int,
+        over: bool,
+        tab: _Tables,
+        out: np.ndarray,
+    ) -> None:
+        """``_seat`` of view._seat: what the viewer may know of the house at ``owner``."""
+        at = self.start
+        s = owner
+        c, k = self.c, self.k
+        out[at["houses"] + s * len(HOUSES) + tab.house[st.house_of[s]]] = 1.0
+        out[at["vp"] + s] = st.vp[s] / VP_SCALE
+        out[at["gold"] + s] = st.gold[s] / WAREHOUSE
+        out[at["wax"] + s] = st.wax[s] / WAREHOUSE
+        out[at["land_supply"] + s] = st.land_flame_supply[s] / LAND_FLAMES
+        out[at["candle_supply"] + s] = st.candle_flame_supply[s] / CANDLE_FLAMES
+        hand = st.hands[s]
+        out[at["hand_size"] + s] = len(hand) / HAND_SCALE
+        card = tab.card
+        base = at["deployed"] + s * c
+        for code in st.seal_cards[s]:
+            if code >= 0:
+                out[base + card[code]] = 1.0
+        base = at["maneuvered"] + s * c
+        for code in st.maneuvered[s]:
+            out[base + card[code]] = 1.0
+        # its own hand (every hand once the game is over), else the cards it is known to hold
+        base = at["known_cards"] + s * c
+        for code in hand if s == viewer or over else st.known_hands[s]:
+            out[base + card[code]] = 1.0
+        base = at["upgrades"] + s * len(TILES)
+        tile = tab.tile
+        for code in st.upgrades[s]:
+            out[base + tile[code]] = 1.0
+        tactic = tab.tactic
+        step = 1.0 / TACTIC_COPIES
+        base = at["tactics"] + s * k
+        for code in st.tactics[s]:
+            out[base + tactic[code]] += step
+        base = at["tactics_used"] + s * k
+        for code in st.tactics_used[s]:
+            out[base + tactic[code]] += step
+        if st.battle and s in st.battle:
+            secret = st.secret_tactics[s]
+            played = st.played_tactics[s]
+            if secret:
+                out[at["chosen"] + s] = 1.0  # that it has chosen is seen; what, by itself only
+                if s == viewer:
+                    base = at["my_secret"]
+                    for slot, code in enumerate(secret):
+                        out[base + slot * (k + 1) + (tactic[code] if code >= 0 else k)] = 1.0
+            elif any(code != -1 for code in played):
+                base = at["played"] + s * SLOTS * (k + 2)
+                for slot, code in enumerate(played):
+                    index = tactic[code] if code >= 0 else (k + 1 if code == -2 else k)
+                    out[base + slot * (k + 2) + index] = 1.0
+        if self.decay and st.decay_slots:
+            base = at["decay_slots"] + s * SLOTS * len(DECAY)
+            decay = tab.decay
+            for slot, code in enumerate(st.decay_slots[s]):
+                if code >= 0:
+                    out[base + slot * len(DECAY) + decay[code]] = 1.0
+
+    def _missions_state(
+        self, st: CandelabriaState, seat: int, tab: _Tables, out: np.ndarray
+    ) -> None:
+        """``_missions`` of view._missions: the public missions, the seat's own private one and those
+        revealed, each with its places."""
+        at = self.start
+        n = self.n
+        mission = tab.mission
+        places_at = at["mission_places"]
+
+        def places(m: int) -> None:
+            base = places_at + mission[m] * 3 * (n + 1)
+            for p, holder in enumerate(st.mission_places[m]):
+                if holder >= 0:
+                    out[base + p * (n + 1) + holder] = 1.0
+                elif holder == -2:  # blocked
+                    out[base + p * (n + 1) + n] = 1.0
+
+        for m in st.public_missions:
+            out[at["mission_public"] + mission[m]] = 1.0
+            places(m)
+        for owner in range(n):
+            if owner == seat or revealed(st, owner):
+                m = st.private_missions[owner]
+                out[at["mission_private"] + mission[m] * n + owner] = 1.0
+                places(m)
+        out[at["mission_box"]] = len(st.mission_box) / len(MISSIONS)
+
+    def _fill_house_choice(
+        self, st: CandelabriaState, seat: int, frame: list[int], out: np.ndarray
+    ) -> None:
+        """``fill`` of view._house_choice (the 2-player house choice): the decided only — the map's
+        side, the house the first chooser took, the supplies — every other field left empty."""
+        at = self.start
+        content = st.content
+        tab = self.tables(st)
+        self.fill_seats(out, seat, None, (frame[1],))
+        out[at["decision"] + PHASE_DECISION[Phase.PICK]] = 1.0
+        out[at["p_stage"] + frame[2]] = 1.0
+        if frame[2]:
+            first = tab.house[frame[3]]
+            out[at["p_first"] + first] = 1.0
+            out[at["houses"] + (frame[1] ^ 1) * len(HOUSES) + first] = 1.0
+        out[at["year"] + st.year - 1] = 1.0
+        season = 0
+        for f in st.stack:
+            if f[0] in _WAR_STEPS:
+                season = 1
+                break
+        out[at["season"] + season] = 1.0
+        out[at["turn"]] = st.turns / self.turn_scale
+        base = at["temples_left"]
+        for colour, left in enumerate(content.temples):
+            out[base + tab.temple[colour]] = left / TEMPLES_EACH
+        out[at["reserve"]] = content.reserve[0] / RESERVE
+        out[at["reserve"] + 1] = content.reserve[1] / RESERVE
+        if self.missions and st.mission_places:
+            box = len(st.mission_box) + len(st.public_missions) + len(st.private_missions)
+            out[at["mission_box"]] = box / len(MISSIONS)
 
     def fill(self, view: CandelabriaView, out: np.ndarray) -> None:
         at = self.at
