@@ -49,7 +49,7 @@ pending decision with its details.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 from msgspec import UNSET
@@ -350,6 +350,132 @@ PHASE_DECISION = {
 }
 
 
+if TYPE_CHECKING:
+    Memory = memoryview[float]  # a float32 row, written item by item (much cheaper than numpy's)
+else:
+    Memory = memoryview
+
+CANVASES = 1024  # states whose last observation the state reader keeps (a vector env's games)
+# The state reader's blocks: the fields each writes (see CandelabriaEncoder._update).
+_BLOCK_FIELDS: dict[str, tuple[str, ...]] = {
+    "head": (
+        "me",
+        "active",
+        "to_act",
+        "decision",
+        "over",
+        "p_region",
+        "p_territory",
+        "p_count",
+        "p_moves_left",
+        "p_extra_used",
+        "p_steps",
+        "p_candle",
+        "p_role",
+        "p_curse",
+        "p_stage",
+        "p_first",
+        "p_cards",
+        "p_decay",
+        "year",
+        "season",
+        "turn",
+        "order",
+        "winners",
+        "scores",
+    ),
+    "land": ("land_flames",),
+    "pieces": ("castles", "candles", "curse_models", "curse_owner"),
+    "regions": ("corrupted", "temples", "temple_top"),
+    "curses": ("curse_cards", "curse_flames", "battles_left", "battle"),
+    "boards": (
+        "tactics_board",
+        "upgrade_tops",
+        "upgrade_sizes",
+        "temples_left",
+        "decks",
+        "reserve",
+    ),
+    "purse": ("houses", "vp", "gold", "wax", "land_supply", "candle_supply", "hand_size"),
+    "cards": ("deployed", "maneuvered", "upgrades"),
+    "tactics": ("tactics", "tactics_used", "chosen", "played", "decay_slots"),
+    "hands": ("known_cards", "my_secret"),
+    "missions": ("mission_public", "mission_private", "mission_places", "mission_box"),
+}
+
+
+def _unit(x: float) -> float:
+    """A number clipped to [0, 1], as ``encode`` clips what ``fill`` wrote."""
+    return 0.0 if x < 0.0 else (1.0 if x > 1.0 else x)
+
+
+def _sums(step: float, most: int) -> tuple[float, ...]:
+    """Index k: what ``fill`` leaves after adding ``step`` k times to a float32 zero (``add_counts``,
+    the temples), clipped to [0, 1]; the state reader counts first, then writes the entry."""
+    acc = np.zeros(1, dtype=np.float32)
+    sums = [0.0]
+    for _ in range(most):
+        acc[0] += step
+        sums.append(_unit(float(acc[0])))
+    return tuple(sums)
+
+
+TACTIC_SUMS = _sums(1.0 / TACTIC_COPIES, 64)
+TEMPLE_SUMS = _sums(1 / TEMPLES_EACH, 64)
+
+
+def _counts(m: Memory, base: int, index: list[int], codes: list[int]) -> None:
+    """``add_counts`` of the tactic cards ``codes`` (a card type per copy) at ``base``."""
+    if not codes:
+        return
+    found: dict[int, int] = {}
+    for code in codes:
+        found[code] = found.get(code, 0) + 1
+    for code, copies in found.items():
+        m[base + index[code]] = TACTIC_SUMS[copies]
+
+
+def _copy(value: Any) -> Any:
+    """A copy of one item of a block's data that later changes to the state leave alone: the data
+    are ints, lists of ints and lists of lists of ints."""
+    if type(value) is list:
+        return list(map(list.copy, value)) if value and type(value[0]) is list else value[:]
+    return value
+
+
+def _spans(places: list[slice]) -> list[tuple[int, int]]:
+    """The fields' places as few (start, stop) spans as they make, adjacent ones joined."""
+    spans: list[tuple[int, int]] = []
+    for place in sorted(places, key=lambda p: p.start):
+        if spans and spans[-1][1] == place.start:
+            spans[-1] = (spans[-1][0], place.stop)
+        else:
+            spans.append((place.start, place.stop))
+    return spans
+
+
+class _Canvas:
+    """The last observation written for one state, and each block's data it was written from."""
+
+    __slots__ = ("board", "content", "keys", "row", "view", "zero")
+
+    def __init__(self, size: int, st: CandelabriaState) -> None:
+        self.row = np.zeros(size, dtype=np.float32)
+        self.view = cast(Memory, self.row.data)
+        self.zero = cast(Memory, np.zeros(size, dtype=np.float32).data)
+        self.keys: dict[str, tuple] = {}
+        self.board = st.board
+        self.content = st.content
+
+    def clear(self) -> None:
+        self.view[:] = self.zero
+
+    def clear_block(self, spans: list[tuple[int, int]]) -> None:
+        view, zero = self.view, self.zero
+        for a, b in spans:
+            view[a:b] = zero[a:b]
+
+
 class _Tables:
     """The state's numbers (content and board indices) as the encoder's places: built once per
     content pack and board side, by code and name, so they follow the facts whatever the files' order."""
@@ -457,48 +583,208 @@ class CandelabriaEncoder(ViewEncoder):
         layout.add("scores", n)  # / 200
         self.at = layout.fields
         self.start = {name: place.start for name, place in layout.fields.items()}
+        # The state reader's places: each block's fields (to clear before it is written again),
+        # and the offsets the hottest code reads.
+        self.blocks = {
+            name: _spans([self.at[f] for f in fields if f in self.at])
+            for name, fields in _BLOCK_FIELDS.items()
+        }
+        self.lf_places: list[list[tuple[int, ...]]] | None = None
         self._tables: tuple[Content, Board, _Tables] | None = None
+        self._canvases: dict[int, _Canvas] = {}
 
+    # ------------------------------------------------------------------ the state reader
     reads_state = True
+
+    def fill_state(self, state: State, seat: int, out: np.ndarray) -> None:
+        """``fill`` of ``typed_view(state, seat)`` (view.py), clipped as ``encode`` clips, read from the
+        state: of the hands only the seat's own (every hand once the game is over) and the cards the
+        others are known to hold, of a battle's secret choices only the seat's own, of the private
+        missions the seat's own and the revealed ones. No view is built and no text is made."""
+        out[:] = self._canvas(state, seat)
+
+    def encode_state(
+        self, state: State, seat: int, out: np.ndarray | None = None, clip: bool = True
+    ) -> np.ndarray:
+        """As ``ViewEncoder.encode_state``; the values are in [0, 1] as written (``clip`` has nothing
+        left to do)."""
+        row = self._canvas(state, seat)
+        if out is None:
+            return row.copy()
+        out[:] = row
+        return out
+
+    def _canvas(self, state: State, seat: int) -> np.ndarray:
+        """The seat's observation of the state, in the state's canvas.
+
+        A canvas (one per state object, the most recent ``CANVASES`` kept) holds the last observation
+        written for that state and, per block of fields, a copy of the state data the block was
+        written from. Only the blocks whose data differ now are written again: between two decisions
+        of a game most of the board is unchanged. The copies are compared by value, never by identity,
+        so a canvas is right for any state whatever it was made for; the seat is part of the data of
+        every block that depends on it.
+        """
+        assert isinstance(state, CandelabriaState)
+        st = state
+        canvases = self._canvases
+        key = id(st)
+        canvas = canvases.pop(key, None)
+        if canvas is None or canvas.board is not st.board or canvas.content is not st.content:
+            canvas = _Canvas(self.size, st)
+            if len(canvases) >= CANVASES:
+                del canvases[next(iter(canvases))]  # the least recently used
+        canvases[key] = canvas
+        frame = st.stack[-1]
+        if frame[0] == Phase.PICK:
+            canvas.clear()
+            self._house_choice(st, seat, frame, canvas.view)
+            canvas.keys.clear()  # nothing of it is a block's data
+            return canvas.row
+        self._update(st, seat, frame, canvas)
+        return canvas.row
 
     def tables(self, st: CandelabriaState) -> _Tables:
         kept = self._tables
         if kept is None or kept[0] is not st.content or kept[1] is not st.board:
-            kept = self._tables = (
-                st.content,
-                st.board,
-                _Tables(st.content, st.board, self.terr_index),
-            )
+            tables = _Tables(st.content, st.board, self.terr_index)
+            kept = self._tables = (st.content, st.board, tables)
+            n = self.n
+            lf = self.start["land_flames"]
+            # territory -> bitmask of seats -> the places of their Land Flames
+            self.lf_places = [
+                [tuple(lf + t * n + s for s in range(n) if mask >> s & 1) for mask in range(1 << n)]
+                for t in tables.terr
+            ]
         return kept[2]
 
-    def fill_state(self, state: State, seat: int, out: np.ndarray) -> None:
-        """``fill`` of ``typed_view(state, seat)`` (view.py), read from the state: of the hands only the
-        seat's own (every hand once the game is over) and the cards the others are known to hold, of
-        a battle's secret choices only the seat's own, of the private missions the seat's own and the
-        revealed ones; no view is built and no text is made. Every field is written in the order, and
-        with the arithmetic, ``fill`` uses, so the two agree to the bit (tests/rl/test_state_encoders)."""
-        assert isinstance(state, CandelabriaState)
-        st = state
-        frame = st.stack[-1]
-        kind = frame[0]
-        if kind == Phase.PICK:
-            self._fill_house_choice(st, seat, frame, out)
-            return
+    def _update(self, st: CandelabriaState, seat: int, frame: list[int], canvas: _Canvas) -> None:
+        m = canvas.view
+        keys = canvas.keys
+        tab = self.tables(st)
+        over = frame[0] == Phase.OVER
+        self._head(st, seat, frame, over, tab, canvas)
+        for name, data, write in (
+            ("land", (st.land_flames,), self._land),
+            (
+                "pieces",
+                (
+                    st.castles,
+                    st.candle_territories,
+                    st.candle_flames,
+                    st.curse_models,
+                    st.curse_owners,
+                ),
+                self._pieces,
+            ),
+            ("regions", (st.corrupted, st.temples), self._regions),
+            (
+                "curses",
+                (st.curses, st.curse_influence, st.battles_left, st.battle),
+                self._curses,
+            ),
+            (
+                "boards",
+                (
+                    st.tactics_board,
+                    st.upgrade_piles,
+                    st.temple_supply,
+                    len(st.curse_deck),
+                    len(st.tactics_deck),
+                    len(st.advanced_deck),
+                    len(st.decay_deck),
+                    bool(st.decay_slots),
+                    st.reserve_gold,
+                    st.reserve_wax,
+                ),
+                self._boards,
+            ),
+            (
+                "purse",
+                (
+                    st.house_of,
+                    st.vp,
+                    st.gold,
+                    st.wax,
+                    st.land_flame_supply,
+                    st.candle_flame_supply,
+                    list(map(len, st.hands)),
+                ),
+                self._purse,
+            ),
+            ("cards", (st.seal_cards, st.maneuvered, st.upgrades), self._cards),
+            (
+                "tactics",
+                (
+                    st.tactics,
+                    st.tactics_used,
+                    st.battle,
+                    st.secret_tactics,
+                    st.played_tactics,
+                    st.decay_slots,
+                ),
+                self._tactics,
+            ),
+            (
+                "hands",
+                (seat, over, st.hands, st.known_hands, st.battle, st.secret_tactics),
+                self._hands,
+            ),
+        ):
+            if keys.get(name) != data:
+                canvas.clear_block(self.blocks[name])
+                write(st, seat, over, tab, m)
+                keys[name] = tuple(map(_copy, data))
+        if self.missions and st.mission_places:
+            mission_data = (
+                seat,
+                over,
+                st.mission_places,
+                st.public_missions,
+                st.private_missions,
+                len(st.mission_box),
+            )
+            if keys.get("missions") != mission_data:
+                canvas.clear_block(self.blocks["missions"])
+                self._missions_state(st, seat, tab, m)
+                keys["missions"] = tuple(map(_copy, mission_data))
+
+    def _head(
+        self,
+        st: CandelabriaState,
+        seat: int,
+        frame: list[int],
+        over: bool,
+        tab: _Tables,
+        canvas: _Canvas,
+    ) -> None:
+        """What changes at almost every decision, written each time: who looks, whose turn, the
+        pending decision, the year, season, turn and turn order, and the end."""
+        canvas.clear_block(self.blocks["head"])
+        m = canvas.view
         at = self.start
         n = self.n
-        tab = self.tables(st)
-        over = kind == Phase.OVER
+        kind = frame[0]
+        m[at["me"] + seat] = 1.0
         if over:
-            self.fill_seats(out, seat, None, None)
+            m[at["over"]] = 1.0
+            # the end (zero until then; cleared above with the head)
+            for s in st.winning_seats:
+                m[at["winners"] + s] = 1.0
+            base = at["scores"]
+            for s, score in enumerate(st.final_scores):
+                m[base + s] = _unit(score / VP_SCALE)
         else:
-            seats = (
-                [s for s in st.battle if not st.secret_tactics[s]]
-                if kind == Phase.SECRET
-                else (frame[1],)
-            )
-            self.fill_seats(out, seat, st.active, seats)
-            self._pending_state(st, seat, frame, tab, out)
-        out[at["year"] + st.year - 1] = 1.0
+            m[at["active"] + st.active] = 1.0
+            base = at["to_act"]
+            if kind == Phase.SECRET:
+                secret = st.secret_tactics
+                for s in st.battle:
+                    if not secret[s]:
+                        m[base + s] = 1.0
+            else:
+                m[base + frame[1]] = 1.0
+            self._pending_state(st, seat, frame, tab, m)
+        m[at["year"] + st.year - 1] = 1.0
         if over:
             season = 2
         else:
@@ -507,26 +793,67 @@ class CandelabriaEncoder(ViewEncoder):
                 if f[0] in _WAR_STEPS:
                     season = 1
                     break
-        out[at["season"] + season] = 1.0
-        out[at["turn"]] = st.turns / self.turn_scale
-        order = at["order"]
+        m[at["season"] + season] = 1.0
+        m[at["turn"]] = _unit(st.turns / self.turn_scale)
+        base = at["order"]
         for place, s in enumerate(st.order):
-            out[order + s * n + place] = 1.0
-        # the map
-        terr = tab.terr
-        lf = at["land_flames"]
-        for t, flames in enumerate(st.land_flames):
+            m[base + s * n + place] = 1.0
+
+    def _pending_state(
+        self, st: CandelabriaState, seat: int, frame: list[int], tab: _Tables, m: Memory
+    ) -> None:
+        """``_pending`` of view.typed_pending: the decision on top of the stack and its details."""
+        at = self.start
+        kind = frame[0]
+        m[at["decision"] + PHASE_DECISION[kind]] = 1.0
+        if kind in _COUNTED:
+            m[at["p_count"]] = _unit(frame[2] / COUNT_SCALE)
+            if kind in _COUNTED_REGION and frame[3] >= 0:
+                m[at["p_region"] + self.region_index[frame[3]]] = 1.0
+        elif kind in _REGION:
+            m[at["p_region"] + self.region_index[frame[2]]] = 1.0
+        elif kind in _TERRITORY:
+            m[at["p_territory"] + tab.terr[frame[2]]] = 1.0
+            if kind == Phase.PUSH_TO:
+                m[at["p_steps"]] = _unit(frame[3] / 3.0)
+                m[at["p_candle"] + frame[4] * 3 + frame[5]] = 1.0
+        elif kind == Phase.MOVE:
+            m[at["p_moves_left"]] = _unit(frame[2] / 3.0)
+            m[at["p_extra_used"]] = float(bool(frame[3]))
+        elif kind == Phase.DEPLOY_AT:
+            m[at["p_role"] + frame[2]] = 1.0
+        elif kind == Phase.CURSE_AT:
+            m[at["p_curse"] + frame[2]] = 1.0
+        elif kind == Phase.LIFT_TO:
+            m[at["p_candle"] + frame[2] * 3 + frame[3]] = 1.0
+        elif kind == Phase.KEEP:
+            if seat == frame[1]:  # the cards drawn, to their drawer only
+                card = tab.card
+                base = at["p_cards"]
+                for c in st.set_aside:
+                    m[base + card[c]] = 1.0
+        elif kind in (Phase.DECAY_AT, Phase.EITHER) and frame[2] >= 0:
+            m[at["p_decay"] + tab.decay[frame[2]]] = 1.0
+
+    def _land(self, st: CandelabriaState, seat: int, over: bool, tab: _Tables, m: Memory) -> None:
+        """The Land Flames by territory and seat."""
+        assert self.lf_places is not None
+        for places, flames in zip(self.lf_places, st.land_flames, strict=True):
             if flames:
-                base = lf + terr[t] * n
-                for s in range(n):
-                    if flames >> s & 1:
-                        out[base + s] = 1.0
+                for i in places[flames]:
+                    m[i] = 1.0
+
+    def _pieces(self, st: CandelabriaState, seat: int, over: bool, tab: _Tables, m: Memory) -> None:
+        """Castles and candles by territory and seat; the curse standees."""
+        at = self.start
+        n = self.n
+        terr = tab.terr
         castles = at["castles"]
-        seen_castles: list[int] = []
+        seen: list[int] = []
         for s, t in enumerate(st.castles):
-            if t >= 0 and t not in seen_castles:  # one castle a territory: the lowest seat's
-                seen_castles.append(t)
-                out[castles + terr[t] * n + s] = 1.0
+            if t >= 0 and t not in seen:  # one castle a territory: the lowest seat's (the view's)
+                seen.append(t)
+                m[castles + terr[t] * n + s] = 1.0
         candles = at["candles"]
         for s in range(n):
             where = st.candle_territories[s]
@@ -534,178 +861,156 @@ class CandelabriaEncoder(ViewEncoder):
             for r in range(3):
                 t = where[r]
                 if t >= 0:
-                    out[candles + (terr[t] * n + s) * 3 + r] = (on[r] + 1) / (ROLE_FLAMES + 1)
+                    m[candles + (terr[t] * n + s) * 3 + r] = _unit((on[r] + 1) / (ROLE_FLAMES + 1))
         owners = st.curse_owners
         for k, t in enumerate(st.curse_models):
             if t >= 0:
-                out[at["curse_models"] + terr[t] * CURSE_PLACES + k] = 1.0
+                m[at["curse_models"] + terr[t] * CURSE_PLACES + k] = 1.0
                 if owners[k] >= 0:
-                    out[at["curse_owner"] + k * n + owners[k]] = 1.0
+                    m[at["curse_owner"] + k * n + owners[k]] = 1.0
+
+    def _regions(
+        self, st: CandelabriaState, seat: int, over: bool, tab: _Tables, m: Memory
+    ) -> None:
+        """Corrupted regions and their temples (levels by colour, the top one)."""
+        at = self.start
         ri = self.region_index
         corrupted = st.corrupted
-        temple_colour = tab.temple
+        colour_of = tab.temple
+        levels = [0, 0, 0]
         for r in st.board.regions:
             place = ri[r]
             if corrupted >> r & 1:
-                out[at["corrupted"] + place] = 1.0
+                m[at["corrupted"] + place] = 1.0
             temples = st.temples[r]
             if temples:
-                base = at["temples"] + place * 3
+                levels[0] = levels[1] = levels[2] = 0
                 for colour in temples:
-                    out[base + temple_colour[colour]] += 1 / TEMPLES_EACH
-                out[at["temple_top"] + place * 3 + temple_colour[temples[-1]]] = 1.0
-        # the Curse Board and the War Season
+                    levels[colour_of[colour]] += 1
+                base = at["temples"] + place * 3
+                for i in range(3):
+                    if levels[i]:
+                        m[base + i] = TEMPLE_SUMS[levels[i]]
+                m[at["temple_top"] + place * 3 + colour_of[temples[-1]]] = 1.0
+
+    def _curses(self, st: CandelabriaState, seat: int, over: bool, tab: _Tables, m: Memory) -> None:
+        """The Curse Board and the flames before each curse; the battles left and the one fought."""
+        at = self.start
+        n = self.n
         curse_code = tab.curse
         n_curses = len(CURSE_CARDS)
         for k, curse in enumerate(st.curses[:CURSE_PLACES]):
-            out[at["curse_cards"] + k * n_curses + curse_code[curse]] = 1.0
+            m[at["curse_cards"] + k * n_curses + curse_code[curse]] = 1.0
             base = at["curse_flames"] + k * n
             for s, flames in enumerate(st.curse_influence[k]):
                 if flames:
-                    out[base + s] = flames / LAND_FLAMES
+                    m[base + s] = _unit(flames / LAND_FLAMES)
         for r in st.battles_left:
-            out[at["battles_left"] + ri[r]] = 1.0
+            m[at["battles_left"] + self.region_index[r]] = 1.0
         for s in st.battle:
-            out[at["battle"] + s] = 1.0
-        # the public boards and decks
-        tactic = tab.tactic
-        step = 1.0 / TACTIC_COPIES
-        base = at["tactics_board"]
-        for card in st.tactics_board:
-            out[base + tactic[card]] += step
+            m[at["battle"] + s] = 1.0
+
+    def _boards(self, st: CandelabriaState, seat: int, over: bool, tab: _Tables, m: Memory) -> None:
+        """The Tactics board, the Upgrade piles' tops and sizes, the temples left, the decks' sizes
+        and the reserve."""
+        at = self.start
+        _counts(m, at["tactics_board"], tab.tactic, st.tactics_board)
         tile = tab.tile
         tops, sizes = at["upgrade_tops"], at["upgrade_sizes"]
         n_tiles = len(TILES)
         for p, pile in enumerate(st.upgrade_piles):
             if pile:
-                out[tops + p * n_tiles + tile[pile[-1]]] = 1.0
-            out[sizes + p] = len(pile) / 4.0
+                m[tops + p * n_tiles + tile[pile[-1]]] = 1.0
+                m[sizes + p] = _unit(len(pile) / 4.0)
         base = at["temples_left"]
         for colour, left in enumerate(st.temple_supply):
-            out[base + temple_colour[colour]] = left / TEMPLES_EACH
+            m[base + tab.temple[colour]] = _unit(left / TEMPLES_EACH)
         decks = at["decks"]
-        out[decks] = len(st.curse_deck) / CURSE_DECK
-        out[decks + 1] = len(st.tactics_deck) / TACTICS_DECK
-        out[decks + 2] = len(st.advanced_deck) / len(ADVANCED)
+        m[decks] = _unit(len(st.curse_deck) / CURSE_DECK)
+        m[decks + 1] = _unit(len(st.tactics_deck) / TACTICS_DECK)
+        m[decks + 2] = _unit(len(st.advanced_deck) / len(ADVANCED))
         if st.decay_slots:
-            out[decks + 3] = len(st.decay_deck) / len(DECAY)
-        out[at["reserve"]] = st.reserve_gold / RESERVE
-        out[at["reserve"] + 1] = st.reserve_wax / RESERVE
-        for owner in range(n):
-            self._seat_state(st, owner, seat, over, tab, out)
-        if self.missions and st.mission_places:
-            self._missions_state(st, seat, tab, out)
-        if over:
-            self.fill_winners(out, st.winning_seats)
-            base = at["scores"]
-            for s, score in enumerate(st.final_scores):
-                out[base + s] = score / VP_SCALE
+            m[decks + 3] = _unit(len(st.decay_deck) / len(DECAY))
+        m[at["reserve"]] = _unit(st.reserve_gold / RESERVE)
+        m[at["reserve"] + 1] = _unit(st.reserve_wax / RESERVE)
 
-    def _pending_state(
-        self, st: CandelabriaState, seat: int, frame: list[int], tab: _Tables, out: np.ndarray
-    ) -> None:
-        """``_pending`` of view.typed_pending: the decision on top of the stack and its details."""
+    def _purse(self, st: CandelabriaState, seat: int, over: bool, tab: _Tables, m: Memory) -> None:
+        """Each seat's house, VP, warehouse, supplies and hand size."""
         at = self.start
-        kind = frame[0]
-        out[at["decision"] + PHASE_DECISION[kind]] = 1.0
-        if kind in _COUNTED:
-            out[at["p_count"]] = frame[2] / COUNT_SCALE
-            if kind in _COUNTED_REGION and frame[3] >= 0:
-                out[at["p_region"] + self.region_index[frame[3]]] = 1.0
-        elif kind in _REGION:
-            out[at["p_region"] + self.region_index[frame[2]]] = 1.0
-        elif kind in _TERRITORY:
-            out[at["p_territory"] + tab.terr[frame[2]]] = 1.0
-            if kind == Phase.PUSH_TO:
-                out[at["p_steps"]] = frame[3] / 3.0
-                out[at["p_candle"] + frame[4] * 3 + frame[5]] = 1.0
-        elif kind == Phase.MOVE:
-            out[at["p_moves_left"]] = frame[2] / 3.0
-            out[at["p_extra_used"]] = float(bool(frame[3]))
-        elif kind == Phase.DEPLOY_AT:
-            out[at["p_role"] + frame[2]] = 1.0
-        elif kind == Phase.CURSE_AT:
-            out[at["p_curse"] + frame[2]] = 1.0
-        elif kind == Phase.LIFT_TO:
-            out[at["p_candle"] + frame[2] * 3 + frame[3]] = 1.0
-        elif kind == Phase.KEEP:
-            if seat == frame[1]:  # the cards drawn, to their drawer only
-                card = tab.card
-                base = at["p_cards"]
-                for c in st.set_aside:
-                    out[base + card[c]] = 1.0
-        elif kind in (Phase.DECAY_AT, Phase.EITHER) and frame[2] >= 0:
-            out[at["p_decay"] + tab.decay[frame[2]]] = 1.0
+        n_houses = len(HOUSES)
+        house = tab.house
+        for s in range(self.n):
+            m[at["houses"] + s * n_houses + house[st.house_of[s]]] = 1.0
+            m[at["vp"] + s] = _unit(st.vp[s] / VP_SCALE)
+            m[at["gold"] + s] = _unit(st.gold[s] / WAREHOUSE)
+            m[at["wax"] + s] = _unit(st.wax[s] / WAREHOUSE)
+            m[at["land_supply"] + s] = _unit(st.land_flame_supply[s] / LAND_FLAMES)
+            m[at["candle_supply"] + s] = _unit(st.candle_flame_supply[s] / CANDLE_FLAMES)
+            m[at["hand_size"] + s] = _unit(len(st.hands[s]) / HAND_SCALE)
 
-    def _seat_state(
-        self,
-        st: CandelabriaState,
-        owner: int,
-        viewer: int,
-        over: bool,
-        tab: _Tables,
-        out: np.ndarray,
-    ) -> None:
-        """``_seat`` of view._seat: what the viewer may know of the house at ``owner``."""
+    def _cards(self, st: CandelabriaState, seat: int, over: bool, tab: _Tables, m: Memory) -> None:
+        """Each seat's deployed and maneuvered candle cards and its upgrade tiles."""
         at = self.start
-        s = owner
-        c, k = self.c, self.k
-        out[at["houses"] + s * len(HOUSES) + tab.house[st.house_of[s]]] = 1.0
-        out[at["vp"] + s] = st.vp[s] / VP_SCALE
-        out[at["gold"] + s] = st.gold[s] / WAREHOUSE
-        out[at["wax"] + s] = st.wax[s] / WAREHOUSE
-        out[at["land_supply"] + s] = st.land_flame_supply[s] / LAND_FLAMES
-        out[at["candle_supply"] + s] = st.candle_flame_supply[s] / CANDLE_FLAMES
-        hand = st.hands[s]
-        out[at["hand_size"] + s] = len(hand) / HAND_SCALE
-        card = tab.card
-        base = at["deployed"] + s * c
-        for code in st.seal_cards[s]:
-            if code >= 0:
-                out[base + card[code]] = 1.0
-        base = at["maneuvered"] + s * c
-        for code in st.maneuvered[s]:
-            out[base + card[code]] = 1.0
-        # its own hand (every hand once the game is over), else the cards it is known to hold
-        base = at["known_cards"] + s * c
-        for code in hand if s == viewer or over else st.known_hands[s]:
-            out[base + card[code]] = 1.0
-        base = at["upgrades"] + s * len(TILES)
-        tile = tab.tile
-        for code in st.upgrades[s]:
-            out[base + tile[code]] = 1.0
-        tactic = tab.tactic
-        step = 1.0 / TACTIC_COPIES
-        base = at["tactics"] + s * k
-        for code in st.tactics[s]:
-            out[base + tactic[code]] += step
-        base = at["tactics_used"] + s * k
-        for code in st.tactics_used[s]:
-            out[base + tactic[code]] += step
-        if st.battle and s in st.battle:
-            secret = st.secret_tactics[s]
-            played = st.played_tactics[s]
-            if secret:
-                out[at["chosen"] + s] = 1.0  # that it has chosen is seen; what, by itself only
-                if s == viewer:
-                    base = at["my_secret"]
-                    for slot, code in enumerate(secret):
-                        out[base + slot * (k + 1) + (tactic[code] if code >= 0 else k)] = 1.0
-            elif any(code != -1 for code in played):
-                base = at["played"] + s * SLOTS * (k + 2)
-                for slot, code in enumerate(played):
-                    index = tactic[code] if code >= 0 else (k + 1 if code == -2 else k)
-                    out[base + slot * (k + 2) + index] = 1.0
-        if self.decay and st.decay_slots:
-            base = at["decay_slots"] + s * SLOTS * len(DECAY)
-            decay = tab.decay
-            for slot, code in enumerate(st.decay_slots[s]):
+        c = self.c
+        card, tile = tab.card, tab.tile
+        n_tiles = len(TILES)
+        for s in range(self.n):
+            base = at["deployed"] + s * c
+            for code in st.seal_cards[s]:
                 if code >= 0:
-                    out[base + slot * len(DECAY) + decay[code]] = 1.0
+                    m[base + card[code]] = 1.0
+            base = at["maneuvered"] + s * c
+            for code in st.maneuvered[s]:
+                m[base + card[code]] = 1.0
+            base = at["upgrades"] + s * n_tiles
+            for code in st.upgrades[s]:
+                m[base + tile[code]] = 1.0
 
-    def _missions_state(
-        self, st: CandelabriaState, seat: int, tab: _Tables, out: np.ndarray
+    def _tactics(
+        self, st: CandelabriaState, seat: int, over: bool, tab: _Tables, m: Memory
     ) -> None:
+        """Each seat's tactic cards, owned and used; in a battle, whether it has chosen and, once
+        revealed, what it played; its Decay cards."""
+        at = self.start
+        k = self.k
+        tactic = tab.tactic
+        battle = st.battle
+        for s in range(self.n):
+            _counts(m, at["tactics"] + s * k, tactic, st.tactics[s])
+            _counts(m, at["tactics_used"] + s * k, tactic, st.tactics_used[s])
+            if battle and s in battle:
+                played = st.played_tactics[s]
+                if st.secret_tactics[s]:
+                    m[at["chosen"] + s] = 1.0  # that it has chosen is seen; what, by itself only
+                elif any(code != -1 for code in played):
+                    base = at["played"] + s * SLOTS * (k + 2)
+                    for slot, code in enumerate(played):
+                        index = tactic[code] if code >= 0 else (k + 1 if code == -2 else k)
+                        m[base + slot * (k + 2) + index] = 1.0
+            if self.decay and st.decay_slots:
+                base = at["decay_slots"] + s * SLOTS * len(DECAY)
+                decay = tab.decay
+                for slot, code in enumerate(st.decay_slots[s]):
+                    if code >= 0:
+                        m[base + slot * len(DECAY) + decay[code]] = 1.0
+
+    def _hands(self, st: CandelabriaState, seat: int, over: bool, tab: _Tables, m: Memory) -> None:
+        """The cards each seat is known to hold (its own hand to itself, every hand once the game is
+        over), and the seat's own secret choice in a battle."""
+        at = self.start
+        c, k = self.c, self.k
+        card = tab.card
+        for s in range(self.n):
+            base = at["known_cards"] + s * c
+            for code in st.hands[s] if s == seat or over else st.known_hands[s]:
+                m[base + card[code]] = 1.0
+        if st.battle and seat in st.battle and st.secret_tactics[seat]:
+            tactic = tab.tactic
+            base = at["my_secret"]
+            for slot, code in enumerate(st.secret_tactics[seat]):
+                m[base + slot * (k + 1) + (tactic[code] if code >= 0 else k)] = 1.0
+
+    def _missions_state(self, st: CandelabriaState, seat: int, tab: _Tables, m: Memory) -> None:
         """``_missions`` of view._missions: the public missions, the seat's own private one and those
         revealed, each with its places."""
         at = self.start
@@ -713,55 +1018,54 @@ class CandelabriaEncoder(ViewEncoder):
         mission = tab.mission
         places_at = at["mission_places"]
 
-        def places(m: int) -> None:
-            base = places_at + mission[m] * 3 * (n + 1)
-            for p, holder in enumerate(st.mission_places[m]):
+        def places(card: int) -> None:
+            base = places_at + mission[card] * 3 * (n + 1)
+            for p, holder in enumerate(st.mission_places[card]):
                 if holder >= 0:
-                    out[base + p * (n + 1) + holder] = 1.0
+                    m[base + p * (n + 1) + holder] = 1.0
                 elif holder == -2:  # blocked
-                    out[base + p * (n + 1) + n] = 1.0
+                    m[base + p * (n + 1) + n] = 1.0
 
-        for m in st.public_missions:
-            out[at["mission_public"] + mission[m]] = 1.0
-            places(m)
+        for card in st.public_missions:
+            m[at["mission_public"] + mission[card]] = 1.0
+            places(card)
         for owner in range(n):
             if owner == seat or revealed(st, owner):
-                m = st.private_missions[owner]
-                out[at["mission_private"] + mission[m] * n + owner] = 1.0
-                places(m)
-        out[at["mission_box"]] = len(st.mission_box) / len(MISSIONS)
+                card = st.private_missions[owner]
+                m[at["mission_private"] + mission[card] * n + owner] = 1.0
+                places(card)
+        m[at["mission_box"]] = _unit(len(st.mission_box) / len(MISSIONS))
 
-    def _fill_house_choice(
-        self, st: CandelabriaState, seat: int, frame: list[int], out: np.ndarray
-    ) -> None:
-        """``fill`` of view._house_choice (the 2-player house choice): the decided only — the map's
-        side, the house the first chooser took, the supplies — every other field left empty."""
+    def _house_choice(self, st: CandelabriaState, seat: int, frame: list[int], m: Memory) -> None:
+        """``fill`` of view._house_choice (the 2-player house choice): the decided only — the house
+        the first chooser took, the supplies — every other field left empty."""
         at = self.start
         content = st.content
         tab = self.tables(st)
-        self.fill_seats(out, seat, None, (frame[1],))
-        out[at["decision"] + PHASE_DECISION[Phase.PICK]] = 1.0
-        out[at["p_stage"] + frame[2]] = 1.0
+        m[at["me"] + seat] = 1.0
+        m[at["to_act"] + frame[1]] = 1.0
+        m[at["decision"] + PHASE_DECISION[Phase.PICK]] = 1.0
+        m[at["p_stage"] + frame[2]] = 1.0
         if frame[2]:
             first = tab.house[frame[3]]
-            out[at["p_first"] + first] = 1.0
-            out[at["houses"] + (frame[1] ^ 1) * len(HOUSES) + first] = 1.0
-        out[at["year"] + st.year - 1] = 1.0
+            m[at["p_first"] + first] = 1.0
+            m[at["houses"] + (frame[1] ^ 1) * len(HOUSES) + first] = 1.0
+        m[at["year"] + st.year - 1] = 1.0
         season = 0
         for f in st.stack:
             if f[0] in _WAR_STEPS:
                 season = 1
                 break
-        out[at["season"] + season] = 1.0
-        out[at["turn"]] = st.turns / self.turn_scale
+        m[at["season"] + season] = 1.0
+        m[at["turn"]] = _unit(st.turns / self.turn_scale)
         base = at["temples_left"]
         for colour, left in enumerate(content.temples):
-            out[base + tab.temple[colour]] = left / TEMPLES_EACH
-        out[at["reserve"]] = content.reserve[0] / RESERVE
-        out[at["reserve"] + 1] = content.reserve[1] / RESERVE
+            m[base + tab.temple[colour]] = _unit(left / TEMPLES_EACH)
+        m[at["reserve"]] = _unit(content.reserve[0] / RESERVE)
+        m[at["reserve"] + 1] = _unit(content.reserve[1] / RESERVE)
         if self.missions and st.mission_places:
             box = len(st.mission_box) + len(st.public_missions) + len(st.private_missions)
-            out[at["mission_box"]] = box / len(MISSIONS)
+            m[at["mission_box"]] = _unit(box / len(MISSIONS))
 
     def fill(self, view: CandelabriaView, out: np.ndarray) -> None:
         at = self.at
