@@ -57,8 +57,6 @@ from msgspec import UNSET
 from candlebox.engine import State, game_info
 from candlebox.engine.encoding import Config, Layout, ViewEncoder
 from candlebox.engine.plugin import Encoding
-from candlebox.games.candelabria.board import Board
-from candlebox.games.candelabria.components import Content
 from candlebox.games.candelabria.decay import CODES as DECAY_CODES
 from candlebox.games.candelabria.decision import NAMES, Auto, Phase
 from candlebox.games.candelabria.missions import MISSIONS as MISSION_CARDS
@@ -356,52 +354,6 @@ else:
     Memory = memoryview
 
 CANVASES = 1024  # states whose last observation the state reader keeps (a vector env's games)
-# The state reader's blocks: the fields each writes (see CandelabriaEncoder._update).
-_BLOCK_FIELDS: dict[str, tuple[str, ...]] = {
-    "head": (
-        "me",
-        "active",
-        "to_act",
-        "decision",
-        "over",
-        "p_region",
-        "p_territory",
-        "p_count",
-        "p_moves_left",
-        "p_extra_used",
-        "p_steps",
-        "p_candle",
-        "p_role",
-        "p_curse",
-        "p_stage",
-        "p_first",
-        "p_cards",
-        "p_decay",
-        "year",
-        "season",
-        "turn",
-        "order",
-        "winners",
-        "scores",
-    ),
-    "land": ("land_flames",),
-    "pieces": ("castles", "candles", "curse_models", "curse_owner"),
-    "regions": ("corrupted", "temples", "temple_top"),
-    "curses": ("curse_cards", "curse_flames", "battles_left", "battle"),
-    "boards": (
-        "tactics_board",
-        "upgrade_tops",
-        "upgrade_sizes",
-        "temples_left",
-        "decks",
-        "reserve",
-    ),
-    "purse": ("houses", "vp", "gold", "wax", "land_supply", "candle_supply", "hand_size"),
-    "cards": ("deployed", "maneuvered", "upgrades"),
-    "tactics": ("tactics", "tactics_used", "chosen", "played", "decay_slots"),
-    "hands": ("known_cards", "my_secret"),
-    "missions": ("mission_public", "mission_private", "mission_places", "mission_box"),
-}
 
 
 def _unit(x: float) -> float:
@@ -435,63 +387,207 @@ def _counts(m: Memory, base: int, index: list[int], codes: list[int]) -> None:
         m[base + index[code]] = TACTIC_SUMS[copies]
 
 
-def _copy(value: Any) -> Any:
-    """A copy of one item of a block's data that later changes to the state leave alone: the data
-    are ints, lists of ints and lists of lists of ints."""
-    if type(value) is list:
-        return list(map(list.copy, value)) if value and type(value[0]) is list else value[:]
-    return value
+def _copy(value: list) -> list:
+    """A copy of a list of ints, or of lists of ints, that later changes to the state leave alone."""
+    return list(map(list.copy, value)) if value and type(value[0]) is list else value[:]
 
 
-def _spans(places: list[slice]) -> list[tuple[int, int]]:
-    """The fields' places as few (start, stop) spans as they make, adjacent ones joined."""
-    spans: list[tuple[int, int]] = []
-    for place in sorted(places, key=lambda p: p.start):
-        if spans and spans[-1][1] == place.start:
-            spans[-1] = (spans[-1][0], place.stop)
-        else:
-            spans.append((place.start, place.stop))
-    return spans
+def _per_seat(m: Memory, base: int, values: list[int], scale: float) -> None:
+    """A number per seat, divided by its bound."""
+    for s, value in enumerate(values):
+        m[base + s] = _unit(value / scale)
+
+
+def _cards(m: Memory, base: int, stride: int, index: list[int], held: list[list[int]]) -> None:
+    """Each seat's cards (or tiles) as ones: ``held[s]`` at ``base + s * stride`` (-1: none)."""
+    for s, codes in enumerate(held):
+        start = base + s * stride
+        for code in codes:
+            if code >= 0:
+                m[start + index[code]] = 1.0
 
 
 class _Canvas:
-    """The last observation written for one state, and each block's data it was written from."""
+    """The last observation written for one state, and a copy of each piece of state data it was
+    written from (None: not written yet, which differs from any data)."""
 
-    __slots__ = ("board", "content", "keys", "row", "view", "zero")
+    __slots__ = (
+        "advanced_deck",
+        "battle",
+        "battle_seen",
+        "battles_left",
+        "candle_flame_supply",
+        "candle_flames",
+        "candle_territories",
+        "castles",
+        "content",
+        "corrupted",
+        "curse_deck",
+        "curse_influence",
+        "curse_models",
+        "curse_owners",
+        "curses",
+        "decay_deck",
+        "decay_slots",
+        "gold",
+        "hand_sizes",
+        "head",
+        "house_of",
+        "land_flame_supply",
+        "land_flames",
+        "maneuvered",
+        "mission_box",
+        "mission_over",
+        "mission_places",
+        "mission_seat",
+        "order",
+        "picked",
+        "played_tactics",
+        "private_missions",
+        "public_missions",
+        "reserve_gold",
+        "reserve_wax",
+        "row",
+        "seal_cards",
+        "secret_seat",
+        "secret_tactics",
+        "seldom",
+        "shown",
+        "tab",
+        "tactics",
+        "tactics_board",
+        "tactics_deck",
+        "tactics_used",
+        "temple_supply",
+        "temples",
+        "turns",
+        "upgrade_piles",
+        "upgrades",
+        "view",
+        "vp",
+        "wax",
+        "year",
+        "zero",
+    )
 
-    def __init__(self, size: int, st: CandelabriaState) -> None:
+    # A copy of the state data each field was last written from (None: not written yet).
+    advanced_deck: Any
+    battle: Any
+    battle_seen: Any
+    battles_left: Any
+    candle_flame_supply: Any
+    candle_flames: Any
+    candle_territories: Any
+    castles: Any
+    corrupted: Any
+    curse_deck: Any
+    curse_influence: Any
+    curse_models: Any
+    curse_owners: Any
+    curses: Any
+    decay_deck: Any
+    decay_slots: Any
+    gold: Any
+    hand_sizes: Any
+    house_of: Any
+    land_flame_supply: Any
+    land_flames: Any
+    maneuvered: Any
+    mission_box: Any
+    mission_over: Any
+    mission_places: Any
+    mission_seat: Any
+    order: Any
+    played_tactics: Any
+    private_missions: Any
+    public_missions: Any
+    reserve_gold: Any
+    reserve_wax: Any
+    seal_cards: Any
+    secret_seat: Any
+    secret_tactics: Any
+    seldom: Any
+    shown: Any
+    tactics: Any
+    tactics_board: Any
+    tactics_deck: Any
+    tactics_used: Any
+    temple_supply: Any
+    temples: Any
+    turns: Any
+    upgrade_piles: Any
+    upgrades: Any
+    vp: Any
+    wax: Any
+    year: Any
+
+    def __init__(self, size: int, st: CandelabriaState, tab: _Tables) -> None:
         self.row = np.zeros(size, dtype=np.float32)
         self.view = cast(Memory, self.row.data)
         self.zero = cast(Memory, np.zeros(size, dtype=np.float32).data)
-        self.keys: dict[str, tuple] = {}
-        self.board = st.board
         self.content = st.content
+        self.tab = tab
+        self.head: list[int] = []  # the places the head wrote
+        self.picked = False  # the row holds the 2-player house choice
+        self.forget()
 
-    def clear(self) -> None:
+    def forget(self) -> None:
+        """Every field to be written anew: the row cleared, no data kept."""
         self.view[:] = self.zero
+        self.head.clear()
+        for name in _DATA:
+            setattr(self, name, None)
 
-    def clear_block(self, spans: list[tuple[int, int]]) -> None:
-        view, zero = self.view, self.zero
-        for a, b in spans:
-            view[a:b] = zero[a:b]
+    def clear(self, span: tuple[int, int]) -> None:
+        a, b = span
+        self.view[a:b] = self.zero[a:b]
+
+
+_DATA = tuple(
+    name
+    for name in _Canvas.__slots__
+    if name not in ("content", "head", "picked", "row", "tab", "view", "zero")
+)
 
 
 class _Tables:
     """The state's numbers (content and board indices) as the encoder's places: built once per
     content pack and board side, by code and name, so they follow the facts whatever the files' order."""
 
-    __slots__ = ("card", "curse", "decay", "house", "mission", "tactic", "temple", "terr", "tile")
+    __slots__ = (
+        "board",
+        "card",
+        "content",
+        "curse",
+        "decay",
+        "house",
+        "land",
+        "mission",
+        "tactic",
+        "temple",
+        "terr",
+        "tile",
+    )
 
-    def __init__(self, content: Content, board: Board, terr_index: dict[str, int]) -> None:
+    def __init__(self, st: CandelabriaState, encoder: CandelabriaEncoder) -> None:
+        content, board = st.content, st.board
+        self.content, self.board = content, board
         self.card = [CARD_INDEX[c.code] for c in content.candles]
         self.tactic = [TACTIC_INDEX[t.code] for t in content.tactics]
         self.tile = [TILE_INDEX[t.code] for t in content.tiles]
         self.curse = [CURSE_INDEX[k.code] for k in content.curses]
         self.house = [HOUSES.index(h.code) for h in content.houses]
-        self.terr = [terr_index[name] for name in board.names]
+        self.terr = [encoder.terr_index[name] for name in board.names]
         self.temple = [TEMPLE_NAMES.index(colour) for colour in TEMPLES]
         self.decay = [DECAY_INDEX[code] for code in DECAY_CODES]
         self.mission = [MISSION_INDEX[card[0]] for card in MISSION_CARDS]
+        # territory -> bitmask of seats -> the places of their Land Flames
+        n = encoder.n
+        lf = encoder.start["land_flames"]
+        self.land = [
+            [tuple(lf + t * n + s for s in range(n) if mask >> s & 1) for mask in range(1 << n)]
+            for t in self.terr
+        ]
 
 
 class CandelabriaEncoder(ViewEncoder):
@@ -583,14 +679,9 @@ class CandelabriaEncoder(ViewEncoder):
         layout.add("scores", n)  # / 200
         self.at = layout.fields
         self.start = {name: place.start for name, place in layout.fields.items()}
-        # The state reader's places: each block's fields (to clear before it is written again),
-        # and the offsets the hottest code reads.
-        self.blocks = {
-            name: _spans([self.at[f] for f in fields if f in self.at])
-            for name, fields in _BLOCK_FIELDS.items()
-        }
-        self.lf_places: list[list[tuple[int, ...]]] | None = None
-        self._tables: tuple[Content, Board, _Tables] | None = None
+        # The state reader's places: every field's (start, stop), the offsets it reads most.
+        self.span = {name: (place.start, place.stop) for name, place in layout.fields.items()}
+        self._tables: _Tables | None = None
         self._canvases: dict[int, _Canvas] = {}
 
     # ------------------------------------------------------------------ the state reader
@@ -617,261 +708,426 @@ class CandelabriaEncoder(ViewEncoder):
     def _canvas(self, state: State, seat: int) -> np.ndarray:
         """The seat's observation of the state, in the state's canvas.
 
-        A canvas (one per state object, the most recent ``CANVASES`` kept) holds the last observation
-        written for that state and, per block of fields, a copy of the state data the block was
-        written from. Only the blocks whose data differ now are written again: between two decisions
-        of a game most of the board is unchanged. The copies are compared by value, never by identity,
-        so a canvas is right for any state whatever it was made for; the seat is part of the data of
-        every block that depends on it.
+        A canvas (one per state object, the ``CANVASES`` most recently read kept) holds the last
+        observation written for that state and a copy of each piece of state data it was written
+        from. Only the fields whose data differ now are written again: between two decisions of a
+        game most of the board is unchanged, and comparing a list with its copy costs far less than
+        writing its fields. The copies are compared by value, never by identity, so a canvas is right
+        for any state whatever state it was written for; the seat is part of the data of every field
+        that depends on it.
         """
         assert isinstance(state, CandelabriaState)
         st = state
         canvases = self._canvases
         key = id(st)
-        canvas = canvases.pop(key, None)
-        if canvas is None or canvas.board is not st.board or canvas.content is not st.content:
-            canvas = _Canvas(self.size, st)
+        c = canvases.pop(key, None)
+        if c is None or c.content is not st.content or c.tab.board is not st.board:
+            c = _Canvas(self.size, st, self.tables(st))
             if len(canvases) >= CANVASES:
-                del canvases[next(iter(canvases))]  # the least recently used
-        canvases[key] = canvas
+                del canvases[next(iter(canvases))]  # the least recently read
+        canvases[key] = c
         frame = st.stack[-1]
         if frame[0] == Phase.PICK:
-            canvas.clear()
-            self._house_choice(st, seat, frame, canvas.view)
-            canvas.keys.clear()  # nothing of it is a block's data
-            return canvas.row
-        self._update(st, seat, frame, canvas)
-        return canvas.row
+            c.forget()
+            self._house_choice(st, seat, frame, c)
+            c.picked = True
+        else:
+            if c.picked:  # none of the house choice's places is a field's data: start afresh
+                c.forget()
+                c.picked = False
+            self._update(st, seat, frame, c)
+        return c.row
 
     def tables(self, st: CandelabriaState) -> _Tables:
-        kept = self._tables
-        if kept is None or kept[0] is not st.content or kept[1] is not st.board:
-            tables = _Tables(st.content, st.board, self.terr_index)
-            kept = self._tables = (st.content, st.board, tables)
-            n = self.n
-            lf = self.start["land_flames"]
-            # territory -> bitmask of seats -> the places of their Land Flames
-            self.lf_places = [
-                [tuple(lf + t * n + s for s in range(n) if mask >> s & 1) for mask in range(1 << n)]
-                for t in tables.terr
-            ]
-        return kept[2]
+        tab = self._tables
+        if tab is None or tab.content is not st.content or tab.board is not st.board:
+            tab = self._tables = _Tables(st, self)
+        return tab
 
-    def _update(self, st: CandelabriaState, seat: int, frame: list[int], canvas: _Canvas) -> None:
-        m = canvas.view
-        keys = canvas.keys
-        tab = self.tables(st)
+    def _update(self, st: CandelabriaState, seat: int, frame: list[int], c: _Canvas) -> None:
+        """Write in the canvas what differs from what it was written from; each field as ``fill``
+        writes it, clipped. The data that change seldom are first compared all at once."""
+        m = c.view
+        tab = c.tab
+        at = self.start
+        span = self.span
+        n = self.n
         over = frame[0] == Phase.OVER
-        self._head(st, seat, frame, over, tab, canvas)
-        for name, data, write in (
-            ("land", (st.land_flames,), self._land),
-            (
-                "pieces",
-                (
-                    st.castles,
-                    st.candle_territories,
-                    st.candle_flames,
-                    st.curse_models,
-                    st.curse_owners,
-                ),
-                self._pieces,
-            ),
-            ("regions", (st.corrupted, st.temples), self._regions),
-            (
-                "curses",
-                (st.curses, st.curse_influence, st.battles_left, st.battle),
-                self._curses,
-            ),
-            (
-                "boards",
-                (
-                    st.tactics_board,
-                    st.upgrade_piles,
-                    st.temple_supply,
-                    len(st.curse_deck),
-                    len(st.tactics_deck),
-                    len(st.advanced_deck),
-                    len(st.decay_deck),
-                    bool(st.decay_slots),
-                    st.reserve_gold,
-                    st.reserve_wax,
-                ),
-                self._boards,
-            ),
-            (
-                "purse",
-                (
-                    st.house_of,
-                    st.vp,
-                    st.gold,
-                    st.wax,
-                    st.land_flame_supply,
-                    st.candle_flame_supply,
-                    list(map(len, st.hands)),
-                ),
-                self._purse,
-            ),
-            ("cards", (st.seal_cards, st.maneuvered, st.upgrades), self._cards),
-            (
-                "tactics",
-                (
-                    st.tactics,
-                    st.tactics_used,
-                    st.battle,
-                    st.secret_tactics,
-                    st.played_tactics,
-                    st.decay_slots,
-                ),
-                self._tactics,
-            ),
-            (
-                "hands",
-                (seat, over, st.hands, st.known_hands, st.battle, st.secret_tactics),
-                self._hands,
-            ),
+        self._head(st, seat, frame, over, c)
+        if (
+            st.year,
+            st.order,
+            st.castles,
+            st.curse_models,
+            st.curse_owners,
+            st.corrupted,
+            st.temples,
+            st.curses,
+            st.curse_influence,
+            st.battles_left,
+            st.battle,
+            st.upgrade_piles,
+            st.house_of,
+            st.seal_cards,
+            st.upgrades,
+            st.tactics_used,
+            st.decay_slots,
+        ) != c.seldom:
+            self._seldom(st, c)
+        if st.turns != c.turns:
+            c.turns = st.turns
+            m[at["turn"]] = _unit(st.turns / self.turn_scale)
+        # the map
+        if st.land_flames != c.land_flames:
+            c.land_flames = st.land_flames[:]
+            c.clear(span["land_flames"])
+            for places, flames in zip(tab.land, st.land_flames, strict=True):
+                if flames:
+                    for i in places[flames]:
+                        m[i] = 1.0
+        if st.candle_territories != c.candle_territories or st.candle_flames != c.candle_flames:
+            c.candle_territories = _copy(st.candle_territories)
+            c.candle_flames = _copy(st.candle_flames)
+            c.clear(span["candles"])
+            self._candles(st, tab, m)
+        # the public boards and decks
+        if st.tactics_board != c.tactics_board:
+            c.tactics_board = st.tactics_board[:]
+            c.clear(span["tactics_board"])
+            _counts(m, at["tactics_board"], tab.tactic, st.tactics_board)
+        decay_deck = len(st.decay_deck) if st.decay_slots else -1  # the view shows it with Decay
+        if (
+            len(st.advanced_deck) != c.advanced_deck
+            or len(st.curse_deck) != c.curse_deck
+            or len(st.tactics_deck) != c.tactics_deck
+            or decay_deck != c.decay_deck
+            or st.temple_supply != c.temple_supply
+            or st.reserve_gold != c.reserve_gold
+            or st.reserve_wax != c.reserve_wax
         ):
-            if keys.get(name) != data:
-                canvas.clear_block(self.blocks[name])
-                write(st, seat, over, tab, m)
-                keys[name] = tuple(map(_copy, data))
-        if self.missions and st.mission_places:
-            mission_data = (
-                seat,
-                over,
-                st.mission_places,
-                st.public_missions,
-                st.private_missions,
-                len(st.mission_box),
+            c.advanced_deck, c.curse_deck = len(st.advanced_deck), len(st.curse_deck)
+            c.tactics_deck, c.decay_deck = len(st.tactics_deck), decay_deck
+            c.temple_supply = st.temple_supply[:]
+            c.reserve_gold, c.reserve_wax = st.reserve_gold, st.reserve_wax
+            self._supplies(st, tab, m)
+        # the seats (each of these fields is written whole: nothing to clear)
+        if st.vp != c.vp:
+            c.vp = st.vp[:]
+            _per_seat(m, at["vp"], st.vp, VP_SCALE)
+        if st.gold != c.gold:
+            c.gold = st.gold[:]
+            _per_seat(m, at["gold"], st.gold, WAREHOUSE)
+        if st.wax != c.wax:
+            c.wax = st.wax[:]
+            _per_seat(m, at["wax"], st.wax, WAREHOUSE)
+        if st.land_flame_supply != c.land_flame_supply:
+            c.land_flame_supply = st.land_flame_supply[:]
+            _per_seat(m, at["land_supply"], st.land_flame_supply, LAND_FLAMES)
+        if st.candle_flame_supply != c.candle_flame_supply:
+            c.candle_flame_supply = st.candle_flame_supply[:]
+            _per_seat(m, at["candle_supply"], st.candle_flame_supply, CANDLE_FLAMES)
+        hands = st.hands
+        sizes = list(map(len, hands))
+        if sizes != c.hand_sizes:
+            c.hand_sizes = sizes
+            _per_seat(m, at["hand_size"], sizes, HAND_SCALE)
+        # the cards each seat is known to hold: its own hand to itself, every hand once over
+        shown = c.shown
+        if shown is None:
+            shown = c.shown = [None] * n
+        known = st.known_hands
+        for s in range(n):
+            cards = hands[s] if s == seat or over else known[s]
+            if cards != shown[s]:
+                shown[s] = cards[:]
+                base = at["known_cards"] + s * self.c
+                c.clear((base, base + self.c))
+                for code in cards:
+                    m[base + tab.card[code]] = 1.0
+        if st.maneuvered != c.maneuvered:
+            c.maneuvered = _copy(st.maneuvered)
+            c.clear(span["maneuvered"])
+            _cards(m, at["maneuvered"], self.c, tab.card, st.maneuvered)
+        if st.tactics != c.tactics:
+            c.tactics = _copy(st.tactics)
+            c.clear(span["tactics"])
+            for s in range(n):
+                _counts(m, at["tactics"] + s * self.k, tab.tactic, st.tactics[s])
+        if (st.battle or c.battle_seen) and (  # out of battle, and written so: nothing to do
+            st.battle != c.battle_seen
+            or st.secret_tactics != c.secret_tactics
+            or st.played_tactics != c.played_tactics
+            or seat != c.secret_seat
+        ):
+            c.battle_seen = st.battle[:]
+            c.secret_tactics = _copy(st.secret_tactics)
+            c.played_tactics = _copy(st.played_tactics)
+            c.secret_seat = seat
+            c.clear((at["chosen"], span["played"][1]))  # chosen, my_secret, played
+            self._battle(st, seat, tab, m)
+        if (
+            self.missions
+            and st.mission_places
+            and (
+                st.mission_places != c.mission_places
+                or seat != c.mission_seat
+                or over != c.mission_over
+                or st.public_missions != c.public_missions
+                or st.private_missions != c.private_missions
+                or len(st.mission_box) != c.mission_box
             )
-            if keys.get("missions") != mission_data:
-                canvas.clear_block(self.blocks["missions"])
-                self._missions_state(st, seat, tab, m)
-                keys["missions"] = tuple(map(_copy, mission_data))
+        ):
+            c.mission_places = _copy(st.mission_places)
+            c.mission_seat, c.mission_over = seat, over
+            c.public_missions = st.public_missions[:]
+            c.private_missions = st.private_missions[:]
+            c.mission_box = len(st.mission_box)
+            c.clear((at["mission_public"], span["mission_box"][1]))
+            self._missions_state(st, seat, tab, m)
+
+    def _seldom(self, st: CandelabriaState, c: _Canvas) -> None:
+        """The fields whose data change seldom (some of them differ): each written again if its
+        data differ, and the copies compared all at once kept."""
+        m = c.view
+        tab = c.tab
+        at = self.start
+        span = self.span
+        n = self.n
+        if st.year != c.year or st.order != c.order:
+            c.year, c.order = st.year, st.order[:]
+            c.clear(span["year"])
+            c.clear(span["order"])
+            m[at["year"] + st.year - 1] = 1.0
+            base = at["order"]
+            for place, s in enumerate(st.order):
+                m[base + s * n + place] = 1.0
+        if st.castles != c.castles:
+            c.castles = st.castles[:]
+            c.clear(span["castles"])
+            self._castles(st, tab, m)
+        if st.curse_models != c.curse_models or st.curse_owners != c.curse_owners:
+            c.curse_models, c.curse_owners = st.curse_models[:], st.curse_owners[:]
+            c.clear(span["curse_models"])
+            c.clear(span["curse_owner"])
+            self._curse_models(st, tab, m)
+        if st.corrupted != c.corrupted or st.temples != c.temples:
+            c.corrupted, c.temples = st.corrupted, _copy(st.temples)
+            c.clear((at["corrupted"], span["temple_top"][1]))
+            self._regions(st, tab, m)
+        # the Curse Board and the War Season
+        if st.curses != c.curses or st.curse_influence != c.curse_influence:
+            c.curses, c.curse_influence = st.curses[:], _copy(st.curse_influence)
+            c.clear((at["curse_cards"], span["curse_flames"][1]))
+            self._curses(st, tab, m)
+        if st.battles_left != c.battles_left or st.battle != c.battle:
+            c.battles_left, c.battle = st.battles_left[:], st.battle[:]
+            c.clear((at["battles_left"], span["battle"][1]))
+            for r in st.battles_left:
+                m[at["battles_left"] + self.region_index[r]] = 1.0
+            for s in st.battle:
+                m[at["battle"] + s] = 1.0
+        if st.upgrade_piles != c.upgrade_piles:
+            c.upgrade_piles = _copy(st.upgrade_piles)
+            c.clear((at["upgrade_tops"], span["upgrade_sizes"][1]))
+            self._piles(st, tab, m)
+        if st.house_of != c.house_of:
+            c.house_of = st.house_of[:]
+            c.clear(span["houses"])
+            base = at["houses"]
+            for s in range(n):
+                m[base + s * len(HOUSES) + tab.house[st.house_of[s]]] = 1.0
+        if st.seal_cards != c.seal_cards:
+            c.seal_cards = _copy(st.seal_cards)
+            c.clear(span["deployed"])
+            _cards(m, at["deployed"], self.c, tab.card, st.seal_cards)
+        if st.upgrades != c.upgrades:
+            c.upgrades = _copy(st.upgrades)
+            c.clear(span["upgrades"])
+            _cards(m, at["upgrades"], len(TILES), tab.tile, st.upgrades)
+        if st.tactics_used != c.tactics_used:
+            c.tactics_used = _copy(st.tactics_used)
+            c.clear(span["tactics_used"])
+            for s in range(n):
+                _counts(m, at["tactics_used"] + s * self.k, tab.tactic, st.tactics_used[s])
+        if st.decay_slots != c.decay_slots:
+            c.decay_slots = _copy(st.decay_slots)
+            if self.decay:
+                c.clear(span["decay_slots"])
+                self._decay(st, tab, m)
+        c.seldom = (
+            c.year,
+            c.order,
+            c.castles,
+            c.curse_models,
+            c.curse_owners,
+            c.corrupted,
+            c.temples,
+            c.curses,
+            c.curse_influence,
+            c.battles_left,
+            c.battle,
+            c.upgrade_piles,
+            c.house_of,
+            c.seal_cards,
+            c.upgrades,
+            c.tactics_used,
+            c.decay_slots,
+        )
 
     def _head(
+        self, st: CandelabriaState, seat: int, frame: list[int], over: bool, c: _Canvas
+    ) -> None:
+        """What changes at almost every decision, written each time: who looks, whose turn, the
+        pending decision, the season, and the end. The places written are kept, to clear next time."""
+        m = c.view
+        head = c.head
+        for i in head:
+            m[i] = 0.0
+        head.clear()
+        at = self.start
+        i = at["me"] + seat
+        m[i] = 1.0
+        head.append(i)
+        if over:
+            i = at["over"]
+            m[i] = 1.0
+            head.append(i)
+            i = at["season"] + 2
+            m[i] = 1.0
+            head.append(i)
+            base = at["winners"]
+            for s in st.winning_seats:
+                m[base + s] = 1.0
+                head.append(base + s)
+            base = at["scores"]
+            for s, score in enumerate(st.final_scores):
+                m[base + s] = _unit(score / VP_SCALE)
+                head.append(base + s)
+            return
+        i = at["active"] + st.active
+        m[i] = 1.0
+        head.append(i)
+        base = at["to_act"]
+        if frame[0] == Phase.SECRET:
+            secret = st.secret_tactics
+            for s in st.battle:
+                if not secret[s]:
+                    m[base + s] = 1.0
+                    head.append(base + s)
+        else:
+            m[base + frame[1]] = 1.0
+            head.append(base + frame[1])
+        season = 0
+        for f in st.stack:
+            if f[0] in _WAR_STEPS:
+                season = 1
+                break
+        i = at["season"] + season
+        m[i] = 1.0
+        head.append(i)
+        self._pending_state(st, seat, frame, c.tab, m, head)
+
+    def _pending_state(
         self,
         st: CandelabriaState,
         seat: int,
         frame: list[int],
-        over: bool,
         tab: _Tables,
-        canvas: _Canvas,
-    ) -> None:
-        """What changes at almost every decision, written each time: who looks, whose turn, the
-        pending decision, the year, season, turn and turn order, and the end."""
-        canvas.clear_block(self.blocks["head"])
-        m = canvas.view
-        at = self.start
-        n = self.n
-        kind = frame[0]
-        m[at["me"] + seat] = 1.0
-        if over:
-            m[at["over"]] = 1.0
-            # the end (zero until then; cleared above with the head)
-            for s in st.winning_seats:
-                m[at["winners"] + s] = 1.0
-            base = at["scores"]
-            for s, score in enumerate(st.final_scores):
-                m[base + s] = _unit(score / VP_SCALE)
-        else:
-            m[at["active"] + st.active] = 1.0
-            base = at["to_act"]
-            if kind == Phase.SECRET:
-                secret = st.secret_tactics
-                for s in st.battle:
-                    if not secret[s]:
-                        m[base + s] = 1.0
-            else:
-                m[base + frame[1]] = 1.0
-            self._pending_state(st, seat, frame, tab, m)
-        m[at["year"] + st.year - 1] = 1.0
-        if over:
-            season = 2
-        else:
-            season = 0
-            for f in st.stack:
-                if f[0] in _WAR_STEPS:
-                    season = 1
-                    break
-        m[at["season"] + season] = 1.0
-        m[at["turn"]] = _unit(st.turns / self.turn_scale)
-        base = at["order"]
-        for place, s in enumerate(st.order):
-            m[base + s * n + place] = 1.0
-
-    def _pending_state(
-        self, st: CandelabriaState, seat: int, frame: list[int], tab: _Tables, m: Memory
+        m: Memory,
+        head: list[int],
     ) -> None:
         """``_pending`` of view.typed_pending: the decision on top of the stack and its details."""
         at = self.start
         kind = frame[0]
-        m[at["decision"] + PHASE_DECISION[kind]] = 1.0
+        i = at["decision"] + PHASE_DECISION[kind]
+        m[i] = 1.0
+        head.append(i)
         if kind in _COUNTED:
-            m[at["p_count"]] = _unit(frame[2] / COUNT_SCALE)
+            i = at["p_count"]
+            m[i] = _unit(frame[2] / COUNT_SCALE)
+            head.append(i)
             if kind in _COUNTED_REGION and frame[3] >= 0:
-                m[at["p_region"] + self.region_index[frame[3]]] = 1.0
+                i = at["p_region"] + self.region_index[frame[3]]
+                m[i] = 1.0
+                head.append(i)
         elif kind in _REGION:
-            m[at["p_region"] + self.region_index[frame[2]]] = 1.0
+            i = at["p_region"] + self.region_index[frame[2]]
+            m[i] = 1.0
+            head.append(i)
         elif kind in _TERRITORY:
-            m[at["p_territory"] + tab.terr[frame[2]]] = 1.0
+            i = at["p_territory"] + tab.terr[frame[2]]
+            m[i] = 1.0
+            head.append(i)
             if kind == Phase.PUSH_TO:
-                m[at["p_steps"]] = _unit(frame[3] / 3.0)
-                m[at["p_candle"] + frame[4] * 3 + frame[5]] = 1.0
+                i = at["p_steps"]
+                m[i] = _unit(frame[3] / 3.0)
+                head.append(i)
+                i = at["p_candle"] + frame[4] * 3 + frame[5]
+                m[i] = 1.0
+                head.append(i)
         elif kind == Phase.MOVE:
-            m[at["p_moves_left"]] = _unit(frame[2] / 3.0)
-            m[at["p_extra_used"]] = float(bool(frame[3]))
+            i = at["p_moves_left"]
+            m[i] = _unit(frame[2] / 3.0)
+            head.append(i)
+            i = at["p_extra_used"]
+            m[i] = float(bool(frame[3]))
+            head.append(i)
         elif kind == Phase.DEPLOY_AT:
-            m[at["p_role"] + frame[2]] = 1.0
+            i = at["p_role"] + frame[2]
+            m[i] = 1.0
+            head.append(i)
         elif kind == Phase.CURSE_AT:
-            m[at["p_curse"] + frame[2]] = 1.0
+            i = at["p_curse"] + frame[2]
+            m[i] = 1.0
+            head.append(i)
         elif kind == Phase.LIFT_TO:
-            m[at["p_candle"] + frame[2] * 3 + frame[3]] = 1.0
+            i = at["p_candle"] + frame[2] * 3 + frame[3]
+            m[i] = 1.0
+            head.append(i)
         elif kind == Phase.KEEP:
             if seat == frame[1]:  # the cards drawn, to their drawer only
                 card = tab.card
                 base = at["p_cards"]
-                for c in st.set_aside:
-                    m[base + card[c]] = 1.0
+                for code in st.set_aside:
+                    m[base + card[code]] = 1.0
+                    head.append(base + card[code])
         elif kind in (Phase.DECAY_AT, Phase.EITHER) and frame[2] >= 0:
-            m[at["p_decay"] + tab.decay[frame[2]]] = 1.0
+            i = at["p_decay"] + tab.decay[frame[2]]
+            m[i] = 1.0
+            head.append(i)
 
-    def _land(self, st: CandelabriaState, seat: int, over: bool, tab: _Tables, m: Memory) -> None:
-        """The Land Flames by territory and seat."""
-        assert self.lf_places is not None
-        for places, flames in zip(self.lf_places, st.land_flames, strict=True):
-            if flames:
-                for i in places[flames]:
-                    m[i] = 1.0
-
-    def _pieces(self, st: CandelabriaState, seat: int, over: bool, tab: _Tables, m: Memory) -> None:
-        """Castles and candles by territory and seat; the curse standees."""
-        at = self.start
+    def _castles(self, st: CandelabriaState, tab: _Tables, m: Memory) -> None:
+        base = self.start["castles"]
         n = self.n
-        terr = tab.terr
-        castles = at["castles"]
         seen: list[int] = []
         for s, t in enumerate(st.castles):
             if t >= 0 and t not in seen:  # one castle a territory: the lowest seat's (the view's)
                 seen.append(t)
-                m[castles + terr[t] * n + s] = 1.0
-        candles = at["candles"]
+                m[base + tab.terr[t] * n + s] = 1.0
+
+    def _candles(self, st: CandelabriaState, tab: _Tables, m: Memory) -> None:
+        base = self.start["candles"]
+        n = self.n
+        terr = tab.terr
         for s in range(n):
             where = st.candle_territories[s]
             on = st.candle_flames[s]
             for r in range(3):
                 t = where[r]
                 if t >= 0:
-                    m[candles + (terr[t] * n + s) * 3 + r] = _unit((on[r] + 1) / (ROLE_FLAMES + 1))
+                    m[base + (terr[t] * n + s) * 3 + r] = _unit((on[r] + 1) / (ROLE_FLAMES + 1))
+
+    def _curse_models(self, st: CandelabriaState, tab: _Tables, m: Memory) -> None:
+        at = self.start
+        n = self.n
         owners = st.curse_owners
         for k, t in enumerate(st.curse_models):
             if t >= 0:
-                m[at["curse_models"] + terr[t] * CURSE_PLACES + k] = 1.0
+                m[at["curse_models"] + tab.terr[t] * CURSE_PLACES + k] = 1.0
                 if owners[k] >= 0:
                     m[at["curse_owner"] + k * n + owners[k]] = 1.0
 
-    def _regions(
-        self, st: CandelabriaState, seat: int, over: bool, tab: _Tables, m: Memory
-    ) -> None:
+    def _regions(self, st: CandelabriaState, tab: _Tables, m: Memory) -> None:
         """Corrupted regions and their temples (levels by colour, the top one)."""
         at = self.start
         ri = self.region_index
@@ -893,35 +1149,30 @@ class CandelabriaEncoder(ViewEncoder):
                         m[base + i] = TEMPLE_SUMS[levels[i]]
                 m[at["temple_top"] + place * 3 + colour_of[temples[-1]]] = 1.0
 
-    def _curses(self, st: CandelabriaState, seat: int, over: bool, tab: _Tables, m: Memory) -> None:
-        """The Curse Board and the flames before each curse; the battles left and the one fought."""
+    def _curses(self, st: CandelabriaState, tab: _Tables, m: Memory) -> None:
+        """The Curse Board and the flames before each curse."""
         at = self.start
         n = self.n
-        curse_code = tab.curse
         n_curses = len(CURSE_CARDS)
         for k, curse in enumerate(st.curses[:CURSE_PLACES]):
-            m[at["curse_cards"] + k * n_curses + curse_code[curse]] = 1.0
+            m[at["curse_cards"] + k * n_curses + tab.curse[curse]] = 1.0
             base = at["curse_flames"] + k * n
             for s, flames in enumerate(st.curse_influence[k]):
                 if flames:
                     m[base + s] = _unit(flames / LAND_FLAMES)
-        for r in st.battles_left:
-            m[at["battles_left"] + self.region_index[r]] = 1.0
-        for s in st.battle:
-            m[at["battle"] + s] = 1.0
 
-    def _boards(self, st: CandelabriaState, seat: int, over: bool, tab: _Tables, m: Memory) -> None:
-        """The Tactics board, the Upgrade piles' tops and sizes, the temples left, the decks' sizes
-        and the reserve."""
-        at = self.start
-        _counts(m, at["tactics_board"], tab.tactic, st.tactics_board)
-        tile = tab.tile
-        tops, sizes = at["upgrade_tops"], at["upgrade_sizes"]
+    def _piles(self, st: CandelabriaState, tab: _Tables, m: Memory) -> None:
+        """The Upgrade piles' tops and sizes."""
+        tops, sizes = self.start["upgrade_tops"], self.start["upgrade_sizes"]
         n_tiles = len(TILES)
         for p, pile in enumerate(st.upgrade_piles):
             if pile:
-                m[tops + p * n_tiles + tile[pile[-1]]] = 1.0
+                m[tops + p * n_tiles + tab.tile[pile[-1]]] = 1.0
                 m[sizes + p] = _unit(len(pile) / 4.0)
+
+    def _supplies(self, st: CandelabriaState, tab: _Tables, m: Memory) -> None:
+        """The temples left, the decks' sizes and the reserve (every place written)."""
+        at = self.start
         base = at["temples_left"]
         for colour, left in enumerate(st.temple_supply):
             m[base + tab.temple[colour]] = _unit(left / TEMPLES_EACH)
@@ -929,86 +1180,43 @@ class CandelabriaEncoder(ViewEncoder):
         m[decks] = _unit(len(st.curse_deck) / CURSE_DECK)
         m[decks + 1] = _unit(len(st.tactics_deck) / TACTICS_DECK)
         m[decks + 2] = _unit(len(st.advanced_deck) / len(ADVANCED))
-        if st.decay_slots:
-            m[decks + 3] = _unit(len(st.decay_deck) / len(DECAY))
+        m[decks + 3] = _unit(len(st.decay_deck) / len(DECAY)) if st.decay_slots else 0.0
         m[at["reserve"]] = _unit(st.reserve_gold / RESERVE)
         m[at["reserve"] + 1] = _unit(st.reserve_wax / RESERVE)
 
-    def _purse(self, st: CandelabriaState, seat: int, over: bool, tab: _Tables, m: Memory) -> None:
-        """Each seat's house, VP, warehouse, supplies and hand size."""
-        at = self.start
-        n_houses = len(HOUSES)
-        house = tab.house
-        for s in range(self.n):
-            m[at["houses"] + s * n_houses + house[st.house_of[s]]] = 1.0
-            m[at["vp"] + s] = _unit(st.vp[s] / VP_SCALE)
-            m[at["gold"] + s] = _unit(st.gold[s] / WAREHOUSE)
-            m[at["wax"] + s] = _unit(st.wax[s] / WAREHOUSE)
-            m[at["land_supply"] + s] = _unit(st.land_flame_supply[s] / LAND_FLAMES)
-            m[at["candle_supply"] + s] = _unit(st.candle_flame_supply[s] / CANDLE_FLAMES)
-            m[at["hand_size"] + s] = _unit(len(st.hands[s]) / HAND_SCALE)
-
-    def _cards(self, st: CandelabriaState, seat: int, over: bool, tab: _Tables, m: Memory) -> None:
-        """Each seat's deployed and maneuvered candle cards and its upgrade tiles."""
-        at = self.start
-        c = self.c
-        card, tile = tab.card, tab.tile
-        n_tiles = len(TILES)
-        for s in range(self.n):
-            base = at["deployed"] + s * c
-            for code in st.seal_cards[s]:
-                if code >= 0:
-                    m[base + card[code]] = 1.0
-            base = at["maneuvered"] + s * c
-            for code in st.maneuvered[s]:
-                m[base + card[code]] = 1.0
-            base = at["upgrades"] + s * n_tiles
-            for code in st.upgrades[s]:
-                m[base + tile[code]] = 1.0
-
-    def _tactics(
-        self, st: CandelabriaState, seat: int, over: bool, tab: _Tables, m: Memory
-    ) -> None:
-        """Each seat's tactic cards, owned and used; in a battle, whether it has chosen and, once
-        revealed, what it played; its Decay cards."""
+    def _battle(self, st: CandelabriaState, seat: int, tab: _Tables, m: Memory) -> None:
+        """In a battle: who has chosen, the seat's own secret choice, the cards revealed."""
+        battle = st.battle
+        if not battle:
+            return
         at = self.start
         k = self.k
         tactic = tab.tactic
-        battle = st.battle
-        for s in range(self.n):
-            _counts(m, at["tactics"] + s * k, tactic, st.tactics[s])
-            _counts(m, at["tactics_used"] + s * k, tactic, st.tactics_used[s])
-            if battle and s in battle:
-                played = st.played_tactics[s]
-                if st.secret_tactics[s]:
-                    m[at["chosen"] + s] = 1.0  # that it has chosen is seen; what, by itself only
-                elif any(code != -1 for code in played):
-                    base = at["played"] + s * SLOTS * (k + 2)
-                    for slot, code in enumerate(played):
-                        index = tactic[code] if code >= 0 else (k + 1 if code == -2 else k)
-                        m[base + slot * (k + 2) + index] = 1.0
-            if self.decay and st.decay_slots:
-                base = at["decay_slots"] + s * SLOTS * len(DECAY)
-                decay = tab.decay
-                for slot, code in enumerate(st.decay_slots[s]):
-                    if code >= 0:
-                        m[base + slot * len(DECAY) + decay[code]] = 1.0
+        for s in battle:
+            played = st.played_tactics[s]
+            secret = st.secret_tactics[s]
+            if secret:
+                m[at["chosen"] + s] = 1.0  # that it has chosen is seen; what, by itself only
+                if s == seat:
+                    base = at["my_secret"]
+                    for slot, code in enumerate(secret):
+                        m[base + slot * (k + 1) + (tactic[code] if code >= 0 else k)] = 1.0
+            elif any(code != -1 for code in played):
+                base = at["played"] + s * SLOTS * (k + 2)
+                for slot, code in enumerate(played):
+                    index = tactic[code] if code >= 0 else (k + 1 if code == -2 else k)
+                    m[base + slot * (k + 2) + index] = 1.0
 
-    def _hands(self, st: CandelabriaState, seat: int, over: bool, tab: _Tables, m: Memory) -> None:
-        """The cards each seat is known to hold (its own hand to itself, every hand once the game is
-        over), and the seat's own secret choice in a battle."""
-        at = self.start
-        c, k = self.c, self.k
-        card = tab.card
+    def _decay(self, st: CandelabriaState, tab: _Tables, m: Memory) -> None:
+        """The Decay cards over each War Board slot."""
+        if not st.decay_slots:
+            return
+        n_decay = len(DECAY)
         for s in range(self.n):
-            base = at["known_cards"] + s * c
-            for code in st.hands[s] if s == seat or over else st.known_hands[s]:
-                m[base + card[code]] = 1.0
-        if st.battle and seat in st.battle and st.secret_tactics[seat]:
-            tactic = tab.tactic
-            base = at["my_secret"]
-            for slot, code in enumerate(st.secret_tactics[seat]):
-                m[base + slot * (k + 1) + (tactic[code] if code >= 0 else k)] = 1.0
+            base = self.start["decay_slots"] + s * SLOTS * n_decay
+            for slot, code in enumerate(st.decay_slots[s]):
+                if code >= 0:
+                    m[base + slot * n_decay + tab.decay[code]] = 1.0
 
     def _missions_state(self, st: CandelabriaState, seat: int, tab: _Tables, m: Memory) -> None:
         """``_missions`` of view._missions: the public missions, the seat's own private one and those
@@ -1036,12 +1244,13 @@ class CandelabriaEncoder(ViewEncoder):
                 places(card)
         m[at["mission_box"]] = _unit(len(st.mission_box) / len(MISSIONS))
 
-    def _house_choice(self, st: CandelabriaState, seat: int, frame: list[int], m: Memory) -> None:
+    def _house_choice(self, st: CandelabriaState, seat: int, frame: list[int], c: _Canvas) -> None:
         """``fill`` of view._house_choice (the 2-player house choice): the decided only — the house
         the first chooser took, the supplies — every other field left empty."""
+        m = c.view
         at = self.start
         content = st.content
-        tab = self.tables(st)
+        tab = c.tab
         m[at["me"] + seat] = 1.0
         m[at["to_act"] + frame[1]] = 1.0
         m[at["decision"] + PHASE_DECISION[Phase.PICK]] = 1.0
