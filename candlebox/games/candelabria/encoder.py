@@ -342,6 +342,22 @@ _COUNTED_REGION = frozenset({Phase.IGNITE, Phase.EXTINGUISH, Phase.RAZE})
 _REGION = frozenset({Phase.SHIFT, Phase.RECAST, Phase.LIFT, Phase.GIFT, Phase.CANCEL, Phase.SECRET})
 _TERRITORY = frozenset({Phase.DESTROY, Phase.PUSH, Phase.EXTINGUISH_AT, Phase.PUSH_TO})
 _WAR_STEPS = frozenset({Auto.WAR_PREP, Auto.BATTLES, Auto.EPILOGUE})  # view.season
+# The kinds the state reader tells apart, as plain ints: an enum member read from its class costs
+# several times an int comparison, on the reader's hottest path.
+_OVER, _PICK, _SECRET, _PUSH_TO, _MOVE = (
+    int(Phase.OVER),
+    int(Phase.PICK),
+    int(Phase.SECRET),
+    int(Phase.PUSH_TO),
+    int(Phase.MOVE),
+)
+_DEPLOY_AT, _CURSE_AT, _LIFT_TO, _KEEP = (
+    int(Phase.DEPLOY_AT),
+    int(Phase.CURSE_AT),
+    int(Phase.LIFT_TO),
+    int(Phase.KEEP),
+)
+_DECAYED = frozenset({Phase.DECAY_AT, Phase.EITHER})
 # Each decision kind's place in DECISIONS (view: NAMES[kind]); kinds no view shows are absent.
 PHASE_DECISION = {
     kind: DECISION_INDEX[name] for kind, name in NAMES.items() if name in DECISION_INDEX
@@ -521,10 +537,10 @@ class _Canvas:
     wax: Any
     year: Any
 
-    def __init__(self, size: int, st: CandelabriaState, tab: _Tables) -> None:
-        self.row = np.zeros(size, dtype=np.float32)
+    def __init__(self, st: CandelabriaState, tab: _Tables, zero: Memory) -> None:
+        self.row = np.zeros(len(zero), dtype=np.float32)
         self.view = cast(Memory, self.row.data)
-        self.zero = cast(Memory, np.zeros(size, dtype=np.float32).data)
+        self.zero = zero  # zeros of the row's size, shared by the encoder's canvases
         self.content = st.content
         self.tab = tab
         self.head: list[int] = []  # the places the head wrote
@@ -683,6 +699,7 @@ class CandelabriaEncoder(ViewEncoder):
         self.span = {name: (place.start, place.stop) for name, place in layout.fields.items()}
         self._tables: _Tables | None = None
         self._canvases: dict[int, _Canvas] = {}
+        self._zero = cast(Memory, np.zeros(self.layout.size, dtype=np.float32).data)
 
     # ------------------------------------------------------------------ the state reader
     reads_state = True
@@ -722,12 +739,12 @@ class CandelabriaEncoder(ViewEncoder):
         key = id(st)
         c = canvases.pop(key, None)
         if c is None or c.content is not st.content or c.tab.board is not st.board:
-            c = _Canvas(self.size, st, self.tables(st))
+            c = _Canvas(st, self.tables(st), self._zero)
             if len(canvases) >= CANVASES:
                 del canvases[next(iter(canvases))]  # the least recently read
         canvases[key] = c
         frame = st.stack[-1]
-        if frame[0] == Phase.PICK:
+        if frame[0] == _PICK:
             c.forget()
             self._house_choice(st, seat, frame, c)
             c.picked = True
@@ -752,7 +769,7 @@ class CandelabriaEncoder(ViewEncoder):
         at = self.start
         span = self.span
         n = self.n
-        over = frame[0] == Phase.OVER
+        over = frame[0] == _OVER
         self._head(st, seat, frame, over, c)
         if (
             st.year,
@@ -980,52 +997,36 @@ class CandelabriaEncoder(ViewEncoder):
         """What changes at almost every decision, written each time: who looks, whose turn, the
         pending decision, the season, and the end. The places written are kept, to clear next time."""
         m = c.view
-        head = c.head
-        for i in head:
+        for i in c.head:
             m[i] = 0.0
-        head.clear()
         at = self.start
-        i = at["me"] + seat
-        m[i] = 1.0
-        head.append(i)
         if over:
-            i = at["over"]
-            m[i] = 1.0
-            head.append(i)
-            i = at["season"] + 2
-            m[i] = 1.0
-            head.append(i)
-            base = at["winners"]
-            for s in st.winning_seats:
-                m[base + s] = 1.0
-                head.append(base + s)
+            ones = [at["me"] + seat, at["over"], at["season"] + 2]
+            ones += [at["winners"] + s for s in st.winning_seats]
+            for i in ones:
+                m[i] = 1.0
             base = at["scores"]
             for s, score in enumerate(st.final_scores):
                 m[base + s] = _unit(score / VP_SCALE)
-                head.append(base + s)
+                ones.append(base + s)
+            c.head = ones
             return
-        i = at["active"] + st.active
-        m[i] = 1.0
-        head.append(i)
-        base = at["to_act"]
-        if frame[0] == Phase.SECRET:
-            secret = st.secret_tactics
-            for s in st.battle:
-                if not secret[s]:
-                    m[base + s] = 1.0
-                    head.append(base + s)
-        else:
-            m[base + frame[1]] = 1.0
-            head.append(base + frame[1])
         season = 0
         for f in st.stack:
             if f[0] in _WAR_STEPS:
                 season = 1
                 break
-        i = at["season"] + season
-        m[i] = 1.0
-        head.append(i)
-        self._pending_state(st, seat, frame, c.tab, m, head)
+        ones = [at["me"] + seat, at["active"] + st.active, at["season"] + season]
+        if frame[0] == _SECRET:
+            secret = st.secret_tactics
+            base = at["to_act"]
+            ones += [base + s for s in st.battle if not secret[s]]
+        else:
+            ones.append(at["to_act"] + frame[1])
+        numbers = self._pending_state(st, seat, frame, c.tab, m, ones)
+        for i in ones:
+            m[i] = 1.0
+        c.head = ones + numbers if numbers else ones
 
     def _pending_state(
         self,
@@ -1034,67 +1035,46 @@ class CandelabriaEncoder(ViewEncoder):
         frame: list[int],
         tab: _Tables,
         m: Memory,
-        head: list[int],
-    ) -> None:
-        """``_pending`` of view.typed_pending: the decision on top of the stack and its details."""
+        ones: list[int],
+    ) -> list[int]:
+        """``_pending`` of view.typed_pending: the decision on top of the stack and its details. The
+        places of its ones are added to ``ones`` (the caller writes them); its numbers are written
+        here, and their places returned."""
         at = self.start
         kind = frame[0]
-        i = at["decision"] + PHASE_DECISION[kind]
-        m[i] = 1.0
-        head.append(i)
+        numbers: list[int] = []
+        ones.append(at["decision"] + PHASE_DECISION[kind])
         if kind in _COUNTED:
-            i = at["p_count"]
-            m[i] = _unit(frame[2] / COUNT_SCALE)
-            head.append(i)
+            m[at["p_count"]] = _unit(frame[2] / COUNT_SCALE)
+            numbers.append(at["p_count"])
             if kind in _COUNTED_REGION and frame[3] >= 0:
-                i = at["p_region"] + self.region_index[frame[3]]
-                m[i] = 1.0
-                head.append(i)
+                ones.append(at["p_region"] + self.region_index[frame[3]])
         elif kind in _REGION:
-            i = at["p_region"] + self.region_index[frame[2]]
-            m[i] = 1.0
-            head.append(i)
+            ones.append(at["p_region"] + self.region_index[frame[2]])
         elif kind in _TERRITORY:
-            i = at["p_territory"] + tab.terr[frame[2]]
-            m[i] = 1.0
-            head.append(i)
-            if kind == Phase.PUSH_TO:
-                i = at["p_steps"]
-                m[i] = _unit(frame[3] / 3.0)
-                head.append(i)
-                i = at["p_candle"] + frame[4] * 3 + frame[5]
-                m[i] = 1.0
-                head.append(i)
-        elif kind == Phase.MOVE:
-            i = at["p_moves_left"]
-            m[i] = _unit(frame[2] / 3.0)
-            head.append(i)
-            i = at["p_extra_used"]
-            m[i] = float(bool(frame[3]))
-            head.append(i)
-        elif kind == Phase.DEPLOY_AT:
-            i = at["p_role"] + frame[2]
-            m[i] = 1.0
-            head.append(i)
-        elif kind == Phase.CURSE_AT:
-            i = at["p_curse"] + frame[2]
-            m[i] = 1.0
-            head.append(i)
-        elif kind == Phase.LIFT_TO:
-            i = at["p_candle"] + frame[2] * 3 + frame[3]
-            m[i] = 1.0
-            head.append(i)
-        elif kind == Phase.KEEP:
+            ones.append(at["p_territory"] + tab.terr[frame[2]])
+            if kind == _PUSH_TO:
+                ones.append(at["p_candle"] + frame[4] * 3 + frame[5])
+                m[at["p_steps"]] = _unit(frame[3] / 3.0)
+                numbers.append(at["p_steps"])
+        elif kind == _MOVE:
+            m[at["p_moves_left"]] = _unit(frame[2] / 3.0)
+            m[at["p_extra_used"]] = float(bool(frame[3]))
+            numbers += (at["p_moves_left"], at["p_extra_used"])
+        elif kind == _DEPLOY_AT:
+            ones.append(at["p_role"] + frame[2])
+        elif kind == _CURSE_AT:
+            ones.append(at["p_curse"] + frame[2])
+        elif kind == _LIFT_TO:
+            ones.append(at["p_candle"] + frame[2] * 3 + frame[3])
+        elif kind == _KEEP:
             if seat == frame[1]:  # the cards drawn, to their drawer only
                 card = tab.card
                 base = at["p_cards"]
-                for code in st.set_aside:
-                    m[base + card[code]] = 1.0
-                    head.append(base + card[code])
-        elif kind in (Phase.DECAY_AT, Phase.EITHER) and frame[2] >= 0:
-            i = at["p_decay"] + tab.decay[frame[2]]
-            m[i] = 1.0
-            head.append(i)
+                ones += [base + card[code] for code in st.set_aside]
+        elif kind in _DECAYED and frame[2] >= 0:
+            ones.append(at["p_decay"] + tab.decay[frame[2]])
+        return numbers
 
     def _castles(self, st: CandelabriaState, tab: _Tables, m: Memory) -> None:
         base = self.start["castles"]
