@@ -45,6 +45,13 @@ upgrades, tactic cards, hand size and the cards it is known to hold (its own han
 tactic cards played in a battle once revealed (the seat's own secret choice to itself only; of the
 others only that they have chosen), Decay cards and Mission cards when the options are on, and the
 pending decision with its details.
+
+``fill`` encodes the typed view; ``fill_state`` (the adapters' path) writes the same numbers read from
+the state, without building a view or any text. Each state keeps its last observation (a canvas) with a
+copy of the data every field was written from, and a field is written again only when its data differ:
+between two decisions most of the board is unchanged. tests/rl/test_state_encoders.py holds the two to
+the bit on every seat of random games of every configuration, and tests/rl/test_candelabria_reader.py
+reads states, clones and older states in any order.
 """
 
 from __future__ import annotations
