@@ -12,6 +12,8 @@ from tests.rl.deps import require_rl
 
 require_rl()
 
+import copy  # noqa: E402
+import pickle  # noqa: E402
 import random  # noqa: E402
 
 import numpy as np  # noqa: E402
@@ -93,3 +95,18 @@ def test_fill_state_writes_the_whole_observation() -> None:
         spec.encoder.fill_state(state, seat, out)
         assert np.array_equal(out, spec.observe_view(state, seat))
         state.apply(seat, rng.choice(state.legal_actions(seat)))
+
+
+def test_an_encoder_that_has_read_states_pickles_and_copies() -> None:
+    """An environment is copied or pickled with its spec (``copy.deepcopy``, a process pool): the
+    reader's caches hold memoryviews, which do not pickle, and are left behind."""
+    spec = Spec.make(GAME, 3)
+    state = spec.config.new_game(4)
+    rng = random.Random(4)
+    for _ in range(40):
+        seat = state.to_act[0]
+        spec.observe(state, seat)
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+    for other in (pickle.loads(pickle.dumps(spec)), copy.deepcopy(spec)):
+        for seat in range(3):
+            assert np.array_equal(other.observe(state, seat), spec.observe_view(state, seat))

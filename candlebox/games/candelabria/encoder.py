@@ -702,11 +702,27 @@ class CandelabriaEncoder(ViewEncoder):
         layout.add("scores", n)  # / 200
         self.at = layout.fields
         self.start = {name: place.start for name, place in layout.fields.items()}
-        # The state reader's places: every field's (start, stop), the offsets it reads most.
+        # The state reader's places: every field's (start, stop), to clear it.
         self.span = {name: (place.start, place.stop) for name, place in layout.fields.items()}
+        self._forget_states()
+
+    def _forget_states(self) -> None:
+        """The state reader's caches, empty: what it keeps of the states it read, its tables."""
         self._tables: _Tables | None = None
         self._canvases: dict[int, _Canvas] = {}
         self._zero = cast(Memory, np.zeros(self.layout.size, dtype=np.float32).data)
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled (a copied or pickled environment) without the caches: memoryviews do not
+        pickle, and a canvas belongs to a state of this process."""
+        kept = dict(self.__dict__)
+        for name in ("_tables", "_canvases", "_zero"):
+            del kept[name]
+        return kept
+
+    def __setstate__(self, kept: dict[str, Any]) -> None:
+        self.__dict__.update(kept)
+        self._forget_states()
 
     # ------------------------------------------------------------------ the state reader
     reads_state = True
