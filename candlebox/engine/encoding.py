@@ -136,7 +136,12 @@ class ActionNumbering:
                 f"the engine offered {exc.args[0]!r}, which the action numbering lacks: "
                 "the game's encoder module must list it"
             ) from None
-        out[ids] = 1
+        if out.dtype == np.int8:  # item by item through a memoryview: cheaper than numpy's fancy
+            row = out.data  # indexing for any number of legal actions a decision offers
+            for i in ids:
+                row[i] = 1
+        else:
+            out[ids] = 1
         return ids
 
 
