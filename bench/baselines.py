@@ -12,8 +12,8 @@ line says how many were planned). Run it under ``nice -n 19`` on a shared machin
     nice -n 19 python bench/baselines.py --json bench-baselines.jsonl
     python bench/baselines.py --games candle-quest --n-random 20 --n-heuristic 20 --n-ismcts 10
 
-``--prior`` adds a match of ISMCTS-Easy with and without the policy as its rollout policy would need
-the search to take a policy: not built (docs/rl.md says so).
+Not measured here: the policy as the ISMCTS bot's prior (the search takes the game's heuristic as its
+prior; docs/rl.md).
 """
 
 from __future__ import annotations

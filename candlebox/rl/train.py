@@ -264,12 +264,14 @@ def imitate(
     spec: Spec,
     decisions: int,
     seconds: float,
+    wall_seconds: float | None,
     seed: int,
     progress: Progress,
     epochs: int = 6,
 ) -> None:
     """Warm start: fit the policy to the heuristic bot's choices (and the value to how those games
-    ended) over ``decisions`` of the learner's seat, collected within ``seconds``, before PPO."""
+    ended) over ``decisions`` of the learner's seat, collected within ``seconds`` of CPU time (and
+    ``wall_seconds`` on the clock), before PPO."""
     env = MixedOpponentsEnv(spec, OPPONENTS, seed + 1_000_003)
     teacher = bots.make("heuristic", seed=seed)
     observations: list[np.ndarray] = []
@@ -277,9 +279,13 @@ def imitate(
     chosen: list[int] = []
     outcome: list[float] = []
     episode_start = 0
-    started = time.process_time()
+    clock = Clock()
     obs, _ = env.reset()
-    while len(chosen) < decisions and time.process_time() - started < seconds:
+    while (
+        len(chosen) < decisions
+        and clock.cpu_seconds() < seconds
+        and (wall_seconds is None or clock.wall_seconds() < wall_seconds)
+    ):
         state = env._state()
         action = spec.actions.to_id(teacher.choose(state, env.seat))
         observations.append(obs)
@@ -320,7 +326,7 @@ def imitate(
             "imitation": {
                 "decisions": count,
                 "games": env.games,
-                "cpu_seconds": round(time.process_time() - started, 1),
+                **clock.stamp(),
                 "last_epoch_loss": round(loss_sum / count, 4),
             }
         }
@@ -424,7 +430,8 @@ def train(
         with log.open("a") as handle:
             handle.write(json.dumps(head) + "\n")
     if imitation:
-        imitate(model, spec, imitation, minutes * 60 * 0.3, seed, progress)
+        wall = None if wall_minutes is None else wall_minutes * 60 * 0.3
+        imitate(model, spec, imitation, minutes * 60 * 0.3, wall, seed, progress)
     size = 0
     while True:
         budget = chunk if steps is None else min(chunk, steps - model.num_timesteps)
