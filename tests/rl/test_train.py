@@ -14,7 +14,9 @@ from tests.rl.deps import require_rl
 
 require_rl()
 torch = pytest.importorskip("torch", reason="training needs torch: pip install -e '.[rl,train]'")
-pytest.importorskip("sb3_contrib", reason="training needs sb3-contrib: pip install -e '.[rl,train]'")
+pytest.importorskip(
+    "sb3_contrib", reason="training needs sb3-contrib: pip install -e '.[rl,train]'"
+)
 
 from candlebox.bots.network import Network  # noqa: E402 - after the skips
 from candlebox.rl import train  # noqa: E402
