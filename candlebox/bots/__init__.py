@@ -2,7 +2,7 @@
 
     >>> from candlebox import bots
     >>> bots.available()
-    ['heuristic', 'ismcts', 'random']
+    ['heuristic', 'ismcts', 'policy', 'random']
     >>> bot = bots.make("heuristic", seed=1)
 
 A bot sees a game only through the engine contract (``legal_actions`` and ``view`` of its own seat, and
@@ -16,6 +16,7 @@ from typing import Any, Protocol
 
 from candlebox.bots.heuristic import HeuristicBot
 from candlebox.bots.ismcts import ISMCTSBot
+from candlebox.bots.policy import PolicyBot
 from candlebox.bots.random_bot import RandomBot
 from candlebox.engine import State
 
@@ -68,6 +69,12 @@ def _register_builtin() -> None:
         "per decision, c=, rollout=heuristic|random, depth=, epsilon=, prior=, widening=, "
         "tree_depth=, anchor=, reward=win|rank, horizon=, model=, rivals=auto|search|policy "
         "(docs/simulation.md)",
+    )
+    register(
+        "policy",
+        PolicyBot,
+        "a small network trained with masked PPO, shipped per game (numpy only): temperature=T "
+        "(0: the best-scoring legal action), path= another trained file (docs/rl.md)",
     )
 
 

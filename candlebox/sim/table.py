@@ -60,8 +60,7 @@ def is_parquet(path: Path) -> bool:
 
 def _pyarrow() -> Any:
     try:
-        import pyarrow
-        import pyarrow.parquet
+        import pyarrow.parquet  # binds pyarrow too, with its parquet module loaded
     except ImportError:
         raise TableError(
             "writing or reading .parquet needs pyarrow: pip install -e '.[sim]' "
