@@ -56,7 +56,7 @@ class RedealFailed(RuntimeError):
 
 
 def redeal(
-    st: CandelabriaState, seat: int, rng: Rng, attempts: int = 64, budget: int = 4096
+    st: CandelabriaState, seat: int, rng: Rng, attempts: int = 64, budget: int = 256
 ) -> Redeal:
     """A random consistent deal of what ``seat`` cannot know about the candle cards.
 
@@ -126,6 +126,7 @@ class _Facts:
         self.transfers: list[int] = []
         self.bottomed: dict[int, int] = {}
         self.keep_of: dict[int, int] = {}
+        self.aside_of: dict[int, list[int]] = {}  # a keep -> the draws it chose among
         pending: dict[int, list[int]] = {}
         for k, event in enumerate(events):
             kind = event[0]
@@ -136,7 +137,8 @@ class _Facts:
                 after = events[k + 1] if k + 1 < len(events) else ()
                 bottom = after[:1] == ("bottom",) and after[1] == event[1]
                 self.bottomed[k] = after[2] if bottom else 0
-                for d in pending.pop(event[1], []):
+                self.aside_of[k] = pending.pop(event[1], [])
+                for d in self.aside_of[k]:
                     self.keep_of[d] = k
             elif kind == "return":
                 self.transfers.append(k)
@@ -346,11 +348,19 @@ class _Replay:
                     tokens -= 1
             elif kind == _GAIN_TOKEN:
                 # A draw of a place already in the deck brings the item there now (draws take the
-                # top, returns go under the bottom): a known card is no token.
-                top = len(deck) - 1 - (rank[e] - drawn) if e in rank else -1
-                known = self.card_of(deck[top]) if top >= 0 else back.get(e, -1)
-                if known >= 0:
-                    cards[known] += 1
+                # top, returns go under the bottom): a known card is no token. A Nova Vita keep
+                # of known cards only, none of which it shows again, brings nothing it needs.
+                places = self.facts.aside_of.get(e, [e])
+                known = []
+                for d in places:
+                    top = len(deck) - 1 - (rank[d] - drawn)
+                    card = self.card_of(deck[top]) if 0 <= top < len(deck) else back.get(d, -1)
+                    if card >= 0:
+                        known.append(card)
+                if len(known) == len(places) and (
+                    len(places) == 1 or not any(self.shown_after(owner, c, e) for c in known)
+                ):
+                    cards[known[0]] += 1
                 else:
                     tokens += 1
             elif kind == _GAIN_CARD:
@@ -369,7 +379,7 @@ class _Replay:
 
     def shown_after(self, owner: int, card: int, now: int) -> bool:
         shows = self.facts.shows.get((owner, card))
-        return bool(shows) and shows[-1] > now
+        return shows is not None and shows[-1] > now
 
     def pinned(self, owner: int, card: int, now: int) -> bool:
         """Whether ``owner`` must keep ``card`` past event ``now``: it shows it before it draws again
@@ -403,7 +413,7 @@ class _Replay:
                 d = self.draw_at(len(bottom) - 1 - j, k)
                 if target >= 0 and not facts.reach(target).drawn(d):
                     return False
-                if d >= 0 and d not in facts.to_aside:
+                if d >= 0:
                     drawers.add(facts.events[d][1])  # it will draw a known card, no token
         drawers.discard(self.seat)
         return all(self.fits(who, k) for who in drawers)
