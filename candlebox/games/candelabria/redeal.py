@@ -104,34 +104,28 @@ class _Facts:
         self.to_aside = _aside_draws(st)
         self.seen, self.taken = _places(st, seat, self.index)
         self.steps = _steps(st, self.to_aside, self.index)
-        # A card another seat returns where the seat later draws it is shown then, to the seat: it
-        # must be in that hand (or a token of it that can be it) as surely as a card it deploys.
-        # The other returns take one item from the hand, any: a card it never shows again if it has
-        # one, a token if it has only tokens (else the count cannot tell which, and lets it pass).
-        for k, event in enumerate(events):
-            if event[0] == "return" and event[1] != seat:
-                card = self.seen.get((k, 0), -1)
-                insort(self.steps[event[1]], (k, _SHOW, card) if card >= 0 else (k, _RETURN, -1))
-        self.shows: dict[tuple[int, int], list[int]] = {}  # (seat, card) -> its shows, in order
-        self.gains: list[list[int]] = []  # seat -> the events it draws or keeps an unseen card
-        for who, steps in enumerate(self.steps):
-            self.gains.append([k for k, kind, _ in steps if kind == _GAIN_TOKEN])
-            for k, kind, card in steps:
-                if kind == _SHOW:
-                    self.shows.setdefault((who, card), []).append(k)
-        self.draws = [k for k, event in enumerate(events) if event[0] == "draw"]
-        self.draw_rank = {d: i for i, d in enumerate(self.draws)}
+        index, seen = self.index, self.seen
+        self.draws: list[int] = []
         # The keep and return events (where a secret choice may move a card), in order; a keep's
         # count of cards put under the deck; the keep each draw set aside for Nova Vita ends in.
         self.transfers: list[int] = []
         self.bottomed: dict[int, int] = {}
         self.keep_of: dict[int, int] = {}
         self.aside_of: dict[int, list[int]] = {}  # a keep -> the draws it chose among
+        # Where each card must be next, by event: the deploys and maneuvers that show it (in the
+        # hand of their seat) and the seat's own draws of it (at that place in the deck).
+        self.targets: dict[int, list[int]] = {}
         pending: dict[int, list[int]] = {}
         for k, event in enumerate(events):
             kind = event[0]
-            if kind == "draw" and k in self.to_aside:
-                pending.setdefault(event[1], []).append(k)
+            if kind == "draw":
+                self.draws.append(k)
+                if k in self.to_aside:
+                    pending.setdefault(event[1], []).append(k)
+                if event[1] == seat:
+                    self.targets.setdefault(index[event[2]], []).append(k)
+            elif kind == "deploy" or kind == "maneuver":
+                self.targets.setdefault(index[event[2]], []).append(k)
             elif kind == "keep":
                 self.transfers.append(k)
                 after = events[k + 1] if k + 1 < len(events) else ()
@@ -142,12 +136,23 @@ class _Facts:
                     self.keep_of[d] = k
             elif kind == "return":
                 self.transfers.append(k)
-        # Where each card must be next, by event: the deploys and maneuvers that show it (in the
-        # hand of their seat) and the seat's own draws of it (at that place in the deck).
-        self.targets: dict[int, list[int]] = {}
-        for k, event in enumerate(events):
-            if event[0] in ("deploy", "maneuver") or (event[0] == "draw" and event[1] == seat):
-                self.targets.setdefault(self.index[event[2]], []).append(k)
+                # A card another seat returns where the seat later draws it is shown then, to the
+                # seat: it must be in that hand (or a token that can be it) as surely as a card it
+                # deploys. Its other returns take one item from the hand, any: a card it never
+                # shows again if it has one, a token if each card it has is shown before it could
+                # draw it back (else the count cannot tell which, and lets it pass).
+                if event[1] != seat:
+                    card = seen.get((k, 0), -1)
+                    step = (k, _SHOW, card) if card >= 0 else (k, _RETURN, -1)
+                    insort(self.steps[event[1]], step)
+        self.draw_rank = {d: i for i, d in enumerate(self.draws)}
+        self.shows: dict[tuple[int, int], list[int]] = {}  # (seat, card) -> its shows, in order
+        self.gains: list[list[int]] = []  # seat -> the events it draws or keeps an unseen card
+        for who, steps in enumerate(self.steps):
+            self.gains.append([k for k, kind, _ in steps if kind == _GAIN_TOKEN])
+            for k, kind, card in steps:
+                if kind == _SHOW:
+                    self.shows.setdefault((who, card), []).append(k)
         self.reaches: dict[int, _Reach] = {}
 
     def reach(self, target: int) -> _Reach:
@@ -324,8 +329,9 @@ class _Replay:
         turn)."""
         tokens = 0
         cards: Counter[int] = Counter()
+        value = self.value
         for item in self.hands[owner]:
-            card = self.card_of(item)
+            card = item if item >= 0 else value.get(item, -1)
             if card >= 0:
                 cards[card] += 1
             else:
@@ -333,7 +339,8 @@ class _Replay:
         steps = self.steps[owner]
         deck, rank = self.deck, self.facts.draw_rank
         drawn = bisect_right(self.facts.draws, k)  # the rank of the next draw
-        taken = self.facts.taken
+        taken, aside_of = self.facts.taken, self.facts.aside_of
+        size = len(deck) - 1
         back: dict[int, int] = {}  # a later draw -> the known card a later return puts there
         for at in range(bisect_right(steps, (k, _RETURN, 1 << 30)), len(steps)):
             e, kind, card = steps[at]
@@ -350,11 +357,15 @@ class _Replay:
                 # A draw of a place already in the deck brings the item there now (draws take the
                 # top, returns go under the bottom): a known card is no token. A Nova Vita keep
                 # of known cards only, none of which it shows again, brings nothing it needs.
-                places = self.facts.aside_of.get(e, [e])
+                places = aside_of.get(e) or [e]
                 known = []
                 for d in places:
-                    top = len(deck) - 1 - (rank[d] - drawn)
-                    card = self.card_of(deck[top]) if 0 <= top < len(deck) else back.get(d, -1)
+                    top = size - (rank[d] - drawn)
+                    if 0 <= top < size + 1:
+                        card = deck[top]
+                        card = card if card >= 0 else value.get(card, -1)
+                    else:
+                        card = back.get(d, -1)
                     if card >= 0:
                         known.append(card)
                 if len(known) == len(places) and (
@@ -531,13 +542,22 @@ class _Replay:
             i = hand.index(card)
         else:
             choices = []
+            token = None  # the verdict on one token not yet fixed holds for all (they are alike)
             for j in range(len(hand)):  # try each choice in place, then undo it
-                item = hand.pop(j)
-                self.deck.insert(0, item)
-                if self.sound(k, owner, [item]):
+                item = hand[j]
+                alike = item < 0 and item not in self.value
+                if alike and token is not None:
+                    ok = token
+                else:
+                    del hand[j]
+                    self.deck.insert(0, item)
+                    ok = self.sound(k, owner, [item])
+                    del self.deck[0]
+                    hand.insert(j, item)
+                    if alike:
+                        token = ok
+                if ok:
                     choices.append(j)
-                del self.deck[0]
-                hand.insert(j, item)
             i = self.choose(choices)
             self.named[k] = (hand[i],)
         self.deck.insert(0, hand.pop(i))
