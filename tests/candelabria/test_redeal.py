@@ -127,15 +127,34 @@ def test_many_games_redeal_without_refusing_the_real_history() -> None:
     assert _property(range(200, 272), every=10) > 3000
 
 
-def test_a_history_nothing_fits_raises_naming_the_seat_and_the_event() -> None:
-    """Seat 1 claims to maneuver a house candle seat 0 still holds: no deal fits; the error says so
-    (never the real cards) and leaves the state as it was."""
-    state = candelabria.new_game(players=3, seed=4)
-    held = state.content.candles[state.hands[0][0]].code
-    at = len(state.events)
-    state.events.append(("maneuver", 1, held))
+def test_a_search_that_finds_nothing_raises_naming_the_seat_and_the_event(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Were the look-ahead to refuse every choice (a bug), redeal says so instead of dealing the real
+    cards, and leaves the state as it was."""
+    state = next(s for m, s in enumerate(_game(3, 11, missions=True, heuristic=False)) if m == 200)
+    first = next(
+        k
+        for k, event in enumerate(state.events)
+        if event[0] in ("keep", "return") and event[1] != 0
+    )
     saved = state.to_json()
-    with pytest.raises(R.RedealFailed, match=f"seat 0 saw .*event {at}") as failed:
-        R.redeal(state, 0, Rng(1), attempts=2, budget=4)
-    assert (failed.value.seat, failed.value.event) == (0, at)
+    monkeypatch.setattr(R._Replay, "sound", lambda *args: False)
+    with pytest.raises(R.RedealFailed, match=f"seat 0 saw .*event {first}") as failed:
+        R.redeal(state, 0, Rng(1))
+    assert (failed.value.seat, failed.value.event) == (0, first)
     assert state.to_json() == saved
+
+
+def test_a_position_made_by_hand_deals_the_cards_nobody_placed_anew() -> None:
+    """Events that do not bring the cards where they are (a position set by hand) leave no history
+    to follow: the cards the seat cannot place are shuffled among those places."""
+    state = candelabria.new_game(players=3, seed=4)
+    held = state.content.candles[state.hands[1][0]].code
+    state.events.append(("maneuver", 2, held))  # seat 2 shows a card seat 1 still holds
+    deals = [R.redeal(state, 0, Rng(seed)) for seed in range(4)]
+    for deal in deals:
+        assert deal.hands[0] == state.hands[0] and deal.events == {}
+        assert sorted(deal.advanced_deck) == sorted(state.advanced_deck)
+        assert deal.hands[1:] == state.hands[1:]  # every card of their Year I hands is known
+    assert any(_hidden(state, deal, 0) for deal in deals)

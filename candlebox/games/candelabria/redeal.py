@@ -77,6 +77,8 @@ def redeal(
             return replay.run()
         except _Impossible:
             deepest = max(deepest, replay.at)
+    if not _told(st):
+        return _shuffled(st, seat, rng)
     path: list[int] = []
     for _ in range(budget):
         replay = _Replay(st, seat, rng, facts, path=path)
@@ -92,6 +94,84 @@ def redeal(
             break
         path = [*picks[:back], picks[back] + 1]
     raise RedealFailed(seat, deepest)
+
+
+def _told(st: CandelabriaState) -> bool:
+    """Whether the events, read with the cards they really name, bring the cards where they are: not
+    so in a position made by hand (a test's, an edited save's), whose hands were set, not dealt."""
+    content = st.content
+    index = {card.code: i for i, card in enumerate(content.candles)}
+    hands = [Counter(content.house_candles[st.house_of[s]][1]) for s in range(st.num_players)]
+    deck = Counter(content.advanced)
+    aside: Counter[int] = Counter()
+    sealed: list[list[int]] = [[] for _ in hands]
+    maneuvered: list[list[int]] = [[] for _ in hands]
+    to_aside = _aside_draws(st)
+
+    def move(source: Counter[int], card: int, target: Counter[int] | None) -> bool:
+        if source[card] <= 0:
+            return False
+        source[card] -= 1
+        if target is not None:
+            target[card] += 1
+        return True
+
+    for k, event in enumerate(st.events):
+        kind = event[0]
+        if kind in ("draw", "keep", "return", "deploy", "maneuver", "house-candle"):
+            card, who = index[event[2]], event[1]
+            if kind == "draw":
+                ok = move(deck, card, aside if k in to_aside else hands[who])
+            elif kind == "keep":
+                ok = move(aside, card, hands[who])
+                ok = ok and all(move(aside, index[code], deck) for code in event[3])
+            elif kind == "return":
+                ok = move(hands[who], card, deck)
+            elif kind == "house-candle":
+                hands[event[3]][card] += 1
+                ok = True
+            else:
+                ok = move(hands[who], card, None)
+                (sealed if kind == "deploy" else maneuvered)[who].append(card)
+            if not ok:
+                return False
+        elif kind == "epilogue":
+            for s in range(len(hands)):
+                deck.update(sealed[s])
+                hands[s].update(maneuvered[s])
+                sealed[s], maneuvered[s] = [], []
+    return (
+        all(+hands[s] == Counter(hand) for s, hand in enumerate(st.hands))
+        and +deck == Counter(st.advanced_deck)
+        and +aside == Counter(st.set_aside)
+    )
+
+
+def _shuffled(st: CandelabriaState, seat: int, rng: Rng) -> Redeal:
+    """A position made by hand has no history to follow: the cards ``seat`` cannot place (the
+    others' hands beyond what everyone saw arrive, the deck's places it does not know, cards set
+    aside for another's choice) are shuffled among those places."""
+    hands = [list(hand) for hand in st.hands]
+    places: list[tuple[list[int], int]] = []
+    for other, hand in enumerate(hands):
+        if other != seat:
+            known = Counter(st.known_hands[other])
+            for i, card in enumerate(hand):
+                if known[card] > 0:
+                    known[card] -= 1
+                else:
+                    places.append((hand, i))
+    deck = list(st.advanced_deck)
+    places += [(deck, i) for i, mark in enumerate(st.advanced_known_by) if mark not in (seat, -2)]
+    aside = list(st.set_aside)
+    frame = st.stack[-1] if st.stack else []
+    if not (frame and frame[0] == Phase.KEEP and frame[1] == seat):
+        places += [(aside, i) for i in range(len(aside))]
+    cards = sorted(where[i] for where, i in places)  # the real order is no clue
+    rng.shuffle(cards)
+    for (where, i), card in zip(places, cards, strict=True):
+        where[i] = card
+    return Redeal(hands=hands, advanced_deck=deck, set_aside=aside, events={})
 
 
 class _Facts:
