@@ -228,6 +228,13 @@ class _Facts:
                     step = (k, _SHOW, card) if card >= 0 else (k, _RETURN, -1)
                     insort(self.steps[event[1]], step)
         self.draw_rank = {d: i for i, d in enumerate(self.draws)}
+        # The draws that take a place the seat itself filled: it knows the card they bring.
+        self.known_draws: dict[int, int] = {}
+        for (k, j), d in self.taken.items():
+            event = events[k]
+            if event[1] == seat:
+                code = event[2] if event[0] == "return" else event[3][j]
+                self.known_draws[d] = index[code]
         self.shows: dict[tuple[int, int], list[int]] = {}  # (seat, card) -> its shows, in order
         self.gains: list[list[int]] = []  # seat -> the events it draws or keeps an unseen card
         for who, steps in enumerate(self.steps):
@@ -421,7 +428,7 @@ class _Replay:
         steps = self.steps[owner]
         deck, rank = self.deck, self.facts.draw_rank
         drawn = bisect_right(self.facts.draws, k)  # the rank of the next draw
-        taken, aside_of = self.facts.taken, self.facts.aside_of
+        taken, aside_of, known_draws = self.facts.taken, self.facts.aside_of, self.facts.known_draws
         size = len(deck) - 1
         back: dict[int, int] = {}  # a later draw -> the known card a later return puts there
         for at in range(bisect_right(steps, (k, _RETURN, 1 << 30)), len(steps)):
@@ -447,7 +454,7 @@ class _Replay:
                         card = deck[top]
                         card = card if card >= 0 else value.get(card, -1)
                     else:
-                        card = back.get(d, -1)
+                        card = back.get(d, known_draws.get(d, -1))
                     if card >= 0:
                         known.append(card)
                 if len(known) == len(places) and (
