@@ -437,7 +437,10 @@ class _Replay:
                 idle = [c for c, m in cards.items() if m > 0 and not self.shown_after(owner, c, e)]
                 if idle:
                     cards[idle[0]] -= 1
-                    back[taken.get((e, 0), -1)] = idle[0]  # should it draw that place again
+                    if tokens == 0 and len(+cards) == 0:
+                        # The only choice: should it draw that place again, that card comes back.
+                        # (With another choice it could return a token now and the card later.)
+                        back[taken.get((e, 0), -1)] = idle[0]
                 elif all(self.pinned(owner, c, e) for c, m in cards.items() if m > 0):
                     if tokens == 0:
                         return False
