@@ -13,7 +13,7 @@ naming the cards of the new deal; it depends only on the seat's log, the public 
 
 from __future__ import annotations
 
-from bisect import bisect_right
+from bisect import bisect_right, insort
 from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -42,54 +42,303 @@ class _Impossible(Exception):
     """The random choices so far lead to no history that fits the events: deal again."""
 
 
-def redeal(st: CandelabriaState, seat: int, rng: Rng, attempts: int = 64) -> Redeal:
+class RedealFailed(RuntimeError):
+    """No deal of the candle cards fits what ``seat`` saw: a bug (the real history is one), never a
+    reason to hand over the real cards."""
+
+    def __init__(self, seat: int, event: int) -> None:
+        super().__init__(
+            f"no deal of the candle cards agrees with what seat {seat} saw "
+            f"(every history tried stops by event {event})"
+        )
+        self.seat = seat
+        self.event = event
+
+
+def redeal(
+    st: CandelabriaState, seat: int, rng: Rng, attempts: int = 64, budget: int = 256
+) -> Redeal:
     """A random consistent deal of what ``seat`` cannot know about the candle cards.
 
-    The secret choices are drawn among those that fit what follows (the cards each seat shows later,
-    the cards ``seat`` draws from where others put cards back); a dead end the look-ahead misses
-    deals again (measured: about 1 replay in 100). After ``attempts`` dead ends one replay makes
-    every choice in a fixed order; should even that fail, the real cards are kept (consistent, since
-    they happened) rather than fail the caller.
+    The secret choices are drawn among those that fit what follows (the cards each seat shows later
+    and the cards the seat draws, wherever they are now and whatever route through the deck can bring
+    them there); a dead end the look-ahead misses deals again (measured: about 1 replay in 1,400,
+    against 1 in 100 when the look-ahead saw only each seat's own shows). After ``attempts`` dead
+    ends a depth-first search tries the choices in a fixed order, backing up from each dead end, for
+    at most ``budget`` replays. The look-ahead never refuses a choice the real history made (tests
+    check it), so the search finds a deal; should it not, :class:`RedealFailed` says so rather than
+    hand over the real cards. Everything here reads only what the seat may know, and the seed.
     """
     facts = _Facts(st, seat)
+    deepest = 0
     for _ in range(attempts):
+        replay = _Replay(st, seat, rng, facts)
         try:
-            return _Replay(st, seat, rng, facts).run()
+            return replay.run()
         except _Impossible:
-            continue
-    try:
-        return _Replay(st, seat, rng, facts, careful=True).run()
-    except _Impossible:  # pragma: no cover - never met in the conformance games
-        hands = [list(hand) for hand in st.hands]
-        return Redeal(
-            hands=hands,
-            advanced_deck=list(st.advanced_deck),
-            set_aside=list(st.set_aside),
-            events={},
-        )
+            deepest = max(deepest, replay.at)
+    if not _told(st):
+        return _shuffled(st, seat, rng)
+    path: list[int] = []
+    for _ in range(budget):
+        replay = _Replay(st, seat, rng, facts, path=path)
+        try:
+            return replay.run()
+        except _Impossible:
+            deepest = max(deepest, replay.at)
+        picks = path + [0] * (len(replay.widths) - len(path))
+        back = len(replay.widths) - 1
+        while back >= 0 and picks[back] + 1 >= replay.widths[back]:
+            back -= 1
+        if back < 0:
+            break
+        path = [*picks[:back], picks[back] + 1]
+    raise RedealFailed(seat, deepest)
+
+
+def _told(st: CandelabriaState) -> bool:
+    """Whether the events, read with the cards they really name, bring the cards where they are: not
+    so in a position made by hand (a test's, an edited save's), whose hands were set, not dealt."""
+    content = st.content
+    index = {card.code: i for i, card in enumerate(content.candles)}
+    hands = [Counter(content.house_candles[st.house_of[s]][1]) for s in range(st.num_players)]
+    deck = Counter(content.advanced)
+    aside: Counter[int] = Counter()
+    sealed: list[list[int]] = [[] for _ in hands]
+    maneuvered: list[list[int]] = [[] for _ in hands]
+    to_aside = _aside_draws(st)
+
+    def move(source: Counter[int], card: int, target: Counter[int] | None) -> bool:
+        if source[card] <= 0:
+            return False
+        source[card] -= 1
+        if target is not None:
+            target[card] += 1
+        return True
+
+    for k, event in enumerate(st.events):
+        kind = event[0]
+        if kind in ("draw", "keep", "return", "deploy", "maneuver", "house-candle"):
+            card, who = index[event[2]], event[1]
+            if kind == "draw":
+                ok = move(deck, card, aside if k in to_aside else hands[who])
+            elif kind == "keep":
+                ok = move(aside, card, hands[who])
+                ok = ok and all(move(aside, index[code], deck) for code in event[3])
+            elif kind == "return":
+                ok = move(hands[who], card, deck)
+            elif kind == "house-candle":
+                hands[event[3]][card] += 1
+                ok = True
+            else:
+                ok = move(hands[who], card, None)
+                (sealed if kind == "deploy" else maneuvered)[who].append(card)
+            if not ok:
+                return False
+        elif kind == "epilogue":
+            for s in range(len(hands)):
+                deck.update(sealed[s])
+                hands[s].update(maneuvered[s])
+                sealed[s], maneuvered[s] = [], []
+    return (
+        all(+hands[s] == Counter(hand) for s, hand in enumerate(st.hands))
+        and +deck == Counter(st.advanced_deck)
+        and +aside == Counter(st.set_aside)
+    )
+
+
+def _shuffled(st: CandelabriaState, seat: int, rng: Rng) -> Redeal:
+    """A position made by hand has no history to follow: the cards ``seat`` cannot place (the
+    others' hands beyond what everyone saw arrive, the deck's places it does not know, cards set
+    aside for another's choice) are shuffled among those places."""
+    hands = [list(hand) for hand in st.hands]
+    places: list[tuple[list[int], int]] = []
+    for other, hand in enumerate(hands):
+        if other != seat:
+            known = Counter(st.known_hands[other])
+            for i, card in enumerate(hand):
+                if known[card] > 0:
+                    known[card] -= 1
+                else:
+                    places.append((hand, i))
+    deck = list(st.advanced_deck)
+    places += [(deck, i) for i, mark in enumerate(st.advanced_known_by) if mark not in (seat, -2)]
+    aside = list(st.set_aside)
+    frame = st.stack[-1] if st.stack else []
+    if not (frame and frame[0] == Phase.KEEP and frame[1] == seat):
+        places += [(aside, i) for i in range(len(aside))]
+    cards = sorted(where[i] for where, i in places)  # the real order is no clue
+    rng.shuffle(cards)
+    for (where, i), card in zip(places, cards, strict=True):
+        where[i] = card
+    return Redeal(hands=hands, advanced_deck=deck, set_aside=aside, events={})
 
 
 class _Facts:
     """What every replay of one resample shares: read from the events once."""
 
     def __init__(self, st: CandelabriaState, seat: int) -> None:
+        events = st.events
+        self.events = events
+        self.seat = seat
+        self.players = st.num_players
         self.index = {card.code: i for i, card in enumerate(st.content.candles)}
         self.to_aside = _aside_draws(st)
+        self.seen, self.taken = _places(st, seat, self.index)
         self.steps = _steps(st, self.to_aside, self.index)
-        self.seen = _sightings(st, seat, self.index)
+        index, seen = self.index, self.seen
+        self.draws: list[int] = []
+        # The keep and return events (where a secret choice may move a card), in order; a keep's
+        # count of cards put under the deck; the keep each draw set aside for Nova Vita ends in.
+        self.transfers: list[int] = []
+        self.bottomed: dict[int, int] = {}
+        self.keep_of: dict[int, int] = {}
+        self.aside_of: dict[int, list[int]] = {}  # a keep -> the draws it chose among
+        # Where each card must be next, by event: the deploys and maneuvers that show it (in the
+        # hand of their seat) and the seat's own draws of it (at that place in the deck).
+        self.targets: dict[int, list[int]] = {}
+        pending: dict[int, list[int]] = {}
+        for k, event in enumerate(events):
+            kind = event[0]
+            if kind == "draw":
+                self.draws.append(k)
+                if k in self.to_aside:
+                    pending.setdefault(event[1], []).append(k)
+                if event[1] == seat:
+                    self.targets.setdefault(index[event[2]], []).append(k)
+            elif kind == "deploy" or kind == "maneuver":
+                self.targets.setdefault(index[event[2]], []).append(k)
+            elif kind == "keep":
+                self.transfers.append(k)
+                after = events[k + 1] if k + 1 < len(events) else ()
+                bottom = after[:1] == ("bottom",) and after[1] == event[1]
+                self.bottomed[k] = after[2] if bottom else 0
+                self.aside_of[k] = pending.pop(event[1], [])
+                for d in self.aside_of[k]:
+                    self.keep_of[d] = k
+            elif kind == "return":
+                self.transfers.append(k)
+                # A card another seat returns where the seat later draws it is shown then, to the
+                # seat: it must be in that hand (or a token that can be it) as surely as a card it
+                # deploys. Its other returns take one item from the hand, any: a card it never
+                # shows again if it has one, a token if each card it has is shown before it could
+                # draw it back (else the count cannot tell which, and lets it pass).
+                if event[1] != seat:
+                    card = seen.get((k, 0), -1)
+                    step = (k, _SHOW, card) if card >= 0 else (k, _RETURN, -1)
+                    insort(self.steps[event[1]], step)
+        self.draw_rank = {d: i for i, d in enumerate(self.draws)}
+        # The draws that take a place the seat itself filled: it knows the card they bring.
+        self.known_draws: dict[int, int] = {}
+        for (k, j), d in self.taken.items():
+            event = events[k]
+            if event[1] == seat:
+                code = event[2] if event[0] == "return" else event[3][j]
+                self.known_draws[d] = index[code]
+        self.shows: dict[tuple[int, int], list[int]] = {}  # (seat, card) -> its shows, in order
+        self.gains: list[list[int]] = []  # seat -> the events it draws or keeps an unseen card
+        for who, steps in enumerate(self.steps):
+            self.gains.append([k for k, kind, _ in steps if kind == _GAIN_TOKEN])
+            for k, kind, card in steps:
+                if kind == _SHOW:
+                    self.shows.setdefault((who, card), []).append(k)
+        self.reaches: dict[int, _Reach] = {}
+
+    def reach(self, target: int) -> _Reach:
+        found = self.reaches.get(target)
+        if found is None:
+            found = self.reaches[target] = _Reach(self, target)
+        return found
+
+    def next_target(self, card: int, now: int) -> int:
+        """The first event after ``now`` that needs ``card`` somewhere, or -1."""
+        targets = self.targets.get(card)
+        if not targets:
+            return -1
+        at = bisect_right(targets, now)
+        return targets[at] if at < len(targets) else -1
+
+
+class _Reach:
+    """From where a card can still get to the place an event needs it (a deploy or maneuver: its
+    seat's hand; the seat's own draw: that place in the deck), through the public flow of places:
+    a hand's returns go under the deck, each place under the deck is taken by a known later draw,
+    a Nova Vita draw ends kept or under the deck again. Computed backwards from the event, once.
+    Routes through the seat's own choices must be the cards its events name."""
+
+    def __init__(self, facts: _Facts, target: int) -> None:
+        self.facts = facts
+        self.target = target
+        event = facts.events[target]
+        self.code = event[2]
+        self.see = event[0] == "draw"
+        # latest[s]: the last event before which a card in s's hand can still get there (-1: never)
+        self.latest = [-1] * facts.players
+        if not self.see:
+            self.latest[event[1]] = target
+        self.kept: dict[int, bool] = {}  # keep event -> whether a card in its aside can get there
+        seat, events, taken = facts.seat, facts.events, facts.taken
+        for k in reversed(facts.transfers[: bisect_right(facts.transfers, target)]):
+            kind, who = events[k][0], events[k][1]
+            if kind == "keep":
+                if who == seat:
+                    kept, others = events[k][2], events[k][3]
+                    self.kept[k] = (kept == self.code and k < self.latest[who]) or any(
+                        code == self.code and self.drawn(taken.get((k, j), -1))
+                        for j, code in enumerate(others)
+                    )
+                else:
+                    self.kept[k] = k < self.latest[who] or any(
+                        self.drawn(taken.get((k, j), -1)) for j in range(facts.bottomed[k])
+                    )
+            elif (who != seat or events[k][2] == self.code) and self.drawn(taken.get((k, 0), -1)):
+                self.latest[who] = max(self.latest[who], k)
+
+    def drawn(self, d: int) -> bool:
+        """Whether a card the draw at event ``d`` takes can get there."""
+        if d < 0 or d > self.target:
+            return False
+        if d == self.target:
+            return self.see
+        facts = self.facts
+        event = facts.events[d]
+        if event[1] == facts.seat and event[2] != self.code:
+            return False
+        keep = facts.keep_of.get(d)
+        if keep is not None:
+            return self.kept.get(keep, False)
+        if d in facts.to_aside:  # a Nova Vita choice still pending
+            return False
+        return d < self.latest[event[1]]
+
+    def held(self, who: int, now: int) -> bool:
+        """Whether a card in ``who``'s hand after event ``now`` can get there."""
+        return self.latest[who] > now
 
 
 class _Replay:
-    """One pass over the events, keeping items (a card id >= 0, or a token < 0) where the cards are."""
+    """One pass over the events, keeping items (a card id >= 0, or a token < 0) where the cards are.
+
+    Random (``path`` None): each secret choice drawn among those that fit. Searching (``path`` a
+    list): the ``i``-th choice takes the ``path[i]``-th choice that fits (the first past the path),
+    and ``widths`` records how many fit, so that a dead end can back up to the last choice left."""
 
     def __init__(
-        self, st: CandelabriaState, seat: int, rng: Rng, facts: _Facts, careful: bool = False
+        self,
+        st: CandelabriaState,
+        seat: int,
+        rng: Rng,
+        facts: _Facts,
+        path: list[int] | None = None,
     ) -> None:
         self.st = st
         self.seat = seat
         self.rng = rng
-        self.careful = careful
+        self.path = path
+        self.widths: list[int] = []
+        self.at = 0  # the event being replayed (where a dead end is met)
         content = st.content
+        self.facts = facts
         self.index = facts.index
         n = st.num_players
         self.hands = [list(content.house_candles[st.house_of[s]][1]) for s in range(n)]
@@ -123,40 +372,154 @@ class _Replay:
         self.value[item] = card
         return card
 
+    def card_of(self, item: int) -> int:
+        """The card an item is known to be, or -1."""
+        return item if item >= 0 else self.value.get(item, -1)
+
     def take(self, owner: int, card: int) -> None:
-        """``owner`` shows ``card`` from its hand: it is there, or one of its tokens is it."""
+        """``owner`` shows ``card`` from its hand: it is there, or one of its tokens is it. Tokens
+        not yet fixed in one hand are alike (same place, same future): the first one does."""
         hand = self.hands[owner]
         if card in hand:
             hand.remove(card)
             return
-        tokens = [i for i, item in enumerate(hand) if item < 0]
-        if not tokens:
+        if card not in self.free:
             raise _Impossible
-        i = tokens[0] if self.careful else self.rng.choice(tokens)
-        self.fix(hand[i], card)
-        del hand[i]
+        for i, item in enumerate(hand):
+            if item < 0 and item not in self.value:
+                self.fix(item, card)
+                del hand[i]
+                return
+        raise _Impossible
 
-    def fits(self, owner: int, k: int, hand: list[int]) -> bool:
-        """Whether ``owner``, left with ``hand`` after its secret choice at event ``k``, can still
+    def draw_at(self, i: int, now: int) -> int:
+        """The draw event that will take the deck's ``i``-th item (top last) after event ``now``,
+        or -1 if none will: draws take the top, returns go under the bottom."""
+        draws = self.facts.draws
+        at = bisect_right(draws, now) + len(self.deck) - 1 - i
+        return draws[at] if at < len(draws) else -1
+
+    def can_reach(self, card: int, target: int, now: int) -> bool:
+        """Whether the known ``card``, wherever it is after event ``now``, can get to ``target``.
+        A card set aside, deployed or maneuvered is let pass (its way on is public)."""
+        reach = self.facts.reach(target)
+        for who, hand in enumerate(self.hands):
+            if card in hand:
+                return reach.held(who, now)
+        if card in self.deck:
+            return reach.drawn(self.draw_at(self.deck.index(card), now))
+        return True
+
+    def fits(self, owner: int, k: int) -> bool:
+        """Whether ``owner``, left with its hand after its secret choice at event ``k``, can still
         show every card it shows later: one in hand, or a token it holds then that can be that card
-        (one nobody has placed, or one in the deck that a draw may bring). Its later draws count as
-        tokens and its later secret choices as giving nothing away (they are checked in their turn)."""
-        tokens = sum(1 for item in hand if item < 0)
-        cards = Counter(item for item in hand if item >= 0)
-        steps = self.steps[owner]
-        for at in range(bisect_right(steps, (k, _SHOW, 1 << 30)), len(steps)):
-            _, kind, card = steps[at]
-            if kind == _GAIN_TOKEN:
+        (one nobody has placed, or one that can still get to its hand in time). Its later draws count
+        as tokens and its later secret choices as giving nothing away (they are checked in their
+        turn)."""
+        tokens = 0
+        cards: Counter[int] = Counter()
+        value = self.value
+        for item in self.hands[owner]:
+            card = item if item >= 0 else value.get(item, -1)
+            if card >= 0:
+                cards[card] += 1
+            else:
                 tokens += 1
+        steps = self.steps[owner]
+        deck, rank = self.deck, self.facts.draw_rank
+        drawn = bisect_right(self.facts.draws, k)  # the rank of the next draw
+        taken, aside_of, known_draws = self.facts.taken, self.facts.aside_of, self.facts.known_draws
+        size = len(deck) - 1
+        back: dict[int, int] = {}  # a later draw -> the known card a later return puts there
+        for at in range(bisect_right(steps, (k, _RETURN, 1 << 30)), len(steps)):
+            e, kind, card = steps[at]
+            if kind == _RETURN:
+                idle = [c for c, m in cards.items() if m > 0 and not self.shown_after(owner, c, e)]
+                if idle:
+                    cards[idle[0]] -= 1
+                    if tokens == 0 and len(+cards) == 0:
+                        # The only choice: should it draw that place again, that card comes back.
+                        # (With another choice it could return a token now and the card later.)
+                        back[taken.get((e, 0), -1)] = idle[0]
+                elif all(self.pinned(owner, c, e) for c, m in cards.items() if m > 0):
+                    if tokens == 0:
+                        return False
+                    tokens -= 1
+            elif kind == _GAIN_TOKEN:
+                # A draw of a place already in the deck brings the item there now (draws take the
+                # top, returns go under the bottom): a known card is no token. A Nova Vita keep
+                # of known cards only, none of which it shows again, brings nothing it needs.
+                places = aside_of.get(e) or [e]
+                known = []
+                for d in places:
+                    top = size - (rank[d] - drawn)
+                    if 0 <= top < size + 1:
+                        card = deck[top]
+                        card = card if card >= 0 else value.get(card, -1)
+                    else:
+                        card = back.get(d, known_draws.get(d, -1))
+                    if card >= 0:
+                        known.append(card)
+                if len(known) == len(places) and (
+                    len(places) == 1 or not any(self.shown_after(owner, c, e) for c in known)
+                ):
+                    cards[known[0]] += 1
+                else:
+                    tokens += 1
             elif kind == _GAIN_CARD:
                 cards[card] += 1
             elif cards[card] > 0:
                 cards[card] -= 1
-            elif tokens > 0 and (card in self.free or card in self.deck):
+            elif tokens > 0 and (
+                card in self.free
+                or self.facts.next_target(card, k) != e  # shown elsewhere first: let pass
+                or self.can_reach(card, e, k)
+            ):
                 tokens -= 1  # a token it holds turns out to be that card, or a draw brings it
             else:
                 return False
         return True
+
+    def shown_after(self, owner: int, card: int, now: int) -> bool:
+        shows = self.facts.shows.get((owner, card))
+        return shows is not None and shows[-1] > now
+
+    def pinned(self, owner: int, card: int, now: int) -> bool:
+        """Whether ``owner`` must keep ``card`` past event ``now``: it shows it before it draws again
+        (nothing could bring it back in time)."""
+        shows = self.facts.shows[(owner, card)]
+        show = shows[bisect_right(shows, now)]
+        gains = self.facts.gains[owner]
+        at = bisect_right(gains, now)
+        return at == len(gains) or gains[at] > show
+
+    def sound(self, k: int, holder: int, bottom: list[int]) -> bool:
+        """Whether the secret choice at event ``k`` (applied: ``holder``'s hand as it leaves it,
+        ``bottom`` just put under the deck, in that order) can still lead to the events that follow:
+        each known card it keeps or puts back can still get to where it is needed next (whoever
+        needs it), the seat's draws from those places can be what it drew, ``holder`` can show
+        what it shows."""
+        if not self.sightings_fit(k, bottom):
+            return False
+        facts = self.facts
+        for item in self.hands[holder]:
+            card = self.card_of(item)
+            if card >= 0:
+                target = facts.next_target(card, k)
+                if target >= 0 and not facts.reach(target).held(holder, k):
+                    return False
+        drawers = {holder}
+        for j, item in enumerate(bottom):
+            card = self.card_of(item)
+            if card >= 0:
+                target = facts.next_target(card, k)
+                d = self.draw_at(len(bottom) - 1 - j, k)
+                if target >= 0 and not facts.reach(target).drawn(d):
+                    return False
+                if d >= 0:
+                    drawers.add(facts.events[d][1])  # it will draw a known card, no token
+        drawers.discard(self.seat)
+        return all(self.fits(who, k) for who in drawers)
 
     def sightings_fit(self, k: int, bottom: list[int]) -> bool:
         """Whether the items a secret choice at event ``k`` puts under the deck, in that order, can be
@@ -175,12 +538,17 @@ class _Replay:
     def choose(self, choices: list[int]) -> int:
         if not choices:
             raise _Impossible
-        return choices[0] if self.careful else self.rng.choice(choices)
+        if self.path is None:
+            return self.rng.choice(choices)
+        i = len(self.widths)
+        self.widths.append(len(choices))
+        return choices[self.path[i] if i < len(self.path) else 0]
 
     # ------------------------------------------------------------------ the replay
     def run(self) -> Redeal:
         st = self.st
         for k, event in enumerate(st.events):
+            self.at = k
             kind = event[0]
             if kind == "setup":
                 self.order = list(event[3])
@@ -211,6 +579,7 @@ class _Replay:
                 for s in self.order:
                     self.hands[s] += self.maneuvered[s]
                     self.maneuvered[s] = []
+        self.at = len(st.events)
         return self.finish()
 
     def draw(self, k: int, event: tuple) -> None:
@@ -229,27 +598,29 @@ class _Replay:
         aside = self.set_aside
         if not aside:
             raise _Impossible
+        hand, deck = self.hands[keeper], self.deck
         if keeper == self.seat:
             card = self.index[event[2]]
             if card not in aside:
                 raise _Impossible
             i = aside.index(card)
         else:
-            hand = self.hands[keeper]
-            i = self.choose(
-                [
-                    j
-                    for j in range(len(aside))
-                    if self.sightings_fit(k, aside[:j] + aside[j + 1 :])
-                    and self.fits(keeper, k, [*hand, aside[j]])
-                ]
-            )
+            choices = []
+            for j in range(len(aside)):  # try each choice in place, then undo it
+                others = aside[:j] + aside[j + 1 :]
+                hand.append(aside[j])
+                deck[:0] = others[::-1]
+                if self.sound(k, keeper, others):
+                    choices.append(j)
+                del deck[: len(others)]
+                hand.pop()
+            i = self.choose(choices)
         kept = aside[i]
         others = aside[:i] + aside[i + 1 :]
         self.set_aside = []
-        self.hands[keeper].append(kept)
+        hand.append(kept)
         for item in others:
-            self.deck.insert(0, item)
+            deck.insert(0, item)
         if keeper != self.seat:
             self.named[k] = (kept, *others)
 
@@ -262,14 +633,24 @@ class _Replay:
                 raise _Impossible
             i = hand.index(card)
         else:
-            i = self.choose(
-                [
-                    j
-                    for j in range(len(hand))
-                    if self.sightings_fit(k, [hand[j]])
-                    and self.fits(owner, k, hand[:j] + hand[j + 1 :])
-                ]
-            )
+            choices = []
+            token = None  # the verdict on one token not yet fixed holds for all (they are alike)
+            for j in range(len(hand)):  # try each choice in place, then undo it
+                item = hand[j]
+                alike = item < 0 and item not in self.value
+                if alike and token is not None:
+                    ok = token
+                else:
+                    del hand[j]
+                    self.deck.insert(0, item)
+                    ok = self.sound(k, owner, [item])
+                    del self.deck[0]
+                    hand.insert(j, item)
+                    if alike:
+                        token = ok
+                if ok:
+                    choices.append(j)
+            i = self.choose(choices)
             self.named[k] = (hand[i],)
         self.deck.insert(0, hand.pop(i))
 
@@ -345,22 +726,26 @@ def _aside_draws(st: CandelabriaState) -> set[int]:
     return result
 
 
-def _sightings(
+def _places(
     st: CandelabriaState, seat: int, index: dict[str, int]
-) -> dict[tuple[int, int], int]:
-    """The cards ``seat`` draws that others put under the deck in secret, by the place they were put:
-    (the event that put them, the rank among the cards it put), found by following the deck's places
-    (public: draws take the top, cards go under the bottom) without their cards."""
+) -> tuple[dict[tuple[int, int], int], dict[tuple[int, int], int]]:
+    """Where the cards put under the deck in secret went, by the place they were put (the event that
+    put them, the rank among the cards it put): the cards ``seat`` drew from those places, and the
+    draw event that took each place. Found by following the deck's places (public: draws take the
+    top, cards go under the bottom) without their cards."""
     places: list[tuple[int, int]] = [(-1, -1)] * len(st.content.advanced)  # top last
     deployed = 0
     seen: dict[tuple[int, int], int] = {}
+    taken: dict[tuple[int, int], int] = {}
     events = st.events
     for k, event in enumerate(events):
         kind = event[0]
         if kind == "draw":
             place = places.pop()
-            if event[1] == seat and place[0] >= 0:
-                seen[place] = index[event[2]]
+            if place[0] >= 0:
+                taken[place] = k
+                if event[1] == seat:
+                    seen[place] = index[event[2]]
         elif kind == "keep":
             after = events[k + 1] if k + 1 < len(events) else ()
             count = after[2] if after[:1] == ("bottom",) and after[1] == event[1] else 0
@@ -373,10 +758,10 @@ def _sightings(
         elif kind == "epilogue":  # the deployed cards, face up: nobody's secret
             places[:0] = [(-1, -1)] * deployed
             deployed = 0
-    return seen
+    return seen, taken
 
 
-_GAIN_TOKEN, _GAIN_CARD, _SHOW = 0, 1, 2
+_GAIN_TOKEN, _GAIN_CARD, _SHOW, _RETURN = 0, 1, 2, 3
 
 
 def _steps(
