@@ -382,8 +382,10 @@ def summarise(row: Row) -> Summary | None:
             verdict = "best seat: shown"
         elif rate.rate > rest.rate:
             verdict = "best seat: point estimate only"
+        elif rate.high < rest.low:
+            verdict = "not the best seat: shown"
         else:
-            verdict = "not the best seat"
+            verdict = "not the best seat: point estimate only"
     else:
         verdict = "low end >= 65%" if rate.low >= 0.65 else "low end < 65%"
     return Summary(
@@ -401,23 +403,39 @@ def summarise(row: Row) -> Summary | None:
     )
 
 
-def report(rows: list[Row], as_json: bool) -> None:
+def report(rows: list[Row], style: str = "text") -> None:
+    """The tables: ``text`` (a paragraph a row), ``markdown`` (docs/simulation.md's table) or ``json``."""
+    if style == "markdown":
+        print(
+            "| row | games (target) | ISMCTS's share, 95% interval | each other seat's | verdict "
+            "| CPU s a decision (iterations) | CPU-hours to the target |"
+        )
+        print("|---|---|---|---|---|---|---|")
     for row in rows:
         summary = summarise(row)
-        if summary is None:
+        if style == "json":
+            print(json.dumps(asdict(summary) if summary else {"row": row.path.stem, "games": 0}))
+        elif style == "markdown":
+            name = f"{row.kind} {row.game} {row.players}p: {row.seats[0].shown} vs {row.seats[1].shown}"
+            if summary is None:
+                print(f"| {name} | 0 ({row.target}) | — | — | — | — | — |")
+                continue
+            print(
+                f"| {name} | {summary.games} ({summary.target}) | {summary.measured} | "
+                f"{summary.others} | {summary.verdict} | {summary.cpu_per_decision:.2f} "
+                f"({summary.iterations}) | {summary.cpu_hours_missing:.1f} |"
+            )
+        elif summary is None:
             print(f"{row.kind} {row.game} {row.players}p: no games yet (target {row.target})")
-            continue
-        if as_json:
-            print(json.dumps(asdict(summary)))
-            continue
-        other = "each heuristic seat" if row.kind == "largest" else "the other"
-        print(
-            f"{summary.row}\n  games {summary.games}/{summary.target}; ISMCTS "
-            f"{summary.measured}, {other} {summary.others} (even {1 / row.players:.1%}); "
-            f"{summary.verdict}; {summary.cpu_per_decision:.2f} CPU s a decision "
-            f"({summary.iterations} iterations); still to play: "
-            f"{summary.cpu_hours_missing:.1f} CPU-hours"
-        )
+        else:
+            other = "each heuristic seat" if row.kind == "largest" else "the other"
+            print(
+                f"{summary.row}\n  games {summary.games}/{summary.target}; ISMCTS "
+                f"{summary.measured}, {other} {summary.others} (even {1 / row.players:.1%}); "
+                f"{summary.verdict}; {summary.cpu_per_decision:.2f} CPU s a decision "
+                f"({summary.iterations} iterations); still to play: "
+                f"{summary.cpu_hours_missing:.1f} CPU-hours"
+            )
 
 
 def main() -> None:
@@ -433,7 +451,9 @@ def main() -> None:
     parser.add_argument("--budget", action="store_true", help="measure the 1 s iteration counts")
     parser.add_argument("--cpu", type=float, default=1.0, help="CPU seconds a decision (budget)")
     parser.add_argument("--report", action="store_true", help="print the tables from the files")
-    parser.add_argument("--json", action="store_true", help="--report as JSON lines")
+    parser.add_argument(
+        "--style", choices=("text", "markdown", "json"), default="text", help="of --report"
+    )
     args = parser.parse_args()
     games = [g for g in args.games.split(",") if g] or list(candlebox.game_ids())
     if args.budget:
@@ -444,8 +464,8 @@ def main() -> None:
         sys.exit(f"unknown row kinds {sorted(unknown)}: choose from {', '.join(KINDS)}")
     # Priority: every game's rows of the first kind, then the next kind's.
     rows = [row for kind in kinds for game in games for row in rows_for(game, [kind])]
-    if args.report or args.json:
-        report(rows, args.json)
+    if args.report:
+        report(rows, args.style)
         return
     until = None
     if args.until:

@@ -103,4 +103,7 @@ def test_the_report_follows_from_the_lines(
     # Losing every game: not the best seat.
     lost = [line(seed, (seed + 1) % 4, seed % 4) for seed in range(20)]
     row.path.write_text("".join(json.dumps(entry) + "\n" for entry in lost))
-    assert strength.summarise(row).verdict == "not the best seat"
+    assert strength.summarise(row).verdict == "not the best seat: shown"
+    # Too few games to tell either way.
+    row.path.write_text("".join(json.dumps(entry) + "\n" for entry in lost[:1]))
+    assert strength.summarise(row).verdict == "not the best seat: point estimate only"
