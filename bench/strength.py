@@ -363,6 +363,25 @@ class Summary:
     cpu_hours_missing: float | None
 
 
+def estimated_cpu_hours(row: Row) -> float:
+    """For a row with no games yet: its ISMCTS seats' decisions with a choice in 2 heuristic games
+    (seeds 0, 1) at 1 CPU-second each, times the target (the heuristic's own time is left out)."""
+    searched = sum(spec.name == "ismcts" for spec in row.seats)
+    decisions = 0
+    for seed in range(2):
+        state = candlebox.new_game(row.game, players=row.players, variant=row.variant, seed=seed)
+        robots = [bots.make("heuristic", seed=s) for s in range(row.players)]
+        while not state.is_over:
+            choices = []
+            for seat in sorted(state.to_act):
+                decisions += len(state.legal_actions(seat)) > 1
+                choices.append((seat, robots[seat].choose(state, seat)))
+            for seat, action in choices:
+                if seat in state.to_act:
+                    state.apply(seat, action)
+    return decisions / 2 / row.players * searched * row.target / 3600
+
+
 def summarise(row: Row) -> Summary | None:
     lines = played(row.path)
     if not lines:
@@ -418,7 +437,8 @@ def report(rows: list[Row], style: str = "text") -> None:
         elif style == "markdown":
             name = f"{row.kind} {row.game} {row.players}p: {row.seats[0].shown} vs {row.seats[1].shown}"
             if summary is None:
-                print(f"| {name} | 0 ({row.target}) | — | — | — | — | — |")
+                hours = estimated_cpu_hours(row)
+                print(f"| {name} | 0 ({row.target}) | — | — | — | — | ≈ {hours:.1f} (estimate) |")
                 continue
             print(
                 f"| {name} | {summary.games} ({summary.target}) | {summary.measured} | "
@@ -426,7 +446,10 @@ def report(rows: list[Row], style: str = "text") -> None:
                 f"({summary.iterations}) | {summary.cpu_hours_missing:.1f} |"
             )
         elif summary is None:
-            print(f"{row.kind} {row.game} {row.players}p: no games yet (target {row.target})")
+            print(
+                f"{row.kind} {row.game} {row.players}p: no games yet (target {row.target}); "
+                f"about {estimated_cpu_hours(row):.1f} CPU-hours to play"
+            )
         else:
             other = "each heuristic seat" if row.kind == "largest" else "the other"
             print(
