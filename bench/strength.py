@@ -390,23 +390,31 @@ def summarise(row: Row) -> Summary | None:
     ours = row.seats[0].shown
     wins = sum(sim.stats.share(line, line["bots"].index(ours)) for line in lines)
     rate = sim.stats.wilson(wins, games)
-    seat_games = games * (row.players - 1)
-    rest = sim.stats.wilson(games - wins, seat_games)  # every other seat's share, per seat
+    # Every other seat's share, per seat: the others are the same bot in seats that rotate, so each
+    # holds (1 - ISMCTS's share) / (players - 1), and its interval follows from ISMCTS's.
+    spread = row.players - 1
+    rest = sim.stats.Rate(
+        (games - wins) / spread, games, (1 - rate.high) / spread, (1 - rate.low) / spread
+    )
     searched = [t for line in lines for t in line["ismcts"] if t["bot"] == ours]
     decisions = sum(t["decisions"] for t in searched)
     cpu = sum(t["cpu_seconds"] for t in searched)
     per_game = sum(line["cpu_seconds"] for line in lines) / games
     if row.kind == "largest":
-        if rate.low > rest.high:
+        # ISMCTS beats each other seat exactly when its share beats the even share 1/players.
+        even = 1 / row.players
+        if rate.low > even:
             verdict = "best seat: shown"
-        elif rate.rate > rest.rate:
+        elif rate.rate > even:
             verdict = "best seat: point estimate only"
-        elif rate.high < rest.low:
+        elif rate.high < even:
             verdict = "not the best seat: shown"
         else:
             verdict = "not the best seat: point estimate only"
     else:
         verdict = "low end >= 65%" if rate.low >= 0.65 else "low end < 65%"
+    if games < row.target:
+        verdict += f" (short of the target by {row.target - games} games)"
     return Summary(
         row=f"{row.kind} {row.game} {row.players}p ({row.seats[0].shown} vs {row.seats[1].shown})",
         games=games,

@@ -90,20 +90,25 @@ def test_the_report_follows_from_the_lines(
             "cpu_seconds": 9.0,
         }
 
-    # The ISMCTS seat wins 16 of 20 games: 80% against each heuristic seat's 4 of 60 (6.7%).
+    # The ISMCTS seat wins 16 of 20 games: 80%, each heuristic seat 4 of 20 / 3 (6.7%), its interval
+    # following from ISMCTS's.
     lines = [line(seed, seed % 4 if seed < 16 else (seed + 1) % 4, seed % 4) for seed in range(20)]
     row.path.write_text("".join(json.dumps(entry) + "\n" for entry in lines))
     summary = strength.summarise(row)
     assert summary.games == 20 and summary.target == 40
     assert summary.measured == sim.stats.wilson(16, 20).text()
-    assert summary.others == sim.stats.wilson(4, 60).text()
-    assert summary.verdict == "best seat: shown"
+    ours_rate = sim.stats.wilson(16, 20)
+    assert (
+        summary.others
+        == f"{4 / 60:.1%} [{(1 - ours_rate.high) / 3:.1%}, {(1 - ours_rate.low) / 3:.1%}]"
+    )
+    assert summary.verdict == "best seat: shown (short of the target by 20 games)"
     assert summary.cpu_per_decision == pytest.approx(0.5)
     assert summary.cpu_hours_missing == pytest.approx(20 * 9.0 / 3600)
     # Losing every game: not the best seat.
     lost = [line(seed, (seed + 1) % 4, seed % 4) for seed in range(20)]
     row.path.write_text("".join(json.dumps(entry) + "\n" for entry in lost))
-    assert strength.summarise(row).verdict == "not the best seat: shown"
+    assert strength.summarise(row).verdict.startswith("not the best seat: shown (short")
     # Too few games to tell either way.
     row.path.write_text("".join(json.dumps(entry) + "\n" for entry in lost[:1]))
-    assert strength.summarise(row).verdict == "not the best seat: point estimate only"
+    assert strength.summarise(row).verdict.startswith("not the best seat: point estimate only")
