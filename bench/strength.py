@@ -1,161 +1,472 @@
-"""Bot strength, measured: win rates with 95% intervals, and the ISMCTS bot's decisions per second.
+"""Bot strength at real settings (issue 16): resumable tournaments, one results file per table row.
 
-For every game in ``candlebox.GAMES`` (or ``--games``), 2 players (or the fewest the game allows:
-the first bot against that many copies of the second), default variant, two match-ups: ISMCTS against
-the heuristic bot and the heuristic bot against random. The line-up rotates from game to game
-(``--rotate``), so no bot keeps the first seat. An even share is 1/players. Games are seeded (game ``i``:
-seed ``--seed + i``) and run on ``--jobs`` processes; results do not depend on ``--jobs``.
+Three kinds of row, for every game of ``candlebox.game_ids()`` (or ``--games``), default variant:
 
-    python bench/strength.py                                  # 200 games a match-up, 200 iterations
-    python bench/strength.py --n 100 --seconds 1              # the issue's 1 s per decision
-    python bench/strength.py --games candle-quest --ismcts "iterations=400,c=0.5"
+- ``largest``: the game's largest player count, one ISMCTS seat against the heuristic in every other;
+- ``cross``: 2 players, ISMCTS with the game's search hooks against ISMCTS with the generic ones
+  (``hooks=generic``), the same budget: an opponent the hooks were not tuned for (a game without
+  hooks has no cross-check: both bots would be the same);
+- ``two``: 2 players, ISMCTS against the heuristic.
 
-The time per decision depends on the machine and its load: the script prints the load average and the
-measured seconds per decision (mean over the ISMCTS bot's decisions that had more than one legal action).
+ISMCTS gets the iteration count that takes 1 s of CPU on an idle core at that game and player count
+(``--budget`` measures it into bench/results/strength/budget.json), so games run in parallel without
+sharing a clock. The line-up rotates one seat every game. Game ``i`` of a row has seed ``base + i``
+(bases below); its bots are seeded from it as ``candlebox simulate`` seeds them.
+
+Each row is a JSON-lines file under bench/results/strength/ (``<kind>-<game>-<players>p.jsonl``): one
+line per finished game (seed, line-up, winners, finishing order, scores, and for each ISMCTS seat its
+decisions with a choice, their CPU seconds and iterations). A run skips the seeds already in the file,
+so any number of sessions add games; ``--until`` stops it starting games after a time (those under
+way finish), and SIGINT/SIGTERM stop it at once (the games under way are lost, the file stays whole).
+
+    python bench/strength.py --budget                       # measure the 1 s iteration counts
+    nice -n 19 python bench/strength.py --rows largest,cross,two --jobs 2 --until 08:45
+    python bench/strength.py --report                       # the tables, from the files
+
+The targets (games per row) are the issue's: bench/results/strength/targets.json.
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import json
 import os
+import signal
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from multiprocessing import get_context
+from multiprocessing.pool import AsyncResult
 from pathlib import Path
 from typing import Any
 
 import candlebox
 from candlebox import bots, sim
-from candlebox.cli.config import number_or_text
+
+RESULTS = Path(__file__).resolve().parent / "results" / "strength"
+BUDGET = RESULTS / "budget.json"
+TARGETS = RESULTS / "targets.json"
+KINDS = ("largest", "cross", "two")
+SEED_BASE = {"largest": 500_000, "cross": 600_000, "two": 700_000}
 
 
-@dataclass
-class Timed:
-    row: dict[str, Any]
-    decisions: int  # ISMCTS decisions with a real choice
-    seconds: float  # spent in those decisions
-    iterations: int
+# ----------------------------------------------------------------------------- the rows
+@dataclass(frozen=True)
+class Row:
+    """One row of a table: a game, a player count, a line-up (seat 0's bot is the one measured)."""
+
+    kind: str
+    game: str
+    variant: str
+    players: int
+    seats: tuple[sim.Seat, ...]
+    target: int
+    base: int
+
+    @property
+    def path(self) -> Path:
+        return RESULTS / f"{self.kind}-{self.game}-{self.players}p.jsonl"
+
+    def plan(self, games: int) -> sim.Plan:
+        return sim.Plan(
+            self.game, self.players, self.variant, {}, self.seats, games, self.base, True
+        )
 
 
-def play_timed(plan: sim.Plan, seed: int) -> Timed:
-    """One game as ``candlebox.sim.play`` plays it, timing the ISMCTS bot's decisions."""
+def player_counts(game: str) -> list[int]:
+    info = candlebox.game_info(game)
+    return [p for p in range(1, 13) if p in info.variant(info.default_variant(p)).players]
+
+
+def has_hooks(game: str) -> bool:
+    """Whether the game gives the search anything beyond the fast copies of its heuristic."""
+    hooks = candlebox.game_info(game).search_hooks()
+    return any(
+        getattr(hooks, name) is not None
+        for name in ("policy", "evaluate", "horizon", "observe", "plausibility", "orient")
+    ) or bool(hooks.defaults)
+
+
+def ismcts(iterations: int, **more: Any) -> sim.Seat:
+    params = {"iterations": iterations, **more}
+    return sim.Seat(
+        "ismcts", params, ":".join(["ismcts", *(f"{k}={v}" for k, v in params.items())])
+    )
+
+
+def load_json(path: Path) -> dict[str, Any]:
+    return json.loads(path.read_text()) if path.exists() else {}
+
+
+def played(path: Path) -> list[dict[str, Any]]:
+    """The finished games of a row (a line cut short by a crash is skipped)."""
+    if not path.exists():
+        return []
+    lines = []
+    for text in path.read_text().splitlines():
+        try:
+            lines.append(json.loads(text))
+        except json.JSONDecodeError:
+            continue
+    return lines
+
+
+def budget_of(game: str, players: int, path: Path) -> int:
+    """The row's iteration count: the one its file already played (a row never mixes budgets), else
+    the measured 1 s count."""
+    done = played(path)
+    if done:
+        return int(done[0]["ismcts"][0]["iterations_per_decision_budget"])
+    measured = load_json(BUDGET).get("games", {}).get(game, {}).get(str(players))
+    if not measured:
+        sys.exit(f"no 1 s budget measured for {game} at {players} players: run --budget first")
+    return int(measured["iterations"])
+
+
+def rows_for(game: str, kinds: list[str]) -> list[Row]:
+    info = candlebox.game_info(game)
+    targets = load_json(TARGETS)
+    found = []
+    for kind in kinds:
+        players = max(player_counts(game)) if kind == "largest" else 2
+        if players not in player_counts(game) or (kind == "cross" and not has_hooks(game)):
+            continue
+        variant = str(info.default_variant(players))
+        path = RESULTS / f"{kind}-{game}-{players}p.jsonl"
+        budget = budget_of(game, players, path)
+        if kind == "largest":
+            seats = (ismcts(budget),) + (sim.Seat("heuristic"),) * (players - 1)
+        elif kind == "cross":
+            seats = (ismcts(budget), ismcts(budget, hooks="generic"))
+        else:
+            seats = (ismcts(budget), sim.Seat("heuristic"))
+        target = targets.get(kind, 40)
+        if isinstance(target, dict):
+            target = target.get(game, target.get("default", 40))
+        found.append(Row(kind, game, variant, players, seats, int(target), SEED_BASE[kind]))
+    return found
+
+
+# ----------------------------------------------------------------------------- one game
+def finishing_order(state: candlebox.State) -> list[int]:
+    """Seats best first: the winners, then by score (ties keep seat order)."""
+    winners = set(state.winners)
+    scores = list(state.scores) or [0.0] * state.num_players
+    return sorted(range(state.num_players), key=lambda s: (s not in winners, -float(scores[s])))
+
+
+def play_one(row: Row, seed: int) -> dict[str, Any]:
+    """Game ``seed`` of the row, as ``candlebox.sim.play`` plays it, with the ISMCTS seats' CPU time."""
+    start_cpu, start_wall = time.process_time(), time.perf_counter()
+    plan = row.plan(1)
     state = sim.game.new_state(plan, seed)
     lineup = plan.lineup(seed)
     robots = [
         bots.make(spec.name, seed=sim.bot_seed(seed, seat), **spec.params)
         for seat, spec in enumerate(lineup)
     ]
-    decisions = iterations = 0
-    seconds = 0.0
+    searched: dict[int, dict[str, Any]] = {
+        seat: {"seat": seat, "bot": spec.shown, "decisions": 0, "cpu_seconds": 0.0, "iterations": 0}
+        for seat, spec in enumerate(lineup)
+        if spec.name == "ismcts"
+    }
     while not state.is_over:
         choices = []
         for seat in sorted(state.to_act):
-            robot = robots[seat]
-            choices.append((seat, robot.choose(state, seat)))
-            last = getattr(robot, "last", None)
-            if last and last.get("iterations"):
-                decisions += 1
-                seconds += last["seconds"]
-                iterations += int(last["iterations"])
+            before = time.process_time()
+            choices.append((seat, robots[seat].choose(state, seat)))
+            if seat in searched and robots[seat].last.get("iterations"):  # type: ignore[attr-defined]
+                tally = searched[seat]
+                tally["decisions"] += 1
+                tally["cpu_seconds"] += time.process_time() - before
+                tally["iterations"] += int(robots[seat].last["iterations"])  # type: ignore[attr-defined]
         for seat, action in choices:
             if seat in state.to_act:
                 state.apply(seat, action)
-    return Timed(sim.game.row(lineup, seed, state), decisions, seconds, iterations)
-
-
-def play_many(plan: sim.Plan, seeds: list[int]) -> list[Timed]:
-    return [play_timed(plan, seed) for seed in seeds]
-
-
-def parse_params(text: str) -> dict[str, Any]:
-    params: dict[str, Any] = {}
-    for pair in filter(None, (p.strip() for p in text.split(","))):
-        key, _, value = pair.partition("=")
-        params[key.strip()] = number_or_text(value.strip())
-    return params
-
-
-def label(name: str, params: dict[str, Any]) -> str:
-    return ":".join([name, *(f"{k}={v}" for k, v in params.items())])
-
-
-def seats_for(game: str) -> int:
-    """2 players, or the fewest the game's default variant allows (Candelabria: 3)."""
-    info = candlebox.game_info(game)
-    return next(p for p in range(2, 9) if p in info.variant(info.default_variant(p)).players)
-
-
-def measure(
-    game: str, first: sim.Seat, second: sim.Seat, n: int, seed: int, jobs: int
-) -> dict[str, Any]:
-    """``first`` in one seat against ``second`` in every other seat, the line-up rotated."""
-    players = seats_for(game)
-    plan = sim.Plan(game, players, None, {}, (first,) + (second,) * (players - 1), n, seed, True)
-    start = time.perf_counter()
-    timed: list[Timed] = []
-    parts = sim.run.chunks(plan.seeds, jobs, per_worker=4)
-    if jobs <= 1:
-        for part in parts:
-            timed.extend(play_many(plan, part))
-            print(f"  {len(timed)}/{n}", end="\r", file=sys.stderr, flush=True)
-    else:
-        with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn")) as pool:
-            for done in pool.map(play_many, [plan] * len(parts), parts):
-                timed.extend(done)
-                print(f"  {len(timed)}/{n}", end="\r", file=sys.stderr, flush=True)
-    wall = time.perf_counter() - start
-    rows = [t.row for t in timed]
-    rates = sim.stats.by_bot(rows)
-    rate = rates[first.shown]
-    if players > 2:  # the first bot's rate per game (it sits in one seat of each)
-        rate = sim.stats.wilson(rate.wins, n)
-    decisions = sum(t.decisions for t in timed)
-    seconds = sum(t.seconds for t in timed)
-    iterations = sum(t.iterations for t in timed)
-    result = {
-        "game": game,
-        "variant": rows[0]["variant"],
-        "bot": first.shown,
-        "against": second.shown,
-        "players": players,
-        "even_share": 1 / players,
-        "games": n,
-        "wins": rate.wins,
-        "win_rate": rate.rate,
-        "low95": rate.low,
-        "high95": rate.high,
-        "first_player_win_rate": sim.stats.first_player_rate(rows).rate,
-        "mean_steps": sum(r["steps"] for r in rows) / n,
-        "truncated": sum(r["truncated"] for r in rows),
-        "wall_seconds": wall,
+    for seat, tally in searched.items():
+        tally["iterations_per_decision_budget"] = lineup[seat].params["iterations"]
+    return {
+        "seed": seed,
+        "game": state.game_id,
+        "variant": state.variant,
+        "players": state.num_players,
+        "bots": [spec.shown for spec in lineup],
+        "winners": sorted(state.winners),
+        "order": finishing_order(state),
+        "scores": [float(score) for score in state.scores],
+        "steps": len(state.history),
+        "truncated": bool(state.truncated),
+        "ismcts": list(searched.values()),
+        "cpu_seconds": time.process_time() - start_cpu,
+        "wall_seconds": time.perf_counter() - start_wall,
     }
-    if decisions:
-        result.update(
-            decisions=decisions,
-            seconds_per_decision=seconds / decisions,
-            decisions_per_second=decisions / seconds,
-            iterations_per_second=iterations / seconds,
-            iterations_per_decision=iterations / decisions,
-        )
-    return result
 
 
-def show(result: dict[str, Any]) -> None:
-    line = (
-        f"{result['game']:<16} {result['players']}p {result['bot']:<42} vs {result['against']:<10} "
-        f"{result['win_rate']:6.1%}  [{result['low95']:.1%}, {result['high95']:.1%}]  "
-        f"n={result['games']}"
+# ----------------------------------------------------------------------------- running
+class Stop(Exception):
+    pass
+
+
+def _stop(signum: int, frame: Any) -> None:
+    raise Stop(signal.Signals(signum).name)
+
+
+def _worker_init() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when to stop
+
+
+def run(rows: list[Row], jobs: int, until: float | None) -> None:
+    """Every row's missing games, in the rows' order, ``jobs`` at a time; a line per finished game."""
+    waiting: dict[str, list[list[tuple[Row, int]]]] = {}
+    for row in rows:
+        done = {line["seed"] for line in played(row.path)}
+        missing = [s for s in row.plan(row.target).seeds if s not in done]
+        print(f"{row.path.name}: {len(done)} played, {len(missing)} to go", flush=True)
+        waiting.setdefault(row.kind, []).append([(row, seed) for seed in missing])
+    # Kind by kind in the order given; within a kind the games take turns, so a run cut short has
+    # measured every game of its first kind a little rather than one game fully.
+    queue: list[tuple[Row, int]] = []
+    for lists in waiting.values():
+        longest = max(len(games) for games in lists)
+        queue.extend(games[i] for i in range(longest) for games in lists if i < len(games))
+    if not queue:
+        return
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    signal.signal(signal.SIGTERM, _stop)
+    pool = get_context("spawn").Pool(max(1, jobs), initializer=_worker_init)
+    running: list[tuple[Row, AsyncResult[dict[str, Any]]]] = []
+    try:
+        while queue or running:
+            while queue and len(running) < jobs and (until is None or time.time() < until):
+                row, seed = queue.pop(0)
+                running.append((row, pool.apply_async(play_one, (row, seed))))
+            if not running:
+                print("deadline reached: no more games started", flush=True)
+                break
+            for row, result in [item for item in running if item[1].ready()]:
+                running.remove((row, result))
+                line = result.get()
+                with row.path.open("a") as handle:
+                    handle.write(json.dumps(line) + "\n")
+                print(
+                    f"{row.path.name} seed {line['seed']}: winners {line['winners']} of "
+                    f"{line['bots']} ({line['cpu_seconds']:.0f} CPU s, {time.strftime('%H:%M:%S')})",
+                    flush=True,
+                )
+            if until is not None and time.time() >= until and queue:
+                queue.clear()
+                print("deadline reached: finishing the games under way", flush=True)
+            time.sleep(0.5)
+    except (Stop, KeyboardInterrupt):
+        print("stopped: the games under way are dropped", flush=True)
+        pool.terminate()
+    else:
+        pool.close()
+    pool.join()
+
+
+# ----------------------------------------------------------------------------- the 1 s budget
+def positions(
+    game: str, players: int, games: int = 3, per_game: int = 8
+) -> list[tuple[candlebox.State, int]]:
+    """Fixed decisions from real games: heuristic self-play (seeds 0, 1, ...), ``per_game`` decisions
+    with a choice spread evenly over each whole game (a decision's cost falls as the game nears its
+    end, so a row's mean needs the whole game)."""
+    found: list[tuple[candlebox.State, int]] = []
+    for seed in range(games):
+        state = candlebox.new_game(game, players=players, seed=seed)
+        robots = [bots.make("heuristic", seed=sim.bot_seed(seed, s)) for s in range(players)]
+        decisions = []
+        while not state.is_over:
+            choices = []
+            for seat in sorted(state.to_act):
+                if len(state.legal_actions(seat)) > 1:
+                    decisions.append((state.clone(), seat))
+                choices.append((seat, robots[seat].choose(state, seat)))
+            for seat, action in choices:
+                if seat in state.to_act:
+                    state.apply(seat, action)
+        step = len(decisions) / per_game
+        found.extend(decisions[int(i * step)] for i in range(min(per_game, len(decisions))))
+    return found
+
+
+def iterations_per_cpu_second(game: str, players: int, cpu: float) -> dict[str, Any]:
+    """ISMCTS iterations per CPU-second of this process over the fixed decisions, at the count that
+    fills 1 CPU-second a decision: a pilot at 50 iterations, then ``rounds`` measurements, each at the
+    count the one before found (a search's cost per iteration changes with its size, so the rate
+    must be measured near the budget itself)."""
+    fixed = positions(game, players, per_game=4)
+
+    def rate_at(iterations: int) -> tuple[float, float]:
+        spent = 0.0
+        for index, (state, seat) in enumerate(fixed):
+            bot = bots.make("ismcts", seed=index, iterations=iterations)
+            begin = time.process_time()
+            bot.choose(state, seat)
+            spent += time.process_time() - begin
+        return iterations * len(fixed) / spent, spent
+
+    rate, spent = rate_at(50)
+    history = [round(rate, 1)]
+    for _ in range(2):
+        iterations = max(10, round(rate * cpu))
+        rate, spent = rate_at(iterations)
+        history.append(round(rate, 1))
+    significant = 10 ** max(0, len(str(round(rate))) - 2)  # two significant figures
+    return {
+        "iterations": max(1, round(rate * cpu / significant) * significant),
+        "iterations_per_cpu_second": round(rate, 1),
+        "rates_measured": history,
+        "decisions": len(fixed),
+        "iterations_per_decision_measured": iterations,
+        "cpu_seconds": round(spent, 2),
+    }
+
+
+def measure_budget(games: list[str], cpu: float) -> None:
+    """The 1 s counts of these games, each written as soon as measured (several processes may
+    measure different games at once: the file is re-read before each write)."""
+    for game in games:
+        for players in sorted({2, max(player_counts(game))} & set(player_counts(game))):
+            load = os.getloadavg()[0]
+            result = iterations_per_cpu_second(game, players, cpu)
+            result["load_average"] = round(load, 2)
+            result["measured"] = dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
+            found = load_json(BUDGET)
+            found.setdefault("games", {}).setdefault(game, {})[str(players)] = result
+            found["how"] = (
+                "ISMCTS (the game's default parameters) iterations per CPU-second (time.process_time "
+                "of the deciding process) over fixed decisions: heuristic self-play games, seeds "
+                "0-2, 4 decisions with a choice spread evenly over each game; measured at 50 "
+                "iterations, then twice at the count the measurement before said fills 1 s; the "
+                "last rate, rounded to two significant figures, is the budget"
+            )
+            RESULTS.mkdir(parents=True, exist_ok=True)
+            BUDGET.write_text(json.dumps(found, indent=2) + "\n")
+            print(f"{game} {players}p: {result}", flush=True)
+
+
+# ----------------------------------------------------------------------------- the report
+@dataclass(frozen=True)
+class Summary:
+    row: str
+    games: int
+    target: int
+    measured: str  # seat 0's win share (2 players) or the ISMCTS seat's (largest count)
+    low: float
+    others: str  # the other seat kind's share per seat
+    verdict: str
+    cpu_per_decision: float
+    iterations: int
+    cpu_hours_missing: float | None
+
+
+def estimated_cpu_hours(row: Row) -> float:
+    """For a row with no games yet: its ISMCTS seats' decisions with a choice in 2 heuristic games
+    (seeds 0, 1) at 1 CPU-second each, times the target (the heuristic's own time is left out)."""
+    searched = sum(spec.name == "ismcts" for spec in row.seats)
+    decisions = 0
+    for seed in range(2):
+        state = candlebox.new_game(row.game, players=row.players, variant=row.variant, seed=seed)
+        robots = [bots.make("heuristic", seed=s) for s in range(row.players)]
+        while not state.is_over:
+            choices = []
+            for seat in sorted(state.to_act):
+                decisions += len(state.legal_actions(seat)) > 1
+                choices.append((seat, robots[seat].choose(state, seat)))
+            for seat, action in choices:
+                if seat in state.to_act:
+                    state.apply(seat, action)
+    return decisions / 2 / row.players * searched * row.target / 3600
+
+
+def summarise(row: Row) -> Summary | None:
+    lines = played(row.path)
+    if not lines:
+        return None
+    games = len(lines)
+    ours = row.seats[0].shown
+    wins = sum(sim.stats.share(line, line["bots"].index(ours)) for line in lines)
+    rate = sim.stats.wilson(wins, games)
+    # Every other seat's share, per seat: the others are the same bot in seats that rotate, so each
+    # holds (1 - ISMCTS's share) / (players - 1), and its interval follows from ISMCTS's.
+    spread = row.players - 1
+    rest = sim.stats.Rate(
+        (games - wins) / spread, games, (1 - rate.high) / spread, (1 - rate.low) / spread
     )
-    if "decisions" in result:
-        line += (
-            f"  {result['seconds_per_decision']:.3f} s/decision "
-            f"({result['decisions_per_second']:.1f} decisions/s, "
-            f"{result['iterations_per_second']:.0f} iterations/s)"
+    searched = [t for line in lines for t in line["ismcts"] if t["bot"] == ours]
+    decisions = sum(t["decisions"] for t in searched)
+    cpu = sum(t["cpu_seconds"] for t in searched)
+    per_game = sum(line["cpu_seconds"] for line in lines) / games
+    if row.kind == "largest":
+        # ISMCTS beats each other seat exactly when its share beats the even share 1/players.
+        even = 1 / row.players
+        if rate.low > even:
+            verdict = "best seat: shown"
+        elif rate.rate > even:
+            verdict = "best seat: point estimate only"
+        elif rate.high < even:
+            verdict = "not the best seat: shown"
+        else:
+            verdict = "not the best seat: point estimate only"
+    else:
+        verdict = "low end >= 65%" if rate.low >= 0.65 else "low end < 65%"
+    if games < row.target:
+        verdict += f" (short of the target by {row.target - games} games)"
+    return Summary(
+        row=f"{row.kind} {row.game} {row.players}p ({row.seats[0].shown} vs {row.seats[1].shown})",
+        games=games,
+        target=row.target,
+        measured=rate.text(),
+        low=rate.low,
+        others=rest.text(),
+        verdict=verdict,
+        cpu_per_decision=cpu / decisions if decisions else 0.0,
+        iterations=row.seats[0].params["iterations"],
+        # CPU of every process playing the missing games (each game on one core).
+        cpu_hours_missing=max(0, row.target - games) * per_game / 3600,
+    )
+
+
+def report(rows: list[Row], style: str = "text") -> None:
+    """The tables: ``text`` (a paragraph a row), ``markdown`` (docs/simulation.md's table) or ``json``."""
+    if style == "markdown":
+        print(
+            "| row | games (target) | ISMCTS's share, 95% interval | each other seat's | verdict "
+            "| CPU s a decision (iterations) | CPU-hours to the target |"
         )
-    print(line, flush=True)
+        print("|---|---|---|---|---|---|---|")
+    for row in rows:
+        summary = summarise(row)
+        if style == "json":
+            print(json.dumps(asdict(summary) if summary else {"row": row.path.stem, "games": 0}))
+        elif style == "markdown":
+            name = f"{row.kind} {row.game} {row.players}p: {row.seats[0].shown} vs {row.seats[1].shown}"
+            if summary is None:
+                hours = estimated_cpu_hours(row)
+                print(f"| {name} | 0 ({row.target}) | — | — | — | — | ≈ {hours:.1f} (estimate) |")
+                continue
+            print(
+                f"| {name} | {summary.games} ({summary.target}) | {summary.measured} | "
+                f"{summary.others} | {summary.verdict} | {summary.cpu_per_decision:.2f} "
+                f"({summary.iterations}) | {summary.cpu_hours_missing:.1f} |"
+            )
+        elif summary is None:
+            print(
+                f"{row.kind} {row.game} {row.players}p: no games yet (target {row.target}); "
+                f"about {estimated_cpu_hours(row):.1f} CPU-hours to play"
+            )
+        else:
+            other = "each heuristic seat" if row.kind == "largest" else "the other"
+            print(
+                f"{summary.row}\n  games {summary.games}/{summary.target}; ISMCTS "
+                f"{summary.measured}, {other} {summary.others} (even {1 / row.players:.1%}); "
+                f"{summary.verdict}; {summary.cpu_per_decision:.2f} CPU s a decision "
+                f"({summary.iterations} iterations); still to play: "
+                f"{summary.cpu_hours_missing:.1f} CPU-hours"
+            )
 
 
 def main() -> None:
@@ -163,37 +474,38 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument(
-        "--games", default=",".join(candlebox.GAMES), help="game ids, comma-separated"
+        "--games", default="", help="game ids, comma-separated (default: every game)"
     )
-    parser.add_argument("--n", type=int, default=200, help="games per match-up")
-    parser.add_argument("--seed", type=int, default=10_000)
+    parser.add_argument("--rows", default=",".join(KINDS), help="row kinds: largest,cross,two")
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--until", help="start no game after this UTC time (HH:MM)")
+    parser.add_argument("--budget", action="store_true", help="measure the 1 s iteration counts")
+    parser.add_argument("--cpu", type=float, default=1.0, help="CPU seconds a decision (budget)")
+    parser.add_argument("--report", action="store_true", help="print the tables from the files")
     parser.add_argument(
-        "--iterations", type=int, default=200, help="ISMCTS iterations per decision"
+        "--style", choices=("text", "markdown", "json"), default="text", help="of --report"
     )
-    parser.add_argument("--seconds", type=float, help="ISMCTS seconds per decision (instead)")
-    parser.add_argument("--ismcts", default="", help="more ISMCTS parameters: key=value,...")
-    parser.add_argument(
-        "--matchups",
-        default="ismcts-heuristic,heuristic-random",
-        help="which match-ups: ismcts-heuristic, heuristic-random, ismcts-random",
-    )
-    parser.add_argument("--json", type=Path, help="append the results as JSON lines here")
     args = parser.parse_args()
-
-    params = {"seconds": args.seconds} if args.seconds else {"iterations": args.iterations}
-    params.update(parse_params(args.ismcts))
-    ismcts = sim.Seat("ismcts", params, label("ismcts", params))
-    named = {"ismcts": ismcts, "heuristic": sim.Seat("heuristic"), "random": sim.Seat("random")}
+    games = [g for g in args.games.split(",") if g] or list(candlebox.game_ids())
+    if args.budget:
+        measure_budget(games, args.cpu)
+        return
+    kinds = [k for k in args.rows.split(",") if k]
+    if unknown := set(kinds) - set(KINDS):
+        sys.exit(f"unknown row kinds {sorted(unknown)}: choose from {', '.join(KINDS)}")
+    # Priority: every game's rows of the first kind, then the next kind's.
+    rows = [row for kind in kinds for game in games for row in rows_for(game, [kind])]
+    if args.report:
+        report(rows, args.style)
+        return
+    until = None
+    if args.until:
+        now = dt.datetime.now(dt.UTC)
+        hour, minute = (int(part) for part in args.until.split(":"))
+        moment = now.replace(hour=hour, minute=minute, second=0, microsecond=0)
+        until = (moment if moment > now else moment + dt.timedelta(days=1)).timestamp()
     print(f"load average before: {os.getloadavg()}", flush=True)
-    for game in args.games.split(","):
-        for matchup in args.matchups.split(","):
-            first, second = matchup.split("-")
-            result = measure(game, named[first], named[second], args.n, args.seed, args.jobs)
-            show(result)
-            if args.json:
-                with args.json.open("a") as handle:
-                    handle.write(json.dumps(result) + "\n")
+    run(rows, args.jobs, until)
     print(f"load average after: {os.getloadavg()}", flush=True)
 
 

@@ -67,8 +67,8 @@ def _register_builtin() -> None:
         ISMCTSBot,
         "information-set Monte Carlo tree search, for every game: iterations=N or seconds=S "
         "per decision, c=, rollout=heuristic|random, depth=, epsilon=, prior=, widening=, "
-        "tree_depth=, anchor=, reward=win|rank, horizon=, model=, rivals=auto|search|policy "
-        "(docs/simulation.md)",
+        "tree_depth=, anchor=, reward=win|rank, horizon=, model=, rivals=auto|search|policy, "
+        "hooks=game|generic (docs/simulation.md)",
     )
     register(
         "policy",

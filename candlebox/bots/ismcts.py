@@ -50,7 +50,9 @@ under the rival model, kept with their plausibility as chance (rejection samplin
 ``rivals``: ``"policy"`` plays the rivals' decisions in the tree with the rollout policy from their own
 view of the determinization (a rival's choice depends on its hidden hand, which the observer's node does
 not know), ``"search"`` searches them with UCB at the observer's nodes, ``"auto"`` (default) is
-``"policy"`` where the game models its rivals.
+``"policy"`` where the game models its rivals. ``hooks="generic"`` ignores the game's hooks (all but
+the fast copy of its heuristic, which chooses as the heuristic does): the search every game gets, an
+opponent the game's tuning was not made against (issue 16's cross-check).
 A seeded bot with an iteration budget is deterministic; a time budget is not (it depends on speed).
 """
 
@@ -152,6 +154,7 @@ class ISMCTSBot:
         horizon: bool | int = True,
         model: int | None = None,
         rivals: str = "auto",
+        hooks: str = "game",
     ) -> None:
         if iterations is None and seconds is None:
             iterations = 200
@@ -167,6 +170,8 @@ class ISMCTSBot:
             raise ValueError(f"rollout must be auto, heuristic or random, got {rollout!r}")
         if rivals not in ("auto", "search", "policy"):
             raise ValueError(f"rivals must be auto, search or policy, got {rivals!r}")
+        if hooks not in ("game", "generic"):
+            raise ValueError(f"hooks must be game or generic, got {hooks!r}")
         if reward not in ("win", "rank"):
             raise ValueError(f"reward must be win or rank, got {reward!r}")
         for label, value in (
@@ -213,6 +218,7 @@ class ISMCTSBot:
         self.horizon = bool(horizon)
         self.model = model
         self.rivals = rivals
+        self.hooks = hooks
         self.last: dict[str, float] = {}  # the last search: iterations and seconds
         # The game's capabilities, looked up once per game rather than once per decision.
         self._game: tuple[str, Policy | None, SearchHooks, Viewer] | None = None
@@ -222,7 +228,12 @@ class ISMCTSBot:
         """The game's policy, search hooks, and how to get the view its policies read."""
         if self._game is None or self._game[0] != game_id:
             info: GameInfo = game_info(game_id)
-            self._game = (game_id, info.policy(), info.search_hooks(), info.policy_viewer())
+            hooks = info.search_hooks()
+            if self.hooks == "generic":
+                # Only the heuristic read straight from the state stays: it chooses exactly as the
+                # heuristic does (a speed-up, not a tuning), so the search is the generic one.
+                hooks = SearchHooks(state_policy=hooks.state_policy)
+            self._game = (game_id, info.policy(), hooks, info.policy_viewer())
         return self._game[1], self._game[2], self._game[3]
 
     # ------------------------------------------------------------------ the decision

@@ -197,6 +197,38 @@ def test_search_hooks_can_be_turned_off() -> None:
             assert bot.choose(state, seat) in state.legal_actions(seat)
 
 
+def test_generic_hooks_search_as_a_game_without_hooks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``hooks="generic"`` (issue 16's cross-check opponent) searches 16 Candies as if the game had
+    no hooks but the fast copy of its heuristic, and so chooses otherwise than the tuned search."""
+    states = walk("sixteen-candies", 13, 12)[4:]
+
+    def choices(**params: Any) -> list[str]:
+        return [
+            bots.make("ismcts", seed=2, iterations=40, **params).choose(state, state.to_act[0])
+            for state in states
+        ]
+
+    generic = choices(hooks="generic")
+    tuned = choices()
+    real = candlebox.game_info("sixteen-candies")
+
+    class Stripped:  # the game's capabilities with its search hooks taken away
+        def policy(self) -> Any:
+            return real.policy()
+
+        def policy_viewer(self) -> Any:
+            return real.policy_viewer()
+
+        def search_hooks(self) -> ismcts.SearchHooks:
+            return ismcts.SearchHooks(state_policy=real.search_hooks().state_policy)
+
+    monkeypatch.setattr(ismcts, "game_info", lambda game_id: Stripped())
+    assert generic == choices()
+    assert generic != tuned
+    with pytest.raises(ValueError, match="hooks must be game or generic"):
+        bots.make("ismcts", hooks="none")
+
+
 def test_games_tuned_defaults_apply_unless_given() -> None:
     """16 Candies' measured epsilon=0, anchor=0.5 are its defaults; values given explicitly win, and
     a game without tuned defaults keeps epsilon 0.1 and no anchor."""
