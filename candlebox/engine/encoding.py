@@ -53,6 +53,13 @@ class Config:
         return f"{self.info.title} ({self.variant}, {self.players} players)"
 
 
+def items(array: np.ndarray) -> Any:
+    """A memoryview of a 1-D array, for item reads and writes at about a third of the cost of
+    numpy's own (typed Any: typeshed's memoryview takes ints only). A float32 row's items are read
+    and written as Python floats rounded to float32, as numpy's are."""
+    return memoryview(array)  # type: ignore[arg-type]
+
+
 # Up to this many ids, a mask is written item by item (through a memoryview): cheaper than numpy's
 # fancy indexing, whose fixed cost is that of about thirty item writes.
 _FEW = 24
@@ -142,7 +149,7 @@ class ActionNumbering:
                 "the game's encoder module must list it"
             ) from None
         if len(ids) <= _FEW:
-            row = memoryview(out)
+            row = items(out)
             for i in ids:
                 row[i] = 1
         else:
@@ -153,7 +160,7 @@ class ActionNumbering:
         """Undo ``fill_mask``: 0 at these ids (the row is all zeros again when they are its ones),
         cheaper than clearing a whole row of thousands of actions."""
         if len(ids) <= _FEW:
-            row = memoryview(out)
+            row = items(out)
             for i in ids:
                 row[i] = 0
         else:

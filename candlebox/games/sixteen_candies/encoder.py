@@ -20,7 +20,7 @@ from itertools import product
 import numpy as np
 
 from candlebox.engine import State, game_info
-from candlebox.engine.encoding import Config, Layout, ViewEncoder
+from candlebox.engine.encoding import Config, Layout, ViewEncoder, items
 from candlebox.engine.plugin import Encoding
 from candlebox.games.sixteen_candies.cards import CODE, DECK, HALF_CODE
 from candlebox.games.sixteen_candies.decision import NAMES, Phase
@@ -169,7 +169,9 @@ class SixteenCandiesEncoder(ViewEncoder):
             for place in range(MAX_CARDS)
         )
         self.half_at = tuple(
-            tuple(at["hand_tops"] + place * len(HALVES) + HALF_SLOT[h] for h in range(len(HALF_SLOT)))
+            tuple(
+                at["hand_tops"] + place * len(HALVES) + HALF_SLOT[h] for h in range(len(HALF_SLOT))
+            )
             for place in range(MAX_CARDS)
         )
         self.candy_at = tuple(at["hand_candy"] + CANDY_SLOT[c] for c in range(len(CANDY_SLOT)))
@@ -187,7 +189,7 @@ class SixteenCandiesEncoder(ViewEncoder):
         assert isinstance(state, SixteenCandiesState)
         st = state
         at = self.start
-        mv = memoryview(out)
+        mv = items(out)
         step = STEP
         phase = st.phase
         over = phase is Phase.OVER
