@@ -62,7 +62,7 @@ def items(array: np.ndarray) -> Any:
 
 # Up to this many ids, a mask is written item by item (through a memoryview): cheaper than numpy's
 # fancy indexing, whose fixed cost is that of about thirty item writes.
-_FEW = 24
+FEW = 24
 
 
 class ActionNumbering:
@@ -137,18 +137,22 @@ class ActionNumbering:
             self.fill_mask(state, seat, out)
         return out
 
-    def fill_mask(self, state: State, seat: int, out: np.ndarray) -> list[int]:
-        """Set 1 in a zeroed ``out`` where an action is legal; the legal ids, in the engine's order."""
+    def legal_ids_unsorted(self, state: State, seat: int) -> list[int]:
+        """The ids of ``state.legal_actions(seat)`` in the engine's order (no sort: a mask has
+        no order), one lookup per legal text."""
         lookup = self._ids
         try:
-            # No sort (a mask has no order): one lookup per legal text, one store of the ids.
-            ids = [lookup[text] for text in state.legal_actions(seat)]
+            return [lookup[text] for text in state.legal_actions(seat)]
         except KeyError as exc:
             raise ValueError(
                 f"the engine offered {exc.args[0]!r}, which the action numbering lacks: "
                 "the game's encoder module must list it"
             ) from None
-        if len(ids) <= _FEW:
+
+    def fill_mask(self, state: State, seat: int, out: np.ndarray) -> list[int]:
+        """Set 1 in a zeroed ``out`` where an action is legal; the legal ids, in the engine's order."""
+        ids = self.legal_ids_unsorted(state, seat)
+        if len(ids) <= FEW:
             row = items(out)
             for i in ids:
                 row[i] = 1
@@ -159,7 +163,7 @@ class ActionNumbering:
     def clear_mask(self, out: np.ndarray, ids: list[int]) -> None:
         """Undo ``fill_mask``: 0 at these ids (the row is all zeros again when they are its ones),
         cheaper than clearing a whole row of thousands of actions."""
-        if len(ids) <= _FEW:
+        if len(ids) <= FEW:
             row = items(out)
             for i in ids:
                 row[i] = 0

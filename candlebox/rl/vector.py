@@ -32,6 +32,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 
 from candlebox.engine import State
+from candlebox.engine.encoding import FEW, items
 from candlebox.rl.buffers import Buffers
 from candlebox.rl.core import Spec
 
@@ -73,6 +74,12 @@ class CandleboxVectorEnv(VectorEnv):
         # Row views made once: a step writes each game's row without slicing the buffers again.
         self._obs_rows = list(self._obs)
         self._mask_rows = list(self._mask)
+        flat = self._mask.reshape(-1)
+        if not np.shares_memory(flat, self._mask):  # a copy: writes would be lost
+            raise ValueError("the mask buffer must be C-contiguous")
+        self._mask_items = items(flat)
+        self._mask_base = [i * n_actions for i in range(n)]
+        self._legal_ids = spec.actions.legal_ids_unsorted
         self._rows = np.arange(n)
         self._seed_rngs = [np.random.default_rng() for _ in range(n)]
         encoder = spec.encoder
@@ -130,10 +137,22 @@ class CandleboxVectorEnv(VectorEnv):
         else:
             spec = self.game_spec
             spec.encoder.fill(spec.viewer(state, seat), row)
-        actions = self.game_spec.actions
-        mask = self._mask_rows[i]
-        actions.clear_mask(mask, self._legal[i])
-        self._legal[i] = actions.fill_mask(state, seat, mask)
+        # The mask row: its old ones cleared and the new ones set through one view of the whole
+        # [N, A] buffer (few ids item by item, many by numpy), not row by row.
+        flat = self._mask_items
+        base = self._mask_base[i]
+        old = self._legal[i]
+        ids = self._legal_ids(state, seat)
+        if len(old) <= FEW and len(ids) <= FEW:
+            for a in old:
+                flat[base + a] = 0
+            for a in ids:
+                flat[base + a] = 1
+        else:
+            row = self._mask_rows[i]
+            row[old] = 0
+            row[ids] = 1
+        self._legal[i] = ids
         return seat
 
     def step(
