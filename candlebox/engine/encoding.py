@@ -13,7 +13,6 @@ source of legality: a mask is built from ``state.legal_actions(seat)`` by lookin
 
 from __future__ import annotations
 
-from array import array
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -59,43 +58,6 @@ def items(array: np.ndarray) -> Any:
     numpy's own (typed Any: typeshed's memoryview takes ints only). A float32 row's items are read
     and written as Python floats rounded to float32, as numpy's are."""
     return memoryview(array)  # type: ignore[arg-type]
-
-
-class PileCounts:
-    """A pile's counts (a list of small ints: card or candle types) written into a field of ``length``
-    numbers, ``step`` per copy at ``slots[type]``, with the vector of each pile list met kept and
-    reused while the list holds the same items (checked against a copy, so a pile that changed, or a
-    new list at a reused id, is counted anew). A pile changes at few steps, and copying a kept vector
-    costs a fraction of counting item by item. Counted as ``add_counts`` counts: the same float32s."""
-
-    __slots__ = ("_kept", "length", "limit", "slots", "step")
-
-    def __init__(self, slots: Sequence[int], length: int, step: float, limit: int = 4096) -> None:
-        self.slots = tuple(slots)
-        self.length = length
-        self.step = step
-        self.limit = limit  # kept vectors; all are dropped past it (piles of games long gone)
-        self._kept: dict[int, tuple[list[int], Any]] = {}
-
-    def write(self, row: Any, start: int, pile: list[int]) -> None:
-        """Write ``pile``'s counts at ``row[start:start + length]`` (``row``: an ``items`` view of
-        a row whose field is zero)."""
-        kept = self._kept.get(id(pile))
-        if kept is None or kept[0] != pile:
-            vector = array("f", bytes(4 * self.length))
-            slots = self.slots
-            step = self.step
-            for item in pile:
-                vector[slots[item]] += step
-            if len(self._kept) >= self.limit:
-                self._kept.clear()
-            kept = self._kept[id(pile)] = (pile[:], vector)
-        try:
-            row[start : start + self.length] = kept[1]
-        except (TypeError, ValueError):  # a row of another dtype than float32: item by item
-            for i, value in enumerate(kept[1]):
-                if value:
-                    row[start + i] = value
 
 
 # Up to this many ids, a mask is written item by item (through a memoryview): cheaper than numpy's

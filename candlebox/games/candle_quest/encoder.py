@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from candlebox.engine import State, game_info
-from candlebox.engine.encoding import Config, Layout, PileCounts, ViewEncoder, items
+from candlebox.engine.encoding import Config, Layout, ViewEncoder, items
 from candlebox.engine.plugin import Encoding
 from candlebox.games.candle_quest.candles import CODE, COLOUR, KIND, Kind
 from candlebox.games.candle_quest.decision import FOR_GUARD, NAMES, Phase
@@ -149,7 +149,9 @@ class CandleQuestEncoder(ViewEncoder):
         self.aside_at = tuple(at["set_aside"] + slot[c] for c in range(len(slot)))
         self.removed_at = tuple(at["removed"] + slot[c] for c in range(len(slot)))
         self.mine_at = tuple(at["my_candles"] + slot[c] for c in range(len(slot)))
-        self.pile_counts = PileCounts(slot, t, STEP)
+        self.pile_at = tuple(
+            tuple(at["piles"] + owner * t + slot[c] for c in range(len(slot))) for owner in range(n)
+        )
         self.top_at = tuple(
             tuple(at["pile_tops"] + owner * t + slot[c] for c in range(len(slot)))
             for owner in range(n)
@@ -221,13 +223,12 @@ class CandleQuestEncoder(ViewEncoder):
             for c in st.removed:
                 mv[places[c]] += step
         behind = self.behind_at
-        counts = self.pile_counts
-        piles_at = self.start["piles"]
-        t = self.t
         for owner, (screen, pile) in enumerate(zip(st.screens, st.piles, strict=True)):
             mv[behind[owner]] = sum(screen.values()) / CANDLES_SCALE
             if pile:
-                counts.write(mv, piles_at + owner * t, pile)
+                places = self.pile_at[owner]
+                for c in pile:
+                    mv[places[c]] += step
                 mv[self.top_at[owner][pile[-1]]] = 1.0
         screen = st.screens[seat]
         places = self.mine_at

@@ -20,7 +20,7 @@ from itertools import product
 import numpy as np
 
 from candlebox.engine import State, game_info
-from candlebox.engine.encoding import Config, Layout, PileCounts, ViewEncoder, items
+from candlebox.engine.encoding import Config, Layout, ViewEncoder, items
 from candlebox.engine.plugin import Encoding
 from candlebox.games.sixteen_candies.cards import CODE, DECK, HALF_CODE
 from candlebox.games.sixteen_candies.decision import NAMES, Phase
@@ -159,7 +159,7 @@ class SixteenCandiesEncoder(ViewEncoder):
         self.final_at = tuple(at["final_turns"] + s for s in range(n))
         self.winner_at = tuple(at["winners"] + s for s in range(n))
         self.decision_at = {phase: at["decision"] + d for phase, d in PHASE_DECISION.items()}
-        self.pile_counts = PileCounts(CARD_SLOT, t, STEP)
+        self.discard_at = tuple(at["discard_pile"] + CARD_SLOT[c] for c in cards)
         self.top_at = tuple(at["discard_top"] + CARD_SLOT[c] for c in cards)
         self.known_at = tuple(
             tuple(at["known"] + owner * t + CARD_SLOT[c] for c in cards) for owner in range(n)
@@ -211,7 +211,9 @@ class SixteenCandiesEncoder(ViewEncoder):
         mv[at["draw_pile"]] = len(st.draw) / DECK_SIZE
         pile = st.discard
         if pile:
-            self.pile_counts.write(mv, at["discard_pile"], pile)
+            places = self.discard_at
+            for c in pile:
+                mv[places[c]] += step
             mv[self.top_at[pile[-1]]] = 1.0
         events = st.events
         pools = at["pools"]
