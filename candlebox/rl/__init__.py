@@ -30,7 +30,7 @@ from candlebox.rl.core import ActionNumbering, Config, Spec, covered_games, rewa
 # The batched env is imported here, not on first use: imports inside functions may not grow
 # (tests/conformance/test_imports.py). Without gymnasium, vector_env says what to install.
 try:
-    from candlebox.rl.vector import vector_env
+    from candlebox.rl.vector_processes import vector_env
 except ImportError as _exc:  # pragma: no cover - depends on the environment
     if _exc.name != "gymnasium":
         raise

@@ -52,6 +52,16 @@ class CandleboxAECEnv(AECEnv):
         }
         self.action_spaces = {agent: spaces.Discrete(n_actions) for agent in self.possible_agents}
         self._seed_rng = np.random.default_rng()
+        # One observation per step, made on first demand (``last`` and ``observe`` share it): the
+        # encoder writes into a buffer kept for the env's life, the mask row keeps the ids it set
+        # (cleared one by one, not the whole row); the caller gets copies, so a kept observation is
+        # never overwritten.
+        self._obs_buf = np.zeros(spec.observation_size, dtype=np.float32)
+        self._mask_buf = np.zeros(n_actions, dtype=np.int8)
+        self._mask_ids: list[int] = []
+        self._moves = 0  # actions applied in this env's life: what a kept observation is valid for
+        self._seen: tuple[int, int] = (-1, -1)  # (seat, moves) of the kept observation
+        self._kept: dict[str, np.ndarray] = {}
         self.game: State | None = None  # the Candlebox game in play (hidden information included)
         self.agents: list[str] = []
         self.rewards: dict[str, float] = {}
@@ -74,6 +84,7 @@ class CandleboxAECEnv(AECEnv):
             self._seed_rng = np.random.default_rng(seed)
         game_seed = int(self._seed_rng.integers(0, 2**63 - 1))
         self.game = self.game_spec.config.new_game(game_seed)
+        self._moves += 1
         self.agents = self.possible_agents[:]
         self.rewards = {agent: 0.0 for agent in self.agents}
         self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
@@ -112,10 +123,16 @@ class CandleboxAECEnv(AECEnv):
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         state = self._state()
         seat = self._seat_of[agent]
-        return {
-            "observation": self.game_spec.observe(state, seat),
-            "action_mask": self.game_spec.actions.mask(state, seat),
-        }
+        if self._seen == (seat, self._moves):
+            return self._kept  # asked again before any move (``last`` then ``observe``)
+        spec = self.game_spec
+        obs = spec.observe(state, seat, self._obs_buf)
+        mask = self._mask_buf
+        spec.actions.clear_mask(mask, self._mask_ids)
+        self._mask_ids = spec.actions.fill_mask(state, seat, mask)
+        self._seen = (seat, self._moves)
+        self._kept = {"observation": obs.copy(), "action_mask": mask.copy()}
+        return self._kept
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
@@ -133,10 +150,15 @@ class CandleboxAECEnv(AECEnv):
             raise ValueError(
                 f"{agent}: action {int(action)} ({text!r}) is illegal: {exc}"
             ) from None
-        self._cumulative_rewards[agent] = 0.0
-        self._clear_rewards()
-        self._select()
-        self._accumulate_rewards()
+        self._moves += 1
+        if state.is_over:
+            self._cumulative_rewards[agent] = 0.0
+            self._clear_rewards()
+            self._finish()
+            self._accumulate_rewards()
+        else:
+            # Nobody is paid before the end: the reward dicts stay all zeros, nothing to rebuild.
+            self.agent_selection = self.possible_agents[state.to_act[0]]
         if self.render_mode == "human":
             self.render()
 

@@ -32,13 +32,21 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 
 from candlebox.engine import State
+from candlebox.engine.encoding import FEW, items
+from candlebox.rl.buffers import Buffers
 from candlebox.rl.core import Spec
 
 
 class CandleboxVectorEnv(VectorEnv):
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}
 
-    def __init__(self, spec: Spec, num_envs: int, copy: bool = True) -> None:
+    def __init__(
+        self,
+        spec: Spec,
+        num_envs: int,
+        copy: bool = True,
+        buffers: Buffers | None = None,
+    ) -> None:
         if int(num_envs) != num_envs or num_envs < 1:
             raise ValueError(f"num_envs must be a positive whole number, not {num_envs!r}")
         self.game_spec = spec
@@ -52,16 +60,33 @@ class CandleboxVectorEnv(VectorEnv):
         self.single_action_space = spaces.Discrete(n_actions)
         self.observation_space = spaces.Box(0.0, 1.0, shape=(n, size), dtype=np.float32)
         self.action_space = spaces.MultiDiscrete(np.full(n, n_actions))
-        self._obs = np.zeros((n, size), dtype=np.float32)
-        self._final_obs = np.zeros((n, size), dtype=np.float32)
-        self._mask = np.zeros((n, n_actions), dtype=np.int8)
-        self._player = np.zeros(n, dtype=np.int64)
-        self._rewards = np.zeros((n, self.num_players), dtype=np.float32)
-        self._terminated = np.zeros(n, dtype=bool)
-        self._truncated = np.zeros(n, dtype=bool)
+        if buffers is None:
+            buffers = Buffers.allocate(n, size, n_actions, self.num_players)
+        self._buffers = buffers
+        self._obs = buffers.obs
+        self._final_obs = buffers.final_obs
+        self._final = buffers.final
+        self._mask = buffers.mask
+        self._player = buffers.player
+        self._rewards = buffers.rewards
+        self._terminated = buffers.terminated
+        self._truncated = buffers.truncated
+        # Row views made once: a step writes each game's row without slicing the buffers again.
+        self._obs_rows = list(self._obs)
+        self._mask_rows = list(self._mask)
+        flat = self._mask.reshape(-1)
+        if not np.shares_memory(flat, self._mask):  # a copy: writes would be lost
+            raise ValueError("the mask buffer must be C-contiguous")
+        self._mask_items = items(flat)
+        self._mask_base = [i * n_actions for i in range(n)]
+        self._legal_ids = spec.actions.legal_ids_unsorted
         self._rows = np.arange(n)
         self._seed_rngs = [np.random.default_rng() for _ in range(n)]
-        # The games in play (hidden information included) and each one's legal ids now.
+        encoder = spec.encoder
+        self._fill_state = encoder.fill_state if encoder.reads_state else None
+        self._clip = not encoder.bounded
+        # The games in play (hidden information included) and each one's legal ids now (the ones
+        # of its mask row: cleared id by id at the next step).
         self.games: list[State | None] = [None] * n
         self._legal: list[list[int]] = [[] for _ in range(n)]
 
@@ -81,27 +106,54 @@ class CandleboxVectorEnv(VectorEnv):
             if len(seeds) != self.num_envs:
                 raise ValueError(f"{len(seeds)} seeds given for {self.num_envs} games")
             self._seed_rngs = [np.random.default_rng(s) for s in seeds]
+        self._obs.fill(0.0)
+        self._mask.fill(0)
+        self._legal = [[] for _ in range(self.num_envs)]
+        players = [0] * self.num_envs
         for i in range(self.num_envs):
-            self._new_game(i)
-        np.clip(self._obs, 0.0, 1.0, out=self._obs)
+            players[i] = self._new_game(i)
+        self._player[:] = players
+        if self._clip:
+            np.clip(self._obs, 0.0, 1.0, out=self._obs)
         self._terminated[:] = False
         self._truncated[:] = False
         self._rewards[:] = 0.0
+        self._final[:] = False
         return self._out(self._obs), self._info(None)
 
-    def _new_game(self, i: int) -> None:
+    def _new_game(self, i: int) -> int:
+        """Deal game ``i`` anew into its zeroed row; the seat to act."""
         game_seed = int(self._seed_rngs[i].integers(0, 2**63 - 1))
         state = self.game_spec.config.new_game(game_seed)
         self.games[i] = state
-        self._observe(i, state)
+        return self._observe(i, state)
 
-    def _observe(self, i: int, state: State) -> None:
+    def _observe(self, i: int, state: State) -> int:
+        """Game ``i``'s row (zeroed by the caller) and mask row; the seat to act."""
         seat = state.to_act[0]
-        self._player[i] = seat
-        self.game_spec.observe(state, seat, self._obs[i], clip=False)  # clipped all rows at once
-        row = self._mask[i]
-        row.fill(0)
-        self._legal[i] = self.game_spec.actions.fill_mask(state, seat, row)
+        row = self._obs_rows[i]
+        if self._fill_state is not None:
+            self._fill_state(state, seat, row)
+        else:
+            spec = self.game_spec
+            spec.encoder.fill(spec.viewer(state, seat), row)
+        # The mask row: its old ones cleared and the new ones set through one view of the whole
+        # [N, A] buffer (few ids item by item, many by numpy), not row by row.
+        flat = self._mask_items
+        base = self._mask_base[i]
+        old = self._legal[i]
+        ids = self._legal_ids(state, seat)
+        if len(old) <= FEW and len(ids) <= FEW:
+            for a in old:
+                flat[base + a] = 0
+            for a in ids:
+                flat[base + a] = 1
+        else:
+            row = self._mask_rows[i]
+            row[old] = 0
+            row[ids] = 1
+        self._legal[i] = ids
+        return seat
 
     def step(
         self, actions: Any
@@ -110,39 +162,38 @@ class CandleboxVectorEnv(VectorEnv):
         so an illegal one raises ValueError (naming the game) and changes no game."""
         if self.games[0] is None:
             raise RuntimeError("call reset() before step()")
-        acts = np.asarray(actions)
-        if acts.shape != (self.num_envs,) or acts.dtype.kind not in "iu":
-            raise ValueError(
-                f"actions must be {self.num_envs} integer action ids, got shape {acts.shape} "
-                f"of {acts.dtype}"
-            )
-        n_actions = self._mask.shape[1]
-        if acts.min() < 0 or acts.max() >= n_actions:
-            bad = int(np.flatnonzero((acts < 0) | (acts >= n_actions))[0])
-            raise ValueError(
-                f"game {bad}: action id {int(acts[bad])} is out of range 0–{n_actions - 1}"
-            )
-        illegal = np.flatnonzero(self._mask[self._rows, acts] == 0)
-        if illegal.size:
-            i = int(illegal[0])
-            text = self.game_spec.actions.texts[int(acts[i])]
-            raise ValueError(
-                f"game {i}: action {int(acts[i])} ({text!r}) is illegal for seat "
-                f"{int(self._player[i])} now ({len(illegal)} illegal action(s) in all)"
-            )
+        acts = check_actions(
+            actions, self._mask, self._player, self.game_spec.actions.texts, self._rows
+        )
+        self.play(acts.tolist())
+        return (
+            self._out(self._obs),
+            self._out(self._rewards),
+            self._out(self._terminated),
+            self._out(self._truncated),
+            self._info(self._final),
+        )
+
+    def play(self, acts: list[int]) -> None:
+        """``step``'s work on checked action ids: every buffer rewritten in place."""
         texts = self.game_spec.actions.texts
         rewards = self._rewards
-        rewards[:] = 0.0
-        self._terminated[:] = False
-        self._truncated[:] = False
-        final = np.zeros(self.num_envs, dtype=bool)
-        for i, action in enumerate(acts.tolist()):
-            state = self.games[i]
+        rewards.fill(0.0)
+        self._terminated.fill(False)
+        self._truncated.fill(False)
+        final = self._final
+        final.fill(False)
+        self._obs.fill(0.0)  # every row is written anew below: one memset instead of N
+        players = self._player.tolist()
+        games = self.games
+        observe = self._observe
+        for i, action in enumerate(acts):
+            state = games[i]
             assert state is not None
-            seat = int(self._player[i])
+            seat = players[i]
             state.apply(seat, texts[action])
             if not state.is_over:
-                self._observe(i, state)
+                players[i] = observe(i, state)
                 continue
             final[i] = True
             self.game_spec.observe(state, seat, self._final_obs[i])
@@ -153,15 +204,10 @@ class CandleboxVectorEnv(VectorEnv):
                 self._truncated[i] = True
             else:
                 self._terminated[i] = True
-            self._new_game(i)
-        np.clip(self._obs, 0.0, 1.0, out=self._obs)
-        return (
-            self._out(self._obs),
-            self._out(rewards),
-            self._out(self._terminated),
-            self._out(self._truncated),
-            self._info(final),
-        )
+            players[i] = self._new_game(i)
+        self._player[:] = players
+        if self._clip:
+            np.clip(self._obs, 0.0, 1.0, out=self._obs)
 
     def _out(self, array: np.ndarray) -> np.ndarray:
         return array.copy() if self.copy else array
@@ -173,19 +219,34 @@ class CandleboxVectorEnv(VectorEnv):
         }
         if final is not None and final.any():
             info["final_obs"] = self._out(self._final_obs)
-            info["_final_obs"] = final
+            info["_final_obs"] = final.copy()
         return info
 
     def close_extras(self, **kwargs: Any) -> None:
         self.games = [None] * self.num_envs
 
 
-def vector_env(
-    game_id: str,
-    num_envs: int,
-    players: int = 2,
-    variant: str | None = None,
-    copy: bool = True,
-    **options: Any,
-) -> CandleboxVectorEnv:
-    return CandleboxVectorEnv(Spec.make(game_id, players, variant, **options), num_envs, copy=copy)
+def check_actions(
+    actions: Any, mask: np.ndarray, player: np.ndarray, texts: Sequence[str], rows: np.ndarray
+) -> np.ndarray:
+    """The actions as an array, once every one is known legal in its game (its ``mask`` row);
+    else ValueError naming the first bad game, before anything is played."""
+    n, n_actions = mask.shape
+    acts = np.asarray(actions)
+    if acts.shape != (n,) or acts.dtype.kind not in "iu":
+        raise ValueError(
+            f"actions must be {n} integer action ids, got shape {acts.shape} of {acts.dtype}"
+        )
+    if acts.min() < 0 or acts.max() >= n_actions:
+        bad = int(np.flatnonzero((acts < 0) | (acts >= n_actions))[0])
+        raise ValueError(
+            f"game {bad}: action id {int(acts[bad])} is out of range 0–{n_actions - 1}"
+        )
+    illegal = np.flatnonzero(mask[rows, acts] == 0)
+    if illegal.size:
+        i = int(illegal[0])
+        raise ValueError(
+            f"game {i}: action {int(acts[i])} ({texts[int(acts[i])]!r}) is illegal for seat "
+            f"{int(player[i])} now ({len(illegal)} illegal action(s) in all)"
+        )
+    return acts

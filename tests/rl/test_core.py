@@ -136,3 +136,23 @@ def test_simultaneous_choices_are_numbered_like_any_other(secret_numbers: str) -
     state.apply(0, "pick 3")
     assert state.to_act == (1, 2)
     assert spec.actions.mask(state, 0).tolist() == [0, 0, 0]
+
+
+@pytest.mark.parametrize("game", covered_games())
+def test_a_bounded_encoder_writes_only_numbers_in_0_1_unclipped(game: str) -> None:
+    """An encoder that declares its numbers bounded is not clipped: whole games at the default
+    length, every seat, its state reader and its view encoder, hold it to its word."""
+    spec = Spec.make(game, 3)
+    if not spec.encoder.bounded:
+        pytest.skip(f"{game}'s encoder is clipped")
+    for seed in range(3):
+        rng = random.Random(seed)
+        state = candlebox.new_game(game, players=3, seed=seed)
+        while True:
+            for seat in range(3):
+                for obs in (spec.observe(state, seat, clip=False), spec.observe_view(state, seat)):
+                    assert obs.min() >= 0.0 and obs.max() <= 1.0, (seed, seat)
+            if state.is_over:
+                break
+            seat = state.to_act[0]
+            state.apply(seat, rng.choice(state.legal_actions(seat)))

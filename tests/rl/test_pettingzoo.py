@@ -142,3 +142,37 @@ def test_unknown_configuration_is_refused_clearly() -> None:
         candlebox.rl.pettingzoo_env("candle-quest", players=9)
     with pytest.raises(ValueError, match="unknown option"):
         candlebox.rl.pettingzoo_env("candle-quest", colour="blue")
+
+
+def test_one_encoding_per_step_handed_out_as_copies() -> None:
+    """``last`` and ``observe`` share one encoding per step (the encoder runs once), every step
+    encodes anew, and an observation kept by the caller is never overwritten by a later one."""
+    env = candlebox.rl.pettingzoo_env("sixteen-candies", players=3)
+    encoder = env.game_spec.encoder
+    calls = []
+    fill = encoder.fill_state
+
+    def counted(state: candlebox.State, seat: int, out: np.ndarray) -> None:
+        calls.append(seat)
+        fill(state, seat, out)
+
+    encoder.fill_state = counted  # type: ignore[method-assign]
+    env.reset(seed=5)
+    rng = np.random.default_rng(2)
+    kept = []
+    for _ in range(40):
+        agent = env.agent_selection
+        obs, *_ = env.last()
+        again = env.observe(agent)
+        assert len(calls) == 1
+        assert np.array_equal(again["observation"], obs["observation"])
+        seat = env.possible_agents.index(agent)
+        fresh = env.game_spec.observe_view(env.game, seat)
+        assert np.array_equal(obs["observation"], fresh)
+        assert np.array_equal(obs["action_mask"], env.game_spec.actions.mask(env.game, seat))
+        kept.append((obs, obs["observation"].copy(), obs["action_mask"].copy()))
+        calls.clear()
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    for obs, observation, mask in kept:
+        assert np.array_equal(obs["observation"], observation)
+        assert np.array_equal(obs["action_mask"], mask)

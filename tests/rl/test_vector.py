@@ -15,6 +15,7 @@ import numpy as np  # noqa: E402
 
 import candlebox  # noqa: E402
 import candlebox.rl  # noqa: E402
+import candlebox.rl.vector_processes  # noqa: E402
 from candlebox.rl import covered_games  # noqa: E402
 
 SMALL = {"max_turns": 12}  # short games: several auto-resets within the steps compared
@@ -95,3 +96,57 @@ def test_int_seed_seeds_game_i_with_seed_plus_i() -> None:
     obs_a, _ = a.reset(seed=5)
     obs_b, _ = b.reset(seed=[5, 6])
     assert np.array_equal(obs_a, obs_b)
+
+
+@pytest.mark.parametrize("game", covered_games())
+def test_process_vector_env_equals_the_single_process_one(game: str) -> None:
+    """K worker processes writing shared memory give, game by game, the single-process env's
+    observations, masks, players, rewards, endings and legal ids, auto-resets included."""
+    n = 5
+    single = candlebox.rl.vector_env(game, n, players=3, **SMALL)
+    multi = candlebox.rl.vector_env(game, n, players=3, processes=2, **SMALL)
+    try:
+        assert isinstance(multi, candlebox.rl.vector_processes.CandleboxProcessVectorEnv)
+        got = [single.reset(seed=11), multi.reset(seed=11)]
+        rng = np.random.default_rng(3)
+        endings = 0
+        for _ in range(60):
+            a, b = got
+            assert np.array_equal(a[0], b[0])
+            assert a[1].keys() == b[1].keys()
+            for key in a[1]:
+                assert np.array_equal(a[1][key], b[1][key]), key
+            assert single.legal_ids() == multi.legal_ids()
+            actions = np.array([rng.choice(ids) for ids in single.legal_ids()])
+            got = [single.step(actions), multi.step(actions)]
+            a, b = got
+            for x, y in zip(a[:4], b[:4], strict=True):
+                assert np.array_equal(x, y)
+            endings += int(a[2].sum() + a[3].sum())
+            got = [(a[0], a[4]), (b[0], b[4])]
+        assert endings > 0
+    finally:
+        multi.close()
+
+
+def test_process_vector_env_refuses_an_illegal_action_and_stops_its_workers() -> None:
+    multi = candlebox.rl.vector_env("candle-quest", 4, players=3, processes=2)
+    single = candlebox.rl.vector_env("candle-quest", 4, players=3)
+    _obs, info = multi.reset(seed=1)
+    single.reset(seed=1)
+    workers = list(multi._workers)
+    assert all(w.is_alive() for w in workers)
+    before = info["action_mask"].copy()
+    legal = [int(np.flatnonzero(row)[0]) for row in before]
+    bad = list(legal)
+    bad[3] = int(np.flatnonzero(before[3] == 0)[0])
+    with pytest.raises(ValueError, match=r"game 3: action .* is illegal"):
+        multi.step(np.array(bad))
+    obs, _r, _te, _tr, info = multi.step(np.array(legal))  # no game had moved
+    expected, _r, _te, _tr, expected_info = single.step(np.array(legal))
+    assert np.array_equal(obs, expected)
+    assert np.array_equal(info["action_mask"], expected_info["action_mask"])
+    multi.close()
+    assert not any(w.is_alive() for w in workers)
+    with pytest.raises(ValueError, match="processes must be"):
+        candlebox.rl.vector_env("candle-quest", 2, players=3, processes=3)

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+import candlebox
 from candlebox.games.sixteen_candies import notation
 from candlebox.games.sixteen_candies.cards import N_TYPES, ORIENTATIONS
 from candlebox.games.sixteen_candies.instant_win import shows_four_five_six
@@ -68,3 +69,17 @@ def test_a_fresh_process_starts_at_full_speed() -> None:
         if ratios[-1] >= 0.8:
             break
     assert max(ratios) >= 0.8, ratios
+
+
+def test_a_new_game_has_every_hand_it_can_deal_built_already() -> None:
+    """What the engine keeps per hand is built by the process's first new game: playing games then
+    builds nothing more (a fresh process meets no new hand, so it plays at its warm speed)."""
+    candlebox.new_game("sixteen-candies", players=4, seed=0)
+    built = dict(notation._ROTATIONS)
+    for seed in range(40):
+        rng = random.Random(seed)
+        state = candlebox.new_game("sixteen-candies", players=4, seed=seed)
+        while not state.is_over:
+            seat = state.to_act[0]
+            state.apply(seat, rng.choice(state.legal_actions(seat)))
+    assert notation._ROTATIONS.keys() == built.keys()

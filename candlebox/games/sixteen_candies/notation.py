@@ -15,10 +15,12 @@ actions allocates nothing new on the hot path.
 
 from __future__ import annotations
 
+from collections import Counter
 from itertools import product
 
 from candlebox.games.sixteen_candies.cards import (
     CODE,
+    DECK,
     HALF_CANDY,
     HALF_CODE,
     HALF_CODES,
@@ -66,6 +68,15 @@ _MAY_WIN: tuple[bool, ...] = tuple(
     any(half in triple for triple in _INSTANT for half in (2 * t, 2 * t + 1))
     for t in range(len(ORIENTATIONS))
 )
+# _PLACE[k][t]: what card type t adds, in each of its orientations worth telling apart, to the index in
+# _TOP3 of a text whose k-th half it shows (its code's number times 25 ** (2 - k)).
+_PLACE: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(
+        tuple(_CODE_NUMBER[2 * t + o] * len(_CODES) ** (2 - k) for o in range(_KIND[t] + 1))
+        for t in range(len(ORIENTATIONS))
+    )
+    for k in range(3)
+)
 _BITS: tuple[list[tuple[int, ...]], ...] = tuple(
     list(product(range((k >> 2 & 1) + 1), range((k >> 1 & 1) + 1), range((k & 1) + 1)))
     for k in range(8)
@@ -111,11 +122,10 @@ class Rotations:
         cards can all show a 4, 5 or 6 are checked for an instant win."""
         bits_list = _BITS[_KIND[a] * 4 + _KIND[b] * 2 + _KIND[c]]
         ha, hb, hc = 2 * a, 2 * b, 2 * c
-        code = _CODE_NUMBER
-        n = len(_CODES)
+        # The texts' places in _TOP3, the orientations in binary order (as in bits_list)
+        top3 = _TOP3
         actions = [
-            _TOP3[(code[ha + oa] * n + code[hb + ob]) * n + code[hc + oc]]
-            for oa, ob, oc in bits_list
+            top3[x + y + z] for x in _PLACE[0][a] for y in _PLACE[1][b] for z in _PLACE[2][c]
         ]
         self.actions = actions
         self.bits = dict(zip(actions, bits_list, strict=True))
@@ -131,6 +141,33 @@ class Rotations:
 
 
 _ROTATIONS: dict[tuple[int, ...], Rotations] = {}
+
+
+def build_hands() -> None:
+    """Build every hand of three the box can deal (hands are kept sorted by type: 7,807 of them),
+    once per process, at its first new game: about 50 ms of CPU. Built as they were met, a fresh
+    process's first hundred games met thousands of them and ran at about three quarters of the
+    warm speed (issue 18; bench/cold_start.py). Not at import: ``import candlebox`` loads every
+    game, and a process that never plays 16 Candies should not pay for it. A hand of another deck
+    (the ``deck`` option) is built when first met."""
+    if _BUILT:
+        return
+    copies = Counter(DECK.full_set)
+    types = range(len(ORIENTATIONS))
+    for a in types:
+        for b in range(a, len(types)):
+            if a == b and copies[a] < 2:
+                continue
+            for c in range(b, len(types)):
+                if b == c and copies[b] < (3 if a == b else 2):
+                    continue
+                hand = (a, b, c)
+                if hand not in _ROTATIONS:
+                    _ROTATIONS[hand] = Rotations(hand)
+    _BUILT.append(True)
+
+
+_BUILT: list[bool] = []  # one entry once build_hands has run
 
 
 def rotations(hand: list[int]) -> Rotations:

@@ -14,10 +14,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from candlebox.games.sixteen_candies import setup
-from candlebox.games.sixteen_candies.cards import CODE, DECK, HALF_CODE
+from candlebox.games.sixteen_candies.cards import CODE, DECK, HALF_CODE, HALF_PENALTY
 from candlebox.games.sixteen_candies.decision import Phase
 from candlebox.games.sixteen_candies.scoring import apply_change, round_changes
-from candlebox.games.sixteen_candies.wild import hand_penalty, hand_value
+from candlebox.games.sixteen_candies.wild import hand_value
 
 if TYPE_CHECKING:
     from candlebox.games.sixteen_candies.state import SixteenCandiesState
@@ -43,26 +43,20 @@ def reveal(st: SixteenCandiesState) -> tuple[dict[int, int], dict[int, int]]:
     return values, penalties
 
 
-# (cards, orientations) -> what a reveal shows: the card codes, the top halves' codes, the value, the
-# declared candy and the penalty. A few hundred hands recur all game long, and every round ends in a
-# reveal, so they are worked out once.
-_SHOWN: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple] = {}
-
-
 def _shown(hand: tuple[int, ...], ups: tuple[int, ...]) -> tuple:
-    key = (hand, ups)
-    found = _SHOWN.get(key)
-    if found is None:
-        halves = [2 * t + o for t, o in zip(hand, ups, strict=True)]
-        value, candy = hand_value(halves)
-        found = _SHOWN[key] = (
-            tuple(CODE[t] for t in hand),
-            tuple(HALF_CODE[h] for h in halves),
-            value,
-            DECK.candy_codes[candy],
-            hand_penalty(halves),
-        )
-    return found
+    """What a reveal shows of a hand: the card codes, the top halves' codes, the value, the declared
+    candy and the penalty. Worked out at each reveal from per-half tables, in C where it can be
+    (``map``): a cache of it met thousands of new hands in a fresh process's first hundred games, so
+    that they ran well below the warm speed (issue 18), and saved little once warm."""
+    halves = [2 * t + o for t, o in zip(hand, ups, strict=True)]
+    value, candy = hand_value(halves)
+    return (
+        tuple(map(CODE.__getitem__, hand)),
+        tuple(map(HALF_CODE.__getitem__, halves)),
+        value,
+        DECK.candy_codes[candy],
+        sum(map(HALF_PENALTY.__getitem__, halves)),
+    )
 
 
 def instant_win(st: SixteenCandiesState, winners: tuple[int, ...]) -> None:

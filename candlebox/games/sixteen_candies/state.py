@@ -9,7 +9,7 @@ from candlebox.engine import MoveKind, State
 from candlebox.engine.wiring import Wiring
 from candlebox.games.sixteen_candies.cards import CODE
 from candlebox.games.sixteen_candies.decision import NAMES, Phase
-from candlebox.games.sixteen_candies.notation import malformed
+from candlebox.games.sixteen_candies.notation import build_hands, malformed
 from candlebox.games.sixteen_candies.scoring import INSTANT_WINNER
 from candlebox.games.sixteen_candies.views import SixteenCandiesView
 
@@ -72,6 +72,7 @@ class SixteenCandiesState(State):
 
     def __init__(self, variant: str, players: int, seed: int, options: dict[str, Any]) -> None:
         super().__init__(GAME_ID, variant, players, seed, options)
+        build_hands()  # once per process: a fresh one then plays at its warm speed
         self.max_turns: int = options["max_turns"]
         self.rounds_limit: int | None = options["rounds"]
         self.start_pool: int = options["pool"]
