@@ -47,6 +47,7 @@ class BotWorker:
         self.playing: set[asyncio.Task[None]] = set()
         self.reviewer = Reviewer(self.games, self.name)
         self.reviewing: set[asyncio.Task[None]] = set()
+        self.review_look = 0.0  # when to look for queued reviews next (a notification: at once)
         self.checked: set[str] = set()  # games whose stored bot seats were checked
         self.played = 0
 
@@ -55,7 +56,7 @@ class BotWorker:
         stop = stop or asyncio.Event()
         listening = None
         if self.games.shared:
-            listener = Listener(self.games.storage.url, lambda _game, _what: self.wake.set())
+            listener = Listener(self.games.storage.url, self._heard)
             listening = asyncio.create_task(listener.forever())
         log.info("bot worker %s started", self.name)
         try:
@@ -85,10 +86,19 @@ class BotWorker:
             for task in waits:
                 task.cancel()
 
+    def _heard(self, _game_id: str, what: str) -> None:
+        if what == "review":
+            self.review_look = 0.0
+        self.wake.set()
+
     async def _claim_reviews(self) -> None:
+        """Queued reviews, looked for on their own notification or every ``POLL`` seconds (not on
+        every move's notification: that would be a second transaction for each)."""
         room = REVIEWS_AT_ONCE - len(self.reviewing)
-        if room <= 0:
+        now = time.monotonic()
+        if room <= 0 or now < self.review_look:
             return
+        self.review_look = now + POLL
         for job in await self.reviewer.claim(room):
             task = asyncio.create_task(self.reviewer.run(job))
             self.reviewing.add(task)
