@@ -269,6 +269,9 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
     limits = httpx.Limits(max_connections=64)
     async with httpx.AsyncClient(timeout=60, limits=limits) as client:
         for _ in range(1800):  # a loaded machine may take a minute to start several processes
+            if process is not None and process.poll() is not None:
+                log = (workdir / "server.log").read_text(errors="replace")[-1500:]
+                raise RuntimeError(f"the server exited while starting:\n{log}")
             with contextlib.suppress(httpx.HTTPError):
                 if (await client.get(f"{base}/api/meta")).status_code == 200:
                     break
@@ -301,6 +304,7 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
         stats.measuring = False
         cpu1 = sum(cpu_seconds(pid) for pid in pids) if process else float("nan")
         own1, machine1 = own_cpu_seconds(), machine_ticks()
+        server_alive = process is None or process.poll() is None
         updates, sent = stats.updates - updates0, stats.sent - sent0
         concurrent = stats.connected
         unanswered = stats.inflight
@@ -340,6 +344,7 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
         },
         "errors": stats.errors,
         "unanswered": unanswered,
+        "server_alive_at_end": server_alive,
         "games_finished": stats.finished,
         "server_cpu_percent": round(100 * (cpu1 - cpu0) / elapsed, 1) if process else None,
         "client_cpu_percent": round(100 * (own1 - own0) / elapsed, 1),
@@ -372,7 +377,10 @@ def run_matrix(args: argparse.Namespace, postgres: Any) -> list[dict[str, Any]]:
         if postgres is not None:
             one.db = postgres.new_database()
         print(f"{processes} process(es), {games} games, bots {bots} ...", file=sys.stderr)
-        report = asyncio.run(main(one))
+        try:
+            report = asyncio.run(main(one))
+        except RuntimeError as exc:  # reported as what happened, and the next one runs
+            report = {"processes": processes, "games": games, "failed": str(exc)}
         report["bots_in"] = bots
         results.append(report)
         print(json.dumps(report), file=sys.stderr)

@@ -133,6 +133,7 @@ bot_turns = Table(
 # PostgreSQL's NOTIFY channel: every app process LISTENs on it (candlebox/server/notify.py). A payload
 # is "GAME_ID NUMBER" after move NUMBER is committed, or "GAME_ID seats" after a seat changed.
 CHANNEL = "candlebox"
+SCHEMA_LOCK = 0x63616E646C65  # PostgreSQL advisory lock held while a process creates the tables
 
 
 class MoveConflict(Exception):
@@ -312,7 +313,15 @@ class Storage:
     def __init__(self, url: str) -> None:
         self.url = database_url(url)
         self.engine = make_engine(url)
-        metadata.create_all(self.engine)
+        if self.engine.dialect.name == "postgresql":
+            # several processes starting at once on a fresh database (`serve --workers N`) would
+            # race to create the same tables: one at a time (PostgreSQL's DDL is transactional, so
+            # the next one finds them made)
+            with self.engine.begin() as conn:
+                conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": SCHEMA_LOCK})
+                metadata.create_all(conn)
+        else:
+            metadata.create_all(self.engine)
 
     def close(self) -> None:
         self.engine.dispose()
