@@ -288,7 +288,7 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
             if index % 50 == 49:
                 await asyncio.sleep(args.ramp / max(1, args.games / 50))
         opened = time.monotonic()
-        while stats.connected < args.games and time.monotonic() - opened < 120:
+        while stats.connected < args.games and time.monotonic() - opened < args.connect_wait:
             await asyncio.sleep(0.2)
         await asyncio.sleep(args.warmup)
         stats.measuring = True
@@ -397,6 +397,12 @@ def parse() -> argparse.Namespace:
     parser.add_argument("--seconds", type=float, default=60, help="measured time (default 60)")
     parser.add_argument("--warmup", type=float, default=5, help="seconds before measuring")
     parser.add_argument("--ramp", type=float, default=10, help="seconds to open all games over")
+    parser.add_argument(
+        "--connect-wait",
+        type=float,
+        default=120,
+        help="seconds to wait for every game to be connected before measuring anyway",
+    )
     parser.add_argument("--think", type=float, default=2.0, help="a player's mean thinking time, s")
     parser.add_argument("--bot-delay", type=float, default=1.0, help="the server's bot delay, s")
     parser.add_argument("--players", type=int, default=2, help="seats per game (1 player + bots)")
