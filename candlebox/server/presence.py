@@ -114,8 +114,12 @@ class Presence:
         """A game this process has just loaded: who is connected elsewhere (read once; after that,
         the notifications keep it current)."""
         if self.shared and live.id not in self.known:
+            try:
+                await self.refresh(live)
+            except Exception as exc:  # the database is away: the game is still served from here
+                log.warning("reading who is connected to game %s failed (%s)", live.id, exc)
+                return
             self.known.add(live.id)
-            await self.refresh(live)
 
     def changed(self, live: LiveGame, seat: int, connected: bool) -> None:
         """The first connection of ``seat`` opened here, or the last one closed (called where it
