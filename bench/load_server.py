@@ -86,6 +86,12 @@ class Stats:
         self.inflight = 0  # moves sent and not yet answered (ack or error)
 
 
+# Games being created at once (HTTP requests in flight). httpx's pool scans every waiting request
+# whenever a connection frees up: thousands waiting on it made the load generator, not the server,
+# the bottleneck (and timed requests out in the pool), so the waiting is done here instead.
+CREATING = 48
+
+
 async def player(
     base: str,
     ws_base: str,
@@ -94,11 +100,12 @@ async def player(
     stop: asyncio.Event,
     client: httpx.AsyncClient,
     index: int,
+    creating: asyncio.Semaphore,
 ) -> None:
     rng = random.Random(index)
     while not stop.is_set():
         try:
-            await one_game(base, ws_base, args, stats, stop, client, rng)
+            await one_game(base, ws_base, args, stats, stop, client, rng, creating)
         except Exception as exc:  # counted, never silent: a game that could not be played
             name = f"client-{type(exc).__name__}"
             stats.errors[name] = stats.errors.get(name, 0) + 1
@@ -113,22 +120,24 @@ async def one_game(
     stop: asyncio.Event,
     client: httpx.AsyncClient,
     rng: random.Random,
+    creating: asyncio.Semaphore,
 ) -> None:
     if not stop.is_set():
         seats = [{"kind": "human"}] + [
             {"kind": "bot", "bot": args.bot, "strength": 1.0} for _ in range(args.players - 1)
         ]
-        response = await client.post(
-            f"{base}/api/games",
-            json={
-                "game": args.game,
-                "seats": seats,
-                "you": 0,
-                "bot_delay": args.bot_delay,
-                "seed": rng.randrange(1 << 40),
-                "practice": True,
-            },
-        )
+        async with creating:
+            response = await client.post(
+                f"{base}/api/games",
+                json={
+                    "game": args.game,
+                    "seats": seats,
+                    "you": 0,
+                    "bot_delay": args.bot_delay,
+                    "seed": rng.randrange(1 << 40),
+                    "practice": True,
+                },
+            )
         response.raise_for_status()
         created = response.json()
         async with websockets.connect(
@@ -281,9 +290,12 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
         stats = Stats()
         stop = asyncio.Event()
         tasks = []
+        creating = asyncio.Semaphore(CREATING)
         for index in range(args.games):
             tasks.append(
-                asyncio.create_task(player(base, ws_base, args, stats, stop, client, index))
+                asyncio.create_task(
+                    player(base, ws_base, args, stats, stop, client, index, creating)
+                )
             )
             if index % 50 == 49:
                 await asyncio.sleep(args.ramp / max(1, args.games / 50))
