@@ -15,6 +15,22 @@ With ``--processes N`` the server is ``candlebox serve --workers N --bot-workers
 private one with ``--start-postgres``, Debian's ``postgresql`` package): moves are accepted by any web
 process, bots think in the worker processes; the CPU figure is the sum over all of them.
 
+``--matrix 1x1000,2x1000,4x1000`` runs several configurations back to back (PROCESSESxGAMES, each on a
+fresh database; ``@inline`` after one keeps the bots in the web process, ``@workers`` puts them in
+``--bot-workers`` workers, the default), and ``--out FILE`` gets the JSON list of results rewritten as
+each configuration ends, so an interrupted run keeps what it measured:
+
+    python bench/load_server.py --start-postgres --bot-workers 1 --seconds 60 \
+        --matrix 1x1000,2x1000,4x1000,1x2000,2x2000,4x2000,1x4000,2x4000,4x4000 --out load.json
+    python bench/load_server.py --start-postgres --bot ismcts --games 100 \
+        --matrix 1x100@inline,1x100@workers --out ismcts.json
+
+The load generator is one process on the same machine: each result says how much CPU it used
+(``client_cpu_percent``, of one core), how busy the whole machine was (``machine_busy_percent``, of all
+cores, other users' processes included) and the load average, so a figure can be read for what it is.
+A move is counted ``unanswered`` when it had no answer when the measurement ended (a saturated
+server): its latency is not in the percentiles, so a large count means the percentiles flatter it.
+
 Only loopback addresses are used. The run is bounded by --seconds and stops by itself.
 Not part of the test suite.
 """
@@ -27,6 +43,7 @@ import contextlib
 import json
 import os
 import random
+import resource
 import signal
 import socket
 import statistics
@@ -66,6 +83,13 @@ class Stats:
         self.finished = 0
         self.connected = 0
         self.measuring = False
+        self.inflight = 0  # moves sent and not yet answered (ack or error)
+
+
+# Games being created at once (HTTP requests in flight). httpx's pool scans every waiting request
+# whenever a connection frees up: thousands waiting on it made the load generator, not the server,
+# the bottleneck (and timed requests out in the pool), so the waiting is done here instead.
+CREATING = 48
 
 
 async def player(
@@ -76,11 +100,12 @@ async def player(
     stop: asyncio.Event,
     client: httpx.AsyncClient,
     index: int,
+    creating: asyncio.Semaphore,
 ) -> None:
     rng = random.Random(index)
     while not stop.is_set():
         try:
-            await one_game(base, ws_base, args, stats, stop, client, rng)
+            await one_game(base, ws_base, args, stats, stop, client, rng, creating)
         except Exception as exc:  # counted, never silent: a game that could not be played
             name = f"client-{type(exc).__name__}"
             stats.errors[name] = stats.errors.get(name, 0) + 1
@@ -95,22 +120,24 @@ async def one_game(
     stop: asyncio.Event,
     client: httpx.AsyncClient,
     rng: random.Random,
+    creating: asyncio.Semaphore,
 ) -> None:
     if not stop.is_set():
         seats = [{"kind": "human"}] + [
             {"kind": "bot", "bot": args.bot, "strength": 1.0} for _ in range(args.players - 1)
         ]
-        response = await client.post(
-            f"{base}/api/games",
-            json={
-                "game": args.game,
-                "seats": seats,
-                "you": 0,
-                "bot_delay": args.bot_delay,
-                "seed": rng.randrange(1 << 40),
-                "practice": True,
-            },
-        )
+        async with creating:
+            response = await client.post(
+                f"{base}/api/games",
+                json={
+                    "game": args.game,
+                    "seats": seats,
+                    "you": 0,
+                    "bot_delay": args.bot_delay,
+                    "seed": rng.randrange(1 << 40),
+                    "practice": True,
+                },
+            )
         response.raise_for_status()
         created = response.json()
         async with websockets.connect(
@@ -138,6 +165,7 @@ async def one_game(
                 ref = f"r{refs}"
                 pending[ref] = time.perf_counter()
                 stats.sent += 1
+                stats.inflight += 1
                 await ws.send(
                     json.dumps(
                         {
@@ -159,12 +187,15 @@ async def one_game(
                     kind = frame["type"]
                     if kind == "ack":
                         started = pending.pop(frame["ref"], None)
-                        if started is not None and stats.measuring:
-                            stats.latencies.append(time.perf_counter() - started)
+                        if started is not None:
+                            stats.inflight -= 1
+                            if stats.measuring:
+                                stats.latencies.append(time.perf_counter() - started)
                         continue
                     if kind == "error":
                         stats.errors[frame["error"]] = stats.errors.get(frame["error"], 0) + 1
-                        pending.pop(str(frame.get("ref")), None)
+                        if pending.pop(str(frame.get("ref")), None) is not None:
+                            stats.inflight -= 1
                         continue
                     if kind not in ("snapshot", "update"):
                         continue
@@ -179,6 +210,7 @@ async def one_game(
             finally:
                 if turn_task is not None:
                     turn_task.cancel()
+                stats.inflight -= len(pending)
                 stats.connected -= 1
 
 
@@ -191,6 +223,11 @@ def start_server(args: argparse.Namespace, workdir: Path) -> tuple[subprocess.Po
         # one load generator on loopback plays every game: no per-client limits
         "CANDLEBOX_REQUESTS_PER_SECOND": "0",
         "CANDLEBOX_MAX_OPEN_GAMES": "0",
+        # thousands of websockets in one process: above the default cap of 2048 connections
+        "CANDLEBOX_MAX_CONNECTIONS": str(max(2048, 2 * args.games + 256)),
+        # a bot worker holds a turn while its bot waits out the delay too: with the default 32 at
+        # once, one worker could play at most 32 / bot_delay turns a second for every game here
+        "CANDLEBOX_WORKER_GAMES": str(max(32, args.games)),
     }
     command = [sys.executable, "-m", "candlebox.cli", "serve", "--port", str(port), "--db", db]
     if args.processes > 1 or args.bot_workers:
@@ -208,6 +245,19 @@ def family(pid: int) -> list[int]:
             for child in task.read_text().split():
                 found += family(int(child))
     return found
+
+
+def machine_ticks() -> tuple[int, int]:
+    """(busy, total) clock ticks of all cores since boot, from /proc/stat."""
+    fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle = fields[3] + (fields[4] if len(fields) > 4 else 0)  # idle + iowait
+    return sum(fields) - idle, sum(fields)
+
+
+def own_cpu_seconds() -> float:
+    """CPU used by this process (the load generator) so far."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
 
 
 def cpu_seconds(pid: int) -> float:
@@ -228,6 +278,9 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
     limits = httpx.Limits(max_connections=64)
     async with httpx.AsyncClient(timeout=60, limits=limits) as client:
         for _ in range(1800):  # a loaded machine may take a minute to start several processes
+            if process is not None and process.poll() is not None:
+                log = (workdir / "server.log").read_text(errors="replace")[-1500:]
+                raise RuntimeError(f"the server exited while starting:\n{log}")
             with contextlib.suppress(httpx.HTTPError):
                 if (await client.get(f"{base}/api/meta")).status_code == 200:
                     break
@@ -237,27 +290,36 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
         stats = Stats()
         stop = asyncio.Event()
         tasks = []
+        creating = asyncio.Semaphore(CREATING)
         for index in range(args.games):
             tasks.append(
-                asyncio.create_task(player(base, ws_base, args, stats, stop, client, index))
+                asyncio.create_task(
+                    player(base, ws_base, args, stats, stop, client, index, creating)
+                )
             )
             if index % 50 == 49:
                 await asyncio.sleep(args.ramp / max(1, args.games / 50))
         opened = time.monotonic()
-        while stats.connected < args.games and time.monotonic() - opened < 120:
+        while stats.connected < args.games and time.monotonic() - opened < args.connect_wait:
             await asyncio.sleep(0.2)
         await asyncio.sleep(args.warmup)
         stats.measuring = True
         updates0, sent0 = stats.updates, stats.sent
+        concurrent_start = stats.connected
+        load_start = os.getloadavg()[0]
         pids = family(process.pid) if process else []
         cpu0 = sum(cpu_seconds(pid) for pid in pids) if process else float("nan")
+        own0, machine0 = own_cpu_seconds(), machine_ticks()
         began = time.monotonic()
         await asyncio.sleep(args.seconds)
         elapsed = time.monotonic() - began
         stats.measuring = False
         cpu1 = sum(cpu_seconds(pid) for pid in pids) if process else float("nan")
+        own1, machine1 = own_cpu_seconds(), machine_ticks()
+        server_alive = process is None or process.poll() is None
         updates, sent = stats.updates - updates0, stats.sent - sent0
         concurrent = stats.connected
+        unanswered = stats.inflight
         stop.set()
         await asyncio.wait(tasks, timeout=10)
         for task in tasks:
@@ -269,10 +331,13 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
         except subprocess.TimeoutExpired:
             process.kill()
     lat = [x * 1000 for x in stats.latencies]
+    busy = machine1[0] - machine0[0]
+    ticks = max(1, machine1[1] - machine0[1])
     return {
         "processes": args.processes,
         "bot_workers": args.bot_workers or (1 if args.processes > 1 else 0),
         "games": args.games,
+        "concurrent_at_start": concurrent_start,
         "concurrent_at_end": concurrent,
         "players_per_game": args.players,
         "bot": args.bot,
@@ -290,9 +355,50 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
             "mean": round(statistics.fmean(lat), 2) if lat else None,
         },
         "errors": stats.errors,
+        "unanswered": unanswered,
+        "server_alive_at_end": server_alive,
         "games_finished": stats.finished,
         "server_cpu_percent": round(100 * (cpu1 - cpu0) / elapsed, 1) if process else None,
+        "client_cpu_percent": round(100 * (own1 - own0) / elapsed, 1),
+        "machine_busy_percent": round(100 * busy / ticks, 1),
+        "cores": os.cpu_count(),
+        "load_average": [round(load_start, 2), round(os.getloadavg()[0], 2)],
+        "at": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()),
     }
+
+
+def configuration(text: str) -> tuple[int, int, str]:
+    """``"2x1000"`` → (2 processes, 1000 games, "workers"); ``"1x100@inline"``: bots in the web
+    process."""
+    size, _, bots = text.strip().partition("@")
+    processes, _, games = size.partition("x")
+    if not processes.isdigit() or not games.isdigit() or bots not in ("", "inline", "workers"):
+        raise ValueError(f"--matrix: {text!r} is not PROCESSESxGAMES[@inline|@workers]")
+    if bots == "inline" and int(processes) > 1:
+        raise ValueError(f"--matrix: {text!r}: several processes need the bots in workers")
+    return int(processes), int(games), bots or "workers"
+
+
+def run_matrix(args: argparse.Namespace, postgres: Any) -> list[dict[str, Any]]:
+    """Each configuration in turn on a fresh database, its result written out as it ends."""
+    results: list[dict[str, Any]] = []
+    for processes, games, bots in args.matrix:
+        one = argparse.Namespace(**vars(args))
+        one.processes, one.games = processes, games
+        one.bot_workers = 0 if bots == "inline" else max(1, args.bot_workers)
+        if postgres is not None:
+            one.db = postgres.new_database()
+        print(f"{processes} process(es), {games} games, bots {bots} ...", file=sys.stderr)
+        try:
+            report = asyncio.run(main(one))
+        except RuntimeError as exc:  # reported as what happened, and the next one runs
+            report = {"processes": processes, "games": games, "failed": str(exc)}
+        report["bots_in"] = bots
+        results.append(report)
+        print(json.dumps(report), file=sys.stderr)
+        if args.out:
+            Path(args.out).write_text(json.dumps(results, indent=2) + "\n")
+    return results
 
 
 def parse() -> argparse.Namespace:
@@ -303,6 +409,12 @@ def parse() -> argparse.Namespace:
     parser.add_argument("--seconds", type=float, default=60, help="measured time (default 60)")
     parser.add_argument("--warmup", type=float, default=5, help="seconds before measuring")
     parser.add_argument("--ramp", type=float, default=10, help="seconds to open all games over")
+    parser.add_argument(
+        "--connect-wait",
+        type=float,
+        default=120,
+        help="seconds to wait for every game to be connected before measuring anyway",
+    )
     parser.add_argument("--think", type=float, default=2.0, help="a player's mean thinking time, s")
     parser.add_argument("--bot-delay", type=float, default=1.0, help="the server's bot delay, s")
     parser.add_argument("--players", type=int, default=2, help="seats per game (1 player + bots)")
@@ -319,7 +431,18 @@ def parse() -> argparse.Namespace:
     parser.add_argument(
         "--start-postgres", action="store_true", help="run a private PostgreSQL for the test"
     )
+    parser.add_argument(
+        "--matrix",
+        default=None,
+        help="configurations run back to back: PROCESSESxGAMES[@inline|@workers],...",
+    )
+    parser.add_argument("--out", default=None, help="write the results (a JSON list) here")
     args = parser.parse_args()
+    if args.matrix is not None:
+        try:
+            args.matrix = [configuration(item) for item in args.matrix.split(",")]
+        except ValueError as exc:
+            parser.error(str(exc))
     for name in ("url", "db"):
         value = getattr(args, name)
         if value and not any(h in value for h in ("127.0.0.1", "localhost", "[::1]", "sqlite")):
@@ -343,8 +466,13 @@ if __name__ == "__main__":
         postgres = start_postgres()
         arguments.db = postgres.new_database()
     try:
-        report = asyncio.run(main(arguments))
+        if arguments.matrix is not None:
+            output: Any = run_matrix(arguments, postgres)
+        else:
+            output = asyncio.run(main(arguments))
+            if arguments.out:
+                Path(arguments.out).write_text(json.dumps(output, indent=2) + "\n")
     finally:
         if postgres is not None:
             postgres.stop()
-    print(json.dumps(report, indent=2))
+    print(json.dumps(output, indent=2))

@@ -10,8 +10,9 @@ Reviews: ``POST /api/games/{id}/review`` ``{"seat": N}`` on a finished game (pub
 file) queues one job per decision of that seat (``analysis.review_move``: a plain function of plain
 data) on a ``ProcessPoolExecutor`` of ``REVIEW_WORKERS`` processes, at most ``MAX_REVIEWS`` reviews
 at once; ``GET`` the same path with ``?seat=N`` reports the progress, then the review, which is stored
-with the game (the ``reviews`` table) and served from there afterwards. Whoever rebuilds how bots
-run (several processes, PostgreSQL) can move ``review_move`` into their workers as it is.
+with the game (the ``reviews`` table) and served from there afterwards. When bots run in workers
+(``bots = "workers"``, several processes on PostgreSQL) the review is queued in the database instead
+and a bot worker computes it (candlebox/server/reviewing.py); any web process reports its progress.
 """
 
 from __future__ import annotations
@@ -23,11 +24,14 @@ import multiprocessing
 import time
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
+from functools import partial
 from typing import Any
 
 from sqlalchemy import insert, select
+from sqlalchemy.exc import IntegrityError
 
 from candlebox import analysis
+from candlebox.server import reviewing
 from candlebox.server.errors import Rejected
 from candlebox.server.live import LiveGame
 from candlebox.server.registry import LiveGames
@@ -37,7 +41,6 @@ log = logging.getLogger("candlebox.server")
 
 HINT_SECONDS = 1.0  # a hint's search, capped by Settings.max_bot_seconds
 HINT_EVERY = 3.0  # seconds between two hints of one seat
-REVIEW_SECONDS = 0.5  # a review's search per decision
 REVIEW_WORKERS = 1
 MAX_REVIEWS = 2  # reviews computed at once; more are refused (429) until one finishes
 
@@ -63,6 +66,9 @@ class Coach:
         self.thinking: set[tuple[str, int]] = set()
         self.jobs: dict[tuple[str, int], _Job] = {}
         self._pool: Executor | None = None
+        # bots in workers: reviews are queued in the database for them (reviewing.py)
+        self.queued = registry.settings.bots == "workers"
+        self.review_seconds = registry.settings.review_seconds
 
     def pool(self) -> Executor:
         if self._pool is None:
@@ -116,10 +122,12 @@ class Coach:
         key = (game_id, seat)
         if key in self.jobs or await self._stored(game_id, seat) is not None:
             return await self.review(game_id, seat)
-        if len(self.jobs) >= MAX_REVIEWS:
+        if not self.queued and len(self.jobs) >= MAX_REVIEWS:
             raise Rejected("busy", "the server is reviewing other games; try again shortly", 429)
         saved = live.state.to_json()
         numbers = await asyncio.to_thread(analysis.decisions_of, saved, seat)
+        if self.queued:
+            return await self._queue(game_id, seat, len(numbers))
         job = self.jobs[key] = _Job(len(numbers))
         asyncio.get_running_loop().create_task(self._run(live, seat, saved, numbers, job))
         log.info("reviewing seat %d of game %s: %d decisions", seat, game_id, len(numbers))
@@ -133,7 +141,7 @@ class Coach:
         try:
             for number in numbers:
                 decision = await loop.run_in_executor(
-                    self.pool(), _review_move, saved, seat, number, REVIEW_SECONDS
+                    self.pool(), _review_move, saved, seat, number, self.review_seconds
                 )
                 job.decisions.append(decision)
                 job.done += 1
@@ -148,6 +156,23 @@ class Coach:
             log.exception("review of seat %d of game %s failed", seat, live.id)
         finally:
             self.jobs.pop(key, None)
+
+    async def _queue(self, game_id: str, seat: int, total: int) -> dict[str, Any]:
+        op = partial(
+            reviewing.ask,
+            game_id=game_id,
+            seat=seat,
+            total=total,
+            seconds=self.review_seconds,
+            now=time.time(),
+        )
+        try:
+            await self.registry.writer.run(op)
+        except IntegrityError:
+            pass  # another process queued the same review at the same moment
+        else:
+            log.info("queued a review of seat %d of game %s: %d decisions", seat, game_id, total)
+        return await self.review(game_id, seat)
 
     async def _stored(self, game_id: str, seat: int) -> dict[str, Any] | None:
         def read() -> str | None:
@@ -166,6 +191,19 @@ class Coach:
         job = self.jobs.get((game_id, seat))
         if job is not None:
             return {"status": "running", "done": job.done, "total": job.total}
+        if self.queued:
+            now = time.time()
+            found = await asyncio.to_thread(
+                reviewing.progress, self.registry.storage, game_id, seat, now
+            )
+            if found is not None:  # "queued": no worker has it (yet, or its lease ran out)
+                done, total = found.done, found.total
+                return {
+                    "status": "running",
+                    "done": done,
+                    "total": total,
+                    "queued": not found.claimed,
+                }
         stored = await self._stored(game_id, seat)
         if stored is None:
             await self.registry.any_game(game_id)  # 404 for a game that does not exist

@@ -66,6 +66,7 @@ class Settings:
     bots: str = "inline"
     bot_lease: float = 30.0  # seconds a bot worker holds a claimed turn before others may take it
     worker_games: int = 32  # turns one bot worker plays at once (thinking or waiting its delay)
+    review_seconds: float = 0.5  # a post-game review's search per decision (issue 16)
     # /metrics (Prometheus text) answers only these client addresses; empty: nobody (off)
     metrics_from: tuple[str, ...] = ("127.0.0.1", "::1")
     json_logs: bool = False  # one JSON object per log line (for a log collector)

@@ -47,6 +47,8 @@ class LiveGame:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     watchers: dict[int | None, set[Connection]] = field(default_factory=dict)
     away_since: dict[int, float] = field(default_factory=dict)  # seat -> when its last link went
+    # seat -> until when another web process has a connection of it (candlebox/server/presence.py)
+    elsewhere: dict[int, float] = field(default_factory=dict)
     log_lengths: dict[int | None, int] = field(default_factory=dict)  # entries each watcher has
     bots: dict[int, Any] = field(default_factory=dict)
     bot_tasks: dict[int, asyncio.Task[None]] = field(default_factory=dict)
@@ -80,7 +82,8 @@ class LiveGame:
         return self.record.seats[number]
 
     def connected(self, seat: int) -> bool:
-        return bool(self.watchers.get(seat))
+        """A connection of ``seat`` is open here, or (several processes) in another process."""
+        return bool(self.watchers.get(seat)) or self.elsewhere.get(seat, 0.0) > time.time()
 
     def has_open_seat(self) -> bool:
         return any(s.kind == "human" and s.token_hash is None for s in self.record.seats)

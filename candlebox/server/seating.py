@@ -13,16 +13,24 @@ from candlebox.server import security
 from candlebox.server.bodies import BotSpec, ClaimSpec
 from candlebox.server.errors import Rejected
 from candlebox.server.live import Connection, LiveGame
+from candlebox.server.presence import Presence
 from candlebox.server.registry import LiveGames
 from candlebox.server.storage import Storage
 
 
 class Seating:
-    def __init__(self, games: LiveGames, schedule_bots: Callable[[LiveGame], None]) -> None:
+    def __init__(
+        self,
+        games: LiveGames,
+        schedule_bots: Callable[[LiveGame], None],
+        presence: Presence | None = None,
+    ) -> None:
         self.games = games
         self.settings = games.settings
         self.frames = games.frames
         self.schedule_bots = schedule_bots
+        # who is connected through other processes (several on PostgreSQL); None: this one only
+        self.presence = presence
 
     def _seat_of(self, live: LiveGame, seat: int) -> None:
         if live.over:
@@ -68,6 +76,8 @@ class Seating:
             if record.kind == "bot":
                 raise Rejected("taken", f"a bot already plays seat {seat}", 409)
             if by != seat and record.token_hash is not None:
+                if self.presence is not None:  # connected through another process?
+                    await self.presence.refresh(live)
                 self._check_away(live, seat)
             try:
                 name = botlib.check(
@@ -135,6 +145,8 @@ class Seating:
         live.watchers.setdefault(conn.seat, set()).add(conn)
         if conn.seat is not None and first:
             live.away_since.pop(conn.seat, None)
+            if self.presence is not None:
+                self.presence.changed(live, conn.seat, connected=True)
             self.frames.broadcast_seats(live)
 
     def detach(self, live: LiveGame, conn: Connection) -> None:
@@ -147,6 +159,8 @@ class Seating:
             live.log_lengths.pop(conn.seat, None)
             if conn.seat is not None:
                 live.away_since[conn.seat] = time.time()
+                if self.presence is not None:
+                    self.presence.changed(live, conn.seat, connected=False)
                 self.frames.broadcast_seats(live)
 
 

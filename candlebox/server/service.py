@@ -34,6 +34,7 @@ from candlebox.server.live import Connection, LiveGame
 from candlebox.server.lobby import Lobby, Page
 from candlebox.server.moves import Moves
 from candlebox.server.notify import CatchUp, Listener
+from candlebox.server.presence import Presence
 from candlebox.server.registry import LiveGames
 from candlebox.server.seating import Seating
 from candlebox.server.storage import Storage
@@ -48,7 +49,8 @@ class GameService:
         self.registry = LiveGames(settings, storage or Storage(settings.db), self.frames)
         self.bots = BotPlayers(self.registry, self._bot_move)
         self.moves = Moves(self.registry, self.bots.schedule)
-        self.seating = Seating(self.registry, self.bots.schedule)
+        self.presence = Presence(self.registry)  # who is connected, across processes
+        self.seating = Seating(self.registry, self.bots.schedule, self.presence)
         self.pages = Lobby(self.registry)
         self.sweeper = Sweeper(self.registry)
         self.leaving = Leaving(self.registry)
@@ -58,6 +60,7 @@ class GameService:
         self.catching = CatchUp(self.registry, self.bots.schedule)
         self.listener: Listener | None = None
         self.listening: asyncio.Task[None] | None = None
+        self.beating: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------------ start and stop
     async def start(self) -> None:
@@ -81,8 +84,17 @@ class GameService:
         if self.settings.sweep_every > 0:
             self.sweeping = asyncio.create_task(self.sweeper.forever())
         if self.registry.shared:
-            self.listener = Listener(self.registry.storage.url, self.catching.heard)
+            self.listener = Listener(self.registry.storage.url, self._heard)
             self.listening = asyncio.create_task(self.listener.forever())
+            self.beating = asyncio.create_task(self.presence.forever())
+
+    def _heard(self, game_id: str, what: str) -> None:
+        """Another process's notification: who is connected, a review queued (for the bot
+        workers: nothing to do here), or a move or seat change to catch up with."""
+        if what == "presence":
+            self.presence.heard(game_id)
+        elif what != "review":
+            self.catching.heard(game_id, what)
 
     async def stop(self) -> None:
         self.registry.closed = True
@@ -92,6 +104,8 @@ class GameService:
             tasks.append(self.sweeping)
         if self.listening is not None:
             tasks.append(self.listening)
+        if self.beating is not None:
+            tasks.append(self.beating)
         await self.catching.stop()
         for task in tasks:
             task.cancel()
@@ -102,12 +116,15 @@ class GameService:
                     conn.close()
         self.bots.stop()
         self.coach.close()
+        await self.presence.stop()
         await asyncio.to_thread(self.registry.writer.close)
         self.registry.storage.close()
 
     # ------------------------------------------------------------------ finding games and seats
     async def any_game(self, game_id: str) -> LiveGame:
-        return await self.registry.any_game(game_id)
+        live = await self.registry.any_game(game_id)
+        await self.presence.first_look(live)  # several processes: who is connected elsewhere
+        return live
 
     def current(self, live: LiveGame) -> LiveGame:
         """The game object now held for ``live``'s id (a resync may have replaced it)."""
@@ -179,7 +196,7 @@ class GameService:
 
     async def describe(self, game_id: str) -> dict[str, Any]:
         """The game and its seats (public)."""
-        live = await self.registry.any_game(game_id)
+        live = await self.any_game(game_id)
         return {"game": self.frames.game_public(live), "seats": self.frames.seats_public(live)}
 
     async def claim(self, game_id: str, seat: int, claim: bodies.ClaimSpec) -> str:

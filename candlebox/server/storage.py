@@ -272,6 +272,39 @@ reviews = Table(
     PrimaryKeyConstraint("game_id", "seat", name="reviews_game_seat"),
 )
 
+# Reviews computed by bot workers (``bots = "workers"``; candlebox/server/reviewing.py): one row per
+# review asked for and not yet stored, claimed like a bot turn (a lease); the decisions reviewed so
+# far are kept in the row, so any web process can report the progress and a worker that dies
+# mid-review costs only the decision it was on.
+review_jobs = Table(
+    "review_jobs",
+    metadata,
+    Column("game_id", String(32), ForeignKey("games.id"), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("total", Integer, nullable=False),  # decisions to review
+    Column("decisions", Text, nullable=False),  # JSON list: those reviewed so far, in order
+    Column("seconds", Float, nullable=False),  # the search time per decision
+    Column("asked_at", Float, nullable=False),
+    Column("lease_until", Float, nullable=False),  # 0: claimable now
+    Column("worker", String(64), nullable=True),
+    PrimaryKeyConstraint("game_id", "seat", name="review_jobs_game_seat"),
+)
+
+# Who is connected to which seat, for several web processes (candlebox/server/presence.py): one row
+# per (game, seat, process) that has or had a websocket of that seat, refreshed while connected and
+# trusted until ``expires`` (a process killed with its sockets open stops refreshing).
+presence = Table(
+    "presence",
+    metadata,
+    Column("game_id", String(32), ForeignKey("games.id"), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("process", String(64), nullable=False),
+    Column("connected", Boolean, nullable=False),
+    Column("seen", Float, nullable=False),  # the last time the seat was known connected here
+    Column("expires", Float, nullable=False),  # a connected row is believed until then
+    PrimaryKeyConstraint("game_id", "seat", "process", name="presence_game_seat_process"),
+)
+
 
 # Two processes creating the same missing tables at once (``serve --workers N`` on a fresh database,
 # several machines starting together, a command opening the server's SQLite file as it starts) make

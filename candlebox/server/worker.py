@@ -6,7 +6,8 @@ than the server's ``max_bot_seconds``, no sooner than the game's bot delay) and 
 through the same path as a client's (:class:`~candlebox.server.moves.Moves`: the ``(game_id,
 number)`` key, the notification to the web processes). A worker killed mid-thought loses nothing: its
 lease runs out and another worker (or itself, restarted) claims the turn again. It wakes on the
-database's notifications and otherwise looks for work every ``POLL`` seconds.
+database's notifications and otherwise looks for work every ``POLL`` seconds. It also computes the
+post-game reviews web processes queue (candlebox/server/reviewing.py), ``REVIEWS_AT_ONCE`` at a time.
 """
 
 from __future__ import annotations
@@ -27,10 +28,12 @@ from candlebox.server.live import LiveGame
 from candlebox.server.moves import Moves
 from candlebox.server.notify import Listener
 from candlebox.server.registry import LiveGames
+from candlebox.server.reviewing import Reviewer
 from candlebox.server.storage import Storage
 
 log = logging.getLogger("candlebox.worker")
 POLL = 1.0  # seconds between looks for work when no notification came
+REVIEWS_AT_ONCE = 1  # reviews one worker computes at once (each a search per decision, in a thread)
 
 
 class BotWorker:
@@ -42,6 +45,9 @@ class BotWorker:
         self.bots = BotPlayers(self.games, self.moves.submit)
         self.wake = asyncio.Event()
         self.playing: set[asyncio.Task[None]] = set()
+        self.reviewer = Reviewer(self.games, self.name)
+        self.reviewing: set[asyncio.Task[None]] = set()
+        self.review_look = 0.0  # when to look for queued reviews next (a notification: at once)
         self.checked: set[str] = set()  # games whose stored bot seats were checked
         self.played = 0
 
@@ -50,7 +56,7 @@ class BotWorker:
         stop = stop or asyncio.Event()
         listening = None
         if self.games.shared:
-            listener = Listener(self.games.storage.url, lambda _game, _what: self.wake.set())
+            listener = Listener(self.games.storage.url, self._heard)
             listening = asyncio.create_task(listener.forever())
         log.info("bot worker %s started", self.name)
         try:
@@ -61,6 +67,7 @@ class BotWorker:
                     task = asyncio.create_task(self.play(game_id, number))
                     self.playing.add(task)
                     task.add_done_callback(self.playing.discard)
+                await self._claim_reviews()
                 if claimed and len(claimed) == room:
                     await asyncio.sleep(0.01)  # more may be waiting: look again soon
                     continue
@@ -78,6 +85,24 @@ class BotWorker:
         finally:
             for task in waits:
                 task.cancel()
+
+    def _heard(self, _game_id: str, what: str) -> None:
+        if what == "review":
+            self.review_look = 0.0
+        self.wake.set()
+
+    async def _claim_reviews(self) -> None:
+        """Queued reviews, looked for on their own notification or every ``POLL`` seconds (not on
+        every move's notification: that would be a second transaction for each)."""
+        room = REVIEWS_AT_ONCE - len(self.reviewing)
+        now = time.monotonic()
+        if room <= 0 or now < self.review_look:
+            return
+        self.review_look = now + POLL
+        for job in await self.reviewer.claim(room):
+            task = asyncio.create_task(self.reviewer.run(job))
+            self.reviewing.add(task)
+            task.add_done_callback(self.reviewing.discard)
 
     async def _claim(self, room: int) -> list[tuple[str, int]]:
         op = partial(
@@ -151,7 +176,7 @@ class BotWorker:
         return None
 
     async def close(self, listening: asyncio.Task[None] | None) -> None:
-        tasks = list(self.playing)
+        tasks = [*self.playing, *self.reviewing]
         if listening is not None:
             tasks.append(listening)
         for task in tasks:

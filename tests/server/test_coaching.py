@@ -6,10 +6,8 @@ import random
 import time
 from typing import Any
 
-import pytest
 from sqlalchemy import inspect, text
 
-from candlebox.server import coaching
 from candlebox.server.storage import Storage
 from tests.server.conftest import all_human, auth, create, make_client, play_random, state
 
@@ -59,11 +57,8 @@ def test_hints_refused_between_humans_unless_the_table_allowed_them(client: Any)
     assert refused.status_code == 409
 
 
-def test_review_runs_in_a_worker_reports_progress_and_is_stored(
-    sqlite_url: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(coaching, "REVIEW_SECONDS", 0.02)
-    with make_client(sqlite_url) as client:
+def test_review_runs_in_a_worker_reports_progress_and_is_stored(sqlite_url: str) -> None:
+    with make_client(sqlite_url, review_seconds=0.02) as client:
         game_id, tokens = all_human(client, 2, options={"max_turns": 4})
         early = client.post(f"/api/games/{game_id}/review", json={"seat": 0})
         assert early.status_code == 409  # not over yet
