@@ -3,19 +3,12 @@
 
 import { api, joinLink, myGames, remember } from "./api.js";
 import { lobbyPanel } from "./learn.js";
+import { LEVELS } from "./thinking.js";
 import { clear, h, roving, toast } from "./ui.js";
 import { lookUp, mineCard, seatsLine } from "./mygames.js";
 
 const $ = (id) => document.getElementById(id);
 const SPEEDS = [["Fast", 0], ["Normal", 0.8], ["Slow", 2]];
-// One list of opponents a player understands. The server turns a level name into the bot's settings;
-// the strength is sent too for a server that does not know the level names yet.
-const OPPONENTS = [
-  { level: "beginner", label: "Beginner bot (plays at random)", bot: "random" },
-  { level: "easy", label: "Easy bot", bot: "heuristic", strength: 0.35 },
-  { level: "medium", label: "Medium bot", bot: "heuristic", strength: 0.7 },
-  { level: "hard", label: "Hard bot", bot: "heuristic", strength: 1.0 },
-];
 // Options that fix chance or cut a game short: for practising a situation, not for a normal game.
 const PRACTICE = new Set(["deck", "decks", "first_player", "houses", "max_turns"]);
 // Options the lobby never offers (a folder on the server's disk is not a player's business).
@@ -51,9 +44,10 @@ function defaultSeat(i) {
   return i === 0 ? { kind: "you" } : { kind: "bot", level: "medium" };
 }
 
+// One list of opponents a player understands: the game's own levels (the server's meta, weakest
+// first), sent by name; the server knows which bot and settings each level is in that game.
 function opponents() {
-  const bots = gameMeta().bots;
-  return OPPONENTS.filter((o) => bots.includes(o.bot));
+  return (gameMeta().levels || []).map((l) => ({ level: l.name, label: LEVELS[l.name] || l.name, doc: l.doc }));
 }
 
 function chooseGame(id) {
@@ -119,9 +113,11 @@ function seatRow(i) {
     }, `Seat ${i + 1}`),
   );
   if (seat.kind === "bot") {
+    const chosen = opponents().find((o) => o.level === seat.level);
     config.append(
       h("select", { "aria-label": `Seat ${i + 1} opponent`, onchange: (e) => ((seat.level = e.target.value), render()) },
         opponents().map((o) => h("option", { value: o.level, selected: o.level === seat.level }, o.label))),
+      h("span.note.level-doc", chosen ? chosen.doc : ""),
     );
   } else if (seat.kind === "human") {
     config.append(h("span.note", "gets a join link"));
@@ -233,10 +229,7 @@ function render() {
     if (yourName) localStorage.setItem("candlebox.name", yourName);
     const youSeat = form.seats.findIndex((s) => s.kind === "you");
     const seats = form.seats.map((s, i) => {
-      if (s.kind === "bot") {
-        const o = OPPONENTS.find((x) => x.level === s.level);
-        return { kind: "bot", bot: o.bot, level: o.level, strength: o.strength };
-      }
+      if (s.kind === "bot") return { kind: "bot", level: s.level };
       if (s.kind === "you") return { kind: "human", name: yourName || undefined };
       return { kind: "human", name: `Player ${i + 1}` };
     });
