@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -33,7 +34,7 @@ def test_a_level_takes_no_parameters_and_an_unknown_name_lists_the_levels() -> N
         config.parse_bots("genius", [1], game)
 
 
-def test_play_and_simulate_offer_the_levels_by_name() -> None:
+def test_play_and_simulate_offer_the_levels_by_name(tmp_path: Path) -> None:
     played = run(
         "play",
         "candle-quest",
@@ -43,6 +44,8 @@ def test_play_and_simulate_offer_the_levels_by_name() -> None:
         "easy,beginner",
         "-o",
         "max_turns=3",
+        "--save",
+        str(tmp_path / "g.json"),
         input="quit\n",
     )
     assert played.exit_code == 0, played.output
