@@ -30,6 +30,7 @@ const form = {
   options: {},
   speed: 0.8,
   public: true,
+  hints: false,
 };
 
 function gameMeta() {
@@ -211,6 +212,9 @@ function render() {
   box.append(h("div.form-row", h("label", { htmlFor: "your-name" }, "Your name"), name));
   const listed = h("input", { type: "checkbox", id: "listed", checked: form.public, onchange: (e) => (form.public = e.target.checked) });
   box.append(h("div.form-row", h("label", { htmlFor: "listed" }, "Open to all"), listed, h("span.note", "list the free seats in the lobby (otherwise only join links work)")));
+  // the table's "hints": true (issue 16): every player may ask the coach; the game page says so to all
+  const hints = h("input", { type: "checkbox", id: "allow-hints", checked: form.hints, onchange: (e) => (form.hints = e.target.checked) });
+  box.append(h("div.form-row", h("label", { htmlFor: "allow-hints" }, "Allow hints for everyone"), hints, h("span.note", "every player may ask the coach for hints; everyone at the table sees that they may")));
   const offered = variant.options.filter((o) => !HIDDEN.has(o.name));
   const rules = offered.filter((o) => !PRACTICE.has(o.name));
   const practice = offered.filter((o) => PRACTICE.has(o.name));
@@ -239,7 +243,7 @@ function render() {
         body: {
           game: form.game, variant: form.variant, options: form.options, seats,
           practice: Object.keys(form.options).some((name) => PRACTICE.has(name)),
-          you: youSeat >= 0 ? youSeat : null, bot_delay: form.speed, public: form.public,
+          you: youSeat >= 0 ? youSeat : null, bot_delay: form.speed, public: form.public, hints: form.hints,
         },
       });
       remember(created.id, {
