@@ -11,7 +11,7 @@ bot does not play the game is simply not offered for it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 # The ladder's names, weakest first: what players pick from, whatever bot plays each.
@@ -24,18 +24,27 @@ class Level:
     bot: str  # a bot's registry name: "random", "heuristic", "ismcts", ...
     params: dict[str, Any] = field(default_factory=dict, hash=False)  # the bot's own parameters
     doc: str = ""  # for players: how this opponent plays, in a few words
+    # Measured (bench/levels.py): the games it finished ahead of the level below (a tie: a half) and
+    # the games they played together, shown to players in the lobby; None: not measured.
+    ahead: tuple[float, int] | None = None
 
 
-def ladder(easy_epsilon: float = 0.65, hard_iterations: int = 100) -> tuple[Level, ...]:
+def ladder(
+    easy_epsilon: float = 0.65,
+    hard_iterations: int = 100,
+    ahead: dict[str, tuple[float, int]] | None = None,
+) -> tuple[Level, ...]:
     """The usual four levels: the random bot; the heuristic making a random move with chance
-    ``easy_epsilon``; the heuristic; the ISMCTS search at ``hard_iterations`` per decision."""
+    ``easy_epsilon``; the heuristic; the ISMCTS search at ``hard_iterations`` per decision.
+    ``ahead`` holds each level's measured record against the level below (see :class:`Level`)."""
     if not 0.0 < easy_epsilon < 1.0:
         raise ValueError(f"easy_epsilon is a chance between 0 and 1, got {easy_epsilon!r}")
     if isinstance(hard_iterations, bool) or not isinstance(hard_iterations, int):
         raise ValueError(f"hard_iterations is a whole number, got {hard_iterations!r}")
     if hard_iterations < 1:
         raise ValueError(f"hard_iterations is at least 1, got {hard_iterations}")
-    return (
+    record = ahead or {}
+    levels = (
         Level("beginner", "random", {}, "plays any legal move at random"),
         Level(
             "easy",
@@ -51,6 +60,7 @@ def ladder(easy_epsilon: float = 0.65, hard_iterations: int = 100) -> tuple[Leve
             "looks ahead: tries its moves out in many imagined games before choosing",
         ),
     )
+    return tuple(replace(level, ahead=record.get(level.name)) for level in levels)
 
 
 def check_ladder(levels: tuple[Level, ...]) -> None:

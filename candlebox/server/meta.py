@@ -54,7 +54,13 @@ def game_meta(game_id: str) -> dict[str, Any]:
         "bots": [name for name in botregistry.available() if botlib.plays(name, game_id)],
         # the opponents the lobby offers by name, weakest first (bench/levels.py measures them)
         "levels": [
-            {"name": level.name, "bot": level.bot, "params": dict(level.params), "doc": level.doc}
+            {
+                "name": level.name,
+                "bot": level.bot,
+                "params": dict(level.params),
+                "doc": level.doc,
+                "ahead": level.ahead,  # measured: [games ahead of the level below, games]
+            }
             for level in botlib.levels(game_id)
         ],
     }

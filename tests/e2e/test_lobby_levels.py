@@ -1,5 +1,5 @@
-"""The lobby's create form (issue 16): each game's own opponent levels, with a line on how each plays,
-and "Allow hints for everyone", which the new table carries (``hints``) and its game page shows.
+"""The lobby's create form (issue 16): each game's own opponent levels, with a line on how each plays
+(and "How strong are the bots?" for all of them), and "Allow hints for everyone", which the new table carries (``hints``) and its game page shows.
 Screenshots of the form at a phone's, a laptop's and a large screen's size."""
 
 from __future__ import annotations
@@ -26,6 +26,12 @@ def test_the_opponents_are_the_games_levels_and_hints_can_be_allowed(
     select.select_option("hard")
     hard = next(level for level in game.levels if level.name == "hard")
     assert page.inner_text(".level-doc") == hard.doc
+    page.locator('[aria-label="Players"] button', has_text="3").click()
+    page.click(".level-help summary")  # "How strong are the bots?": every level, how it plays
+    helped = page.inner_text(".level-help")
+    assert all(level.doc in helped for level in game.levels)
+    page.locator('[aria-label="Players"] button', has_text="2").click()  # a redraw keeps it open
+    assert page.locator(".level-help").get_attribute("open") is not None
     page.locator('[aria-label="Players"] button', has_text="3").click()
     page.locator('[aria-label="Seat 3"] button', has_text="Friend").click()
     hints = page.locator("#allow-hints")

@@ -31,6 +31,7 @@ const form = {
   speed: 0.8,
   public: true,
   hints: false,
+  levelHelp: false,
 };
 
 function gameMeta() {
@@ -126,6 +127,22 @@ function seatRow(i) {
   return h("div.seat-row", h("span.seat-no", `Seat ${i + 1}`), config);
 }
 
+/** "How strong are the bots?": each level of this game, how it plays and how it did in our tests. */
+function levelHelp() {
+  const levels = gameMeta().levels || [];
+  const items = levels.map((level, i) => {
+    const name = LEVELS[level.name] || level.name;
+    const below = i > 0 ? LEVELS[levels[i - 1].name] || levels[i - 1].name : null;
+    const tested = level.ahead && below
+      ? ` In our test games it finished ahead of the ${below} ${Math.round(level.ahead[0])} times in ${level.ahead[1]}.`
+      : "";
+    return h("li", h("strong", name), `: ${level.doc}.${tested}`);
+  });
+  // stays open across the form's redraws (a change of seat or game redraws it)
+  return h("details.level-help", { open: form.levelHelp, ontoggle: (e) => (form.levelHelp = e.target.open) },
+    h("summary", "How strong are the bots?"), h("ul", items));
+}
+
 function optionInput(opt) {
   const id = `opt-${opt.name}`;
   const current = form.options[opt.name];
@@ -205,6 +222,7 @@ function render() {
   for (let n = low; n <= high; n++) counts.push([String(n), n]);
   box.append(h("div.form-row", h("label", "Players"), segmented(counts, form.players, choosePlayers, "Players")));
   box.append(h("div.seat-rows", form.seats.map((_, i) => seatRow(i))));
+  if (form.seats.some((s) => s.kind === "bot")) box.append(levelHelp());
   if (form.seats.some((s) => s.kind === "bot")) {
     box.append(h("div.form-row", h("label", "Bot speed"), segmented(SPEEDS, form.speed, (s) => ((form.speed = s), render()), "Bot speed")));
   }
