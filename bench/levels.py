@@ -13,8 +13,9 @@ Games are seeded (game ``i`` of a kind: seed ``--seed + i``; bots' seeds follow 
 the line-up's level definitions, so a run stopped half-way resumes where it was (rows of a level whose
 definition changed since are not reused). ``--report`` only reads the file.
 
-Per level it prints the rating (openskill Plackett–Luce over the full finishing order of every game:
-winners first, the others by score; mu, sigma, ordinal mu − 3 sigma), its share of wins at the tables,
+Per level it prints the rating (openskill Plackett–Luce over the full finishing order of every table,
+as the game's standings give it, and of as many 2-player games of each pair as there are tables; mu,
+sigma, ordinal mu − 3 sigma), its share of wins at the tables,
 and the share of games it finished ahead of the level below (a tie counts a half), at the tables and
 in the pairs, with Wilson 95% intervals; then whether the levels are strictly increasing (ratings in
 ladder order, and every level's "ahead of the level below" interval above one half: in its 2-player
@@ -260,7 +261,12 @@ def report(path: Path, games: list[str], markdown: bool) -> bool:
         names = [level.name for level in info.levels]
         tables = [r for r in rows if r["kind"] == "table"]
         pairs = [r for r in rows if r["kind"] == "pair"]
-        rated = rate([{**r, "bots": [s["level"] for s in r["levels"]]} for r in rows], finish)
+        # Rated on the tables (every game ranks every level) and as many 2-player games of each pair
+        # as there are tables: all of the cheap pairs' games would move the levels without a search
+        # far more often than Hard. The pairs still separate what a table leaves tied (16 Candies'
+        # losers share a place).
+        balanced = tables + [r for r in pairs if r["index"] < max(len(tables), 1)]
+        rated = rate([{**r, "bots": _names(r)} for r in balanced], finish)
         ratings = {r.bot: r for r in rated[1]} if rated else {}
         players = tables[0]["players"] if tables else table_players(game, len(names))
         print(
