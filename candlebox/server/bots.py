@@ -162,13 +162,32 @@ def seat_bot(
     return name, params_for(name, strength, params or {}, max_seconds)
 
 
+@cache
+def _defaults(name: str) -> dict[str, Any]:
+    """The bot's parameters as its constructor leaves them (read off its signature)."""
+    try:
+        sample = bots.make(name, seed=1)
+        found = inspect.signature(type(sample).__init__).parameters.values()
+    except (TypeError, ValueError):
+        return {}
+    return {p.name: p.default for p in found if p.default is not inspect.Parameter.empty}
+
+
+def _effective(name: str, params: dict[str, Any]) -> dict[str, Any]:
+    """What the bot plays with: its defaults and ``params``, without its thinking-time cap."""
+    merged = {**_defaults(name), **params}
+    return {key: value for key, value in merged.items() if key not in ("seed", "seconds")}
+
+
 def level_for(game_id: str | None, name: str | None, params: object) -> Level | None:
-    """The game's level that a stored seat's bot and parameters are (its thinking-time cap aside)."""
+    """The game's level that a stored seat's bot and parameters play as (the thinking-time cap
+    aside; a parameter left at the bot's default is that default: the heuristic bot with
+    ``epsilon=0`` is the plain heuristic)."""
     if game_id is None or name is None or not isinstance(params, dict):
         return None
-    own = {key: value for key, value in params.items() if key != "seconds"}
+    own = _effective(name, params)
     for level in candlebox.game_info(game_id).levels:
-        if level.bot == name and level.params == own:
+        if level.bot == name and _effective(level.bot, level.params) == own:
             return level
     return None
 

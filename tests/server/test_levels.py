@@ -53,10 +53,17 @@ def test_the_meta_lists_each_games_levels_weakest_first(client: TestClient) -> N
 
 def test_a_number_still_sets_the_chosen_bots_strength(client: TestClient) -> None:
     created = create(
-        client, [{"kind": "human"}, {"kind": "bot", "bot": "heuristic", "strength": 0.35}]
+        client,
+        [
+            {"kind": "human"},
+            {"kind": "bot", "bot": "heuristic", "strength": 0.35},
+            {"kind": "bot", "bot": "heuristic", "strength": 1.0},  # never a random move
+        ],
     )
-    stored = state(client, created["id"])["seats"][1]
-    assert (stored["bot"], stored["strength"], stored["level"]) == ("heuristic", 0.35, "easy")
+    shown = state(client, created["id"])["seats"][1:]
+    assert [(s["bot"], s["strength"]) for s in shown] == [("heuristic", 0.35), ("heuristic", 1.0)]
+    # named by the level each plays as: the plain heuristic is Medium now that Hard searches
+    assert [s["level"] for s in shown] == ["easy", "medium"]
 
 
 @pytest.mark.parametrize(
