@@ -14,12 +14,12 @@ the line-up's level definitions, so a run stopped half-way resumes where it was 
 definition changed since are not reused). ``--report`` only reads the file.
 
 Per level it prints the rating (openskill Plackett–Luce over the full finishing order of every table,
-as the game's standings give it, and of as many 2-player games of each pair as there are tables; mu,
-sigma, ordinal mu − 3 sigma), its share of wins at the tables,
+as the game's standings give it; mu, sigma, ordinal mu − 3 sigma), its share of wins at the tables,
 and the share of games it finished ahead of the level below (a tie counts a half), at the tables and
-in the pairs, with Wilson 95% intervals; then whether the levels are strictly increasing (ratings in
-ladder order, and every level's "ahead of the level below" interval above one half: in its 2-player
-games, or at the tables when it played none).
+in the pairs, with Wilson 95% intervals; then whether the levels are strictly increasing: ratings in
+ladder order (two levels the standings always tie, separated by their 2-player games), and every
+level's "ahead of the level below" interval above one half (in its 2-player games, or at the tables
+when it played none).
 
     nice -n 19 python bench/levels.py --jobs 2                 # 100 tables and 100 of each pair
     nice -n 19 python bench/levels.py --games candelabria --n 100 --pairs 0
@@ -261,12 +261,11 @@ def report(path: Path, games: list[str], markdown: bool) -> bool:
         names = [level.name for level in info.levels]
         tables = [r for r in rows if r["kind"] == "table"]
         pairs = [r for r in rows if r["kind"] == "pair"]
-        # Rated on the tables (every game ranks every level) and as many 2-player games of each pair
-        # as there are tables: all of the cheap pairs' games would move the levels without a search
-        # far more often than Hard. The pairs still separate what a table leaves tied (16 Candies'
-        # losers share a place).
-        balanced = tables + [r for r in pairs if r["index"] < max(len(tables), 1)]
-        rated = rate([{**r, "bots": _names(r)} for r in balanced], finish)
+        # Rated on the tables, where every game ranks every level at once: the 2-player games are
+        # many more for the levels without a search (cheap to play), and would move their ratings
+        # far more often than Hard's. Levels a game's standings always leave tied (16 Candies' losers
+        # share a place) rate alike; their 2-player games separate them below.
+        rated = rate([{**r, "bots": _names(r)} for r in tables or rows], finish)
         ratings = {r.bot: r for r in rated[1]} if rated else {}
         players = tables[0]["players"] if tables else table_players(game, len(names))
         print(
@@ -306,8 +305,11 @@ def report(path: Path, games: list[str], markdown: bool) -> bool:
             print("| " + " | ".join(cells) + " |" if markdown else "  ".join(cells))
             if previous is not None:
                 below = ratings.get(previous)
-                if found is None or below is None or found.mu <= below.mu:
+                tied = found is not None and below is not None and abs(found.mu - below.mu) < 1e-9
+                if found is None or below is None or (found.mu < below.mu and not tied):
                     ok = False
+                if tied and (paired is None or not paired.games or paired.low <= 0.5):
+                    ok = False  # a tie at the tables, not separated by 2-player games
                 # the 2-player games when there are some (a 4-player table's losers often tie)
                 shown = paired if paired is not None and paired.games else tabled
                 if shown is None or not shown.games or shown.low <= 0.5:
