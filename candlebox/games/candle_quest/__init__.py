@@ -157,6 +157,11 @@ register(
         ),
         page=GAME_ID,
         # Opponent levels, measured in bench/levels.py (docs/simulation.md, "Levels").
-        levels=ladder(easy_epsilon=0.65, hard_iterations=100),
+        levels=ladder(
+            easy_epsilon=0.65,
+            hard_iterations=100,
+            # games ahead of the level below, of games: 2-player, Hard at 4-player tables (2026-12-01)
+            ahead={"easy": (92.5, 100), "medium": (99.0, 100), "hard": (18.0, 25)},
+        ),
     )
 )

@@ -201,6 +201,11 @@ register(
         ),
         page=GAME_ID,
         # Opponent levels, measured in bench/levels.py (docs/simulation.md, "Levels").
-        levels=ladder(easy_epsilon=0.65, hard_iterations=60),
+        levels=ladder(
+            easy_epsilon=0.65,
+            hard_iterations=60,
+            # games ahead of the level below, of games: 2-player, Hard at 4-player tables (2026-12-01)
+            ahead={"easy": (82.0, 100), "medium": (99.0, 100), "hard": (16.0, 25)},
+        ),
     )
 )
