@@ -30,6 +30,9 @@ def test_the_opponents_are_the_games_levels_and_hints_can_be_allowed(
     page.click(".level-help summary")  # "How strong are the bots?": every level, how it plays
     helped = page.inner_text(".level-help")
     assert all(level.doc in helped for level in game.levels)
+    for level in game.levels:  # and its measured record against the level below
+        if level.ahead is not None:
+            assert f"{int(level.ahead[0] + 0.5)} times in {level.ahead[1]}" in helped
     page.locator('[aria-label="Players"] button', has_text="2").click()  # a redraw keeps it open
     assert page.locator(".level-help").get_attribute("open") is not None
     page.locator('[aria-label="Players"] button', has_text="3").click()
