@@ -158,8 +158,9 @@ def play(
             "--bots",
             "-b",
             metavar="NAME[,NAME...]",
-            help="The bots in the other seats, in seat order; one name for all of them. "
-            "Parameters go after the name: heuristic:key=value.",
+            help="The bots in the other seats, in seat order; one name for all of them: a level "
+            "(beginner, easy, medium, hard: the game's own, measured) or a bot with its "
+            "parameters after the name: heuristic:key=value.",
         ),
     ] = DEFAULT_BOTS,
     seed: Annotated[
@@ -206,7 +207,7 @@ def play(
         if not 0 <= seat < state.num_players:
             raise CliError(f"--seat {seat}: this game has seats 0–{state.num_players - 1}")
         others = [s for s in range(state.num_players) if s != seat]
-        specs = config.parse_bots(bots, others)
+        specs = config.parse_bots(bots, others, game)
         robots = config.make_bots(specs, state.seed)
         path = save or resume or saving.default_path(game, state.seed)
         saving.save(state, path)  # an unwritable path fails now, before the first move
@@ -233,8 +234,8 @@ def simulate(
             "--bots",
             "-b",
             metavar="NAME[,NAME...]",
-            help="One bot for every seat, or one per seat in seat order (name:key=value for "
-            "parameters).",
+            help="One bot for every seat, or one per seat in seat order: a level (beginner, "
+            "easy, medium, hard) or a bot (name:key=value for parameters).",
         ),
     ] = "random",
     seed: Annotated[
@@ -285,7 +286,7 @@ def simulate(
         config.check_game(game)
         options = config.parse_options(game, players, variant, option or [])
         config.start_game(game, players, variant, seed, options)  # bad settings fail before the bar
-        specs = config.parse_bots(bots, list(range(players)))
+        specs = config.parse_bots(bots, list(range(players)), game)
         simulate_module.check_out(out)
         if ray:
             simulate_module.check_ray()

@@ -1,4 +1,5 @@
-"""Turning command-line text into a game and its bots: ``--option KEY=VALUE``, ``--bots a,b:k=v``."""
+"""Turning command-line text into a game and its bots: ``--option KEY=VALUE``, ``--bots a,b:k=v``
+(a bot by name with its parameters, or one of the game's levels by name: ``--bots easy,hard``)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import candlebox
 from candlebox import bots
 from candlebox.cli.errors import CliError, user_errors
 from candlebox.engine import State
+from candlebox.engine.levels import Level
 
 
 @dataclass(frozen=True)
@@ -34,10 +36,34 @@ def number_or_text(value: str) -> Any:
     return value
 
 
-def parse_bot(text: str) -> BotSpec:
+def game_levels(game_id: str | None) -> dict[str, Level]:
+    """The game's levels by name (none without a game, or for a name that is also a bot's)."""
+    if game_id is None:
+        return {}
+    known = bots.available()
+    return {
+        level.name: level
+        for level in candlebox.game_info(game_id).levels
+        if level.name not in known and level.bot in known
+    }
+
+
+def parse_bot(text: str, game_id: str | None = None) -> BotSpec:
+    """``name`` or ``name:key=value...``; with ``game_id``, a name may be one of its levels."""
     name, *pairs = text.strip().split(":")
+    levels = game_levels(game_id)
+    choices = f"bots: {', '.join(bots.available())}" + (
+        f"; levels: {', '.join(levels)}" if levels else ""
+    )
     if not name:
-        raise CliError(f"--bots: empty bot name in {text!r}; bots: {', '.join(bots.available())}")
+        raise CliError(f"--bots: empty bot name in {text!r}; {choices}")
+    if name in levels:
+        if pairs:
+            raise CliError(f"--bots: {name} is a level, set as it is: drop {':'.join(pairs)}")
+        level = levels[name]
+        return BotSpec(level.bot, dict(level.params), name)
+    if name not in bots.available():
+        raise CliError(f"--bots: unknown bot {name!r}; {choices}")
     params: dict[str, Any] = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
@@ -50,9 +76,10 @@ def parse_bot(text: str) -> BotSpec:
     return spec
 
 
-def parse_bots(text: str, seats: list[int]) -> dict[int, BotSpec]:
-    """The bot for each of ``seats``: one name for all of them, or one per seat in order."""
-    specs = [parse_bot(part) for part in text.split(",")]
+def parse_bots(text: str, seats: list[int], game_id: str | None = None) -> dict[int, BotSpec]:
+    """The bot for each of ``seats``: one name for all of them, or one per seat in order (with
+    ``game_id``: bot names or the game's level names)."""
+    specs = [parse_bot(part, game_id) for part in text.split(",")]
     if len(specs) == 1:
         return dict.fromkeys(seats, specs[0])
     if len(specs) != len(seats):

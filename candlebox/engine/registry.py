@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from candlebox.engine.levels import DEFAULT_LEVELS, Level, check_ladder
 from candlebox.engine.options import Fixed, Option, validate_options
 from candlebox.engine.plugin import (
     Capabilities,
@@ -70,6 +71,8 @@ class GameInfo:
     # The random-playout speed the game promises at its headline configuration (bench/peers.py):
     # steps/s, and how many times the steps/s of every targeted pure-Python peer (None: no ratio).
     playout_target: tuple[int, float | None] = (150_000, 2.0)
+    # The opponents offered by name, weakest first (engine/levels.py; measured by bench/levels.py).
+    levels: tuple[Level, ...] = DEFAULT_LEVELS
 
     # ------------------------------------------------------------------ capabilities
     def view_type(self) -> type | None:
@@ -176,6 +179,7 @@ set_scoring_lookup(_scoring_of)
 def register(info: GameInfo) -> None:
     if info.id in _GAMES:
         raise ValueError(f"game {info.id!r} is registered twice")
+    check_ladder(info.levels)
     _GAMES[info.id] = info
 
 

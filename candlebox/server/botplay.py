@@ -87,6 +87,7 @@ class BotPlayers:
                 record.seat,
                 number,
                 self.settings.max_bot_seconds,
+                live.record.game,
             )
             live.bots[record.seat] = bot
         return bot
@@ -105,7 +106,9 @@ class BotPlayers:
             except ValueError as exc:
                 problems.append(f"{exc}; the heuristic bot plays instead")
                 name = "heuristic"
-            params, changed = botlib.sanitize(name, record.params, self.settings.max_bot_seconds)
+            params, changed = botlib.sanitize(
+                name, record.params, self.settings.max_bot_seconds, live.record.game
+            )
             problems += changed
             if not problems:
                 continue

@@ -1,5 +1,10 @@
-"""Bots at the table: which bots play which game, how a strength becomes a bot's parameters, and
-making a seat's bot. The engine calls run in worker threads (see :class:`~.service.GameService`)."""
+"""Bots at the table: which bots play which game, how a level or a strength becomes a bot and its
+parameters, and making a seat's bot. The engine calls run in worker threads (see
+:class:`~.service.GameService`).
+
+A level by name (``"easy"``) is the game's own (``GameInfo.levels``: a bot and its parameters, measured
+by bench/levels.py); a number from 0 to 1 (``strength``, kept for clients that send one) turns the
+chosen bot's own knob (``KNOBS``)."""
 
 from __future__ import annotations
 
@@ -14,10 +19,13 @@ from typing import Any
 
 import candlebox
 from candlebox import bots
+from candlebox.engine.levels import Level, find
 
 log = logging.getLogger("candlebox.server")
 
-STRENGTHS = {"easy": 0.35, "medium": 0.7, "hard": 1.0}  # the levels the lobby offers
+# The numbers a ``strength`` of a level's name stood for before levels were the games' own; still what
+# ``params_for`` makes of a level's name given for a bot of the client's choosing.
+STRENGTHS = {"easy": 0.35, "medium": 0.7, "hard": 1.0}
 
 
 @cache
@@ -109,6 +117,81 @@ def level_strength(level: object) -> float:
     return STRENGTHS[level]
 
 
+def levels(game_id: str) -> tuple[Level, ...]:
+    """The game's levels (``GameInfo.levels``) whose bot plays it, weakest first."""
+    known = bots.available()
+    return tuple(
+        level
+        for level in candlebox.game_info(game_id).levels
+        if level.bot in known and plays(level.bot, game_id)
+    )
+
+
+def level_params(level: Level, max_seconds: float) -> dict[str, Any]:
+    """A level's parameters as a seat stores them: a searching bot also gets the server's cap on
+    thinking time (its iteration budget ends a decision first unless the machine is slow)."""
+    params = dict(level.params)
+    if level.bot == "ismcts":
+        params["seconds"] = float(max_seconds)
+    return params
+
+
+def seat_bot(
+    game_id: str,
+    bot: str | None,
+    strength: float | str | None,
+    params: dict[str, Any] | None,
+    max_seconds: float = 1.0,
+) -> tuple[str, dict[str, Any]]:
+    """The bot and its parameters for a seat a client asked for. A level's name picks the game's
+    level (its bot and parameters; a ``bot`` given too must be that bot, and ``params`` are not
+    taken with it); otherwise ``bot`` (default: heuristic) with ``strength`` as a number and
+    ``params`` within ``ALLOWED`` (see :func:`params_for`). ValueError naming what is wrong."""
+    if isinstance(strength, str):
+        if params:
+            raise ValueError("choose a level or the bot's parameters, not both")
+        level = find(levels(game_id), strength)
+        if bot is not None and bot != level.bot:
+            title = candlebox.game_info(game_id).title
+            raise ValueError(
+                f"the {level.name} level of {title} is the {level.bot} bot, not {bot}: "
+                "leave out the bot, or give a strength from 0 to 1 instead of a level"
+            )
+        return level.bot, level_params(level, max_seconds)
+    name = check(bot if bot is not None else "heuristic", game_id)
+    return name, params_for(name, strength, params or {}, max_seconds)
+
+
+@cache
+def _defaults(name: str) -> dict[str, Any]:
+    """The bot's parameters as its constructor leaves them (read off its signature)."""
+    try:
+        sample = bots.make(name, seed=1)
+        found = inspect.signature(type(sample).__init__).parameters.values()
+    except (TypeError, ValueError):
+        return {}
+    return {p.name: p.default for p in found if p.default is not inspect.Parameter.empty}
+
+
+def _effective(name: str, params: dict[str, Any]) -> dict[str, Any]:
+    """What the bot plays with: its defaults and ``params``, without its thinking-time cap."""
+    merged = {**_defaults(name), **params}
+    return {key: value for key, value in merged.items() if key not in ("seed", "seconds")}
+
+
+def level_for(game_id: str | None, name: str | None, params: object) -> Level | None:
+    """The game's level that a stored seat's bot and parameters play as (the thinking-time cap
+    aside; a parameter left at the bot's default is that default: the heuristic bot with
+    ``epsilon=0`` is the plain heuristic)."""
+    if game_id is None or name is None or not isinstance(params, dict):
+        return None
+    own = _effective(name, params)
+    for level in candlebox.game_info(game_id).levels:
+        if level.bot == name and _effective(level.bot, level.params) == own:
+            return level
+    return None
+
+
 def params_for(
     name: str, strength: float | str | None, params: dict[str, Any], max_seconds: float = 1.0
 ) -> dict[str, Any]:
@@ -147,10 +230,19 @@ def _with_strength(
     return result
 
 
-def sanitize(name: str, params: object, max_seconds: float) -> tuple[dict[str, Any], list[str]]:
+def sanitize(
+    name: str, params: object, max_seconds: float, game_id: str | None = None
+) -> tuple[dict[str, Any], list[str]]:
     """Stored parameters made safe to run: what a client could not have set is dropped, numbers are
-    clamped into their bounds; returns the parameters and what was changed (empty: nothing)."""
+    clamped into their bounds; returns the parameters and what was changed (empty: nothing). The
+    parameters of one of the game's levels are the server's own and kept (with the cap on time)."""
     problems: list[str] = []
+    level = level_for(game_id, name, params)
+    if level is not None:
+        own = level_params(level, max_seconds)
+        if isinstance(params, dict) and params.get("seconds") != own.get("seconds"):
+            problems.append(f"seconds set to {own.get('seconds')}")
+        return own, problems
     if not isinstance(params, dict):
         problems.append(f"parameters {params!r:.60} are not an object")
         params = {}
@@ -189,9 +281,13 @@ def strength_of(name: str | None, params: dict[str, Any]) -> float | None:
     return None
 
 
-def level_of(name: str | None, params: dict[str, Any]) -> str | None:
-    """The lobby's name for a bot's strength: ``beginner`` (the random bot), ``easy``, ``medium``
-    or ``hard`` (the nearest level at or below its strength); None for a bot with no strength."""
+def level_of(name: str | None, params: dict[str, Any], game_id: str | None = None) -> str | None:
+    """The lobby's name for a bot: the game's level it is, if it is one; else ``beginner`` (the
+    random bot), ``easy``, ``medium`` or ``hard`` (the nearest at or below its strength from 0 to
+    1); None for a bot with no strength."""
+    level = level_for(game_id, name, params)
+    if level is not None:
+        return level.name
     if name == "random":
         return "beginner"
     strength = strength_of(name, params)
@@ -222,9 +318,10 @@ def make(
     seat: int,
     generation: int,
     max_seconds: float = 1.0,
+    game_id: str | None = None,
 ) -> Any:
     """A seat's bot, its parameters checked once more (a stored row is never run as it is)."""
-    safe, problems = sanitize(name, params, max_seconds)
+    safe, problems = sanitize(name, params, max_seconds, game_id)
     if problems:
         log.warning("bot %s: stored parameters made safe (%s)", name, "; ".join(problems))
     return bots.make(name, seed=bot_seed(game_seed, seat, generation), **safe)

@@ -123,8 +123,9 @@ def _seat(settings: Settings, spec: CreateSpec, number: int, made: NewGame) -> S
 def _bot_seat(settings: Settings, game: str, number: int, asked: SeatSpec) -> SeatRecord:
     strength = asked.level if asked.level is not None else asked.strength
     try:
-        name = botlib.check(asked.bot if asked.bot is not None else "heuristic", game)
-        params = botlib.params_for(name, strength, asked.params or {}, settings.max_bot_seconds)
+        name, params = botlib.seat_bot(
+            game, asked.bot, strength, asked.params, settings.max_bot_seconds
+        )
     except ValueError as exc:
         raise Rejected("bad-bot", f"seat {number}: {exc}") from None
     label = security.clean_name(asked.name, BOT_NAMES[number % len(BOT_NAMES)])

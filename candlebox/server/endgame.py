@@ -15,9 +15,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import candlebox
+from candlebox.server import bots as botlib
 from candlebox.server.bodies import CreateSpec, SeatSpec
 from candlebox.server.errors import Rejected
 from candlebox.server.live import LiveGame
+from candlebox.server.storage import SeatRecord
 
 log = logging.getLogger(__name__)
 
@@ -86,15 +88,22 @@ class Rematches:
         return {"id": made["id"], "seat": seat, "token": made["token"]}
 
 
+def seat_again(game_id: str, seat: SeatRecord) -> SeatSpec:
+    """The same bot: one of the game's levels by its name (its parameters are the server's, which a
+    client may not send), any other bot with its parameters."""
+    level = botlib.level_for(game_id, seat.bot, seat.params)
+    if level is not None:
+        return SeatSpec(kind="bot", name=seat.name, level=level.name)
+    return SeatSpec(kind="bot", name=seat.name, bot=seat.bot, params=dict(seat.params or {}))
+
+
 def same_table(live: LiveGame, you: int) -> CreateSpec:
     """The finished game's table as a new game: the same game, variant and options, bots with the
     same parameters in the same seats, people under the same names; a fresh seed (only the server
     knows it, unless the game was a practice game, whose fixed options stay fixed)."""
     record = live.record
     seats = [
-        SeatSpec(kind="bot", name=s.name, bot=s.bot, params=dict(s.params or {}))
-        if s.kind == "bot"
-        else SeatSpec(kind="human", name=s.name)
+        seat_again(record.game, s) if s.kind == "bot" else SeatSpec(kind="human", name=s.name)
         for s in record.seats
     ]
     practice = record.fair.practice if record.fair is not None else False

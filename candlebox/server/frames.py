@@ -44,7 +44,9 @@ class Frames:
                     "bot": record.bot if bot else None,
                     "strength": botlib.strength_of(record.bot, record.params) if bot else None,
                     # what the page's "thinking" spinner says: the bot's level and time budget
-                    "level": botlib.level_of(record.bot, record.params) if bot else None,
+                    "level": botlib.level_of(record.bot, record.params, live.record.game)
+                    if bot
+                    else None,
                     "budget": botlib.budget_of(record.params, live.record.bot_delay)
                     if bot
                     else None,

@@ -52,6 +52,17 @@ def game_meta(game_id: str) -> dict[str, Any]:
         "facts": info.facts,
         "page": info.page,  # the board module: static/js/games/<page>.js (None: generic)
         "bots": [name for name in botregistry.available() if botlib.plays(name, game_id)],
+        # the opponents the lobby offers by name, weakest first (bench/levels.py measures them)
+        "levels": [
+            {
+                "name": level.name,
+                "bot": level.bot,
+                "params": dict(level.params),
+                "doc": level.doc,
+                "ahead": level.ahead,  # measured: [games ahead of the level below, games]
+            }
+            for level in botlib.levels(game_id)
+        ],
     }
 
 

@@ -80,10 +80,9 @@ class Seating:
                     await self.presence.refresh(live)
                 self._check_away(live, seat)
             try:
-                name = botlib.check(
-                    spec.bot if spec.bot is not None else "heuristic", live.record.game
+                name, params = botlib.seat_bot(
+                    live.record.game, spec.bot, spec.strength, None, self.settings.max_bot_seconds
                 )
-                params = botlib.params_for(name, spec.strength, {}, self.settings.max_bot_seconds)
             except ValueError as exc:
                 raise Rejected("bad-bot", str(exc)) from None
             owes = self.settings.bots == "workers"

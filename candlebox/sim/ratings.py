@@ -8,6 +8,7 @@ rank the bots; a bot that only ever played itself stays where it started.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -50,8 +51,12 @@ def _system() -> tuple[str, Any] | None:
         return None
 
 
-def rate(rows: list[dict[str, Any]]) -> tuple[str, list[Rating]] | None:
-    """(the rating system's name, the ratings best first), or None when neither package is installed."""
+def rate(
+    rows: list[dict[str, Any]], order: Callable[[dict[str, Any]], list[int]] | None = None
+) -> tuple[str, list[Rating]] | None:
+    """(the rating system's name, the ratings best first), or None when neither package is installed.
+    ``order`` gives each seat's place in a row (lower is better; default :func:`ranks`)."""
+    placed = ranks if order is None else order
     found = _system()
     if found is None:
         return None
@@ -72,11 +77,11 @@ def rate(rows: list[dict[str, Any]]) -> tuple[str, list[Rating]] | None:
                 mu[bot], sigma[bot], games[bot] = start.mu, start.sigma, 0
         if openskill:
             new = model.rate(
-                [[model.create_rating([mu[b], sigma[b]])] for b in seats], ranks=ranks(row)
+                [[model.create_rating([mu[b], sigma[b]])] for b in seats], ranks=placed(row)
             )
         else:
             new = model.rate(
-                [(model.create_rating(mu[b], sigma[b]),) for b in seats], ranks=ranks(row)
+                [(model.create_rating(mu[b], sigma[b]),) for b in seats], ranks=placed(row)
             )
         moves: dict[str, list[tuple[float, float]]] = {}
         for bot, team in zip(seats, new, strict=True):

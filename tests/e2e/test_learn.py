@@ -129,7 +129,7 @@ def test_the_lobby_starts_a_learn_game(pages: Any) -> None:
     page.wait_for_url("**/g/*?learn=1")
     page.wait_for_selector(".learn-intro")
     assert "16 candies" in page.locator(".learn-intro").inner_text()
-    assert page.locator("#players").inner_text().count("easy") == 1
+    assert page.locator("#players").inner_text().count("Easy bot") == 1  # the game's Easy level
     href = page.locator("#rule-bar a.howto").get_attribute("href")
     assert href.startswith("/rules/sixteen-candies?variant=standard")
     page.goto(href)

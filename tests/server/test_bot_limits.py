@@ -10,6 +10,8 @@ from typing import Any
 import pytest
 from sqlalchemy import update
 
+import candlebox
+from candlebox.engine.levels import find
 from candlebox.server import bots as botlib
 from candlebox.server.storage import Storage, seats
 from tests.server.conftest import create, make_client
@@ -71,7 +73,9 @@ def test_a_level_by_name_maps_to_bounded_settings(sqlite_url: str) -> None:
     loaded = Storage(sqlite_url).load_game(created["id"])
     assert loaded is not None
     by_seat = {s.seat: s.params for s in loaded[0].seats}
-    assert by_seat[1] == {"seconds": 0.3}  # "hard" is 1 s, capped by the setting
+    hard = find(candlebox.game_info(loaded[0].game).levels, "hard")
+    # "hard" is the game's: its search budget, and the server's cap on thinking time
+    assert by_seat[1] == {**hard.params, "seconds": 0.3}
     assert by_seat[2] == {"seconds": 0.2, "c": 1.5}
 
 
@@ -79,7 +83,7 @@ def test_a_stored_hostile_bot_row_is_clamped_on_start(
     sqlite_url: str, caplog: pytest.LogCaptureFixture
 ) -> None:
     with make_client(sqlite_url) as client:
-        created = create(client, [{"kind": "human"}, {**ISMCTS, "level": "easy"}], you=0)
+        created = create(client, [{"kind": "human"}, {**ISMCTS, "strength": 0.35}], you=0)
     storage = Storage(sqlite_url)
     hostile = {"seconds": 3600, "iterations": 10**9, "model": 10**9, "c": -5}
     with storage.engine.begin() as conn:

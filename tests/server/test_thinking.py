@@ -11,17 +11,19 @@ from tests.server.conftest import create, state
 def test_bot_seats_carry_their_level_and_time_budget(client: Any) -> None:
     seats = [
         {"kind": "human"},
-        {"kind": "bot", "level": "hard"},
+        {"kind": "bot", "level": "medium"},
         {"kind": "bot", "bot": "random"},
         {"kind": "bot", "bot": "ismcts", "strength": 1.0},
+        {"kind": "bot", "level": "hard"},
     ]
     created = create(client, seats, you=0, bot_delay=0.5)
     shown = state(client, created["id"], created["token"])["seats"]
     assert [(s["level"], s["budget"]) for s in shown] == [
         (None, None),
-        ("hard", 0.5),  # the heuristic bot answers at once: the table's delay is the wait
+        ("medium", 0.5),  # the heuristic bot answers at once: the table's delay is the wait
         ("beginner", 0.5),
         ("hard", 1.0),  # its own thinking time, longer than the delay
+        ("hard", 1.0),  # a search by iterations, within the server's cap on thinking time
     ]
 
 

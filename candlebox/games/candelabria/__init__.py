@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from candlebox.engine import Capabilities, GameInfo, Variant, register
+from candlebox.engine.levels import ladder
 from candlebox.engine.options import validate_options
 from candlebox.engine.saving import load as load_saved
 from candlebox.games.candelabria import flow, save, setup, view, war
@@ -202,6 +203,13 @@ INFO = GameInfo(
     ),
     page=GAME_ID,
     playout_target=(40_000, None),  # a heavier game: no pure-Python peer to beat (bench/README.md)
+    # Opponent levels, measured in bench/levels.py (docs/simulation.md, "Levels").
+    levels=ladder(
+        easy_epsilon=0.65,
+        hard_iterations=10,
+        # games ahead of the level below, of games: 2-player, Hard at 4-player tables (2026-12-01)
+        ahead={"easy": (84.0, 100), "medium": (82.0, 100), "hard": (14.0, 24)},
+    ),
 )
 register(INFO)
 

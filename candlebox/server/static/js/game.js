@@ -8,7 +8,7 @@ import * as endscreen from "./endscreen.js";
 import * as fairness from "./fairness.js";
 import * as learn from "./learn.js";
 import { readyForKeys } from "./keys.js";
-import { thinkingNote } from "./thinking.js";
+import { botName, thinkingNote } from "./thinking.js";
 import * as motion from "./motion.js";
 import * as tooltips from "./tooltips.js";
 import * as coach from "./hint.js";
@@ -388,8 +388,7 @@ function renderPlayers() {
     const label = seat.seat === you ? `${seat.name} (you)` : seat.name;
     row.append(dot, h("span.player-name", label));
     if (seat.kind === "bot") {
-      const strength = seat.strength === null ? "" : ` · ${strengthName(seat.strength)}`;
-      row.append(h("span.tag", `${seat.bot} bot${strength}`));
+      row.append(h("span.tag", botName(seat)));
     } else if (!seat.taken) {
       row.append(h("span.tag.open", "open seat"));
     }
@@ -445,12 +444,6 @@ function renderInvite(seat, mine) {
     h("p", `${host ? `${host.name} keeps seat ${seat + 1} for you. ` : ""}Choose a name and take the seat.`),
     joinForm(seat, mine.pendingInvite.invite),
   );
-}
-
-function strengthName(value) {
-  if (value >= 0.99) return "hard";
-  if (value >= 0.6) return "medium";
-  return "easy";
 }
 
 function joinForm(seat, invite) {

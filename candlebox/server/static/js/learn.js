@@ -163,12 +163,11 @@ async function startLearning(game, button) {
   try {
     const rules = await loadRules(game.id);
     const name = localStorage.getItem("candlebox.name") || undefined;
-    const bot = rules.learn.bot.split(":")[0]; // the terminal's parameters; the server's level below
     const created = await api("/api/games", {
       method: "POST",
       body: {
         game: game.id, variant: rules.learn.variant, options: {},
-        seats: [{ kind: "human", name }, { kind: "bot", bot, level: "easy", strength: 0.35 }],
+        seats: [{ kind: "human", name }, { kind: "bot", level: "easy" }], // the game's Easy level
         you: 0, bot_delay: 0.8, public: false,
       },
     });

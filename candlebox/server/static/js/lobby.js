@@ -3,19 +3,12 @@
 
 import { api, joinLink, myGames, remember } from "./api.js";
 import { lobbyPanel } from "./learn.js";
+import { LEVELS } from "./thinking.js";
 import { clear, h, roving, toast } from "./ui.js";
 import { lookUp, mineCard, seatsLine } from "./mygames.js";
 
 const $ = (id) => document.getElementById(id);
 const SPEEDS = [["Fast", 0], ["Normal", 0.8], ["Slow", 2]];
-// One list of opponents a player understands. The server turns a level name into the bot's settings;
-// the strength is sent too for a server that does not know the level names yet.
-const OPPONENTS = [
-  { level: "beginner", label: "Beginner bot (plays at random)", bot: "random" },
-  { level: "easy", label: "Easy bot", bot: "heuristic", strength: 0.35 },
-  { level: "medium", label: "Medium bot", bot: "heuristic", strength: 0.7 },
-  { level: "hard", label: "Hard bot", bot: "heuristic", strength: 1.0 },
-];
 // Options that fix chance or cut a game short: for practising a situation, not for a normal game.
 const PRACTICE = new Set(["deck", "decks", "first_player", "houses", "max_turns"]);
 // Options the lobby never offers (a folder on the server's disk is not a player's business).
@@ -37,6 +30,8 @@ const form = {
   options: {},
   speed: 0.8,
   public: true,
+  hints: false,
+  levelHelp: false,
 };
 
 function gameMeta() {
@@ -51,9 +46,10 @@ function defaultSeat(i) {
   return i === 0 ? { kind: "you" } : { kind: "bot", level: "medium" };
 }
 
+// One list of opponents a player understands: the game's own levels (the server's meta, weakest
+// first), sent by name; the server knows which bot and settings each level is in that game.
 function opponents() {
-  const bots = gameMeta().bots;
-  return OPPONENTS.filter((o) => bots.includes(o.bot));
+  return (gameMeta().levels || []).map((l) => ({ level: l.name, label: LEVELS[l.name] || l.name, doc: l.doc }));
 }
 
 function chooseGame(id) {
@@ -119,14 +115,32 @@ function seatRow(i) {
     }, `Seat ${i + 1}`),
   );
   if (seat.kind === "bot") {
+    const chosen = opponents().find((o) => o.level === seat.level);
     config.append(
       h("select", { "aria-label": `Seat ${i + 1} opponent`, onchange: (e) => ((seat.level = e.target.value), render()) },
         opponents().map((o) => h("option", { value: o.level, selected: o.level === seat.level }, o.label))),
+      h("span.note.level-doc", chosen ? chosen.doc : ""),
     );
   } else if (seat.kind === "human") {
     config.append(h("span.note", "gets a join link"));
   }
   return h("div.seat-row", h("span.seat-no", `Seat ${i + 1}`), config);
+}
+
+/** "How strong are the bots?": each level of this game, how it plays and how it did in our tests. */
+function levelHelp() {
+  const levels = gameMeta().levels || [];
+  const items = levels.map((level, i) => {
+    const name = LEVELS[level.name] || level.name;
+    const below = i > 0 ? LEVELS[levels[i - 1].name] || levels[i - 1].name : null;
+    const tested = level.ahead && below
+      ? ` In our test games it finished ahead of the ${below} ${Math.round(level.ahead[0])} times in ${level.ahead[1]}.`
+      : "";
+    return h("li", h("strong", name), `: ${level.doc}.${tested}`);
+  });
+  // stays open across the form's redraws (a change of seat or game redraws it)
+  return h("details.level-help", { open: form.levelHelp, ontoggle: (e) => (form.levelHelp = e.target.open) },
+    h("summary", "How strong are the bots?"), h("ul", items));
 }
 
 function optionInput(opt) {
@@ -208,6 +222,7 @@ function render() {
   for (let n = low; n <= high; n++) counts.push([String(n), n]);
   box.append(h("div.form-row", h("label", "Players"), segmented(counts, form.players, choosePlayers, "Players")));
   box.append(h("div.seat-rows", form.seats.map((_, i) => seatRow(i))));
+  if (form.seats.some((s) => s.kind === "bot")) box.append(levelHelp());
   if (form.seats.some((s) => s.kind === "bot")) {
     box.append(h("div.form-row", h("label", "Bot speed"), segmented(SPEEDS, form.speed, (s) => ((form.speed = s), render()), "Bot speed")));
   }
@@ -215,6 +230,9 @@ function render() {
   box.append(h("div.form-row", h("label", { htmlFor: "your-name" }, "Your name"), name));
   const listed = h("input", { type: "checkbox", id: "listed", checked: form.public, onchange: (e) => (form.public = e.target.checked) });
   box.append(h("div.form-row", h("label", { htmlFor: "listed" }, "Open to all"), listed, h("span.note", "list the free seats in the lobby (otherwise only join links work)")));
+  // the table's "hints": true (issue 16): every player may ask the coach; the game page says so to all
+  const hints = h("input", { type: "checkbox", id: "allow-hints", checked: form.hints, onchange: (e) => (form.hints = e.target.checked) });
+  box.append(h("div.form-row", h("label", { htmlFor: "allow-hints" }, "Allow hints for everyone"), hints, h("span.note", "every player may ask the coach for hints; everyone at the table sees that they may")));
   const offered = variant.options.filter((o) => !HIDDEN.has(o.name));
   const rules = offered.filter((o) => !PRACTICE.has(o.name));
   const practice = offered.filter((o) => PRACTICE.has(o.name));
@@ -233,10 +251,7 @@ function render() {
     if (yourName) localStorage.setItem("candlebox.name", yourName);
     const youSeat = form.seats.findIndex((s) => s.kind === "you");
     const seats = form.seats.map((s, i) => {
-      if (s.kind === "bot") {
-        const o = OPPONENTS.find((x) => x.level === s.level);
-        return { kind: "bot", bot: o.bot, level: o.level, strength: o.strength };
-      }
+      if (s.kind === "bot") return { kind: "bot", level: s.level };
       if (s.kind === "you") return { kind: "human", name: yourName || undefined };
       return { kind: "human", name: `Player ${i + 1}` };
     });
@@ -246,7 +261,7 @@ function render() {
         body: {
           game: form.game, variant: form.variant, options: form.options, seats,
           practice: Object.keys(form.options).some((name) => PRACTICE.has(name)),
-          you: youSeat >= 0 ? youSeat : null, bot_delay: form.speed, public: form.public,
+          you: youSeat >= 0 ? youSeat : null, bot_delay: form.speed, public: form.public, hints: form.hints,
         },
       });
       remember(created.id, {

@@ -3,7 +3,13 @@
 
 import { h } from "./ui.js";
 
-const LEVELS = { beginner: "Beginner bot", easy: "Easy bot", medium: "Medium bot", hard: "Hard bot" };
+// The opponent levels by the names the server sends (each game's own ladder, weakest first).
+export const LEVELS = { beginner: "Beginner bot", easy: "Easy bot", medium: "Medium bot", hard: "Hard bot" };
+
+/** A bot seat's name for players: its level ("Hard bot"), else the bot's own name. */
+export function botName(seat) {
+  return LEVELS[seat.level] || `${seat.bot} bot`;
+}
 
 function seconds(value) {
   if (value < 1) return "under a second";
@@ -23,8 +29,7 @@ export function thinkingNote(frame, replaying) {
   const bots = thinkingBots(frame, replaying);
   if (!bots.length) return null;
   const who = bots.map((s) => {
-    const level = LEVELS[s.level] || `${s.bot} bot`;
-    return `${s.name} (${level})`;
+    return `${s.name} (${botName(s)})`;
   }).join(", ");
   const budget = Math.max(...bots.map((s) => s.budget || 0));
   return h("span.thinking", { dataset: { budget: String(budget) } },

@@ -1,0 +1,51 @@
+"""The opponent levels are monotone (issue 16): on a small fixed tournament of every game, each level
+wins more games than the level below it. bench/levels.py measures them at scale (docs/simulation.md,
+"Levels"); this is the check that a change to a level, a bot or a game did not break the ladder.
+
+2-player games of each level against the level below, seats alternating, seeded (the budgets are
+iterations, so the games replay exactly). Marked slow: the searches of the Hard level take minutes
+on a loaded machine (python -m pytest tests/bots/test_levels.py -m slow).
+"""
+
+from __future__ import annotations
+
+from itertools import pairwise
+
+import pytest
+
+import candlebox
+from candlebox import sim
+from candlebox.engine.levels import LEVEL_NAMES, Level, ladder
+
+GAMES_PER_PAIR = 10
+SEED = 7_000
+
+
+def match(game: str, lower: Level, upper: Level) -> dict[str, float]:
+    """Games won by each of the two levels (a shared win: a half each)."""
+    seats = tuple(sim.Seat(level.bot, dict(level.params), level.name) for level in (lower, upper))
+    plan = sim.Plan(game, 2, None, {}, seats, GAMES_PER_PAIR, SEED, rotate=True)
+    won = {lower.name: 0.0, upper.name: 0.0}
+    for seed in plan.seeds:
+        row = sim.play(plan, seed)
+        for seat in row["winners"]:
+            won[row["bots"][seat]] += 1 / len(row["winners"])
+    return won
+
+
+def test_every_game_offers_the_four_levels_with_budgets_not_seconds() -> None:
+    for game in candlebox.game_ids():
+        levels = candlebox.game_info(game).levels
+        assert tuple(level.name for level in levels) == LEVEL_NAMES
+        assert all("seconds" not in level.params and level.doc for level in levels)
+    with pytest.raises(ValueError, match="hard_iterations is at least 1"):
+        ladder(hard_iterations=0)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", candlebox.game_ids())
+def test_each_level_wins_more_games_than_the_level_below(game: str) -> None:
+    levels = candlebox.game_info(game).levels
+    for lower, upper in pairwise(levels):
+        won = match(game, lower, upper)
+        assert won[upper.name] > won[lower.name], (game, won)

@@ -1,0 +1,58 @@
+"""The lobby's create form (issue 16): each game's own opponent levels, with a line on how each plays
+(and "How strong are the bots?" for all of them), and "Allow hints for everyone", which the new table carries (``hints``) and its game page shows.
+Screenshots of the form at a phone's, a laptop's and a large screen's size."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import candlebox
+from tests.e2e.conftest import Pages, httpx, shot
+
+SIZES = {"phone": (390, 844), "laptop": (1280, 800), "large": (1920, 1080)}
+
+
+def test_the_opponents_are_the_games_levels_and_hints_can_be_allowed(
+    pages: Pages, server: Any
+) -> None:
+    page = pages.new()
+    page.goto("/")
+    page.wait_for_selector("#create")
+    game = candlebox.game_info(candlebox.game_ids()[0])
+    select = page.locator('select[aria-label="Seat 2 opponent"]')
+    assert select.locator("option").all_inner_texts() == [
+        f"{level.name.capitalize()} bot" for level in game.levels
+    ]
+    select.select_option("hard")
+    hard = next(level for level in game.levels if level.name == "hard")
+    assert page.inner_text(".level-doc") == hard.doc
+    page.locator('[aria-label="Players"] button', has_text="3").click()
+    page.click(".level-help summary")  # "How strong are the bots?": every level, how it plays
+    helped = page.inner_text(".level-help")
+    assert all(level.doc in helped for level in game.levels)
+    for level in game.levels:  # and its measured record against the level below
+        if level.ahead is not None:
+            assert f"{int(level.ahead[0] + 0.5)} times in {level.ahead[1]}" in helped
+    page.locator('[aria-label="Players"] button', has_text="2").click()  # a redraw keeps it open
+    assert page.locator(".level-help").get_attribute("open") is not None
+    page.locator('[aria-label="Players"] button', has_text="3").click()
+    page.locator('[aria-label="Seat 3"] button', has_text="Friend").click()
+    hints = page.locator("#allow-hints")
+    assert not hints.is_checked()
+    hints.check()
+    for name, (width, height) in SIZES.items():
+        page.set_viewport_size({"width": width, "height": height})
+        page.locator("#allow-hints").scroll_into_view_if_needed()
+        shot(page, f"lobby-levels-hints-{name}")
+    page.click("#create")
+    page.wait_for_url("**/g/*")
+    game_id = page.url.rsplit("/", 1)[-1].split("?")[0]
+    frame = httpx.get(f"{server.base}/api/games/{game_id}/state", timeout=30).json()
+    assert frame["game"]["hints"] is True
+    assert [(s["kind"], s["level"]) for s in frame["seats"]] == [
+        ("human", None),
+        ("bot", "hard"),
+        ("human", None),
+    ]
+    page.wait_for_selector(".coach-panel:not([hidden])")
+    assert "Hints are allowed for every player at this table." in page.inner_text(".coach-panel")
