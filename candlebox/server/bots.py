@@ -356,8 +356,11 @@ def probe(pairs: list[tuple[str, str]]) -> None:
     def ask(name: str, game_id: str) -> None:
         variant = candlebox.game_info(game_id).variants[0]
         try:
-            state = candlebox.new_game(game_id, variant.min_players, variant.name, seed=1)
-            bots.make(name, seed=1).choose(state, state.to_act[0])
+            # at the fewest and the most players: a bot for one table size only (a trained policy)
+            # is not offered, since a lobby seat may be at any size
+            for players in {variant.min_players, variant.max_players}:
+                state = candlebox.new_game(game_id, players, variant.name, seed=1)
+                bots.make(name, seed=1).choose(state, state.to_act[0])
         except Exception as exc:
             log.info("bot %s does not play %s: %s", name, game_id, exc)
             outcome[(name, game_id)] = False

@@ -113,3 +113,10 @@ def test_a_rematch_asks_for_the_same_level_by_name() -> None:
     assert (again.level, again.bot, again.params) == ("hard", None, None)
     other = SeatRecord(1, "bot", "Wick", bot="ismcts", params={"seconds": 0.5, "c": 1.0})
     assert seat_again(game, other).params == {"seconds": 0.5, "c": 1.0}
+
+
+def test_a_bot_for_one_table_size_is_not_offered() -> None:
+    # the trained policy plays 2-player tables only: a lobby seat may be at any size
+    for game_id in candlebox.game_ids():
+        assert not botlib.plays("policy", game_id), game_id
+        assert botlib.plays("heuristic", game_id), game_id
