@@ -25,6 +25,7 @@ class PolicyBot:
     logits / temperature with the bot's own seeded generator."""
 
     name = "policy"
+    one_table = True  # trained for one player count and variant: servers do not offer it
 
     def __init__(
         self, seed: int | None = None, temperature: float = 0.0, path: str | None = None

@@ -356,11 +356,12 @@ def probe(pairs: list[tuple[str, str]]) -> None:
     def ask(name: str, game_id: str) -> None:
         variant = candlebox.game_info(game_id).variants[0]
         try:
-            # at the fewest and the most players: a bot for one table size only (a trained policy)
-            # is not offered, since a lobby seat may be at any size
-            for players in {variant.min_players, variant.max_players}:
-                state = candlebox.new_game(game_id, players, variant.name, seed=1)
-                bots.make(name, seed=1).choose(state, state.to_act[0])
+            bot = bots.make(name, seed=1)
+            if getattr(bot, "one_table", False):
+                # trained for one table size (the policy bot): a lobby seat may be at any size
+                raise ValueError("it plays only the table it was trained for")
+            state = candlebox.new_game(game_id, variant.min_players, variant.name, seed=1)
+            bot.choose(state, state.to_act[0])
         except Exception as exc:
             log.info("bot %s does not play %s: %s", name, game_id, exc)
             outcome[(name, game_id)] = False
