@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from tests.server.live import ServerProcess
-from tests.server.test_processes import ENV, Web, WorkerProcess, state
+from tests.server.test_processes import ENV, WorkerProcess, state
 
 websockets_sync = pytest.importorskip("websockets.sync.client")
 pytestmark = pytest.mark.processes
@@ -20,7 +20,7 @@ pytestmark = pytest.mark.processes
 
 def web(db: str, tmp_path: Path, name: str, **env: str) -> ServerProcess:
     more = {**ENV, "CANDLEBOX_REVIEW_SECONDS": "0.02", **env}
-    return Web(db, tmp_path / f"{name}.log", env=more, args=("--bot-workers", "0"))
+    return ServerProcess(db, tmp_path / f"{name}.log", env=more, args=("--bot-workers", "0"))
 
 
 def two_players(server: ServerProcess, other: ServerProcess, **body: Any) -> tuple[str, list[str]]:

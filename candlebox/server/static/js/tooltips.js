@@ -14,6 +14,7 @@ let current = null;
 let press = null; // {timer, x, y, el} while a finger is down
 let swallowClick = false;
 let keyboard = false; // the last input was a key: focus then shows the focused thing's words
+let pointer = null; // {x, y} of a mouse resting over the page (not a finger), for redraws under it
 
 function element() {
   if (!tip) {
@@ -90,10 +91,12 @@ export function install() {
   install.done = true;
   document.addEventListener("pointerover", (e) => {
     if (e.pointerType === "touch") return;
+    pointer = { x: e.clientX, y: e.clientY };
     const el = sourceOf(e.target);
     if (el && el !== current) show(el);
   });
   document.addEventListener("pointerout", (e) => {
+    if (!e.relatedTarget) pointer = null; // the mouse left the window
     if (e.pointerType === "touch" || !current) return;
     const to = e.relatedTarget instanceof Element ? e.relatedTarget.closest(SOURCE) : null;
     if (to !== current && !current.contains(e.relatedTarget)) hide();
@@ -129,6 +132,7 @@ export function install() {
     };
   });
   document.addEventListener("pointermove", (e) => {
+    if (e.pointerType !== "touch") pointer = { x: e.clientX, y: e.clientY };
     if (press && Math.hypot(e.clientX - press.x, e.clientY - press.y) > SLOP) cancelPress();
   });
   document.addEventListener("pointerup", cancelPress);
@@ -150,7 +154,13 @@ export function install() {
   window.addEventListener("scroll", () => hide(), { passive: true, capture: true });
 }
 
-/** After the board is redrawn: a tooltip of an element that is gone goes too. */
+/** After the board is redrawn: a tooltip of an element that is gone goes too, and a mouse resting
+ * on the redrawn card (a bot moved meanwhile) gets the new card's words without having to move. */
 export function refresh() {
-  if (current && !current.isConnected) hide();
+  if (!current || current.isConnected) return;
+  const hovered = !keyboard && pointer;
+  hide();
+  if (!hovered) return;
+  const el = sourceOf(document.elementFromPoint(pointer.x, pointer.y));
+  if (el) show(el);
 }
