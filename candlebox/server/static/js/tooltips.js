@@ -15,6 +15,7 @@ let press = null; // {timer, x, y, el} while a finger is down
 let swallowClick = false;
 let keyboard = false; // the last input was a key: focus then shows the focused thing's words
 let pointer = null; // {x, y} of a mouse resting over the page (not a finger), for redraws under it
+let by = null; // what showed the tooltip: "pointer" (a mouse or a long press) or "focus" (the keyboard)
 
 function element() {
   if (!tip) {
@@ -59,6 +60,7 @@ export function show(el) {
 export function hide() {
   if (current) current.removeAttribute("aria-describedby");
   current = null;
+  by = null;
   if (tip) tip.hidden = true;
 }
 
@@ -93,7 +95,7 @@ export function install() {
     if (e.pointerType === "touch") return;
     pointer = { x: e.clientX, y: e.clientY };
     const el = sourceOf(e.target);
-    if (el && el !== current) show(el);
+    if (el && el !== current) show(el), (by = "pointer");
   });
   document.addEventListener("pointerout", (e) => {
     if (!e.relatedTarget) pointer = null; // the mouse left the window
@@ -104,11 +106,12 @@ export function install() {
   document.addEventListener("focusin", (e) => {
     const el = sourceOf(e.target);
     // keyboard focus only: the page also moves focus to the next decision after every click,
-    // and a tooltip popping up there each time would cover the board
-    if (el && el === e.target && keyboard) show(el);
-    else hide();
+    // and a tooltip popping up there each time would cover the board; nor does such a move take
+    // away the words a resting mouse asked for
+    if (el && el === e.target && keyboard) show(el), (by = "focus");
+    else if (by === "focus") hide();
   });
-  document.addEventListener("focusout", () => hide());
+  document.addEventListener("focusout", () => by === "focus" && hide());
   document.addEventListener("keydown", (e) => {
     keyboard = true;
     if (e.key === "Escape" && current) hide();
@@ -128,6 +131,7 @@ export function install() {
         press = null;
         swallowClick = true; // the long press asked for words, not for a move
         show(el);
+        by = "pointer";
       }, LONG_PRESS),
     };
   });
@@ -158,9 +162,9 @@ export function install() {
  * on the redrawn card (a bot moved meanwhile) gets the new card's words without having to move. */
 export function refresh() {
   if (!current || current.isConnected) return;
-  const hovered = !keyboard && pointer;
+  const hovered = by === "pointer" && pointer;
   hide();
   if (!hovered) return;
   const el = sourceOf(document.elementFromPoint(pointer.x, pointer.y));
-  if (el) show(el);
+  if (el) show(el), (by = "pointer");
 }
