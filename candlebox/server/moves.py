@@ -102,10 +102,7 @@ class Moves:
         )
 
         def op(conn: Connection) -> None:
-            Storage.insert_move(conn, live.id, move)
-            if owes:
-                Storage.owe_bot_turn(conn, live.id, move.number + 1)
-            Storage.notify(conn, live.id, str(move.number))
+            Storage.record_move(conn, live.id, move, owe_next=owes)
 
         try:
             await self.games.writer.run(op)

@@ -1,9 +1,9 @@
 """Moves made by other processes, heard through PostgreSQL's LISTEN/NOTIFY: one listening connection
-per process (psycopg 3, async). A move's transaction notifies ``"GAME_ID NUMBER"`` (a seat change
-``"GAME_ID seats"``) on commit; a process that holds that game catches up from the moves table and
-broadcasts to its watchers. The payload is only a wake-up: what is sent comes from the tables, so a
-notification lost while the connection was down costs nothing once every held game is caught up on
-reconnecting."""
+per process (psycopg 3, async). A move's transaction notifies ``"GAME_ID NUMBER SEAT ACTION"`` (a seat
+change ``"GAME_ID seats"``) on commit. A process that holds that game at move NUMBER applies the move
+as heard and broadcasts it to its watchers; one whose copy is behind (a notification missed), or that
+hears of a seat change, catches up from the tables. The tables stay the truth: a notification lost
+while the connection was down costs nothing once every held game is caught up on reconnecting."""
 
 from __future__ import annotations
 
@@ -17,7 +17,30 @@ from candlebox.server.registry import LiveGames
 from candlebox.server.storage import CHANNEL
 
 log = logging.getLogger("candlebox.server")
-Heard = Callable[[str, str], None]  # game id, "NUMBER" or "seats"; "" and "" after a reconnection
+# game id and what: "NUMBER SEAT ACTION", "seats", ...; "" and "" after a reconnection
+Heard = Callable[[str, str], None]
+
+
+def heard_move(what: str) -> tuple[int, int, str] | None:
+    """A move notification's number, seat and action; None for any other notification (and for a
+    move too long to carry, "NUMBER" alone: only its number is known).
+
+    >>> heard_move("12 1 auction 3")
+    (12, 1, 'auction 3')
+    >>> heard_move("seats") is None, heard_move("12") is None
+    (True, True)
+    """
+    number, _, rest = what.partition(" ")
+    seat, _, action = rest.partition(" ")
+    if not (number.isdigit() and seat.isdigit() and action):
+        return None
+    return int(number), int(seat), action
+
+
+def heard_number(what: str) -> int | None:
+    """The move number a notification names, if it names one."""
+    number = what.partition(" ")[0]
+    return int(number) if number.isdigit() else None
 
 
 def libpq_url(url: str) -> str:
@@ -78,31 +101,35 @@ class CatchUp:
         live = self.games.games.get(game_id) or self.games.finished.get(game_id)
         if live is None or live.over:
             return
-        if what.isdigit() and int(what) < live.moves:
+        number = heard_number(what)
+        if number is not None and number < live.moves:
             return  # this process made that move (or already caught up past it)
-        self._start(game_id)
+        self._start(game_id, heard_move(what))
 
-    def _start(self, game_id: str) -> None:
+    def _start(self, game_id: str, move: tuple[int, int, str] | None = None) -> None:
         if game_id in self.pending:
-            return
-        self.pending.add(game_id)
-        task = asyncio.create_task(self._catch_up(game_id))
+            return  # a catch-up from the tables is waiting: it will read this move too
+        if move is None:
+            self.pending.add(game_id)
+        task = asyncio.create_task(self._catch_up(game_id, move))
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
 
-    async def _catch_up(self, game_id: str) -> None:
+    async def _catch_up(self, game_id: str, move: tuple[int, int, str] | None = None) -> None:
         try:
             live = self.games.games.get(game_id)
             if live is None:
                 return
             async with live.lock:
-                self.pending.discard(game_id)  # a later notification now starts a new catch-up
-                await self.games.catch_up(live)
+                if move is None or not await self.games.apply_heard(live, *move):
+                    self.pending.discard(game_id)  # a later notification starts a new catch-up
+                    await self.games.catch_up(live)
             self.after(live)
         except Exception:
             log.exception("catching up game %s failed", game_id)
         finally:
-            self.pending.discard(game_id)
+            if move is None:
+                self.pending.discard(game_id)
 
     async def stop(self) -> None:
         for task in list(self.tasks):

@@ -168,17 +168,40 @@ class LiveGames:
             live.state.apply(move.seat, move.action)
             live.moves += 1
         if moves:
-            live.active_at = time.time()
-            self.frames.broadcast(live)
+            self._moved_elsewhere(live)
         elif changed:
             self.frames.broadcast_seats(live)
+        return bool(moves) or changed
+
+    async def apply_heard(self, live: LiveGame, number: int, seat: int, action: str) -> bool:
+        """A move another process committed, as its notification carried it, applied and broadcast
+        without reading the moves table when this copy is exactly at move ``number``; nothing when
+        the copy is past it. False when the copy is behind it: the caller must :meth:`catch_up`.
+        The caller holds ``live.lock``. The move was checked by the process that committed it,
+        under the same rules; should this copy refuse it all the same, it is rebuilt from the
+        database."""
+        if number < live.moves or live.over:
+            return True
+        if number > live.moves:
+            return False
+        if live.state.refusal(seat, action) is not None:
+            log.warning("a heard move %d of %s does not fit this copy; reloading", number, live.id)
+            await self.resync(live)
+            return True
+        live.state.apply(seat, action)
+        live.moves += 1
+        self._moved_elsewhere(live)
+        return True
+
+    def _moved_elsewhere(self, live: LiveGame) -> None:
+        live.active_at = time.time()
+        self.frames.broadcast(live)
         if live.over and live.id in self.games:
             state = live.state  # the process that made the last move records the result
             live.record.status = "over"
             live.record.result = {"winners": list(state.winners), "scores": list(state.scores)}
             self.games.pop(live.id, None)
             self.keep_finished(live)
-        return bool(moves) or changed
 
     async def resync(self, live: LiveGame) -> None:
         """Another writer recorded moves this process has not applied: rebuild from the database."""

@@ -26,7 +26,7 @@ from candlebox.server.errors import Rejected
 from candlebox.server.frames import Frames
 from candlebox.server.live import LiveGame
 from candlebox.server.moves import Moves
-from candlebox.server.notify import Listener
+from candlebox.server.notify import CatchUp, Listener
 from candlebox.server.registry import LiveGames
 from candlebox.server.reviewing import Reviewer
 from candlebox.server.storage import Storage
@@ -49,6 +49,9 @@ class BotWorker:
         self.reviewing: set[asyncio.Task[None]] = set()
         self.review_look = 0.0  # when to look for queued reviews next (a notification: at once)
         self.checked: set[str] = set()  # games whose stored bot seats were checked
+        # the moves made elsewhere in the games this worker holds, applied as heard, so a claimed
+        # turn usually finds its copy current and reads nothing before thinking
+        self.catching = CatchUp(self.games, lambda live: None)
         self.played = 0
 
     async def run(self, stop: asyncio.Event | None = None) -> None:
@@ -86,9 +89,11 @@ class BotWorker:
             for task in waits:
                 task.cancel()
 
-    def _heard(self, _game_id: str, what: str) -> None:
+    def _heard(self, game_id: str, what: str) -> None:
         if what == "review":
             self.review_look = 0.0
+        elif what != "presence":
+            self.catching.heard(game_id, what)
         self.wake.set()
 
     async def _claim_reviews(self) -> None:
@@ -145,8 +150,9 @@ class BotWorker:
         if game_id not in self.checked:
             await self.bots.check_stored(live)
             self.checked.add(game_id)
-        async with live.lock:
-            await self.games.catch_up(live)
+        if live.moves < number or not self.games.shared:  # behind: a notification was missed
+            async with live.lock:
+                await self.games.catch_up(live)
         seat = self._bot_to_act(live)
         if seat is None:
             return True
@@ -182,6 +188,7 @@ class BotWorker:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        await self.catching.stop()
         self.bots.stop()
         await asyncio.to_thread(self.games.writer.close)
         self.games.storage.close()

@@ -84,6 +84,62 @@ def test_a_stale_process_catches_up_and_takes_the_move(tmp_path: Path) -> None:
     run(scenario())
 
 
+def test_a_heard_move_is_applied_without_reading_the_tables_unless_the_copy_is_behind(
+    tmp_path: Path,
+) -> None:
+    """A move notification carries the move: a process holding the game at that move applies it
+    and broadcasts with no read of the moves table; one whose copy is behind (a notification lost)
+    reads what it missed; one that hears a move its copy refuses reloads the game."""
+
+    async def scenario() -> None:
+        a, b = GameService(settings(tmp_path)), GameService(settings(tmp_path))
+        await a.start()
+        await b.start()
+        a.registry.shared = b.registry.shared = True  # as on PostgreSQL (SQLite: no listener)
+        reads: list[str] = []
+        since = a.registry.storage.since
+
+        def counted(game_id: str, number: int) -> Any:
+            reads.append(f"since {number}")
+            return since(game_id, number)
+
+        a.registry.storage.since = counted  # type: ignore[method-assign]
+        try:
+            made = await a.create(spec([{"kind": "human"}, {"kind": "human"}]))
+            game = made["id"]
+            live_a = await a.any_game(game)
+            await b.any_game(game)
+
+            async def move_through_b() -> str:
+                seat = (await b.any_game(game)).state.to_act[0]
+                action, number = await first_legal(b, game, seat)
+                assert await b.submit(game, seat, action, number) == number
+                return f"{number} {seat} {action}"
+
+            async def hear(what: str) -> None:
+                a.catching.heard(game, what)
+                await asyncio.gather(*a.catching.tasks)
+
+            await hear(await move_through_b())
+            assert (live_a.moves, reads) == (1, [])  # applied as heard
+            await hear((await move_through_b()).split(" ")[0])  # a number alone: read
+            assert (live_a.moves, reads) == (2, ["since 1"])
+            await move_through_b()  # its notification is lost ...
+            await hear(await move_through_b())  # ... so the next one finds the copy behind
+            assert (live_a.moves, reads) == (4, ["since 1", "since 2"])
+            await hear("3 0 flip")  # an old one: nothing to do
+            assert (live_a.moves, len(reads)) == (4, 2)
+            assert live_a.state.history == (await b.any_game(game)).state.history
+            await hear("4 9 nonsense")  # a move this copy refuses: reloaded from the tables
+            assert live_a.moves == 4
+            assert live_a.state.history == (await b.any_game(game)).state.history
+        finally:
+            await a.stop()
+            await b.stop()
+
+    run(scenario())
+
+
 def test_bots_wait_for_a_worker_and_a_lost_lease_is_claimed_again(tmp_path: Path) -> None:
     async def scenario() -> None:
         chosen = settings(tmp_path, bots="workers", bot_lease=0.3)

@@ -9,17 +9,20 @@ import threading
 from typing import Any
 
 import pytest
-from sqlalchemy import inspect
+from sqlalchemy import inspect, select, update
 
 from candlebox.server.storage import (
+    CHANNEL,
     GameRecord,
     MoveConflict,
     MoveRecord,
     SeatRecord,
     Storage,
     Writer,
+    bot_turns,
     database_url,
     metadata,
+    move_payload,
 )
 
 
@@ -101,6 +104,64 @@ def test_move_numbers_are_unique_per_game(url: str) -> None:
         assert [m.action for m in storage.moves_of("g1")] == ["flip"]
     finally:
         storage.close()
+
+
+def bot_turn(storage: Storage, game_id: str) -> tuple[int, float, str | None] | None:
+    with storage.engine.connect() as conn:
+        row = conn.execute(
+            select(bot_turns.c.number, bot_turns.c.lease_until, bot_turns.c.worker).where(
+                bot_turns.c.game_id == game_id
+            )
+        ).first()
+    return None if row is None else (row.number, row.lease_until, row.worker)
+
+
+def test_recording_a_move_owes_the_bot_turn_and_notifies_in_one_go(url: str) -> None:
+    """``record_move`` (one statement on PostgreSQL): the move, the next bot turn owed (new, then
+    moved on, its lease cleared), the notification only once the transaction commits; a duplicate
+    move number changes nothing, the bot turn included."""
+    storage = Storage(url)
+    listener = None
+    if storage.engine.dialect.name == "postgresql":
+        import psycopg
+
+        dsn = url.replace("postgresql+psycopg://", "postgresql://")
+        listener = psycopg.connect(dsn, autocommit=True)
+        listener.execute(f"LISTEN {CHANNEL}")
+    try:
+        with storage.engine.begin() as conn:
+            Storage.insert_game(conn, record())
+            Storage.record_move(conn, "g1", MoveRecord(0, 0, "flip"), owe_next=False)
+        assert bot_turn(storage, "g1") is None
+        with storage.engine.begin() as conn:
+            Storage.record_move(conn, "g1", MoveRecord(1, 1, "buy"), owe_next=True)
+        assert bot_turn(storage, "g1") == (2, 0.0, None)
+        with storage.engine.begin() as conn:  # a worker holds the turn's lease
+            conn.execute(update(bot_turns).values(lease_until=1e12, worker="w1"))
+        with storage.engine.begin() as conn:
+            Storage.record_move(conn, "g1", MoveRecord(2, 0, "flip"), owe_next=True)
+        assert bot_turn(storage, "g1") == (3, 0.0, None)
+        with pytest.raises(MoveConflict), storage.engine.begin() as conn:
+            Storage.record_move(conn, "g1", MoveRecord(2, 1, "pass"), owe_next=True)
+        assert bot_turn(storage, "g1") == (3, 0.0, None)
+        assert [(m.seat, m.action) for m in storage.moves_of("g1")] == [
+            (0, "flip"),
+            (1, "buy"),
+            (0, "flip"),
+        ]
+        if listener is not None:
+            heard = [n.payload for n in listener.notifies(timeout=1.0, stop_after=3)]
+            # each carries its move, so listeners need not read it; none for the refused duplicate
+            assert heard == ["g1 0 0 flip", "g1 1 1 buy", "g1 2 0 flip"]
+    finally:
+        if listener is not None:
+            listener.close()
+        storage.close()
+
+
+def test_a_move_too_long_to_carry_is_notified_by_its_number_alone() -> None:
+    assert move_payload("g1", MoveRecord(4, 2, "auction 3")) == "g1 4 2 auction 3"
+    assert move_payload("g1", MoveRecord(4, 2, "x" * 8000)) == "g1 4"
 
 
 def test_group_commit_isolates_a_failing_operation(url: str) -> None:
