@@ -2,7 +2,9 @@
 the curses, the houses (resources, VP, tactic cards, candles) in turn order, and the battle under way.
 
 It reads only the seat's typed view (views.py), so it shows exactly what the seat may know; the log's sentences are
-the game's text (text.py).
+the game's text (text.py). Every component on the board (territory, candle card, tactic card, upgrade
+tile, mission, Decay card) is shown by its name from the game's words (words.json), with its code when
+the name does not hold it, never a bare code (issue 14); a cell holding several puts one on a line.
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ from candlebox.games.candelabria.views import (
     Seat,
     Territory,
 )
+from candlebox.games.candelabria.words import ICON_SHORT
+from candlebox.games.candelabria.words import table as words
 
 GAME_ID = "candelabria"
 HOUSE_STYLE = {
@@ -32,19 +36,30 @@ HOUSE_STYLE = {
     "N": "bold green",
     "L": "bold white",
 }
-ICON_SHORT = {
-    "curse": "Curse",
-    "barracks": "Barracks",
-    "forge": "Forge",
-    "mine": "Mine",
-    "portal": "Portal",
-    "inn": "Inn",
-}
 
 
 def house(code: str) -> str:
     style = HOUSE_STYLE.get(code, "bold")
     return f"[{style}]{escape(code)}[/]"
+
+
+def named(code: str) -> str:
+    """A component by its name, with its code (the one typed) when the name does not hold it:
+    'Tactic 1I1X', 'Cinis Clan tactic 1X1V (C-1X1V)', 'Castle +1 power (Year I tile) (1-castle)'."""
+    entry = words().get(code)
+    if entry is None:
+        return escape(code)
+    return escape(entry.name if code in entry.name else f"{entry.name} ({code})")
+
+
+def territory(t: Territory) -> str:
+    """A territory by its name, as the game's words name it: 'Territory 4c (region 4, Inn)'."""
+    kind = ICON_SHORT[t.icon].partition(":")[0]
+    return escape(f"Territory {t.territory} (region {t.region}, {kind})")
+
+
+def _lines(codes: list[str], before: str = "") -> list[str]:
+    return [before + (named(c) if c else "—") for c in codes]
 
 
 def _pieces(t: Territory, models: list[CurseModel]) -> str:
@@ -86,7 +101,6 @@ def render(view: CandelabriaView, console: Console, prompt: str) -> None:
     table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
     table.add_column("region")
     table.add_column("territory")
-    table.add_column("action")
     table.add_column("pieces")
     last = None
     for t in view.territories:
@@ -98,9 +112,7 @@ def render(view: CandelabriaView, console: Console, prompt: str) -> None:
             label += " [magenta]⚔ at war[/]" if r.region in haunted else ""
             label += f" [cyan]{temples} temple[/]" if temples else ""
             last = t.region
-        table.add_row(
-            label, t.territory, ICON_SHORT[t.icon], _pieces(t, models.get(t.territory, []))
-        )
+        table.add_row(label, territory(t), _pieces(t, models.get(t.territory, [])))
     pending = view.pending
     if pending is not None and pending.decision == "pick":
         first = f" (the first chose {house(pending.first)})" if pending.first else ""
@@ -110,10 +122,12 @@ def render(view: CandelabriaView, console: Console, prompt: str) -> None:
         )
     console.print(table)
     curses = []
+    by_code = {t.territory: t for t in view.territories}
     for i, c in enumerate(view.curses, 1):
         if two:
             where = next((m.territory for m in view.curse_models if m.curse == i), "?")
-            curses.append(f"{i}: region {c.curse} — standing on {escape(where)}")
+            on = territory(by_code[where]) if where in by_code else escape(where)
+            curses.append(f"{i}: region {c.curse} — standing on {on}")
             continue
         flames = " ".join(f"{house(h)}×{n}" for h, n in c.flames.items()) or "no flames"
         curses.append(f"{i}: region {c.curse} ({escape(c.effect)}) — {flames}")
@@ -122,36 +136,16 @@ def render(view: CandelabriaView, console: Console, prompt: str) -> None:
     if isinstance(view.missions, Missions):
         _missions(view.missions, console)
     houses = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
-    for name in (
-        "house",
-        "VP",
-        "gold",
-        "wax",
-        "land fl.",
-        "candle fl.",
-        "hand",
-        "tactics",
-        "upgrades",
-    ):
+    for name in ("house", "VP", "gold", "wax", "land fl.", "candle fl.", "hand", "tactics"):
         houses.add_column(name)
+    cards: list[str] = []  # each house's cards and tiles by name, below the table (long lines wrap)
     for s in view.order:
         info = seats[s]
         hand = (
-            (" ".join(info.hand) or "—")
+            f"{len(info.hand)} card(s)"
             if isinstance(info.hand, list)
             else f"{info.hand_size} card(s)"
         )
-        tactics = " ".join(info.tactics)
-        if info.played:
-            tactics += " | played " + " ".join(str(c or "—") for c in info.played)
-        if info.secret:
-            tactics += " | chosen " + " ".join(str(c or "—") for c in info.secret)
-        elif info.chosen:
-            tactics += " | [dim]chosen in secret[/]"
-        if info.decay and any(info.decay):
-            tactics += " | decay " + " ".join(
-                f"{d.card}({d.effect})" if d else "—" for d in info.decay
-            )
         me = " [reverse]you[/]" if s == view.seat else ""
         houses.add_row(
             f"{_house(info)} {escape(info.name or '')}{me}",
@@ -160,15 +154,41 @@ def render(view: CandelabriaView, console: Console, prompt: str) -> None:
             str(info.wax),
             str(info.land_flames),
             str(info.candle_flames),
-            escape(hand),
-            escape(tactics),
-            escape(" ".join(info.upgrades)),
+            hand,
+            str(len(info.tactics)),
         )
+        held = []
+        if isinstance(info.hand, list) and info.hand:
+            held.append("hand: " + ", ".join(_lines(info.hand)))
+        if info.tactics:
+            held.append("tactics: " + ", ".join(_lines(info.tactics)))
+        if info.played:
+            held.append("played: " + ", ".join(_lines([c or "" for c in info.played])))
+        if info.secret:
+            held.append("chosen: " + ", ".join(_lines([c or "" for c in info.secret])))
+        elif info.chosen:
+            held.append("[dim]chosen in secret[/]")
+        if info.decay and any(info.decay):
+            held.append(
+                "decay: "
+                + ", ".join(
+                    f"{named(d.card)} ({escape(d.effect)})" if d else "—" for d in info.decay
+                )
+            )
+        if info.upgrades:
+            held.append("upgrades: " + ", ".join(_lines(info.upgrades)))
+        cards += [f"{_house(info)} {line}" for line in held]
     console.print(houses)
-    console.print(
-        f"[dim]Tactics board:[/] {escape(' '.join(view.tactics_board))}   "
-        f"[dim]upgrade tops:[/] {escape(' '.join(p.top or '—' for p in view.upgrade_piles))}"
-    )
+    for line in cards:
+        console.print(line)
+    console.print(f"[dim]Tactics board:[/] {', '.join(_lines(view.tactics_board))}")
+    piles = [
+        f"{i}: {named(p.top) if p.top else '[dim]empty[/]'}"
+        for i, p in enumerate(view.upgrade_piles, 1)
+    ]
+    console.print("[dim]Upgrade piles (the top tile of each; upgrade N buys from pile N):[/]")
+    for line in piles:
+        console.print(f"  {line}")
     if view.battle:
         region = "?" if pending is None or pending.region is UNSET else pending.region
         console.print(
@@ -187,7 +207,7 @@ def _mission(card: Mission) -> str:
         "[dim]blocked[/]" if p == "blocked" else (house(p) if p else "[dim]·[/]")
         for p in card.places
     )
-    return f"{escape(card.mission)} {escape(card.text)} [{places}]"
+    return f"{named(card.mission)}: {escape(card.text)} \\[{places}]"
 
 
 def _missions(missions: Missions, console: Console) -> None:

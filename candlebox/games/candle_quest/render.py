@@ -1,4 +1,6 @@
 """Candle Quest at the terminal: coloured candle codes, the table, the screens and the log in words.
+Every candle on the board is shown by its name with its code, the one typed ("Red candle (value 7)
+(R7)"), its name from the game's words (words.json), never a bare code (issue 14).
 
 Everything here reads the seat's typed view (views.py), log entries (plain dicts) and the game's public
 facts, never the game's rules, so the renderer shows exactly what the seat is allowed to know.
@@ -23,6 +25,7 @@ from candlebox.games.candle_quest.views import (
     OpenSeat,
     Seat,
 )
+from candlebox.games.candle_quest.words import table as words
 
 GAME_ID = "candle-quest"
 _FACTS = game_info(GAME_ID).facts
@@ -69,19 +72,26 @@ def action_text(action: str) -> str:
     return " ".join(candle(word) if word in CANDLES else escape(word) for word in action.split(" "))
 
 
-def candles(codes: list[str]) -> str:
-    return " ".join(candle(code) for code in codes) if codes else "[dim]—[/]"
+def named(code: str) -> str:
+    """A candle by its name and its coloured code: 'Red candle (value 7) (R7)'."""
+    entry = words().get(code)
+    return candle(code) if entry is None else f"{escape(entry.name)} ({candle(code)})"
+
+
+def candles(codes: list[str], between: str = ", ") -> str:
+    """Candles by name and code, ``between`` each (a newline in a table cell: one candle a line)."""
+    return between.join(named(code) for code in codes) if codes else "[dim]—[/]"
 
 
 def describe_candle(code: str) -> str:
-    """'R7 (Red 7, sells for 3)': what a player needs to decide about a candle on the table."""
+    """'Red candle (value 7) (R7), sells for 3': what a player needs to decide about a candle on
+    the table."""
     info = CANDLES.get(code)
     if info is None:
-        return candle(code)
+        return named(code)
     if info["kind"] == "unlit":
-        return f"{candle(code)} (Unlit {info['face']}: guard your Menorah)"
-    kind = info["colour"] if info["kind"] == "lit" else "Dancing"
-    return f"{candle(code)} ({kind} {info['face']}, sells for {info['sell']})"
+        return f"{named(code)}: guard your Menorah"
+    return f"{named(code)}, sells for {info['sell']}"
 
 
 def loot_cost(code: str) -> int | None:
@@ -108,21 +118,25 @@ def table_lines(view: CandleQuestView) -> list[str]:
     if view.set_aside:
         lines.append("Set aside this turn: " + candles(view.set_aside))
     if view.removed:
-        lines.append("Out of the game: " + candles(view.removed))
+        counts = {code: view.removed.count(code) for code in view.removed}  # in order shown
+        out = [named(c) + (f" ×{n}" if n > 1 else "") for c, n in counts.items()]
+        lines.append("Out of the game: " + ", ".join(out))
     return lines
 
 
 def pile_text(pile: list[str]) -> str:
+    """A discard pile for a table cell: its top candles, one a line, the top first (beside its
+    loot cost)."""
     if not pile:
         return "[dim]—[/]"
     hidden = len(pile) - PILE_SHOWN
-    shown = candles(pile[-PILE_SHOWN:])
-    return f"[dim](+{hidden})[/] {shown}" if hidden > 0 else shown
+    shown = candles(pile[::-1][:PILE_SHOWN], "\n")
+    return f"{shown}\n[dim](+{hidden} below)[/]" if hidden > 0 else shown
 
 
 def screen_text(player: Seat) -> str:
     if isinstance(player, OpenSeat):
-        return candles(player.candles)
+        return candles(player.candles, "\n")
     count = player.candles_behind_screen
     return f"[dim]{count} candle{'s' if count != 1 else ''}[/]"
 
@@ -140,7 +154,7 @@ def seats_table(view: CandleQuestView) -> Table:
     table.add_column("colours", justify="right")
     if advanced:
         table.add_column("value", justify="right")
-    table.add_column("pile (top last)")
+    table.add_column("pile (top first)")
     if looting:
         table.add_column("loot", justify="right")
     if over:
@@ -177,7 +191,7 @@ def dancing_text(wild: list[str], missing: list[str]) -> str:
         return f"Dancing {candles(wild)}: no gap left to fill"
     if len(wild) >= len(missing):
         parts = [
-            f"{candle(code)} fills {colour}" for code, colour in zip(wild, missing, strict=False)
+            f"{named(code)} fills {colour}" for code, colour in zip(wild, missing, strict=False)
         ]
         spare = wild[len(missing) :]
         if spare:
@@ -201,10 +215,10 @@ def menorah_text(codes: list[str]) -> str:
     slots = []
     for colour in COLOURS:
         if colour in best:
-            slots.append(candle(best[colour]))
+            slots.append(named(best[colour]))
         else:
-            slots.append(f"[{COLOUR_STYLE.get(colour, '')} dim]{colour[:2].lower()}[/]")
-    text = "Your Menorah: " + " ".join(slots)
+            slots.append(f"[{COLOUR_STYLE.get(colour, '')} dim]no {colour}[/]")
+    text = "Your Menorah: " + " · ".join(slots)
     wild = [code for code in extras if CANDLES.get(code, {}).get("kind") == "dancing"]
     unlit = [code for code in extras if code not in wild]
     if wild:

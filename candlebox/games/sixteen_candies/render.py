@@ -2,7 +2,9 @@
 
 Everything here reads the seat's typed view (views.py), log entries (plain dicts) and the game's public
 facts, never the game's rules, so the renderer shows exactly what the seat is allowed to know. Rotation is easy to
-judge: every ``top ...`` action in the list says what the hand would be worth turned that way.
+judge: every ``top ...`` action in the list says what the hand would be worth turned that way. Every card
+and half on the board is shown by its name with its code, the one typed ("6 Gummy Bears / 1 Chocolate
+(G6-C1)"), its name from the game's words (words.json), never a bare code (issue 14).
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from candlebox.games.sixteen_candies.views import (
     SixteenCandiesView,
     ValuedSeat,
 )
+from candlebox.games.sixteen_candies.words import table as words
 
 GAME_ID = "sixteen-candies"
 _FACTS = game_info(GAME_ID).facts
@@ -45,6 +48,7 @@ CANDY_STYLE = {
 }
 WILD_STYLE = "bold black on gold1"
 PILE_SHOWN = 6  # discard pile cards listed (the top ones); the count says how many more
+PANEL = 27  # a card's width: its halves' names and codes fit ('6 Heart Candies (H6) ▲')
 
 
 # ----------------------------------------------------------------------------- cards and halves
@@ -75,8 +79,20 @@ def card(code: str | None) -> str:
     return f"{half(a)}[dim]-[/]{half(b)}"
 
 
-def cards(codes: list[str]) -> str:
-    return " ".join(card(code) for code in codes) if codes else "[dim]—[/]"
+def name(code: str) -> str:
+    """A card's or a half's name in the game's words ('6 Gummy Bears / 1 Chocolate')."""
+    entry = words().get(code)
+    return code if entry is None else entry.name
+
+
+def named(code: str) -> str:
+    """A card or a half by its name and its coloured code: '6 Gummy Bears / 1 Chocolate (G6-C1)'."""
+    return f"{escape(name(code))} ({code_markup(code)})" if code in words() else code_markup(code)
+
+
+def cards(codes: list[str], between: str = ", ") -> str:
+    """Cards by name and code, ``between`` each (a newline in a table cell: one card a line)."""
+    return between.join(named(code) for code in codes) if codes else "[dim]—[/]"
 
 
 def worth(tops: list[str]) -> tuple[int, str | None, int]:
@@ -127,16 +143,16 @@ def card_panel(entry: Card) -> Panel:
     top, bottom = entry.top, entry.bottom
     if CARDS.get(entry.card, {}).get("wild"):
         body = (
-            f"[{WILD_STYLE}] W [/] [bold]×{WILD['count']}[/]\n[bold]pen {WILD['penalty']}[/]\n"
-            f"[dim]{'┄' * 8}[/]\n[dim]  any ↓[/]"
+            f"{escape(name('W'))} ({half('W')}) [bold]×{WILD['count']}[/]\n"
+            f"[bold]pen {WILD['penalty']}[/]\n[dim]{'┄' * 8}[/]\n[dim]  any ↓[/]"
         )
-        return Panel(body, box=box.ROUNDED, width=12, padding=(0, 1), border_style="gold1")
+        return Panel(body, box=box.ROUNDED, width=PANEL, padding=(0, 1), border_style="gold1")
     up, down = HALVES[top], HALVES[bottom]
     body = (
-        f"{half(top)} [bold]▲[/]\n[bold]pen {up['penalty']}[/]\n[dim]{'┄' * 8}[/]\n"
-        f"[dim]{escape(bottom)} ↓ p{down['penalty']}[/]"
+        f"{named(top)} [bold]▲[/]\n[bold]pen {up['penalty']}[/]\n[dim]{'┄' * 8}[/]\n"
+        f"[dim]{escape(name(bottom))} ({escape(bottom)}) ↓ p{down['penalty']}[/]"
     )
-    return Panel(body, box=box.ROUNDED, width=12, padding=(0, 1), border_style=half_style(top))
+    return Panel(body, box=box.ROUNDED, width=PANEL, padding=(0, 1), border_style=half_style(top))
 
 
 def legend() -> str:
@@ -145,7 +161,7 @@ def legend() -> str:
         f"[{CANDY_STYLE.get(code, 'bold')}]{code}[/] {escape(name)}"
         for code, name in CANDIES.items()
     ]
-    parts.append(f"[{WILD_STYLE}]W[/] Wild: {WILD['count']} of the best candy")
+    parts.append(f"{escape(name('W'))} ({half('W')}): {WILD['count']} of the best candy")
     return " [dim]·[/] ".join(parts)
 
 
@@ -207,7 +223,7 @@ def seats_table(view: SixteenCandiesView) -> Table:
             f"[bold]{label}[/]" if seat == viewer else label,
             str(player.pool),
             str(player.cards),
-            cards(player.known) if player.known else "",
+            cards(player.known, "\n") if player.known else "",
             ", ".join(notes),
         )
     return table
