@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from rich.console import Console
 
 import candlebox
@@ -37,4 +39,6 @@ def test_decay_cards_on_the_war_board() -> None:
     state = candlebox.new_game("candelabria", players=3, seed=2, decay=True)
     card = state.decay_deck.pop()
     state.decay_slots[1][0] = card
-    assert "decay D" in _text(state.typed_view(0))
+    text = _text(state.typed_view(0))
+    # The card by its name and code, and the empty second slot as a dash.
+    assert re.search(r"C decay cards: Decay: [A-Za-z ]+ \([ab]\) \(D\d+\), —\n", text), text

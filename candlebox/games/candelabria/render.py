@@ -169,11 +169,9 @@ def render(view: CandelabriaView, console: Console, prompt: str) -> None:
         elif info.chosen:
             held.append("[dim]chosen in secret[/]")
         if info.decay and any(info.decay):
+            # The card's name already says its effect; '—' is an empty decay slot.
             held.append(
-                "decay: "
-                + ", ".join(
-                    f"{named(d.card)} ({escape(d.effect)})" if d else "—" for d in info.decay
-                )
+                "decay cards: " + ", ".join(named(d.card) if d else "—" for d in info.decay)
             )
         if info.upgrades:
             held.append("upgrades: " + ", ".join(_lines(info.upgrades)))
