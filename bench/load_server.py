@@ -275,7 +275,10 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
     if base is None:
         process, base = start_server(args, workdir)
     ws_base = base.replace("http", "ws", 1)
-    limits = httpx.Limits(max_connections=64)
+    # An idle connection is given up well before the server's keep-alive timeout (5 s): with httpx's
+    # default of 5 s too, a request sent on a connection the server was closing at that moment failed
+    # with ReadError (the request never reached the server; a browser retries such a request itself).
+    limits = httpx.Limits(max_connections=64, keepalive_expiry=2.0)
     async with httpx.AsyncClient(timeout=60, limits=limits) as client:
         for _ in range(1800):  # a loaded machine may take a minute to start several processes
             if process is not None and process.poll() is not None:
