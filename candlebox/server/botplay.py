@@ -1,18 +1,30 @@
 """Bots at the table: each bot seat whose turn it is gets an asyncio task that asks its bot (on a
-clone of the state, in a thread pool so the event loop never waits) and submits the move like a
-player; stored bot seats are checked against the server's bounds when a game is resumed."""
+clone of the state, off the event loop) and submits the move like a player; stored bot seats are
+checked against the server's bounds when a game is resumed.
+
+A web process that plays its own bots (``bots="inline"``) lets them think in a pool of
+``bot_processes`` child processes, its built-in bot worker: a search there holds the child's
+interpreter, not the one answering the players. Each child keeps the bots it made between turns,
+keyed by what made them; a child that dies mid-thought is replaced and the turn thought again. A bot worker process (``worker.py``) and ``bot_processes=0`` think in threads.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import random
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
+from candlebox.engine import State
 from candlebox.server import bots as botlib
+from candlebox.server.children import process_pool
 from candlebox.server.errors import Rejected
 from candlebox.server.live import LiveGame
 from candlebox.server.registry import LiveGames
@@ -22,16 +34,57 @@ log = logging.getLogger("candlebox.server")
 Submit = Callable[[str, int, str, int], Awaitable[int]]  # game id, seat, action, expect
 # Refusals a bot's move may meet because the game moved on meanwhile: it thinks again.
 THINK_AGAIN = ("stale", "conflict", "illegal", "bot-seat")
+KEPT_BOTS = 512  # seats' bots a bot process keeps between turns (the least recently used go)
+
+
+@dataclass(frozen=True)
+class BotKey:
+    """What makes a seat's bot (``bots.make``'s arguments), sent with each turn to the bot process,
+    which keeps the bot it made from it: the same key, the same bot, its random state carried on."""
+
+    live_id: str
+    name: str
+    params: str  # JSON, keys sorted: a hashable form of the parameters
+    game_seed: int
+    seat: int
+    generation: int
+    max_seconds: float
+    game: str
+
+
+_KEPT: OrderedDict[BotKey, Any] = OrderedDict()  # in a bot process: the bots it made
+
+
+def choose_in_process(key: BotKey, state: State) -> str:
+    """In a bot process: the seat's bot (made, or kept from its last turn) chooses."""
+    bot = _KEPT.pop(key, None)
+    if bot is None:
+        params = json.loads(key.params)
+        bot = botlib.make(
+            key.name, params, key.game_seed, key.seat, key.generation, key.max_seconds, key.game
+        )
+    _KEPT[key] = bot
+    while len(_KEPT) > KEPT_BOTS:
+        _KEPT.popitem(last=False)
+    action: str = bot.choose(state, key.seat)
+    return action
+
+
+def _ready() -> None:
+    """In a new bot process: import the games and the bots before the first turn needs them."""
+    import candlebox.bots  # noqa: F401
 
 
 class BotPlayers:
-    def __init__(self, games: LiveGames, submit: Submit) -> None:
+    def __init__(self, games: LiveGames, submit: Submit, processes: int = 0) -> None:
         self.games = games
         self.settings = games.settings
         self.submit = submit
         self.pool = ThreadPoolExecutor(
             max_workers=self.settings.bot_threads, thread_name_prefix="candlebox-bot"
         )
+        self.processes = processes  # the built-in bot worker's size; 0: threads
+        self._process_pool: ProcessPoolExecutor | None = None
 
     def schedule(self, live: LiveGame) -> None:
         if self.games.closed or live.over or self.settings.bots != "inline":
@@ -67,7 +120,10 @@ class BotPlayers:
         started = loop.time()
         snapshot = live.state.clone()
         try:
-            action: str = await loop.run_in_executor(self.pool, bot.choose, snapshot, record.seat)
+            if isinstance(bot, BotKey):
+                action = await self._in_process(bot, snapshot)
+            else:
+                action = await loop.run_in_executor(self.pool, bot.choose, snapshot, record.seat)
         except Exception:
             log.exception("bot %s failed in game %s; it plays at random", record.bot, live.id)
             action = random.choice(snapshot.legal_actions(record.seat))
@@ -76,9 +132,51 @@ class BotPlayers:
             await asyncio.sleep(wait)
         return action
 
+    async def _in_process(self, key: BotKey, state: State) -> str:
+        """The choice made in the bot process; a pool whose process died (killed, out of memory) is
+        replaced and asked once more, and only then does the caller fall back to a random move."""
+        for attempt in (1, 2):
+            try:
+                return await asyncio.wrap_future(
+                    self._processes().submit(choose_in_process, key, state)
+                )
+            except BrokenProcessPool:
+                log.warning("the bot process stopped (attempt %d); starting another", attempt)
+                self._stop_processes()
+        raise RuntimeError("the bot process stopped twice")
+
+    def warm(self) -> None:
+        """Start the bot process (if this process has one) without waiting for it: spawning it
+        and importing the games takes about a second, which the first bot turn would otherwise wait."""
+        if self.processes > 0:
+            self._processes().submit(_ready)
+
+    def _processes(self) -> ProcessPoolExecutor:
+        if self._process_pool is None:
+            self._process_pool = process_pool(self.processes)
+        return self._process_pool
+
+    def _stop_processes(self) -> None:
+        if self._process_pool is not None:
+            self._process_pool.shutdown(wait=False, cancel_futures=True)
+            self._process_pool = None
+
     def _bot(self, live: LiveGame, record: SeatRecord, number: int) -> Any:
         bot = live.bots.get(record.seat)
-        if bot is None:
+        if bot is None and self.processes > 0:
+            assert record.bot is not None
+            bot = BotKey(
+                live.id,
+                record.bot,
+                json.dumps(record.params, sort_keys=True),
+                live.record.seed,
+                record.seat,
+                number,
+                self.settings.max_bot_seconds,
+                live.record.game,
+            )
+            live.bots[record.seat] = bot
+        elif bot is None:
             assert record.bot is not None
             bot = botlib.make(
                 record.bot,
@@ -127,3 +225,4 @@ class BotPlayers:
 
     def stop(self) -> None:
         self.pool.shutdown(wait=False, cancel_futures=True)
+        self._stop_processes()

@@ -20,9 +20,8 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import multiprocessing
 import time
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor
 from dataclasses import asdict, dataclass, field
 from functools import partial
 from typing import Any
@@ -32,6 +31,7 @@ from sqlalchemy.exc import IntegrityError
 
 from candlebox import analysis
 from candlebox.server import reviewing
+from candlebox.server.children import process_pool
 from candlebox.server.errors import Rejected
 from candlebox.server.live import LiveGame
 from candlebox.server.registry import LiveGames
@@ -72,10 +72,7 @@ class Coach:
 
     def pool(self) -> Executor:
         if self._pool is None:
-            # spawn, not fork: the server has threads (the writer, the to_thread workers) whose
-            # locks a forked child could inherit held.
-            context = multiprocessing.get_context("spawn")
-            self._pool = ProcessPoolExecutor(max_workers=REVIEW_WORKERS, mp_context=context)
+            self._pool = process_pool(REVIEW_WORKERS)
         return self._pool
 
     def close(self) -> None:

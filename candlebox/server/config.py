@@ -25,6 +25,11 @@ class Settings:
     max_bot_delay: float = 10.0
     zombie_after: float = 60.0  # a seat with nobody connected this long may be handed to a bot
     bot_threads: int = 2  # worker threads for the bots' engine calls
+    # Processes the bots of this web process think in (its built-in bot worker, with bots
+    # "inline"), so a search holds their interpreter, not the one serving the players; 0: they think
+    # in this process's threads (the functional tests, which start thousands of apps). Bot workers
+    # ("workers") think in their own process already and ignore it.
+    bot_processes: int = 2
     # The longest a bot may think about one decision (ISMCTS's ``seconds``): the cap on what a client
     # may ask for, and what stored games are clamped to when the server starts.
     max_bot_seconds: float = 1.0
@@ -60,9 +65,10 @@ class Settings:
     lobby_max_page: int = 100  # the largest `limit` a client may ask for
     max_turns: int = 2000  # the largest `max_turns` option a game created here may have
     api_docs: bool = False  # serve /openapi.json, /docs and /redoc
-    # Many processes (docs/deploy.md): "inline" — bots think in this process (one process, the
-    # default); "workers" — this process only records the turns bots owe, and `candlebox bots-worker`
-    # processes play them (PostgreSQL; required when several app processes share a database).
+    # Many processes (docs/deploy.md): "inline" — this process plays its bots' turns (one process,
+    # the default; the bots think in its ``bot_processes``); "workers" — this process only records
+    # the turns bots owe, and `candlebox bots-worker` processes play them (PostgreSQL; required when
+    # several app processes share a database).
     bots: str = "inline"
     bot_lease: float = 30.0  # seconds a bot worker holds a claimed turn before others may take it
     worker_games: int = 32  # turns one bot worker plays at once (thinking or waiting its delay)

@@ -32,8 +32,15 @@ def sqlite_url(tmp_path: Path) -> str:
 
 def make_client(url: str, **settings: Any) -> TestClient:
     # the functional tests make requests as fast as they can: the per-client rate limit is off
-    # unless a test sets it (tests/server/test_abuse.py)
-    values: dict[str, Any] = {"bot_delay": 0.0, "zombie_after": 60.0, "requests_per_second": 0}
+    # unless a test sets it (tests/server/test_abuse.py); their bots think in threads (a bot
+    # process for each of hundreds of apps would cost seconds each): tests/server/test_bot_process.py
+    # and every test of a real `candlebox serve` (tests/e2e, the durability tests) use the process
+    values: dict[str, Any] = {
+        "bot_delay": 0.0,
+        "zombie_after": 60.0,
+        "requests_per_second": 0,
+        "bot_processes": 0,
+    }
     values.update(settings)
     return TestClient(create_app(Settings(db=url, **values)))
 
