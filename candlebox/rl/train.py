@@ -34,6 +34,7 @@ import time
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -359,19 +360,16 @@ def export(model: Any, spec: Spec, path: Path, meta: dict[str, Any]) -> int:
     }
     arrays["meta"] = np.array(json.dumps(info, sort_keys=True))
     path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(path.name + ".part.npz")
-    np.savez_compressed(partial, **arrays)  # type: ignore[arg-type]
-    os.replace(partial, path)
+    part = path.with_name(path.name + ".part.npz")
+    np.savez_compressed(part, **arrays)  # type: ignore[arg-type]
+    os.replace(part, path)
     return path.stat().st_size
 
 
 def make_model(spec: Spec, seed: int, envs: int) -> Any:
     """MaskablePPO with the factored policy over ``envs`` games against the mixed opponents."""
     vec = DummyVecEnv(
-        [
-            (lambda i=i: MixedOpponentsEnv(spec, OPPONENTS, seed * 1000 + i))  # type: ignore[misc]
-            for i in range(envs)
-        ]
+        [partial(MixedOpponentsEnv, spec, OPPONENTS, seed * 1000 + i) for i in range(envs)]
     )
     vec.seed(seed)
     return MaskablePPO(
