@@ -8,6 +8,7 @@ from rich.console import Console
 
 import candlebox
 from candlebox.games.candelabria import render
+from candlebox.games.candelabria.schema import CURSE_EFFECTS
 from candlebox.games.candelabria.views import CandelabriaView
 
 
@@ -42,3 +43,10 @@ def test_decay_cards_on_the_war_board() -> None:
     text = _text(state.typed_view(0))
     # The card by its name and code, and the empty second slot as a dash.
     assert re.search(r"C decay cards: Decay: [A-Za-z ]+ \([ab]\) \(D\d+\), —\n", text), text
+
+
+def test_curses_on_the_board_say_their_effect_in_words() -> None:
+    text = _text(candlebox.new_game("candelabria", players=3, seed=2).typed_view(0))
+    line = text[text.index("Curses") :]
+    assert "ignites 2" in line and "extinguishes up to 2" in line, line
+    assert not any(f"({code})" in line for code in CURSE_EFFECTS), line

@@ -25,7 +25,7 @@ from candlebox.games.candelabria.views import (
     Seat,
     Territory,
 )
-from candlebox.games.candelabria.words import ICON_SHORT
+from candlebox.games.candelabria.words import CURSE_EFFECT_SHORT, ICON_SHORT
 from candlebox.games.candelabria.words import table as words
 
 GAME_ID = "candelabria"
@@ -130,7 +130,8 @@ def render(view: CandelabriaView, console: Console, prompt: str) -> None:
             curses.append(f"{i}: region {c.curse} — standing on {on}")
             continue
         flames = " ".join(f"{house(h)}×{n}" for h, n in c.flames.items()) or "no flames"
-        curses.append(f"{i}: region {c.curse} ({escape(c.effect)}) — {flames}")
+        effect = CURSE_EFFECT_SHORT.get(c.effect, c.effect)
+        curses.append(f"{i}: region {c.curse} ({escape(effect)}) — {flames}")
     if curses:
         console.print("[bold]Curses[/]  " + "   ".join(curses))
     if isinstance(view.missions, Missions):

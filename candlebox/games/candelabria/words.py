@@ -28,7 +28,7 @@ from candlebox.games.candelabria.board import Board, board_for
 from candlebox.games.candelabria.components import Content, load_content
 from candlebox.games.candelabria.decision import MODEL_LETTER
 from candlebox.games.candelabria.notation import TEMPLE_LETTER
-from candlebox.games.candelabria.schema import CONTENT, EFFECT_LETTER, ICONS
+from candlebox.games.candelabria.schema import CONTENT, CURSE_EFFECTS, EFFECT_LETTER, ICONS
 from candlebox.games.candelabria.schema import TEMPLES as TEMPLE_COLOURS
 from candlebox.games.candelabria.state import GAME_ID
 
@@ -55,6 +55,19 @@ ICON_SHORT_TWO_PLAYER = {
     "curse": "Curse Influence: move a curse standee to a neighbouring territory"
 }
 assert set(ICON_SHORT) == set(ICONS), "every territory kind needs its few words"
+# A curse's effect in a few words, for lines too short for its card's text (the terminal's board).
+CURSE_EFFECT_SHORT: dict[str, str] = {
+    "power-4": "fights with power 4",
+    "recast-candle": "a candle's effect again",
+    "relocate-candle": "moves a candle",
+    "temple-or-upgrade": "a Temple level or an Upgrade tile",
+    "first-in-order": "first in turn order",
+    "double-vp": "double VP for a win",
+    "extinguish-all": "extinguishes every flame",
+    "ignite-2": "ignites 2",
+    "extinguish-2": "extinguishes up to 2",
+}
+assert set(CURSE_EFFECT_SHORT) == set(CURSE_EFFECTS), "every curse effect needs its few words"
 
 
 def _listed(names: list[str]) -> str:
