@@ -20,7 +20,7 @@ from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from functools import partial
-from typing import Any
+from typing import Any, TypeVar
 
 from candlebox.engine import State
 from candlebox.server import bots as botlib
@@ -34,6 +34,7 @@ log = logging.getLogger("candlebox.server")
 Submit = Callable[[str, int, str, int], Awaitable[int]]  # game id, seat, action, expect
 # Refusals a bot's move may meet because the game moved on meanwhile: it thinks again.
 THINK_AGAIN = ("stale", "conflict", "illegal", "bot-seat")
+T = TypeVar("T")
 KEPT_BOTS = 512  # seats' bots a bot process keeps between turns (the least recently used go)
 
 
@@ -135,11 +136,18 @@ class BotPlayers:
     async def _in_process(self, key: BotKey, state: State) -> str:
         """The choice made in the bot process; a pool whose process died (killed, out of memory) is
         replaced and asked once more, and only then does the caller fall back to a random move."""
+        action: str = await self.elsewhere(choose_in_process, key, state)
+        return action
+
+    async def elsewhere(self, work: Callable[..., T], *args: Any) -> T:
+        """``work(*args)`` in a bot process (a thread of this process without them): for searches
+        the players' requests must not wait on, a bot's choice or a hint. A pool whose process
+        died is replaced and asked once more."""
+        if self.processes <= 0:
+            return await asyncio.to_thread(work, *args)
         for attempt in (1, 2):
             try:
-                return await asyncio.wrap_future(
-                    self._processes().submit(choose_in_process, key, state)
-                )
+                return await asyncio.wrap_future(self._processes().submit(work, *args))
             except BrokenProcessPool:
                 log.warning("the bot process stopped (attempt %d); starting another", attempt)
                 self._stop_processes()

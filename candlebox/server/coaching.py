@@ -21,6 +21,7 @@ import asyncio
 import json
 import logging
 import time
+from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor
 from dataclasses import asdict, dataclass, field
 from functools import partial
@@ -58,9 +59,19 @@ class _Job:
     decisions: list[Any] = field(default_factory=list)
 
 
+async def _in_a_thread(work: Callable[..., Any], *args: Any) -> Any:
+    return await asyncio.to_thread(work, *args)
+
+
 class Coach:
-    def __init__(self, registry: LiveGames, max_seconds: float) -> None:
+    def __init__(
+        self,
+        registry: LiveGames,
+        max_seconds: float,
+        elsewhere: Callable[..., Awaitable[Any]] | None = None,
+    ) -> None:
         self.registry = registry
+        self.elsewhere = elsewhere or _in_a_thread
         self.hint_seconds = min(HINT_SECONDS, max_seconds)
         self.last_hint: dict[tuple[str, int], float] = {}
         self.thinking: set[tuple[str, int]] = set()
@@ -101,8 +112,9 @@ class Coach:
         move = live.moves
         self.thinking.add(key)
         try:
-            tip = await asyncio.to_thread(
-                analysis.hint, world, seat, self.hint_seconds, seed=world.seed + move
+            # in a bot process when the server has them: a second of search holds an interpreter
+            tip = await self.elsewhere(
+                partial(analysis.hint, seed=world.seed + move), world, seat, self.hint_seconds
             )
         finally:
             self.thinking.discard(key)

@@ -56,7 +56,8 @@ class GameService:
         self.pages = Lobby(self.registry)
         self.sweeper = Sweeper(self.registry)
         self.leaving = Leaving(self.registry)
-        self.coach = Coach(self.registry, settings.max_bot_seconds)  # hints and reviews
+        # hints and reviews; hints are searched where the bots think
+        self.coach = Coach(self.registry, settings.max_bot_seconds, self.bots.elsewhere)
         self.sweeping: asyncio.Task[None] | None = None
         # other processes' moves (PostgreSQL): heard, then caught up from the moves table
         self.catching = CatchUp(self.registry, self.bots.schedule)

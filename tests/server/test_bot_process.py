@@ -6,6 +6,8 @@ from __future__ import annotations
 import os
 import random
 import signal
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -80,6 +82,27 @@ def test_bots_think_in_another_process_which_is_replaced_when_killed(tmp_path: P
         _play_until_the_bot_moved(client, game, token, rng)
         replaced = _children(client)
         assert len(replaced) == 1 and replaced != children
+
+
+def test_a_hint_is_searched_in_a_bot_process(tmp_path: Path) -> None:
+    with make_client(f"sqlite:///{tmp_path / 'db.sqlite3'}", bot_processes=1) as client:
+        created = create(client, [{"kind": "human"}, {"kind": "bot"}], you=0, seed=4)
+        game, token = created["id"], created["token"]
+        frame = wait_for(lambda: (now := state(client, game, token))["legal"] and now)
+        assert len(frame["legal"]) > 1  # a decision worth a second's search
+        # the server's start-up probe of which bots play which game may still be searching in a
+        # thread of this process (candlebox/server/bots.py): its CPU is not the hint's
+        wait_for(lambda: not any(t.name.startswith("probe-") for t in threading.enumerate()))
+        spent = time.process_time()  # this process's CPU: the server's threads included
+        answer = client.post(
+            f"/api/games/{game}/hint", headers={"Authorization": f"Bearer {token}"}
+        )
+        spent = time.process_time() - spent
+        assert answer.status_code == 200, answer.text
+        tip = answer.json()
+        assert sorted(o["action"] for o in tip["options"]) == sorted(frame["legal"])
+        # the second of search was spent in the bot process, not in this one's threads
+        assert spent < 0.5, f"{spent:.2f} CPU s in the web process for a 1 s hint"
 
 
 def _child_pids(pid: int) -> set[int]:
