@@ -52,6 +52,17 @@ class BotKey:
     max_seconds: float
     game: str
 
+    def make(self) -> Any:
+        return botlib.make(
+            self.name,
+            json.loads(self.params),
+            self.game_seed,
+            self.seat,
+            self.generation,
+            self.max_seconds,
+            self.game,
+        )
+
 
 _KEPT: OrderedDict[BotKey, Any] = OrderedDict()  # in a bot process: the bots it made
 
@@ -60,10 +71,7 @@ def choose_in_process(key: BotKey, state: State) -> str:
     """In a bot process: the seat's bot (made, or kept from its last turn) chooses."""
     bot = _KEPT.pop(key, None)
     if bot is None:
-        params = json.loads(key.params)
-        bot = botlib.make(
-            key.name, params, key.game_seed, key.seat, key.generation, key.max_seconds, key.game
-        )
+        bot = key.make()
     _KEPT[key] = bot
     while len(_KEPT) > KEPT_BOTS:
         _KEPT.popitem(last=False)
@@ -170,10 +178,11 @@ class BotPlayers:
             self._process_pool = None
 
     def _bot(self, live: LiveGame, record: SeatRecord, number: int) -> Any:
+        """The seat's bot: made here (threads), or its key, by which the bot process makes it."""
         bot = live.bots.get(record.seat)
-        if bot is None and self.processes > 0:
+        if bot is None:
             assert record.bot is not None
-            bot = BotKey(
+            key = BotKey(
                 live.id,
                 record.bot,
                 json.dumps(record.params, sort_keys=True),
@@ -183,19 +192,7 @@ class BotPlayers:
                 self.settings.max_bot_seconds,
                 live.record.game,
             )
-            live.bots[record.seat] = bot
-        elif bot is None:
-            assert record.bot is not None
-            bot = botlib.make(
-                record.bot,
-                record.params,
-                live.record.seed,
-                record.seat,
-                number,
-                self.settings.max_bot_seconds,
-                live.record.game,
-            )
-            live.bots[record.seat] = bot
+            bot = live.bots[record.seat] = key if self.processes > 0 else key.make()
         return bot
 
     async def check_stored(self, live: LiveGame) -> None:

@@ -206,7 +206,7 @@ INFO = GameInfo(
     # Opponent levels, measured in bench/levels.py (docs/simulation.md, "Levels").
     levels=ladder(
         easy_epsilon=0.65,
-        hard_iterations=10,
+        hard_iterations=30,
         # games ahead of the level below, of games: 2-player, Hard at 4-player tables (2026-12-01)
         ahead={"easy": (84.0, 100), "medium": (82.0, 100), "hard": (14.0, 24)},
     ),
