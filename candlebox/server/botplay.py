@@ -5,7 +5,8 @@ checked against the server's bounds when a game is resumed.
 A web process that plays its own bots (``bots="inline"``) lets them think in a pool of
 ``bot_processes`` child processes, its built-in bot worker: a search there holds the child's
 interpreter, not the one answering the players. Each child keeps the bots it made between turns,
-keyed by what made them; a child that dies mid-thought is replaced and the turn thought again. A bot worker process (``worker.py``) and ``bot_processes=0`` think in threads.
+keyed by what made them; a child that dies mid-thought is replaced and the turn thought again. A bot
+worker process (``worker.py``) and ``bot_processes=0`` think in threads.
 """
 
 from __future__ import annotations
@@ -80,8 +81,8 @@ def choose_in_process(key: BotKey, state: State) -> str:
 
 
 def _ready() -> None:
-    """In a new bot process: import the games and the bots before the first turn needs them."""
-    import candlebox.bots  # noqa: F401
+    """Nothing: sent to a new bot process so that it imports this module (and with it the bots and
+    the games) before the first turn needs them."""
 
 
 class BotPlayers:
