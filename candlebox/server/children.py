@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
 import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -13,9 +14,12 @@ PARENT_CHECK = 1.0  # seconds between a child's looks at whether its parent is s
 
 
 def _end_with(parent: int) -> None:
-    """In a child: a thread that ends the process once ``parent`` is gone (the child is then handed
-    to another parent). Without it a killed server's children would wait on their task queue for
-    ever: they hold its writing end themselves, so it never reads as closed."""
+    """In a child: Ctrl-C ignored (it reaches the whole process group; the server, which gets it too,
+    shuts its children down, and a traceback from each would only clutter the terminal), and a thread
+    that ends the process once ``parent`` is gone (the child is then handed to another parent).
+    Without it a killed server's children would wait on their task queue for ever: they hold its
+    writing end themselves, so it never reads as closed."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
     def watch() -> None:
         while os.getppid() == parent:

@@ -15,6 +15,7 @@ import pytest
 import candlebox
 from candlebox.server import botplay
 from candlebox.server.botplay import BotKey, choose_in_process
+from candlebox.server.children import process_pool
 from tests.server.conftest import create, make_client, move, state, wait_for
 from tests.server.live import ServerProcess
 
@@ -130,3 +131,17 @@ def test_the_bot_processes_end_with_a_killed_server(tmp_path: Path) -> None:
         wait_for(lambda: not any(_alive(child) for child in spawned), timeout=15)
     finally:
         server.stop()
+
+
+def _sigint_handler() -> str:
+    return repr(signal.getsignal(signal.SIGINT))
+
+
+def test_a_child_leaves_ctrl_c_to_its_server() -> None:
+    """Ctrl-C reaches the whole process group: the server shuts its children down, and a child that
+    took it itself would print a KeyboardInterrupt traceback into the operator's terminal."""
+    pool = process_pool(1)
+    try:
+        assert pool.submit(_sigint_handler).result(timeout=60) == repr(signal.SIG_IGN)
+    finally:
+        pool.shutdown()
