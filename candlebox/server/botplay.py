@@ -131,7 +131,7 @@ class BotPlayers:
         snapshot = live.state.clone()
         try:
             if isinstance(bot, BotKey):
-                action = await self._in_process(bot, snapshot)
+                action = await self.elsewhere(choose_in_process, bot, snapshot)
             else:
                 action = await loop.run_in_executor(self.pool, bot.choose, snapshot, record.seat)
         except Exception:
@@ -142,16 +142,11 @@ class BotPlayers:
             await asyncio.sleep(wait)
         return action
 
-    async def _in_process(self, key: BotKey, state: State) -> str:
-        """The choice made in the bot process; a pool whose process died (killed, out of memory) is
-        replaced and asked once more, and only then does the caller fall back to a random move."""
-        action: str = await self.elsewhere(choose_in_process, key, state)
-        return action
-
     async def elsewhere(self, work: Callable[..., T], *args: Any) -> T:
         """``work(*args)`` in a bot process (a thread of this process without them): for searches
         the players' requests must not wait on, a bot's choice or a hint. A pool whose process
-        died is replaced and asked once more."""
+        died (killed, out of memory) is replaced and asked once more; only then does a bot's
+        caller fall back to a random move."""
         if self.processes <= 0:
             return await asyncio.to_thread(work, *args)
         for attempt in (1, 2):

@@ -59,19 +59,15 @@ class _Job:
     decisions: list[Any] = field(default_factory=list)
 
 
-async def _in_a_thread(work: Callable[..., Any], *args: Any) -> Any:
-    return await asyncio.to_thread(work, *args)
-
-
 class Coach:
     def __init__(
         self,
         registry: LiveGames,
         max_seconds: float,
-        elsewhere: Callable[..., Awaitable[Any]] | None = None,
+        elsewhere: Callable[..., Awaitable[Any]],
     ) -> None:
         self.registry = registry
-        self.elsewhere = elsewhere or _in_a_thread
+        self.elsewhere = elsewhere  # where a hint's search runs: BotPlayers.elsewhere
         self.hint_seconds = min(HINT_SECONDS, max_seconds)
         self.last_hint: dict[tuple[str, int], float] = {}
         self.thinking: set[tuple[str, int]] = set()
