@@ -26,11 +26,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-from strength import Timed, label, parse_params, play_timed  # bench/: this script's folder
-
 import candlebox
 from candlebox import sim
 from candlebox.bots.network import shipped_path
+from candlebox.cli.config import parse_bot
+from candlebox.cli.errors import CliError
 
 PLAYERS = 2
 
@@ -41,14 +41,13 @@ def match(
     """``first`` against ``second``, seats alternating, up to ``n`` games or ``minutes``."""
     plan = sim.Plan(game, PLAYERS, None, {}, (first, second), n, seed, True)
     start = time.perf_counter()
-    timed: list[Timed] = []
+    rows: list[dict[str, Any]] = []
     for game_seed in plan.seeds:
-        timed.append(play_timed(plan, game_seed))
-        print(f"  {len(timed)}/{n}", end="\r", file=sys.stderr, flush=True)
+        rows.append(sim.game.play(plan, game_seed))
+        print(f"  {len(rows)}/{n}", end="\r", file=sys.stderr, flush=True)
         if minutes is not None and time.perf_counter() - start > minutes * 60:
             break
     wall = time.perf_counter() - start
-    rows = [t.row for t in timed]
     rate = sim.stats.by_bot(rows)[first.shown]
     played = len(rows)
     return {
@@ -68,6 +67,14 @@ def match(
         "wall_seconds": round(wall, 1),
         "load_average": os.getloadavg(),
     }
+
+
+def seat(bot: str, params: str) -> sim.Seat:
+    """A bot with parameters written ``key=value,...``, checked as ``candlebox simulate --bots``
+    checks them (an unknown bot or parameter stops the script before any game)."""
+    pairs = [pair.strip() for pair in params.split(",") if pair.strip()]
+    spec = parse_bot(":".join([bot, *pairs]))
+    return sim.Seat(spec.name, spec.params, spec.label)
 
 
 def show(result: dict[str, Any]) -> None:
@@ -96,13 +103,18 @@ def main() -> None:
     parser.add_argument("--json", type=Path, help="append each match's result here (JSON lines)")
     args = parser.parse_args()
 
-    policy_params = parse_params(args.policy)
-    policy = sim.Seat("policy", policy_params, label("policy", policy_params))
-    easy = parse_params(args.easy)
+    try:
+        policy = seat("policy", args.policy)
+    except CliError as exc:
+        parser.error(f"--policy: {str(exc).removeprefix('--bots: ')}")
+    try:
+        easy = seat("ismcts", args.easy)
+    except CliError as exc:
+        parser.error(f"--easy: {str(exc).removeprefix('--bots: ')}")
     rivals = [
         (sim.Seat("random"), args.n_random),
         (sim.Seat("heuristic"), args.n_heuristic),
-        (sim.Seat("ismcts", easy, label("ismcts", easy)), args.n_ismcts),
+        (easy, args.n_ismcts),
     ]
     print(f"load average before: {os.getloadavg()}", flush=True)
     for game in args.games.split(","):

@@ -1,0 +1,47 @@
+"""Every script in bench/ starts: its imports resolve and it answers ``--help``. The scripts run
+only when someone measures, so a change elsewhere (a function moved out of a script another
+imports) would otherwise break one unseen until then."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parents[2] / "bench"
+SCRIPTS = sorted(path.name for path in BENCH.glob("*.py"))
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, *args], cwd=BENCH.parent, capture_output=True, text=True, timeout=300
+    )
+
+
+@pytest.mark.parametrize("script", SCRIPTS)
+def test_the_script_starts(script: str) -> None:
+    done = run(str(BENCH / script), "--help")
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "usage:" in done.stdout
+
+
+def test_baselines_plays_its_matches() -> None:
+    done = run(
+        str(BENCH / "baselines.py"),
+        "--games", "candle-quest", "--n-random", "2", "--n-heuristic", "0", "--n-ismcts", "1",
+        "--easy", "iterations=2",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    lines = [line for line in done.stdout.splitlines() if "policy vs" in line]
+    assert len(lines) == 2, done.stdout
+    assert "vs random" in lines[0] and "n=2" in lines[0]
+    assert "vs ismcts:iterations=2" in lines[1] and "n=1" in lines[1]
+
+
+def test_baselines_names_a_wrong_bot_parameter() -> None:
+    done = run(str(BENCH / "baselines.py"), "--easy", "iterationz=3")
+    assert done.returncode == 2
+    assert "--easy: " in done.stderr and "iterationz" in done.stderr
+    assert "Traceback" not in done.stderr
