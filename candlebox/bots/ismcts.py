@@ -53,6 +53,10 @@ not know), ``"search"`` searches them with UCB at the observer's nodes, ``"auto"
 ``"policy"`` where the game models its rivals. ``hooks="generic"`` ignores the game's hooks (all but
 the fast copy of its heuristic, which chooses as the heuristic does): the search every game gets, an
 opponent the game's tuning was not made against (issue 16's cross-check).
+``guide``: whose choice is the favourite at the tree's nodes (tried first, and the target of ``prior``):
+``"heuristic"`` (the default: the rollout policy's), or ``"policy"``, the game's shipped trained network
+(the ``policy`` bot's greedy choice, for the configuration it was trained for; numpy needed); the
+rollouts stay the heuristic's. docs/rl.md measures whether it helps.
 A seeded bot with an iteration budget is deterministic; a time budget is not (it depends on speed).
 """
 
@@ -155,6 +159,7 @@ class ISMCTSBot:
         model: int | None = None,
         rivals: str = "auto",
         hooks: str = "game",
+        guide: str = "heuristic",
     ) -> None:
         if iterations is None and seconds is None:
             iterations = 200
@@ -170,6 +175,8 @@ class ISMCTSBot:
             raise ValueError(f"rollout must be auto, heuristic or random, got {rollout!r}")
         if rivals not in ("auto", "search", "policy"):
             raise ValueError(f"rivals must be auto, search or policy, got {rivals!r}")
+        if guide not in ("heuristic", "policy"):
+            raise ValueError(f"guide must be heuristic or policy, got {guide!r}")
         if hooks not in ("game", "generic"):
             raise ValueError(f"hooks must be game or generic, got {hooks!r}")
         if reward not in ("win", "rank"):
@@ -219,6 +226,8 @@ class ISMCTSBot:
         self.model = model
         self.rivals = rivals
         self.hooks = hooks
+        self.guide = guide
+        self._network: Any = None  # guide="policy": the PolicyBot whose network guides the tree
         self.last: dict[str, float] = {}  # the last search: iterations and seconds
         # The game's capabilities, looked up once per game rather than once per decision.
         self._game: tuple[str, Policy | None, SearchHooks, Viewer] | None = None
@@ -235,6 +244,20 @@ class ISMCTSBot:
                 hooks = SearchHooks(state_policy=hooks.state_policy)
             self._game = (game_id, info.policy(), hooks, info.policy_viewer())
         return self._game[1], self._game[2], self._game[3]
+
+    def _policy_guide(self, state: State) -> StatePolicy:
+        """The trained network's greedy choice as a state policy (``guide="policy"``); loaded once,
+        and checked against the state's configuration (a ValueError names what it was trained for)."""
+        from candlebox.bots.policy import PolicyBot  # deferred: numpy, for this option only
+
+        if self._network is None:
+            self._network = PolicyBot(seed=0)
+        network = self._network.network(state)
+
+        def greedy(world: State, seat: int, legal: list[str], rng: Rng) -> str:
+            return network.pick(world, seat, 0.0, 0.0)
+
+        return greedy
 
     # ------------------------------------------------------------------ the decision
     def choose(self, state: State, seat: int) -> str:
@@ -284,6 +307,8 @@ class ISMCTSBot:
             search.own_fast = (
                 hooks.own_state_policy if hooks.policy is not None else hooks.state_policy
             )
+        if self.guide == "policy" and search.prior_policy is not None:
+            search.tree_guide = self._policy_guide(state)
         if self.horizon:
             search.horizon = hooks.horizon
         modelled = hooks.observe is not None and hooks.plausibility is not None
@@ -385,6 +410,8 @@ class _Search:
         # the same choices as the policies above, without building a view at every decision.
         self.rival_fast: StatePolicy | None = None
         self.own_fast: StatePolicy | None = None
+        # guide="policy": the favourite at the tree's nodes for every seat (the rollouts keep theirs).
+        self.tree_guide: StatePolicy | None = None
         if bot.widening is not None:
             self.widening = bot.widening
         else:  # auto: widen where a heuristic orders the actions, else try every action at once
@@ -444,7 +471,9 @@ class _Search:
         bot = self.bot
         widening = self.widening
         favourite = None
-        if self.prior_policy is not None and len(legal) > 1:
+        if self.tree_guide is not None and len(legal) > 1:
+            favourite = self.tree_guide(world, actor, legal, self.rng)
+        elif self.prior_policy is not None and len(legal) > 1:
             if actor == self.me and self.own_policy:
                 guide, fast = self.own_policy, self.own_fast
             else:

@@ -3,6 +3,7 @@ configurations and games without a network are refused with a clear message. num
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
@@ -143,3 +144,44 @@ def test_bad_parameters_are_refused(tmp_path: Path) -> None:
         bots.make("policy", temperature="hot")
     with pytest.raises(ValueError, match="no policy file"):
         bots.make("policy", path=str(tmp_path / "missing.npz"))
+
+
+def _first_tried(bot: bots.Bot, state: State, seat: int) -> str:
+    """The action a one-iteration search expanded: the favourite of the root."""
+    _choice, stats = bot.ponder(state, seat)  # type: ignore[attr-defined]
+    return next(action for action, (visits, _mean) in stats.items() if visits)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_network_guides_the_search_when_asked(game: str) -> None:
+    """``guide="policy"``: the network's choice is the favourite at the tree's nodes (tried first),
+    where by default the heuristic's is; found on positions where the two differ."""
+    rng = random.Random(3)
+    state = candlebox.new_game(game, players=2, seed=8)
+    greedy = bots.make("policy", seed=0)
+    differ = 0
+    while not state.is_over and differ < 3:
+        seat = state.to_act[0]
+        legal = state.legal_actions(seat)
+        if len(legal) > 1:
+            guided = bots.make("ismcts", seed=1, iterations=1, anchor=0, guide="policy")
+            plain = bots.make("ismcts", seed=1, iterations=1, anchor=0)
+            by_network = _first_tried(guided, state, seat)
+            assert by_network == greedy.choose(state, seat)
+            if _first_tried(plain, state, seat) != by_network:
+                differ += 1
+        state.apply(seat, rng.choice(legal))
+    assert differ, "no position where the heuristic and the network disagree"
+
+
+def test_the_network_guide_is_refused_where_it_was_not_trained() -> None:
+    game = GAMES[0]
+    bot = bots.make("ismcts", seed=1, iterations=2, guide="policy")
+    state = candlebox.new_game(game, players=3, seed=8)
+    rng = random.Random(2)
+    while len(state.legal_actions(state.to_act[0])) < 2:
+        state.apply(state.to_act[0], rng.choice(state.legal_actions(state.to_act[0])))
+    with pytest.raises(ValueError, match=r"trained for .*2 players.*not for .*3 players"):
+        bot.choose(state, state.to_act[0])
+    with pytest.raises(ValueError, match="guide must be heuristic or policy"):
+        bots.make("ismcts", guide="network")
