@@ -22,6 +22,9 @@ from candlebox.engine import State
 
 
 class Bot(Protocol):
+    """``choose`` is all a bot must have. A bot may also say which games it plays
+    (``plays(game_id) -> bool``): the server then asks it that instead of trying a move."""
+
     name: str
 
     def choose(self, state: State, seat: int) -> str: ...
@@ -68,7 +71,7 @@ def _register_builtin() -> None:
         "information-set Monte Carlo tree search, for every game: iterations=N or seconds=S "
         "per decision, c=, rollout=heuristic|random, depth=, epsilon=, prior=, widening=, "
         "tree_depth=, anchor=, reward=win|rank, horizon=, model=, rivals=auto|search|policy, "
-        "hooks=game|generic (docs/simulation.md)",
+        "hooks=game|generic, guide=heuristic|policy (docs/simulation.md)",
     )
     register(
         "policy",

@@ -25,6 +25,10 @@ class HeuristicBot:
         """The game's policy (None when the game has no heuristic)."""
         return self._lookup(game_id)[1]
 
+    def plays(self, game_id: str) -> bool:
+        """The games with a heuristic."""
+        return self.policy(game_id) is not None
+
     def _lookup(self, game_id: str) -> tuple[str, Policy | None, Viewer]:
         if self._game is None or self._game[0] != game_id:
             info = game_info(game_id)

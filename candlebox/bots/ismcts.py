@@ -245,6 +245,15 @@ class ISMCTSBot:
             self._game = (game_id, info.policy(), hooks, info.policy_viewer())
         return self._game[1], self._game[2], self._game[3]
 
+    def plays(self, game_id: str) -> bool:
+        """Every game: a search needs only the engine contract (random rollouts where the game has
+        no heuristic); guided by a network, the games that ship one."""
+        if self.guide == "policy":
+            from candlebox.bots.network import shipped_path  # deferred: numpy
+
+            return shipped_path(game_id).is_file()
+        return True
+
     def _policy_guide(self, state: State) -> StatePolicy:
         """The trained network's greedy choice as a state policy (``guide="policy"``); loaded once,
         and checked against the state's configuration (a ValueError names what it was trained for)."""

@@ -12,6 +12,10 @@ class RandomBot:
     def __init__(self, seed: int | None = None) -> None:
         self.rng = Rng(fresh_seed() if seed is None else seed)
 
+    def plays(self, game_id: str) -> bool:
+        """Every game: any legal action will do."""
+        return True
+
     def choose(self, state: State, seat: int) -> str:
         actions = state.legal_actions(seat)
         if not actions:

@@ -348,18 +348,34 @@ def plays(name: str, game_id: str) -> bool:
 
 
 def probe(pairs: list[tuple[str, str]]) -> None:
-    """Ask each bot for a move in a fresh game of each game, all at once. A bot without a policy for
-    the game says so at once (ValueError); one still thinking after half a second has one (its
-    search finishes in the background and is dropped)."""
+    """Find out whether each bot plays each game. A bot that says which games it plays (a
+    ``plays(game_id)`` method, as the built-in bots have) is asked that. Any other bot is asked for a
+    move in a fresh game of each game, all at once: one without a policy for the game says so at
+    once (ValueError); one still thinking after half a second has one (its search finishes in the
+    background and is dropped)."""
     outcome: dict[tuple[str, str], bool] = {}
 
-    def ask(name: str, game_id: str) -> None:
-        variant = candlebox.game_info(game_id).variants[0]
+    def unsure(name: str, game_id: str) -> bool:
+        """Decide the pair now if the bot can say; True when only a move will tell."""
         try:
             bot = bots.make(name, seed=1)
             if getattr(bot, "one_table", False):
                 # trained for one table size (the policy bot): a lobby seat may be at any size
                 raise ValueError("it plays only the table it was trained for")
+        except Exception as exc:
+            log.info("bot %s does not play %s: %s", name, game_id, exc)
+            outcome[(name, game_id)] = False
+            return False
+        says = getattr(bot, "plays", None)
+        if callable(says):
+            outcome[(name, game_id)] = bool(says(game_id))
+            return False
+        return True
+
+    def ask(name: str, game_id: str) -> None:
+        variant = candlebox.game_info(game_id).variants[0]
+        try:
+            bot = bots.make(name, seed=1)
             state = candlebox.new_game(game_id, variant.min_players, variant.name, seed=1)
             bot.choose(state, state.to_act[0])
         except Exception as exc:
@@ -368,14 +384,16 @@ def probe(pairs: list[tuple[str, str]]) -> None:
         else:
             outcome[(name, game_id)] = True
 
-    threads = []
+    threads: list[threading.Thread] = []
     for pair in pairs:
-        if pair in _PLAYS:
+        if pair in _PLAYS or not unsure(*pair):
             continue
         thread = threading.Thread(target=ask, args=pair, name=f"probe-{pair[0]}", daemon=True)
         thread.start()
-        threads.append((pair, thread))
+        threads.append(thread)
     deadline = time.monotonic() + PROBE_SECONDS
-    for pair, thread in threads:
+    for thread in threads:
         thread.join(max(0.0, deadline - time.monotonic()))
-        _PLAYS[pair] = outcome.get(pair, True)
+    for pair in pairs:
+        if pair not in _PLAYS:
+            _PLAYS[pair] = outcome.get(pair, True)

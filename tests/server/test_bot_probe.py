@@ -1,0 +1,68 @@
+"""Which bots play which game (``candlebox.server.bots.probe``): the built-in bots say so without
+playing a move, so the server's start spends no search in a background thread; a bot registered
+elsewhere, which cannot say, is still tried with a move."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+import candlebox
+from candlebox import bots
+from candlebox.bots.heuristic import HeuristicBot
+from candlebox.bots.ismcts import ISMCTSBot
+from candlebox.engine import State
+from candlebox.server import bots as botlib
+
+
+@pytest.fixture
+def fresh_probe(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    monkeypatch.setattr(botlib, "_PLAYS", {})
+    yield
+
+
+def test_the_built_in_bots_say_which_games_they_play_without_a_move(
+    fresh_probe: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def no_move(self: Any, state: State, seat: int) -> str:
+        raise AssertionError("the probe played a move")
+
+    for cls in (ISMCTSBot, HeuristicBot):
+        monkeypatch.setattr(cls, "choose", no_move)
+    before = {t.ident for t in threading.enumerate()}
+    games = candlebox.game_ids()
+    botlib.probe([(name, game) for name in bots.available() for game in games])
+    assert not [
+        t for t in threading.enumerate() if t.ident not in before and t.name.startswith("probe-")
+    ]
+    for game in games:
+        assert botlib.plays("ismcts", game)
+        assert botlib.plays("random", game)
+        assert botlib.plays("heuristic", game) == (candlebox.game_info(game).policy() is not None)
+        assert not botlib.plays("policy", game)  # trained for one table: never offered
+
+
+class Silent:
+    """A bot registered elsewhere that cannot say which games it plays: only Candle Quest."""
+
+    name = "silent"
+
+    def __init__(self, seed: int | None = None) -> None:
+        pass
+
+    def choose(self, state: State, seat: int) -> str:
+        if state.game_id != "candle-quest":
+            raise ValueError("I only know Candle Quest")
+        return state.legal_actions(seat)[0]
+
+
+def test_a_bot_that_cannot_say_is_tried_with_a_move(
+    fresh_probe: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(bots._MAKERS, "silent", Silent)
+    monkeypatch.setitem(bots._DOCS, "silent", "test bot")
+    assert botlib.plays("silent", "candle-quest")
+    assert not botlib.plays("silent", "sixteen-candies")
