@@ -5,8 +5,10 @@ checked against the server's bounds when a game is resumed.
 A web process that plays its own bots (``bots="inline"``) lets them think in a pool of
 ``bot_processes`` child processes, its built-in bot worker: a search there holds the child's
 interpreter, not the one answering the players. Each child keeps the bots it made between turns,
-keyed by what made them; a child that dies mid-thought is replaced and the turn thought again. A bot
-worker process (``worker.py``) and ``bot_processes=0`` think in threads.
+keyed by what made them; a child that dies mid-thought is replaced and the turn thought again. A web
+process whose bots are played by bot workers (``bots="workers"``) starts the children at its first
+hint, which is searched there. A bot worker process (``worker.py``) and ``bot_processes=0`` think in
+threads.
 """
 
 from __future__ import annotations

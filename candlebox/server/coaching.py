@@ -42,6 +42,9 @@ log = logging.getLogger("candlebox.server")
 
 HINT_SECONDS = 1.0  # a hint's search, capped by Settings.max_bot_seconds
 HINT_EVERY = 3.0  # seconds between two hints of one seat
+# Hints searched or waiting at once in this process, per bot process (or thread) that searches
+# them: beyond it a hint is refused at once rather than queued behind many others' seconds.
+HINTS_PER_SEARCHER = 2
 REVIEW_WORKERS = 1
 MAX_REVIEWS = 2  # reviews computed at once; more are refused (429) until one finishes
 
@@ -71,6 +74,8 @@ class Coach:
         self.hint_seconds = min(HINT_SECONDS, max_seconds)
         self.last_hint: dict[tuple[str, int], float] = {}
         self.thinking: set[tuple[str, int]] = set()
+        searchers = registry.settings.bot_processes or registry.settings.bot_threads
+        self.max_hints = HINTS_PER_SEARCHER * max(1, searchers)
         self.jobs: dict[tuple[str, int], _Job] = {}
         self._pool: Executor | None = None
         # bots in workers: reviews are queued in the database for them (reviewing.py)
@@ -104,6 +109,10 @@ class Coach:
         state = live.state
         if len(state.legal_actions(seat)) < 1:
             raise Rejected("not-your-turn", "you have no decision to make now", 409)
+        if len(self.thinking) >= self.max_hints:
+            raise Rejected(
+                "coach-busy", "the coach is busy with other players' hints: ask again shortly", 503
+            )
         world = state.clone()  # the search reads a copy: moves may arrive meanwhile
         move = live.moves
         self.thinking.add(key)

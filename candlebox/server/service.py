@@ -47,9 +47,9 @@ class GameService:
         self.settings = settings
         self.frames = Frames(settings)
         self.registry = LiveGames(settings, storage or Storage(settings.db), self.frames)
-        # the bots think in child processes (the built-in bot worker) unless bot workers play them
-        processes = settings.bot_processes if settings.bots == "inline" else 0
-        self.bots = BotPlayers(self.registry, self._bot_move, max(0, processes))
+        # the bots think in child processes (the built-in bot worker); where bot workers play
+        # them ("workers"), the children search only the players' hints
+        self.bots = BotPlayers(self.registry, self._bot_move, max(0, settings.bot_processes))
         self.moves = Moves(self.registry, self.bots.schedule)
         self.presence = Presence(self.registry)  # who is connected, across processes
         self.seating = Seating(self.registry, self.bots.schedule, self.presence)
@@ -68,7 +68,8 @@ class GameService:
     # ------------------------------------------------------------------ start and stop
     async def start(self) -> None:
         """Rebuild every live game from its moves and let the bots carry on."""
-        self.bots.warm()  # the bot process starts now, not on the first bot's turn
+        if self.settings.bots == "inline":
+            self.bots.warm()  # the bot process starts now, not on the first bot's turn
         if self.settings.bots == "workers":
             # games are loaded when first asked for (other processes share them); bot workers
             # check stored bot seats when they load a game

@@ -84,12 +84,26 @@ def test_bots_think_in_another_process_which_is_replaced_when_killed(tmp_path: P
         assert len(replaced) == 1 and replaced != children
 
 
-def test_a_hint_is_searched_in_a_bot_process(tmp_path: Path) -> None:
-    with make_client(f"sqlite:///{tmp_path / 'db.sqlite3'}", bot_processes=1) as client:
-        created = create(client, [{"kind": "human"}, {"kind": "bot"}], you=0, seed=4)
+@pytest.mark.parametrize("bots", ["inline", "workers"])
+def test_a_hint_is_searched_in_a_bot_process(
+    bots: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    """Where the server plays its bots, and where bot workers do (the web process then starts its
+    children for hints alone)."""
+    if bots == "inline":
+        url = f"sqlite:///{tmp_path / 'db.sqlite3'}"
+    else:
+        url = request.getfixturevalue("postgres_url")  # workers share a PostgreSQL database
+    with make_client(url, bot_processes=1, bots=bots) as client:
+        assert _children(client) == [] or bots == "inline"  # workers: none before a hint
+        # seed 5: the person (seat 0) begins, so no bot turn (which needs a worker) comes first
+        created = create(client, [{"kind": "human"}, {"kind": "bot"}], you=0, seed=5)
         game, token = created["id"], created["token"]
         frame = wait_for(lambda: (now := state(client, game, token))["legal"] and now)
-        assert len(frame["legal"]) > 1  # a decision worth a second's search
+        while len(frame["legal"]) == 1:  # the flip: then a decision worth a second's search
+            made = move(client, game, token, frame["legal"][0], expect=frame["move"])
+            assert made.status_code == 200, made.text
+            frame = wait_for(lambda: (now := state(client, game, token))["legal"] and now)
         spent = time.process_time()  # this process's CPU: the server's threads included
         answer = client.post(
             f"/api/games/{game}/hint", headers={"Authorization": f"Bearer {token}"}
@@ -100,6 +114,28 @@ def test_a_hint_is_searched_in_a_bot_process(tmp_path: Path) -> None:
         assert sorted(o["action"] for o in tip["options"]) == sorted(frame["legal"])
         # the second of search was spent in the bot process, not in this one's threads
         assert spent < 0.5, f"{spent:.2f} CPU s in the web process for a 1 s hint"
+        assert len(_children(client)) == 1
+
+
+def test_hints_beyond_what_the_searchers_can_take_are_refused_at_once(tmp_path: Path) -> None:
+    with make_client(f"sqlite:///{tmp_path / 'db.sqlite3'}", bot_processes=1) as client:
+        created = create(client, [{"kind": "human"}, {"kind": "bot"}], you=0, seed=4)
+        game, token = created["id"], created["token"]
+        wait_for(lambda: state(client, game, token)["legal"])
+        coach = client.app.state.service.coach  # type: ignore[attr-defined]
+        assert coach.max_hints == 2  # two per bot process
+        coach.thinking.update({("other", 0), ("other", 1)})  # two hints under way elsewhere
+        answer = client.post(
+            f"/api/games/{game}/hint", headers={"Authorization": f"Bearer {token}"}
+        )
+        assert answer.status_code == 503, answer.text
+        assert answer.json()["error"] == "coach-busy"
+        assert (game, 0) not in coach.thinking and (game, 0) not in coach.last_hint
+        coach.thinking.clear()
+        answer = client.post(
+            f"/api/games/{game}/hint", headers={"Authorization": f"Bearer {token}"}
+        )
+        assert answer.status_code == 200, answer.text  # the refusal cost the seat no wait
 
 
 def _child_pids(pid: int) -> set[int]:
