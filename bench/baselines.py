@@ -28,7 +28,7 @@ from typing import Any
 
 import candlebox
 from candlebox import sim
-from candlebox.bots.network import shipped_path
+from candlebox.bots.policy import shipped_path
 from candlebox.cli.config import parse_bot
 from candlebox.cli.errors import CliError
 

@@ -67,6 +67,7 @@ import time
 from collections.abc import Callable, Hashable
 from typing import Any
 
+from candlebox.bots.policy import PolicyBot, shipped_path
 from candlebox.engine import GameInfo, Rng, State, game_info
 from candlebox.engine.plugin import (
     Evaluator,
@@ -249,16 +250,12 @@ class ISMCTSBot:
         """Every game: a search needs only the engine contract (random rollouts where the game has
         no heuristic); guided by a network, the games that ship one."""
         if self.guide == "policy":
-            from candlebox.bots.network import shipped_path  # deferred: numpy
-
             return shipped_path(game_id).is_file()
         return True
 
     def _policy_guide(self, state: State) -> StatePolicy:
         """The trained network's greedy choice as a state policy (``guide="policy"``); loaded once,
         and checked against the state's configuration (a ValueError names what it was trained for)."""
-        from candlebox.bots.policy import PolicyBot  # deferred: numpy, for this option only
-
         if self._network is None:
             self._network = PolicyBot(seed=0)
         network = self._network.network(state)

@@ -20,7 +20,6 @@ import json
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +30,6 @@ from candlebox.engine.encoding import ActionNumbering, Config, ViewEncoder
 
 # A verb with more actions than this is scored word by word rather than action by action.
 FACTOR_ABOVE = 500
-POLICIES = "policies"  # the folder of shipped networks, beside this module
 FORMAT = 1  # the file layout written by candlebox.rl.train (``meta["format"]``)
 
 
@@ -58,11 +56,6 @@ def action_tokens(texts: Sequence[str]) -> list[list[str]]:
 def token_vocabulary(texts: Sequence[str]) -> list[str]:
     """Every token of the configuration's actions, in order of first use."""
     return list(dict.fromkeys(token for row in action_tokens(texts) for token in row))
-
-
-def shipped_path(game_id: str) -> Path:
-    """Where the network shipped for a game lives (it may not exist)."""
-    return Path(str(resources.files("candlebox.bots").joinpath(POLICIES, f"{game_id}.npz")))
 
 
 @dataclass

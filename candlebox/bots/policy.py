@@ -9,6 +9,7 @@ importing the bots (and playing with the others) never needs it.
 
 from __future__ import annotations
 
+from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -17,6 +18,14 @@ from candlebox.engine.rng import fresh_seed
 
 if TYPE_CHECKING:
     from candlebox.bots.network import Network
+
+
+POLICIES = "policies"  # the folder of shipped networks, beside this module
+
+
+def shipped_path(game_id: str) -> Path:
+    """Where the network shipped for a game lives (it may not exist)."""
+    return Path(str(resources.files("candlebox.bots").joinpath(POLICIES, f"{game_id}.npz")))
 
 
 class PolicyBot:
@@ -47,7 +56,7 @@ class PolicyBot:
         network = self._networks.get(key)
         if network is None:
             try:  # deferred: numpy is optional, and only this bot needs it
-                from candlebox.bots.network import Network, shipped_path
+                from candlebox.bots.network import Network
             except ImportError as exc:  # pragma: no cover - depends on the environment
                 if exc.name != "numpy":
                     raise

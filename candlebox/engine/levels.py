@@ -19,20 +19,33 @@ LEVEL_NAMES = ("beginner", "easy", "medium", "hard")
 
 
 @dataclass(frozen=True)
+class Record:
+    """A level's measured record against the level below (bench/levels.py): the games it finished
+    ahead (a tie: a half) of the games they played together, at tables of ``players``."""
+
+    ahead: float
+    games: int
+    players: int
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.ahead <= self.games or self.games < 1 or self.players < 2:
+            raise ValueError(f"not a record of games: {self!r}")
+
+
+@dataclass(frozen=True)
 class Level:
     name: str  # one of LEVEL_NAMES
     bot: str  # a bot's registry name: "random", "heuristic", "ismcts", ...
     params: dict[str, Any] = field(default_factory=dict, hash=False)  # the bot's own parameters
     doc: str = ""  # for players: how this opponent plays, in a few words
-    # Measured (bench/levels.py): the games it finished ahead of the level below (a tie: a half) and
-    # the games they played together, shown to players in the lobby; None: not measured.
-    ahead: tuple[float, int] | None = None
+    # Measured against the level below, shown to players in the lobby; None: not measured.
+    ahead: Record | None = None
 
 
 def ladder(
     easy_epsilon: float = 0.65,
     hard_iterations: int = 100,
-    ahead: dict[str, tuple[float, int]] | None = None,
+    ahead: dict[str, Record] | None = None,
 ) -> tuple[Level, ...]:
     """The usual four levels: the random bot; the heuristic making a random move with chance
     ``easy_epsilon``; the heuristic; the ISMCTS search at ``hard_iterations`` per decision.

@@ -43,7 +43,8 @@ import numpy as np
 from gymnasium import spaces
 
 from candlebox import bots
-from candlebox.bots.network import FORMAT, action_tokens, shipped_path, token_vocabulary
+from candlebox.bots.network import FORMAT, action_tokens, token_vocabulary
+from candlebox.bots.policy import shipped_path
 from candlebox.engine import State
 from candlebox.rl.core import Spec, covered_games, rewards
 

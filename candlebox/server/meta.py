@@ -3,6 +3,7 @@ the content packs this server offers by name. Computed once, when the app starts
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import candlebox
@@ -59,7 +60,8 @@ def game_meta(game_id: str) -> dict[str, Any]:
                 "bot": level.bot,
                 "params": dict(level.params),
                 "doc": level.doc,
-                "ahead": level.ahead,  # measured: [games ahead of the level below, games]
+                # measured against the level below: {ahead, games, players} (engine Record)
+                "record": None if level.ahead is None else dataclasses.asdict(level.ahead),
             }
             for level in botlib.levels(game_id)
         ],

@@ -15,7 +15,7 @@ import pytest
 
 import candlebox
 from candlebox import sim
-from candlebox.engine.levels import LEVEL_NAMES, Level, ladder
+from candlebox.engine.levels import LEVEL_NAMES, Level, Record, ladder
 
 GAMES_PER_PAIR = 10
 SEED = 7_000
@@ -40,6 +40,15 @@ def test_every_game_offers_the_four_levels_with_budgets_not_seconds() -> None:
         assert all("seconds" not in level.params and level.doc for level in levels)
     with pytest.raises(ValueError, match="hard_iterations is at least 1"):
         ladder(hard_iterations=0)
+
+
+@pytest.mark.parametrize(
+    "numbers", [(101.0, 100, 2), (-1.0, 100, 2), (1.0, 0, 2), (1.0, 10, 1)], ids=str
+)
+def test_a_record_is_games_that_can_have_been_played(numbers: tuple[float, int, int]) -> None:
+    with pytest.raises(ValueError, match="not a record of games"):
+        Record(*numbers)
+    assert Record(99.5, 100, 4).players == 4
 
 
 @pytest.mark.slow

@@ -15,9 +15,9 @@ from candlebox.engine import State
 pytest.importorskip("numpy", reason="the policy bot needs numpy: pip install -e '.[rl]'")
 
 import candlebox.rl
-from candlebox.bots import network
+from candlebox.bots import network, policy
 
-GAMES = [g for g in candlebox.game_ids() if network.shipped_path(g).is_file()]
+GAMES = [g for g in candlebox.game_ids() if policy.shipped_path(g).is_file()]
 
 
 def _play(state: State, players: list[bots.Bot]) -> State:
@@ -32,7 +32,7 @@ def _play(state: State, players: list[bots.Bot]) -> State:
 def test_every_covered_game_ships_a_small_policy() -> None:
     assert candlebox.rl.covered_games() == GAMES
     for game in GAMES:
-        assert network.shipped_path(game).stat().st_size < 3_000_000
+        assert policy.shipped_path(game).stat().st_size < 3_000_000
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -118,7 +118,7 @@ def test_action_tokens_tell_every_action_apart() -> None:
 
 def test_a_game_without_a_policy_is_named(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     game = GAMES[0]
-    monkeypatch.setattr(network, "shipped_path", lambda game_id: tmp_path / f"{game_id}.npz")
+    monkeypatch.setattr(policy, "shipped_path", lambda game_id: tmp_path / f"{game_id}.npz")
     state = candlebox.new_game(game, players=2, seed=1)
     with pytest.raises(ValueError, match=f"no trained policy ships for the game '{game}'"):
         bots.make("policy", seed=1).choose(state, state.to_act[0])
@@ -134,7 +134,7 @@ def test_another_configuration_is_refused() -> None:
     other = GAMES[1]
     state = candlebox.new_game(other, players=2, seed=1)
     with pytest.raises(ValueError, match=f"trained for {game} "):
-        bots.make("policy", path=str(network.shipped_path(game))).choose(state, state.to_act[0])
+        bots.make("policy", path=str(policy.shipped_path(game))).choose(state, state.to_act[0])
 
 
 def test_bad_parameters_are_refused(tmp_path: Path) -> None:

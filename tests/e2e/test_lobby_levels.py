@@ -30,9 +30,14 @@ def test_the_opponents_are_the_games_levels_and_hints_can_be_allowed(
     page.click(".level-help summary")  # "How strong are the bots?": every level, how it plays
     helped = page.inner_text(".level-help")
     assert all(level.doc in helped for level in game.levels)
-    for level in game.levels:  # and its measured record against the level below
-        if level.ahead is not None:
-            assert f"{int(level.ahead[0] + 0.5)} times in {level.ahead[1]}" in helped
+    words = {2: "two-player test games", 4: "test games at tables of four"}
+    for below, level in zip(game.levels, game.levels[1:], strict=False):
+        record = level.ahead  # its measured record against the level below, and at what table
+        if record is not None:
+            assert (
+                f"In our {words[record.players]} it finished ahead of the "
+                f"{below.name.capitalize()} bot {int(record.ahead + 0.5)} times in {record.games}."
+            ) in helped
     page.locator('[aria-label="Players"] button', has_text="2").click()  # a redraw keeps it open
     assert page.locator(".level-help").get_attribute("open") is not None
     page.locator('[aria-label="Players"] button', has_text="3").click()

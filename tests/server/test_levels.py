@@ -49,6 +49,12 @@ def test_the_meta_lists_each_games_levels_weakest_first(client: TestClient) -> N
         declared = candlebox.game_info(game["id"]).levels
         assert offered == [(x.name, x.bot, x.params) for x in declared]
         assert all(x["doc"] for x in game["levels"])
+        # each measured record with its table size, for the lobby to say where it was measured
+        assert [x["record"] for x in game["levels"]] == [
+            None if x.ahead is None else {"ahead": x.ahead.ahead, "games": x.ahead.games,
+                                          "players": x.ahead.players}
+            for x in declared
+        ]  # fmt: skip
 
 
 def test_a_number_still_sets_the_chosen_bots_strength(client: TestClient) -> None:

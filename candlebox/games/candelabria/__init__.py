@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from candlebox.engine import Capabilities, GameInfo, Variant, register
-from candlebox.engine.levels import ladder
+from candlebox.engine.levels import Record, ladder
 from candlebox.engine.options import validate_options
 from candlebox.engine.saving import load as load_saved
 from candlebox.games.candelabria import flow, save, setup, view, war
@@ -207,8 +207,12 @@ INFO = GameInfo(
     levels=ladder(
         easy_epsilon=0.65,
         hard_iterations=30,  # 10 did not clear Medium at 4-player tables (docs/simulation.md)
-        # games ahead of the level below, of games, all 2-player (bench/levels.py, 2026-12-02)
-        ahead={"easy": (84.0, 100), "medium": (82.0, 100), "hard": (96.0, 100)},
+        # measured against the level below (docs/simulation.md, "Levels"; 2026-12-02)
+        ahead={
+            "easy": Record(84.0, 100, players=2),
+            "medium": Record(82.0, 100, players=2),
+            "hard": Record(96.0, 100, players=2),
+        },
     ),
 )
 register(INFO)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from candlebox.engine import Capabilities, Fixed, GameInfo, Option, Variant, register
-from candlebox.engine.levels import ladder
+from candlebox.engine.levels import Record, ladder
 from candlebox.engine.wiring import PhaseRules
 from candlebox.games.candle_quest import rules, save, view
 from candlebox.games.candle_quest.candles import CANDLES
@@ -160,8 +160,12 @@ register(
         levels=ladder(
             easy_epsilon=0.65,
             hard_iterations=100,
-            # games ahead of the level below, of games: 2-player, Hard at 4-player tables (2026-12-01)
-            ahead={"easy": (92.5, 100), "medium": (99.0, 100), "hard": (18.0, 25)},
+            # measured against the level below (docs/simulation.md, "Levels"; 2026-12-01)
+            ahead={
+                "easy": Record(92.5, 100, players=2),
+                "medium": Record(99.0, 100, players=2),
+                "hard": Record(18.0, 25, players=4),
+            },
         ),
     )
 )

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from candlebox.engine import Capabilities, GameInfo, Option, Variant, register
-from candlebox.engine.levels import ladder
+from candlebox.engine.levels import Record, ladder
 from candlebox.engine.wiring import PhaseRules
 from candlebox.games.sixteen_candies import gameplay, save, view
 from candlebox.games.sixteen_candies.cards import (
@@ -204,8 +204,12 @@ register(
         levels=ladder(
             easy_epsilon=0.65,
             hard_iterations=60,
-            # games ahead of the level below, of games: 2-player, Hard at 4-player tables (2026-12-01)
-            ahead={"easy": (82.0, 100), "medium": (99.0, 100), "hard": (16.0, 25)},
+            # measured against the level below (docs/simulation.md, "Levels"; 2026-12-01)
+            ahead={
+                "easy": Record(82.0, 100, players=2),
+                "medium": Record(99.0, 100, players=2),
+                "hard": Record(16.0, 25, players=4),
+            },
         ),
     )
 )

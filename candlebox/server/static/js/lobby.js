@@ -127,14 +127,21 @@ function seatRow(i) {
   return h("div.seat-row", h("span.seat-no", `Seat ${i + 1}`), config);
 }
 
+/** The test games of a record, by their table size: "two-player test games", "test games at tables of four". */
+function tables(players) {
+  const words = ["", "", "two", "three", "four", "five", "six", "seven", "eight"];
+  return players === 2 ? "two-player test games" : `test games at tables of ${words[players] || players}`;
+}
+
 /** "How strong are the bots?": each level of this game, how it plays and how it did in our tests. */
 function levelHelp() {
   const levels = gameMeta().levels || [];
   const items = levels.map((level, i) => {
     const name = LEVELS[level.name] || level.name;
     const below = i > 0 ? LEVELS[levels[i - 1].name] || levels[i - 1].name : null;
-    const tested = level.ahead && below
-      ? ` In our test games it finished ahead of the ${below} ${Math.round(level.ahead[0])} times in ${level.ahead[1]}.`
+    const record = level.record;
+    const tested = record && below
+      ? ` In our ${tables(record.players)} it finished ahead of the ${below} ${Math.round(record.ahead)} times in ${record.games}.`
       : "";
     return h("li", h("strong", name), `: ${level.doc}.${tested}`);
   });
