@@ -224,6 +224,11 @@ def fields_sentence(entry: dict[str, Any]) -> str:
 
 
 # ----------------------------------------------------------------------------- the terminal
+# Columns below which a renderer prints its tables as lines (a phone's terminal, a split pane):
+# a table's columns would be cut to a letter or two.
+NARROW_TERMINAL = 72
+
+
 @dataclass(frozen=True)
 class Renderer:
     """A game at the terminal (rich): ``render(view, console, prompt)`` prints what a seat sees (a

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import re
 
 from rich.console import Console
@@ -12,8 +13,8 @@ from candlebox.games.candelabria.schema import CURSE_EFFECTS
 from candlebox.games.candelabria.views import CandelabriaView
 
 
-def _text(view: CandelabriaView) -> str:
-    console = Console(width=200, record=True, color_system=None)
+def _text(view: CandelabriaView, width: int = 200) -> str:
+    console = Console(width=width, record=True, color_system=None)
     render.render(view, console, "Choose.")
     return console.export_text()
 
@@ -50,3 +51,26 @@ def test_curses_on_the_board_say_their_effect_in_words() -> None:
     line = text[text.index("Curses") :]
     assert "ignites 2" in line and "extinguishes up to 2" in line, line
     assert not any(f"({code})" in line for code in CURSE_EFFECTS), line
+
+
+def test_a_narrow_terminal_gets_lines_not_cut_columns() -> None:
+    """At 40 columns (a phone's terminal) the map and the houses are lines: every territory by
+    its code and kind, every house's numbers with their words, nothing cut to '…'."""
+
+    state = candlebox.new_game("candelabria", players=3, seed=2)
+    rng = random.Random(1)
+    for _ in range(60):
+        seat = state.to_act[0]
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+    view = state.typed_view(0)
+    narrow = _text(view, width=40)
+    assert "…" not in narrow
+    flat = " ".join(narrow.split())  # lines wrapped at 40 columns, joined again
+    for t in view.territories:
+        assert f" {t.territory} " in flat
+    for seat in view.seats:
+        assert f"{seat.house} {seat.name}" in flat
+        assert f"VP {seat.vp} · gold {seat.gold} · wax {seat.wax}" in flat
+        assert f"land flames {seat.land_flames} · candle flames {seat.candle_flames}" in flat
+    wide = _text(view, width=200)
+    assert "land fl." in wide and "Territory 1a (region 1," in wide  # the tables, where they fit

@@ -15,13 +15,14 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from candlebox.engine.plugin import Renderer
+from candlebox.engine.plugin import NARROW_TERMINAL, Renderer
 from candlebox.games.candelabria.views import (
     CandelabriaView,
     CurseModel,
     FinishedView,
     Mission,
     Missions,
+    Region,
     Seat,
     Territory,
 )
@@ -98,21 +99,7 @@ def render(view: CandelabriaView, console: Console, prompt: str) -> None:
     console.print(
         f"[bold]The Curse of Candelabria[/] — year {view.year}, {view.season}   turn order {order}"
     )
-    table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
-    table.add_column("region")
-    table.add_column("territory")
-    table.add_column("pieces")
-    last = None
-    for t in view.territories:
-        r = regions[t.region]
-        label = ""
-        if t.region != last:
-            temples = "/".join(r.temples)
-            label = f"{r.region}" + (" [red]✕ corrupted[/]" if r.corrupted else "")
-            label += " [magenta]⚔ at war[/]" if r.region in haunted else ""
-            label += f" [cyan]{temples} temple[/]" if temples else ""
-            last = t.region
-        table.add_row(label, territory(t), _pieces(t, models.get(t.territory, [])))
+    rows = _map_rows(view, regions, models, haunted)
     pending = view.pending
     if pending is not None and pending.decision == "pick":
         first = f" (the first chose {house(pending.first)})" if pending.first else ""
@@ -120,7 +107,7 @@ def render(view: CandelabriaView, console: Console, prompt: str) -> None:
             f"[bold]House choice[/]{first} — the pieces, cards and tiles are dealt once both "
             "players have chosen"
         )
-    console.print(table)
+    _print_map(rows, console)
     curses = []
     by_code = {t.territory: t for t in view.territories}
     for i, c in enumerate(view.curses, 1):
@@ -132,14 +119,16 @@ def render(view: CandelabriaView, console: Console, prompt: str) -> None:
         flames = " ".join(f"{house(h)}×{n}" for h, n in c.flames.items()) or "no flames"
         effect = CURSE_EFFECT_SHORT.get(c.effect, c.effect)
         curses.append(f"{i}: region {c.curse} ({escape(effect)}) — {flames}")
-    if curses:
+    if curses and console.width < NARROW_TERMINAL:
+        console.print("[bold]Curses[/]")
+        for line in curses:
+            console.print(f"  {line}")
+    elif curses:
         console.print("[bold]Curses[/]  " + "   ".join(curses))
     if isinstance(view.missions, Missions):
         _missions(view.missions, console)
-    houses = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
-    for name in ("house", "VP", "gold", "wax", "land fl.", "candle fl.", "hand", "tactics"):
-        houses.add_column(name)
     cards: list[str] = []  # each house's cards and tiles by name, below the table (long lines wrap)
+    cells: list[list[str]] = []
     for s in view.order:
         info = seats[s]
         hand = (
@@ -148,36 +137,20 @@ def render(view: CandelabriaView, console: Console, prompt: str) -> None:
             else f"{info.hand_size} card(s)"
         )
         me = " [reverse]you[/]" if s == view.seat else ""
-        houses.add_row(
-            f"{_house(info)} {escape(info.name or '')}{me}",
-            str(info.vp),
-            str(info.gold),
-            str(info.wax),
-            str(info.land_flames),
-            str(info.candle_flames),
-            hand,
-            str(len(info.tactics)),
+        cells.append(
+            [
+                f"{_house(info)} {escape(info.name or '')}{me}",
+                str(info.vp),
+                str(info.gold),
+                str(info.wax),
+                str(info.land_flames),
+                str(info.candle_flames),
+                hand,
+                str(len(info.tactics)),
+            ]
         )
-        held = []
-        if isinstance(info.hand, list) and info.hand:
-            held.append("hand: " + ", ".join(_lines(info.hand)))
-        if info.tactics:
-            held.append("tactics: " + ", ".join(_lines(info.tactics)))
-        if info.played:
-            held.append("played: " + ", ".join(_lines([c or "" for c in info.played])))
-        if info.secret:
-            held.append("chosen: " + ", ".join(_lines([c or "" for c in info.secret])))
-        elif info.chosen:
-            held.append("[dim]chosen in secret[/]")
-        if info.decay and any(info.decay):
-            # The card's name already says its effect; '—' is an empty decay slot.
-            held.append(
-                "decay cards: " + ", ".join(named(d.card) if d else "—" for d in info.decay)
-            )
-        if info.upgrades:
-            held.append("upgrades: " + ", ".join(_lines(info.upgrades)))
-        cards += [f"{_house(info)} {line}" for line in held]
-    console.print(houses)
+        cards += [f"{_house(info)} {line}" for line in _held(info)]
+    _print_houses(cells, console)
     for line in cards:
         console.print(line)
     console.print(f"[dim]Tactics board:[/] {', '.join(_lines(view.tactics_board))}")
@@ -199,6 +172,83 @@ def render(view: CandelabriaView, console: Console, prompt: str) -> None:
         console.print(f"[bold]Game over[/] — winner {winners}; scores {view.scores}")
     else:
         console.print(f"[bold]▶ {escape(prompt)}[/]")
+
+
+HOUSE_COLUMNS = ("house", "VP", "gold", "wax", "land fl.", "candle fl.", "hand", "tactics")
+HOUSE_WORDS = ("VP", "gold", "wax", "land flames", "candle flames", "hand", "tactics")
+
+
+def _map_rows(
+    view: CandelabriaView,
+    regions: dict[int, Region],
+    models: dict[str, list[CurseModel]],
+    haunted: set[int],
+) -> list[tuple[str, Territory, str]]:
+    """Each territory with its pieces, and its region's label on the region's first territory."""
+    rows = []
+    last = None
+    for t in view.territories:
+        r = regions[t.region]
+        label = ""
+        if t.region != last:
+            temples = "/".join(r.temples)
+            label = f"{r.region}" + (" [red]✕ corrupted[/]" if r.corrupted else "")
+            label += " [magenta]⚔ at war[/]" if r.region in haunted else ""
+            label += f" [cyan]{temples} temple[/]" if temples else ""
+            last = t.region
+        rows.append((label, t, _pieces(t, models.get(t.territory, []))))
+    return rows
+
+
+def _print_map(rows: list[tuple[str, Territory, str]], console: Console) -> None:
+    if console.width < NARROW_TERMINAL:
+        for label, t, pieces in rows:
+            if label:
+                console.print(f"[bold]Region {label}[/]")
+            kind = ICON_SHORT[t.icon].partition(":")[0]
+            console.print(f"  {escape(t.territory)} {escape(kind)}: {pieces}")
+        return
+    table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
+    for name in ("region", "territory", "pieces"):
+        table.add_column(name)
+    for label, t, pieces in rows:
+        table.add_row(label, territory(t), pieces)
+    console.print(table)
+
+
+def _print_houses(cells: list[list[str]], console: Console) -> None:
+    if console.width < NARROW_TERMINAL:
+        for name, *numbers in cells:
+            pairs = [f"{word} {value}" for word, value in zip(HOUSE_WORDS, numbers, strict=True)]
+            console.print(f"{name}: " + " · ".join(pairs))
+        return
+    houses = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
+    for name in HOUSE_COLUMNS:
+        houses.add_column(name)
+    for row in cells:
+        houses.add_row(*row)
+    console.print(houses)
+
+
+def _held(info: Seat) -> list[str]:
+    """A house's cards and tiles by name, a line for each kind."""
+    held = []
+    if isinstance(info.hand, list) and info.hand:
+        held.append("hand: " + ", ".join(_lines(info.hand)))
+    if info.tactics:
+        held.append("tactics: " + ", ".join(_lines(info.tactics)))
+    if info.played:
+        held.append("played: " + ", ".join(_lines([c or "" for c in info.played])))
+    if info.secret:
+        held.append("chosen: " + ", ".join(_lines([c or "" for c in info.secret])))
+    elif info.chosen:
+        held.append("[dim]chosen in secret[/]")
+    if info.decay and any(info.decay):
+        # The card's name already says its effect; '—' is an empty decay slot.
+        held.append("decay cards: " + ", ".join(named(d.card) if d else "—" for d in info.decay))
+    if info.upgrades:
+        held.append("upgrades: " + ", ".join(_lines(info.upgrades)))
+    return held
 
 
 def _mission(card: Mission) -> str:

@@ -18,7 +18,7 @@ from rich.rule import Rule
 from rich.table import Table
 
 from candlebox.engine import game_info
-from candlebox.engine.plugin import Renderer, winners_text
+from candlebox.engine.plugin import NARROW_TERMINAL, Renderer, winners_text
 from candlebox.games.candle_quest.views import (
     CandleQuestView,
     FinishedView,
@@ -141,25 +141,19 @@ def screen_text(player: Seat) -> str:
     return f"[dim]{count} candle{'s' if count != 1 else ''}[/]"
 
 
-def seats_table(view: CandleQuestView) -> Table:
+def seat_cells(view: CandleQuestView) -> tuple[list[str], list[list[str]]]:
+    """The seats as columns and one row each: who, screen, shekels, colours, (value), pile, (loot
+    cost), (score)."""
     viewer = view.seat
     over = view.over
     active = view.active
     advanced = any(isinstance(p, OpenSeat) and p.candle_value is not UNSET for p in view.seats)
     looting = view.variant != "junior"  # the junior game has no looting
-    table = Table(header_style="bold", box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1))
-    table.add_column("seat", no_wrap=True)
-    table.add_column("screen")
-    table.add_column("shekels", justify="right")
-    table.add_column("colours", justify="right")
-    if advanced:
-        table.add_column("value", justify="right")
-    table.add_column("pile (top first)")
-    if looting:
-        table.add_column("loot", justify="right")
-    if over:
-        table.add_column("score", justify="right")
+    columns = ["seat", "screen", "shekels", "colours"]
+    columns += ["value"] * advanced + ["pile (top first)"] + ["loot"] * looting
+    columns += ["score"] * over
     scores = view.scores if isinstance(view, FinishedView) else []
+    rows = []
     for player in view.seats:
         seat = player.seat
         label = f"{'▶ ' if seat == active else '  '}{seat}{' you' if seat == viewer else ''}"
@@ -180,8 +174,37 @@ def seats_table(view: CandleQuestView) -> Table:
             row.append(str(cost) if cost is not None else "")
         if over:
             row.append(f"{scores[seat]:g}" if seat < len(scores) else "")
+        rows.append(row)
+    return columns, rows
+
+
+def seats_table(view: CandleQuestView) -> Table:
+    columns, rows = seat_cells(view)
+    table = Table(header_style="bold", box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1))
+    for name in columns:
+        right = name in ("shekels", "colours", "value", "loot", "score")
+        table.add_column(name, justify="right" if right else "left", no_wrap=name == "seat")
+    for row in rows:
         table.add_row(*row)
     return table
+
+
+def seats_lines(view: CandleQuestView) -> list[str]:
+    """The seats table as lines, for a narrow terminal: a seat's numbers on its first line, then
+    its screen and its pile (a cell's candles joined with commas)."""
+    columns, rows = seat_cells(view)
+    lines = []
+    for player, row in zip(view.seats, rows, strict=True):
+        cells = dict(zip(columns, row, strict=True))
+        numbers = [f"{name} {cells[name]}" for name in columns[2:] if name != "pile (top first)"]
+        numbers = [n for n in numbers if not n.endswith(" ")]  # no loot cost: an empty pile
+        seat = player.seat
+        label = f"{'▶ ' if seat == view.active else ''}Seat {seat}"
+        label = f"[bold]{label} (you)[/]" if seat == view.seat else label
+        lines.append(f"{label} — " + " · ".join(numbers))
+        lines.append("    screen: " + cells["screen"].replace("\n", ", "))
+        lines.append("    pile (top first): " + cells["pile (top first)"].replace("\n", ", "))
+    return lines
 
 
 def dancing_text(wild: list[str], missing: list[str]) -> str:
@@ -231,10 +254,17 @@ def menorah_text(codes: list[str]) -> str:
 def render(view: CandleQuestView, console: Console, prompt: str) -> None:
     """The table, the seats and the viewer's Menorah, then ``prompt`` (the game's words for the
     pending decision) or how the game ended."""
-    console.print(Rule(header(view), style="dim"))
+    if console.width < NARROW_TERMINAL:  # a rule would cut the header to fit one line
+        console.print(f"[bold]{escape(header(view))}[/]")
+    else:
+        console.print(Rule(header(view), style="dim"))
     for line in table_lines(view):
         console.print(line)
-    console.print(seats_table(view))
+    if console.width < NARROW_TERMINAL:
+        for line in seats_lines(view):
+            console.print(line)
+    else:
+        console.print(seats_table(view))
     viewer = view.seat
     seats = view.seats
     if viewer is not None and viewer < len(seats):

@@ -20,7 +20,7 @@ from rich.rule import Rule
 from rich.table import Table
 
 from candlebox.engine import game_info
-from candlebox.engine.plugin import Renderer, winners_text
+from candlebox.engine.plugin import NARROW_TERMINAL, Renderer, winners_text
 from candlebox.games.sixteen_candies.views import (
     Card,
     FinishedView,
@@ -198,9 +198,27 @@ def pile_text(pile: list[str]) -> str:
     return f"[dim](+{hidden})[/] {shown}" if hidden > 0 else shown
 
 
+def seat_notes(view: SixteenCandiesView, player: Seat) -> list[str]:
+    """What marks a seat: the First Player Marker, its call, a final turn to come, out."""
+    seat = player.seat
+    notes = []
+    if seat == view.marker:
+        notes.append("marker")
+    if seat == view.caller:
+        notes.append("[bold]called![/]")
+    if seat in view.final_turns:
+        notes.append("final turn to come")
+    if player.out:
+        notes.append("[dim]out[/]")
+    return notes
+
+
+def seat_label(view: SixteenCandiesView, seat: int) -> str:
+    label = f"{'▶ ' if seat == view.active else '  '}{seat}{' you' if seat == view.seat else ''}"
+    return f"[bold]{label}[/]" if seat == view.seat else label
+
+
 def seats_table(view: SixteenCandiesView) -> Table:
-    viewer = view.seat
-    active = view.active
     table = Table(header_style="bold", box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1))
     table.add_column("seat", no_wrap=True)
     table.add_column("candy", justify="right")
@@ -208,33 +226,43 @@ def seats_table(view: SixteenCandiesView) -> Table:
     table.add_column("known to hold")
     table.add_column("")
     for player in view.seats:
-        seat = player.seat
-        label = f"{'▶ ' if seat == active else '  '}{seat}{' you' if seat == viewer else ''}"
-        notes = []
-        if seat == view.marker:
-            notes.append("marker")
-        if seat == view.caller:
-            notes.append("[bold]called![/]")
-        if seat in view.final_turns:
-            notes.append("final turn to come")
-        if player.out:
-            notes.append("[dim]out[/]")
         table.add_row(
-            f"[bold]{label}[/]" if seat == viewer else label,
+            seat_label(view, player.seat),
             str(player.pool),
             str(player.cards),
             cards(player.known, "\n") if player.known else "",
-            ", ".join(notes),
+            ", ".join(seat_notes(view, player)),
         )
     return table
+
+
+def seats_lines(view: SixteenCandiesView) -> list[str]:
+    """The seats table as lines, for a narrow terminal."""
+    lines = []
+    for player in view.seats:
+        parts = [f"candy {player.pool}", f"cards {player.cards}", *seat_notes(view, player)]
+        if player.known:
+            parts.append("known to hold " + cards(player.known))
+        seat = player.seat
+        label = f"{'▶ ' if seat == view.active else ''}Seat {seat}"
+        label = f"[bold]{label} (you)[/]" if seat == view.seat else label
+        lines.append(f"{label} — " + " · ".join(parts))
+    return lines
 
 
 def render(view: SixteenCandiesView, console: Console, prompt: str) -> None:
     """The discard pile, the seats and the viewer's hand, then ``prompt`` (the game's words for the
     pending decision) or every hand and how the game ended."""
-    console.print(Rule(header(view), style="dim"))
+    if console.width < NARROW_TERMINAL:  # a rule would cut the header to fit one line
+        console.print(f"[bold]{escape(header(view))}[/]")
+    else:
+        console.print(Rule(header(view), style="dim"))
     console.print("Discard pile (top last): " + pile_text(view.discard_pile))
-    console.print(seats_table(view))
+    if console.width < NARROW_TERMINAL:
+        for line in seats_lines(view):
+            console.print(line)
+    else:
+        console.print(seats_table(view))
     viewer = view.seat
     seats = view.seats
     if isinstance(view, FinishedView):
