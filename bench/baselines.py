@@ -12,8 +12,9 @@ line says how many were planned). Run it under ``nice -n 19`` on a shared machin
     nice -n 19 python bench/baselines.py --json bench-baselines.jsonl
     python bench/baselines.py --games candle-quest --n-random 20 --n-heuristic 20 --n-ismcts 10
 
-Not measured here: the policy as the ISMCTS bot's prior (the search takes the game's heuristic as its
-prior; docs/rl.md).
+Not measured here: the policy as the ISMCTS bot's prior (``ismcts:guide=policy``), which
+``candlebox simulate`` measures against the heuristic's guide (docs/rl.md, "The policy as the
+search's prior").
 """
 
 from __future__ import annotations
