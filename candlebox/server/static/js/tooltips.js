@@ -155,7 +155,23 @@ export function install() {
   document.addEventListener("contextmenu", (e) => {
     if (sourceOf(e.target) && (press || swallowClick)) e.preventDefault();
   });
-  window.addEventListener("scroll", () => hide(), { passive: true, capture: true });
+  // A scroll (the page's, or the table area's own) moves the cards under a resting mouse: once it
+  // has moved them, the words follow what is under the mouse now, and a focused card's words follow
+  // the card. Hiding them instead lost the words of a card the mouse had just reached, when the
+  // scroll's event came after the mouse's (a scroll into view, then the hover).
+  window.addEventListener("scroll", () => current && requestAnimationFrame(afterScroll), {
+    passive: true,
+    capture: true,
+  });
+}
+
+function afterScroll() {
+  if (!current) return;
+  if (by === "focus") return place(element(), current);
+  const el = pointer ? sourceOf(document.elementFromPoint(pointer.x, pointer.y)) : null;
+  if (el === current) return place(element(), current);
+  hide(); // a finger's long press (no resting mouse), or the mouse is over something else now
+  if (el) show(el), (by = "pointer");
 }
 
 /** After the board is redrawn: a tooltip of an element that is gone goes too, and a mouse resting
