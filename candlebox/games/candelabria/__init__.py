@@ -207,7 +207,8 @@ INFO = GameInfo(
     levels=ladder(
         easy_epsilon=0.65,
         hard_iterations=30,  # 10 did not clear Medium at 4-player tables (docs/simulation.md)
-        # measured against the level below (docs/simulation.md, "Levels"; 2026-12-02)
+        # measured against the level below, 100 two-player games each (docs/simulation.md,
+        # "Levels"; 2026-12-02)
         ahead={
             "easy": Record(84.0, 100, players=2),
             "medium": Record(82.0, 100, players=2),

@@ -204,11 +204,12 @@ register(
         levels=ladder(
             easy_epsilon=0.65,
             hard_iterations=60,
-            # measured against the level below (docs/simulation.md, "Levels"; 2026-12-01)
+            # measured against the level below, 100 two-player games each (docs/simulation.md,
+            # "Levels"; 2026-12-02)
             ahead={
                 "easy": Record(82.0, 100, players=2),
                 "medium": Record(99.0, 100, players=2),
-                "hard": Record(16.0, 25, players=4),
+                "hard": Record(71.0, 100, players=2),
             },
         ),
     )
