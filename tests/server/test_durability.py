@@ -131,9 +131,15 @@ def test_sigkill_mid_game_loses_no_accepted_move(db: str, tmp_path: Path) -> Non
         snapshot = server.get(f"/api/games/{game_b}/state").json()
         assert [item["entry"] for item in snapshot["log"]][: len(seen_log)] == seen_log
         if not snapshot["over"]:
+            # the bots carry on; their process starts with the server, so the first move after a
+            # restart may wait for it (about a second on a busy machine)
             moves_then = snapshot["move"]
-            time.sleep(0.5)
-            later = server.get(f"/api/games/{game_b}").json()["game"]
+            deadline = time.monotonic() + 15
+            while time.monotonic() < deadline:
+                later = server.get(f"/api/games/{game_b}").json()["game"]
+                if later["moves"] > moves_then or later["status"] == "over":
+                    break
+                time.sleep(0.1)
             assert later["moves"] > moves_then or later["status"] == "over"
         if not a["over"] and a["legal"]:
             response = server.post(
