@@ -355,8 +355,8 @@ def probe(pairs: list[tuple[str, str]]) -> None:
     background and is dropped)."""
     outcome: dict[tuple[str, str], bool] = {}
 
-    def unsure(name: str, game_id: str) -> bool:
-        """Decide the pair now if the bot can say; True when only a move will tell."""
+    def unsure(name: str, game_id: str) -> Any:
+        """Decide the pair now if the bot can say; the bot when only a move will tell."""
         try:
             bot = bots.make(name, seed=1)
             if getattr(bot, "one_table", False):
@@ -365,17 +365,16 @@ def probe(pairs: list[tuple[str, str]]) -> None:
         except Exception as exc:
             log.info("bot %s does not play %s: %s", name, game_id, exc)
             outcome[(name, game_id)] = False
-            return False
+            return None
         says = getattr(bot, "plays", None)
         if callable(says):
             outcome[(name, game_id)] = bool(says(game_id))
-            return False
-        return True
+            return None
+        return bot
 
-    def ask(name: str, game_id: str) -> None:
+    def ask(name: str, game_id: str, bot: Any) -> None:
         variant = candlebox.game_info(game_id).variants[0]
         try:
-            bot = bots.make(name, seed=1)
             state = candlebox.new_game(game_id, variant.min_players, variant.name, seed=1)
             bot.choose(state, state.to_act[0])
         except Exception as exc:
@@ -386,9 +385,12 @@ def probe(pairs: list[tuple[str, str]]) -> None:
 
     threads: list[threading.Thread] = []
     for pair in pairs:
-        if pair in _PLAYS or not unsure(*pair):
+        bot = None if pair in _PLAYS else unsure(*pair)
+        if bot is None:
             continue
-        thread = threading.Thread(target=ask, args=pair, name=f"probe-{pair[0]}", daemon=True)
+        thread = threading.Thread(
+            target=ask, args=(*pair, bot), name=f"probe-{pair[0]}", daemon=True
+        )
         thread.start()
         threads.append(thread)
     deadline = time.monotonic() + PROBE_SECONDS

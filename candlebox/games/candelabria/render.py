@@ -53,10 +53,14 @@ def named(code: str) -> str:
     return escape(entry.name if code in entry.name else f"{entry.name} ({code})")
 
 
+def kind(t: Territory) -> str:
+    """What a territory holds, in a word or two: 'Inn', 'Curse Influence'."""
+    return ICON_SHORT[t.icon].partition(":")[0]
+
+
 def territory(t: Territory) -> str:
     """A territory by its name, as the game's words name it: 'Territory 4c (region 4, Inn)'."""
-    kind = ICON_SHORT[t.icon].partition(":")[0]
-    return escape(f"Territory {t.territory} (region {t.region}, {kind})")
+    return escape(f"Territory {t.territory} (region {t.region}, {kind(t)})")
 
 
 def _lines(codes: list[str], before: str = "") -> list[str]:
@@ -205,8 +209,7 @@ def _print_map(rows: list[tuple[str, Territory, str]], console: Console) -> None
         for label, t, pieces in rows:
             if label:
                 console.print(f"[bold]Region {label}[/]")
-            kind = ICON_SHORT[t.icon].partition(":")[0]
-            console.print(f"  {escape(t.territory)} {escape(kind)}: {pieces}")
+            console.print(f"  {escape(t.territory)} {escape(kind(t))}: {pieces}")
         return
     table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
     for name in ("region", "territory", "pieces"):

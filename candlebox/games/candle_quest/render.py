@@ -196,8 +196,12 @@ def seats_lines(view: CandleQuestView) -> list[str]:
     lines = []
     for player, row in zip(view.seats, rows, strict=True):
         cells = dict(zip(columns, row, strict=True))
-        numbers = [f"{name} {cells[name]}" for name in columns[2:] if name != "pile (top first)"]
-        numbers = [n for n in numbers if not n.endswith(" ")]  # no loot cost: an empty pile
+        # every number but the pile's; an empty pile has no loot cost
+        numbers = [
+            f"{name} {cells[name]}"
+            for name in columns[2:]
+            if cells[name] and name != "pile (top first)"
+        ]
         seat = player.seat
         label = f"{'▶ ' if seat == view.active else ''}Seat {seat}"
         label = f"[bold]{label} (you)[/]" if seat == view.seat else label

@@ -168,7 +168,7 @@ export function install() {
 function afterScroll() {
   if (!current) return;
   if (by === "focus") return place(element(), current);
-  const el = pointer ? sourceOf(document.elementFromPoint(pointer.x, pointer.y)) : null;
+  const el = underMouse();
   if (el === current) return place(element(), current);
   hide(); // a finger's long press (no resting mouse), or the mouse is over something else now
   if (el) show(el), (by = "pointer");
@@ -181,6 +181,11 @@ export function refresh() {
   const hovered = by === "pointer" && pointer;
   hide();
   if (!hovered) return;
-  const el = sourceOf(document.elementFromPoint(pointer.x, pointer.y));
+  const el = underMouse();
   if (el) show(el), (by = "pointer");
+}
+
+/** What has words under a resting mouse (not a finger), or null. */
+function underMouse() {
+  return pointer ? sourceOf(document.elementFromPoint(pointer.x, pointer.y)) : null;
 }
