@@ -52,13 +52,9 @@ class CandleboxAECEnv(AECEnv):
         }
         self.action_spaces = {agent: spaces.Discrete(n_actions) for agent in self.possible_agents}
         self._seed_rng = np.random.default_rng()
-        # One observation per step, made on first demand (``last`` and ``observe`` share it): the
-        # encoder writes into a buffer kept for the env's life, the mask row keeps the ids it set
-        # (cleared one by one, not the whole row); the caller gets copies, so a kept observation is
-        # never overwritten.
-        self._obs_buf = np.zeros(spec.observation_size, dtype=np.float32)
-        self._mask_buf = np.zeros(n_actions, dtype=np.int8)
-        self._mask_ids: list[int] = []
+        # One observation per step, made on first demand (``last`` and ``observe`` share it), in
+        # new arrays: the caller may keep them, nothing here writes over them later.
+        self._n_actions = n_actions
         self._moves = 0  # actions applied in this env's life: what a kept observation is valid for
         self._seen: tuple[int, int] = (-1, -1)  # (seat, moves) of the kept observation
         self._kept: dict[str, np.ndarray] = {}
@@ -126,12 +122,10 @@ class CandleboxAECEnv(AECEnv):
         if self._seen == (seat, self._moves):
             return self._kept  # asked again before any move (``last`` then ``observe``)
         spec = self.game_spec
-        obs = spec.observe(state, seat, self._obs_buf)
-        mask = self._mask_buf
-        spec.actions.clear_mask(mask, self._mask_ids)
-        self._mask_ids = spec.actions.fill_mask(state, seat, mask)
+        mask = np.zeros(self._n_actions, dtype=np.int8)
+        spec.actions.fill_mask(state, seat, mask)
         self._seen = (seat, self._moves)
-        self._kept = {"observation": obs.copy(), "action_mask": mask.copy()}
+        self._kept = {"observation": spec.observe(state, seat), "action_mask": mask}
         return self._kept
 
     def step(self, action: Any) -> None:
