@@ -1,5 +1,5 @@
 """Rules inside the app in a real browser (issue 14): learn mode plays a whole first game of each
-game (the first option each time, bots at full speed), the how-to-play pages render with their
+game (the first option each time, bots at full speed, fewer turns), the how-to-play pages render with their
 rulings, and a refused move shows the engine's explanation under the banner."""
 
 from __future__ import annotations
@@ -19,13 +19,17 @@ OPTIONS_NOW = (
 )
 
 
+# Shorter games than the lobby's, to their end all the same (the test's time is the browser's clicks)
+SHORTER = {"candle-quest": {"max_turns": 16}, "candelabria": {"max_turns": 10}}
+
+
 def learn_game(base: str, game: str) -> dict[str, Any]:
-    """The game the lobby's "Learn to play" makes, but with bots at full speed."""
+    """The game the lobby's "Learn to play" makes, but with bots at full speed and fewer turns."""
     learn = how_to_play(game).learn
     body = {
         "game": game,
         "variant": learn.variant,
-        "options": {},
+        "options": SHORTER.get(game, {}),
         "seats": [
             {"kind": "human", "name": "Ada"},
             {"kind": "bot", "bot": "heuristic", "level": "easy"},
