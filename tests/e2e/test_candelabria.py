@@ -156,9 +156,9 @@ def test_play_candelabria_by_clicking_reload_and_watch(pages: Pages) -> None:
     stats: dict[str, int] = {}
     clicks = 0
     reloaded = False
-    # 40 clicks: enough for every kind of click the test asks for and the reload at the 12th; the
+    # 24 clicks: enough for every kind of click the test asks for and the reload at the 12th; the
     # whole game to its end is the end-screen test's (tests/e2e/test_endscreen.py)
-    while not is_over(page) and clicks < 40 and time.monotonic() - started < 90:
+    while not is_over(page) and clicks < 24 and time.monotonic() - started < 90:
         wait_ready(page)
         if is_over(page):
             break
@@ -228,7 +228,7 @@ def test_two_player_candelabria_starts_with_the_house_choice(pages: Pages) -> No
     rng = random.Random(int(os.environ.get("CB_SEED", "3")))
     stats: dict[str, int] = {}
     clicks = 0
-    while not is_over(page) and clicks < 40 and time.monotonic() - started < 60:
+    while not is_over(page) and clicks < 20 and time.monotonic() - started < 60:
         wait_ready(page)
         if is_over(page):
             break
