@@ -411,6 +411,17 @@ def summarise(row: Row) -> Summary | None:
             verdict = "not the best seat: shown"
         else:
             verdict = "not the best seat: point estimate only"
+    elif row.kind == "cross":
+        # The question is whether the game's tuning holds against a search it was not made against:
+        # whether the game's search wins more than half, not the heuristic rows' 65%.
+        if rate.low > 0.5:
+            verdict = "ahead of the generic search: shown"
+        elif rate.rate > 0.5:
+            verdict = "ahead of the generic search: point estimate only"
+        elif rate.high < 0.5:
+            verdict = "behind the generic search: shown"
+        else:
+            verdict = "not ahead of the generic search (within the interval of even)"
     else:
         verdict = "low end >= 65%" if rate.low >= 0.65 else "low end < 65%"
     if games < row.target:

@@ -112,3 +112,36 @@ def test_the_report_follows_from_the_lines(
     # Too few games to tell either way.
     row.path.write_text("".join(json.dumps(entry) + "\n" for entry in lost[:1]))
     assert strength.summarise(row).verdict.startswith("not the best seat: point estimate only")
+
+
+@pytest.mark.parametrize(
+    ("wins", "verdict"),
+    [
+        (17, "ahead of the generic search: shown"),
+        (12, "ahead of the generic search: point estimate only"),
+        (10, "not ahead of the generic search (within the interval of even)"),
+        (3, "behind the generic search: shown"),
+    ],
+)
+def test_a_cross_row_asks_whether_the_game_search_wins_more_than_half(
+    strength: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, wins: int, verdict: str
+) -> None:
+    """Against the generic search the question is more than half, not the heuristic rows' 65%: 17
+    of 20 (85% [64%, 95%]) shows it, 12 of 20 is a point estimate, 3 of 20 shows the contrary."""
+    monkeypatch.setattr(strength, "RESULTS", tmp_path)
+    ours, generic = strength.ismcts(3), strength.ismcts(3, hooks="generic")
+    row = strength.Row("cross", tuned_game(strength), "standard", 2, (ours, generic), 20, 0)
+    lines = []
+    for seed in range(20):
+        bots = [ours.shown, generic.shown] if seed % 2 == 0 else [generic.shown, ours.shown]
+        at = bots.index(ours.shown)
+        tallies = [
+            {"bot": bot, "decisions": 10, "cpu_seconds": 5.0, "iterations": 30} for bot in bots
+        ]
+        winner = at if seed < wins else 1 - at
+        lines.append(
+            {"seed": seed, "players": 2, "bots": bots, "winners": [winner], "ismcts": tallies,
+             "cpu_seconds": 10.0}
+        )  # fmt: skip
+    row.path.write_text("".join(json.dumps(entry) + "\n" for entry in lines))
+    assert strength.summarise(row).verdict == verdict
