@@ -62,7 +62,10 @@ export function settle(root) {
     el.classList.add("sliding");
     el.style.transition = "";
     el.style.transform = "";
-    el.addEventListener("transitionend", () => el.classList.remove("sliding"), { once: true });
+    // ended or cancelled (a card hidden or moved again mid-slide): either way it is no longer sliding
+    const done = () => el.classList.remove("sliding");
+    el.addEventListener("transitionend", done, { once: true });
+    el.addEventListener("transitioncancel", done, { once: true });
   }
 }
 
