@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from tests.e2e.conftest import Pages, create_game, open_seat
-from tests.e2e.test_layout import CHECK_TARGETS, OVERFLOW, SIZES, shoot
+from tests.e2e.test_layout import CHECK_TARGETS, SIZES, settled_overflow, shoot
 
 # what a keyboard player presses Enter on: something on the board or in a chooser that makes a move
 ACTIONABLE = """
@@ -77,13 +77,6 @@ def play_by_keyboard(page: Any, limit_seconds: float = 150) -> tuple[int, list[s
         except Exception:  # a local choice (turning a card, a tactic on a slot): carry on
             page.keyboard.press("Tab")
     return moves, problems, tabs
-
-
-def settled_overflow(page: Any) -> list[str]:
-    """What is wider than the screen once the cards that moved have slid to their places (a card
-    mid-slide from where it was is not the layout)."""
-    page.wait_for_function("!document.querySelector('.sliding')", timeout=5_000)
-    return list(page.evaluate(OVERFLOW))
 
 
 @pytest.mark.parametrize("size", list(SIZES))
