@@ -1,15 +1,21 @@
 """Bot strength at real settings (issue 16): resumable tournaments, one results file per table row.
 
-Three kinds of row, for every game of ``candlebox.game_ids()`` (or ``--games``), default variant:
+Four kinds of row, for every game of ``candlebox.game_ids()`` (or ``--games``), default variant:
 
 - ``largest``: the game's largest player count, one ISMCTS seat against the heuristic in every other;
 - ``cross``: 2 players, ISMCTS with the game's search hooks against ISMCTS with the generic ones
   (``hooks=generic``), the same budget: an opponent the hooks were not tuned for (a game without
   hooks has no cross-check: both bots would be the same);
-- ``two``: 2 players, ISMCTS against the heuristic.
+- ``two``: 2 players, ISMCTS against the heuristic;
+- ``rollouts``: 2 players, ISMCTS against ISMCTS with random rollouts (``rollout=random``), each at
+  its own 1 s iteration count: a search that consults neither the heuristic nor the game's hooks, so
+  it cross-checks even a game whose hooks change nothing at 2 players (Candle Quest's ``cross`` row
+  is a mirror match: its one hook, ``evaluate``, scores rollouts cut at 400 steps, which no 2-player
+  game reaches).
 
 ISMCTS gets the iteration count that takes 1 s of CPU on an idle core at that game and player count
-(``--budget`` measures it into bench/results/strength/budget.json), so games run in parallel without
+(``--budget`` measures it into bench/results/strength/budget.json; ``--budget --rollout random``
+the random-rollout searcher's), so games run in parallel without
 sharing a clock. The line-up rotates one seat every game. Game ``i`` of a row has seed ``base + i``
 (bases below); its bots are seeded from it as ``candlebox simulate`` seeds them.
 
@@ -20,7 +26,8 @@ so any number of sessions add games; ``--until`` stops it starting games after a
 way finish), and SIGINT/SIGTERM stop it at once (the games under way are lost, the file stays whole).
 
     python bench/strength.py --budget                       # measure the 1 s iteration counts
-    nice -n 19 python bench/strength.py --rows largest,cross,two --jobs 2 --until 08:45
+    python bench/strength.py --budget --players 2 --rollout random
+    nice -n 19 python bench/strength.py --rows largest,cross,two,rollouts --jobs 2 --until 08:45
     python bench/strength.py --report                       # the tables, from the files
 
 The targets (games per row) are the issue's: bench/results/strength/targets.json.
@@ -47,8 +54,9 @@ from candlebox import bots, sim
 RESULTS = Path(__file__).resolve().parent / "results" / "strength"
 BUDGET = RESULTS / "budget.json"
 TARGETS = RESULTS / "targets.json"
-KINDS = ("largest", "cross", "two")
-SEED_BASE = {"largest": 500_000, "cross": 600_000, "two": 700_000}
+KINDS = ("largest", "cross", "two", "rollouts")
+SEED_BASE = {"largest": 500_000, "cross": 600_000, "two": 700_000, "rollouts": 800_000}
+RANDOM_ROLLOUTS = {"rollout": "random"}  # the ``rollouts`` rows' opponent, beside its iterations
 
 
 # ----------------------------------------------------------------------------- the rows
@@ -112,15 +120,28 @@ def played(path: Path) -> list[dict[str, Any]]:
     return lines
 
 
-def budget_of(game: str, players: int, path: Path) -> int:
-    """The row's iteration count: the one its file already played (a row never mixes budgets), else
-    the measured 1 s count."""
-    done = played(path)
-    if done:
-        return int(done[0]["ismcts"][0]["iterations_per_decision_budget"])
-    measured = load_json(BUDGET).get("games", {}).get(game, {}).get(str(players))
+def budget_key(players: int, params: dict[str, Any]) -> str:
+    """budget.json's key of a searcher: the player count, then any parameter that changes its cost
+    ("2", "2:rollout=random")."""
+    return ":".join([str(players), *(f"{k}={v}" for k, v in params.items())])
+
+
+def budget_of(game: str, players: int, path: Path, **params: Any) -> int:
+    """The iteration count of the searcher with these parameters: the one the row's file already
+    played (a row never mixes budgets), else the measured 1 s count."""
+    suffix = "".join(f":{k}={v}" for k, v in params.items())
+    for line in played(path)[:1]:
+        for tally in line["ismcts"]:
+            shown = tally["bot"]
+            if shown.endswith(suffix) if suffix else ":rollout=" not in shown:
+                return int(tally["iterations_per_decision_budget"])
+    key = budget_key(players, params)
+    measured = load_json(BUDGET).get("games", {}).get(game, {}).get(key)
     if not measured:
-        sys.exit(f"no 1 s budget measured for {game} at {players} players: run --budget first")
+        more = "".join(f" --{k} {v}" for k, v in params.items())
+        sys.exit(
+            f"no 1 s budget measured for {game} at {key}: run --budget --players {players}{more}"
+        )
     return int(measured["iterations"])
 
 
@@ -139,6 +160,9 @@ def rows_for(game: str, kinds: list[str]) -> list[Row]:
             seats = (ismcts(budget),) + (sim.Seat("heuristic"),) * (players - 1)
         elif kind == "cross":
             seats = (ismcts(budget), ismcts(budget, hooks="generic"))
+        elif kind == "rollouts":
+            other = budget_of(game, players, path, **RANDOM_ROLLOUTS)
+            seats = (ismcts(budget), ismcts(other, **RANDOM_ROLLOUTS))
         else:
             seats = (ismcts(budget), sim.Seat("heuristic"))
         target = targets.get(kind, 40)
@@ -292,17 +316,17 @@ def positions(
     return found
 
 
-def iterations_per_cpu_second(game: str, players: int, cpu: float) -> dict[str, Any]:
+def iterations_per_cpu_second(game: str, players: int, cpu: float, **params: Any) -> dict[str, Any]:
     """ISMCTS iterations per CPU-second of this process over the fixed decisions, at the count that
     fills 1 CPU-second a decision: a pilot at 50 iterations, then ``rounds`` measurements, each at the
     count the one before found (a search's cost per iteration changes with its size, so the rate
-    must be measured near the budget itself)."""
+    must be measured near the budget itself). ``params``: the searcher's other parameters."""
     fixed = positions(game, players, per_game=4)
 
     def rate_at(iterations: int) -> tuple[float, float]:
         spent = 0.0
         for index, (state, seat) in enumerate(fixed):
-            bot = bots.make("ismcts", seed=index, iterations=iterations)
+            bot = bots.make("ismcts", seed=index, iterations=iterations, **params)
             begin = time.process_time()
             bot.choose(state, seat)
             spent += time.process_time() - begin
@@ -325,19 +349,26 @@ def iterations_per_cpu_second(game: str, players: int, cpu: float) -> dict[str, 
     }
 
 
-def measure_budget(games: list[str], cpu: float) -> None:
-    """The 1 s counts of these games, each written as soon as measured (several processes may
-    measure different games at once: the file is re-read before each write)."""
+def measure_budget(
+    games: list[str], cpu: float, only: set[int] | None = None, **params: Any
+) -> None:
+    """The 1 s counts of these games (at 2 players and the largest count, or only the counts in
+    ``only``) for ISMCTS with ``params`` (none: the game's defaults), each written as soon as
+    measured (several processes may measure different games at once: the file is re-read before
+    each write)."""
     for game in games:
-        for players in sorted({2, max(player_counts(game))} & set(player_counts(game))):
+        counts = {2, max(player_counts(game))} & set(player_counts(game))
+        for players in sorted(counts if only is None else counts & only):
             load = os.getloadavg()[0]
-            result = iterations_per_cpu_second(game, players, cpu)
+            result = iterations_per_cpu_second(game, players, cpu, **params)
             result["load_average"] = round(load, 2)
             result["measured"] = dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
             found = load_json(BUDGET)
-            found.setdefault("games", {}).setdefault(game, {})[str(players)] = result
+            key = budget_key(players, params)
+            found.setdefault("games", {}).setdefault(game, {})[key] = result
             found["how"] = (
-                "ISMCTS (the game's default parameters) iterations per CPU-second (time.process_time "
+                "ISMCTS (the game's default parameters, or those after the player count in "
+                "the key) iterations per CPU-second (time.process_time "
                 "of the deciding process) over fixed decisions: heuristic self-play games, seeds "
                 "0-2, 4 decisions with a choice spread evenly over each game; measured at 50 "
                 "iterations, then twice at the count the measurement before said fills 1 s; the "
@@ -345,7 +376,7 @@ def measure_budget(games: list[str], cpu: float) -> None:
             )
             RESULTS.mkdir(parents=True, exist_ok=True)
             BUDGET.write_text(json.dumps(found, indent=2) + "\n")
-            print(f"{game} {players}p: {result}", flush=True)
+            print(f"{game} {key}: {result}", flush=True)
 
 
 # ----------------------------------------------------------------------------- the report
@@ -361,6 +392,10 @@ class Summary:
     cpu_per_decision: float
     iterations: int
     cpu_hours_missing: float | None
+
+
+# The rows that ask whether the game's search beats another search, and what that search is called.
+CROSS_CHECKS = {"cross": "generic search", "rollouts": "random-rollout search"}
 
 
 def estimated_cpu_hours(row: Row) -> float:
@@ -411,17 +446,18 @@ def summarise(row: Row) -> Summary | None:
             verdict = "not the best seat: shown"
         else:
             verdict = "not the best seat: point estimate only"
-    elif row.kind == "cross":
+    elif row.kind in CROSS_CHECKS:
         # The question is whether the game's tuning holds against a search it was not made against:
         # whether the game's search wins more than half, not the heuristic rows' 65%.
+        other = CROSS_CHECKS[row.kind]
         if rate.low > 0.5:
-            verdict = "ahead of the generic search: shown"
+            verdict = f"ahead of the {other}: shown"
         elif rate.rate > 0.5:
-            verdict = "ahead of the generic search: point estimate only"
+            verdict = f"ahead of the {other}: point estimate only"
         elif rate.high < 0.5:
-            verdict = "behind the generic search: shown"
+            verdict = f"behind the {other}: shown"
         else:
-            verdict = "not ahead of the generic search (within the interval of even)"
+            verdict = f"not ahead of the {other} (within the interval of even)"
     else:
         verdict = "low end >= 65%" if rate.low >= 0.65 else "low end < 65%"
     if games < row.target:
@@ -492,6 +528,15 @@ def main() -> None:
     parser.add_argument("--until", help="start no game after this UTC time (HH:MM)")
     parser.add_argument("--budget", action="store_true", help="measure the 1 s iteration counts")
     parser.add_argument("--cpu", type=float, default=1.0, help="CPU seconds a decision (budget)")
+    parser.add_argument(
+        "--players", default="", help="player counts to measure (budget; default: 2 and largest)"
+    )
+    parser.add_argument(
+        "--rollout",
+        choices=("auto", "random"),
+        default="auto",
+        help="the searcher to measure (budget): the game's (auto) or random rollouts",
+    )
     parser.add_argument("--report", action="store_true", help="print the tables from the files")
     parser.add_argument(
         "--style", choices=("text", "markdown", "json"), default="text", help="of --report"
@@ -499,7 +544,9 @@ def main() -> None:
     args = parser.parse_args()
     games = [g for g in args.games.split(",") if g] or list(candlebox.game_ids())
     if args.budget:
-        measure_budget(games, args.cpu)
+        only = {int(p) for p in args.players.split(",") if p} or None
+        params = {} if args.rollout == "auto" else {"rollout": args.rollout}
+        measure_budget(games, args.cpu, only, **params)
         return
     kinds = [k for k in args.rows.split(",") if k]
     if unknown := set(kinds) - set(KINDS):

@@ -117,23 +117,37 @@ def test_the_report_follows_from_the_lines(
 @pytest.mark.parametrize(
     ("wins", "verdict"),
     [
-        (17, "ahead of the generic search: shown"),
-        (12, "ahead of the generic search: point estimate only"),
-        (10, "not ahead of the generic search (within the interval of even)"),
-        (3, "behind the generic search: shown"),
+        (17, "ahead of the {}: shown"),
+        (12, "ahead of the {}: point estimate only"),
+        (10, "not ahead of the {} (within the interval of even)"),
+        (3, "behind the {}: shown"),
     ],
 )
-def test_a_cross_row_asks_whether_the_game_search_wins_more_than_half(
-    strength: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, wins: int, verdict: str
+@pytest.mark.parametrize(
+    ("kind", "other", "name"),
+    [
+        ("cross", {"hooks": "generic"}, "generic search"),
+        ("rollouts", {"rollout": "random"}, "random-rollout search"),
+    ],
+)
+def test_a_cross_check_asks_whether_the_game_search_wins_more_than_half(
+    strength: ModuleType,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    wins: int,
+    verdict: str,
+    kind: str,
+    other: dict[str, str],
+    name: str,
 ) -> None:
-    """Against the generic search the question is more than half, not the heuristic rows' 65%: 17
+    """Against another search the question is more than half, not the heuristic rows' 65%: 17
     of 20 (85% [64%, 95%]) shows it, 12 of 20 is a point estimate, 3 of 20 shows the contrary."""
     monkeypatch.setattr(strength, "RESULTS", tmp_path)
-    ours, generic = strength.ismcts(3), strength.ismcts(3, hooks="generic")
-    row = strength.Row("cross", tuned_game(strength), "standard", 2, (ours, generic), 20, 0)
+    ours, rival = strength.ismcts(3), strength.ismcts(5, **other)
+    row = strength.Row(kind, tuned_game(strength), "standard", 2, (ours, rival), 20, 0)
     lines = []
     for seed in range(20):
-        bots = [ours.shown, generic.shown] if seed % 2 == 0 else [generic.shown, ours.shown]
+        bots = [ours.shown, rival.shown] if seed % 2 == 0 else [rival.shown, ours.shown]
         at = bots.index(ours.shown)
         tallies = [
             {"bot": bot, "decisions": 10, "cpu_seconds": 5.0, "iterations": 30} for bot in bots
@@ -144,4 +158,35 @@ def test_a_cross_row_asks_whether_the_game_search_wins_more_than_half(
              "cpu_seconds": 10.0}
         )  # fmt: skip
     row.path.write_text("".join(json.dumps(entry) + "\n" for entry in lines))
-    assert strength.summarise(row).verdict == verdict
+    assert strength.summarise(row).verdict == verdict.format(name)
+
+
+def test_a_rollouts_row_gives_each_search_its_own_budget(
+    strength: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The random-rollout searcher is cheaper per iteration: it gets its own measured 1 s count
+    (budget.json's "2:rollout=random"), and once the row has games, the count they were played at."""
+    monkeypatch.setattr(strength, "RESULTS", tmp_path)
+    monkeypatch.setattr(strength, "BUDGET", tmp_path / "budget.json")
+    game = tuned_game(strength)
+    budgets = {"2": {"iterations": 600}, "2:rollout=random": {"iterations": 2600}}
+    (tmp_path / "budget.json").write_text(json.dumps({"games": {game: budgets}}))
+    (row,) = strength.rows_for(game, ["rollouts"])
+    assert [seat.shown for seat in row.seats] == [
+        "ismcts:iterations=600",
+        "ismcts:iterations=2600:rollout=random",
+    ]
+    assert row.seats[1].params == {"iterations": 2600, "rollout": "random"}
+    # A file already played at other counts keeps them, whatever budget.json now says.
+    tallies = [
+        {"bot": "ismcts:iterations=2000:rollout=random", "iterations_per_decision_budget": 2000},
+        {"bot": "ismcts:iterations=500", "iterations_per_decision_budget": 500},
+    ]
+    row.path.write_text(json.dumps({"seed": 800_001, "ismcts": tallies}) + "\n")
+    (again,) = strength.rows_for(game, ["rollouts"])
+    assert [seat.params["iterations"] for seat in again.seats] == [500, 2000]
+    # No measured count: the script says which to measure instead of guessing.
+    (tmp_path / "budget.json").write_text(json.dumps({"games": {game: {"2": budgets["2"]}}}))
+    row.path.unlink()
+    with pytest.raises(SystemExit, match="--rollout random"):
+        strength.rows_for(game, ["rollouts"])
