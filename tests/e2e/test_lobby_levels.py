@@ -61,3 +61,24 @@ def test_the_opponents_are_the_games_levels_and_hints_can_be_allowed(
     ]
     page.wait_for_selector(".coach-panel:not([hidden])")
     assert "Hints are allowed for every player at this table." in page.inner_text(".coach-panel")
+
+
+def test_a_name_typed_before_the_other_choices_is_kept(pages: Pages, server: Any) -> None:
+    """A newcomer fills the form from the top: the name typed first must survive the choices below
+    and above it (each redraws the form) and be the seat's name at the table."""
+    page = pages.new()
+    page.goto("/")
+    page.wait_for_selector("#create")
+    page.fill("#your-name", "Alice")  # typed, not yet saved anywhere
+    page.locator('[aria-label="Players"] button', has_text="3").click()
+    page.get_by_role("group", name="Bot speed").get_by_role("button", name="Fast").click()
+    page.locator('select[aria-label="Seat 2 opponent"]').select_option("easy")
+    titles = [candlebox.game_info(game).title for game in candlebox.game_ids()]
+    for title in [*titles[1:], titles[0]]:  # every game, back to the first
+        page.locator("#create-form").get_by_role("button", name=title).click()
+    assert page.input_value("#your-name") == "Alice"
+    page.click("#create")
+    page.wait_for_url("**/g/*")
+    game_id = page.url.rsplit("/", 1)[-1].split("?")[0]
+    frame = httpx.get(f"{server.base}/api/games/{game_id}/state", timeout=30).json()
+    assert frame["seats"][0]["name"] == "Alice"

@@ -32,6 +32,9 @@ const form = {
   public: true,
   hints: false,
   levelHelp: false,
+  // kept here as it is typed: every choice above it re-renders the form, which would otherwise
+  // reset the field to the last name saved
+  name: localStorage.getItem("candlebox.name") || "",
 };
 
 function gameMeta() {
@@ -233,7 +236,7 @@ function render() {
   if (form.seats.some((s) => s.kind === "bot")) {
     box.append(h("div.form-row", h("label", "Bot speed"), segmented(SPEEDS, form.speed, (s) => ((form.speed = s), render()), "Bot speed")));
   }
-  const name = h("input", { type: "text", maxLength: 40, placeholder: "Your name", value: localStorage.getItem("candlebox.name") || "", id: "your-name" });
+  const name = h("input", { type: "text", maxLength: 40, placeholder: "Your name", value: form.name, id: "your-name", oninput: (e) => (form.name = e.target.value) });
   box.append(h("div.form-row", h("label", { htmlFor: "your-name" }, "Your name"), name));
   const listed = h("input", { type: "checkbox", id: "listed", checked: form.public, onchange: (e) => (form.public = e.target.checked) });
   box.append(h("div.form-row", h("label", { htmlFor: "listed" }, "Open to all"), listed, h("span.note", "list the free seats in the lobby (otherwise only join links work)")));
