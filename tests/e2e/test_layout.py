@@ -87,6 +87,16 @@ UNDER_HAND = """
 }
 """
 
+# the board's parts that stay pinned in view while the rest scrolls under them, with their heights
+# and whether the decision's buttons are in them: on a phone a pinned part must leave most of the
+# screen to the table and the buttons, unless it holds them (16 Candies' hand, where you decide)
+PINNED = """
+() => [...document.querySelectorAll('#board *')]
+  .filter((el) => ['sticky', 'fixed'].includes(getComputedStyle(el).position))
+  .map((el) => [el.className, Math.round(el.getBoundingClientRect().height),
+                !!el.querySelector('button')])
+"""
+
 OVERFLOW = """
 () => {
   const out = [];
@@ -169,6 +179,9 @@ def test_the_board_fits_the_screen(
                 )
                 if box is not None:
                     assert box[0] >= 0 and box[1] <= height + 1, f"{selector} not in view: {box}"
+        if size == "phone":  # what stays pinned over the table leaves room for the decision
+            pinned = page.evaluate(PINNED)
+            assert all(tall <= height / 4 or holds for _, tall, holds in pinned), pinned
         for panel in UNCOVERED.get(game, []):  # as the page opens (the targets' check scrolls)
             assert page.evaluate(UNDER_HAND, panel) is False, f"{panel} is under your hand"
         assert page.evaluate(CHECK_TARGETS) == []
