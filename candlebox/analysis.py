@@ -134,8 +134,10 @@ class Review:
 
 
 def worst(result: Review, count: int = 3) -> list[Decision]:
-    """The decisions that lost the most (marked ones only), worst first."""
-    marked = [d for d in result.decisions if d.mark]
+    """The decisions that lost the most, worst first: the marked ones, or, when none is marked,
+    those that lost anything at all (a game can slip away by small losses, none big enough to call
+    a mistake: the review still names where)."""
+    marked = [d for d in result.decisions if d.mark] or [d for d in result.decisions if d.loss > 0]
     return sorted(marked, key=lambda d: (-d.loss, d.move))[:count]
 
 

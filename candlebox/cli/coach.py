@@ -93,7 +93,12 @@ def review(
         + ", ".join(_count(count, name) for name, count in counts.items())
         + "."
     )
-    for d in analysis.worst(result):
+    costliest = analysis.worst(result)
+    if costliest and not costliest[0].mark:
+        console.print(
+            f"None lost {analysis.MARKS[-1][1]:.0%} or more of a win; the costliest:"
+        )
+    for d in costliest:
         console.print(
             f"[bold]Move {d.move}[/]: {escape(d.chosen_label)} — the search preferred "
             f"{escape(d.best_label)} ({d.before:.0%} against {d.after:.0%})."

@@ -99,3 +99,20 @@ def test_a_review_is_its_decisions_reviewed_one_by_one() -> None:
     assert list(whole.decisions) == one_by_one
     with pytest.raises(ValueError, match="not a decision of seat 1"):
         analysis.review_move(state.to_json(), 1, 10_000, None, iterations=5)
+
+
+def test_the_worst_decisions_are_the_marked_ones_or_else_those_that_lost_anything() -> None:
+    """A game lost by small slips, none big enough to mark, still has its costliest decisions named."""
+
+    def decision(move: int, loss: float) -> analysis.Decision:
+        return analysis.Decision(
+            move, "pass", "Pass", "flip", "Flip", 0.5, 0.5 - loss, loss, analysis.mark(loss)
+        )
+
+    slips = analysis.Review("candle-quest", 0, tuple(decision(m, l) for m, l in
+                            [(1, 0.0), (3, 0.03), (5, 0.04), (7, 0.01), (9, 0.02)]))  # fmt: skip
+    assert [d.move for d in analysis.worst(slips)] == [5, 3, 9]
+    marked = analysis.Review("candle-quest", 0, (*slips.decisions, decision(11, 0.3)))
+    assert [d.move for d in analysis.worst(marked)] == [11]
+    clean = analysis.Review("candle-quest", 0, (decision(1, 0.0),))
+    assert analysis.worst(clean) == []

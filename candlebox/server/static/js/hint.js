@@ -146,12 +146,20 @@ function summary(review, frame) {
       `${decisions.length} ${decisions.length === 1 ? "decision" : "decisions"} · ${agreed} as the search would · ${counts.join(", ")}`,
     ),
   );
+  // where the game slipped away by small losses, none big enough to call a mistake, the review
+  // still names the decisions that cost the most (as analysis.worst does)
+  const shown = marked.length ? marked.slice(0, 5) : decisions.filter((d) => d.loss > 0).sort((a, b) => b.loss - a.loss).slice(0, 3);
+  if (decisions.length > 1) {
+    const first = decisions[0];
+    const last = decisions[decisions.length - 1];
+    out.append(h("p.note.coach-trend", `The chance of winning, as the search saw it: ${pct(first.before)} at the first of these decisions, ${pct(last.before)} at the last.`));
+  }
   const list = h("ol.coach-list.coach-marks");
-  for (const d of marked.slice(0, 5)) {
+  for (const d of shown) {
     list.append(
       h(
         "li",
-        h(`span.coach-mark.${d.mark}`, d.mark),
+        d.mark ? h(`span.coach-mark.${d.mark}`, d.mark) : null,
         h(
           "span.coach-label",
           `Move ${d.move}: ${d.chosen_label} (${pct(d.after)}). Better: ${d.best_label} (${pct(d.before)}).`,
@@ -160,7 +168,9 @@ function summary(review, frame) {
     );
   }
   if (marked.length) out.append(list);
-  else out.append(h("p.note", "Nothing the search would call a mistake."));
+  else if (shown.length) {
+    out.append(h("p.note", "Nothing the search would call a mistake (none cost 5 points of the chance of winning or more). What cost the most:"), list);
+  } else out.append(h("p.note", "Nothing the search would call a mistake."));
   return out;
 }
 
