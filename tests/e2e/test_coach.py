@@ -4,6 +4,8 @@ screen's size go to the screenshots folder."""
 
 from __future__ import annotations
 
+import re
+
 from typing import Any
 
 from tests.e2e.conftest import Pages, create_game, httpx, open_seat, shot
@@ -34,6 +36,12 @@ def test_hint_then_play_it(pages: Pages, server: Any) -> None:
     page.click(".coach-ask")
     page.wait_for_selector(".coach-list li")
     assert "%" in page.inner_text(".coach-list li .coach-win")
+    # the search's choice says it is the best; any other says how often the search tried it, so a
+    # higher chance below the best reads as the rough guess it is
+    wins = page.locator(".coach-list li .coach-win")
+    assert wins.first.locator(".coach-tries").inner_text() == "best"
+    for i in range(1, wins.count()):
+        assert re.fullmatch(r"\d+ tries", wins.nth(i).locator(".coach-tries").inner_text())
     for name, (width, height) in SIZES.items():
         page.set_viewport_size({"width": width, "height": height})
         page.locator(".coach-panel").scroll_into_view_if_needed()

@@ -69,17 +69,24 @@ export function render(ctx) {
   if (frame.game && frame.game.hints) box.append(h("p.note", "Hints are allowed for every player at this table."));
   if (state.hint && frame.legal.length) {
     const list = h("ol.coach-list");
-    for (const option of state.hint.options.slice(0, 3)) {
+    for (const [i, option] of state.hint.options.slice(0, 3).entries()) {
       list.append(
         h(
           "li",
-          h("span.coach-win", pct(option.win)),
+          h(
+            "span.coach-win",
+            { title: `${option.visits} of the search's tries went this way` },
+            pct(option.win),
+            h("span.coach-tries", i === 0 ? "best" : `${option.visits} tries`),
+          ),
           h("span.coach-label", { title: option.action }, option.label),
           h("button.small.subtle", { onclick: () => ctx.act(option.action), title: "Play this" }, "Play"),
         ),
       );
     }
-    box.append(list, h("p.note", `Chances of winning as the search sees them, from what you can see (${state.hint.iterations} tries).`));
+    // The search's choice is the move it tried most, not always the highest chance: a chance from
+    // few tries is a rough guess (a playtester read the order as a mistake), so the note says so.
+    box.append(list, h("p.note", `Chances of winning as the search sees them, from what you can see (${state.hint.iterations} tries in all). The best move is the one the search tried most; a chance from few tries is rough.`));
   }
 }
 
