@@ -95,9 +95,7 @@ def review(
     )
     costliest = analysis.worst(result)
     if costliest and not costliest[0].mark:
-        console.print(
-            f"None lost {analysis.MARKS[-1][1]:.0%} or more of a win; the costliest:"
-        )
+        console.print(f"None lost {analysis.MARKS[-1][1]:.0%} or more of a win; the costliest:")
     for d in costliest:
         console.print(
             f"[bold]Move {d.move}[/]: {escape(d.chosen_label)} — the search preferred "

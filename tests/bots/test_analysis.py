@@ -109,7 +109,7 @@ def test_the_worst_decisions_are_the_marked_ones_or_else_those_that_lost_anythin
             move, "pass", "Pass", "flip", "Flip", 0.5, 0.5 - loss, loss, analysis.mark(loss)
         )
 
-    slips = analysis.Review("candle-quest", 0, tuple(decision(m, l) for m, l in
+    slips = analysis.Review("candle-quest", 0, tuple(decision(m, x) for m, x in
                             [(1, 0.0), (3, 0.03), (5, 0.04), (7, 0.01), (9, 0.02)]))  # fmt: skip
     assert [d.move for d in analysis.worst(slips)] == [5, 3, 9]
     marked = analysis.Review("candle-quest", 0, (*slips.decisions, decision(11, 0.3)))

@@ -5,7 +5,6 @@ screen's size go to the screenshots folder."""
 from __future__ import annotations
 
 import re
-
 from typing import Any
 
 from tests.e2e.conftest import Pages, create_game, httpx, open_seat, shot
