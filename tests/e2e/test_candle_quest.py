@@ -5,10 +5,14 @@ middle of a game, and watch as a spectator. Screenshots of every stage go to /tm
 from __future__ import annotations
 
 import json
+import random
 import re
+import time
 from typing import Any
 
-from tests.e2e.conftest import Pages, open_options, shot, sync_api
+import httpx
+
+from tests.e2e.conftest import Pages, create_game, open_options, open_seat, shot, sync_api
 
 PlaywrightTimeout = sync_api.TimeoutError
 
@@ -202,3 +206,44 @@ def test_a_friend_joins_with_the_link_and_a_reload_resumes(pages: Pages) -> None
     assert watcher.locator("#board [data-action]").count() == 0
     assert "watching" in watcher.locator("#players").inner_text()
     shot(watcher, "cq-spectator")
+
+
+def test_each_loot_the_turn_offers_is_a_button_in_words(pages: Pages, server: Any) -> None:
+    """The turn's prompt says "flip a candle, or loot the top of a discard pile": the decision box
+    offers each loot as a button with its label (the glowing pile tops stay clickable too)."""
+    created = create_game(server.base, "candle-quest", 2, options={"max_turns": 60})
+    headers = {"Authorization": f"Bearer {created['token']}"}
+    url = f"{server.base}/api/games/{created['id']}"
+    pick = random.Random(4)
+    for _ in range(300):  # play on until the turn offers a loot (a pile with a top within reach)
+        frame = httpx.get(f"{url}/state", headers=headers, timeout=30).json()
+        assert not frame["over"], "the game ended before a loot was offered"
+        legal = frame["legal"]
+        if any(action.startswith("loot") for action in legal) and "flip" in legal:
+            break
+        if legal:
+            body = {"action": pick.choice(legal), "expect": frame["move"]}
+            httpx.post(f"{url}/moves", json=body, headers=headers, timeout=30)
+        else:
+            time.sleep(0.05)
+    loots = [
+        label
+        for action, label in zip(frame["legal"], frame["labels"], strict=True)
+        if action.startswith("loot")
+    ]
+    page = pages.new()
+    page.goto("/")
+    open_seat(page, created)
+    buttons = page.locator(".cq-decision button", has_text="Loot")
+    buttons.first.wait_for()
+    assert buttons.count() == len(loots)
+    assert all(text.startswith("Loot ") and "paying" in text for text in buttons.all_inner_texts())
+    for label, text in zip(loots, buttons.all_inner_texts(), strict=True):  # the server's words,
+        assert text == label.replace(f"seat {created['seat']}'s", "your").replace(
+            "seat 1's", "Wick's"
+        )
+        assert "seat" not in text  # a seat's number never shows
+    shot(page, "cq-loot-buttons")
+    before = int(page.evaluate("document.body.dataset.move"))
+    buttons.first.click()
+    page.wait_for_function(f"Number(document.body.dataset.move) > {before}")

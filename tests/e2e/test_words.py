@@ -392,3 +392,49 @@ def test_a_scroll_under_a_resting_mouse_keeps_the_words_of_what_is_under_it(
         code = described.get_attribute("data-code")
         if code:
             assert table[code]["name"] in tip.inner_text()
+
+
+def test_your_own_seat_is_your_in_a_sentence(pages: Pages, server: Any) -> None:
+    """A sentence naming your seat's possession reads "your pile" ("Your pile" first), not "Ada
+    (you)'s pile"; other seats keep their names; a log line through the page's own decorator."""
+    created = create_game(server.base, "candle-quest", 2)
+    page = pages.new()
+    page.goto("/")
+    open_seat(page, created)
+    page.wait_for_selector("#board > *")
+    you = created["seat"]
+    other = 1 - you
+    texts = page.evaluate(
+        """async ([you, other]) => {
+          const ui = await import('/static/js/ui.js');
+          const game = await import('/static/js/games/candle-quest.js');
+          const names = {[you]: 'Ada', [other]: 'Wick'};
+          const ctx = {you, label: (s) => names[s] + (s === you ? ' (you)' : ''), facts: {}, view: {}};
+          const frag = (text) => {
+            const box = document.createElement('p');
+            box.append(game.default.decorate(text, ctx));
+            return box.textContent;
+          };
+          const cand = await import('/static/js/games/candelabria.js');
+          const house = (text) => {
+            const box = document.createElement('p');
+            box.append(cand.default.decorate(text, {...ctx, view: {seats: []}}));
+            return box.textContent;
+          };
+          return [
+            house(`seat ${you}'s Decay card goes under the Decay deck.`),
+            frag(`seat ${other} loots a candle from seat ${you}'s pile`),
+            frag(`seat ${you}'s pile is empty`),
+            frag(`seat ${you} loots from seat ${other}'s pile`),
+            ui.seatWho(ctx, you, true, false).textContent,
+          ];
+        }""",
+        [you, other],
+    )
+    assert texts == [
+        "Your Decay card goes under the Decay deck.",
+        "Wick loots a candle from your pile",
+        "Your pile is empty",
+        "Ada (you) loots from Wick's pile",
+        "your",
+    ]

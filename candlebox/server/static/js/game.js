@@ -12,7 +12,7 @@ import { botName, thinkingNote } from "./thinking.js";
 import * as motion from "./motion.js";
 import * as tooltips from "./tooltips.js";
 import * as coach from "./hint.js";
-import { clear, h, plural, toast } from "./ui.js";
+import { clear, h, plural, seatWho, toast } from "./ui.js";
 import * as words from "./words.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
@@ -590,10 +590,9 @@ function renderLog(entries, full) {
 export function decorateSeats(text, ctx) {
   const out = document.createDocumentFragment();
   let last = 0;
-  for (const match of text.matchAll(/\bseats? (\d+)\b/gi)) {
+  for (const match of text.matchAll(/\bseats? (\d+)\b('s)?/gi)) {
     out.append(text.slice(last, match.index));
-    const seat = Number(match[1]);
-    out.append(h("b.who", { class: seat === ctx.you ? "me" : "" }, ctx.label(seat)));
+    out.append(seatWho(ctx, Number(match[1]), Boolean(match[2]), match.index === 0));
     last = match.index + match[0].length;
   }
   out.append(text.slice(last));
@@ -604,7 +603,13 @@ export function decorateSeats(text, ctx) {
 /** "seat 2" in a sentence from the server becomes the player's name. */
 function named(text) {
   const seats = (page.frame && page.frame.seats) || [];
-  return String(text).replace(/\bseat (\d+)\b/gi, (all, n) => (seats[Number(n)] || {}).name || all);
+  const you = page.frame ? page.frame.you : null;
+  // "seat 0's pile" of your own seat reads "your pile", as in the log (ui.seatWho)
+  return String(text).replace(/\bseat (\d+)\b('s)?/gi, (all, n, mine, at) => {
+    if (mine && Number(n) === you) return at === 0 ? "Your" : "your";
+    const name = (seats[Number(n)] || {}).name;
+    return name ? name + (mine || "") : all;
+  });
 }
 
 /** The server's label of a legal action (the frame's labels are in the order of its legal actions). */

@@ -83,3 +83,11 @@ export function roving(group, selector = "button") {
   });
   return group;
 }
+
+/** A seat named in a sentence: its player's name, "(you)" after yours; "seat 2's" of your own seat
+ * reads "your" ("Wick loots D9 from your pile", not "from Ada (you)'s pile"). */
+export function seatWho(ctx, seat, possessive = false, first = false) {
+  const me = seat === ctx.you;
+  const text = possessive && me ? (first ? "Your" : "your") : ctx.label(seat) + (possessive ? "'s" : "");
+  return h("b.who", { class: me ? "me" : "" }, text);
+}

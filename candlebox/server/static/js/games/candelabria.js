@@ -9,7 +9,7 @@
 // maneuver), a Tactics card, an Upgrade pile, a Curse; everything else the decision asks is a button
 // in the bar under the banner, and the shell's list of all legal actions stays as the fallback.
 
-import { h } from "../ui.js";
+import { h, seatWho } from "../ui.js";
 import * as words from "../words.js";
 
 const NS = "http://www.w3.org/2000/svg";
@@ -931,9 +931,9 @@ function orderStrip(ctx) {
 }
 
 // ----------------------------------------------------------------------------- the log in words
-function who(ctx, seat) {
+function who(ctx, seat, possessive = false, first = false) {
   const p = ctx.view.seats[seat];
-  const b = h("b.who", { class: seat === ctx.you ? "me" : "" }, ctx.label(seat));
+  const b = seatWho(ctx, seat, possessive, first); // "your" for your own seat's possession
   if (p) b.style.setProperty("--hc", houseColour(ctx, p.house));
   return b;
 }
@@ -992,13 +992,13 @@ export default {
     const out = document.createDocumentFragment();
     let last = 0;
     // a house's letter ("house R", "(R)") becomes its name from the game's words
-    for (const match of text.matchAll(/\bseats? (\d+)\b|\bhouse ([A-Z])\b|\(([A-Z])\)/gi)) {
-      const letter = match[2] || match[3];
+    for (const match of text.matchAll(/\bseats? (\d+)\b('s)?|\bhouse ([A-Z])\b|\(([A-Z])\)/gi)) {
+      const letter = match[3] || match[4];
       out.append(text.slice(last, match.index));
-      if (letter === undefined) out.append(who(ctx, Number(match[1])));
+      if (letter === undefined) out.append(who(ctx, Number(match[1]), Boolean(match[2]), match.index === 0));
       else if (words.lookup(`house:${letter}`)) {
         const named = h("span.cb-house-word", { dataset: { code: `house:${letter}` } }, words.name(`house:${letter}`));
-        out.append(...(match[3] ? ["(", named, ")"] : [named]));
+        out.append(...(match[4] ? ["(", named, ")"] : [named]));
       } else out.append(match[0]);
       last = match.index + match[0].length;
     }

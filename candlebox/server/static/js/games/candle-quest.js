@@ -4,7 +4,7 @@
 // loots, a candle behind your screen is discarded or given; buy, sell, auction, bid and pay are
 // buttons in the decision panel beside the table candle.
 
-import { h, plural, svg } from "../ui.js";
+import { h, plural, seatWho, svg } from "../ui.js";
 import * as words from "../words.js";
 
 const COLOUR_CLASS = {
@@ -282,6 +282,12 @@ function decision(ctx) {
         box.append(h("p", ctx.prompt)); // the engine's words for the decision
         const row = h("div.cq-buttons");
         if (ctx.can("flip")) row.append(h("button.primary", { onclick: () => ctx.act("flip") }, ctx.labelOf("flip") || "Flip"));
+        // each loot the prompt offers as a button too, in words with its price (the glowing pile
+        // tops do the same, but a newcomer reading the prompt looks for its choices here)
+        for (const seat of view.seats.map((s) => s.seat)) {
+          const loot = `loot ${seat}`;
+          if (ctx.can(loot)) row.append(h("button", { onclick: () => ctx.act(loot) }, ctx.labelOf(loot) || loot));
+        }
         if (ctx.can("pass")) row.append(h("button", { onclick: () => ctx.act("pass") }, ctx.labelOf("pass") || "Pass"));
         box.append(row);
       } else {
@@ -421,15 +427,14 @@ export default {
 
   decorate(text, ctx) {
     const out = document.createDocumentFragment();
-    const pattern = /\bseats? (\d+)\b|\b([A-Z]\d{1,2})\b/g;
+    const pattern = /\bseats? (\d+)\b('s)?|\b([A-Z]\d{1,2})\b/g;
     let last = 0;
     for (const match of text.matchAll(pattern)) {
       out.append(text.slice(last, match.index));
       if (match[1] !== undefined) {
-        const seat = Number(match[1]);
-        out.append(h("b.who", { class: seat === ctx.you ? "me" : "" }, ctx.label(seat)));
-      } else if (info(ctx, match[2])) {
-        out.append(h(`span.cq-chip.k-${kindClass(ctx, match[2])}`, { dataset: { code: match[2] }, tabIndex: 0, "aria-label": `${match[2]}: ${describeCandle(ctx, match[2])}` }, match[2]));
+        out.append(seatWho(ctx, Number(match[1]), Boolean(match[2]), match.index === 0));
+      } else if (info(ctx, match[3])) {
+        out.append(h(`span.cq-chip.k-${kindClass(ctx, match[3])}`, { dataset: { code: match[3] }, tabIndex: 0, "aria-label": `${match[3]}: ${describeCandle(ctx, match[3])}` }, match[3]));
       } else {
         out.append(match[0]);
       }
