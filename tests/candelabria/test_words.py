@@ -4,6 +4,7 @@ its configuration; the words file is checked against the content."""
 from __future__ import annotations
 
 import json
+import random
 import re
 import shutil
 from pathlib import Path
@@ -19,6 +20,7 @@ from candlebox.games.candelabria.components import load_content
 from candlebox.games.candelabria.notation import TEMPLE_LETTER, Verb
 from candlebox.games.candelabria.schema import CONTENT, ICONS, TEMPLES
 from candlebox.games.candelabria.state import CandelabriaState
+from candlebox.games.candelabria.text import moves_left
 
 # The tokens after the verb, by verb: what kind of code each one is ("-" for none we explain).
 CARD, ROLE, HOUSE, ENEMY, TACTIC, TEMPLE = "card", "role", "house", "enemy", "tactic", "temple"
@@ -299,3 +301,31 @@ def test_territories_come_from_the_side_the_player_count_uses() -> None:
     two = candlebox.components("candelabria", "two-player")
     assert "move a curse standee" in two["2a"]["text"]
     assert "move a curse standee" not in small["2a"]["text"]
+
+
+@pytest.mark.parametrize(("players", "variant"), [(2, "two-player"), (3, "standard")])
+def test_moves_left_are_counted_in_words(players: int, variant: str) -> None:
+    """ "1 move left", never "1 moves left": a maneuver's and a 2-player haunt's prompt, and the
+    words the others read while a seat maneuvers."""
+    assert (moves_left(0), moves_left(1), moves_left(2)) == (
+        "0 moves left",
+        "1 move left",
+        "2 moves left",
+    )
+    pick = random.Random(players)
+    seen: set[str] = set()
+    for seed in range(6):
+        state = candlebox.new_game("candelabria", players=players, variant=variant, seed=seed)
+        while not state.is_over and len(state.history) < 400:
+            seat = state.to_act[0]
+            pending = state.pending() or {}
+            decision = pending.get("decision")
+            left = pending.get("moves_left", pending.get("count"))
+            for viewer in (seat, None):
+                text = state.prompt(viewer)
+                assert not re.search(r"\b1 moves\b", text), text
+            if decision in ("move", "haunt") and left == 1:
+                assert "(1 move left)" in state.prompt(seat), state.prompt(seat)
+                seen.add(str(decision))
+            state.apply(seat, pick.choice(state.legal_actions(seat)))
+    assert "move" in seen  # the check above ran on a maneuver with one move left

@@ -283,7 +283,7 @@ def _words_houses(state: State) -> set[str]:
 _ASK: dict[str, str] = {
     "turn": "Your Kindling turn: deploy a candle card in a role, or discard one to maneuver.",
     "deploy-at": "Choose the territory where your new {role} goes.",
-    "move": "Maneuver: move one of your models ({moves_left} moves left), or stop.",
+    "move": "Maneuver: move one of your models ({moves_left_words}), or stop.",
     "destroy": "Your castle entered {territory}: choose the enemy flame it destroys.",
     "push": "Your Warrior entered {territory}: choose the enemy candle it pushes back.",
     "push-to": "Choose where the pushed {candle} retreats from {territory}.",
@@ -312,12 +312,17 @@ _ASK: dict[str, str] = {
     "gift": "The curse of region {region} gives you a Temple level there or a free Upgrade tile.",
     "secret": "Battle for region {region}: choose in secret the tactic cards you play.",
     "cancel": "Battle for region {region}: you may cancel an opponent's card with one of yours.",
-    "haunt": "Move a curse one territory ({count} moves left).",
+    "haunt": "Move a curse one territory ({count_moves_words}).",
     "pick": "Choose your house.",
     "decay-at": "Choose which War Board slot the Decay card covers.",
     "either": "Choose which effect of the Decay card you take.",
     "nudge": "Move one of your candles one territory.",
 }
+
+
+def moves_left(count: int) -> str:
+    """``count`` moves still to make, in words ("1 move left", "2 moves left")."""
+    return f"{count} move left" if count == 1 else f"{count} moves left"
 
 
 def prompt(state: State, seat: int | None) -> str:
@@ -333,6 +338,11 @@ def prompt(state: State, seat: int | None) -> str:
             fields["candle"] = _candle(state, str(fields["candle"]))
         if fields.get("territory"):
             fields["territory"] = _territory(state, str(fields["territory"]))
+        # the moves still to make in words, "1 move left" or "2 moves left"
+        if isinstance(fields.get("moves_left"), int):
+            fields["moves_left_words"] = moves_left(fields["moves_left"])
+        if isinstance(fields.get("count"), int):
+            fields["count_moves_words"] = moves_left(fields["count"])
         template = _ASK.get(decision, "Choose: " + decision.replace("-", " ") + ".")
         try:
             return " ".join(template.format(**fields).split())

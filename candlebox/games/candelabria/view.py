@@ -257,7 +257,7 @@ def _what(st: CandelabriaState, frame: list[int]) -> str:
     if kind == Phase.DEPLOY_AT:
         return "is to choose where the new candle goes"
     if kind == Phase.MOVE:
-        return f"is maneuvering ({frame[2]} moves left)"
+        return f"is maneuvering ({frame[2]} move{'' if frame[2] == 1 else 's'} left)"
     if kind == Phase.DESTROY:
         return f"is to destroy an enemy flame in {names[frame[2]]}"
     if kind == Phase.PUSH:

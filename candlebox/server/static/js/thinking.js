@@ -11,10 +11,11 @@ export function botName(seat) {
   return LEVELS[seat.level] || `${seat.bot} bot`;
 }
 
-function seconds(value) {
-  if (value < 1) return "under a second";
+/** How long the wait may last: "up to 8 s", or "just a moment" under a second. */
+function howLong(value) {
+  if (value < 1) return "just a moment";
   const shown = Math.round(value * 10) / 10;
-  return `${shown} s`;
+  return `up to ${shown} s`;
 }
 
 /** The bots the game waits for now (none once it is over or while replaying). */
@@ -34,5 +35,5 @@ export function thinkingNote(frame, replaying) {
   const budget = Math.max(...bots.map((s) => s.budget || 0));
   return h("span.thinking", { dataset: { budget: String(budget) } },
     h("span.spinner", { "aria-hidden": "true" }),
-    h("span.thinking-text", `${who} ${bots.length === 1 ? "is" : "are"} thinking… up to ${seconds(budget)}`));
+    h("span.thinking-text", `${who} ${bots.length === 1 ? "is" : "are"} thinking… ${howLong(budget)}`));
 }
