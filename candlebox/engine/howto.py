@@ -96,6 +96,22 @@ class HowTo:
     scope: dict[str, dict[str, Any]]  # ruling id or part → {"variants": [...]} / {"option": name}
     rulings: tuple[Ruling, ...]
 
+    @property
+    def summary(self) -> str:
+        """What the game is about, in a few lines: the page's first paragraph under its title (for
+        the lobby, before anyone opens the rules)."""
+        lines: list[str] = []
+        for line in self.markdown.splitlines():
+            if _HEADING.match(line) or line.startswith("#"):
+                if lines:
+                    break
+                continue
+            if line.strip():
+                lines.append(line.strip())
+            elif lines:
+                break
+        return " ".join(lines)
+
     # ------------------------------------------------------------------ links
     def section(self, anchor: str | None) -> Section | None:
         return None if anchor is None else self.sections.get(anchor)

@@ -9,6 +9,7 @@ from typing import Any
 import candlebox
 from candlebox import bots as botregistry
 from candlebox.engine import Variant
+from candlebox.engine.howto import how_to_play
 from candlebox.server import bots as botlib
 from candlebox.server.config import Settings
 from candlebox.server.packs import content_packs
@@ -48,6 +49,7 @@ def game_meta(game_id: str) -> dict[str, Any]:
     return {
         "id": game_id,
         "title": info.title,
+        "summary": _summary(game_id),
         "variants": [variant_meta(variant) for variant in info.variants],
         "default_variant": {str(n): info.default_variant(n) for n in players},
         "facts": info.facts,
@@ -66,6 +68,14 @@ def game_meta(game_id: str) -> dict[str, Any]:
             for level in botlib.levels(game_id)
         ],
     }
+
+
+def _summary(game_id: str) -> str | None:
+    """The game's how-to-play summary, or None for a game registered without a how-to-play page."""
+    try:
+        return how_to_play(game_id).summary or None
+    except (OSError, ValueError, KeyError):
+        return None
 
 
 def variant_meta(variant: Variant) -> dict[str, Any]:

@@ -82,3 +82,20 @@ def test_a_name_typed_before_the_other_choices_is_kept(pages: Pages, server: Any
     game_id = page.url.rsplit("/", 1)[-1].split("?")[0]
     frame = httpx.get(f"{server.base}/api/games/{game_id}/state", timeout=30).json()
     assert frame["seats"][0]["name"] == "Alice"
+
+
+def test_the_form_says_what_the_chosen_game_is_about(pages: Pages, server: Any) -> None:
+    """A first-time visitor reads, under the games, what the chosen one is about (its rules page's
+    opening lines), with the way to its rules."""
+    from candlebox.engine.howto import how_to_play
+
+    page = pages.new()
+    page.goto("/")
+    page.wait_for_selector("#create")
+    for game in candlebox.game_ids():
+        title = candlebox.game_info(game).title
+        page.locator("#create-form").get_by_role("button", name=title).click()
+        summary = page.locator(".game-summary")
+        text = summary.inner_text()
+        assert how_to_play(game).summary in text and len(text) > 80
+        assert summary.locator("a").get_attribute("href") == f"/rules/{game}"

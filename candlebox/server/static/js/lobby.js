@@ -218,6 +218,10 @@ function render() {
       h("button", { type: "button", class: g.id === form.game ? "chosen" : "", "aria-pressed": String(g.id === form.game), onclick: () => chooseGame(g.id), dataset: { game: g.id } },
         g.title, h("span.sub", `${Math.min(...g.variants.map((v) => v.min_players))}–${Math.max(...g.variants.map((v) => v.max_players))} players`))))),
   );
+  // what the chosen game is about, for a visitor who has never played it
+  if (game.summary) {
+    box.append(h("p.note.game-summary", game.summary, " ", h("a", { href: `/rules/${encodeURIComponent(game.id)}` }, "How to play")));
+  }
   if (game.variants.length > 1) {
     box.append(h("div.form-row", h("label", "Variant"),
       segmented(game.variants.map((v) => [v.name, v.name]), form.variant, (name) => ((form.variant = name), (form.switched = null), (form.options = {}), fitPlayers(), render()), "Variant")));
