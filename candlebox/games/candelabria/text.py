@@ -339,10 +339,10 @@ def prompt(state: State, seat: int | None) -> str:
         if fields.get("territory"):
             fields["territory"] = _territory(state, str(fields["territory"]))
         # the moves still to make in words, "1 move left" or "2 moves left"
-        if isinstance(fields.get("moves_left"), int):
-            fields["moves_left_words"] = moves_left(fields["moves_left"])
-        if isinstance(fields.get("count"), int):
-            fields["count_moves_words"] = moves_left(fields["count"])
+        for key, words in (("moves_left", "moves_left_words"), ("count", "count_moves_words")):
+            count = pending.get(key)
+            if isinstance(count, int):
+                fields[words] = moves_left(count)
         template = _ASK.get(decision, "Choose: " + decision.replace("-", " ") + ".")
         try:
             return " ".join(template.format(**fields).split())
