@@ -42,5 +42,5 @@ def test_a_penalty_larger_than_the_pool_counts_what_was_paid() -> None:
     standings = state.standings()
     assert not standings.final, "the game goes on: these are the current standings"
     assert [row.seat for row in standings.rows] == [0, 2, 1]
-    assert standings.rows[-1].note == "out of candy"
+    assert standings.rows[-1].note == "out of candy in round 1"  # who lasted longer, tied at 0
     assert standings.summary == "seat 0 leads with 5 candy after 1 round."

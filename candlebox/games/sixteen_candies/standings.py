@@ -72,10 +72,28 @@ def parts_of(st: SixteenCandiesState) -> list[dict[str, int]]:
     return parts
 
 
+def rounds_out(st: SixteenCandiesState) -> dict[int, int]:
+    """The round in which each seat that is out lost its last candy (players tied at 0 candy share a
+    place, rulings SC-18; the round tells who lasted longer)."""
+    found: dict[int, int] = {}
+    current = 0
+    for event in st.events:
+        if event[0] == "round":
+            current = event[1]
+        elif event[0] == "out":
+            found[event[1]] = current
+    return found
+
+
+def _out_note(seat: int, out: dict[int, int]) -> str:
+    return f"out of candy in round {out[seat]}" if seat in out else "out of candy"
+
+
 def standings(state: State, name: SeatNamer) -> Standings:
     st: SixteenCandiesState = state  # type: ignore[assignment]  # the plug-in hands its own states
     over = st.phase is Phase.OVER
     counted = parts_of(st)
+    out = rounds_out(st)
     scores = [float(sum(found.values())) for found in counted]
     winners = set(st.winners) if over else set()
     rows = tuple(
@@ -85,7 +103,7 @@ def standings(state: State, name: SeatNamer) -> Standings:
             scores[seat],
             tuple(ScorePart(s, float(counted[seat][s])) for s in SOURCES if s in counted[seat]),
             seat in winners,
-            "out of candy" if scores[seat] == 0 else "",
+            _out_note(seat, out) if scores[seat] == 0 else "",
         )
         for seat, rank in ranked([(score,) for score in scores])
     )
