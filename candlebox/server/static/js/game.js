@@ -546,7 +546,7 @@ function renderActions() {
     if (numbers === null || numbers.length <= 6) {
       for (const action of numbers === null ? [verb] : numbers.map((n) => `${verb} ${n}`)) {
         const label = ctx.labelOf(action) || (page.module.actionLabel ? page.module.actionLabel(action, ctx) : action);
-        box.append(h("button.action", { onclick: () => act(action), dataset: { action }, title: action }, label));
+        box.append(h("button.action", { onclick: () => act(action), dataset: { action }, title: `In the game's notation: ${action}` }, label));
       }
     } else {
       const input = h("input", {

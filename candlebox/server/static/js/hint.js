@@ -79,7 +79,7 @@ export function render(ctx) {
             pct(option.win),
             h("span.coach-tries", i === 0 ? "best" : `${option.visits} tries`),
           ),
-          h("span.coach-label", { title: option.action }, option.label),
+          h("span.coach-label", { title: `In the game's notation: ${option.action}` }, option.label),
           h("button.small.subtle", { onclick: () => ctx.act(option.action), title: "Play this" }, "Play"),
         ),
       );
