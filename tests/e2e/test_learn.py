@@ -58,25 +58,38 @@ def test_learn_mode_plays_a_whole_game(pages: Any, server: Any, game: str) -> No
     created = learn_game(server.base, game)
     open_learning(page, created)
     seen_why = False
+    grouped = False
     for _ in range(1500):
         page.wait_for_function(OPTIONS_NOW, timeout=20_000)
         if page.get_attribute("body", "data-over") == "true":
             break
         move = page.get_attribute("body", "data-move")
         first = page.locator(f'.learn-options[data-move="{move}"] li').first
-        # every option shows its label, what it does and its rule
-        assert first.locator("button").inner_text().strip()
+        # every option shows its label, what it does and its rule (options alike, as an auction's
+        # opening bids, share one entry: their words once, a button each)
+        assert first.locator("button").first.inner_text().strip()
+        if page.locator(".learn-amounts").count():
+            shot(page, f"learn-grouped-{game}")
         assert first.locator(".does").inner_text().strip()
         assert first.locator("a.rule").get_attribute("href").startswith(f"/rules/{game}?")
         assert page.locator("#rule-bar .rule a").count() == 1
+        entries = page.locator(f'.learn-options[data-move="{move}"] li')
+        buttons = page.locator(f'.learn-options[data-move="{move}"] li button')
+        legal = page.inner_text("#action-count").strip("()")  # "(14)": the legal actions
+        if legal:  # every legal action is still offered, each once
+            assert buttons.count() == int(legal)
+        if buttons.count() >= 6:
+            grouped = grouped or entries.count() < buttons.count()
         seen_why = seen_why or page.locator("#log .why").count() > 0
-        first.locator("button").click()
+        first.locator("button").first.click()
         page.wait_for_function(
             "m => document.body.dataset.move !== m || document.body.dataset.over === 'true'",
             arg=move,
             timeout=20_000,
         )
     assert page.get_attribute("body", "data-over") == "true"
+    if game == "candle-quest":  # a flipped candle's opening bids were one entry
+        assert grouped
     assert seen_why or page.locator("#log .why").count() > 0  # the bot's moves were explained
     assert page.locator("#rule-bar .refusal").count() == 0
 

@@ -120,12 +120,44 @@ function named(frame, text) {
   return String(text || "").replace(/\bseat (\d+)\b/gi, (all, n) => (seats[Number(n)] || {}).name || all);
 }
 
+// Options alike (the same explanation and rule) whose labels differ only at the end, such as an
+// auction's twelve opening bids, are one entry: their shared words once, a short button for each.
+const GROUP_AT_LEAST = 3;
+
+function groups(frame, options) {
+  const out = [];
+  for (const option of options) {
+    const last = out[out.length - 1];
+    if (last && last[0].does === option.does && last[0].anchor === option.anchor) last.push(option);
+    else out.push([option]);
+  }
+  return out.flatMap((group) => (group.length >= GROUP_AT_LEAST && shared(frame, group) ? [group] : group.map((o) => [o])));
+}
+
+/** The words every label of the group starts with: at least two, and each label's own rest a short
+ * amount ("12 shekels"), or null (long rests, as 16 Candies' orientations, read better whole). */
+const SHORT_REST = 3;
+
+function shared(frame, group) {
+  const words = group.map((o) => named(frame, o.label).split(" "));
+  let n = 0;
+  while (words.every((w) => n < w.length - 1 && w[n] === words[0][n])) n++;
+  if (n < 2 || words.some((w) => w.length - n > SHORT_REST)) return null;
+  return words[0].slice(0, n).join(" ");
+}
+
 function fill(list, frame, options, act) {
   clear(list);
   list.dataset.move = String(frame.move); // which move these options answer (tools, tests)
-  for (const option of options) {
+  for (const group of groups(frame, options)) {
+    const option = group[0];
+    const head = group.length > 1 ? shared(frame, group) : null;
+    const button = (o, text) => h("button.action.learn-option", { type: "button", onclick: () => act(o.action), dataset: { action: o.action }, title: named(frame, o.label) }, text);
+    const choice = head
+      ? [h("p.learn-group", `${head} …`), h("div.learn-amounts", group.map((o) => button(o, named(frame, o.label).slice(head.length).trim())))]
+      : [button(option, named(frame, option.label))];
     list.append(h("li", { dataset: { action: option.action } },
-      h("button.action.learn-option", { type: "button", onclick: () => act(option.action), dataset: { action: option.action } }, named(frame, option.label)),
+      ...choice,
       h("p.does", option.does),
       option.components.length
         ? h("details.about", h("summary", about(option.components)),
