@@ -352,7 +352,9 @@ async function refresh() {
       h("a.button.small.primary", { href: joinLink(game.id, s.seat) }, `Join as seat ${s.seat + 1}`)).concat(
       h("a.button.small", { href: `/g/${encodeURIComponent(game.id)}` }, "Watch")),
     "No open seats right now. Start a game and invite someone!", more("open"));
-  listGames("playing", lists.playing.games, (game) => [h("a.button.small", { href: `/g/${encodeURIComponent(game.id)}` }, "Watch")],
+  // your own games are under "Your games", with their own buttons: not offered again to watch
+  const playing = lists.playing.games.filter((g) => !mine.some((m) => m.id === g.id && m.token));
+  listGames("playing", playing, (game) => [h("a.button.small", { href: `/g/${encodeURIComponent(game.id)}` }, "Watch")],
     "Nobody is playing right now.", more("playing"));
   listGames("finished", lists.finished.games.map((g) => ({ ...g, seats: g.seats.map((s) => ({ ...s, taken: true })) })),
     (game) => [h("a.button.small", { href: `/g/${encodeURIComponent(game.id)}` }, "Replay")], "No finished games yet.",
