@@ -146,7 +146,7 @@ def label(state: State, seat: int, action: str) -> str:
         bits = rotations(st.hands[seat]).bits[action]
         penalty = sum(HALF_PENALTY[2 * t + o] for t, o in zip(st.hands[seat], bits, strict=True))
         win = " — an Instant Round Win" if rotations(st.hands[seat]).instant[action] else ""
-        return f"Turn {orientation(st.hands[seat], halves)} (penalty {penalty}){win}"
+        return f"Hold {orientation(st.hands[seat], halves)} (penalty {penalty}){win}"
     if verb == "call":
         return "Call \u201cI've got candy!\u201d: everyone else gets one last turn, then hands are shown"
     return "End your turn without calling"
