@@ -12,7 +12,7 @@ import { botName, thinkingNote } from "./thinking.js";
 import * as motion from "./motion.js";
 import * as tooltips from "./tooltips.js";
 import * as coach from "./hint.js";
-import { clear, h, plural, seatWho, toast } from "./ui.js";
+import { clear, h, namedSeats, plural, seatWho, toast } from "./ui.js";
 import * as words from "./words.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
@@ -600,16 +600,9 @@ export function decorateSeats(text, ctx) {
 }
 
 // ----------------------------------------------------------------------------- words (issue 14)
-/** "seat 2" in a sentence from the server becomes the player's name. */
+/** "seat 2" in a sentence from the server becomes the player's name (ui.namedSeats). */
 function named(text) {
-  const seats = (page.frame && page.frame.seats) || [];
-  const you = page.frame ? page.frame.you : null;
-  // "seat 0's pile" of your own seat reads "your pile", as in the log (ui.seatWho)
-  return String(text).replace(/\bseat (\d+)\b('s)?/gi, (all, n, mine, at) => {
-    if (mine && Number(n) === you) return at === 0 ? "Your" : "your";
-    const name = (seats[Number(n)] || {}).name;
-    return name ? name + (mine || "") : all;
-  });
+  return namedSeats(page.frame, text);
 }
 
 /** The server's label of a legal action (the frame's labels are in the order of its legal actions). */

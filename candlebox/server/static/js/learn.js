@@ -8,7 +8,7 @@
 // The words all come from the server (each game's content/learn.json and how_to_play.md).
 
 import { api, mySeat, remember } from "./api.js";
-import { clear, h, toast } from "./ui.js";
+import { clear, h, namedSeats, toast } from "./ui.js";
 
 const state = {
   gameId: null,
@@ -114,10 +114,9 @@ function renderLearn(frame, token, act) {
     .catch((err) => toast(err.message, "error"));
 }
 
-/** "seat 1" in the engine's words becomes that player's name, as in the banner. */
+/** "seat 1" in the engine's words becomes that player's name, as in the banner (ui.namedSeats). */
 function named(frame, text) {
-  const seats = frame.seats || [];
-  return String(text || "").replace(/\bseat (\d+)\b/gi, (all, n) => (seats[Number(n)] || {}).name || all);
+  return namedSeats(frame, text);
 }
 
 // Options alike (the same explanation and rule) whose labels differ only at the end, such as an
@@ -131,7 +130,11 @@ function groups(frame, options) {
     if (last && last[0].does === option.does && last[0].anchor === option.anchor) last.push(option);
     else out.push([option]);
   }
-  return out.flatMap((group) => (group.length >= GROUP_AT_LEAST && shared(frame, group) ? [group] : group.map((o) => [o])));
+  // each entry: its options and their shared words (null: one option, shown whole)
+  return out.flatMap((group) => {
+    const head = group.length >= GROUP_AT_LEAST ? shared(frame, group) : null;
+    return head ? [{ group, head }] : group.map((o) => ({ group: [o], head: null }));
+  });
 }
 
 /** The words every label of the group starts with: at least two, and each label's own rest a short
@@ -149,9 +152,8 @@ function shared(frame, group) {
 function fill(list, frame, options, act) {
   clear(list);
   list.dataset.move = String(frame.move); // which move these options answer (tools, tests)
-  for (const group of groups(frame, options)) {
+  for (const { group, head } of groups(frame, options)) {
     const option = group[0];
-    const head = group.length > 1 ? shared(frame, group) : null;
     const button = (o, text) => h("button.action.learn-option", { type: "button", onclick: () => act(o.action), dataset: { action: o.action }, title: named(frame, o.label) }, text);
     const choice = head
       ? [h("p.learn-group", `${head} …`), h("div.learn-amounts", group.map((o) => button(o, named(frame, o.label).slice(head.length).trim())))]

@@ -91,3 +91,15 @@ export function seatWho(ctx, seat, possessive = false, first = false) {
   const text = possessive && me ? (first ? "Your" : "your") : ctx.label(seat) + (possessive ? "'s" : "");
   return h("b.who", { class: me ? "me" : "" }, text);
 }
+
+/** "seat 2" in a sentence from the server becomes the player's name in this frame; "seat 0's" of
+ * your own seat reads "your" ("Your" first), as in the log (seatWho). */
+export function namedSeats(frame, text) {
+  const seats = (frame && frame.seats) || [];
+  const you = frame ? frame.you : null;
+  return String(text || "").replace(/\bseat (\d+)\b('s)?/gi, (all, n, mine, at) => {
+    if (mine && Number(n) === you) return at === 0 ? "Your" : "your";
+    const name = (seats[Number(n)] || {}).name;
+    return name ? name + (mine || "") : all;
+  });
+}
