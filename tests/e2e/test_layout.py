@@ -106,6 +106,16 @@ OVERFLOW = """
     const el = document.querySelector(sel);
     if (el && el.scrollWidth > el.clientWidth + 1) out.push(sel + ' ' + el.scrollWidth + ' > ' + el.clientWidth);
   }
+  if (out.length) {  // name the innermost elements that reach past the screen's right edge
+    const right = (el) => el.getBoundingClientRect().right;
+    for (const el of document.querySelectorAll('body *')) {
+      if (right(el) <= d.clientWidth + 0.5 || !el.getBoundingClientRect().width) continue;
+      if ([...el.children].some((kid) => right(kid) > d.clientWidth + 0.5)) continue;
+      const name = el.tagName.toLowerCase() + (el.className && el.className.baseVal === undefined
+        ? '.' + String(el.className).trim().split(/ +/).join('.') : '');
+      out.push('wide: ' + name + ' to ' + Math.round(right(el)) + ' "' + (el.textContent || '').trim().slice(0, 40) + '"');
+    }
+  }
   return out;
 }
 """

@@ -55,18 +55,27 @@ export function settle(root) {
     const dx = old.left - now.left;
     const dy = old.top - now.top;
     if (Math.abs(dx) < 2 && Math.abs(dy) < 2) continue;
-    // FLIP: start where it was, then let the transition carry it to where it is
-    el.style.transition = "none";
-    el.style.transform = `translate(${dx}px, ${dy}px)`;
-    el.getBoundingClientRect();
-    el.classList.add("sliding");
-    el.style.transition = "";
-    el.style.transform = "";
-    // ended or cancelled (a card hidden or moved again mid-slide): either way it is no longer sliding
-    const done = () => el.classList.remove("sliding");
-    el.addEventListener("transitionend", done, { once: true });
-    el.addEventListener("transitioncancel", done, { once: true });
+    slide(el, dx, dy);
   }
+}
+
+// FLIP: the card starts where it was and glides to where it is. "sliding" marks it for exactly as long as
+// its own animation runs: an Animation object ends (or is cancelled) once, where transition events
+// bubble up from the card's buttons and reach a card redrawn mid-slide late, and a card unmarked
+// mid-slide was still reaching past a phone's edge.
+const SLIDE = { duration: 320, easing: "ease-out" };
+
+function slide(el, dx, dy) {
+  if (el.cbSlide) el.cbSlide.cancel();
+  const motion = el.animate([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "none" }], SLIDE);
+  el.cbSlide = motion;
+  el.classList.add("sliding");
+  const done = () => {
+    if (el.cbSlide !== motion) return; // a newer slide of the same card owns the mark
+    el.cbSlide = null;
+    el.classList.remove("sliding");
+  };
+  motion.finished.then(done, done);
 }
 
 /** The log entries of the last move: what their fields name becomes "the last move" on the board. */
