@@ -132,6 +132,12 @@ class Review:
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
 
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Review:
+        """A review from :meth:`to_json`'s data (as the server stores it)."""
+        decisions = tuple(Decision(**d) for d in data["decisions"])
+        return cls(str(data["game"]), int(data["seat"]), decisions)
+
 
 def worst(result: Review, count: int = 3) -> list[Decision]:
     """The decisions that lost the most, worst first: the marked ones, or, when none is marked,

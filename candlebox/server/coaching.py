@@ -47,6 +47,7 @@ HINT_EVERY = 3.0  # seconds between two hints of one seat
 HINTS_PER_SEARCHER = 2
 REVIEW_WORKERS = 1
 MAX_REVIEWS = 2  # reviews computed at once; more are refused (429) until one finishes
+REVIEW_WORST = 5  # the costliest decisions a finished review names ("worst" in its answer)
 
 
 def hints_allowed(live: LiveGame, seat: int) -> bool:
@@ -222,7 +223,10 @@ class Coach:
         if stored is None:
             await self.registry.any_game(game_id)  # 404 for a game that does not exist
             raise Rejected("no-review", "this seat's review has not been asked for", 404)
-        return {"status": "done", "review": stored}
+        # the decisions to show first, chosen here so the page, the terminal and any other client
+        # name the same ones (analysis.worst: the marked ones, or else those that lost anything)
+        costliest = analysis.worst(analysis.Review.from_json(stored), REVIEW_WORST)
+        return {"status": "done", "review": stored, "worst": [d.move for d in costliest]}
 
 
 def _review_move(saved: dict[str, Any], seat: int, number: int, seconds: float) -> dict[str, Any]:

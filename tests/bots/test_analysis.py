@@ -116,3 +116,5 @@ def test_the_worst_decisions_are_the_marked_ones_or_else_those_that_lost_anythin
     assert [d.move for d in analysis.worst(marked)] == [11]
     clean = analysis.Review("candle-quest", 0, (decision(1, 0.0),))
     assert analysis.worst(clean) == []
+    # as stored by the server and read back for its answer
+    assert analysis.Review.from_json(marked.to_json()) == marked

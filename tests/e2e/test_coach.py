@@ -60,6 +60,15 @@ def test_review_of_a_finished_game(pages: Pages, server: Any) -> None:
     page.click(".coach-review")
     page.wait_for_selector(".coach-score", timeout=120_000)
     assert "decision" in page.inner_text(".coach-score")
+    # the decisions listed are the ones the server names as the costliest, in its order
+    answer = httpx.get(
+        f"{server.base}/api/games/{created['id']}/review?seat={created['seat']}", timeout=30
+    ).json()
+    listed = [
+        int(re.match(r"\s*(?:\w+\s+)?Move (\d+):", text).group(1))  # type: ignore[union-attr]
+        for text in page.locator(".coach-marks li").all_inner_texts()
+    ]
+    assert listed == answer["worst"], (listed, answer)
     for name, (width, height) in SIZES.items():
         page.set_viewport_size({"width": width, "height": height})
         page.locator(".coach-panel").scroll_into_view_if_needed()

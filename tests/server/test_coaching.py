@@ -8,6 +8,7 @@ from typing import Any
 
 from sqlalchemy import inspect, text
 
+from candlebox import analysis
 from candlebox.server.storage import Storage
 from tests.server.conftest import all_human, auth, create, make_client, play_random, state
 
@@ -83,12 +84,17 @@ def test_review_runs_in_a_worker_reports_progress_and_is_stored(sqlite_url: str)
             {"move", "chosen", "best", "before", "after", "mark"} <= set(d)
             for d in review["decisions"]
         )
+        # the decisions to show first, chosen by the server as analysis.worst chooses them
+        chosen = analysis.worst(analysis.Review.from_json(review), 5)
+        assert seen[-1]["worst"] == [d.move for d in chosen]
+        losses = {d["move"]: d["loss"] for d in review["decisions"]}
+        assert all(losses[move] > 0 for move in seen[-1]["worst"])
         bad = client.post(f"/api/games/{game_id}/review", json={"seat": 9})
         assert bad.status_code == 400
     # Stored with the game: a restarted server serves it without computing again.
     with make_client(sqlite_url) as client:
         answer = client.get(f"/api/games/{game_id}/review?seat=0").json()
-        assert answer == {"status": "done", "review": review}
+        assert answer == {"status": "done", "review": review, "worst": seen[-1]["worst"]}
 
 
 def test_databases_made_before_coaching_gain_its_tables(sqlite_url: str) -> None:

@@ -134,13 +134,12 @@ function renderReview(box, ctx) {
   if (running) {
     box.append(h("progress.coach-progress", { max: answer.total || 1, value: answer.done }));
   }
-  if (answer && answer.status === "done") box.append(summary(answer.review, frame));
+  if (answer && answer.status === "done") box.append(summary(answer, frame));
   if (!answer) box.append(h("p.note", `Each decision of ${frame.seats[seat].name} weighed by the search.`));
 }
 
-function summary(review, frame) {
-  const decisions = review.decisions;
-  const marked = decisions.filter((d) => d.mark).sort((a, b) => b.loss - a.loss);
+function summary(answer, frame) {
+  const decisions = answer.review.decisions;
   const counts = ["blunder", "mistake", "inaccuracy"].map((mark) => {
     const n = decisions.filter((d) => d.mark === mark).length;
     return `${n} ${n === 1 ? mark : mark === "inaccuracy" ? "inaccuracies" : mark + "s"}`;
@@ -153,9 +152,11 @@ function summary(review, frame) {
       `${decisions.length} ${decisions.length === 1 ? "decision" : "decisions"} · ${agreed} as the search would · ${counts.join(", ")}`,
     ),
   );
-  // where the game slipped away by small losses, none big enough to call a mistake, the review
-  // still names the decisions that cost the most (as analysis.worst does)
-  const shown = marked.length ? marked.slice(0, 5) : decisions.filter((d) => d.loss > 0).sort((a, b) => b.loss - a.loss).slice(0, 3);
+  // the costliest decisions, as the server chose them (analysis.worst: the marked ones, or, where the
+  // game slipped away by small losses none big enough to mark, those that cost anything)
+  const byMove = new Map(decisions.map((d) => [d.move, d]));
+  const shown = (answer.worst || []).map((move) => byMove.get(move)).filter(Boolean);
+  const marked = shown.filter((d) => d.mark);
   if (decisions.length > 1) {
     const first = decisions[0];
     const last = decisions[decisions.length - 1];
