@@ -13,10 +13,10 @@ Games are seeded (game ``i`` of a kind: seed ``--seed + i``; bots' seeds follow 
 the line-up's level definitions, so a run stopped half-way resumes where it was (rows of a level whose
 definition changed since are not reused). ``--report`` only reads the file.
 
-Per level it prints the rating (openskill Plackett–Luce over the full finishing order of every table,
-as the game's standings give it; mu, sigma, ordinal mu − 3 sigma), its share of wins at the tables,
-and the share of games it finished ahead of the level below (a tie counts a half), at the tables and
-in the pairs, with Wilson 95% intervals; then whether the levels are strictly increasing: ratings in
+Per level it prints the rating (openskill Plackett–Luce over the full finishing order of every game,
+the tables and the pairs, as the game's standings give it; mu, sigma, ordinal mu − 3 sigma), its
+share of wins at the tables, and the share of games it finished ahead of the level below (a tie counts
+a half), at the tables and in the pairs, with Wilson 95% intervals; then whether the levels are strictly increasing: ratings in
 ladder order (two levels the standings always tie, separated by their 2-player games), and every
 level's "ahead of the level below" interval above one half (in its 2-player games, or at the tables
 when it played none).
@@ -47,7 +47,7 @@ from typing import Any
 import candlebox
 from candlebox import bots, sim
 from candlebox.engine.levels import Level
-from candlebox.sim.ratings import ranks, rate
+from candlebox.sim.ratings import Rating, ranks, rate
 from candlebox.sim.stats import Rate, wilson
 
 OUT = Path("bench/results/levels.jsonl")
@@ -251,6 +251,18 @@ def seconds_per_decision(rows: list[dict[str, Any]], name: str) -> float | None:
     return cpu / decided if decided else None
 
 
+def ratings_of(rows: list[dict[str, Any]]) -> tuple[str, list[Rating]] | None:
+    """The levels rated over every game played, the tables and the 2-player games alike (None
+    without a rating package).
+
+    At a table of four, a game whose standings rank only the winner (16 Candies' losers share a
+    place) cannot tell apart two levels that never win there (Beginner and Easy rated exactly alike
+    on the tables alone), while their games against each other can. Each level plays as many
+    2-player games as it has neighbours (100 each by default), so no level's rating is moved by far
+    more games than another's."""
+    return rate([{**r, "bots": _names(r)} for r in rows], finish)
+
+
 def report(path: Path, games: list[str], markdown: bool) -> bool:
     """Print each game's table; True when every game's levels are strictly increasing."""
     everything = load(path)
@@ -261,11 +273,7 @@ def report(path: Path, games: list[str], markdown: bool) -> bool:
         names = [level.name for level in info.levels]
         tables = [r for r in rows if r["kind"] == "table"]
         pairs = [r for r in rows if r["kind"] == "pair"]
-        # Rated on the tables, where every game ranks every level at once: the 2-player games are
-        # many more for the levels without a search (cheap to play), and would move their ratings
-        # far more often than Hard's. Levels a game's standings always leave tied (16 Candies' losers
-        # share a place) rate alike; their 2-player games separate them below.
-        rated = rate([{**r, "bots": _names(r)} for r in tables or rows], finish)
+        rated = ratings_of(rows)
         ratings = {r.bot: r for r in rated[1]} if rated else {}
         players = tables[0]["players"] if tables else table_players(game, len(names))
         print(
