@@ -17,13 +17,16 @@ A win chance is the search's mean reward for an action: the share of a win it ex
 after choosing it (1 shared by the winners of a finished game, the game's own estimate where a rollout
 stops early). A review compares, at each of the seat's decisions with a choice, the win chance of the
 search's preferred action (``before``) with that of the action chosen (``after``); the difference is
-what the choice lost, marked like a chess site's analysis (``MARKS``).
+what the choice lost, marked like a chess site's analysis (``MARKS``) when it is more than the two
+estimates' own uncertainty (``margin``): a loss seen on a move the search barely tried is shown, not
+called a mistake.
 
 This module may import bots; the engine and the games never import it.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -39,6 +42,7 @@ __all__ = [
     "Review",
     "decisions_of",
     "hint",
+    "margin",
     "mark",
     "review",
     "review_move",
@@ -76,7 +80,10 @@ class Hint:
 def _bot(seconds: float | None, iterations: int | None, seed: int) -> ISMCTSBot:
     if seconds is None and iterations is None:
         raise ValueError("give a search budget: seconds or iterations")
-    return ISMCTSBot(seed=seed, seconds=seconds, iterations=iterations, widening=0)
+    # anchor=0: a hint or review names the move the search itself tried most, the figures it shows;
+    # the lean toward the heuristic's pick that a game's bot may play with (16 Candies') would
+    # star a move with fewer tries and a lower chance than another
+    return ISMCTSBot(seed=seed, seconds=seconds, iterations=iterations, widening=0, anchor=0)
 
 
 def hint(
@@ -100,12 +107,27 @@ def hint(
     return Hint(seat, best, tuple(options), int(bot.last.get("iterations", 0)))
 
 
-def mark(loss: float) -> str:
-    """The mark of a decision that lost ``loss`` (a share of a win): "" for none."""
+def mark(loss: float, margin: float = 0.0) -> str:
+    """The mark of a decision that lost ``loss`` (a share of a win): "" for none, and none for a
+    loss within ``margin``, the estimates' own uncertainty (:func:`margin`)."""
+    if loss <= margin:
+        return ""
     for name, threshold in MARKS:
         if loss >= threshold:
             return name
     return ""
+
+
+def margin(best: Option, chosen: Option | None) -> float:
+    """How far apart two win chances from the search may be by chance alone: twice the standard
+    error of their difference, each chance a mean of ``visits`` results between 0 and 1 (at most
+    a quarter's variance, ``p(1 − p)``). A move the search barely tried has a wide margin: a
+    review of it by another search (a hint's, a second review's) may see it the other way round,
+    so it is not called a mistake on so little."""
+    if chosen is None or chosen.visits == 0:
+        return 1.0
+    spread = sum(max(o.win * (1 - o.win), 1 / (4 * o.visits)) / o.visits for o in (best, chosen))
+    return round(2 * math.sqrt(spread), 4)
 
 
 @dataclass(frozen=True)
@@ -170,8 +192,8 @@ def _decision(
     seed: int,
 ) -> Decision:
     tip = hint(state, seat, seconds, iterations=iterations, seed=seed)
-    wins = {o.action: o.win for o in tip.options}
-    before, after = wins[tip.best], wins.get(action, 0.0)
+    found = {o.action: o for o in tip.options}
+    before, after = found[tip.best].win, found[action].win if action in found else 0.0
     loss = round(max(0.0, before - after), 4) if action != tip.best else 0.0
     return Decision(
         number,
@@ -182,7 +204,7 @@ def _decision(
         before,
         after,
         loss,
-        mark(loss),
+        mark(loss, margin(found[tip.best], found.get(action))),
     )
 
 
