@@ -215,6 +215,7 @@ def play(
             state, seat, robots, path, console, console.input, learn=learn
         )
         session.hint_seconds = hint_seconds
+        session.bot_names = config.bot_names(specs, game)
         greet(session, specs)
         if resume is not None:
             play_module.skip_old_news(session)

@@ -29,14 +29,21 @@ def print_hint(
     tip = analysis.hint(
         state, seat, budget, iterations=iterations, seed=state.seed + len(state.history)
     )
-    for rank, option in enumerate(tip.options[:SHOWN], start=1):
+    # Each move by its number in the action list, the number that plays it: a rank of its own
+    # ("2." for the second best) would be read as one, and play another move.
+    number = {action: i for i, action in enumerate(state.legal_actions(seat), start=1)}
+    for option in tip.options[:SHOWN]:
         star = "[bold green]★[/]" if option.action == tip.best else " "
         console.print(
-            f"{star} {rank}. [bold]{escape(option.action)}[/]  {escape(option.label)}  "
-            f"[cyan]{option.win:.0%}[/] [dim]({option.visits} tries)[/]"
+            f"{star} [bold cyan]{number[option.action]:>5}[/] [bold]{escape(option.action)}[/]  "
+            f"{escape(option.label)}  [cyan]{option.win:.0%}[/] [dim]({option.visits} tries)[/]"
         )
     if len(tip.options) > SHOWN:
         console.print(f"[dim]  … and {len(tip.options) - SHOWN} more.[/]")
+    console.print(
+        "[dim]★ the search's choice, the move it tried most. "
+        "Type a move's number (as in the list of actions) to play it.[/]"
+    )
 
 
 def _count(count: int, name: str) -> str:
@@ -95,7 +102,11 @@ def review(
     )
     costliest = analysis.worst(result)
     if costliest and not costliest[0].mark:
-        console.print(f"None lost {analysis.MARKS[-1][1]:.0%} or more of a win; the costliest:")
+        console.print(
+            "Nothing the search can call a mistake with confidence (a loss of "
+            f"{analysis.MARKS[-1][1] * 100:.0f} points of the chance of winning or more, beyond "
+            "what its estimates could be off by); what cost the most:"
+        )
     for d in costliest:
         console.print(
             f"[bold]Move {d.move}[/]: {escape(d.chosen_label)} — the search preferred "

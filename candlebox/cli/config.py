@@ -76,6 +76,15 @@ def parse_bot(text: str, game_id: str | None = None) -> BotSpec:
     return spec
 
 
+def bot_names(specs: dict[int, BotSpec], game_id: str) -> dict[int, str]:
+    """What each bot seat is called while it thinks: "Hard bot" for a level, else "heuristic bot"."""
+    levels = game_levels(game_id)
+    return {
+        seat: f"{spec.text.capitalize()} bot" if spec.text in levels else f"{spec.name} bot"
+        for seat, spec in specs.items()
+    }
+
+
 def parse_bots(text: str, seats: list[int], game_id: str | None = None) -> dict[int, BotSpec]:
     """The bot for each of ``seats``: one name for all of them, or one per seat in order (with
     ``game_id``: bot names or the game's level names)."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +49,8 @@ class Session:
     # ``hint``'s search budget (every other seat is a bot here, so hints are always allowed).
     hint_seconds: float | None = 1.0
     hint_iterations: int | None = None
+    # What each bot seat is called while it thinks ("Hard bot" for a level); else its bot's name.
+    bot_names: dict[int, str] = field(default_factory=dict)
 
     @property
     def game_id(self) -> str:
@@ -293,14 +295,16 @@ def step(session: Session, seat: int) -> bool:
         return human_turn(session) is not None
     robot = session.robots[seat]
     # a spinner while the bot decides (rich shows it only on a terminal, and clears it after)
-    with session.console.status(thinking_text(seat, robot), spinner="dots"):
+    said = thinking_text(seat, robot, session.bot_names.get(seat))
+    with session.console.status(said, spinner="dots"):
         action = robot.choose(session.state, seat)
     session.state.apply(seat, action)
     return True
 
 
-def thinking_text(seat: int, robot: bots.Bot) -> str:
-    """What the spinner says while ``robot`` decides for ``seat``: who, and its budget."""
+def thinking_text(seat: int, robot: bots.Bot, name: str | None = None) -> str:
+    """What the spinner says while ``robot`` decides for ``seat``: who (``name``, else the bot's
+    kind), and its budget."""
     seconds = getattr(robot, "seconds", None)
     iterations = getattr(robot, "iterations", None)
     if isinstance(seconds, int | float):
@@ -309,7 +313,7 @@ def thinking_text(seat: int, robot: bots.Bot) -> str:
         budget = f"{iterations} playouts"
     else:
         budget = "a moment"
-    return f"Seat {seat} ({escape(robot.name)} bot) is thinking… {budget}"
+    return f"Seat {seat} ({escape(name or f'{robot.name} bot')}) is thinking… {budget}"
 
 
 def run(session: Session) -> bool:

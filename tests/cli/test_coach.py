@@ -5,6 +5,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from rich.console import Console
+
+import candlebox
+from candlebox.cli import coach
+from candlebox.cli.actions import pick
 from tests.cli.conftest import SHORT, run
 
 
@@ -23,8 +28,28 @@ def test_hint_lists_the_best_actions_with_their_chances(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     out = result.stdout
     assert "Thinking (up to 0.05 s)" in out
-    assert re.search(r"★ 1\. \S+", out)
+    assert re.search(r"★ +\d+ \S+", out)
     assert re.search(r"\d+% \(\d+ tries\)", out)
+
+
+def test_a_hint_numbers_each_move_as_the_action_list_does() -> None:
+    """Typing the number a hint shows beside a move plays that move (a rank of the hint's own, "2."
+    for the second best, was read as the action list's number 2 and played another move)."""
+    for game in candlebox.game_ids():
+        state = candlebox.new_game(game, players=2, seed=5)
+        seat = state.to_act[0]
+        while len(state.legal_actions(seat)) < 3:
+            state.apply(seat, state.legal_actions(seat)[-1])
+            seat = state.to_act[0]
+        console = Console(record=True, width=200)
+        coach.print_hint(state, seat, console, None, 40)
+        lines = [
+            line for line in console.export_text().splitlines() if re.match(r"[★ ] +\d+ ", line)
+        ]
+        assert len(lines) >= 2, console.export_text()
+        for line in lines:
+            number, action = re.match(r"[★ ] +(\d+) (.+?)  ", line).groups()  # type: ignore[union-attr]
+            assert pick(number, state.legal_actions(seat)) == action, (game, line)
 
 
 def test_review_shows_each_decision_and_the_marks(saved_game: Path) -> None:

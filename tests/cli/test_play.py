@@ -13,7 +13,8 @@ from rich.console import Console
 
 import candlebox
 from candlebox import bots
-from candlebox.cli.play import Session, step
+from candlebox.cli import config
+from candlebox.cli.play import Session, step, thinking_text
 from tests.cli.conftest import SHORT, read, run
 
 
@@ -189,6 +190,12 @@ def test_a_thinking_bot_shows_a_spinner_with_its_budget(tmp_path: Path) -> None:
     assert len(state.history) == 1
     shown = out.getvalue()
     assert f"Seat {bot_seat} (ismcts bot) is thinking… up to 0.4 s" in shown
+    # a level chosen by name is called by it (candlebox play --bots hard,heuristic)
+    names = config.bot_names(
+        config.parse_bots("hard,heuristic", [1, 2], "candle-quest"), "candle-quest"
+    )
+    assert names == {1: "Hard bot", 2: "heuristic bot"}
+    assert thinking_text(1, Slow(), names[1]).startswith("Seat 1 (Hard bot) is thinking… up to")
 
 
 def test_the_end_lists_the_standings_in_rank_order_with_breakdowns(tmp_path: Path) -> None:

@@ -39,6 +39,11 @@ HOUSE_STYLE = {
 }
 
 
+def _house_name(seat: Seat) -> str:
+    entry = words().get(f"house:{seat.house}") if seat.house else None
+    return entry.name if entry is not None else f"seat {seat.seat}"
+
+
 def house(code: str) -> str:
     style = HOUSE_STYLE.get(code, "bold")
     return f"[{style}]{escape(code)}[/]"
@@ -172,8 +177,10 @@ def render(view: CandelabriaView, console: Console, prompt: str) -> None:
             + " ".join(_house(seats[s]) for s in view.battle)
         )
     if isinstance(view, FinishedView):
-        winners = " ".join(_house(seats[s]) for s in view.winners)
-        console.print(f"[bold]Game over[/] — winner {winners}; scores {view.scores}")
+        # the winners by their houses' names; the standings that follow give every score
+        names = [_house_name(seats[s]) for s in view.winners]
+        said = " and ".join(names) if names else "nobody"
+        console.print(f"[bold]Game over[/]: {escape(said)} {'wins' if len(names) == 1 else 'win'}.")
     else:
         console.print(f"[bold]▶ {escape(prompt)}[/]")
 

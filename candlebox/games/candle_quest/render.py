@@ -277,7 +277,7 @@ def render(view: CandleQuestView, console: Console, prompt: str) -> None:
             console.print(menorah_text(mine.candles))
     if isinstance(view, FinishedView):
         winners = winners_text({"winners": view.winners})
-        console.print(f"[bold]Game over[/] ({view.end_reason}): {winners}")
+        console.print(f"[bold]Game over[/]: {winners}.")  # why it ended: the log's last line
     else:
         console.print(f"[bold]▶ {escape(prompt)}[/]")
 

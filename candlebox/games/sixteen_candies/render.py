@@ -269,7 +269,7 @@ def render(view: SixteenCandiesView, console: Console, prompt: str) -> None:
         for player in seats:
             hand_lines(player, console, player.seat == viewer)
         winners = winners_text({"winners": view.winners})
-        console.print(f"[bold]Game over[/] ({view.end_reason}): {winners}")
+        console.print(f"[bold]Game over[/]: {winners}.")  # why it ended: the log's last line
         return
     if viewer is not None and viewer < len(seats):
         hand_lines(seats[viewer], console, True)
