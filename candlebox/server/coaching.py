@@ -4,7 +4,8 @@ Hints: ``POST /api/games/{id}/hint`` with the seat's credential, allowed when ev
 bot, or when the table allowed hints at creation (``"hints": true``; shown to everyone in the game's
 public facts and logged). The search time is the server's (``HINT_SECONDS``, at most the bots'
 ``max_bot_seconds``); it runs in a worker thread on a copy of the game, at most one per seat at a
-time and one per ``HINT_EVERY`` seconds.
+time, its next search ``HINT_EVERY`` seconds after the last one ended; the same decision asked about
+again gets its kept hint.
 
 Reviews: ``POST /api/games/{id}/review`` ``{"seat": N}`` on a finished game (public, like its saved
 file) queues one job per decision of that seat (``analysis.review_move``: a plain function of plain
@@ -41,10 +42,14 @@ from candlebox.server.storage import reviews
 log = logging.getLogger("candlebox.server")
 
 HINT_SECONDS = 1.0  # a hint's search, capped by Settings.max_bot_seconds
-HINT_EVERY = 3.0  # seconds between two hints of one seat
+# Seconds from the end of one hint of a seat to the start of its next search: asking again about
+# the same decision costs nothing (the hint is kept), so this only spaces out searches of new
+# decisions; 3 s refused a player who played a hint and at once asked about their next decision.
+HINT_EVERY = 1.0
 # Hints searched or waiting at once in this process, per bot process (or thread) that searches
 # them: beyond it a hint is refused at once rather than queued behind many others' seconds.
 HINTS_PER_SEARCHER = 2
+KEPT_HINTS = 1000  # the last hint of this many seats is kept for asking again
 REVIEW_WORKERS = 1
 MAX_REVIEWS = 2  # reviews computed at once; more are refused (429) until one finishes
 REVIEW_WORST = 5  # the costliest decisions a finished review names ("worst" in its answer)
@@ -74,6 +79,7 @@ class Coach:
         self.elsewhere = elsewhere  # where a hint's search runs: BotPlayers.elsewhere
         self.hint_seconds = min(HINT_SECONDS, max_seconds)
         self.last_hint: dict[tuple[str, int], float] = {}
+        self.kept_hint: dict[tuple[str, int], dict[str, Any]] = {}
         self.thinking: set[tuple[str, int]] = set()
         searchers = registry.settings.bot_processes or registry.settings.bot_threads
         self.max_hints = HINTS_PER_SEARCHER * max(1, searchers)
@@ -104,9 +110,12 @@ class Coach:
                 403,
             )
         key = (game_id, seat)
+        kept = self.kept_hint.get(key)
+        if kept is not None and kept["move"] == live.moves:
+            return kept  # the same decision asked about again: its hint, without a new search
         now = time.monotonic()
         if key in self.thinking or now - self.last_hint.get(key, -HINT_EVERY) < HINT_EVERY:
-            raise Rejected("too-many-hints", f"one hint per {HINT_EVERY:g} seconds, please", 429)
+            raise Rejected("too-many-hints", f"one hint per {HINT_EVERY:g} second, please", 429)
         state = live.state
         if len(state.legal_actions(seat)) < 1:
             raise Rejected("not-your-turn", "you have no decision to make now", 409)
@@ -125,7 +134,14 @@ class Coach:
         finally:
             self.thinking.discard(key)
             self.last_hint[key] = time.monotonic()
-        return {"move": move, **tip.to_json()}
+        answer = {"move": move, **tip.to_json()}
+        # one per seat, replaced by its next decision's; the seats that asked longest ago are
+        # forgotten beyond KEPT_HINTS, so a server up for months holds no hint of every game
+        self.kept_hint.pop(key, None)
+        self.kept_hint[key] = answer
+        while len(self.kept_hint) > KEPT_HINTS:
+            self.kept_hint.pop(next(iter(self.kept_hint)))
+        return answer
 
     # ------------------------------------------------------------------ reviews
     async def start_review(self, game_id: str, seat: int) -> dict[str, Any]:

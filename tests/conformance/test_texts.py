@@ -157,3 +157,25 @@ def test_an_orientation_label_says_which_card_is_turned_how() -> None:
             if code != "W":
                 name = components("sixteen-candies")[half]["name"]
                 assert f"({code}) with {name} on top" in said, said
+
+
+def test_taking_a_tactic_says_what_the_tactic_does() -> None:
+    """Candelabria's tactics are named by their codes only ("Tactic 1D1V"): the label of taking one
+    carries its effect, so a hint or a button is a choice in words."""
+    state = candlebox.new_game("candelabria", players=2, seed=1)
+    words = components("candelabria", state.variant, players=2)
+    rng = random.Random(1)
+    seen = 0
+    for _ in range(3000):
+        if state.is_over or seen >= 3:
+            break
+        seat = state.to_act[0]
+        actions = state.legal_actions(seat)
+        for action in actions:
+            if action.startswith("take "):
+                effect = words[action.split(" ")[1]]["text"]
+                label = state.label(seat, action)
+                assert label.endswith(effect[0].lower() + effect[1:]), label
+                seen += 1
+        state.apply(seat, rng.choice(actions))
+    assert seen >= 3

@@ -9,14 +9,15 @@ from typing import Any
 from sqlalchemy import inspect, text
 
 from candlebox import analysis
+from candlebox.server import coaching
 from candlebox.server.storage import Storage
 from tests.server.conftest import all_human, auth, create, make_client, play_random, state
 
 
-def _my_turn(client: Any, game_id: str, token: str) -> dict[str, Any]:
+def _my_turn(client: Any, game_id: str, token: str, after: int = -1) -> dict[str, Any]:
     for _ in range(200):
         frame = state(client, game_id, token)
-        if frame["legal"]:
+        if frame["legal"] and frame["move"] > after:
             return frame
         time.sleep(0.02)
     raise AssertionError("the bots never gave the seat a turn")
@@ -33,8 +34,26 @@ def test_hints_against_bots_ranked_and_rate_limited(client: Any) -> None:
     assert sorted(o["action"] for o in tip["options"]) == sorted(frame["legal"])
     assert tip["options"][0]["action"] == tip["best"]
     assert all(0 <= o["win"] <= 1 and o["label"] for o in tip["options"])
+    # the same decision asked about again: the same hint, without a new search
+    coach = client.app.state.service.coach
+    searched = coach.last_hint[(game_id, 0)]
     again = client.post(f"/api/games/{game_id}/hint", headers=auth(token))
-    assert again.status_code == 429 and again.json()["error"] == "too-many-hints"
+    assert again.status_code == 200 and again.json() == tip
+    assert coach.last_hint[(game_id, 0)] == searched
+    # a new decision may be hinted a moment after the last search (HINT_EVERY), not sooner
+    frame = _my_turn(client, game_id, token)
+    body = {"action": frame["legal"][0], "expect": frame["move"]}
+    assert (
+        client.post(f"/api/games/{game_id}/moves", json=body, headers=auth(token)).status_code
+        == 200
+    )
+    frame = _my_turn(client, game_id, token, after=frame["move"])
+    coach.last_hint[(game_id, 0)] = time.monotonic()  # as if a search had just ended
+    soon = client.post(f"/api/games/{game_id}/hint", headers=auth(token))
+    assert soon.status_code == 429 and soon.json()["error"] == "too-many-hints"
+    coach.last_hint[(game_id, 0)] -= coaching.HINT_EVERY
+    later = client.post(f"/api/games/{game_id}/hint", headers=auth(token))
+    assert later.status_code == 200 and later.json()["move"] == frame["move"]
     # No credential, no hint.
     assert client.post(f"/api/games/{game_id}/hint").status_code == 403
 

@@ -207,7 +207,10 @@ def label(state: State, seat: int, action: str) -> str:
     if verb == "supply":
         return "Put the Land Flame back in your supply"
     if verb == "take":
-        return f"Take {_named(state, args[0])} from the Tactics board"
+        # a tactic's name is only its code ("Tactic 1D1V"): what it does is what a choice needs
+        entry = _words(state).get(args[0])
+        effect = f": {entry.text[0].lower()}{entry.text[1:]}" if entry and entry.text else ""
+        return f"Take {_named(state, args[0])} from the Tactics board{effect}"
     if verb == "upgrade":
         piles = state.typed_view(seat).upgrade_piles  # typed: no plain copy of the whole view
         pile = int(args[0]) - 1

@@ -4,7 +4,7 @@
 // game.js calls render(...) after every frame; this module owns its own panel and styles.
 
 import { api } from "./api.js";
-import { clear, h, toast } from "./ui.js";
+import { clear, h, namedSeats, toast } from "./ui.js";
 
 const state = {
   panel: null,
@@ -77,15 +77,17 @@ export function render(ctx) {
             "span.coach-win",
             { title: `${option.visits} of the search's tries went this way` },
             pct(option.win),
-            h("span.coach-tries", i === 0 ? "best" : `${option.visits} tries`),
+            h("span.coach-tries", i === 0 ? `best · ${option.visits} tries` : `${option.visits} tries`),
           ),
-          h("span.coach-label", { title: `In the game's notation: ${option.action}` }, option.label),
+          // "seat 0's pile" in the engine's words: the names the rest of the page uses ("your pile")
+          h("span.coach-label", { title: `In the game's notation: ${option.action}` }, namedSeats(frame, option.label)),
           h("button.small.subtle", { onclick: () => ctx.act(option.action), title: "Play this" }, "Play"),
         ),
       );
     }
     // The search's choice is the move it tried most, not always the highest chance: a chance from
-    // few tries is a rough guess (a playtester read the order as a mistake), so the note says so.
+    // few tries is a rough guess (a playtester read the order as a mistake), so the note says so,
+    // and the best shows its tries too.
     box.append(list, h("p.note", `Chances of winning as the search sees them, from what you can see (${state.hint.iterations} tries in all). The best move is the one the search tried most; a chance from few tries is rough.`));
   }
 }
@@ -94,8 +96,21 @@ async function ask(ctx) {
   const move = ctx.frame.move;
   state.asking = true;
   render(ctx);
+  const path = `/api/games/${encodeURIComponent(ctx.gameId)}/hint`;
   try {
-    const tip = await api(`/api/games/${encodeURIComponent(ctx.gameId)}/hint`, { method: "POST", token: ctx.token });
+    let tip;
+    for (let tries = 0; ; tries++) {
+      try {
+        tip = await api(path, { method: "POST", token: ctx.token });
+        break;
+      } catch (error) {
+        // asked a moment after the last hint (the server spaces a seat's searches by a second):
+        // wait that moment here rather than refuse the player, who only asked about a new decision
+        if (error.code !== "too-many-hints" || tries >= 3) throw error;
+        await new Promise((done) => setTimeout(done, 1000));
+        if (ctx.frame.move !== move) return; // the decision passed meanwhile
+      }
+    }
     state.hint = tip.move === move ? tip : null;
     state.move = tip.move;
   } catch (error) {
@@ -170,14 +185,14 @@ function summary(answer, frame) {
         d.mark ? h(`span.coach-mark.${d.mark}`, d.mark) : null,
         h(
           "span.coach-label",
-          `Move ${d.move}: ${d.chosen_label} (${pct(d.after)}). Better: ${d.best_label} (${pct(d.before)}).`,
+          namedSeats(frame, `Move ${d.move}: ${d.chosen_label} (${pct(d.after)}). Better: ${d.best_label} (${pct(d.before)}).`),
         ),
       ),
     );
   }
   if (marked.length) out.append(list);
   else if (shown.length) {
-    out.append(h("p.note", "Nothing the search would call a mistake (none cost 5 points of the chance of winning or more). What cost the most:"), list);
+    out.append(h("p.note", "Nothing the search can call a mistake with confidence (a loss of 5 points of the chance of winning or more, beyond what its estimates could be off by). What cost the most:"), list);
   } else out.append(h("p.note", "Nothing the search would call a mistake."));
   return out;
 }
