@@ -77,7 +77,8 @@ export function render(ctx) {
             "span.coach-win",
             { title: `${option.visits} of the search's tries went this way` },
             pct(option.win),
-            h("span.coach-tries", i === 0 ? `best · ${option.visits} tries` : `${option.visits} tries`),
+            i === 0 ? h("span.coach-tries.coach-best", "best") : null,
+            h("span.coach-tries", `${option.visits} tries`),
           ),
           // "seat 0's pile" in the engine's words: the names the rest of the page uses ("your pile")
           h("span.coach-label", { title: `In the game's notation: ${option.action}` }, namedSeats(frame, option.label)),
