@@ -236,3 +236,22 @@ def test_the_board_is_drawn_with_its_stylesheet(
         page.unroute_all(behavior="ignoreErrors")
     finally:
         context.close()
+
+
+def test_a_map_wider_than_the_phone_says_it_pans(pages: Any, server: ServerProcess) -> None:
+    """Candelabria's map keeps a finger's size on a phone and pans inside its frame; a line above it
+    says so there, and only there (a playtester never found the regions past the right edge)."""
+    created = create_game(server.base, "candelabria", 3, "standard", options={"max_turns": 6})
+    page = pages.new()
+    for size, shown in (("phone", True), ("laptop", False)):
+        page.set_viewport_size(dict(zip(("width", "height"), SIZES[size], strict=True)))
+        page.goto("/")
+        open_seat(page, created)
+        page.wait_for_selector(".cb-map")
+        page.wait_for_function("document.querySelector('.cb-map-pan') !== null")
+        page.wait_for_timeout(200)  # the line is set a frame after the board is drawn
+        assert page.locator(".cb-map-pan").is_visible() == shown, size
+        if shown:
+            box = page.locator(".cb-map-box")
+            assert box.evaluate("b => b.scrollWidth > b.clientWidth")
+            shoot(page, "candelabria-map-pans-phone")

@@ -955,7 +955,13 @@ export default {
     if (entry.data) mapBox.append(drawMap(ctx, entry.data));
     else if (entry.error) mapBox.append(h("p.problem", `The map could not be loaded (${entry.error}).`));
     else mapBox.append(h("div.cb-loading", "Unrolling the map…"));
-    left.append(mapBox);
+    // on a phone the map keeps a size a finger can use and pans inside its frame: say so where it
+    // does not fit (a playtester never found regions 7 and 8 beyond the right edge)
+    const pan = h("p.cb-map-pan", { hidden: true }, "The map is wider than your screen: swipe it sideways to see every region.");
+    left.append(pan, mapBox);
+    requestAnimationFrame(() => {
+      pan.hidden = !mapBox.isConnected || mapBox.scrollWidth <= mapBox.clientWidth + 1;
+    });
     const battle = battlePanel(ctx);
     const right = h("div.cb-right");
     if (battle) right.append(battle);
