@@ -76,6 +76,17 @@ def test_review_of_a_finished_game(pages: Pages, server: Any) -> None:
         for text in page.locator(".coach-marks li").all_inner_texts()
     ]
     assert listed == answer["worst"], (listed, answer)
+    # the chance of winning at each decision, drawn
+    assert page.locator(".coach-trend-line polyline").count() == (
+        len(answer["review"]["decisions"]) > 1
+    )
+    if listed:  # a listed decision's number replays the table as it was when it was decided
+        page.locator(".coach-marks .coach-goto").first.click()
+        page.wait_for_function(
+            f"document.querySelector('#banner').innerText.includes('move {listed[0] - 1} of')"
+        )
+        page.locator(".coach-panel").scroll_into_view_if_needed()
+        shot(page, "coach-review-replay-laptop")
     for name, (width, height) in SIZES.items():
         page.set_viewport_size({"width": width, "height": height})
         page.locator(".coach-panel").scroll_into_view_if_needed()

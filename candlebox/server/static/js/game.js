@@ -263,7 +263,7 @@ function renderAll(full, added) {
   if (!page.replay) renderLog(full ? page.log : added, full);
   renderReplayBar();
   // the coach panel: hints and the post-game review (js/hint.js)
-  coach.render({ gameId, token: page.token, frame, act, replaying: Boolean(page.replay) });
+  coach.render({ gameId, token: page.token, frame, act, replaying: Boolean(page.replay), replay: (at) => replayTo(at) });
   renderEnd();
 }
 

@@ -4,7 +4,7 @@
 // game.js calls render(...) after every frame; this module owns its own panel and styles.
 
 import { api } from "./api.js";
-import { clear, h, namedSeats, toast } from "./ui.js";
+import { clear, h, namedSeats, svg, toast } from "./ui.js";
 
 const state = {
   panel: null,
@@ -150,11 +150,33 @@ function renderReview(box, ctx) {
   if (running) {
     box.append(h("progress.coach-progress", { max: answer.total || 1, value: answer.done }));
   }
-  if (answer && answer.status === "done") box.append(summary(answer, frame));
+  if (answer && answer.status === "done") box.append(summary(answer, frame, ctx));
   if (!answer) box.append(h("p.note", `Each decision of ${frame.seats[seat].name} weighed by the search.`));
 }
 
-function summary(answer, frame) {
+// The chance of winning at each decision as a line (the search's estimate with its best move), the
+// marked decisions as dots: where the game turned, at a glance. Numbers only, written here.
+function trendLine(decisions) {
+  const width = 300;
+  const height = 54;
+  const pad = 5;
+  const x = (i) => pad + (decisions.length > 1 ? (i * (width - 2 * pad)) / (decisions.length - 1) : (width - 2 * pad) / 2);
+  const y = (p) => pad + (1 - p) * (height - 2 * pad);
+  const points = decisions.map((d, i) => `${x(i).toFixed(1)},${y(d.before).toFixed(1)}`).join(" ");
+  const dots = decisions
+    .map((d, i) => (d.mark ? `<circle class="${d.mark}" cx="${x(i).toFixed(1)}" cy="${y(d.before).toFixed(1)}" r="3.5"/>` : ""))
+    .join("");
+  const first = decisions[0].before;
+  const last = decisions[decisions.length - 1].before;
+  const said = `The chance of winning at each of your decisions, from ${pct(first)} to ${pct(last)}`;
+  return svg(
+    `<svg class="coach-trend-line" viewBox="0 0 ${width} ${height}" role="img" aria-label="${said}">` +
+      `<line class="even" x1="0" x2="${width}" y1="${y(0.5)}" y2="${y(0.5)}"/>` +
+      `<polyline points="${points}"/>${dots}</svg>`,
+  );
+}
+
+function summary(answer, frame, ctx) {
   const decisions = answer.review.decisions;
   const counts = ["blunder", "mistake", "inaccuracy"].map((mark) => {
     const n = decisions.filter((d) => d.mark === mark).length;
@@ -176,7 +198,10 @@ function summary(answer, frame) {
   if (decisions.length > 1) {
     const first = decisions[0];
     const last = decisions[decisions.length - 1];
-    out.append(h("p.note.coach-trend", `The chance of winning, as the search saw it: ${pct(first.before)} at the first of these decisions, ${pct(last.before)} at the last.`));
+    out.append(
+      trendLine(decisions),
+      h("p.note.coach-trend", `The chance of winning, as the search saw it: ${pct(first.before)} at the first of these decisions, ${pct(last.before)} at the last (the dotted line: even).`),
+    );
   }
   const list = h("ol.coach-list.coach-marks");
   for (const d of shown) {
@@ -186,7 +211,11 @@ function summary(answer, frame) {
         d.mark ? h(`span.coach-mark.${d.mark}`, d.mark) : null,
         h(
           "span.coach-label",
-          namedSeats(frame, `Move ${d.move}: ${d.chosen_label} (${pct(d.after)}). Better: ${d.best_label} (${pct(d.before)}).`),
+          // the move's number replays the table as it was when you decided
+          ctx.replay
+            ? h("button.coach-goto", { onclick: () => ctx.replay(d.move - 1), title: "Show the table as it was at this decision" }, `Move ${d.move}`)
+            : `Move ${d.move}`,
+          namedSeats(frame, `: ${d.chosen_label} (${pct(d.after)}). Better: ${d.best_label} (${pct(d.before)}).`),
         ),
       ),
     );
