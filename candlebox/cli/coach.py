@@ -79,14 +79,16 @@ def review(
             data, seat, seconds, iterations=iterations, seed=state.seed, progress=progress
         )
     table = Table(title=f"Review of seat {seat} ({_budget(seconds, iterations)} per decision)")
-    for header in ("move", "chosen", "search's choice", "win before", "after", ""):
-        table.add_column(header)
+    # the moves in words (the labels a player saw), the chances as the search saw them
+    headers = ("move", "chosen", "the search's choice", "its chance", "the chosen's", "mark")
+    for header in headers:
+        table.add_column(header, overflow="fold")
     for d in result.decisions:
         style = {"blunder": "bold red", "mistake": "red", "inaccuracy": "yellow"}.get(d.mark, "")
         table.add_row(
             str(d.move),
-            escape(d.chosen),
-            "=" if d.best == d.chosen else escape(d.best),
+            escape(d.chosen_label),
+            "the same" if d.best == d.chosen else escape(d.best_label),
             f"{d.before:.0%}",
             f"{d.after:.0%}",
             f"[{style}]{d.mark}[/]" if d.mark else "",
@@ -96,7 +98,7 @@ def review(
         name: sum(1 for d in result.decisions if d.mark == name) for name, _ in analysis.MARKS
     }
     console.print(
-        f"{len(result.decisions)} decisions: "
+        f"{_count(len(result.decisions), 'decision')}: "
         + ", ".join(_count(count, name) for name, count in counts.items())
         + "."
     )
