@@ -91,3 +91,26 @@ def test_review_of_a_finished_game(pages: Pages, server: Any) -> None:
         page.set_viewport_size({"width": width, "height": height})
         page.locator(".coach-panel").scroll_into_view_if_needed()
         shot(page, f"coach-review-{name}")
+
+
+def test_a_phone_asks_for_a_hint_under_the_banner(pages: Pages, server: Any) -> None:
+    """On a phone the Coach panel is far below the table: a strip under the banner asks for a hint
+    and plays it. Elsewhere the panel beside the table does it, and the strip is not shown."""
+    created = create_game(server.base, "candle-quest", 2, bot="heuristic")
+    page = pages.new()
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.goto("/")
+    open_seat(page, created)
+    page.wait_for_selector(".coach-ask:not([disabled])")
+    assert not page.locator("#coach-strip").is_visible()
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.wait_for_selector(".coach-strip-ask")
+    strip = page.locator("#coach-strip").bounding_box()
+    assert strip is not None and strip["y"] < 844  # in the first screen, not a scroll away
+    page.click(".coach-strip-ask")
+    page.wait_for_selector(".coach-strip-label", timeout=30_000)
+    assert "Hint (" in page.inner_text(".coach-strip-label")
+    shot(page, "coach-strip-phone")
+    before = int(page.evaluate("document.body.dataset.move"))
+    page.locator("#coach-strip").get_by_role("button", name="Play").click()
+    page.wait_for_function(f"Number(document.body.dataset.move) > {before}")

@@ -38,6 +38,7 @@ const pct = (x) => `${Math.round(x * 100)}%`;
 export function render(ctx) {
   const box = panel();
   const { frame } = ctx;
+  renderStrip(ctx);
   if (ctx.replaying) {
     box.hidden = true;
     return;
@@ -91,6 +92,36 @@ export function render(ctx) {
     // and the best shows its tries too.
     box.append(list, h("p.note", `Chances of winning as the search sees them, from what you can see (${state.hint.iterations} tries in all). The best move is the one the search tried most; a chance from few tries is rough.`));
   }
+}
+
+// On a phone the Coach panel sits far below the table: a strip under the banner asks for a hint and
+// shows the search's choice with a Play button, in reach of the decision (a playtester scrolled a
+// screen and a half between the bid buttons and the Hint button). CSS shows it on narrow screens only.
+function renderStrip(ctx) {
+  const strip = document.getElementById("coach-strip");
+  if (!strip) return;
+  const { frame } = ctx;
+  clear(strip);
+  strip.hidden = ctx.replaying || frame.over || !frame.legal.length || !allowed(frame);
+  if (strip.hidden) return;
+  const tip = state.hint && state.move === frame.move ? state.hint : null;
+  const best = tip && tip.options.find((o) => o.action === tip.best);
+  if (!best) {
+    strip.append(
+      h("button.small.coach-strip-ask", { disabled: state.asking, onclick: () => ask(ctx) }, state.asking ? "Thinking…" : "Hint"),
+      h("span.coach-strip-note", "the coach's best move for you"),
+    );
+    return;
+  }
+  strip.append(
+    h("span.coach-strip-label", h("b", `Hint (${pct(best.win)}): `), namedSeats(frame, best.label)),
+    h("button.small", { onclick: () => ctx.act(best.action), title: "Play this" }, "Play"),
+    h(
+      "button.small.subtle",
+      { onclick: () => panel().scrollIntoView({ behavior: "smooth", block: "start" }), title: "Every move the coach weighed" },
+      "More",
+    ),
+  );
 }
 
 async function ask(ctx) {
