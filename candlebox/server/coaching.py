@@ -64,6 +64,7 @@ def hints_allowed(live: LiveGame, seat: int) -> bool:
 @dataclass
 class _Job:
     total: int
+    stood_in: int = 0  # the seat's decisions a bot made for its player (not reviewed)
     done: int = 0
     decisions: list[Any] = field(default_factory=list)
 
@@ -156,10 +157,12 @@ class Coach:
         if not self.queued and len(self.jobs) >= MAX_REVIEWS:
             raise Rejected("busy", "the server is reviewing other games; try again shortly", 429)
         saved = live.state.to_json()
-        numbers = await asyncio.to_thread(analysis.decisions_of, saved, seat)
+        numbers, stood_in = await asyncio.to_thread(
+            reviewing.players_decisions, self.registry.storage, saved, game_id, seat
+        )
         if self.queued:
             return await self._queue(game_id, seat, len(numbers))
-        job = self.jobs[key] = _Job(len(numbers))
+        job = self.jobs[key] = _Job(len(numbers), stood_in=stood_in)
         asyncio.get_running_loop().create_task(self._run(live, seat, saved, numbers, job))
         log.info("reviewing seat %d of game %s: %d decisions", seat, game_id, len(numbers))
         return await self.review(game_id, seat)
@@ -176,7 +179,12 @@ class Coach:
                 )
                 job.decisions.append(decision)
                 job.done += 1
-            result = {"game": live.record.game, "seat": seat, "decisions": job.decisions}
+            result = {
+                "game": live.record.game,
+                "seat": seat,
+                "decisions": job.decisions,
+                "stood_in": job.stood_in,  # decisions a bot made for the player: left out
+            }
             text = json.dumps(result)
             await self.registry.writer.run(
                 lambda conn: conn.execute(

@@ -149,6 +149,19 @@ def progress(storage: Storage, game_id: str, seat: int, now: float) -> Progress 
     return Progress(len(json.loads(row.decisions)), row.total, row.lease_until > now)
 
 
+def players_decisions(
+    storage: Storage, saved: dict[str, Any], game_id: str, seat: int
+) -> tuple[list[int], int]:
+    """The move numbers of ``seat``'s decisions with a choice that its player made (not a bot that
+    stood in for them), and how many the bot made: what a review of the seat covers."""
+    numbers = analysis.decisions_of(saved, seat)
+    with storage.engine.connect() as conn:
+        spans = Storage.stand_in_spans(conn, game_id, seat)
+    # move number m is made with m - 1 moves behind it
+    own = [m for m in numbers if not any(f <= m - 1 and (u is None or m - 1 < u) for f, u in spans)]
+    return own, len(numbers) - len(own)
+
+
 # ---------------------------------------------------------------------------- the worker's side
 def review_one(saved: dict[str, Any], seat: int, number: int, seconds: float) -> dict[str, Any]:
     """One decision reviewed (plain data in and out)."""
@@ -187,7 +200,10 @@ class Reviewer:
     async def _run(self, job: Job) -> None:
         live = await self.games.any_game(job.game_id)
         saved = live.state.to_json()
-        numbers = await asyncio.to_thread(analysis.decisions_of, saved, job.seat)
+        storage = self.games.storage
+        numbers, stood_in = await asyncio.to_thread(
+            players_decisions, storage, saved, job.game_id, job.seat
+        )
         decisions = list(job.decisions)
         for number in numbers[len(decisions) :]:
             decision = await asyncio.to_thread(review_one, saved, job.seat, number, job.seconds)
@@ -203,7 +219,12 @@ class Reviewer:
             if not await self.games.writer.run(op):
                 log.warning("lost the review of game %s to another worker", job.game_id)
                 return
-        result = {"game": live.record.game, "seat": job.seat, "decisions": decisions}
+        result = {
+            "game": live.record.game,
+            "seat": job.seat,
+            "decisions": decisions,
+            "stood_in": stood_in,
+        }
         done = partial(
             finish,
             game_id=job.game_id,

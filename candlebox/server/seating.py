@@ -87,10 +87,15 @@ class Seating:
                 raise Rejected("bad-bot", str(exc)) from None
             owes = self.settings.bots == "workers"
 
+            played = record.token_hash is not None  # a player's seat: the bot stands in for them
+            moves = live.moves
+
             def op(conn: SqlConnection) -> None:
                 Storage.update_seat(
                     conn, live.id, seat, kind="bot", bot=name, params=params, invite_hash=None
                 )
+                if played:
+                    Storage.stand_in(conn, live.id, seat, moves)
                 if owes:
                     Storage.owe_bot_turn(conn, live.id, live.moves)
                 Storage.notify(conn, live.id, "seats")
@@ -118,11 +123,14 @@ class Seating:
             record = live.seat(seat)
             if record.kind != "bot" or record.token_hash is None:
                 raise Rejected("not-yours", "only a seat you held can be taken back", 409)
-            await self.games.writer.run(
-                lambda conn: _told(
-                    conn, live.id, Storage.update_seat(conn, live.id, seat, kind="human")
-                )
-            )
+            moves = live.moves
+
+            def op(conn: SqlConnection) -> None:
+                Storage.update_seat(conn, live.id, seat, kind="human")
+                Storage.stand_in_ends(conn, live.id, seat, moves)
+                _told(conn, live.id)
+
+            await self.games.writer.run(op)
             record.kind = "human"
             task = live.bot_tasks.pop(seat, None)
             if task is not None:

@@ -305,6 +305,20 @@ reviews = Table(
     PrimaryKeyConstraint("game_id", "seat", name="reviews_game_seat"),
 )
 
+# The spans of moves in which a bot played a seat for its player ("Let a bot play for me", or another
+# player's hand-over of an absent one): a review of the seat leaves those decisions out, so nobody is
+# told a bot's moves were their mistakes. ``from_move``: the moves made when the bot took the seat;
+# ``until_move``: when its player took it back (NULL: never).
+stand_ins = Table(
+    "stand_ins",
+    metadata,
+    Column("game_id", String(32), ForeignKey("games.id"), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("from_move", Integer, nullable=False),
+    Column("until_move", Integer, nullable=True),
+    PrimaryKeyConstraint("game_id", "seat", "from_move", name="stand_ins_key"),
+)
+
 # Reviews computed by bot workers (``bots = "workers"``; candlebox/server/reviewing.py): one row per
 # review asked for and not yet stored, claimed like a bot turn (a lease); the decisions reviewed so
 # far are kept in the row, so any web process can report the progress and a worker that dies
@@ -601,6 +615,36 @@ class Storage:
         conn.execute(
             update(seats).where(seats.c.game_id == game_id, seats.c.seat == seat).values(**values)
         )
+
+    @staticmethod
+    def stand_in(conn: Connection, game_id: str, seat: int, moves: int) -> None:
+        """A bot plays ``seat`` for its player from now (``moves`` made so far)."""
+        conn.execute(
+            insert(stand_ins).values(game_id=game_id, seat=seat, from_move=moves, until_move=None)
+        )
+
+    @staticmethod
+    def stand_in_ends(conn: Connection, game_id: str, seat: int, moves: int) -> None:
+        """The seat's player takes it back from the bot (``moves`` made so far)."""
+        conn.execute(
+            update(stand_ins)
+            .where(
+                stand_ins.c.game_id == game_id,
+                stand_ins.c.seat == seat,
+                stand_ins.c.until_move.is_(None),
+            )
+            .values(until_move=moves)
+        )
+
+    @staticmethod
+    def stand_in_spans(conn: Connection, game_id: str, seat: int) -> list[tuple[int, int | None]]:
+        """The spans of moves in which a bot played ``seat`` for its player: (from, until or None)."""
+        rows = conn.execute(
+            select(stand_ins.c.from_move, stand_ins.c.until_move)
+            .where(stand_ins.c.game_id == game_id, stand_ins.c.seat == seat)
+            .order_by(stand_ins.c.from_move)
+        )
+        return [(int(row.from_move), row.until_move) for row in rows]
 
     @staticmethod
     def claim_seat(conn: Connection, game_id: str, seat: int, name: str, token_hash: str) -> bool:

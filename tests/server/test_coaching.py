@@ -121,8 +121,82 @@ def test_databases_made_before_coaching_gain_its_tables(sqlite_url: str) -> None
     with storage.engine.begin() as conn:
         conn.execute(text("DROP TABLE reviews"))
         conn.execute(text("DROP TABLE coaching"))
+        conn.execute(text("DROP TABLE stand_ins"))
     storage.close()
     storage = Storage(sqlite_url)
     names = set(inspect(storage.engine).get_table_names())
     storage.close()
-    assert {"coaching", "reviews"} <= names
+    assert {"coaching", "reviews", "stand_ins"} <= names
+
+
+def test_a_review_leaves_out_the_decisions_a_bot_made_for_the_player(sqlite_url: str) -> None:
+    """A playtester let a bot finish the game for them, and the review blamed them for its moves:
+    the decisions made while a bot stood in for the seat are left out, and counted."""
+    with make_client(sqlite_url, review_seconds=0.02) as client:
+        game_id, tokens = all_human(client, 2, options={"max_turns": 6})
+        rng = random.Random(5)
+        handed_at = play_random(client, game_id, tokens, rng, 8)
+        assert not state(client, game_id)["over"]
+        own = client.post(
+            f"/api/games/{game_id}/seats/0/bot", json={"bot": "random"}, headers=auth(tokens[0])
+        )
+        assert own.status_code == 200, own.text
+        for _ in range(2000):  # seat 1 plays on; the bot plays seat 0
+            frame = state(client, game_id, tokens[1])
+            if frame["over"]:
+                break
+            if frame["legal"]:
+                body = {"action": rng.choice(frame["legal"]), "expect": frame["move"]}
+                client.post(f"/api/games/{game_id}/moves", json=body, headers=auth(tokens[1]))
+            else:
+                time.sleep(0.01)
+        assert state(client, game_id)["over"]
+        saved = client.get(f"/api/games/{game_id}/saved").json()
+        every = analysis.decisions_of(saved, 0)
+        assert any(m - 1 >= handed_at for m in every)  # the bot had decisions with a choice
+        assert client.post(f"/api/games/{game_id}/review", json={"seat": 0}).status_code == 202
+        answer: dict[str, Any] = {}
+        for _ in range(600):
+            answer = client.get(f"/api/games/{game_id}/review?seat=0").json()
+            if answer["status"] == "done":
+                break
+            time.sleep(0.05)
+        review = answer["review"]
+        moves = [d["move"] for d in review["decisions"]]
+        assert moves == [m for m in every if m - 1 < handed_at]
+        assert review["stood_in"] == len(every) - len(moves) > 0
+
+
+def test_a_seat_taken_back_from_its_bot_is_reviewed_again_from_then(sqlite_url: str) -> None:
+    with make_client(sqlite_url, review_seconds=0.02) as client:
+        game_id, tokens = all_human(client, 2, options={"max_turns": 6})
+        rng = random.Random(7)
+        handed_at = play_random(client, game_id, tokens, rng, 4)
+        url = f"/api/games/{game_id}/seats/0"
+        assert client.post(f"{url}/bot", json={"bot": "random"}, headers=auth(tokens[0])).is_success
+        for _ in range(2000):  # seat 1 plays six moves on, the bot plays seat 0 meanwhile
+            frame = state(client, game_id, tokens[1])
+            if frame["over"] or frame["move"] >= handed_at + 6:
+                break
+            if frame["legal"]:
+                body = {"action": rng.choice(frame["legal"]), "expect": frame["move"]}
+                client.post(f"/api/games/{game_id}/moves", json=body, headers=auth(tokens[1]))
+            else:
+                time.sleep(0.01)
+        assert not state(client, game_id)["over"]
+        assert client.post(f"{url}/human", headers=auth(tokens[0])).is_success
+        taken_back_at = state(client, game_id)["move"]
+        play_random(client, game_id, tokens, rng, 500)
+        saved = client.get(f"/api/games/{game_id}/saved").json()
+        every = analysis.decisions_of(saved, 0)
+        assert client.post(f"/api/games/{game_id}/review", json={"seat": 0}).status_code == 202
+        answer: dict[str, Any] = {}
+        for _ in range(600):
+            answer = client.get(f"/api/games/{game_id}/review?seat=0").json()
+            if answer["status"] == "done":
+                break
+            time.sleep(0.05)
+        assert any(handed_at <= m - 1 < taken_back_at for m in every)  # the bot's, with a choice
+        moves = [d["move"] for d in answer["review"]["decisions"]]
+        assert moves == [m for m in every if not handed_at <= m - 1 < taken_back_at]
+        assert any(m - 1 >= taken_back_at for m in moves)  # its player's own again

@@ -221,6 +221,10 @@ function summary(answer, frame, ctx) {
       `${decisions.length} ${decisions.length === 1 ? "decision" : "decisions"} · ${agreed} as the search would · ${counts.join(", ")}`,
     ),
   );
+  const stoodIn = answer.review.stood_in || 0;
+  if (stoodIn) {
+    out.append(h("p.note", `${stoodIn} ${stoodIn === 1 ? "decision" : "decisions"} made by a bot playing for you ${stoodIn === 1 ? "is" : "are"} left out.`));
+  }
   // the costliest decisions, as the server chose them (analysis.worst: the marked ones, or, where the
   // game slipped away by small losses none big enough to mark, those that cost anything)
   const byMove = new Map(decisions.map((d) => [d.move, d]));
