@@ -22,7 +22,7 @@ from candlebox.cli.errors import CliError, user_errors
 from candlebox.engine import State
 from candlebox.engine.howto import how_to_play
 
-DEFAULT_BOTS = "heuristic"  # the rivals of ``play`` unless --bots (or --learn's easy bot) says
+DEFAULT_BOTS = "medium"  # the level of ``play``'s rivals unless --bots (or --learn's easy bot) says
 
 app = typer.Typer(
     name="candlebox",
