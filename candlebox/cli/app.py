@@ -368,8 +368,20 @@ def replay(
 # ----------------------------------------------------------------------------- review
 @app.command()
 def review(
-    file: Annotated[Path, typer.Argument(help="A game saved by candlebox play.")],
-    seat: Annotated[int, typer.Option("--seat", "-s", help="The seat whose decisions to review.")],
+    file: Annotated[
+        Path,
+        typer.Argument(
+            help="A game saved by candlebox play, or downloaded from a finished game's page."
+        ),
+    ],
+    seat: Annotated[
+        int,
+        typer.Option(
+            "--seat",
+            "-s",
+            help="The seat whose decisions to review (0 is the first, as in candlebox play).",
+        ),
+    ],
     seconds: Annotated[
         float, typer.Option(min=0.01, max=60, help="Search time per decision.")
     ] = 1.0,
