@@ -146,17 +146,25 @@ def test_the_call_prompt_says_what_calling_risks() -> None:
 
 
 def test_an_orientation_label_says_which_card_is_turned_how() -> None:
+    """Each card's half on top, in hand order: no card has one half twice, so that names the way
+    each card is turned, and every option's label differs from the others'."""
     state = candlebox.new_game("sixteen-candies", players=2, seed=2)
     seat = state.to_act[0]
     hand = state.view(seat)["seats"][seat]["hand"]
+    words = components("sixteen-candies")
+    assert all(len(set(code.split("-"))) == 2 for code in words if "-" in code)
+    labels = set()
     for action in state.legal_actions(seat):
         said = state.label(seat, action)
+        labels.add(said)
         halves = action.split()[1:]
-        for card, half in zip(hand, halves, strict=True):
-            code = card["card"] if isinstance(card, dict) else card
-            if code != "W":
-                name = components("sixteen-candies")[half]["name"]
-                assert f"({code}) with {name} on top" in said, said
+        tops = [
+            "the Wild card" if (card["card"] if isinstance(card, dict) else card) == "W"
+            else words[half]["name"]
+            for card, half in zip(hand, halves, strict=True)
+        ]  # fmt: skip
+        assert f"Hold {', '.join(tops[:-1])} and {tops[-1]} on top (penalty " in said, said
+    assert len(labels) == len(state.legal_actions(seat))
 
 
 def test_taking_a_tactic_says_what_the_tactic_does() -> None:

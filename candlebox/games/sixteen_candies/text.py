@@ -118,14 +118,15 @@ def card(code: str) -> str:
 
 
 def orientation(hand: list[int], halves: list[str]) -> str:
-    """Which card is turned how: each card of the hand (in hand order) with the half it shows."""
-    parts: list[str] = []
-    for t, half in zip(hand, halves, strict=True):
-        if t == WILD:
-            parts.append("the Wild card (either way up)")
-        else:
-            parts.append(f"{card(CODE[t])} with {_name(half)} on top")
-    return ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0]
+    """Which half of each card of the hand (in hand order) is on top: "4 Gummy Bears, 6 Chocolate
+    and the Wild card on top". The top halves say it all: no card has one half twice, so the half
+    on top names the card's way up, and the hand names the cards (naming them too made each option
+    forty words long, alike but for one, and a phone's hint strip showed only the first card)."""
+    parts = [
+        "the Wild card" if t == WILD else _name(half) for t, half in zip(hand, halves, strict=True)
+    ]
+    listed = ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0]
+    return f"{listed} on top"
 
 
 def label(state: State, seat: int, action: str) -> str:
