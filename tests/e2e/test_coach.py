@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import pytest
+
 from tests.e2e.conftest import Pages, create_game, httpx, open_seat, shot
 
 SIZES = {"phone": (390, 844), "laptop": (1280, 800), "large": (1920, 1080)}
@@ -80,23 +82,35 @@ def test_review_of_a_finished_game(pages: Pages, server: Any) -> None:
     assert page.locator(".coach-trend-line polyline").count() == (
         len(answer["review"]["decisions"]) > 1
     )
-    if listed:  # a listed decision's number replays the table as it was when it was decided
+    if listed:  # a listed decision's button replays the table as it was when it was decided
+        page.set_viewport_size({"width": 390, "height": 844})  # the review far below the table
+        page.locator(".coach-marks .coach-goto").first.scroll_into_view_if_needed()
         page.locator(".coach-marks .coach-goto").first.click()
         page.wait_for_function(
             f"document.querySelector('#banner').innerText.includes('move {listed[0] - 1} of')"
         )
-        page.locator(".coach-panel").scroll_into_view_if_needed()
-        shot(page, "coach-review-replay-laptop")
+        # and brought into view: a phone's player saw nothing change
+        page.wait_for_function(
+            "Math.abs(document.querySelector('.table-area').getBoundingClientRect().top) < 40"
+        )
+        shot(page, "coach-review-replay-phone")
     for name, (width, height) in SIZES.items():
         page.set_viewport_size({"width": width, "height": height})
         page.locator(".coach-panel").scroll_into_view_if_needed()
         shot(page, f"coach-review-{name}")
 
 
-def test_a_phone_asks_for_a_hint_under_the_banner(pages: Pages, server: Any) -> None:
+@pytest.mark.parametrize(
+    ("game", "variant"),
+    [("candle-quest", None), ("sixteen-candies", None), ("candelabria", None)],
+)
+def test_a_phone_asks_for_a_hint_under_the_banner(
+    pages: Pages, server: Any, game: str, variant: str | None
+) -> None:
     """On a phone the Coach panel is far below the table: a strip under the banner asks for a hint
-    and plays it. Elsewhere the panel beside the table does it, and the strip is not shown."""
-    created = create_game(server.base, "candle-quest", 2, bot="heuristic")
+    and plays it, in two lines at most (16 Candies' orientations run to seven, and pushed the
+    piles under the pinned hand). Elsewhere the panel beside the table does it."""
+    created = create_game(server.base, game, 2, variant, bot="heuristic")
     page = pages.new()
     page.set_viewport_size({"width": 1280, "height": 800})
     page.goto("/")
@@ -110,7 +124,13 @@ def test_a_phone_asks_for_a_hint_under_the_banner(pages: Pages, server: Any) -> 
     page.click(".coach-strip-ask")
     page.wait_for_selector(".coach-strip-label", timeout=30_000)
     assert "Hint (" in page.inner_text(".coach-strip-label")
-    shot(page, "coach-strip-phone")
+    line = float(
+        page.evaluate(
+            "parseFloat(getComputedStyle(document.querySelector('.coach-strip-label')).lineHeight)"
+        )
+    )
+    assert page.locator(".coach-strip-label").bounding_box()["height"] <= 2 * line + 2  # type: ignore[index]
+    shot(page, f"coach-strip-{game}-phone")
     before = int(page.evaluate("document.body.dataset.move"))
     page.locator("#coach-strip").get_by_role("button", name="Play").click()
     page.wait_for_function(f"Number(document.body.dataset.move) > {before}")

@@ -169,14 +169,14 @@ def test_a_review_leaves_out_the_decisions_a_bot_made_for_the_player(sqlite_url:
 
 def test_a_seat_taken_back_from_its_bot_is_reviewed_again_from_then(sqlite_url: str) -> None:
     with make_client(sqlite_url, review_seconds=0.02) as client:
-        game_id, tokens = all_human(client, 2, options={"max_turns": 6})
+        game_id, tokens = all_human(client, 2, options={"max_turns": 12})
         rng = random.Random(7)
         handed_at = play_random(client, game_id, tokens, rng, 4)
         url = f"/api/games/{game_id}/seats/0"
         assert client.post(f"{url}/bot", json={"bot": "random"}, headers=auth(tokens[0])).is_success
-        for _ in range(2000):  # seat 1 plays six moves on, the bot plays seat 0 meanwhile
+        for _ in range(4000):  # seat 1 plays on, the bot plays seat 0 meanwhile
             frame = state(client, game_id, tokens[1])
-            if frame["over"] or frame["move"] >= handed_at + 6:
+            if frame["over"] or frame["move"] >= handed_at + 16:
                 break
             if frame["legal"]:
                 body = {"action": rng.choice(frame["legal"]), "expect": frame["move"]}

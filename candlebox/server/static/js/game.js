@@ -263,7 +263,13 @@ function renderAll(full, added) {
   if (!page.replay) renderLog(full ? page.log : added, full);
   renderReplayBar();
   // the coach panel: hints and the post-game review (js/hint.js)
-  coach.render({ gameId, token: page.token, frame, act, replaying: Boolean(page.replay), replay: (at) => replayTo(at) });
+  // a review's "See the table then": the replay, brought into view (on a phone the review is a
+  // screen or two below the table)
+  const replay = (at) => {
+    replayTo(at);
+    document.querySelector(".table-area").scrollIntoView({ behavior: "smooth", block: "start" });
+  };
+  coach.render({ gameId, token: page.token, frame, act, replaying: Boolean(page.replay), replay });
   renderEnd();
 }
 

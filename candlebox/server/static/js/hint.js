@@ -102,19 +102,28 @@ function renderStrip(ctx) {
   if (!strip) return;
   const { frame } = ctx;
   clear(strip);
-  strip.hidden = ctx.replaying || frame.over || !frame.legal.length || !allowed(frame);
+  // kept in place between your turns too (the button waits), so the table does not jump each turn
+  strip.hidden = ctx.replaying || frame.over || !allowed(frame);
   if (strip.hidden) return;
-  const tip = state.hint && state.move === frame.move ? state.hint : null;
+  const yourTurn = frame.legal.length > 0;
+  const tip = yourTurn && state.hint && state.move === frame.move ? state.hint : null;
   const best = tip && tip.options.find((o) => o.action === tip.best);
   if (!best) {
     strip.append(
-      h("button.small.coach-strip-ask", { disabled: state.asking, onclick: () => ask(ctx) }, state.asking ? "Thinking…" : "Hint"),
-      h("span.coach-strip-note", "the coach's best move for you"),
+      h(
+        "button.small.coach-strip-ask",
+        { disabled: state.asking || !yourTurn, onclick: () => ask(ctx) },
+        state.asking ? "Thinking…" : "Hint",
+      ),
+      h("span.coach-strip-note", yourTurn ? "the coach's best move for you" : "the coach helps on your turn"),
     );
     return;
   }
+  const said = namedSeats(frame, best.label);
   strip.append(
-    h("span.coach-strip-label", h("b", `Hint (${pct(best.win)}): `), namedSeats(frame, best.label)),
+    // two lines at most (a 16 Candies hand's orientation runs to seven): the whole of it in its
+    // title and under More
+    h("span.coach-strip-label", { title: said }, h("b", `Hint (${pct(best.win)}): `), said),
     h("button.small", { onclick: () => ctx.act(best.action), title: "Play this" }, "Play"),
     h(
       "button.small.subtle",
@@ -189,13 +198,17 @@ function renderReview(box, ctx) {
 // marked decisions as dots: where the game turned, at a glance. Numbers only, written here.
 function trendLine(decisions) {
   const width = 300;
-  const height = 54;
-  const pad = 5;
+  const height = 90;
+  const pad = 7;
   const x = (i) => pad + (decisions.length > 1 ? (i * (width - 2 * pad)) / (decisions.length - 1) : (width - 2 * pad) / 2);
   const y = (p) => pad + (1 - p) * (height - 2 * pad);
   const points = decisions.map((d, i) => `${x(i).toFixed(1)},${y(d.before).toFixed(1)}`).join(" ");
   const dots = decisions
-    .map((d, i) => (d.mark ? `<circle class="${d.mark}" cx="${x(i).toFixed(1)}" cy="${y(d.before).toFixed(1)}" r="3.5"/>` : ""))
+    .map((d, i) =>
+      d.mark
+        ? `<circle class="${d.mark}" cx="${x(i).toFixed(1)}" cy="${y(d.before).toFixed(1)}" r="6"><title>Move ${Number(d.move)}: ${d.mark}</title></circle>`
+        : "",
+    )
     .join("");
   const first = decisions[0].before;
   const last = decisions[decisions.length - 1].before;
@@ -218,7 +231,7 @@ function summary(answer, frame, ctx) {
     "div",
     h(
       "p.coach-score",
-      `${decisions.length} ${decisions.length === 1 ? "decision" : "decisions"} · ${agreed} as the search would · ${counts.join(", ")}`,
+      `${decisions.length} ${decisions.length === 1 ? "decision" : "decisions"} · ${agreed} played as the search would · ${counts.join(", ")}`,
     ),
   );
   const stoodIn = answer.review.stood_in || 0;
@@ -246,11 +259,15 @@ function summary(answer, frame, ctx) {
         d.mark ? h(`span.coach-mark.${d.mark}`, d.mark) : null,
         h(
           "span.coach-label",
-          // the move's number replays the table as it was when you decided
+          namedSeats(frame, `Move ${d.move}: ${d.chosen_label} (${pct(d.after)}). Better: ${d.best_label} (${pct(d.before)}). `),
+          // the table as it was when you decided: the replay after the moves before it
           ctx.replay
-            ? h("button.coach-goto", { onclick: () => ctx.replay(d.move - 1), title: "Show the table as it was at this decision" }, `Move ${d.move}`)
-            : `Move ${d.move}`,
-          namedSeats(frame, `: ${d.chosen_label} (${pct(d.after)}). Better: ${d.best_label} (${pct(d.before)}).`),
+            ? h(
+                "button.coach-goto",
+                { onclick: () => ctx.replay(d.move - 1), title: `The replay after move ${d.move - 1}, when you chose move ${d.move}` },
+                "See the table then",
+              )
+            : null,
         ),
       ),
     );
