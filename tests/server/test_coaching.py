@@ -129,6 +129,34 @@ def test_databases_made_before_coaching_gain_its_tables(sqlite_url: str) -> None
     assert {"coaching", "reviews", "stand_ins"} <= names
 
 
+def _seat_one_plays_on(
+    client: Any, game_id: str, token: str, rng: random.Random, until: int | None = None
+) -> None:
+    """Seat 1 plays random moves while a bot plays seat 0: to the end, or to move ``until``."""
+    for _ in range(4000):
+        frame = state(client, game_id, token)
+        if frame["over"] or (until is not None and frame["move"] >= until):
+            return
+        if frame["legal"]:
+            body = {"action": rng.choice(frame["legal"]), "expect": frame["move"]}
+            client.post(f"/api/games/{game_id}/moves", json=body, headers=auth(token))
+        else:
+            time.sleep(0.01)
+
+
+def _review_of_seat_0(client: Any, game_id: str) -> tuple[list[int], dict[str, Any]]:
+    """Every decision of seat 0 with a choice (its move numbers), and its finished review."""
+    every = analysis.decisions_of(client.get(f"/api/games/{game_id}/saved").json(), 0)
+    assert client.post(f"/api/games/{game_id}/review", json={"seat": 0}).status_code == 202
+    answer: dict[str, Any] = {}
+    for _ in range(600):
+        answer = client.get(f"/api/games/{game_id}/review?seat=0").json()
+        if answer["status"] == "done":
+            break
+        time.sleep(0.05)
+    return every, answer["review"]
+
+
 def test_a_review_leaves_out_the_decisions_a_bot_made_for_the_player(sqlite_url: str) -> None:
     """A playtester let a bot finish the game for them, and the review blamed them for its moves:
     the decisions made while a bot stood in for the seat are left out, and counted."""
@@ -141,27 +169,10 @@ def test_a_review_leaves_out_the_decisions_a_bot_made_for_the_player(sqlite_url:
             f"/api/games/{game_id}/seats/0/bot", json={"bot": "random"}, headers=auth(tokens[0])
         )
         assert own.status_code == 200, own.text
-        for _ in range(2000):  # seat 1 plays on; the bot plays seat 0
-            frame = state(client, game_id, tokens[1])
-            if frame["over"]:
-                break
-            if frame["legal"]:
-                body = {"action": rng.choice(frame["legal"]), "expect": frame["move"]}
-                client.post(f"/api/games/{game_id}/moves", json=body, headers=auth(tokens[1]))
-            else:
-                time.sleep(0.01)
+        _seat_one_plays_on(client, game_id, tokens[1], rng)
         assert state(client, game_id)["over"]
-        saved = client.get(f"/api/games/{game_id}/saved").json()
-        every = analysis.decisions_of(saved, 0)
+        every, review = _review_of_seat_0(client, game_id)
         assert any(m - 1 >= handed_at for m in every)  # the bot had decisions with a choice
-        assert client.post(f"/api/games/{game_id}/review", json={"seat": 0}).status_code == 202
-        answer: dict[str, Any] = {}
-        for _ in range(600):
-            answer = client.get(f"/api/games/{game_id}/review?seat=0").json()
-            if answer["status"] == "done":
-                break
-            time.sleep(0.05)
-        review = answer["review"]
         moves = [d["move"] for d in review["decisions"]]
         assert moves == [m for m in every if m - 1 < handed_at]
         assert review["stood_in"] == len(every) - len(moves) > 0
@@ -174,29 +185,13 @@ def test_a_seat_taken_back_from_its_bot_is_reviewed_again_from_then(sqlite_url: 
         handed_at = play_random(client, game_id, tokens, rng, 4)
         url = f"/api/games/{game_id}/seats/0"
         assert client.post(f"{url}/bot", json={"bot": "random"}, headers=auth(tokens[0])).is_success
-        for _ in range(4000):  # seat 1 plays on, the bot plays seat 0 meanwhile
-            frame = state(client, game_id, tokens[1])
-            if frame["over"] or frame["move"] >= handed_at + 16:
-                break
-            if frame["legal"]:
-                body = {"action": rng.choice(frame["legal"]), "expect": frame["move"]}
-                client.post(f"/api/games/{game_id}/moves", json=body, headers=auth(tokens[1]))
-            else:
-                time.sleep(0.01)
+        _seat_one_plays_on(client, game_id, tokens[1], rng, until=handed_at + 16)
         assert not state(client, game_id)["over"]
         assert client.post(f"{url}/human", headers=auth(tokens[0])).is_success
         taken_back_at = state(client, game_id)["move"]
         play_random(client, game_id, tokens, rng, 500)
-        saved = client.get(f"/api/games/{game_id}/saved").json()
-        every = analysis.decisions_of(saved, 0)
-        assert client.post(f"/api/games/{game_id}/review", json={"seat": 0}).status_code == 202
-        answer: dict[str, Any] = {}
-        for _ in range(600):
-            answer = client.get(f"/api/games/{game_id}/review?seat=0").json()
-            if answer["status"] == "done":
-                break
-            time.sleep(0.05)
+        every, review = _review_of_seat_0(client, game_id)
         assert any(handed_at <= m - 1 < taken_back_at for m in every)  # the bot's, with a choice
-        moves = [d["move"] for d in answer["review"]["decisions"]]
+        moves = [d["move"] for d in review["decisions"]]
         assert moves == [m for m in every if not handed_at <= m - 1 < taken_back_at]
         assert any(m - 1 >= taken_back_at for m in moves)  # its player's own again
