@@ -196,16 +196,18 @@ function renderReview(box, ctx) {
 
 // The chance of winning at each decision as a line (the search's estimate with its best move), the
 // marked decisions as dots: where the game turned, at a glance. Numbers only, written here.
+const MARKS = ["blunder", "mistake", "inaccuracy"];
+
 function trendLine(decisions) {
   const width = 300;
   const height = 90;
   const pad = 7;
   const x = (i) => pad + (decisions.length > 1 ? (i * (width - 2 * pad)) / (decisions.length - 1) : (width - 2 * pad) / 2);
-  const y = (p) => pad + (1 - p) * (height - 2 * pad);
+  const y = (p) => pad + (1 - Math.min(1, Math.max(0, Number(p) || 0))) * (height - 2 * pad);
   const points = decisions.map((d, i) => `${x(i).toFixed(1)},${y(d.before).toFixed(1)}`).join(" ");
   const dots = decisions
     .map((d, i) =>
-      d.mark
+      MARKS.includes(d.mark) // markup from our own words only: never a string from the data
         ? `<circle class="${d.mark}" cx="${x(i).toFixed(1)}" cy="${y(d.before).toFixed(1)}" r="6"><title>Move ${Number(d.move)}: ${d.mark}</title></circle>`
         : "",
     )
