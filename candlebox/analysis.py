@@ -124,7 +124,7 @@ def margin(best: Option, chosen: Option | None) -> float:
     a quarter's variance, ``p(1 − p)``). A move the search barely tried has a wide margin: a
     review of it by another search (a hint's, a second review's) may see it the other way round,
     so it is not called a mistake on so little."""
-    if chosen is None or chosen.visits == 0:
+    if chosen is None or chosen.visits == 0 or best.visits == 0:
         return 1.0
     spread = sum(max(o.win * (1 - o.win), 1 / (4 * o.visits)) / o.visits for o in (best, chosen))
     return round(2 * math.sqrt(spread), 4)
