@@ -116,22 +116,26 @@ def test_a_refused_move_shows_the_engines_explanation(pages: Any, server: Any) -
     page = pages.new()
     created = learn_game(server.base, "candle-quest")
     open_learning(page, created)
-    for _ in range(20):  # flip until a candle waits to be bought, sold or auctioned
+    # Flip until a candle waits to be bought, sold or auctioned, then type an amount past what the
+    # player owns (submitted as a browser without number checks would): the server refuses it and
+    # the page shows the engine's reason under the banner. The look for the amount box and the
+    # submit are one step: the page may redraw the actions between two of the test's calls.
+    submit_99 = """() => {
+        const input = document.querySelector('#actions input[aria-label="auction amount"]');
+        if (!input) return false;
+        input.value = '99';
+        input.form.dispatchEvent(new Event('submit', { cancelable: true }));
+        return true;
+    }"""
+    for _ in range(40):
         page.wait_for_function(OPTIONS_NOW)
-        if page.locator('#actions form.action-number input[aria-label="auction amount"]').count():
+        if page.evaluate(submit_99):
             break
         move = page.get_attribute("body", "data-move")
         page.locator(f'.learn-options[data-move="{move}"] li button').first.click()
         page.wait_for_function("m => document.body.dataset.move !== m", arg=move)
-    # an amount typed past what the player owns (submitted as a browser without number checks
-    # would): the server refuses it and the page shows the engine's reason under the banner
-    page.evaluate(
-        """() => {
-        const input = document.querySelector('#actions input[aria-label="auction amount"]');
-        input.value = '99';
-        input.form.dispatchEvent(new Event('submit', { cancelable: true }));
-    }"""
-    )
+    else:
+        pytest.fail("no auction decision came in 40 moves")
     refused = page.locator("#rule-bar .refusal")
     refused.wait_for()
     text = refused.inner_text()
