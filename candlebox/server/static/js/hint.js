@@ -224,7 +224,7 @@ function trendLine(decisions) {
 
 function summary(answer, frame, ctx) {
   const decisions = answer.review.decisions;
-  const counts = ["blunder", "mistake", "inaccuracy"].map((mark) => {
+  const counts = MARKS.map((mark) => {
     const n = decisions.filter((d) => d.mark === mark).length;
     return `${n} ${n === 1 ? mark : mark === "inaccuracy" ? "inaccuracies" : mark + "s"}`;
   });
