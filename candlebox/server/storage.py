@@ -18,6 +18,7 @@ import contextlib
 import json
 import os
 import queue
+import sqlite3
 import threading
 import time
 from collections.abc import Callable
@@ -229,11 +230,26 @@ def database_url(text: str) -> str:
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor = dbapi_connection.cursor()
-    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA busy_timeout=10000")
+    _wal(cursor)
     cursor.execute("PRAGMA synchronous=FULL")  # a commit survives a crash of the machine too
     cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute("PRAGMA busy_timeout=10000")
     cursor.close()
+
+
+def _wal(cursor: Any) -> None:
+    """Put the file in WAL mode (kept in the file: once done, later connections only read it).
+    Switching needs the file to itself, and SQLite refuses at once, without waiting, when another
+    connection is creating the tables of a fresh file (processes starting together): try again."""
+    for attempt in range(100):
+        try:
+            if cursor.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+                cursor.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or attempt == 99:
+                raise
+            time.sleep(0.05)
 
 
 def _private_file(path: Path) -> None:
