@@ -56,9 +56,10 @@ class RateLimiter:
         self.buckets: dict[str, Bucket] = {}
         self.pruned = time.monotonic()
 
-    def wait(self, client: str) -> float:
-        """0 when ``client`` may go ahead now (and its request is counted); otherwise how many
-        seconds until it may."""
+    def wait(self, client: str, cost: float = 1.0) -> float:
+        """0 when ``client`` may go ahead now (and its request is counted, ``cost`` tokens: a
+        static file costs less than a request that reaches a game); otherwise how many seconds
+        until it may."""
         if self.rate <= 0:
             return 0.0
         now = time.monotonic()
@@ -69,10 +70,10 @@ class RateLimiter:
             bucket = self.buckets[client] = Bucket(float(self.burst), now)
         bucket.tokens = min(self.burst, bucket.tokens + (now - bucket.checked) * self.rate)
         bucket.checked = now
-        if bucket.tokens >= 1:
-            bucket.tokens -= 1
+        if bucket.tokens >= cost:
+            bucket.tokens -= cost
             return 0.0
-        return (1 - bucket.tokens) / self.rate
+        return (cost - bucket.tokens) / self.rate
 
     @staticmethod
     def retry_after(wait: float) -> str:

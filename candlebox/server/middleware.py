@@ -21,6 +21,10 @@ from candlebox.server.limits import RequestLimits
 log = logging.getLogger("candlebox.server")
 Next = Callable[[Request], Awaitable[Response]]
 STATE_CHANGING = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+# A page load fetches about 30 static files (modules, stylesheets) and 3 API requests. Counted in
+# full, a player who reloads a few times in a row, or opens two games, found a module refused and a
+# blank board; a static file is small and costs the server next to nothing, so it counts a tenth.
+STATIC_COST = 0.1
 SECURITY_HEADERS = {
     "Content-Security-Policy": (
         "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
@@ -44,7 +48,9 @@ def install(app: FastAPI, settings: Settings, rate: clients.RateLimiter) -> None
     @app.middleware("http")
     async def limit_and_catch(request: Request, call_next: Next) -> Response:
         peer = request.client.host if request.client else None
-        wait = rate.wait(clients.client_address(peer, request.headers, settings))
+        static = request.method == "GET" and request.url.path.startswith("/static/")
+        client = clients.client_address(peer, request.headers, settings)
+        wait = rate.wait(client, STATIC_COST if static else 1.0)
         if wait > 0:
             return JSONResponse(
                 {"error": "slow-down", "message": "too many requests; wait a moment"},

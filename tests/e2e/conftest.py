@@ -67,6 +67,20 @@ def browser() -> Iterator[Any]:
             launched.close()
 
 
+def watch(page: Any, errors: list[str]) -> None:
+    """Collect the page's uncaught errors, and the answers that break a page without one: a file
+    refused for the rate (a module that never loads leaves the board blank, with no JavaScript
+    error) or a server error. A hint asked too soon is answered 429 on purpose (the page retries)."""
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+
+    def answered(response: Any) -> None:
+        refused = response.status == 429 and "/hint" not in response.url
+        if refused or response.status >= 500:
+            errors.append(f"{response.status} for {response.request.method} {response.url}")
+
+    page.on("response", answered)
+
+
 class Pages:
     """New browser contexts (separate players: separate localStorage), closed at the end."""
 
@@ -82,7 +96,7 @@ class Pages:
         context.set_default_timeout(10_000)
         self.contexts.append(context)
         page = context.new_page()
-        page.on("pageerror", lambda exc: self.errors.append(str(exc)))
+        watch(page, self.errors)
         return page
 
     def close(self) -> None:
@@ -135,12 +149,22 @@ def create_game(
     return created
 
 
-def open_seat(page: Any, created: dict[str, Any]) -> None:
-    """Give this browser the seat's credential (as the lobby does) and open the game page."""
+def open_seat(page: Any, created: dict[str, Any], drawn: bool = True) -> None:
+    """Give this browser the seat's credential (as the lobby does) and open the game page; with
+    ``drawn``, wait until its board is drawn."""
     seats = {created["id"]: {"seat": created["seat"], "token": created["token"]}}
     page.evaluate("seats => localStorage.setItem('candlebox.seats', JSON.stringify(seats))", seats)
     page.goto(f"/g/{created['id']}")
-    page.wait_for_selector("#board > *")
+    if not drawn:
+        return
+    try:
+        page.wait_for_selector("#board > *")
+    except Exception as exc:  # say how far the page got: its socket's state and what it shows
+        seen = page.evaluate(
+            "() => [document.querySelector('#link')?.textContent,"
+            " document.body.innerText.slice(0, 300)]"
+        )
+        raise AssertionError(f"no board drawn: link {seen[0]!r}, page text {seen[1]!r}") from exc
 
 
 def open_options(page: Any) -> None:

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import create_game, open_seat
+from tests.e2e.conftest import create_game, open_seat, watch
 from tests.server.live import ServerProcess
 
 try:  # the accessibility scan runs where axe-playwright-python is installed (the e2e extra)
@@ -172,10 +172,13 @@ def test_the_board_fits_the_screen(
     errors: list[str] = []
     try:
         page = context.new_page()
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        watch(page, errors)
         page.goto("/")
-        open_seat(page, games[(game, players)])
-        wait_for_decision(page)
+        try:
+            open_seat(page, games[(game, players)])
+            wait_for_decision(page)
+        except Exception as exc:  # a board never drawn: say what the page met on the way
+            raise AssertionError(f"{exc}\nthe page's errors: {errors}") from exc
         page.wait_for_timeout(150)  # the bots' last moves settle
         shoot(page, f"{game}-{players}-{size}-decision")
         assert settled_overflow(page) == [], "the page scrolls sideways"
@@ -233,6 +236,23 @@ def test_the_board_is_drawn_with_its_stylesheet(
             "() => [...document.querySelectorAll('link[data-game]')].every(l => l.sheet)"
         )
         assert styled, "the board was drawn before its stylesheet arrived"
+        page.unroute_all(behavior="ignoreErrors")
+    finally:
+        context.close()
+
+
+def test_a_board_that_cannot_load_says_so(
+    browser: Any, server: ServerProcess, games: dict[tuple[str, int], dict[str, Any]]
+) -> None:
+    """A board module refused on the way (a rate limit, a dropped connection) leaves no blank
+    table without a word: the page says the table could not be drawn and to reload."""
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, base_url=server.base)
+    try:
+        page = context.new_page()
+        page.route("**/js/games/*.js", lambda route: route.fulfill(status=429, body="slow down"))
+        page.goto("/")
+        open_seat(page, games[("candle-quest", 2)], drawn=False)
+        page.get_by_text("The table could not be drawn: reload the page.").wait_for()
         page.unroute_all(behavior="ignoreErrors")
     finally:
         context.close()

@@ -239,6 +239,14 @@ def test_requests_are_rate_limited_per_client(sqlite_url: str) -> None:
         ):
             ws.receive_json()
         assert closed.value.code == 4429
+    # a page's static files count a tenth each: a page load leaves room for the game's requests
+    # (a slow refill: a loaded machine's pauses between requests give back next to nothing)
+    with make_client(sqlite_url, requests_per_second=0.01, request_burst=2) as client:
+        assert {client.get("/static/css/base.css").status_code for _ in range(9)} == {200}
+        codes = [client.get("/api/meta").status_code for _ in range(2)]
+        assert codes == [200, 429]  # 2 - 0.9 - 1 leaves a tenth: not a whole request
+        assert client.get("/static/css/base.css").status_code == 200
+        assert client.get("/static/css/base.css").status_code == 429
     proxied = {"trusted_proxies": ("testclient",)}
     with make_client(sqlite_url, requests_per_second=0.5, request_burst=2, **proxied) as client:
         for address in ("203.0.113.1", "203.0.113.2"):

@@ -103,7 +103,15 @@ function connect() {
   });
   socket.addEventListener("message", (event) => {
     const msg = JSON.parse(event.data);
-    page.inbox = page.inbox.then(() => receive(msg)).catch((err) => console.error(err));
+    page.inbox = page.inbox
+      .then(() => receive(msg))
+      .catch((err) => {
+        console.error(err);
+        // a board that could not be drawn (its module or stylesheet refused on the way) says so
+        if (msg.type === "snapshot" && !page.frame) {
+          toast("The table could not be drawn: reload the page.", "error");
+        }
+      });
   });
   socket.addEventListener("close", (event) => {
     if (page.socket !== socket) return;
