@@ -134,7 +134,7 @@ class Coach:
             )
         finally:
             self.thinking.discard(key)
-            self.last_hint[key] = time.monotonic()
+            self.remember_asked(key, time.monotonic())
         answer = {"move": move, **tip.to_json()}
         # one per seat, replaced by its next decision's; the seats that asked longest ago are
         # forgotten beyond KEPT_HINTS, so a server up for months holds no hint of every game
@@ -143,6 +143,16 @@ class Coach:
         while len(self.kept_hint) > KEPT_HINTS:
             self.kept_hint.pop(next(iter(self.kept_hint)))
         return answer
+
+    def remember_asked(self, key: tuple[str, int], now: float) -> None:
+        """When ``key`` last had a hint; a time older than HINT_EVERY limits nothing any more, so
+        beyond KEPT_HINTS seats those are forgotten (one per seat that ever asked would grow for as
+        long as the server runs)."""
+        self.last_hint[key] = now
+        if len(self.last_hint) > KEPT_HINTS:
+            stale = [k for k, then in self.last_hint.items() if now - then >= HINT_EVERY]
+            for old in stale:
+                del self.last_hint[old]
 
     # ------------------------------------------------------------------ reviews
     async def start_review(self, game_id: str, seat: int) -> dict[str, Any]:

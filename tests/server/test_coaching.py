@@ -56,6 +56,13 @@ def test_hints_against_bots_ranked_and_rate_limited(client: Any) -> None:
     assert later.status_code == 200 and later.json()["move"] == frame["move"]
     # No credential, no hint.
     assert client.post(f"/api/games/{game_id}/hint").status_code == 403
+    # the times kept to limit hints stay bounded: a time that limits nothing any more is forgotten
+    # once more than KEPT_HINTS seats are remembered (a recent one is kept)
+    now = time.monotonic()
+    for n in range(coaching.KEPT_HINTS):
+        coach.last_hint[(f"old-{n}", 0)] = now - coaching.HINT_EVERY
+    coach.remember_asked(("recent", 1), now)
+    assert set(coach.last_hint) == {("recent", 1), (game_id, 0)}
 
 
 def test_hints_refused_between_humans_unless_the_table_allowed_them(client: Any) -> None:
