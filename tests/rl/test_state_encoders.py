@@ -100,3 +100,30 @@ def test_mask_into_a_used_row_is_the_fresh_mask(game: str) -> None:
         assert spec.actions.mask(state, seat, row) is row
         assert np.array_equal(row, spec.actions.mask(state, seat))
         state.apply(seat, rng.choice(state.legal_actions(seat)))
+
+
+def test_candle_quest_kept_piles_follow_each_state_by_value() -> None:
+    """Candle Quest keeps each state's pile section between reads (encoder.KEPT_STATES of them):
+    states read in turn, copies read once and then dropped (their ids reused by new copies) all
+    get exactly their view's encoding, and the kept sections stay bounded."""
+    from candlebox.games.candle_quest import encoder as cq
+
+    spec = Spec.make("candle-quest", 3, "basic", **SMALL)
+    games = [candlebox.new_game("candle-quest", players=3, seed=s, **SMALL) for s in (5, 6)]
+    rng = random.Random(5)
+    for _ in range(120):
+        for state in games:
+            if state.is_over:
+                continue
+            for seat in range(3):
+                assert np.array_equal(spec.observe(state, seat), spec.observe_view(state, seat))
+            for _ in range(3):  # copies read twice (kept), then dropped: their ids come back
+                copy = state.clone()
+                seat = copy.to_act[0] if not copy.is_over else 0
+                assert np.array_equal(spec.observe(copy, seat), spec.observe(copy, seat))
+                assert np.array_equal(spec.observe(copy, seat), spec.observe_view(copy, seat))
+                del copy
+            seat = state.to_act[0]
+            state.apply(seat, rng.choice(state.legal_actions(seat)))
+    kept = spec.encoder._kept  # type: ignore[attr-defined]
+    assert 0 < len(kept) <= cq.KEPT_STATES

@@ -11,6 +11,8 @@ how many candles each rival has behind the screen, and the seat's own candles an
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from candlebox.engine import State, game_info
@@ -56,6 +58,36 @@ COLOUR_BIT: tuple[int, ...] = tuple(
 IS_DANCING: tuple[bool, ...] = tuple(
     KIND[c] is Kind.DANCING for c in range(len(CODE))
 )  # one copy, as the float32 the view encoder adds
+
+
+# The discard piles are the most writing an observation needs (some 25 candles) and change at few
+# moves: each state's pile section is kept as last written, with a copy of the piles it came from,
+# for this many states (a batched env's games and room to spare; the oldest forgotten first).
+KEPT_STATES = 256
+
+
+class _KeptPiles:
+    """One state's last written pile section (every pile's counts, then every pile's top) and a
+    copy of each pile it was written from (None: not written, which differs from any pile)."""
+
+    __slots__ = ("piles", "section", "view")
+
+    def __init__(self, players: int, size: int) -> None:
+        self.piles: list[list[int] | None] = [None] * players
+        self.section = np.zeros(size, dtype=np.float32)
+        self.view = items(self.section)
+
+
+UNSEEN = object()  # a state the encoder has not read (or has forgotten)
+
+
+def _add_pile(view: Any, pile: list[int], places: tuple[int, ...], tops: tuple[int, ...]) -> None:
+    """One discard pile: each candle's count (in steps of 1/3 added one by one, rounding exactly as
+    the view encoder's float32 additions do) and a one at its top candle."""
+    step = STEP
+    for c in pile:
+        view[places[c]] += step
+    view[tops[pile[-1]]] = 1.0
 
 
 def action_texts(config: Config) -> list[str]:
@@ -166,6 +198,17 @@ class CandleQuestEncoder(ViewEncoder):
             )
         )  # fmt: skip
         self.my_places = (at["my_shekels"], at["my_colours"], at["my_value"])
+        # the pile section: the piles' counts and then their tops, places counted from its start
+        first = at["piles"]
+        self.piles_span = (first, at["pile_tops"] + n * t)
+        self.pile_rel = tuple(tuple(p - first for p in places) for places in self.pile_at)
+        self.top_rel = tuple(tuple(p - first for p in places) for places in self.top_at)
+        self.owner_spans = tuple(
+            ((at["piles"] + o * t - first, t), (at["pile_tops"] + o * t - first, t))
+            for o in range(n)
+        )
+        self.no_candles = items(np.zeros(t, dtype=np.float32))
+        self._kept: dict[int, _KeptPiles | None] = {}  # None: read once
 
     reads_state = True
     bounded = True  # every number is a share of a bound it cannot pass (see the scales above)
@@ -223,13 +266,24 @@ class CandleQuestEncoder(ViewEncoder):
             for c in st.removed:
                 mv[places[c]] += step
         behind = self.behind_at
-        for owner, (screen, pile) in enumerate(zip(st.screens, st.piles, strict=True)):
+        for owner, screen in enumerate(st.screens):
             mv[behind[owner]] = sum(screen.values()) / CANDLES_SCALE
-            if pile:
-                places = self.pile_at[owner]
-                for c in pile:
-                    mv[places[c]] += step
-                mv[self.top_at[owner][pile[-1]]] = 1.0
+        key = id(st)
+        kept: Any = self._kept.get(key, UNSEEN)
+        if kept is UNSEEN:  # a state read once (a search's copies are): its piles written directly
+            self._remember(key, None)
+            for owner, pile in enumerate(st.piles):
+                if pile:
+                    _add_pile(mv, pile, self.pile_at[owner], self.top_at[owner])
+        else:
+            if kept is None:  # read again: from now on its pile section is kept
+                first, last = self.piles_span
+                kept = _KeptPiles(len(st.piles), last - first)
+                self._remember(key, kept)
+            if kept.piles != st.piles:  # by value: right whatever state it was written for
+                self._write_piles(st.piles, kept)
+            first, last = self.piles_span
+            mv[first:last] = kept.view
         screen = st.screens[seat]
         places = self.mine_at
         lit = dancing = 0  # colours_filled, inlined: Lit colours as bits, Dancing candles counted
@@ -245,6 +299,37 @@ class CandleQuestEncoder(ViewEncoder):
         mv[colours_at] = min(N_COLOURS, lit.bit_count() + dancing) / N_COLOURS
         if st.advanced:
             mv[value_at] = candle_value(screen) / VALUE_SCALE
+
+    def _remember(self, key: int, kept: _KeptPiles | None) -> None:
+        known = self._kept
+        if key not in known and len(known) >= KEPT_STATES:
+            del known[next(iter(known))]  # the state first read longest ago
+        known[key] = kept
+
+    def _write_piles(self, piles: list[list[int]], kept: _KeptPiles) -> None:
+        """The section's parts of the piles that differ from the kept copies, written anew."""
+        kv = kept.view
+        zeros = self.no_candles
+        for owner, pile in enumerate(piles):
+            if pile == kept.piles[owner]:
+                continue
+            (counts_at, t), (tops_at, _) = self.owner_spans[owner]
+            kv[counts_at : counts_at + t] = zeros
+            kv[tops_at : tops_at + t] = zeros
+            if pile:
+                _add_pile(kv, pile, self.pile_rel[owner], self.top_rel[owner])
+            kept.piles[owner] = pile[:]
+
+    def __getstate__(self) -> dict[str, object]:
+        """Pickled (for a worker process) without the kept sections: they are a cache."""
+        state = dict(self.__dict__)
+        state["_kept"] = {}
+        state["no_candles"] = None
+        return state
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        self.__dict__.update(state)
+        self.no_candles = items(np.zeros(self.t, dtype=np.float32))
 
     def fill(self, view: CandleQuestView, out: np.ndarray) -> None:
         at = self.at
