@@ -253,6 +253,13 @@ def test_a_board_that_cannot_load_says_so(
         page.goto("/")
         open_seat(page, games[("candle-quest", 2)], drawn=False)
         page.get_by_text("The table could not be drawn: reload the page.").wait_for()
+        # a toast lets taps through to what is under it (on a phone: the hand, the buttons)
+        under = page.evaluate(
+            "() => { const r = document.querySelector('.toast').getBoundingClientRect();"
+            " const el = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);"
+            " return !!el && !el.closest('.toasts'); }"
+        )
+        assert under, "the toast takes the taps meant for what is under it"
         page.unroute_all(behavior="ignoreErrors")
     finally:
         context.close()
