@@ -303,7 +303,8 @@ class CandleQuestEncoder(ViewEncoder):
     def _remember(self, key: int, kept: _KeptPiles | None) -> None:
         known = self._kept
         if key not in known and len(known) >= KEPT_STATES:
-            del known[next(iter(known))]  # the state first read longest ago
+            # the state first read longest ago (pop, not del: bots in threads share the encoder)
+            known.pop(next(iter(known)), None)
         known[key] = kept
 
     def _write_piles(self, piles: list[list[int]], kept: _KeptPiles) -> None:
