@@ -245,22 +245,40 @@ def test_a_board_that_cannot_load_says_so(
     browser: Any, server: ServerProcess, games: dict[tuple[str, int], dict[str, Any]]
 ) -> None:
     """A board module refused on the way (a rate limit, a dropped connection) leaves no blank
-    table without a word: the page says the table could not be drawn and to reload."""
+    table without a word: the page says the table could not be drawn, with a Reload button."""
     context = browser.new_context(viewport={"width": 1280, "height": 800}, base_url=server.base)
     try:
         page = context.new_page()
         page.route("**/js/games/*.js", lambda route: route.fulfill(status=429, body="slow down"))
         page.goto("/")
         open_seat(page, games[("candle-quest", 2)], drawn=False)
-        page.get_by_text("The table could not be drawn: reload the page.").wait_for()
-        # a toast lets taps through to what is under it (on a phone: the hand, the buttons)
+        page.get_by_text("The table could not be drawn: the connection dropped").wait_for()
+        page.unroute("**/js/games/*.js")
+        page.get_by_role("button", name="Reload").click()  # and a reload draws it
+        page.wait_for_selector("#board [data-action], #board [data-choices]")
+        page.unroute_all(behavior="ignoreErrors")
+    finally:
+        context.close()
+
+
+def test_a_toast_lets_taps_through(
+    browser: Any, server: ServerProcess, games: dict[tuple[str, int], dict[str, Any]]
+) -> None:
+    """A toast over the hand or a button (on a phone it sits over the hand for seconds) takes no
+    taps: what is under it gets them."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, base_url=server.base)
+    try:
+        page = context.new_page()
+        page.goto("/")
+        refused = {**games[("candle-quest", 2)], "token": "not-a-credential"}
+        open_seat(page, refused)  # the credential refused: a toast, and the table as a spectator
+        page.wait_for_selector(".toast")
         under = page.evaluate(
             "() => { const r = document.querySelector('.toast').getBoundingClientRect();"
             " const el = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);"
             " return !!el && !el.closest('.toasts'); }"
         )
         assert under, "the toast takes the taps meant for what is under it"
-        page.unroute_all(behavior="ignoreErrors")
     finally:
         context.close()
 

@@ -108,9 +108,7 @@ function connect() {
       .catch((err) => {
         console.error(err);
         // a board that could not be drawn (its module or stylesheet refused on the way) says so
-        if (msg.type === "snapshot" && !page.frame) {
-          toast("The table could not be drawn: reload the page.", "error");
-        }
+        if (msg.type === "snapshot" && !page.frame) showBroken();
       });
   });
   socket.addEventListener("close", (event) => {
@@ -698,6 +696,16 @@ async function replayTo(at) {
     if (ticket === asked.ticket) asked.at = null; // what is on screen is where the replay stands
     toast(err.message, "error");
   }
+}
+
+/** The board could not be drawn (its module or stylesheet was refused on the way): say so where the
+ * table would be, with a way to try again, instead of a blank table. */
+function showBroken() {
+  const board = clear($("board"));
+  $("title").textContent = "The table could not be drawn";
+  const again = h("button", { type: "button" }, "Reload");
+  again.addEventListener("click", () => location.reload());
+  board.append(h("div.missing", h("p", "The table could not be drawn: the connection dropped part of the page."), again));
 }
 
 function showMissing() {
