@@ -150,6 +150,7 @@ class Review:
     game: str
     seat: int
     decisions: tuple[Decision, ...]
+    stood_in: int = 0  # the seat's decisions a bot made for its player: left out
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -158,7 +159,7 @@ class Review:
     def from_json(cls, data: dict[str, Any]) -> Review:
         """A review from :meth:`to_json`'s data (as the server stores it)."""
         decisions = tuple(Decision(**d) for d in data["decisions"])
-        return cls(str(data["game"]), int(data["seat"]), decisions)
+        return cls(str(data["game"]), int(data["seat"]), decisions, int(data.get("stood_in", 0)))
 
 
 def worst(result: Review, count: int = 3) -> list[Decision]:
@@ -220,6 +221,23 @@ def decisions_of(saved: dict[str, Any] | State, seat: int) -> list[int]:
     return numbers
 
 
+def own_decisions(numbers: list[int], spans: list[tuple[int, int | None]]) -> list[int]:
+    """Of the move numbers ``numbers``, those a seat's player made: not in a span (from, until or
+    None) of moves a bot made for them. Move number m is made with m - 1 moves behind it."""
+    return [
+        m for m in numbers if not any(f <= m - 1 and (u is None or m - 1 < u) for f, u in spans)
+    ]
+
+
+def stand_ins(saved: dict[str, Any] | State, seat: int) -> list[tuple[int, int | None]]:
+    """The spans of moves a bot made for ``seat``'s player, as a server's download records them
+    (``stand_ins``; none in a file without it, or for a state)."""
+    if isinstance(saved, State):
+        return []
+    spans = saved.get("stand_ins") or []
+    return [(int(f), None if u is None else int(u)) for s, f, u in spans if s == seat]
+
+
 def review_move(
     saved: dict[str, Any] | State,
     seat: int,
@@ -250,15 +268,18 @@ def review(
     progress: Callable[[int, int], None] | None = None,
 ) -> Review:
     """Each decision ``seat`` made with a choice in the saved game (``State.to_json``'s form, or a
-    state), searched as :func:`hint` does from that seat's knowledge at the time. ``progress(done,
-    total)`` is called after each. ValueError for a malformed save or a seat not in the game."""
+    state), searched as :func:`hint` does from that seat's knowledge at the time; the decisions a
+    bot made for the seat's player (a server's download records them: ``stand_ins``) are left out,
+    and counted in ``stood_in``. ``progress(done, total)`` is called after each. ValueError for a
+    malformed save or a seat not in the game."""
     final, state = _replayed(saved, seat)
-    total = len(decisions_of(final, seat))
+    every = decisions_of(final, seat)
+    own = set(own_decisions(every, stand_ins(saved, seat)))
     decisions: list[Decision] = []
     for number, (mover, action) in enumerate(final.history, start=1):
-        if mover == seat and len(state.legal_actions(seat)) > 1:
+        if number in own:
             decisions.append(_decision(state, seat, number, action, seconds, iterations, seed))
             if progress is not None:
-                progress(len(decisions), total)
+                progress(len(decisions), len(own))
         state.apply_unchecked(mover, action)
-    return Review(final.game_id, seat, tuple(decisions))
+    return Review(final.game_id, seat, tuple(decisions), len(every) - len(own))

@@ -102,6 +102,11 @@ def review(
         + ", ".join(_count(count, name) for name, count in counts.items())
         + "."
     )
+    if result.stood_in:
+        console.print(
+            f"Left out: {_count(result.stood_in, 'decision')} a bot made for this seat's player "
+            "(the server's file records when a bot played for them)."
+        )
     costliest = analysis.worst(result)
     if costliest and not costliest[0].mark:
         console.print(

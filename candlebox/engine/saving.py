@@ -42,6 +42,10 @@ class SavedGame(msgspec.Struct, forbid_unknown_fields=True):
     # A server's verifiable shuffle, opened (candlebox/engine/fairness.py): a finished game's download
     # carries it for ``candlebox replay --verify``; loading ignores it.
     fairness: dict[str, Any] | None = None
+    # A server's record of the moves a bot made for a seat's player ("Let a bot play for me"):
+    # [seat, from, until] — the moves made with ``from`` … ``until - 1`` moves behind them (until
+    # null: to the end). A review leaves them out (candlebox.analysis); loading ignores it.
+    stand_ins: list[tuple[int, int, int | None]] | None = None
 
 
 def _plain(value: Any) -> Any:

@@ -157,8 +157,7 @@ def players_decisions(
     numbers = analysis.decisions_of(saved, seat)
     with storage.engine.connect() as conn:
         spans = Storage.stand_in_spans(conn, game_id, seat)
-    # move number m is made with m - 1 moves behind it
-    own = [m for m in numbers if not any(f <= m - 1 and (u is None or m - 1 < u) for f, u in spans)]
+    own = analysis.own_decisions(numbers, spans)
     return own, len(numbers) - len(own)
 
 

@@ -257,7 +257,14 @@ class GameService:
         """A finished game's file name and its saved-game file (its shuffle opened)."""
         live = await self.registry.any_game(game_id)
         data = self.frames.saved_game(live)
+        spans = await asyncio.to_thread(self._stand_ins, live.id)
+        if spans:  # the moves a bot made for a seat's player: a review of the file leaves them out
+            data["stand_ins"] = [list(span) for span in spans]
         return f"candlebox-{live.record.game}-{live.id}.json", data
+
+    def _stand_ins(self, game_id: str) -> list[tuple[int, int, int | None]]:
+        with self.registry.storage.engine.connect() as conn:
+            return Storage.every_stand_in(conn, game_id)
 
     async def rematch(self, game_id: str, token: str | None, client: str | None) -> dict[str, Any]:
         """A player of a finished game asks for the same table again (candlebox/server/endgame.py);

@@ -663,6 +663,16 @@ class Storage:
         return [(int(row.from_move), row.until_move) for row in rows]
 
     @staticmethod
+    def every_stand_in(conn: Connection, game_id: str) -> list[tuple[int, int, int | None]]:
+        """Every seat's spans of moves a bot played for its player: (seat, from, until or None)."""
+        rows = conn.execute(
+            select(stand_ins.c.seat, stand_ins.c.from_move, stand_ins.c.until_move)
+            .where(stand_ins.c.game_id == game_id)
+            .order_by(stand_ins.c.seat, stand_ins.c.from_move)
+        )
+        return [(int(row.seat), int(row.from_move), row.until_move) for row in rows]
+
+    @staticmethod
     def claim_seat(conn: Connection, game_id: str, seat: int, name: str, token_hash: str) -> bool:
         """Take a seat nobody holds; False if someone took it first (checked in the database)."""
         result = conn.execute(

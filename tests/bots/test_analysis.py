@@ -101,6 +101,28 @@ def test_a_review_is_its_decisions_reviewed_one_by_one() -> None:
         analysis.review_move(state.to_json(), 1, 10_000, None, iterations=5)
 
 
+def test_a_review_leaves_out_the_moves_a_bot_made_for_the_player() -> None:
+    """A server's file records when a bot played a seat for its player (``stand_ins``); a review
+    of the file covers the player's own decisions only and counts the others."""
+    state = candlebox.new_game("candle-quest", players=2, seed=2, max_turns=4)
+    pick = random.Random(2)
+    while not state.is_over:
+        seat = state.to_act[0]
+        state.apply(seat, pick.choice(state.legal_actions(seat)))
+    numbers = analysis.decisions_of(state.to_json(), 1)
+    cut = numbers[len(numbers) // 2] - 1  # a bot for seat 1 from this many moves on
+    saved = {**state.to_json(), "stand_ins": [[1, cut, None], [0, 0, None]]}
+    assert candlebox.load(saved) == state  # the record does not change the game
+    result = analysis.review(saved, 1, None, iterations=5, seed=1)
+    assert [d.move for d in result.decisions] == [m for m in numbers if m - 1 < cut]
+    assert result.stood_in == len(numbers) - len(result.decisions) > 0
+    assert analysis.Review.from_json(result.to_json()) == result
+    back = {**saved, "stand_ins": [[1, 0, numbers[0]]]}  # a span with an end: taken back then
+    assert [d.move for d in analysis.review(back, 1, None, iterations=5).decisions] == numbers[1:]
+    with pytest.raises(ValueError, match="stand_ins"):
+        analysis.review({**saved, "stand_ins": [["one", 0, None]]}, 1, None, iterations=5)
+
+
 def test_the_worst_decisions_are_the_marked_ones_or_else_those_that_lost_anything() -> None:
     """A game lost by small slips, none big enough to mark, still has its costliest decisions named."""
 

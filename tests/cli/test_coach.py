@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -59,6 +60,17 @@ def test_review_shows_each_decision_and_the_marks(saved_game: Path) -> None:
     assert "Review of seat 0 (20 searches per decision)" in out
     assert re.search(r"the\s+search's", out) and "chosen" in out
     assert re.search(r"\d+ decisions?: \d+ blunders?, \d+ mistakes?, \d+ inaccurac", out)
+
+
+def test_review_says_what_it_left_out(saved_game: Path, tmp_path: Path) -> None:
+    """A file from the server records the moves a bot made for a seat's player: left out, and said."""
+    data = json.loads(saved_game.read_text())
+    path = tmp_path / "handed.json"
+    path.write_text(json.dumps({**data, "stand_ins": [[0, 0, None]]}))
+    result = run("review", str(path), "--seat", "0", "--iterations", "5")
+    assert result.exit_code == 0, result.output
+    assert re.search(r"Left out: \d+ decisions? a bot made for this seat's player", result.stdout)
+    assert re.search(r"^0 decisions", result.stdout, re.M)
 
 
 def test_review_refuses_a_bad_seat_and_a_bad_file(saved_game: Path, tmp_path: Path) -> None:

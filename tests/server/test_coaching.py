@@ -183,6 +183,12 @@ def test_a_review_leaves_out_the_decisions_a_bot_made_for_the_player(sqlite_url:
         moves = [d["move"] for d in review["decisions"]]
         assert moves == [m for m in every if m - 1 < handed_at]
         assert review["stood_in"] == len(every) - len(moves) > 0
+        # the download records it, so a review of the file at the terminal leaves the same out
+        saved = client.get(f"/api/games/{game_id}/saved").json()
+        assert saved["stand_ins"] == [[0, handed_at, None]]
+        at_home = analysis.review(saved, 0, None, iterations=3)
+        assert [d.move for d in at_home.decisions] == moves
+        assert at_home.stood_in == review["stood_in"]
 
 
 def test_a_seat_taken_back_from_its_bot_is_reviewed_again_from_then(sqlite_url: str) -> None:
