@@ -8,6 +8,8 @@ serious or critical accessibility violation. Screenshots go to
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -131,6 +133,19 @@ def games(server: ServerProcess) -> dict[tuple[str, int], dict[str, Any]]:
     }
 
 
+@contextmanager
+def own_page(browser: Any, server: ServerProcess, size: str) -> Iterator[Any]:
+    """A page in a browser context of its own (its own storage, routes and screen size)."""
+    width, height = SIZES[size]
+    context = browser.new_context(
+        viewport={"width": width, "height": height}, base_url=server.base, bypass_csp=True
+    )
+    try:
+        yield context.new_page()
+    finally:
+        context.close()
+
+
 def settled_overflow(page: Any) -> list[str]:
     """What is wider than the screen once the cards that moved have slid to their places (a card
     mid-slide from where it was is not the layout)."""
@@ -246,9 +261,7 @@ def test_a_board_that_cannot_load_says_so(
 ) -> None:
     """A board module refused on the way (a rate limit, a dropped connection) leaves no blank
     table without a word: the page says the table could not be drawn, with a Reload button."""
-    context = browser.new_context(viewport={"width": 1280, "height": 800}, base_url=server.base)
-    try:
-        page = context.new_page()
+    with own_page(browser, server, "laptop") as page:
         page.route("**/js/games/*.js", lambda route: route.fulfill(status=429, body="slow down"))
         page.goto("/")
         open_seat(page, games[("candle-quest", 2)], drawn=False)
@@ -257,8 +270,6 @@ def test_a_board_that_cannot_load_says_so(
         page.get_by_role("button", name="Reload").click()  # and a reload draws it
         page.wait_for_selector("#board [data-action], #board [data-choices]")
         page.unroute_all(behavior="ignoreErrors")
-    finally:
-        context.close()
 
 
 def test_a_toast_lets_taps_through(
@@ -266,9 +277,7 @@ def test_a_toast_lets_taps_through(
 ) -> None:
     """A toast over the hand or a button (on a phone it sits over the hand for seconds) takes no
     taps: what is under it gets them."""
-    context = browser.new_context(viewport={"width": 390, "height": 844}, base_url=server.base)
-    try:
-        page = context.new_page()
+    with own_page(browser, server, "phone") as page:
         page.goto("/")
         refused = {**games[("candle-quest", 2)], "token": "not-a-credential"}
         open_seat(page, refused)  # the credential refused: a toast, and the table as a spectator
@@ -279,8 +288,6 @@ def test_a_toast_lets_taps_through(
             " return !!el && !el.closest('.toasts'); }"
         )
         assert under, "the toast takes the taps meant for what is under it"
-    finally:
-        context.close()
 
 
 def test_a_map_wider_than_the_phone_says_it_pans(pages: Any, server: ServerProcess) -> None:
