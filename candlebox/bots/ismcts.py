@@ -349,21 +349,35 @@ class ISMCTSBot:
         self, state: State, seat: int, hooks: SearchHooks, observed: Any, tries: int
     ) -> State:
         """A determinization kept with the chance the game's rival model gives it (rejection
-        sampling, at most ``tries`` deals; then the likeliest of them)."""
+        sampling, at most ``tries`` deals; then the likeliest of them). A game with ``redeal``
+        deals again into the one world instead of copying the state for every deal, and the same
+        seeds give the same deals either way."""
         assert hooks.plausibility is not None
+        redeal = hooks.redeal
+        world: State | None = None
         best: State | None = None
+        best_seed = seed = 0
         best_weight = -1.0
         for _ in range(tries):
-            world = state.resample(seat, self.rng.next64() >> 1)
+            seed = self.rng.next64() >> 1
+            if world is None or redeal is None:
+                world = state.resample(seat, seed)
+            else:
+                redeal(world, seat, seed)
             if hooks.orient is not None:
                 hooks.orient(world, seat, observed)
             weight = hooks.plausibility(world, seat, observed)
             if weight >= 1.0 or self.rng.below(_UNIT) < weight * _UNIT:
                 return world
             if weight > best_weight:
-                best, best_weight = world, weight
-        assert best is not None
-        return best
+                best, best_seed, best_weight = world, seed, weight
+        assert world is not None and best is not None
+        if redeal is None or best_seed == seed:
+            return best
+        redeal(world, seat, best_seed)  # the likeliest deal, dealt again
+        if hooks.orient is not None:
+            hooks.orient(world, seat, observed)
+        return world
 
 
 def best_action(

@@ -59,6 +59,9 @@ class SearchHooks:
     ``orient(world, seat, observed)``: sets in a fresh determinization what the rival model holds
     certain (16 Candies: a caller's cards turned its best way), instead of rejecting deals until
     chance gets it right.
+    ``redeal(world, seat, seed)``: deals a determinization's unknowns anew in place, exactly as
+    ``resample(seat, seed)`` of the state it was resampled from would (and forgets what the world
+    kept of the old deal): rejection sampling then copies no state for the deals it throws away.
     ``state_policy(state, seat, actions, rng)`` and ``own_state_policy``: the heuristic's policy and
     ``policy`` read straight from the state for one seat, choosing exactly as they do from that
     seat's view but without building it (faster rollouts; each reads only what the seat may know).
@@ -72,6 +75,7 @@ class SearchHooks:
     observe: Callable[[State, int], Any] | None = None
     plausibility: Callable[[State, int, Any], float] | None = None
     orient: Callable[[State, int, Any], None] | None = None
+    redeal: Callable[[State, int, int], None] | None = None
     state_policy: StatePolicy | None = None
     own_state_policy: StatePolicy | None = None
 

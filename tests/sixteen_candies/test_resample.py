@@ -53,7 +53,28 @@ def test_resample_stays_uniform_by_redealing_from_scratch() -> None:
     exactly as often as before (a seed whose first deal was possible gives that very deal)."""
     for state in _states("held", 3):
         for seat in range(state.num_players):
-            first = save._deal(state, seat, candlebox.engine.Rng(17))
+            first = state.clone()
+            save._deal(first, seat, candlebox.engine.Rng(17))
             if save.possible(first):
                 twin = state.resample(seat, 17)
                 assert twin.to_json()["state"] == first.to_json()["state"]
+
+
+@pytest.mark.parametrize("mode", ["top", "held"])
+def test_a_redeal_in_place_is_the_resample_of_its_seed(mode: str) -> None:
+    """The search deals again into one determinization instead of copying the state for each deal
+    it rejects (``save.redeal``): the world it gets must be exactly the fresh resample of that seed,
+    whatever the world was dealt before (every seat's log included: the deals are logged)."""
+    checked = 0
+    for state in _states(mode, 4):
+        for seat in range(state.num_players):
+            world = state.resample(seat, 5)
+            for seed in (11, 12):
+                save.redeal(world, seat, seed)
+                fresh = state.resample(seat, seed)
+                assert world.to_json()["state"] == fresh.to_json()["state"]
+                assert [world.log(s) for s in range(state.num_players)] == [
+                    fresh.log(s) for s in range(state.num_players)
+                ]
+                checked += 1
+    assert checked > 300

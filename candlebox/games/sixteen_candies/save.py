@@ -69,22 +69,37 @@ def resample(st: SixteenCandiesState, seat: int, seed: int) -> SixteenCandiesSta
     what the seat knows and the seed (states the seat cannot tell apart resample alike). The engine
     then hides the others' ``top`` actions in the history (``State.resample``).
     """
-    rng = Rng(seed)
-    twin = _deal(st, seat, rng)
-    for _ in range(MAX_DEALS - 1):
-        if possible(twin):
-            break
-        twin = _deal(st, seat, rng)
-    twin.rng = rng
+    twin = st.clone()
+    assert isinstance(twin, SixteenCandiesState)
+    _deal_possible(twin, seat, Rng(seed))
     return twin
 
 
-def _deal(st: SixteenCandiesState, seat: int, rng: Rng) -> SixteenCandiesState:
-    twin = st.clone()
-    assert isinstance(twin, SixteenCandiesState)
+def redeal(world: SixteenCandiesState, seat: int, seed: int) -> None:
+    """Deal ``world``'s unknowns anew in place: ``world`` becomes exactly what ``resample(st, seat,
+    seed)`` returns for any state ``st`` that ``world`` was resampled from for ``seat`` (a deal
+    depends only on which cards each pool holds, and a determinization's pools hold the same
+    cards). For rejection sampling, which throws most deals away: no copy of the state for each.
+    The caller forgets what it kept of the old deal (``State._forget_legal``)."""
+    _deal_possible(world, seat, Rng(seed))
+
+
+def _deal_possible(twin: SixteenCandiesState, seat: int, rng: Rng) -> None:
+    _deal(twin, seat, rng)
+    for _ in range(MAX_DEALS - 1):
+        if possible(twin):
+            break
+        _deal(twin, seat, rng)
+    twin.rng = rng
+
+
+def _deal(twin: SixteenCandiesState, seat: int, rng: Rng) -> None:
+    """One deal of what ``seat`` cannot know, in place (the cards of each pool sorted, then shuffled:
+    the result does not depend on how the pools were dealt before)."""
     if twin.phase is Phase.OVER:  # every hand is shown; only the draw pile's order is unknown
+        twin.draw.sort()
         rng.shuffle(twin.draw)
-        return twin
+        return
     events = twin.events
     reshuffles = [i for i in range(twin.round_start, len(events)) if events[i][0] == "reshuffle"]
     # pool number -> the unknown slots (seat, source event) whose card came from that pool. Slots
@@ -116,7 +131,6 @@ def _deal(st: SixteenCandiesState, seat: int, rng: Rng) -> SixteenCandiesState:
             continue
         _sort_hand(twin, owner)
         twin.ups[owner] = [0 if card == WILD else rng.below(2) for card in hand]
-    return twin
 
 
 def possible(st: SixteenCandiesState) -> bool:

@@ -16,6 +16,7 @@ from itertools import product
 
 from candlebox.engine import Rng, State
 from candlebox.engine.plugin import SearchHooks
+from candlebox.games.sixteen_candies import save
 from candlebox.games.sixteen_candies.cards import CODE, HALF_CODE
 from candlebox.games.sixteen_candies.cards import WILD as WILD_TYPE
 from candlebox.games.sixteen_candies.decision import Phase
@@ -318,6 +319,13 @@ def orient(world: State, seat: int, rivals: tuple[Rival, ...]) -> None:
             world.ups[rival.seat] = list(ups)
 
 
+def redeal(world: State, seat: int, seed: int) -> None:
+    """A determinization dealt anew in place, exactly as a fresh ``resample(seat, seed)`` (save.py)."""
+    assert isinstance(world, SixteenCandiesState)
+    save.redeal(world, seat, seed)
+    world._forget_legal()  # the rivals' hands changed: a kept list of legal actions is stale
+
+
 SEARCH_HOOKS = SearchHooks(
     policy=search_policy,
     # Measured (docs/simulation.md, Strength): rollouts exactly as the policies play, and the
@@ -328,6 +336,7 @@ SEARCH_HOOKS = SearchHooks(
     observe=observe,
     plausibility=plausibility,
     orient=orient,
+    redeal=redeal,
     state_policy=state_policy,
     own_state_policy=own_state_policy,
 )
