@@ -21,9 +21,10 @@ from candlebox.server.limits import RequestLimits
 log = logging.getLogger("candlebox.server")
 Next = Callable[[Request], Awaitable[Response]]
 STATE_CHANGING = frozenset({"POST", "PUT", "PATCH", "DELETE"})
-# A page load fetches about 30 static files (modules, stylesheets) and 3 API requests. Counted in
-# full, a player who reloads a few times in a row, or opens two games, found a module refused and a
-# blank board; a static file is small and costs the server next to nothing, so it counts a tenth.
+# A page load fetches about 30 static files (modules, stylesheets) and makes 4 requests (3 to the
+# API and the websocket's opening). Counted in full, a player who reloads a few times in a row, or
+# opens two games, found a module refused and a blank board; a static file is small and costs the
+# server next to nothing, so it counts a tenth.
 STATIC_COST = 0.1
 SECURITY_HEADERS = {
     "Content-Security-Policy": (

@@ -156,7 +156,7 @@ def players_decisions(
     stood in for them), and how many the bot made: what a review of the seat covers."""
     numbers = analysis.decisions_of(saved, seat)
     with storage.engine.connect() as conn:
-        spans = Storage.stand_in_spans(conn, game_id, seat)
+        spans = [(f, u) for s, f, u in Storage.every_stand_in(conn, game_id) if s == seat]
     own = analysis.own_decisions(numbers, spans)
     return own, len(numbers) - len(own)
 

@@ -653,16 +653,6 @@ class Storage:
         )
 
     @staticmethod
-    def stand_in_spans(conn: Connection, game_id: str, seat: int) -> list[tuple[int, int | None]]:
-        """The spans of moves in which a bot played ``seat`` for its player: (from, until or None)."""
-        rows = conn.execute(
-            select(stand_ins.c.from_move, stand_ins.c.until_move)
-            .where(stand_ins.c.game_id == game_id, stand_ins.c.seat == seat)
-            .order_by(stand_ins.c.from_move)
-        )
-        return [(int(row.from_move), row.until_move) for row in rows]
-
-    @staticmethod
     def every_stand_in(conn: Connection, game_id: str) -> list[tuple[int, int, int | None]]:
         """Every seat's spans of moves a bot played for its player: (seat, from, until or None)."""
         rows = conn.execute(

@@ -276,13 +276,12 @@ class CandleQuestEncoder(ViewEncoder):
                 if pile:
                     _add_pile(mv, pile, self.pile_at[owner], self.top_at[owner])
         else:
+            first, last = self.piles_span
             if kept is None:  # read again: from now on its pile section is kept
-                first, last = self.piles_span
                 kept = _KeptPiles(len(st.piles), last - first)
                 self._remember(key, kept)
             if kept.piles != st.piles:  # by value: right whatever state it was written for
                 self._write_piles(st.piles, kept)
-            first, last = self.piles_span
             mv[first:last] = kept.view
         screen = st.screens[seat]
         places = self.mine_at
