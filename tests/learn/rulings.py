@@ -2,7 +2,9 @@
 
 ``content/rulings.json`` of every game holds its chapter's rulings: number, title, the part of the
 chapter they are in, and their decision and reasons (the rulebook quotes left out: the pages use our
-own words). A test checks the files agree with docs/rulings.md; after editing the rulings:
+own words), and without the paragraphs that begin "**In the code.**" (files, loaders, tests: for developers,
+not for a player reading the rules). A test checks the files agree with docs/rulings.md; after editing
+the rulings:
 
     python -m tests.learn.rulings --write
 """
@@ -36,7 +38,7 @@ def parse(text: str) -> dict[str, list[dict[str, Any]]]:
 
     def close() -> None:
         if current is not None and package is not None:
-            current["text"] = "\n".join(body).strip()
+            current["text"] = _for_players("\n".join(body))
             out[package].append(current)
 
     for line in text.splitlines():
@@ -60,6 +62,15 @@ def parse(text: str) -> dict[str, list[dict[str, Any]]]:
             body.append(line)
     close()
     return out
+
+
+CODE_NOTE = "**In the code.**"
+
+
+def _for_players(text: str) -> str:
+    """A ruling's text without its paragraphs for developers (those beginning with CODE_NOTE)."""
+    paragraphs = re.split(r"\n\s*\n", text.strip())
+    return "\n\n".join(p for p in paragraphs if not p.lstrip().startswith(CODE_NOTE))
 
 
 def target(package: str) -> Path:

@@ -149,6 +149,17 @@ def test_the_rulings_data_agrees_with_docs_rulings() -> None:
         assert all(r["text"] and not r["text"].startswith(">") for r in data)
 
 
+def test_the_rulings_players_read_name_no_file_loader_or_test() -> None:
+    """The rules pages show each ruling to players: the paragraphs about files, loaders and tests stay
+    in docs/rulings.md ("**In the code.**") and out of the pages' data."""
+    internal = re.compile(r"[\w/]+\.(?:json|py)\b|\btests?/|\bthe loader\b|\bschema\b", re.I)
+    for package, data in rulings.parse(rulings.DOC.read_text(encoding="utf-8")).items():
+        for ruling in data:
+            found = internal.findall(ruling["text"])
+            assert not found, f"{package} {ruling['id']} shows players {found}"
+    assert rulings.CODE_NOTE in rulings.DOC.read_text(encoding="utf-8")
+
+
 def test_rulings_apply_by_variant_and_option() -> None:
     cq = how_to_play("candle-quest")
     ids = lambda variant, **o: {r.id for r, _ in cq.rulings_for(variant, {"bank": 100, **o})}  # noqa: E731

@@ -39,7 +39,8 @@ OPTIONS = (
         "first_player",
         "int",
         None,
-        "the seat holding the First Player Marker in the first round (default 0, the youngest)",
+        "the seat holding the First Player Marker in the first round (by default the first "
+        "seat, the youngest player)",
         minimum=0,
         maximum=MAX_SEATS - 1,
     ),
