@@ -136,13 +136,39 @@ def test_junior_offers_no_looting_or_auction() -> None:
 
 
 def test_the_call_prompt_says_what_calling_risks() -> None:
-    state = candlebox.new_game("sixteen-candies", players=2, seed=1)
-    while (state.pending() or {}).get("decision") != "call":
+    """With three players in, a call can end highest, middle or lowest; with two there is no middle
+    hand and a tie is every hand equal, so the prompt says only what can happen (rulings SC-14/15)."""
+    for players, all_tied in ((3, "caller-loses"), (2, "caller-loses"), (2, "caller-wins")):
+        state = candlebox.new_game("sixteen-candies", players=players, seed=1, all_tied=all_tied)
+        while (state.pending() or {}).get("decision") != "call":
+            seat = state.to_act[0]
+            state.apply(seat, state.legal_actions(seat)[0])
+        said = state.prompt(state.to_act[0])
+        assert "gain 2" in said and "penalty plus 1" in said and "your penalty now is" in said
+        if players == 3:
+            assert "middle hand you lose 1" in said and "If every hand is equal" in said
+        else:
+            assert "middle" not in said and "ties included" not in said, said
+            assert "higher hand you gain 2" in said and "lower hand you lose" in said
+            fails = "the call fails" in said
+            assert "If the hands are equal" in said and fails == (all_tied == "caller-loses")
+
+
+def test_a_pool_that_cannot_pay_in_full_is_said_to_pay_what_it_has() -> None:
+    """A penalty larger than the pool empties it (rulings SC-17): the sentence says what was owed
+    and that the player paid all they had, not that they lost the whole amount."""
+    text = game_info("sixteen-candies").text()
+    assert text is not None
+    state = candlebox.new_game("sixteen-candies", players=2, seed=3, pool=2)
+    rng = random.Random(3)
+    while not state.is_over:
         seat = state.to_act[0]
-        state.apply(seat, state.legal_actions(seat)[0])
-    said = state.prompt(state.to_act[0])
-    assert "gain 2" in said and "lose 1" in said and "penalty plus 1" in said
-    assert "your penalty now is" in said
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+    scores = [e for e in state.log(None) if e["event"] == "score" and e["due"] < -2]
+    assert scores and all(e["pool"] == 0 for e in scores)
+    for entry in scores:
+        said = text.event(entry, Marks())
+        assert said is not None and f"owes {-entry['due']} and pays all they have" in said, said
 
 
 def test_an_orientation_label_says_which_card_is_turned_how() -> None:

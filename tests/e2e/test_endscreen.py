@@ -147,6 +147,30 @@ def test_the_end_screen_explains_the_score(
     page.wait_for_url(lambda url: url.rstrip("/") == base.rstrip("/"))
 
 
+def test_the_round_result_shows_what_a_short_pool_really_paid(pages: Pages, server: Any) -> None:
+    """A pool pays what it has (rulings SC-17): with 2 candies each, the lowest hand of the first round
+    owes at least 3 and pays 2. The round result shows the 2 paid, "of" what was due, as the end
+    screen's totals count it (it showed the amount due alone: "−6 → 0 in the pool" after paying 3)."""
+    base = server.base
+    created = create_game(base, "sixteen-candies", 2, options={"pool": 2}, bot="heuristic")
+    end = play_seat(base, created, seed=5)
+    assert end["over"], "a 2-candy pool empties in the first round"
+    page = pages.new()
+    page.goto("/")
+    open_seat(page, created)
+    page.locator(".sc-round").wait_for()
+    rows = page.eval_on_selector_all(
+        ".sc-round-row",
+        "rows => rows.map(r => [Number(r.dataset.due), Number(r.dataset.paid), Number(r.dataset.pool),"
+        " r.querySelector('.sc-round-due').innerText])",
+    )
+    short = [row for row in rows if row[0] < -2]
+    assert short, rows
+    for due, paid, pool, text in short:
+        assert pool == 0 and paid == -2 and text == f"−2 of {-due}", (due, paid, pool, text)
+    shots(page, "sc-round-short-pool")
+
+
 def test_sixteen_candies_shows_the_round_result_before_the_next_deal(
     pages: Pages, server: Any
 ) -> None:

@@ -60,6 +60,8 @@ def _score(e: dict[str, Any], m: Marks) -> str:
     who = f"{_seat(e, m)} ({', '.join(x for x in (role, str(rank)) if x)})"
     if due > 0:
         change = f"adds {due}"
+    elif due < 0 and e.get("pool") == 0:  # a pool pays what it has (rulings SC-17)
+        change = f"owes {-due} and pays all they have"
     elif due < 0:
         change = f"loses {-due}"
     else:
@@ -163,6 +165,16 @@ _ALL_TIED = {
     "caller-loses": "If every hand is equal, the call fails and you pay as the lowest.",
     "caller-wins": "If every hand is equal, you gain as the highest.",
 }
+# Two players in the round: no middle hand, and a tie is every hand equal (rulings SC-14, SC-15).
+_CALL_RISK_TWO = (
+    "Call \u201cI've got candy!\u201d or end your turn. Calling ends the round after your rival's "
+    "last turn: with the higher hand you gain 2 candy; with the lower hand you lose your cards' "
+    "penalty plus 1 — your penalty now is {penalty}. {tied}"
+)
+_TIED_TWO = {
+    "caller-loses": "If the hands are equal, the call fails and you pay as the lower hand.",
+    "caller-wins": "If the hands are equal, you gain as the higher hand.",
+}
 
 
 def prompt(state: State, seat: int | None) -> str:
@@ -195,7 +207,9 @@ def prompt(state: State, seat: int | None) -> str:
         hand = st.hands[seat] if seat is not None else []
         ups = st.ups[seat] if seat is not None else []
         penalty = sum(HALF_PENALTY[2 * t + o] for t, o in zip(hand, ups, strict=False))
-        return _CALL_RISK.format(penalty=penalty, tied=_ALL_TIED.get(st.all_tied, "")).strip()
+        if sum(1 for pool in st.pools if pool) == 2:
+            return _CALL_RISK_TWO.format(penalty=penalty, tied=_TIED_TWO[st.all_tied]).strip()
+        return _CALL_RISK.format(penalty=penalty, tied=_ALL_TIED[st.all_tied]).strip()
     return f"{other} is deciding whether to call \u201cI've got candy!\u201d."
 
 

@@ -68,7 +68,7 @@ function card(ctx, code, opts = {}) {
 }
 
 function coins(n, label, cls = "") {
-  return h(`div.cq-coins${cls}`, { title: `${label}: ${n} shekels` }, h("span.coin", n === null ? "?" : String(n)), h("span.coin-label", label));
+  return h(`div.cq-coins${cls}`, { title: n === null ? `${label}: hidden` : `${label}: ${plural(n, "shekel")}` }, h("span.coin", n === null ? "?" : String(n)), h("span.coin-label", label));
 }
 
 function lootCost(ctx, code) {
@@ -136,7 +136,7 @@ function rivalArea(ctx, player) {
     // the screens are lifted at the end: everything shows
     screen.classList.add("lifted");
     const row = h("div.cq-revealed", player.candles.map((code) => card(ctx, code, { size: "xs" })));
-    screen.append(row, h("div.cq-screen-facts", `${player.colours}/8 colours · ${player.shekels} shekels`));
+    screen.append(row, h("div.cq-screen-facts", `${player.colours}/8 colours · ${plural(player.shekels, "shekel")}`));
   } else {
     screen.append(
       h("div.cq-panel"), h("div.cq-panel.mid"), h("div.cq-panel"),
@@ -372,7 +372,7 @@ function decision(ctx) {
       }
   }
   if (you && !ctx.over && pending.decision !== "turn") {
-    box.append(h("p.cq-purse", `You have ${you.shekels} shekels.`));
+    box.append(h("p.cq-purse", `You have ${plural(you.shekels, "shekel")}.`));
   }
   return box;
 }

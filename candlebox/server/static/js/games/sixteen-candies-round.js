@@ -11,8 +11,11 @@ const KEY = "candlebox.sc-round."; // + game id: the last round result dismissed
 const SPECTATOR_SECONDS = 5;
 let timer = null;
 
-/** The last scored round in the log: {round, caller, instant, rows: [{seat, reveal, score, out}]}. */
-export function lastRound(log) {
+/** The last scored round in the log: {round, caller, instant, rows: [{seat, reveal, score, out,
+ * before}]}; ``before``: the seat's pool before the round (its last score, else ``startPool``), so
+ * what it really paid or gained shows: a pool pays what it has (rulings SC-17), and a capped pool
+ * gains up to its cap (SC-16). */
+export function lastRound(log, startPool = null) {
   let end = -1;
   for (let i = log.length - 1; i >= 0; i--) {
     if (log[i].entry.event === "score") {
@@ -43,7 +46,18 @@ export function lastRound(log) {
       break;
     }
   }
-  return { round, caller, instant, rows: [...rows.values()].filter((r) => r.score) };
+  const scored = [...rows.values()].filter((r) => r.score);
+  for (const r of scored) {
+    r.before = startPool;
+    for (let i = start - 1; i >= 0; i--) {
+      const e = log[i].entry;
+      if (e.event === "score" && e.seat === r.seat) {
+        r.before = e.pool;
+        break;
+      }
+    }
+  }
+  return { round, caller, instant, rows: scored };
 }
 
 function dismissed(gameId) {
@@ -60,7 +74,7 @@ function dismiss(ctx, round) {
 /** The panel for the round to show now, or null (none scored yet, dismissed, or a replay). */
 export function roundPanel(ctx, drawHand) {
   if (ctx.replaying || !ctx.log) return null;
-  const result = lastRound(ctx.log);
+  const result = lastRound(ctx.log, (ctx.game.options || {}).pool ?? null);
   if (!result || result.round <= dismissed(ctx.game.id)) return null;
   if (!document.querySelector(`link[href="${CSS}"]`)) document.head.append(h("link", { rel: "stylesheet", href: CSS }));
   const candies = ctx.facts.candies || {};
@@ -87,7 +101,10 @@ export function roundPanel(ctx, drawHand) {
   for (const r of result.rows) {
     const { reveal, score } = r;
     const due = score.due;
-    const change = due > 0 ? `+${due}` : due < 0 ? `−${-due}` : "±0";
+    // what the pool really changed by; the amount due beside it when the pool could not take it all
+    const paid = r.before === null || r.before === undefined ? due : score.pool - r.before;
+    const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "±0");
+    const change = paid === due ? signed(due) : `${signed(paid)} of ${Math.abs(due)}`;
     const tags = [];
     if (r.seat === result.caller) tags.push(h("span.sc-tag.caller", "called"));
     if (result.instant.includes(r.seat)) tags.push(h("span.sc-tag.instant", "instant win"));
@@ -95,7 +112,7 @@ export function roundPanel(ctx, drawHand) {
     table.append(
       h(
         `li.sc-round-row${r.seat === ctx.you ? ".me" : ""}`,
-        { dataset: { seat: String(r.seat), due: String(due), pool: String(score.pool) } },
+        { dataset: { seat: String(r.seat), due: String(due), paid: String(paid), pool: String(score.pool) } },
         h("div.sc-round-who", h("b", ctx.label(r.seat)), ...tags),
         reveal ? drawHand(reveal) : null,
         reveal
