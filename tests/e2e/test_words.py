@@ -177,6 +177,34 @@ def test_a_long_press_shows_the_words_and_makes_no_move(pages: Pages, server: An
     page.wait_for_function(f"document.body.dataset.move !== {move!r}")
 
 
+def test_a_tap_shows_the_words_of_what_a_tap_does_not_play(pages: Pages, server: Any) -> None:
+    """A finger has no hover: a quick tap on words that play nothing (the table, a rival's pile, a
+    chip) shows them and a second tap closes them; what a tap plays still plays (above)."""
+    page, _ = start(pages, server, "candle-quest")
+    until(page, "#board .cq-stack[data-action='flip']")
+    move = page.evaluate("document.body.dataset.move")
+    tap = """async (again) => {
+      const actionable = 'button, a[href], input, select, textarea, label, [role=button], '
+        + '.clickable, [data-action], [data-choices]';
+      const el = [...document.querySelectorAll('#board [data-code], #board [data-tip]')]
+        .find((e) => !e.closest(actionable) && e.getBoundingClientRect().width > 0);
+      const r = el.getBoundingClientRect();
+      const at = {bubbles: true, pointerType: 'touch', isPrimary: true,
+                  clientX: r.left + 2, clientY: r.top + 2};
+      el.dispatchEvent(new PointerEvent('pointerdown', at));
+      el.dispatchEvent(new PointerEvent('pointerup', at));
+      el.dispatchEvent(new MouseEvent('click', {bubbles: true, cancelable: true}));
+      return el.dataset.code || el.dataset.tip;
+    }"""
+    what = page.evaluate(tap, False)
+    tip = page.locator("#tooltip")
+    tip.wait_for(state="visible")
+    assert tip.inner_text().strip(), what
+    page.evaluate(tap, True)
+    tip.wait_for(state="hidden")
+    assert page.evaluate("document.body.dataset.move") == move  # nothing was played
+
+
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_no_page_text_shows_a_bare_code(pages: Pages, server: Any, game: str) -> None:
     page, created = start(pages, server, game)

@@ -1,6 +1,8 @@
 // Tooltips for everything the board shows: an element with data-code (a component code, named and
 // explained from words.js) or data-tip (a line of its own) gets its name and effect text on hover and
-// on keyboard focus, and on a long press on a touch screen (the press then triggers no click). One
+// on keyboard focus; on a touch screen, on a tap of something a tap does not play (a rival's card,
+// the table, a log chip: tap again or elsewhere to close), and on a long press of what a tap plays
+// (the press then triggers no click). One
 // tooltip element (role=tooltip) serves the page; the element it describes points at it with
 // aria-describedby while it shows.
 
@@ -16,6 +18,9 @@ let swallowClick = false;
 let keyboard = false; // the last input was a key: focus then shows the focused thing's words
 let pointer = null; // {x, y} of a mouse resting over the page (not a finger), for redraws under it
 let by = null; // what showed the tooltip: "pointer" (a mouse or a long press) or "focus" (the keyboard)
+let touched = false; // the last pointer down was a finger
+// What a tap plays or works: there a tap keeps its meaning and the words need a long press.
+const ACTIONABLE = "button, a[href], input, select, textarea, label, [role=button], .clickable, [data-action], [data-choices]";
 
 function element() {
   if (!tip) {
@@ -119,7 +124,8 @@ export function install() {
   document.addEventListener("pointerdown", (e) => {
     keyboard = false;
     swallowClick = false;
-    if (e.pointerType !== "touch") return;
+    touched = e.pointerType === "touch";
+    if (!touched) return;
     const el = sourceOf(e.target);
     if (current && el !== current) hide();
     if (!el || !contentOf(el)) return;
@@ -152,6 +158,14 @@ export function install() {
     },
     true,
   );
+  // a tap on words that play nothing shows them (a second tap closes them): a finger has no hover
+  document.addEventListener("click", (e) => {
+    if (!touched || !(e.target instanceof Element) || e.target.closest(ACTIONABLE)) return;
+    const el = sourceOf(e.target);
+    if (!el) return;
+    if (el === current) hide();
+    else show(el), (by = "pointer");
+  });
   document.addEventListener("contextmenu", (e) => {
     if (sourceOf(e.target) && (press || swallowClick)) e.preventDefault();
   });
