@@ -11,8 +11,9 @@ import re
 import time
 from typing import Any
 
-from tests.e2e.conftest import Pages, open_options, shot, sync_api
+from tests.e2e.conftest import Pages, create_game, open_options, open_seat, shot, sync_api
 from tests.e2e.test_candle_quest import is_over, move_number
+from tests.e2e.test_endscreen import frame, httpx
 
 CLICKABLE = "#board [data-action], #board [data-choices]"
 T = 4_000  # a click's timeout: the board is redrawn after every move, a bot's too
@@ -239,3 +240,68 @@ def test_two_player_candelabria_starts_with_the_house_choice(pages: Pages) -> No
     log = page.locator("#log").inner_text()
     assert "Ada" in log
     assert f"Ada (you) chooses {chosen}." in log, "the house choice is logged in words"
+
+
+PAN = """(max) => {
+  const box = document.querySelector('.cb-map-box');
+  const seen = () => {
+    const f = box.getBoundingClientRect();
+    return [...box.querySelectorAll('.clickable')].some((el) => {
+      const r = el.getBoundingClientRect();
+      return r.right > f.left && r.left < f.right;
+    });
+  };
+  const left = box.scrollLeft;
+  const shown = seen();
+  box.scrollLeft = max;
+  const atMax = seen();
+  box.scrollLeft = left;
+  const any = box.querySelectorAll('.clickable').length > 0;
+  return {left, shown, atMax, any, widest: box.scrollWidth - box.clientWidth};
+}"""
+
+
+def test_the_map_stays_where_the_player_swiped_it(pages: Pages) -> None:
+    """On a phone the map pans inside its frame, and every move redraws the board: the map keeps the
+    player's swipe (it jumped back to the left edge after each move), or, when none of a decision's
+    choices on the map is in view there, brings the first one into view."""
+    context = pages.browser.new_context(
+        viewport={"width": 390, "height": 844}, base_url=pages.base, bypass_csp=True
+    )
+    pages.contexts.append(context)
+    page = context.new_page()
+    created = create_game(pages.base, "candelabria", 3, "standard", {"max_turns": 40}, "heuristic")
+    page.goto("/")
+    open_seat(page, created)
+    rng = random.Random(3)
+    checked = 0
+    for _ in range(12):
+        now = frame(pages.base, created["id"], created["token"])
+        if now["over"] or checked >= 3:
+            break
+        if not now["legal"]:
+            time.sleep(0.05)
+            continue
+        page.wait_for_function(f"Number(document.body.dataset.move) >= {now['move']}")
+        widest = page.evaluate(
+            "(() => { const b = document.querySelector('.cb-map-box');"
+            " return b ? b.scrollWidth - b.clientWidth : 0; })()"
+        )
+        assert widest > 50, "the map is wider than a phone's screen"
+        page.evaluate("(w) => (document.querySelector('.cb-map-box').scrollLeft = w)", widest)
+        httpx.post(
+            f"{pages.base}/api/games/{created['id']}/moves",
+            json={"action": rng.choice(now["legal"]), "expect": now["move"]},
+            headers={"Authorization": f"Bearer {created['token']}"},
+            timeout=30,
+        )
+        page.wait_for_function(f"Number(document.body.dataset.move) > {now['move']}")
+        page.wait_for_function("!document.querySelector('#board.busy')")
+        page.wait_for_function("!document.querySelector('.sliding')")  # measured where it rests
+        seen = page.evaluate(PAN, widest)
+        if seen["atMax"] or not seen["any"]:  # kept where the player left it
+            assert abs(seen["left"] - min(widest, seen["widest"])) <= 1, seen
+        else:  # nothing to choose was in view there: the first choice is brought into view
+            assert seen["shown"], seen
+        checked += 1
+    assert checked >= 1

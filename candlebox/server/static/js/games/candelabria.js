@@ -938,6 +938,24 @@ function who(ctx, seat, possessive = false, first = false) {
   return b;
 }
 
+// where the player left the map scrolled (a phone pans it sideways), kept across redraws
+let mapScroll = 0;
+
+/** The map frame scrolled to ``left``, or to its first choice when none is in view there. */
+function panTo(box, left) {
+  box.scrollLeft = left;
+  const targets = [...box.querySelectorAll(".clickable")];
+  if (!targets.length) return;
+  const frame = box.getBoundingClientRect();
+  const inView = (el) => {
+    const r = el.getBoundingClientRect();
+    return r.right > frame.left && r.left < frame.right;
+  };
+  if (targets.some(inView)) return;
+  const r = targets[0].getBoundingClientRect();
+  box.scrollLeft += r.left + r.width / 2 - (frame.left + frame.width / 2);
+}
+
 // ----------------------------------------------------------------------------- the module
 export default {
   css: "/static/css/games/candelabria.css",
@@ -959,6 +977,8 @@ export default {
     // does not fit (a playtester never found regions 7 and 8 beyond the right edge)
     const pan = h("p.cb-map-pan", { hidden: true }, "The map is wider than your screen: swipe it sideways to see every region.");
     left.append(pan, mapBox);
+    // (a frame taken off the page reports a last scroll to 0: that one is not the player's)
+    mapBox.addEventListener("scroll", () => mapBox.isConnected && (mapScroll = mapBox.scrollLeft), { passive: true });
     requestAnimationFrame(() => {
       pan.hidden = !mapBox.isConnected || mapBox.scrollWidth <= mapBox.clientWidth + 1;
     });
@@ -979,6 +999,11 @@ export default {
     // what the board offers no click for goes in a bar under the map
     const bar = decisionBar(ctx, coveredActions(board));
     if (bar) left.insertBefore(bar, mapBox);
+    // Every move redraws the board, and a new frame starts scrolled to the left: the map stays where
+    // the player swiped it, and a decision whose choices on the map are all out of view scrolls the
+    // first of them into view (a playtester swiped back to region 8 after each move to find them).
+    // Now, before the page measures where the cards moved (motion.js), so nothing slides for it.
+    if (mapBox.isConnected && mapBox.scrollWidth > mapBox.clientWidth + 1) panTo(mapBox, mapScroll);
   },
 
   /** The banner for the seats others wait on (the seat to act reads the engine's prompt instead). */
