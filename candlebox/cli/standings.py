@@ -30,6 +30,14 @@ def render(standings: Standings, names: list[str]) -> list[str]:
     score_width = max(len(number(row.score)) for row in standings.rows)
     lines = [f"[bold]{escape(standings.summary)}[/]"]
     for row in standings.rows:
+        if not standings.points:  # a race: how far each got, and how the winner won
+            how = "".join(f" · {escape(part.source)}" for part in row.parts)
+            note = escape(row.note) if row.note else ""
+            star = " [bold green]★ winner[/]" if row.winner else ""
+            lines.append(
+                f"{row.rank:>2}. {escape(names[row.seat]).ljust(width)}  {note}{how}{star}"
+            )
+            continue
         parts = ""
         for i, part in enumerate(row.parts):
             sign = "-" if part.points < 0 else "+"

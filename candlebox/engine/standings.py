@@ -50,17 +50,22 @@ class Standing:
 @dataclass(frozen=True)
 class Standings:
     """Every seat in rank order and a sentence saying who won (or leads) and why, tie-breaks named.
-    ``final``: the game is over (otherwise these are the current standings)."""
+    ``final``: the game is over (otherwise these are the current standings). ``points``: the scores
+    are points a player counts; False for a race (Candle Quest's basic game: the first to fill the
+    Menorah wins), whose scores only say who won and whose notes say how far each seat got, so the
+    end screen and the terminal show the notes and the parts' names instead of the numbers."""
 
     final: bool
     rows: tuple[Standing, ...]
     summary: str
+    points: bool = True
 
     def as_data(self) -> dict[str, Any]:
         """JSON-safe plain data (the server's frames)."""
         return {
             "final": self.final,
             "summary": self.summary,
+            "points": self.points,
             "rows": [
                 {
                     "seat": row.seat,

@@ -213,6 +213,21 @@ def test_the_end_lists_the_standings_in_rank_order_with_breakdowns(tmp_path: Pat
     assert out.index("1. seat 0 (you)") < out.index("2. seat 1")
 
 
+def test_a_race_ends_with_how_far_each_got(tmp_path: Path) -> None:
+    """The basic game is a race to eight colours: its end lists each seat's colours and how the winner
+    won, not a score of 1 or 0 nor "(nothing scored)"."""
+    options = ["-o", "first_player=0", "-o", "deck=R7 B8", "-o", "max_turns=1"]
+    result = run(
+        "play", "candle-quest", "--players", "2", "--seed", "3", *options,
+        "--save", str(tmp_path / "g.json"), input="flip\nbuy\n",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    out = " ".join(result.stdout.split())
+    assert "1. seat 0 (you) 1 of 8 Menorah colours filled" in out, out
+    assert "2. seat 1 0 of 8 Menorah colours filled" in out
+    assert "nothing scored" not in out and "★ winner" in out
+
+
 def test_each_decision_is_stated_once_in_the_games_words(tmp_path: Path) -> None:
     """The view ends with the game's prompt (its "▶" line); play adds no second wording of it."""
     options = ["-o", "first_player=0", "-o", "deck=R7 B8", "-o", "max_turns=1"]

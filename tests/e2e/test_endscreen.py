@@ -147,6 +147,27 @@ def test_the_end_screen_explains_the_score(
     page.wait_for_url(lambda url: url.rstrip("/") == base.rstrip("/"))
 
 
+def test_a_race_shows_how_far_each_got_not_a_score(pages: Pages, server: Any) -> None:
+    """Candle Quest's basic game is a race to eight colours: its scores only say who won (1 or 0), so
+    the end screen shows how far each seat got and how the winner won, without a number or "No points
+    scored" (a new player read "1 / 0 / 0" as the result)."""
+    base = server.base
+    created = create_game(base, "candle-quest", 3, "basic", {"max_turns": 24}, bot="heuristic")
+    play_seat(base, created, seed=4)
+    page = pages.new()
+    page.goto("/")
+    open_seat(page, created)
+    page.wait_for_selector("#endscreen .standing")
+    rows = page.locator("#endscreen .standing")
+    assert rows.count() == 3
+    assert page.locator("#endscreen .standing .score").count() == 0
+    text = page.locator("#endscreen .standings").inner_text()
+    assert "No points scored" not in text and text.count("of 8 Menorah colours filled") == 3, text
+    winner = page.locator("#endscreen .standing.winner .part-source").all_inner_texts()
+    assert winner and all(w.strip() for w in winner), winner
+    shots(page, "end-candle-quest-basic")
+
+
 def test_the_round_result_shows_what_a_short_pool_really_paid(pages: Pages, server: Any) -> None:
     """A pool pays what it has (rulings SC-17): with 2 candies each, the lowest hand of the first round
     owes at least 3 and pays 2. The round result shows the 2 paid, "of" what was due, as the end

@@ -62,7 +62,8 @@ def standings(state: State, name: SeatNamer) -> Standings:
         Standing(seat, rank, float(scores[seat]), parts[seat], seat in winners, notes[seat])
         for seat, rank in ranked(keys)
     )
-    return Standings(over, rows, _summary(st, rows, name, over))
+    # The basic game is a race to eight colours: its scores say only who won.
+    return Standings(over, rows, _summary(st, rows, name, over), points=st.advanced)
 
 
 def _advanced_parts(st: CandleQuestState, seat: int, over: bool) -> tuple[ScorePart, ...]:

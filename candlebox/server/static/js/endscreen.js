@@ -46,7 +46,7 @@ export function render(frame, opts) {
       h("button.icon.subtle.end-close", { onclick: () => close(frame, opts), title: "Close the results", "aria-label": "Close the results" }, "×"),
     ),
     h("p.end-summary", standings.summary),
-    h("ol.standings", standings.rows.map((row) => standingRow(row, frame, opts))),
+    h("ol.standings", standings.rows.map((row) => standingRow(row, frame, opts, standings.points !== false))),
     offerLine(frame),
     h(
       "div.end-buttons",
@@ -58,9 +58,13 @@ export function render(frame, opts) {
   box.append(...parts.filter(Boolean));
 }
 
-function standingRow(row, frame, opts) {
+function standingRow(row, frame, opts, points = true) {
   const you = row.seat === frame.you;
-  const parts = row.parts.length
+  // a race (Candle Quest's basic game): how far each got (the note) and how the winner won, no numbers
+  const race = row.parts.length ? h("ul.parts", row.parts.map((part) => h("li.part", h("span.part-source", part.source)))) : null;
+  const parts = !points
+    ? race
+    : row.parts.length
     ? h(
         "ul.parts",
         row.parts.map((part) =>
@@ -79,7 +83,7 @@ function standingRow(row, frame, opts) {
       row.winner ? h("span.crown", { title: "Winner" }, "★ winner") : null,
       row.note ? h("span.note", row.note) : null,
     ),
-    h("span.score", number(row.score)),
+    points ? h("span.score", number(row.score)) : null,
     parts,
   );
 }
