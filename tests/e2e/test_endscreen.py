@@ -226,8 +226,12 @@ def test_sixteen_candies_shows_the_round_result_before_the_next_deal(
     assert any(due < 0 for _, due, _ in dues), "someone pays a penalty every round"
     assert page.locator(".sc-round-row .sc-round-due").first.inner_text()
     assert page.locator(".sc-rivals").count() == 0, "the next deal waits"
+    # the banner speaks of the result on show, not of the next deal's decision
+    held = page.locator("#banner").inner_text()
+    assert f"Round {called_in} is over" in held and "Next deal" in held, held
     shots(page, "sc-round")
     assert a11y_problems(page) == []
     page.get_by_role("button", name="Next deal").click()
     page.wait_for_selector(".sc-rivals")
     assert page.locator(".sc-round").count() == 0
+    assert "is over" not in page.locator("#banner").inner_text()

@@ -234,7 +234,7 @@ function context(frame) {
     yourTurn,
     busy: page.busy,
     act,
-    redraw: () => renderBoard(),
+    redraw: () => (renderBoard(), renderBanner()),
     // words: the pending decision and each legal action in words, from the server's frame
     prompt: page.replay ? "" : named(frame.prompt || ""),
     labelOf: (action) => labelOf(frame, action),
@@ -365,6 +365,12 @@ function renderBanner() {
     const seats = (frame.view.pending && frame.view.pending.seats) || [];
     text = ctx.yourTurn ? "Your turn." : `Waiting for ${seats.map(ctx.name).join(", ")}…`;
     mood = ctx.yourTurn ? "turn" : "wait";
+  }
+  // a module may hold the table on something of its own first (16 Candies: a round's result)
+  const held = !frame.over && !page.replay && page.module.banner ? page.module.banner(ctx) : null;
+  if (held) {
+    text = held;
+    mood = "wait";
   }
   const waitingFor = (frame.view.pending && frame.view.pending.seats) || [];
   const empty = frame.seats.filter((s) => waitingFor.includes(s.seat) && s.kind === "human" && !s.taken);

@@ -71,6 +71,13 @@ function dismiss(ctx, round) {
   ctx.redraw();
 }
 
+/** The round whose result shows now (the panel below is up), or null. */
+export function roundShowing(ctx) {
+  if (ctx.replaying || !ctx.log) return null;
+  const result = lastRound(ctx.log);
+  return result && result.round > dismissed(ctx.game.id) ? result.round : null;
+}
+
 /** The panel for the round to show now, or null (none scored yet, dismissed, or a replay). */
 export function roundPanel(ctx, drawHand) {
   if (ctx.replaying || !ctx.log) return null;

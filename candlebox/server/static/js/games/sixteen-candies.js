@@ -4,7 +4,7 @@
 // the turn arrows on your cards then "Keep this way" to orient them, "I've got candy!" to call.
 
 import { h, svg } from "../ui.js";
-import { roundPanel } from "./sixteen-candies-round.js";
+import { roundPanel, roundShowing } from "./sixteen-candies-round.js";
 import * as words from "../words.js";
 
 const SHAPES = {
@@ -276,6 +276,15 @@ function withChips(text) {
 
 export default {
   css: "/static/css/games/sixteen-candies.css",
+
+  /** While a round's result is up, the banner speaks of it, not of the next deal's decision (which the
+   * table shows once the player goes on: a new player read "Pick up your new hand" over the result). */
+  banner(ctx) {
+    if (ctx.over) return null;
+    const round = roundShowing(ctx);
+    if (round === null) return null;
+    return ctx.you === null ? `Round ${round} is over: the hands are shown.` : `Round ${round} is over: see how the hands scored, then “Next deal”.`;
+  },
 
   render(root, ctx) {
     const view = ctx.view;
