@@ -61,9 +61,9 @@ export function render(frame, opts) {
 function standingRow(row, frame, opts, points = true) {
   const you = row.seat === frame.you;
   // a race (Candle Quest's basic game): how far each got (the note) and how the winner won, no numbers
-  const race = row.parts.length ? h("ul.parts", row.parts.map((part) => h("li.part", h("span.part-source", part.source)))) : null;
+  const race = () => (row.parts.length ? h("ul.parts", row.parts.map((part) => h("li.part", h("span.part-source", part.source)))) : null);
   const parts = !points
-    ? race
+    ? race()
     : row.parts.length
     ? h(
         "ul.parts",

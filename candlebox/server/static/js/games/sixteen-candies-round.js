@@ -71,18 +71,24 @@ function dismiss(ctx, round) {
   ctx.redraw();
 }
 
-/** The round whose result shows now (the panel below is up), or null. */
-export function roundShowing(ctx) {
-  if (ctx.replaying || !ctx.log) return null;
-  const result = lastRound(ctx.log);
-  return result && result.round > dismissed(ctx.game.id) ? result.round : null;
-}
-
-/** The panel for the round to show now, or null (none scored yet, dismissed, or a replay). */
-export function roundPanel(ctx, drawHand) {
+/** The last scored round while its result is on show, or null (none scored yet, dismissed, or a
+ * replay). */
+function showing(ctx) {
   if (ctx.replaying || !ctx.log) return null;
   const result = lastRound(ctx.log, (ctx.game.options || {}).pool ?? null);
-  if (!result || result.round <= dismissed(ctx.game.id)) return null;
+  return result && result.round > dismissed(ctx.game.id) ? result : null;
+}
+
+/** The round whose result shows now (the panel below is up), or null. */
+export function roundShowing(ctx) {
+  const result = showing(ctx);
+  return result ? result.round : null;
+}
+
+/** The panel for the round to show now, or null. */
+export function roundPanel(ctx, drawHand) {
+  const result = showing(ctx);
+  if (!result) return null;
   if (!document.querySelector(`link[href="${CSS}"]`)) document.head.append(h("link", { rel: "stylesheet", href: CSS }));
   const candies = ctx.facts.candies || {};
   const callerRow = result.rows.find((r) => r.seat === result.caller);
