@@ -191,7 +191,9 @@ class CandleboxVectorEnv(VectorEnv):
             state = games[i]
             assert state is not None
             seat = players[i]
-            state.apply(seat, texts[action])
+            # Legal: ``check_actions`` found every action in its game's mask row, which holds the
+            # engine's legal actions for this seat (the processes' variant checks the same way).
+            state.apply_unchecked(seat, texts[action])
             if not state.is_over:
                 players[i] = observe(i, state)
                 continue
