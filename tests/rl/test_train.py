@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import candlebox
@@ -27,7 +28,7 @@ from candlebox.rl.core import Spec  # noqa: E402
 def test_a_short_training_writes_a_policy_the_bot_plays(game: str, tmp_path: Path) -> None:
     out, log = tmp_path / "policy.npz", tmp_path / "log.jsonl"
     summary = train.train(
-        game, seed=3, steps=256, out=out, log=log, envs=1, chunk=256, imitation=50
+        game, seed=3, steps=256, out=out, log=log, envs=1, chunk=256, imitation=50, select=2
     )
     assert summary["steps"] >= 256
     assert out.is_file() and summary["bytes"] == out.stat().st_size
@@ -35,6 +36,9 @@ def test_a_short_training_writes_a_policy_the_bot_plays(game: str, tmp_path: Pat
     assert lines[0]["game"] == game
     assert any("imitation" in line for line in lines)
     assert any("win_rate" in line for line in lines)
+    judged = [line["selection"] for line in lines if "selection" in line]
+    assert judged[0]["kept"] and judged[0]["games"] == 2  # the warm start's network, then PPO's
+    assert summary["selected_win_rate"] == max(j["win_rate"] for j in judged)
     players = [bots.make("policy", seed=1, path=str(out)), bots.make("random", seed=2)]
     state = candlebox.new_game(game, players=2, seed=4, max_turns=20)
     while not state.is_over:
@@ -66,3 +70,38 @@ def test_the_exported_network_scores_as_torch_does(game: str, tmp_path: Path) ->
         checked += 1
         actions = state.legal_actions(seat)
         state.apply(seat, actions[rng.below(len(actions))])
+
+
+def test_the_run_keeps_its_best_network_not_its_last(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Candidates judged 0.5, 0.2, 0.7, 0.6: the file written is the third, and each worse one is
+    dropped with its candidate file."""
+    spec = Spec.make("candle-quest", 2)
+    model = train.make_model(spec, seed=5, envs=1)
+    out = tmp_path / "policy.npz"
+    scores = iter([0.5, 0.2, 0.7, 0.6])
+    monkeypatch.setattr(train.Selection, "score", lambda self, path: next(scores))
+    selection = train.Selection(spec, out, 10, train.Progress(None, train.Clock()))
+    kept = []
+    for steps in range(4):
+        torch.nn.init.normal_(
+            model.policy.action_net.linear.bias, std=1.0
+        )  # a new network each time
+        selection.consider(model, {"steps": steps})
+        kept.append(json.loads(str(np.load(out)["meta"]))["steps"])
+        assert not selection.candidate.exists()
+    assert kept == [0, 0, 2, 2]
+    assert selection.best == 0.7
+
+
+def test_a_candidate_is_scored_by_its_games_against_the_heuristic(tmp_path: Path) -> None:
+    """The score is a share of real games: a network plays them (and ties split), in [0, 1]."""
+    spec = Spec.make("sixteen-candies", 2)
+    model = train.make_model(spec, seed=5, envs=1)
+    path = tmp_path / "p.npz"
+    train.export(model, spec, path, {})
+    selection = train.Selection(spec, tmp_path / "out.npz", 4, train.Progress(None, train.Clock()))
+    score = selection.score(path)
+    assert 0.0 <= score <= 1.0
+    assert score == selection.score(path)  # seeded: the same games again
