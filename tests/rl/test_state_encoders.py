@@ -127,3 +127,34 @@ def test_candle_quest_kept_piles_follow_each_state_by_value() -> None:
             state.apply(seat, rng.choice(state.legal_actions(seat)))
     kept = spec.encoder._kept  # type: ignore[attr-defined]
     assert 0 < len(kept) <= cq.KEPT_STATES
+
+
+@pytest.mark.parametrize("variant", ["basic", "advanced", "junior"])
+def test_candle_quest_kept_sections_follow_whole_games(variant: str) -> None:
+    """Candle Quest writes its kept count sections only where the state's data changed (a candle
+    added to or taken from a pile's top, a removed candle, a screen that changed): over whole games,
+    with new stacks built from the piles, loots, removed candles and screens that grow and shrink,
+    every seat's observation read at every step equals its view's encoding."""
+    spec = Spec.make("candle-quest", 3, variant, max_turns=250)
+    seen: set[str] = set()
+    for seed in (11, 12):
+        rng = random.Random(seed)
+        state = candlebox.new_game(
+            "candle-quest", players=3, variant=variant, seed=seed, max_turns=250
+        )
+        while True:
+            for seat in range(3):
+                got = spec.observe(state, seat)
+                assert np.array_equal(got, spec.observe_view(state, seat)), (
+                    seed,
+                    len(state.history),
+                )
+            if state.is_over:
+                break
+            seat = state.to_act[0]
+            before = len(state.events)
+            state.apply(seat, rng.choice(state.legal_actions(seat)))
+            seen.update(event[0] for event in state.events[before:])
+    # The changes the kept sections follow all happened (else this test would prove little).
+    wanted = {"rebuild", "sell", "discard"} | ({"loot"} if variant != "junior" else {"give"})
+    assert wanted <= seen, wanted - seen

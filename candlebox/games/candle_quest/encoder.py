@@ -60,34 +60,54 @@ IS_DANCING: tuple[bool, ...] = tuple(
 )  # one copy, as the float32 the view encoder adds
 
 
-# The discard piles are the most writing an observation needs (some 25 candles) and change at few
-# moves: each state's pile section is kept as last written, with a copy of the piles it came from,
-# for this many states (a batched env's games and room to spare; the oldest forgotten first).
+# The public counts (set-aside and removed candles, every screen's size, every discard pile and its
+# top) are most of an observation's writing and change at few moves: each state's count section is
+# kept as last written, with copies of the data it came from, for this many states (a batched env's
+# games and room to spare; the oldest forgotten first). Likewise each seat's own screen section.
 KEPT_STATES = 256
 
 
-class _KeptPiles:
-    """One state's last written pile section (every pile's counts, then every pile's top) and a
-    copy of each pile it was written from (None: not written, which differs from any pile)."""
+class _Kept:
+    """One state's last written count section (``set_aside`` … ``pile_tops``, the seat's own fields
+    left zero) and per seat its own section (``my_candles`` … ``my_value``, shekels left zero), each
+    with copies of the state data it was written from (None: not written, which differs from any)."""
 
-    __slots__ = ("piles", "section", "view")
+    __slots__ = ("aside", "mine", "piles", "removed", "screens", "section", "view")
 
     def __init__(self, players: int, size: int) -> None:
+        self.aside: list[int] | None = None
+        self.removed: list[int] | None = None
+        self.screens: list[dict[int, int] | None] = [None] * players
         self.piles: list[list[int] | None] = [None] * players
         self.section = np.zeros(size, dtype=np.float32)
         self.view = items(self.section)
+        self.mine: list[tuple[dict[int, int], Any] | None] = [None] * players
 
 
 UNSEEN = object()  # a state the encoder has not read (or has forgotten)
 
 
-def _add_pile(view: Any, pile: list[int], places: tuple[int, ...], tops: tuple[int, ...]) -> None:
-    """One discard pile: each candle's count (in steps of 1/3 added one by one, rounding exactly as
-    the view encoder's float32 additions do) and a one at its top candle."""
+def _zeros_view(span: tuple[int, int]) -> Any:
+    return items(np.zeros(span[1] - span[0], dtype=np.float32))
+
+
+def _recount(view: Any, places: tuple[int, ...], now: list[int], before: list[int] | None) -> None:
+    """A count field written from ``before`` (None: all zeros) to ``now``: only the codes added or
+    taken at the end when one list extends the other (piles grow and shrink at their tops, removed
+    candles only grow), else every code of either. A code's count is at most 3 (COPIES_SCALE)."""
     step = STEP
-    for c in pile:
-        view[places[c]] += step
-    view[tops[pile[-1]]] = 1.0
+    if before is None:
+        changed: Any = now
+    else:
+        k = len(before)
+        if len(now) > k and now[:k] == before:
+            changed = now[k:]
+        elif len(now) < k and before[: len(now)] == now:
+            changed = before[len(now) :]
+        else:
+            changed = {*before, *now}
+    for c in changed:
+        view[places[c]] = now.count(c) * step
 
 
 def action_texts(config: Config) -> list[str]:
@@ -197,18 +217,23 @@ class CandleQuestEncoder(ViewEncoder):
                 "turn", "stack", "bank",
             )
         )  # fmt: skip
-        self.my_places = (at["my_shekels"], at["my_colours"], at["my_value"])
-        # the pile section: the piles' counts and then their tops, places counted from its start
-        first = at["piles"]
-        self.piles_span = (first, at["pile_tops"] + n * t)
+        self.shekels_at = at["my_shekels"]
+        # The count section (``set_aside`` … ``pile_tops``) and the seat's own section
+        # (``my_candles`` … ``my_value``), each with its places counted from its start.
+        first = at["set_aside"]
+        self.section_span = (first, at["pile_tops"] + n * t)
+        self.aside_rel = tuple(p - first for p in self.aside_at)
+        self.removed_rel = tuple(p - first for p in self.removed_at)
+        self.behind_rel = tuple(p - first for p in self.behind_at)
         self.pile_rel = tuple(tuple(p - first for p in places) for places in self.pile_at)
         self.top_rel = tuple(tuple(p - first for p in places) for places in self.top_at)
-        self.owner_spans = tuple(
-            ((at["piles"] + o * t - first, t), (at["pile_tops"] + o * t - first, t))
-            for o in range(n)
-        )
-        self.no_candles = items(np.zeros(t, dtype=np.float32))
-        self._kept: dict[int, _KeptPiles | None] = {}  # None: read once
+        mine = at["my_candles"]
+        self.mine_span = (mine, at["my_value"] + 1)
+        self.mine_rel = tuple(p - mine for p in self.mine_at)
+        self.colours_rel = at["my_colours"] - mine
+        self.value_rel = at["my_value"] - mine
+        self.no_mine = _zeros_view(self.mine_span)
+        self._kept: dict[int, _Kept | None] = {}  # None: read once
 
     reads_state = True
     bounded = True  # every number is a share of a bound it cannot pass (see the scales above)
@@ -218,16 +243,15 @@ class CandleQuestEncoder(ViewEncoder):
         screens only the seat's own (every screen's candle count is public).
 
         Written through a memoryview of ``out`` (an item write costs a third of numpy's) at places
-        precomputed in ``_tables``; ``STEP`` is 1/3 as float32, so a count added one by one rounds
-        exactly as the view encoder's float32 additions do."""
+        precomputed in ``_tables``; the counts come from the state's kept sections (``_Kept``),
+        copied whole. A count ``k`` of one candle code is written as ``k * STEP`` (``STEP`` is 1/3
+        as float32; ``k`` <= 3), which rounds exactly as the view encoder's float32 additions do."""
         assert isinstance(state, CandleQuestState)
         st = state
         over_at, bonus_at, guard_at, loot_at, due_at, high_at, turn_at, stack_at, bank_at = (
             self.places
         )
-        shekels_at, colours_at, value_at = self.my_places
         mv = items(out)
-        step = STEP
         phase = st.phase
         mv[self.seat_at[seat][0]] = 1.0
         if phase is Phase.OVER:
@@ -257,79 +281,99 @@ class CandleQuestEncoder(ViewEncoder):
         mv[turn_at] = st.turns / self.max_turns
         mv[stack_at] = len(st.stack) / CANDLES_SCALE
         mv[bank_at] = st.bank / self.bank_total
-        if st.aside:
-            places = self.aside_at
-            for c in st.aside:
-                mv[places[c]] += step
-        if st.removed:
-            places = self.removed_at
-            for c in st.removed:
-                mv[places[c]] += step
-        behind = self.behind_at
-        for owner, screen in enumerate(st.screens):
-            mv[behind[owner]] = sum(screen.values()) / CANDLES_SCALE
         key = id(st)
         kept: Any = self._kept.get(key, UNSEEN)
-        if kept is UNSEEN:  # a state read once (a search's copies are): its piles written directly
-            self._remember(key, None)
-            for owner, pile in enumerate(st.piles):
-                if pile:
-                    _add_pile(mv, pile, self.pile_at[owner], self.top_at[owner])
-        else:
-            first, last = self.piles_span
-            if kept is None:  # read again: from now on its pile section is kept
-                kept = _KeptPiles(len(st.piles), last - first)
-                self._remember(key, kept)
-            if kept.piles != st.piles:  # by value: right whatever state it was written for
-                self._write_piles(st.piles, kept)
-            mv[first:last] = kept.view
-        screen = st.screens[seat]
-        places = self.mine_at
-        lit = dancing = 0  # colours_filled, inlined: Lit colours as bits, Dancing candles counted
-        for candle, copies in screen.items():
-            # copies <= 3: the product is the float32 sum of ``copies`` steps, as the view's counts
-            mv[places[candle]] = copies * step
-            bit = COLOUR_BIT[candle]
-            if bit:
-                lit |= bit
-            elif IS_DANCING[candle]:
-                dancing += copies
-        mv[shekels_at] = st.shekels[seat] / self.bank_total
-        mv[colours_at] = min(N_COLOURS, lit.bit_count() + dancing) / N_COLOURS
-        if st.advanced:
-            mv[value_at] = candle_value(screen) / VALUE_SCALE
+        if kept is None or kept is UNSEEN:
+            # First read: a scratch section (a search's copies are read once); from the second on,
+            # the section is kept.
+            fresh = _Kept(st.num_players, self.section_span[1] - self.section_span[0])
+            self._remember(key, None if kept is UNSEEN else fresh)
+            kept = fresh
+        self._refresh(st, kept)
+        first, last = self.section_span
+        mv[first:last] = kept.view
+        first, last = self.mine_span
+        mv[first:last] = self._mine(st, seat, kept)
+        mv[self.shekels_at] = st.shekels[seat] / self.bank_total
 
-    def _remember(self, key: int, kept: _KeptPiles | None) -> None:
+    def _remember(self, key: int, kept: _Kept | None) -> None:
         known = self._kept
         if key not in known and len(known) >= KEPT_STATES:
             # the state first read longest ago (pop, not del: bots in threads share the encoder)
             known.pop(next(iter(known)), None)
         known[key] = kept
 
-    def _write_piles(self, piles: list[list[int]], kept: _KeptPiles) -> None:
-        """The section's parts of the piles that differ from the kept copies, written anew."""
+    def _refresh(self, st: CandleQuestState, kept: _Kept) -> None:
+        """The count section's parts whose state data differ from the kept copies, written anew
+        (compared by value: right whatever state the section was last written for)."""
         kv = kept.view
-        zeros = self.no_candles
-        for owner, pile in enumerate(piles):
-            if pile == kept.piles[owner]:
-                continue
-            (counts_at, t), (tops_at, _) = self.owner_spans[owner]
-            kv[counts_at : counts_at + t] = zeros
-            kv[tops_at : tops_at + t] = zeros
-            if pile:
-                _add_pile(kv, pile, self.pile_rel[owner], self.top_rel[owner])
-            kept.piles[owner] = pile[:]
+        if kept.aside != st.aside:
+            _recount(kv, self.aside_rel, st.aside, kept.aside)
+            kept.aside = st.aside[:]
+        if kept.removed != st.removed:
+            _recount(kv, self.removed_rel, st.removed, kept.removed)
+            kept.removed = st.removed[:]
+        if kept.screens != st.screens:
+            for owner, screen in enumerate(st.screens):
+                if screen != kept.screens[owner]:
+                    kv[self.behind_rel[owner]] = sum(screen.values()) / CANDLES_SCALE
+                    kept.screens[owner] = screen.copy()
+        if kept.piles != st.piles:
+            for owner, pile in enumerate(st.piles):
+                old = kept.piles[owner]
+                if pile != old:
+                    self._repile(kv, owner, pile, old)
+                    kept.piles[owner] = pile[:]
+
+    def _repile(self, kv: Any, owner: int, pile: list[int], old: list[int] | None) -> None:
+        """One discard pile's counts and top: only the candles added or taken when the pile grew
+        or shrank at its top (a sale, a payment, a loot), else the whole pile (a new stack)."""
+        places = self.pile_rel[owner]
+        tops = self.top_rel[owner]
+        if old is not None and old:
+            kv[tops[old[-1]]] = 0.0
+        _recount(kv, places, pile, old)
+        if pile:
+            kv[tops[pile[-1]]] = 1.0
+
+    def _mine(self, st: CandleQuestState, seat: int, kept: _Kept) -> Any:
+        """The seat's own section (candles, colours filled, advanced candle value; its shekels are
+        written by the caller), rewritten only when its screen differs from the kept copy."""
+        screen = st.screens[seat]
+        entry = kept.mine[seat]
+        if entry is not None and entry[0] == screen:
+            return entry[1]
+        first, last = self.mine_span
+        view = entry[1] if entry is not None else items(np.zeros(last - first, dtype=np.float32))
+        if entry is not None:
+            view[:] = self.no_mine
+        places = self.mine_rel
+        step = STEP
+        lit = dancing = 0  # colours_filled, inlined: Lit colours as bits, Dancing candles counted
+        for candle, copies in screen.items():
+            # copies <= 3: the product is the float32 sum of ``copies`` steps, as the view's counts
+            view[places[candle]] = copies * step
+            bit = COLOUR_BIT[candle]
+            if bit:
+                lit |= bit
+            elif IS_DANCING[candle]:
+                dancing += copies
+        view[self.colours_rel] = min(N_COLOURS, lit.bit_count() + dancing) / N_COLOURS
+        if st.advanced:
+            view[self.value_rel] = candle_value(screen) / VALUE_SCALE
+        kept.mine[seat] = (screen.copy(), view)
+        return view
 
     def __getstate__(self) -> dict[str, object]:
         """Pickled (for a worker process) without the kept sections: they are a cache."""
         state = dict(self.__dict__)
         state["_kept"] = {}
-        state["no_candles"] = None
+        state["no_mine"] = None
         return state
 
     def __setstate__(self, state: dict[str, object]) -> None:
         self.__dict__.update(state)
-        self.no_candles = items(np.zeros(self.t, dtype=np.float32))
+        self.no_mine = _zeros_view(self.mine_span)
 
     def fill(self, view: CandleQuestView, out: np.ndarray) -> None:
         at = self.at
