@@ -225,18 +225,23 @@ def adapter_configs(game_ids: list[str]) -> list[Config]:
                     meta=meta,
                 )
             )
-        configs.append(
-            Config(
-                key=f"adapter/vector{VECTOR_ENVS}/{game_id}/{variant}/{players}p",
-                game=f"{info.title} via vector_env (N={VECTOR_ENVS})",
-                setup=f"{variant}, {players}p",
-                ours=True,
-                play=vector_playout(game_id, players, variant),
-                api=f"candlebox.rl.vector_env(N={VECTOR_ENVS}, copy=False): reset / step, "
-                "random legal actions from legal_ids()",
-                meta=meta,
+        for key, label, cap_of in (
+            ("vector", "via vector_env", False),
+            ("vector-cap", "vector_env cap (observation copied)", True),
+        ):
+            configs.append(
+                Config(
+                    key=f"adapter/{key}{VECTOR_ENVS}/{game_id}/{variant}/{players}p",
+                    game=f"{info.title} {label} (N={VECTOR_ENVS})",
+                    setup=f"{variant}, {players}p",
+                    ours=True,
+                    play=vector_playout(game_id, players, variant, copied_observation=cap_of),
+                    api=f"candlebox.rl.vector_env(N={VECTOR_ENVS}, copy=False): reset / step, "
+                    "random legal actions from legal_ids()"
+                    + ("; each observation one copy of a fixed row" if cap_of else ""),
+                    meta=meta,
+                )
             )
-        )
         name = candlebox.rl.openspiel_game.short_name(game_id)
         game = pyspiel.load_game(name, {"players": players, "variant": variant, "seed": 0})
         configs.append(
@@ -351,16 +356,50 @@ def cap_env(ours: Any) -> Any:
     return CapEnv()
 
 
-def vector_playout(game_id: str, players: int, variant: str) -> Playout:
+def copied_observation_spec(game_id: str, players: int, variant: str) -> Any:
+    """The configuration's ``Spec`` with an encoder whose every observation is one slice copy of a
+    fixed row of the same size: the cheapest observation any encoder could write, so a vector env
+    over it (its engine, masks, checks and loops unchanged) caps what any encoder can reach."""
+    import numpy as np
+
+    from candlebox.rl.core import Spec, ViewEncoder
+
+    spec = Spec.make(game_id, players, variant)
+    size = spec.observation_size
+    row = np.random.default_rng(0).random(size, dtype=np.float32)
+
+    class CopiedObservation(ViewEncoder):
+        reads_state = True
+        bounded = True
+
+        def build(self, config: Any, layout: Any) -> None:
+            layout.add("fixed", size)
+
+        def fill_state(self, state: Any, seat: int, out: Any) -> None:
+            out[:] = row
+
+    spec.encoder = CopiedObservation(spec.config)
+    return spec
+
+
+def vector_playout(
+    game_id: str, players: int, variant: str, copied_observation: bool = False
+) -> Playout:
     """``VECTOR_STEPS`` batched steps of ``VECTOR_ENVS`` games (auto-reset), each game's seat to act
-    playing a random legal action; a step of each game counts as a step."""
+    playing a random legal action; a step of each game counts as a step. ``copied_observation``:
+    the vector env's cap, every observation one copy of a fixed row (``copied_observation_spec``)."""
     import numpy as np
 
     import candlebox.rl
+    from candlebox.rl.vector import CandleboxVectorEnv
 
-    venv = candlebox.rl.vector_env(
-        game_id, VECTOR_ENVS, players=players, variant=variant, copy=False
-    )
+    if copied_observation:
+        spec = copied_observation_spec(game_id, players, variant)
+        venv = CandleboxVectorEnv(spec, VECTOR_ENVS, copy=False)
+    else:
+        venv = candlebox.rl.vector_env(
+            game_id, VECTOR_ENVS, players=players, variant=variant, copy=False
+        )
     n = VECTOR_ENVS
 
     def play(seed: int) -> tuple[int, int]:
@@ -393,6 +432,7 @@ def adapter_figures(
         tail = config.key.removeprefix("adapter/pettingzoo/")
         ours, cap = rate[config.key], rate.get(f"adapter/pettingzoo-cap/{tail}")
         vector, engine = rate.get(f"adapter/vector{VECTOR_ENVS}/{tail}"), rate.get(tail)
+        vector_cap = rate.get(f"adapter/vector-cap{VECTOR_ENVS}/{tail}")
         out.append(
             {
                 "config": tail,
@@ -402,6 +442,8 @@ def adapter_figures(
                 "vector": vector,
                 "engine": engine,
                 "vector_of_engine": vector / engine if vector and engine else None,
+                "vector_cap": vector_cap,
+                "vector_cap_of_engine": vector_cap / engine if vector_cap and engine else None,
             }
         )
     return out
@@ -989,7 +1031,8 @@ def main(argv: list[str] | None = None) -> int:
                 f"  {row['config']}: PettingZoo {r(row['pettingzoo'])} steps/s = "
                 f"{pct(row['pettingzoo_of_cap'])} of the cap {r(row['cap'])}; vector env "
                 f"N={VECTOR_ENVS} {r(row['vector'])} = {pct(row['vector_of_engine'])} of the "
-                f"engine's random playouts {r(row['engine'])}"
+                f"engine's random playouts {r(row['engine'])} (its cap, the observation one "
+                f"copy: {r(row['vector_cap'])} = {pct(row['vector_cap_of_engine'])})"
             )
     if load_before and load_after:
         print(

@@ -45,3 +45,26 @@ def test_baselines_names_a_wrong_bot_parameter() -> None:
     assert done.returncode == 2
     assert "--easy: " in done.stderr and "iterationz" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_peers_measures_the_adapters_and_their_caps(tmp_path: Path) -> None:
+    """``--adapters`` gives, per game, the PettingZoo env beside its cap and the vector env beside
+    the engine and the vector env's own cap (the same env whose observation is one copied row),
+    each row measured in the same run."""
+    pytest.importorskip("pyspiel")
+    pytest.importorskip("pettingzoo")
+    out = tmp_path / "peers.json"
+    done = run(
+        str(BENCH / "peers.py"), "--adapters", "--games", "candle-quest", "--peers", "none",
+        "--seconds", "0.2", "--repeats", "1", "--json", str(out),
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    import json
+
+    (row,) = json.loads(out.read_text())["adapters"]
+    assert row["config"] == "candle-quest/basic/3p"
+    for key in ("pettingzoo", "cap", "vector", "vector_cap", "engine"):
+        assert row[key] > 0, key
+    # The cap writes less than any encoder: the real vector env cannot be much faster than it.
+    assert row["vector"] < 1.5 * row["vector_cap"]
+    assert "its cap, the observation one copy" in done.stdout
