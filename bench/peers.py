@@ -209,52 +209,48 @@ def adapter_configs(game_ids: list[str]) -> list[Config]:
         cap = standard_wrappers(cap_env(env.unwrapped))
         meta = {"game_id": game_id, "variant": variant, "players": players}
         meta["max_turns"] = info.max_turns
-        for key, label, api, aec in (
-            ("pettingzoo", "via PettingZoo AEC", "candlebox.rl.pettingzoo_env", env),
-            ("pettingzoo-cap", "PettingZoo AEC cap", "a trivial AEC env, same spaces", cap),
-        ):
+        name = candlebox.rl.openspiel_game.short_name(game_id)
+        game = pyspiel.load_game(name, {"players": players, "variant": variant, "seed": 0})
+        aec = "agent_iter / last / step (observation + mask), standard wrappers"
+        n = VECTOR_ENVS
+        vector = f"candlebox.rl.vector_env(N={n}, copy=False): reset / step, random legal actions"
+        rows: list[tuple[str, str, str, Playout, str]] = [
+            (
+                "pettingzoo", "via PettingZoo AEC", f"candlebox.rl.pettingzoo_env: {aec}",
+                aec_playout(env), "truncated",
+            ),
+            (
+                "pettingzoo-cap", "PettingZoo AEC cap", f"a trivial AEC env, same spaces: {aec}",
+                aec_playout(cap), "truncated",
+            ),
+            (
+                f"vector{n}", f"via vector_env (N={n})", f"{vector} from legal_ids()",
+                vector_playout(game_id, players, variant), "",
+            ),
+            (
+                f"vector-cap{n}", f"vector_env cap, observation copied (N={n})",
+                f"{vector}; each observation one copy of a fixed row",
+                vector_playout(game_id, players, variant, copied_observation=True), "",
+            ),
+            (
+                "openspiel", f"via OpenSpiel ({name})",
+                f"pyspiel.load_game({name!r}): legal_actions / apply_action",
+                openspiel_playout(game, name), "",
+            ),
+        ]  # fmt: skip
+        for key, label, api, play, aux in rows:
             configs.append(
                 Config(
                     key=f"adapter/{key}/{game_id}/{variant}/{players}p",
                     game=f"{info.title} {label}",
                     setup=f"{variant}, {players}p",
                     ours=True,
-                    play=aec_playout(aec),
-                    api=f"{api}: agent_iter / last / step (observation + mask), standard wrappers",
-                    aux_name="truncated",
+                    play=play,
+                    api=api,
+                    aux_name=aux,
                     meta=meta,
                 )
             )
-        for key, label, cap_of in (
-            ("vector", "via vector_env", False),
-            ("vector-cap", "vector_env cap (observation copied)", True),
-        ):
-            configs.append(
-                Config(
-                    key=f"adapter/{key}{VECTOR_ENVS}/{game_id}/{variant}/{players}p",
-                    game=f"{info.title} {label} (N={VECTOR_ENVS})",
-                    setup=f"{variant}, {players}p",
-                    ours=True,
-                    play=vector_playout(game_id, players, variant, copied_observation=cap_of),
-                    api=f"candlebox.rl.vector_env(N={VECTOR_ENVS}, copy=False): reset / step, "
-                    "random legal actions from legal_ids()"
-                    + ("; each observation one copy of a fixed row" if cap_of else ""),
-                    meta=meta,
-                )
-            )
-        name = candlebox.rl.openspiel_game.short_name(game_id)
-        game = pyspiel.load_game(name, {"players": players, "variant": variant, "seed": 0})
-        configs.append(
-            Config(
-                key=f"adapter/openspiel/{game_id}/{variant}/{players}p",
-                game=f"{info.title} via OpenSpiel ({name})",
-                setup=f"{variant}, {players}p",
-                ours=True,
-                play=openspiel_playout(game, name),
-                api=f"pyspiel.load_game({name!r}): legal_actions / apply_action",
-                meta=meta,
-            )
-        )
     return configs
 
 
