@@ -330,7 +330,7 @@ class CandleQuestEncoder(ViewEncoder):
         or shrank at its top (a sale, a payment, a loot), else the whole pile (a new stack)."""
         places = self.pile_rel[owner]
         tops = self.top_rel[owner]
-        if old is not None and old:
+        if old:  # None or empty: no top to clear
             kv[tops[old[-1]]] = 0.0
         _recount(kv, places, pile, old)
         if pile:
@@ -343,8 +343,7 @@ class CandleQuestEncoder(ViewEncoder):
         entry = kept.mine[seat]
         if entry is not None and entry[0] == screen:
             return entry[1]
-        first, last = self.mine_span
-        view = entry[1] if entry is not None else items(np.zeros(last - first, dtype=np.float32))
+        view = entry[1] if entry is not None else _zeros_view(self.mine_span)
         if entry is not None:
             view[:] = self.no_mine
         places = self.mine_rel
