@@ -30,7 +30,8 @@ from candlebox.games.candelabria.decision import MODEL_LETTER
 from candlebox.games.candelabria.notation import TEMPLE_LETTER
 from candlebox.games.candelabria.schema import CONTENT, CURSE_EFFECTS, EFFECT_LETTER, ICONS
 from candlebox.games.candelabria.schema import TEMPLES as TEMPLE_COLOURS
-from candlebox.games.candelabria.state import GAME_ID
+from candlebox.games.candelabria.setup import choose_houses
+from candlebox.games.candelabria.state import GAME_ID, CandelabriaState
 
 WORDS_FILE = "words.json"
 ROLES = tuple(f"role:{r}" for r in (*MODEL_LETTER, "land"))
@@ -222,15 +223,27 @@ def table(folder: str | None = None) -> dict[str, Entry]:
     return read(CONTENT / WORDS_FILE, load_content())
 
 
-def _houses(content: Content, sides: list[str], given: list[str] | None) -> list[int]:
-    """The houses that can be seated on these sides, or those named by the ``houses`` option."""
-    seatable = sorted({h for side in sides for h in content.seatable(side)})
-    if not given:
-        return seatable
-    names: dict[str, int] = {}
-    for i, h in enumerate(content.houses):
-        names.update({h.code.lower(): i, h.name.lower(): i, h.name.split()[0].lower(): i})
-    return sorted({names[g.lower()] for g in given if g.lower() in names})
+def _seated(
+    variant: str, options: dict[str, Any], players: int | None
+) -> tuple[int | None, list[int] | None]:
+    """The player count and the houses of a configuration naming its houses (option ``houses``).
+
+    The houses set the player count (one per seat), and the count sets the board side and with it the
+    curses and territories, so three houses list the small side's only. The houses are checked as
+    ``new_game`` checks them (setup's :func:`choose_houses`). Without ``houses``: the count given (or
+    None) and no houses."""
+    given = options.get("houses")
+    if given is None:
+        return players, None
+    count = len(given) if players is None else players
+    seats = list(game_info(GAME_ID).variant(variant).players)
+    if count not in seats:
+        raise ValueError(
+            f"option 'houses': {count} houses make a {count}-player game; the {variant!r} "
+            f"variant seats {_players(seats)}"
+        )
+    probe = CandelabriaState(variant, count, 0, options)
+    return count, choose_houses(probe, list(given), None)
 
 
 def components(
@@ -240,11 +253,13 @@ def components(
     cards, powers and War Boards), the curses of the board side's regions, the Missions and Decay
     cards when those options are on, and the territories (``4c``) of the board side the player count
     sets (without ``players=``, of every side the variant can use, each entry saying what the
-    territory is on each side: the sides share their territory ids, see :func:`territory_entries`)."""
+    territory is on each side: the sides share their territory ids, see :func:`territory_entries`).
+    Option ``houses`` gives the player count when ``players=`` does not (:func:`_seated`)."""
     content = load_content(options.get("content"))
+    players, chosen = _seated(variant, options, players)
     counts = [players] if players is not None else list(game_info(GAME_ID).variant(variant).players)
     sides = [key for key, side in content.sides.items() if set(side.players) & set(counts)]
-    houses = _houses(content, sides, options.get("houses"))
+    houses = sorted(chosen or {h for side in sides for h in content.seatable(side)})
     regions = {r.number for key in sides for r in content.sides[key].regions}
     playing = set(houses)
     codes: list[str] = []
