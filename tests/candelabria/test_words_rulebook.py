@@ -11,6 +11,7 @@ import pytest
 import candlebox
 from candlebox.games.candelabria import missions
 from candlebox.games.candelabria.missions import MISSIONS
+from candlebox.games.candelabria.schema import CONTENT
 from tests.candelabria.helpers import craft, game, move_land_flame, put_candle, to_turn
 from tests.candelabria.test_missions import vp_events, with_missions
 
@@ -170,3 +171,16 @@ def test_the_houses_given_set_the_player_count_and_the_board_side() -> None:
 def test_houses_that_no_table_seats_are_refused(options: dict[str, Any], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         candlebox.components("candelabria", **options)
+
+
+def test_how_to_play_says_what_temples_missions_and_slots_do() -> None:
+    """The how-to-play page beside the rulebook: the Grey Temple lets the lowest power win (it added
+    power), Ranking missions pay at once as completed (not "at the end"), and a card spent cancelling
+    uncovers its War Board slot."""
+    text = " ".join((CONTENT / "how_to_play.md").read_text().split())
+    assert "Grey Temple adds combat power" not in text
+    assert "under a Grey Temple the lowest combat power wins" in text
+    assert "reward the best players at the end" not in text
+    assert "pay 12, 8 and 4 VP at once to the first three completions" in text
+    assert "second place is blocked" in text
+    assert "cancelled or spent cancelling" in text
