@@ -184,3 +184,14 @@ def test_how_to_play_says_what_temples_missions_and_slots_do() -> None:
     assert "pay 12, 8 and 4 VP at once to the first three completions" in text
     assert "second place is blocked" in text
     assert "cancelled or spent cancelling" in text
+
+
+@pytest.mark.parametrize("code", ["D9", "D10"])
+def test_a_stolen_vp_comes_from_the_richest_opponent_in_the_battle(code: str) -> None:
+    """CA-D3: not "an opponent" of the stealer's choosing (the engine chooses none)."""
+    assert "the opponent in this battle with the most VP" in _words(4, decay=True)[code]["text"]
+
+
+def test_the_mine_says_the_warehouse_caps_it() -> None:
+    """ "Any resources that you cannot place are discarded" (CA-31: the warehouse holds 10)."""
+    assert "warehouse of 10" in _words(4)["icon:mine"]["text"]
