@@ -20,6 +20,11 @@ REQUIRED: dict[str, type | tuple[type, ...]] = {
     "history": list,
 }
 
+# A saved game nests 4 levels (a history step inside the history inside the file). Deeper input is
+# refused before anything walks it: Python's parser, comparisons and printing all recurse, and a
+# hostile file must not reach a RecursionError in any of them, however deep the caller's stack.
+DEEPEST = 32
+
 
 def default_path(game_id: str, seed: int) -> Path:
     return Path(f"candlebox-{game_id}-{seed}.json")
@@ -49,8 +54,33 @@ def read(path: Path) -> dict[str, Any]:
         raise CliError(
             f"{path} is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
         ) from None
+    except RecursionError:
+        raise CliError(_too_deep(path)) from None
+    if nesting(data) > DEEPEST:
+        raise CliError(_too_deep(path))
     check_shape(data, path)
     return data
+
+
+def nesting(data: Any) -> int:
+    """How many lists and objects deep ``data`` goes, counted without recursion."""
+    deepest, pending = 0, [(data, 1)]
+    while pending:
+        value, depth = pending.pop()
+        if isinstance(value, dict | list):
+            deepest = max(deepest, depth)
+            if depth > DEEPEST:
+                break  # deep enough to refuse: no need to walk the rest
+            children = value.values() if isinstance(value, dict) else value
+            pending.extend((child, depth + 1) for child in children)
+    return deepest
+
+
+def _too_deep(path: Path) -> str:
+    return (
+        f"{path} is nested too deeply to be a saved game (over {DEEPEST} levels of lists and "
+        "objects; a saved game has 4)"
+    )
 
 
 def check_shape(data: Any, path: Path) -> None:

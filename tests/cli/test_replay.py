@@ -90,3 +90,32 @@ def test_a_missing_file(tmp_path: Path) -> None:
     result = run("replay", str(tmp_path / "nothing.json"))
     assert result.exit_code == 2
     assert "cannot read" in result.stderr
+
+
+# Every command that reads a saved game: each must refuse a hostile file the same way.
+READERS = {
+    "replay": ("replay", "{path}"),
+    "replay --verify": ("replay", "{path}", "--verify"),
+    "review": ("review", "{path}", "--seat", "0", "--iterations", "1"),
+    "play --resume": ("play", "candle-quest", "--resume", "{path}"),
+}
+
+
+@pytest.mark.parametrize("command", READERS)
+@pytest.mark.parametrize("depth", [100_000, 5_000, 200])
+def test_a_deeply_nested_file_is_a_one_line_error(
+    saved_game: Path, tmp_path: Path, command: str, depth: int
+) -> None:
+    """A file nested deeper than Python's parser can follow (the whole file, or one field of a
+    valid game), or merely deeper than any saved game (which nests 4 levels), is refused like every
+    bad file: one line, exit 2, never a RecursionError's traceback."""
+    data = read(saved_game)
+    data["options"]["max_turns"] = "DEEP"
+    content = json.dumps(data).replace('"DEEP"', "[" * depth + "]" * depth)
+    path = tmp_path / "deep.json"
+    path.write_text(content)
+    result = run(*(part.format(path=path) for part in READERS[command]))
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output and "RecursionError" not in result.output
+    assert str(path) in result.stderr and "nested too deeply" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
