@@ -128,25 +128,64 @@ def fairness_problems(data: dict[str, Any]) -> tuple[str | None, list[str]]:
     return commitment, problems
 
 
+def ending(show: Replay) -> tuple[str, list[str]]:
+    """(how the replayed game ended, what is wrong): a YES is for a whole game only, played to the
+    end its rules reach or to a resignation the file records, at the position the file records
+    (a file with its history cut short and its position deleted replays without a fault)."""
+    data, state = show.data, show.state
+    moves = len(data["history"])
+    problems = []
+    if not isinstance(data.get("state"), dict):
+        problems.append("the file has no final position ('state') to check the replay against")
+    resigned = data.get("resigned")
+    if state.is_over:
+        if resigned is not None:
+            problems.append(
+                f"the file says seat {resigned!r:.20} resigned, yet the replay "
+                "reaches the game's end"
+            )
+        limit = " (its turn limit)" if state.truncated else ""
+        return f"they lead to the game's end{limit}", problems
+    if resigned is None:
+        problems.append(
+            f"the replay stops after move {moves}, before the game's end: the history is cut "
+            "short, or the game was not over"
+        )
+    elif (
+        isinstance(resigned, bool)
+        or not isinstance(resigned, int)
+        or not (0 <= resigned < state.num_players)
+    ):
+        problems.append(f"'resigned' is {resigned!r:.20}, not a seat of this game")
+    return f"they were played until seat {resigned} resigned after move {moves}", problems
+
+
 def verify(path: Path, console: Console) -> None:
-    """``--verify``: the commitment opened, and the game replayed from the committed seed."""
+    """``--verify``: the commitment opened, and the whole game replayed from the committed seed."""
     data = saving.read(path)
     commitment, problems = fairness_problems(data)
+    ended = ""
     if not problems:  # dealt from the committed seed: the moves replay to the file's game
+        show = Replay(path, None, Console(quiet=True))
         try:
-            Replay(path, None, Console(quiet=True)).run_silently()
+            show.run_silently()
         except CliError as exc:
             problems.append(str(exc))
+        else:
+            ended, problems = ending(show)
     if problems:
         raise CliError(
-            f"NO: {path} cannot be shown to be dealt from a committed seed: " + "; ".join(problems),
+            f"NO: {path} cannot be shown to be a whole game dealt from a committed seed: "
+            + "; ".join(problems),
             FAILED,
         )
+    moves = len(data["history"])
     console.print(
-        f"[green]✓ YES:[/] {escape(str(path))} was dealt from the committed seed: the revealed seed "
-        f"and nonce hash to the commitment {commitment}, and the game replays from that seed and "
-        "its moves to the saved position. Check that this commitment is the one the game page "
-        "showed before the first move."
+        f"[green]✓ YES:[/] {escape(str(path))} was dealt from the committed seed. Proven: the "
+        f"revealed seed and nonce hash to the commitment {commitment}; the game was set up from "
+        f"that seed; each of its {moves} moves was legal; and {ended}, at the position the file "
+        "records. Not proven: that these were the moves played at the table (any legal moves "
+        "from this seed would pass). Check that this commitment is the one the game page showed before the first move."
     )
 
 

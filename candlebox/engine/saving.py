@@ -46,6 +46,9 @@ class SavedGame(msgspec.Struct, forbid_unknown_fields=True):
     # [seat, from, until] — the moves made with ``from`` … ``until - 1`` moves behind them (until
     # null: to the end). A review leaves them out (candlebox.analysis); loading ignores it.
     stand_ins: list[tuple[int, int, int | None]] | None = None
+    # A server's record that the game ended when this seat resigned (rulings EG-1), after the
+    # history's last move rather than at the end the rules reach; loading ignores it.
+    resigned: int | None = None
 
 
 def _plain(value: Any) -> Any:

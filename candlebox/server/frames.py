@@ -170,6 +170,9 @@ class Frames:
         block = fairness_public(live)["fairness"]
         if block is not None:
             data["fairness"] = block
+        result = live.result()
+        if live.resigned and result is not None:  # the end the replay cannot reach by itself
+            data["resigned"] = result["resigned"]
         return data
 
 

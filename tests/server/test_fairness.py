@@ -96,6 +96,11 @@ def test_a_game_is_dealt_from_a_committed_secret_seed(client: Any, tmp_path: Pat
     result = CliRunner().invoke(cli, ["replay", str(path), "--verify"])
     assert result.exit_code == 0, result.output
     assert "YES" in result.output and opened["commitment"] in result.output.replace("\n", "")
+    said = " ".join(result.output.split())
+    # what a YES proves, and what it cannot (a file of other legal moves would pass as well)
+    assert f"each of its {len(saved['history'])} moves was legal" in said
+    assert "to the game's end" in said and "the position the file records" in said
+    assert "Not proven: that these were the moves played" in said
 
 
 def test_verify_says_no_and_why(client: Any, tmp_path: Path) -> None:
@@ -121,11 +126,54 @@ def test_verify_says_no_and_why(client: Any, tmp_path: Path) -> None:
         "options": {**saved, "options": {**saved["options"], "max_turns": 4}},
         "history": {**saved, "history": saved["history"][:-1]},
         "no commitment": {k: v for k, v in saved.items() if k != "fairness"},
+        # a game cut short: nothing left to compare the replay's position with, nor an end
+        "no state, history cut": {
+            **{k: v for k, v in saved.items() if k != "state"},
+            "history": saved["history"][: len(saved["history"]) // 2],
+        },
+        "no state": {k: v for k, v in saved.items() if k != "state"},
+        "a resignation that is not one": {**saved, "resigned": 0},
+    }
+    reasons = {
+        "no state, history cut": "before the game's end",
+        "no state": "no final position",
+        "a resignation that is not one": "reaches the game's end",
     }
     for label, data in cases.items():
         result = verify(data)
         assert result.exit_code == 1, (label, result.output)
         assert "NO:" in result.output, (label, result.output)
+        assert reasons.get(label, "") in " ".join(result.output.split()), (label, result.output)
+
+
+def test_a_resigned_game_verifies_as_ended_by_the_resignation(client: Any, tmp_path: Path) -> None:
+    """A resignation ends a game before its rules do (rulings EG-1): the download says which seat
+    resigned, and the check says YES for that ending, and NO for a file cut short without one."""
+    created = create(client, TWO_HUMANS, you=0)
+    game_id = created["id"]
+    claimed = client.post(
+        f"/api/games/{game_id}/seats/1/claim", json={"invite": created["invites"]["1"]}
+    ).json()
+    tokens = [created["token"], claimed["token"]]
+    for _ in range(3):
+        seat = state(client, game_id)["view"]["pending"]["seats"][0]
+        mine = state(client, game_id, tokens[seat])
+        body = {"action": mine["legal"][0], "expect": mine["move"]}
+        response = client.post(f"/api/games/{game_id}/moves", json=body, headers=auth(tokens[seat]))
+        assert response.status_code == 200, response.text
+    assert client.post(f"/api/games/{game_id}/resign", headers=auth(tokens[1])).status_code == 200
+    saved = client.get(f"/api/games/{game_id}/saved").json()
+    assert saved["resigned"] == 1 and len(saved["history"]) == 3
+    assert candlebox.load(saved).history == [tuple(step) for step in saved["history"]]
+    path = tmp_path / "resigned.json"
+    path.write_text(json.dumps(saved))
+    result = CliRunner().invoke(cli, ["replay", str(path), "--verify"])
+    assert result.exit_code == 0, result.output
+    said = " ".join(result.output.split())
+    assert "YES" in said and "until seat 1 resigned after move 3" in said
+    path.write_text(json.dumps({k: v for k, v in saved.items() if k != "resigned"}))
+    result = CliRunner().invoke(cli, ["replay", str(path), "--verify"])
+    assert result.exit_code == 1 and "before the game's end" in " ".join(result.output.split())
 
 
 def test_the_commitment_survives_a_restart(sqlite_url: str) -> None:
