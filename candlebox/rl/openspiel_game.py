@@ -14,9 +14,12 @@ does not have is ignored. Several seats deciding at once are asked one after ano
 (``current_player`` is the first seat of ``to_act``); each seat's information state shows nothing of
 the choices already made until the engine reveals them.
 
-Strings and tensors: ``observation_string`` is the seat's view as JSON and ``information_state_string``
-adds the seat's log and its own actions (perfect recall); both tensors are the view encoded by the
-per-game module (the same vector as the PettingZoo observation, named pieces in ``observer.dict``).
+Observations (``CandleboxObserver``): ``observation_string`` is the seat's view as JSON and
+``observation_tensor`` that view encoded by the per-game module (the PettingZoo observation, named
+pieces in ``observer.dict``); ``information_state_string`` adds the seat's log and its own actions
+(perfect recall), as text only (no information-state tensor). ``make_observation`` also offers public
+information only (the spectator's view, with its log under perfect recall) and the seat's private
+information only, as text; it refuses every seat's private information.
 ``str(state)`` is the spectator's view with the generator's position.
 """
 
@@ -154,29 +157,83 @@ class CandleboxState(pyspiel.State):
         return json.dumps({"view": state.view(None), "rng": state.rng.state}, sort_keys=True)
 
 
-class CandleboxObserver:
-    """OpenSpiel's PyObserver interface: the seat's view as a tensor and as text."""
+def _plain_json(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
 
-    def __init__(self, spec: Spec, perfect_recall: bool, params: dict[str, Any] | None) -> None:
+
+def _private_part(mine: Any, public: Any) -> Any:
+    """What of a seat's view the spectator's view lacks: objects keep the keys whose values differ,
+    lists of the same length their differing items (None where equal); anything else is kept."""
+    if isinstance(mine, dict) and isinstance(public, dict):
+        return {
+            key: _private_part(value, public.get(key))
+            for key, value in mine.items()
+            if value != public.get(key)
+        }
+    if isinstance(mine, list) and isinstance(public, list) and len(mine) == len(public):
+        return [None if a == b else _private_part(a, b) for a, b in zip(mine, public, strict=True)]
+    return mine
+
+
+class CandleboxObserver:
+    """OpenSpiel's PyObserver interface, for the observation types the games offer.
+
+    - public and the seat's private information, no recall (``observation_*``, the default): the
+      seat's view as text and as a tensor (the encoded view, named pieces in ``dict``);
+    - the same with perfect recall (``information_state_string``): the view, the seat's log and
+      its own actions, as text only;
+    - public information only (``private_info=NONE``): the spectator's view, with perfect recall
+      the spectator's log too, as text only — nothing any single seat alone knows;
+    - the seat's private information only (``public_info=False``): the parts of its view the
+      spectator's view lacks, as text only.
+
+    Any other type (every seat's private information, or nothing at all) raises ValueError, and so
+    does a type whose tensor is asked for but not offered (pyspiel reads ``tensor is None`` as "no
+    tensor")."""
+
+    def __init__(self, spec: Spec, iig_obs_type: Any, params: dict[str, Any] | None) -> None:
         if params:
             raise ValueError(f"observation parameters are not supported; got {params}")
+        private = iig_obs_type.private_info
+        if private == pyspiel.PrivateInfoType.ALL_PLAYERS:
+            raise ValueError(
+                "Candlebox games do not offer observations with every seat's private information "
+                "(a seat sees only its own)"
+            )
+        if not iig_obs_type.public_info and private == pyspiel.PrivateInfoType.NONE:
+            raise ValueError("an observation with neither public nor private information is empty")
         self.spec = spec
-        self.perfect_recall = perfect_recall
-        self.tensor = np.zeros(spec.observation_size, np.float32)
-        self.dict = {
-            name: self.tensor[start : start + length]
-            for name, start, length in spec.encoder.fields()
-        }
+        self.perfect_recall = bool(iig_obs_type.perfect_recall)
+        self.public = bool(iig_obs_type.public_info)
+        self.private = private == pyspiel.PrivateInfoType.SINGLE_PLAYER
+        self.tensor: np.ndarray | None = None
+        self.dict: dict[str, np.ndarray] = {}
+        if self.public and self.private and not self.perfect_recall:
+            tensor = np.zeros(spec.observation_size, np.float32)
+            self.tensor = tensor
+            self.dict = {
+                name: tensor[start : start + length]
+                for name, start, length in spec.encoder.fields()
+            }
 
     def set_from(self, state: CandleboxState, player: int) -> None:
+        if self.tensor is None:
+            raise ValueError("this observation type has no tensor; use string_from")
         self.spec.encoder.encode(self.spec.viewer(state.engine, player), out=self.tensor)
 
     def string_from(self, state: CandleboxState, player: int) -> str:
         engine = state.engine
-        view = json.dumps(engine.view(player), sort_keys=True, separators=(",", ":"))
+        if not self.private:  # public only: what a spectator sees, whoever asks
+            view = _plain_json(engine.view(None))
+            if not self.perfect_recall:
+                return view
+            return f"view {view}\nlog {_plain_json(engine.log(None))}"
+        if not self.public:
+            return _plain_json(_private_part(engine.view(player), engine.view(None)))
+        view = _plain_json(engine.view(player))
         if not self.perfect_recall:
             return view
-        log = json.dumps(engine.log(player), sort_keys=True, separators=(",", ":"))
+        log = _plain_json(engine.log(player))
         mine = json.dumps([action for seat, action in engine.history if seat == player])
         return f"seat {player}\nview {view}\nlog {log}\nmine {mine}"
 
@@ -214,8 +271,9 @@ class CandleboxGame(pyspiel.Game):
     def make_py_observer(
         self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
     ) -> CandleboxObserver:
-        perfect_recall = bool(iig_obs_type.perfect_recall) if iig_obs_type is not None else False
-        return CandleboxObserver(self.candlebox_spec, perfect_recall, params)
+        # no type: the default observation (public and the seat's own information, no recall)
+        kind = iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False)
+        return CandleboxObserver(self.candlebox_spec, kind, params)
 
 
 def game_type(game_id: str) -> Any:
@@ -237,7 +295,7 @@ def game_type(game_id: str) -> Any:
         max_num_players=max(v.max_players for v in info.variants),
         min_num_players=min(v.min_players for v in info.variants),
         provides_information_state_string=True,
-        provides_information_state_tensor=True,
+        provides_information_state_tensor=False,  # perfect recall is offered as text only
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification=params,

@@ -3,6 +3,7 @@ ISMCTSBot play whole games of every covered game."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -87,7 +88,7 @@ def test_candelabria_secret_choices_are_asked_in_turn_and_stay_hidden() -> None:
         assert world.current_player() == second
         strings.add(world.information_state_string(second))
         strings.add(world.observation_string(second))
-        tensors.append(np.array(world.information_state_tensor(second)))
+        tensors.append(np.array(world.observation_tensor(second)))
     assert len(strings) == 2  # one information state, one observation: the same in both worlds
     assert np.array_equal(tensors[0], tensors[1])
 
@@ -185,10 +186,9 @@ def test_information_states_hide_what_the_seat_cannot_know(secret_numbers: str) 
         assert state.current_player() == 1
         strings.add(state.information_state_string(1))
         strings.add(state.observation_string(1))
-        tensors.append(np.array(state.information_state_tensor(1)))
         tensors.append(np.array(state.observation_tensor(1)))
     assert len(strings) == 2  # one information state, one observation: the same in both worlds
-    assert all(np.array_equal(tensors[0], t) for t in tensors[::2])
+    assert np.array_equal(tensors[0], tensors[1])
 
 
 @pytest.mark.parametrize("game", covered_games())
@@ -204,7 +204,92 @@ def test_resample_keeps_the_information_state(game: str) -> None:
         twin = state.resample_from_infostate(player, sampler)
         assert twin.information_state_string(player) == state.information_state_string(player)
         assert twin.history() == state.history()
-        assert twin.information_state_tensor(player) == state.information_state_tensor(player)
+        assert twin.observation_tensor(player) == state.observation_tensor(player)
         state.apply_action(int(rng.choice(state.legal_actions())))
     tensor = np.array(state.observation_tensor(0))
     assert tensor.shape == tuple(loaded.observation_tensor_shape())
+
+
+PUBLIC = pyspiel.IIGObservationType(
+    perfect_recall=False, public_info=True, private_info=pyspiel.PrivateInfoType.NONE
+)
+PUBLIC_RECALL = pyspiel.IIGObservationType(
+    perfect_recall=True, public_info=True, private_info=pyspiel.PrivateInfoType.NONE
+)
+PRIVATE = pyspiel.IIGObservationType(
+    perfect_recall=False, public_info=False, private_info=pyspiel.PrivateInfoType.SINGLE_PLAYER
+)
+
+
+def _twins() -> tuple[Any, Any, Any]:
+    """(game, state, twin) of 16 Candies a few moves in: the twin is dealt anew all that seat 1
+    cannot see, so the two differ in seat 0's hand and agree on everything public."""
+    loaded = pyspiel.load_game(short_name("sixteen-candies"), {"players": 2, "seed": 4})
+    state = loaded.new_initial_state()
+    rng = np.random.RandomState(3)
+    for _ in range(4):
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    twin = state.resample_from_infostate(1, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+    hands = [world.engine.view(0)["seats"][0]["hand"] for world in (state, twin)]
+    assert hands[0] != hands[1]
+    return loaded, state, twin
+
+
+def test_public_and_private_observations_of_twins() -> None:
+    from open_spiel.python.observation import make_observation
+
+    loaded, state, twin = _twins()
+    # public information only: nothing seat 0 alone knows, so the twins look the same to anyone
+    public = make_observation(loaded, PUBLIC)
+    assert len({public.string_from(world, seat) for world in (state, twin) for seat in (0, 1)}) == 1
+    recall = make_observation(loaded, PUBLIC_RECALL)
+    assert recall.string_from(state, 0) == recall.string_from(twin, 0)
+    # seat 0's private information only: its hand, which the twins deal differently
+    private = make_observation(loaded, PRIVATE)
+    assert private.string_from(state, 0) != private.string_from(twin, 0)
+    assert private.string_from(state, 1) == private.string_from(twin, 1)
+    assert state.observation_string(0) != twin.observation_string(0)  # the default has both
+
+
+@pytest.mark.parametrize("game", covered_games())
+def test_observers_give_what_their_type_asks_for(game: str) -> None:
+    from open_spiel.python.observation import make_observation
+
+    loaded = pyspiel.load_game(short_name(game), {"players": 2, "max_turns": 20, "seed": 4})
+    state = loaded.new_initial_state()
+    rng = np.random.RandomState(3)
+    for _ in range(6):
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    spectator = json.dumps(state.engine.view(None), sort_keys=True, separators=(",", ":"))
+    public = make_observation(loaded, PUBLIC)
+    assert public.tensor is None  # offered as text only
+    assert public.string_from(state, 0) == public.string_from(state, 1) == spectator
+    recall = make_observation(loaded, PUBLIC_RECALL)
+    assert recall.string_from(state, 0) == recall.string_from(state, 1) != spectator
+    private = make_observation(loaded, PRIVATE)
+    assert private.tensor is None
+    assert private.string_from(state, 0) != private.string_from(state, 1)
+    # perfect recall (the information state) is more than the observation, and has no tensor
+    assert state.information_state_string(0) != state.observation_string(0)
+    assert make_observation(loaded, pyspiel.IIGObservationType(perfect_recall=True)).tensor is None
+    assert not loaded.get_type().provides_information_state_tensor
+    assert loaded.get_type().provides_observation_tensor
+    default = make_observation(loaded)
+    default.set_from(state, 0)
+    assert default.tensor.tolist() == state.observation_tensor(0)
+
+
+def test_observation_types_not_offered_are_refused() -> None:
+    from open_spiel.python.observation import make_observation
+
+    loaded = pyspiel.load_game("candlebox_candle_quest", {"seed": 1})
+    every_seat = pyspiel.IIGObservationType(
+        perfect_recall=False, public_info=True, private_info=pyspiel.PrivateInfoType.ALL_PLAYERS
+    )
+    with pytest.raises(ValueError, match="every seat's private information"):
+        make_observation(loaded, every_seat)
+    nothing = pyspiel.IIGObservationType(
+        perfect_recall=False, public_info=False, private_info=pyspiel.PrivateInfoType.NONE
+    )
+    with pytest.raises(ValueError, match="neither public nor private"):
+        make_observation(loaded, nothing)
