@@ -210,7 +210,7 @@ def adapter_configs(game_ids: list[str]) -> list[Config]:
         meta = {"game_id": game_id, "variant": variant, "players": players}
         meta["max_turns"] = info.max_turns
         name = candlebox.rl.openspiel_game.short_name(game_id)
-        game = pyspiel.load_game(name, {"players": players, "variant": variant, "seed": 0})
+        game = pyspiel.load_game(name, {"players": players, "variant": variant})
         aec = "agent_iter / last / step (observation + mask), standard wrappers"
         n = VECTOR_ENVS
         vector = f"candlebox.rl.vector_env(N={n}, copy=False): reset / step, random legal actions"

@@ -1,14 +1,16 @@
 """Candlebox games as OpenSpiel Python games (``pyspiel.register_game``).
 
 Each covered game is registered as ``candlebox_<game id with underscores>``: sequential, imperfect
-information, terminal rewards, and **sampled** chance (``ChanceMode.SAMPLED_STOCHASTIC``): chance is the
-engine's own seeded generator inside the state (the shuffle, every later reshuffle), so there are no
-chance nodes. ``new_initial_state()`` deals a new game from the game object's generator (parameter
-``seed``; -1 draws it from the OS). ``clone()`` copies the generator, so a clone replays the same future
-chance; ``resample_from_infostate(player, sampler)`` deals what ``player`` cannot know anew (the
-engine's ``resample``) and reseeds chance, as ISMCTS needs.
+information, terminal rewards, and **explicit** chance (``ChanceMode.EXPLICIT_STOCHASTIC``): all chance
+is the engine's own seeded generator inside the state (the shuffle, every later reshuffle), and the
+seed is drawn by chance nodes at the start (``SEED_DRAWS``; ``CandleboxState.deal(seed)`` applies a
+chosen one): the game object holds no generator, so ``pyspiel.serialize_game_and_state`` round-trips
+a state (its history, and its engine pickled).
+``clone()`` copies the generator, so a clone replays the same future chance;
+``resample_from_infostate(player, sampler)`` deals what ``player`` cannot know anew (the engine's
+``resample``) and reseeds chance, as ISMCTS needs.
 
-Parameters: ``players``, ``variant`` ('' for the game's default), ``seed`` and the game's options of
+Parameters: ``players``, ``variant`` ('' for the game's default) and the game's options of
 kind int, bool or choice (a nullable int option takes -1 for "not set"). An option the chosen variant
 does not have is ignored. Several seats deciding at once are asked one after another in seat order
 (``current_player`` is the first seat of ``to_act``); each seat's information state shows nothing of
@@ -25,8 +27,8 @@ information only, as text; it refuses every seat's private information.
 
 from __future__ import annotations
 
+import functools
 import json
-import random
 from typing import Any
 
 import numpy as np
@@ -50,7 +52,7 @@ def _parameter_spec(game_id: str) -> tuple[dict[str, Any], dict[str, str]]:
     players = min(
         max(2, min(v.min_players for v in info.variants)), max(v.max_players for v in info.variants)
     )
-    spec: dict[str, Any] = {"players": players, "variant": "", "seed": -1}
+    spec: dict[str, Any] = {"players": players, "variant": ""}
     kinds: dict[str, str] = {}
     for variant in info.variants:
         for opt in variant.options:
@@ -82,65 +84,125 @@ def config_from_params(game_id: str, params: dict[str, Any]) -> Config:
     return Config.make(game_id, players, variant_name, **options)
 
 
+# Chance is explicit: the game's seed, uniform over 0 … 2^63 - 1 like a server's, is drawn at the
+# start by chance nodes, its first 7 bits and then 8 at a time, most significant first. The seed
+# fixes all later chance (the engine's generator), so the history of a state is all it depends on,
+# and OpenSpiel can serialize it (a Python game cannot give pyspiel a sampled generator's state).
+SEED_DRAWS = (128,) + (256,) * 7
+
+
+def seed_outcomes(seed: int) -> list[int]:
+    """The chance outcomes that deal the game from ``seed`` (0 … 2^63 - 1)."""
+    if not 0 <= seed < 1 << 63:
+        raise ValueError(f"a seed is a whole number from 0 to 2^63 - 1, not {seed}")
+    outcomes = []
+    for size in reversed(SEED_DRAWS):
+        seed, outcome = divmod(seed, size)
+        outcomes.append(outcome)
+    return outcomes[::-1]
+
+
+@functools.lru_cache(maxsize=32)
+def _spec(config: Config) -> Spec:
+    return Spec(config)
+
+
+def _restore(config: Config, seed: int, draws: int, state: State | None) -> _Engine:
+    return _Engine(_spec(config), seed, draws, state)
+
+
 class _Engine:
-    """The engine state inside an OpenSpiel state; deep-copied (by ``clone``) with ``State.clone``.
+    """The engine state inside an OpenSpiel state: while chance deals, the seed drawn so far
+    (``draws`` outcomes of SEED_DRAWS), then the Candlebox game dealt from it. Deep-copied (by
+    ``clone``) with ``State.clone``; pickled (by ``serialize``) without the shared ``Spec``."""
 
-    The engine game is created on first use, so that the throw-away initial state OpenSpiel makes
-    inside every ``clone()`` costs next to nothing."""
+    __slots__ = ("draws", "seed", "spec", "state")
 
-    __slots__ = ("_state", "seed", "spec")
-
-    def __init__(self, spec: Spec, seed: int, state: State | None = None) -> None:
+    def __init__(self, spec: Spec, seed: int, draws: int, state: State | None = None) -> None:
         self.spec = spec
         self.seed = seed
-        self._state = state
+        self.draws = draws
+        self.state = state
 
-    @property
-    def state(self) -> State:
-        if self._state is None:
-            self._state = self.spec.config.new_game(self.seed)
-        return self._state
+    def draw(self, outcome: int) -> None:
+        self.seed = self.seed * SEED_DRAWS[self.draws] + outcome
+        self.draws += 1
+        if self.draws == len(SEED_DRAWS):
+            self.state = self.spec.config.new_game(self.seed)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Engine:
-        return _Engine(self.spec, self.seed, self.state.clone())
+        state = None if self.state is None else self.state.clone()
+        return _Engine(self.spec, self.seed, self.draws, state)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _restore, (self.spec.config, self.seed, self.draws, self.state)
 
 
 class CandleboxState(pyspiel.State):
     """An OpenSpiel state wrapping one Candlebox game."""
 
-    def __init__(self, game: CandleboxGame, seed: int) -> None:
+    def __init__(self, game: CandleboxGame) -> None:
         super().__init__(game)
-        self._engine = _Engine(game.candlebox_spec, seed)
+        self._engine = _Engine(game.candlebox_spec, 0, 0)
+
+    @property
+    def dealt(self) -> bool:
+        return self._engine.state is not None
 
     @property
     def engine(self) -> State:
         """The Candlebox state (the full game, hidden information included)."""
-        return self._engine.state
+        state = self._engine.state
+        if state is None:
+            raise ValueError("the game is not dealt yet: apply the chance outcomes (or deal(seed))")
+        return state
+
+    def deal(self, seed: int) -> None:
+        """Apply the chance outcomes that deal the game from ``seed`` (a reproducible start)."""
+        if self._engine.draws:
+            raise ValueError("deal(seed) starts from a new initial state")
+        for outcome in seed_outcomes(seed):
+            self.apply_action(outcome)
 
     def current_player(self) -> int:
         state = self._engine.state
+        if state is None:
+            return int(pyspiel.PlayerId.CHANCE)
         if state.is_over:
             return int(pyspiel.PlayerId.TERMINAL)
         return state.to_act[0]
 
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        if self.dealt:
+            return []
+        size = SEED_DRAWS[self._engine.draws]
+        return [(outcome, 1.0 / size) for outcome in range(size)]
+
     def _legal_actions(self, player: int) -> list[int]:
-        return self._engine.spec.actions.legal_ids(self._engine.state, player)
+        return self._engine.spec.actions.legal_ids(self.engine, player)
 
     def _apply_action(self, action: int) -> None:
-        state = self._engine.state
+        if not self.dealt:
+            self._engine.draw(action)
+            return
+        state = self.engine
         state.apply(state.to_act[0], self._engine.spec.actions.to_text(action))
 
     def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"seed part {action}"
         return self._engine.spec.actions.to_text(action)
 
     def is_terminal(self) -> bool:
-        return self._engine.state.is_over
+        return self.dealt and self.engine.is_over
 
     def returns(self) -> list[float]:
-        return rewards(self._engine.state)
+        if not self.dealt:
+            return [0.0] * self.get_game().num_players()
+        return rewards(self.engine)
 
     def rewards(self) -> list[float]:
-        return rewards(self._engine.state)
+        return self.returns()
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> CandleboxState:
         """A state ``player_id`` cannot tell from this one: the engine's ``resample`` with a seed
@@ -148,12 +210,14 @@ class CandleboxState(pyspiel.State):
         seed = int(probability_sampler() * (1 << 53))
         twin = self.clone()
         twin._engine = _Engine(
-            self._engine.spec, seed, self._engine.state.resample(player_id, seed)
+            self._engine.spec, seed, len(SEED_DRAWS), self.engine.resample(player_id, seed)
         )
         return twin
 
     def __str__(self) -> str:
-        state = self._engine.state
+        if not self.dealt:
+            return f"dealing: {self._engine.draws} of {len(SEED_DRAWS)} seed parts drawn"
+        state = self.engine
         return json.dumps({"view": state.view(None), "rng": state.rng.state}, sort_keys=True)
 
 
@@ -219,9 +283,14 @@ class CandleboxObserver:
     def set_from(self, state: CandleboxState, player: int) -> None:
         if self.tensor is None:
             raise ValueError("this observation type has no tensor; use string_from")
+        if not state.dealt:  # nothing to see while chance deals
+            self.tensor.fill(0.0)
+            return
         self.spec.encoder.encode(self.spec.viewer(state.engine, player), out=self.tensor)
 
     def string_from(self, state: CandleboxState, player: int) -> str:
+        if not state.dealt:
+            return str(state)  # the same for everyone: how far chance has dealt
         engine = state.engine
         if not self.private:  # public only: what a spectator sees, whoever asks
             view = _plain_json(engine.view(None))
@@ -249,12 +318,10 @@ class CandleboxGame(pyspiel.Game):
         params = {**spec_defaults, **(params or {})}
         config = config_from_params(self.GAME_ID, params)
         self.candlebox_spec = Spec(config)
-        seed = int(params["seed"])
-        self._seeds = random.Random(seed if seed >= 0 else None)
         spec = self.candlebox_spec
         info = pyspiel.GameInfo(
             num_distinct_actions=spec.num_distinct_actions,
-            max_chance_outcomes=0,
+            max_chance_outcomes=max(SEED_DRAWS),
             num_players=config.players,
             min_utility=0.0,
             max_utility=1.0,
@@ -266,7 +333,10 @@ class CandleboxGame(pyspiel.Game):
     def new_initial_state(self, *args: Any) -> CandleboxState:
         if args:
             raise ValueError("Candlebox OpenSpiel games start only from a new deal")
-        return CandleboxState(self, self._seeds.getrandbits(63))
+        return CandleboxState(self)
+
+    def max_chance_nodes_in_history(self) -> int:
+        return len(SEED_DRAWS)
 
     def make_py_observer(
         self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
@@ -284,7 +354,7 @@ def game_type(game_id: str) -> Any:
         short_name=short_name(game_id),
         long_name=f"Candlebox {info.title}",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-        chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
         utility=(
             pyspiel.GameType.Utility.CONSTANT_SUM

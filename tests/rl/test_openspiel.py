@@ -19,9 +19,16 @@ from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
 import candlebox  # noqa: E402
 import candlebox.rl  # noqa: E402
 from candlebox.rl import covered_games  # noqa: E402
-from candlebox.rl.openspiel_game import register_game, short_name  # noqa: E402
+from candlebox.rl.openspiel_game import register_game, seed_outcomes, short_name  # noqa: E402
 
 NAMES = candlebox.rl.register_openspiel()
+
+
+def dealt(loaded: Any, seed: int) -> Any:
+    """A new state of ``loaded`` with its chance nodes dealt from ``seed`` (reproducible)."""
+    state = loaded.new_initial_state()
+    state.deal(seed)
+    return state
 
 
 def test_every_covered_game_is_registered() -> None:
@@ -47,7 +54,6 @@ SIMS = {"candelabria": (1, 24)}  # game -> (num_sims, max_turns); otherwise (3, 
                 "players": players,
                 "variant": variant.name,
                 "max_turns": SIMS.get(game, (3, 40))[1],
-                "seed": 7,
             },
         )
         for game in covered_games()
@@ -60,21 +66,21 @@ def test_random_sim_test_passes(game: str, params: dict) -> None:
     loaded = pyspiel.load_game(short_name(game), params)
     assert loaded.num_players() == params["players"]
     sims = SIMS.get(game, (3, 40))[0]
-    pyspiel.random_sim_test(loaded, num_sims=sims, serialize=False, verbose=False)
+    pyspiel.random_sim_test(loaded, num_sims=sims, serialize=True, verbose=False)
 
 
 def test_candelabria_options_pass_random_sim_test() -> None:
-    params = {"players": 3, "decay": True, "missions": True, "max_turns": 16, "seed": 2}
+    params = {"players": 3, "decay": True, "missions": True, "max_turns": 16}
     loaded = pyspiel.load_game(short_name("candelabria"), params)
-    assert loaded.new_initial_state().engine.options["decay"] is True
-    pyspiel.random_sim_test(loaded, num_sims=1, serialize=False, verbose=False)
+    assert dealt(loaded, 2).engine.options["decay"] is True
+    pyspiel.random_sim_test(loaded, num_sims=1, serialize=True, verbose=False)
 
 
 def test_candelabria_secret_choices_are_asked_in_turn_and_stay_hidden() -> None:
     """The real game's simultaneous choice: OpenSpiel asks the seats of ``to_act`` one after another,
     and a later chooser's information state is the same whatever the earlier one chose."""
-    loaded = pyspiel.load_game(short_name("candelabria"), {"players": 4, "seed": 5})
-    state = loaded.new_initial_state()
+    loaded = pyspiel.load_game(short_name("candelabria"), {"players": 4})
+    state = dealt(loaded, 5)
     rng = np.random.RandomState(2)
     while not (state.engine.pending()["decision"] == "secret" and len(state.engine.to_act) >= 2):
         state.apply_action(int(rng.choice(state.legal_actions())))
@@ -96,7 +102,7 @@ def test_candelabria_secret_choices_are_asked_in_turn_and_stay_hidden() -> None:
 def test_the_secret_choices_game_passes_random_sim_test(secret_numbers: str) -> None:
     name = register_game(secret_numbers)
     pyspiel.random_sim_test(
-        pyspiel.load_game(name, {"players": 3, "seed": 1}), 5, serialize=False, verbose=False
+        pyspiel.load_game(name, {"players": 3}), 5, serialize=True, verbose=False
     )
 
 
@@ -112,6 +118,8 @@ def test_parameters_reach_the_engine() -> None:
         },
     )
     state = game.new_initial_state()
+    assert state.is_chance_node()  # the seed is dealt by chance first
+    state.deal(11)
     assert state.engine.variant == "advanced" and state.engine.num_players == 4
     assert state.engine.options["tiebreak"] == "shekels" and state.current_player() == 2
     assert "bid 200" in [state.action_to_string(2, a) for a in range(game.num_distinct_actions())]
@@ -121,7 +129,7 @@ def test_parameters_reach_the_engine() -> None:
         pyspiel.load_game("candlebox_candle_quest", {"players": 7})
 
 
-def _mcts_against_ismcts(loaded: Any, simulations: int) -> tuple[Any, int]:
+def _mcts_against_ismcts(loaded: Any, simulations: int, seed: int) -> tuple[Any, int]:
     """OpenSpiel's MCTSBot (seat 0) against its ISMCTSBot (seat 1) to the end: (state, moves)."""
     rng = np.random.RandomState(0)
     evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
@@ -133,7 +141,7 @@ def _mcts_against_ismcts(loaded: Any, simulations: int) -> tuple[Any, int]:
             loaded, evaluator, uct_c=2.0, max_simulations=simulations, random_state=rng
         ),
     ]
-    state = loaded.new_initial_state()
+    state = dealt(loaded, seed)
     moves = 0
     while not state.is_terminal():
         action = players[state.current_player()].step(state)
@@ -145,8 +153,8 @@ def _mcts_against_ismcts(loaded: Any, simulations: int) -> tuple[Any, int]:
 
 @pytest.mark.parametrize("game", covered_games())
 def test_mcts_and_ismcts_play_a_whole_game(game: str) -> None:
-    loaded = pyspiel.load_game(short_name(game), {"players": 2, "max_turns": 6, "seed": 3})
-    state, moves = _mcts_against_ismcts(loaded, simulations=8)
+    loaded = pyspiel.load_game(short_name(game), {"players": 2, "max_turns": 6})
+    state, moves = _mcts_against_ismcts(loaded, simulations=8, seed=3)
     assert moves <= loaded.max_game_length()
     returns = state.returns()
     assert sum(returns) == pytest.approx(1.0) and min(returns) >= 0.0
@@ -156,8 +164,8 @@ def test_mcts_and_ismcts_play_a_whole_game_of_candelabria() -> None:
     """A whole 2-player game, no turn limit: three years, each with its War Season (and battles with
     secret choices whenever two houses meet in a region holding a curse), on a budget of three
     simulations a move (about 2 s)."""
-    loaded = pyspiel.load_game(short_name("candelabria"), {"players": 2, "seed": 2})
-    state, moves = _mcts_against_ismcts(loaded, simulations=3)
+    loaded = pyspiel.load_game(short_name("candelabria"), {"players": 2})
+    state, moves = _mcts_against_ismcts(loaded, simulations=3, seed=2)
     engine = state.engine
     assert not engine.truncated and engine.year == 3
     assert sum(1 for event in engine.events if event[0] == "war") == 3
@@ -166,11 +174,11 @@ def test_mcts_and_ismcts_play_a_whole_game_of_candelabria() -> None:
 
 
 def test_ismcts_plays_the_secret_choices_game(secret_numbers: str) -> None:
-    loaded = pyspiel.load_game(register_game(secret_numbers), {"players": 3, "seed": 2})
+    loaded = pyspiel.load_game(register_game(secret_numbers), {"players": 3})
     rng = np.random.RandomState(1)
     evaluator = mcts.RandomRolloutEvaluator(n_rollouts=2, random_state=rng)
     bot = ismcts.ISMCTSBot(loaded, evaluator, uct_c=2.0, max_simulations=20, random_state=rng)
-    state = loaded.new_initial_state()
+    state = dealt(loaded, 2)
     while not state.is_terminal():
         state.apply_action(bot.step(state))
     assert sum(state.returns()) == pytest.approx(1.0)
@@ -178,10 +186,10 @@ def test_ismcts_plays_the_secret_choices_game(secret_numbers: str) -> None:
 
 def test_information_states_hide_what_the_seat_cannot_know(secret_numbers: str) -> None:
     name = register_game(secret_numbers)
-    game = pyspiel.load_game(name, {"players": 3, "seed": 5})
+    game = pyspiel.load_game(name, {"players": 3})
     strings, tensors = set(), []
     for first in (0, 2):  # seat 0 picks 1 or 3; seat 1 must not be able to tell
-        state = game.new_initial_state()
+        state = dealt(game, 5)
         state.apply_action(first)
         assert state.current_player() == 1
         strings.add(state.information_state_string(1))
@@ -193,8 +201,8 @@ def test_information_states_hide_what_the_seat_cannot_know(secret_numbers: str) 
 
 @pytest.mark.parametrize("game", covered_games())
 def test_resample_keeps_the_information_state(game: str) -> None:
-    loaded = pyspiel.load_game(short_name(game), {"players": 3, "max_turns": 20, "seed": 9})
-    state = loaded.new_initial_state()
+    loaded = pyspiel.load_game(short_name(game), {"players": 3, "max_turns": 20})
+    state = dealt(loaded, 9)
     rng = np.random.RandomState(4)
     sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
     for _ in range(30):
@@ -224,8 +232,8 @@ PRIVATE = pyspiel.IIGObservationType(
 def _twins() -> tuple[Any, Any, Any]:
     """(game, state, twin) of 16 Candies a few moves in: the twin is dealt anew all that seat 1
     cannot see, so the two differ in seat 0's hand and agree on everything public."""
-    loaded = pyspiel.load_game(short_name("sixteen-candies"), {"players": 2, "seed": 4})
-    state = loaded.new_initial_state()
+    loaded = pyspiel.load_game(short_name("sixteen-candies"), {"players": 2})
+    state = dealt(loaded, 4)
     rng = np.random.RandomState(3)
     for _ in range(4):
         state.apply_action(int(rng.choice(state.legal_actions())))
@@ -255,8 +263,8 @@ def test_public_and_private_observations_of_twins() -> None:
 def test_observers_give_what_their_type_asks_for(game: str) -> None:
     from open_spiel.python.observation import make_observation
 
-    loaded = pyspiel.load_game(short_name(game), {"players": 2, "max_turns": 20, "seed": 4})
-    state = loaded.new_initial_state()
+    loaded = pyspiel.load_game(short_name(game), {"players": 2, "max_turns": 20})
+    state = dealt(loaded, 4)
     rng = np.random.RandomState(3)
     for _ in range(6):
         state.apply_action(int(rng.choice(state.legal_actions())))
@@ -282,7 +290,7 @@ def test_observers_give_what_their_type_asks_for(game: str) -> None:
 def test_observation_types_not_offered_are_refused() -> None:
     from open_spiel.python.observation import make_observation
 
-    loaded = pyspiel.load_game("candlebox_candle_quest", {"seed": 1})
+    loaded = pyspiel.load_game("candlebox_candle_quest")
     every_seat = pyspiel.IIGObservationType(
         perfect_recall=False, public_info=True, private_info=pyspiel.PrivateInfoType.ALL_PLAYERS
     )
@@ -293,3 +301,29 @@ def test_observation_types_not_offered_are_refused() -> None:
     )
     with pytest.raises(ValueError, match="neither public nor private"):
         make_observation(loaded, nothing)
+
+
+@pytest.mark.parametrize("game", covered_games())
+def test_a_state_round_trips_through_serialization(game: str) -> None:
+    """Chance is the seed dealt by explicit chance nodes, so a state (dealt or half dealt, or a
+    resampled twin) serializes and comes back the same, and plays on the same."""
+    loaded = pyspiel.load_game(short_name(game), {"players": 3, "max_turns": 20})
+    half = loaded.new_initial_state()
+    for outcome in seed_outcomes(12345)[:3]:
+        half.apply_action(outcome)
+    state = dealt(loaded, 12345)
+    rng = np.random.RandomState(5)
+    for _ in range(12):
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    twin = state.resample_from_infostate(1, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+    for world in (half, state, twin):
+        text = pyspiel.serialize_game_and_state(loaded, world)
+        again_game, again = pyspiel.deserialize_game_and_state(text)
+        assert str(again_game) == str(loaded)
+        assert str(again) == str(world) and again.history() == world.history()
+    again.apply_action(again.legal_actions()[0])
+    twin.apply_action(twin.legal_actions()[0])
+    assert str(again) == str(twin)
+    assert loaded.get_type().chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+    assert seed_outcomes(12345) == dealt(loaded, 12345).history()
+    assert dealt(loaded, 12345).engine.seed == 12345
