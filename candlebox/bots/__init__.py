@@ -18,12 +18,13 @@ from candlebox.bots.heuristic import HeuristicBot
 from candlebox.bots.ismcts import ISMCTSBot
 from candlebox.bots.policy import PolicyBot
 from candlebox.bots.random_bot import RandomBot
-from candlebox.engine import State
+from candlebox.engine import State, game_info
 
 
 class Bot(Protocol):
     """``choose`` is all a bot must have. A bot may also say which games it plays
-    (``plays(game_id) -> bool``): the server then asks it that instead of trying a move."""
+    (``plays(game_id) -> bool``): the server then asks it that instead of trying a move; and whether
+    it plays one table (``check_table(state)``, a ValueError naming what it plays otherwise)."""
 
     name: str
 
@@ -62,6 +63,21 @@ def make(name: str, seed: int | None = None, **params: Any) -> Bot:
         raise ValueError(f"bot {name!r}: {exc}") from None
 
 
+def check_table(name: str, state: State, **params: Any) -> None:
+    """A ValueError naming what bot ``name`` (with ``params``) plays, when it cannot play the table of
+    ``state`` (a game's variant, player count and options): ``candlebox play``, ``candlebox simulate``,
+    :mod:`candlebox.sim` and the server all ask this before a game starts, so that a bot never fails
+    in the middle of one."""
+    bot = make(name, seed=0, **params)
+    says = getattr(bot, "plays", None)
+    if callable(says) and not says(state.game_id):
+        title = game_info(state.game_id).title
+        raise ValueError(f"the {name} bot does not play {title}")
+    fits = getattr(bot, "check_table", None)
+    if callable(fits):
+        fits(state)
+
+
 def _register_builtin() -> None:
     register("random", RandomBot, "plays a uniformly random legal action")
     register("heuristic", HeuristicBot, "a rule-of-thumb player for each game")
@@ -83,4 +99,4 @@ def _register_builtin() -> None:
 
 _register_builtin()
 
-__all__ = ["Bot", "available", "describe", "make", "register"]
+__all__ = ["Bot", "available", "check_table", "describe", "make", "register"]

@@ -253,6 +253,12 @@ class ISMCTSBot:
             return shipped_path(game_id).is_file()
         return True
 
+    def check_table(self, state: State) -> None:
+        """Guided by a network (``guide="policy"``): a ValueError naming the table it was trained
+        for, unless it is ``state``'s. Any other search plays every table."""
+        if self.guide == "policy":
+            self._policy_guide(state)
+
     def _policy_guide(self, state: State) -> StatePolicy:
         """The trained network's greedy choice as a state policy (``guide="policy"``); loaded once,
         and checked against the state's configuration (a ValueError names what it was trained for)."""

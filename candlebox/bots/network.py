@@ -58,6 +58,20 @@ def token_vocabulary(texts: Sequence[str]) -> list[str]:
     return list(dict.fromkeys(token for row in action_tokens(texts) for token in row))
 
 
+def _unfit(meta: dict[str, Any], config: Config) -> str:
+    """What the network plays, beside this table, when it is trained for another; else ""."""
+    game, variant, players = meta["game"], meta["variant"], meta["players"]
+    if (game, variant, players) == (config.game_id, config.variant, config.players):
+        return ""
+    plays = f"plays {game_info(game).title} ({variant}) with {players} players only"
+    if (game, variant) == (config.game_id, config.variant):
+        return f"{plays}; this table has {config.players}"
+    return (
+        f"{plays}; this table is {game_info(config.game_id).title} ({config.variant}) with "
+        f"{config.players} players"
+    )
+
+
 @dataclass
 class Network:
     """The policy half of a trained actor-critic, as numpy arrays, bound to one configuration."""
@@ -88,15 +102,9 @@ class Network:
             raise ValueError(f"{path.name}: unknown policy file format {meta.get('format')!r}")
         config = Config.make(state.game_id, state.num_players, state.variant, **state.options)
         trained = f"{meta['game']} ({meta['variant']}, {meta['players']} players)"
-        if (meta["game"], meta["variant"], meta["players"]) != (
-            config.game_id,
-            config.variant,
-            config.players,
-        ):
-            raise ValueError(
-                f"the policy in {path.name} was trained for {trained}, not for "
-                f"{config.game_id} ({config.variant}, {config.players} players)"
-            )
+        unfit = _unfit(meta, config)
+        if unfit:
+            raise ValueError(f"the policy network in {path.name} {unfit}")
         encoding = game_info(config.game_id).encoding()
         if encoding is None:  # pragma: no cover - a file exists only for a game with an encoding
             raise ValueError(f"game {config.game_id!r} has no observation encoding")

@@ -71,6 +71,10 @@ class PolicyBot:
             self._networks[key] = network
         return network
 
+    def check_table(self, state: State) -> None:
+        """A ValueError naming the table the network was trained for, unless it is ``state``'s."""
+        self.network(state)
+
     def choose(self, state: State, seat: int) -> str:
         actions = state.legal_actions(seat)
         if not actions:

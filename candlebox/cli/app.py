@@ -208,6 +208,7 @@ def play(
             raise CliError(f"--seat {seat}: this game has seats 0–{state.num_players - 1}")
         others = [s for s in range(state.num_players) if s != seat]
         specs = config.parse_bots(bots, others, game)
+        config.check_table(specs, state)
         robots = config.make_bots(specs, state.seed)
         path = save or resume or saving.default_path(game, state.seed)
         saving.save(state, path)  # an unwritable path fails now, before the first move
@@ -286,8 +287,9 @@ def simulate(
     with reported():
         config.check_game(game)
         options = config.parse_options(game, players, variant, option or [])
-        config.start_game(game, players, variant, seed, options)  # bad settings fail before the bar
+        state = config.start_game(game, players, variant, seed, options)  # fail before the bar
         specs = config.parse_bots(bots, list(range(players)), game)
+        config.check_table(specs, state)
         simulate_module.check_out(out)
         if ray:
             simulate_module.check_ray()

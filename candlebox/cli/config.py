@@ -99,6 +99,14 @@ def parse_bots(text: str, seats: list[int], game_id: str | None = None) -> dict[
     return dict(zip(seats, specs, strict=True))
 
 
+def check_table(specs: dict[int, BotSpec], state: State) -> None:
+    """Every bot plays the table of ``state`` (a policy trained for two players does not play three):
+    refused before the first move, naming what the bot plays."""
+    for spec in {spec.label: spec for spec in specs.values()}.values():
+        with user_errors(f"--bots: {spec.label}: "):
+            bots.check_table(spec.name, state, **spec.params)
+
+
 def bot_seed(game_seed: int, seat: int) -> int:
     """Bots' seeds follow from the game's, so a seeded game with seeded bots replays exactly."""
     return game_seed * 100 + seat

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import candlebox
+from candlebox import bots
 from candlebox.engine import State, fairness
 from candlebox.server import bots as botlib
 from candlebox.server import security
@@ -110,7 +111,7 @@ def _seat(settings: Settings, spec: CreateSpec, number: int, made: NewGame) -> S
     if asked.kind == "bot":
         if number == made.you:
             raise Rejected("bad-seat", f"seat {number} is a bot; you cannot take it")
-        return _bot_seat(settings, spec.game, number, asked)
+        return _bot_seat(settings, made.state, number, asked)
     human = SeatRecord(number, "human", security.clean_name(asked.name, f"Player {number + 1}"))
     secret = security.new_token()
     if number == made.you:
@@ -120,12 +121,13 @@ def _seat(settings: Settings, spec: CreateSpec, number: int, made: NewGame) -> S
     return human
 
 
-def _bot_seat(settings: Settings, game: str, number: int, asked: SeatSpec) -> SeatRecord:
+def _bot_seat(settings: Settings, state: State, number: int, asked: SeatSpec) -> SeatRecord:
     strength = asked.level if asked.level is not None else asked.strength
     try:
         name, params = botlib.seat_bot(
-            game, asked.bot, strength, asked.params, settings.max_bot_seconds
+            state.game_id, asked.bot, strength, asked.params, settings.max_bot_seconds
         )
+        bots.check_table(name, state, **params)  # the check candlebox play and simulate make
     except ValueError as exc:
         raise Rejected("bad-bot", f"seat {number}: {exc}") from None
     label = security.clean_name(asked.name, BOT_NAMES[number % len(BOT_NAMES)])

@@ -113,6 +113,17 @@ def new_state(plan: Plan, seed: int) -> State:
     )
 
 
+def check(plan: Plan) -> None:
+    """A ValueError naming the first seat whose bot cannot play the plan's table (a policy trained
+    for two players at a table of three), before any game starts rather than in the middle of one."""
+    state = new_state(plan, plan.seed)
+    for seat, spec in enumerate(plan.seats):
+        try:
+            bots.check_table(spec.name, state, **spec.params)
+        except ValueError as exc:
+            raise ValueError(f"seat {seat} ({spec.shown}): {exc}") from None
+
+
 def play(plan: Plan, seed: int) -> dict[str, Any]:
     """Play game ``seed`` of the plan to the end; its row of the results table."""
     state = new_state(plan, seed)

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import candlebox
-from candlebox.sim.game import Plan, play
+from candlebox.sim.game import Plan, check, play
 
 Progress = Callable[[int], None]  # called with the number of games just finished
 Row = dict[str, Any]
@@ -43,6 +43,7 @@ def _quiet(_: int) -> None:
 def run_local(plan: Plan, jobs: int = 1, progress: Progress | None = None) -> list[Row]:
     """Every game of the plan on ``jobs`` processes (1: in this process); rows sorted by seed."""
     advance = progress or _quiet
+    check(plan)
     seeds = plan.seeds
     if jobs <= 1 or len(seeds) <= 1:
         rows = []
@@ -128,6 +129,7 @@ def run_ray(
     ``workers``: the CPUs of a new local cluster, and at most that many tasks running at once.
     """
     advance = progress or _quiet
+    check(plan)
     with ray_session(address, workers) as ray:
         cpus = int(ray.cluster_resources().get("CPU", 1))
         width = min(workers, cpus) if workers else cpus

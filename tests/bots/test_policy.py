@@ -129,12 +129,20 @@ def test_another_configuration_is_refused() -> None:
     info = candlebox.game_info(game)
     players = next(p for p in range(3, 6) if p in info.variant(info.default_variant(p)).players)
     state = candlebox.new_game(game, players=players, seed=1)
-    with pytest.raises(ValueError, match=f"trained for {game} .*2 players.*not for"):
+    title = info.title
+    says = rf"plays {title} \(.*\) with 2 players only; this table has {players}$"
+    with pytest.raises(ValueError, match=says):
         bots.make("policy", seed=1).choose(state, state.to_act[0])
+    with pytest.raises(ValueError, match=says):  # asked before a game starts: the same words
+        bots.check_table("policy", state)
     other = GAMES[1]
     state = candlebox.new_game(other, players=2, seed=1)
-    with pytest.raises(ValueError, match=f"trained for {game} "):
+    elsewhere = f"plays {title} .* only; this table is {candlebox.game_info(other).title} "
+    with pytest.raises(ValueError, match=elsewhere):
         bots.make("policy", path=str(policy.shipped_path(game))).choose(state, state.to_act[0])
+    with pytest.raises(ValueError, match=elsewhere):
+        bots.check_table("policy", state, path=str(policy.shipped_path(game)))
+    bots.check_table("policy", candlebox.new_game(game, players=2, seed=1))  # its own table
 
 
 def test_bad_parameters_are_refused(tmp_path: Path) -> None:
@@ -181,7 +189,9 @@ def test_the_network_guide_is_refused_where_it_was_not_trained() -> None:
     rng = random.Random(2)
     while len(state.legal_actions(state.to_act[0])) < 2:
         state.apply(state.to_act[0], rng.choice(state.legal_actions(state.to_act[0])))
-    with pytest.raises(ValueError, match=r"trained for .*2 players.*not for .*3 players"):
+    with pytest.raises(ValueError, match=r"with 2 players only; this table has 3"):
         bot.choose(state, state.to_act[0])
+    with pytest.raises(ValueError, match=r"with 2 players only; this table has 3"):
+        bots.check_table("ismcts", state, iterations=2, guide="policy")
     with pytest.raises(ValueError, match="guide must be heuristic or policy"):
         bots.make("ismcts", guide="network")

@@ -57,6 +57,21 @@ def test_an_option_of_another_variant_is_fine_there() -> None:
     assert result.exit_code == 0, result.output
 
 
+@pytest.mark.parametrize("command", ["play", "simulate"])
+@pytest.mark.parametrize("bot", ["policy", "ismcts:guide=policy"])
+def test_a_bot_that_cannot_play_the_table_is_one_line(command: str, bot: str) -> None:
+    """A network trained for two players at a table of three: named before any game starts."""
+    pytest.importorskip("numpy", reason="the policy bot needs numpy: pip install -e '.[rl]'")
+    result = run(command, "candle-quest", "-p", "3", "--bots", bot, input="quit\n")
+    assert result.exit_code == 2, result.output
+    assert result.stderr.count("\n") == 1, result.stderr
+    assert (
+        f"--bots: {bot}: the policy network in candle-quest.npz plays Candle Quest (basic) "
+        "with 2 players only; this table has 3"
+    ) in result.stderr
+    assert "Traceback" not in result.output
+
+
 def test_seat_out_of_range() -> None:
     result = run("play", "candle-quest", "--seat", "2")
     assert result.exit_code == 2

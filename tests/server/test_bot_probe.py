@@ -16,6 +16,10 @@ from candlebox.bots.heuristic import HeuristicBot
 from candlebox.bots.ismcts import ISMCTSBot
 from candlebox.engine import State
 from candlebox.server import bots as botlib
+from candlebox.server import creating
+from candlebox.server.bodies import CreateSpec, SeatSpec
+from candlebox.server.config import Settings
+from candlebox.server.errors import Rejected
 
 
 @pytest.fixture
@@ -66,3 +70,41 @@ def test_a_bot_that_cannot_say_is_tried_with_a_move(
     monkeypatch.setitem(bots._DOCS, "silent", "test bot")
     assert botlib.plays("silent", "candle-quest")
     assert not botlib.plays("silent", "sixteen-candies")
+
+
+class TwoOnly:
+    """A bot registered elsewhere that plays Candle Quest at a table of two only, and says so."""
+
+    name = "two-only"
+
+    def __init__(self, seed: int | None = None) -> None:
+        pass
+
+    def plays(self, game_id: str) -> bool:
+        return game_id == "candle-quest"
+
+    def check_table(self, state: State) -> None:
+        if state.num_players != 2:
+            raise ValueError(f"two-only plays 2 players only; this table has {state.num_players}")
+
+    def choose(self, state: State, seat: int) -> str:
+        return state.legal_actions(seat)[0]
+
+
+def test_a_table_the_bot_cannot_play_is_refused_at_creation(
+    fresh_probe: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The server asks the check ``candlebox play`` and ``simulate`` ask (``bots.check_table``)."""
+    monkeypatch.setitem(bots._MAKERS, "two-only", TwoOnly)
+    monkeypatch.setitem(bots._DOCS, "two-only", "test bot")
+    settings = Settings(db="sqlite://")
+
+    def spec(players: int) -> CreateSpec:
+        seats = [SeatSpec(), *[SeatSpec(kind="bot", bot="two-only")] * (players - 1)]
+        return CreateSpec(game="candle-quest", seats=seats, you=0)
+
+    assert creating.new_game(spec(2), settings).record.seats[1].bot == "two-only"
+    with pytest.raises(Rejected) as refused:
+        creating.new_game(spec(3), settings)
+    assert refused.value.code == "bad-bot"
+    assert str(refused.value) == "seat 1: two-only plays 2 players only; this table has 3"

@@ -94,6 +94,29 @@ def test_csv_round_trip(tmp_path: Path) -> None:
     assert sim.read(tmp_path / "r.csv") == rows
 
 
+def test_paths_may_be_text_or_path_objects(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every path candlebox.sim takes is a str or an os.PathLike, as open() takes."""
+    monkeypatch.chdir(tmp_path)
+    rows = sim.run_local(plan(2))
+    sim.write(rows, "text.csv")
+    assert sim.read("text.csv") == rows
+    assert sim.read(str(tmp_path / "text.csv")) == rows
+    page = sim.build_report(rows, "report", ["text.csv"], plots=False)
+    assert page == Path("report") / "index.html" and page.is_file()
+
+
+def test_a_bot_that_cannot_play_the_table_is_refused_before_any_game() -> None:
+    pytest.importorskip("numpy", reason="the policy bot needs numpy: pip install -e '.[rl]'")
+    seats = (sim.Seat("heuristic"), sim.Seat("policy"), sim.Seat("random"))
+    three = sim.Plan("candle-quest", 3, None, SHORT, seats, 4, seed=40)
+    played: list[int] = []
+    with pytest.raises(
+        ValueError, match=r"seat 1 \(policy\): .*with 2 players only; this table has 3"
+    ):
+        sim.run_local(three, progress=played.append)
+    assert not played
+
+
 def test_parquet_round_trip(tmp_path: Path) -> None:
     pytest.importorskip("pyarrow", reason="pyarrow is not installed (the sim extra): no Parquet")
     rows = sim.run_local(plan(3))
