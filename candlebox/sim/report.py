@@ -13,6 +13,7 @@ from __future__ import annotations
 import html
 import json
 import math
+import os
 import re
 from collections import Counter
 from collections.abc import Hashable
@@ -483,8 +484,15 @@ def _mean(values: Any) -> float:
     return sum(items) / len(items) if items else 0.0
 
 
-def build(rows: list[dict[str, Any]], folder: Path, sources: list[str], plots: bool = True) -> Path:
-    """Write ``index.html`` and its PNGs into ``folder``; return the HTML file's path."""
+def build(
+    rows: list[dict[str, Any]],
+    folder: str | os.PathLike[str],
+    sources: list[str],
+    plots: bool = True,
+) -> Path:
+    """Write ``index.html`` and its PNGs into ``folder`` (a str or a path object); return the HTML
+    file's path."""
+    folder = Path(folder)
     if not rows:
         raise ValueError("the results hold no games")
     folder.mkdir(parents=True, exist_ok=True)

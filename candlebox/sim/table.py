@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -97,8 +98,9 @@ def decode(stored: dict[str, Any]) -> dict[str, Any]:
     return row
 
 
-def write(rows: list[dict[str, Any]], path: Path) -> None:
-    """CSV, or Parquet for a name ending in .parquet."""
+def write(rows: list[dict[str, Any]], path: str | os.PathLike[str]) -> None:
+    """CSV, or Parquet for a name ending in .parquet (``path``: a str or a path object)."""
+    path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     stored = [encode(row) for row in rows]
     if is_parquet(path):
@@ -125,8 +127,9 @@ def write(rows: list[dict[str, Any]], path: Path) -> None:
         writer.writerows(stored)
 
 
-def read(path: Path) -> list[dict[str, Any]]:
-    """The rows of a table written by :func:`write` (CSV or Parquet)."""
+def read(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
+    """The rows of a table written by :func:`write` (CSV or Parquet; a str or a path object)."""
+    path = Path(path)
     if not path.is_file():
         raise TableError(f"{path}: no such file")
     try:
