@@ -1,7 +1,7 @@
 """Train a small masked policy on Candle Quest against the random bot, and plot its learning curve.
 
-    pip install torch==2.13.0            # the CPU wheel (first, so nothing pulls a CUDA build)
-    pip install -e '.[rl,rl-train]'
+    pip install 'torch>=2.13,<2.15' --index-url https://download.pytorch.org/whl/cpu  # first: CPU
+    pip install -e '.[rl,train,sim]'     # sim: matplotlib for the plot
     python examples/train_candle_quest.py                 # about 3 minutes on 2 CPUs
     python examples/train_candle_quest.py --timesteps 20000 --out /tmp/curve.png   # a quick look
 
