@@ -188,6 +188,16 @@ def test_cannot_pay_with_only_shekels_pays_them_all() -> None:
     assert seat_info(state, 0)["shekels"] == 0
 
 
+def test_junior_guards_as_the_basic_game_even_when_short() -> None:
+    """Junior pays for Unlit candles as the basic game does, the FAQ's fallback included."""
+    state = craft(game(deck=["U4", "Y3"], variant="junior"), screens={0: ["G2"]}, shekels={0: 1})
+    play(state, (0, "flip"))
+    assert state.legal_actions(0) == ["discard G2", "pay 1"]
+    play(state, (0, "pay 1"))
+    assert state.view(None)["removed"][-1] == "U4" and seat_info(state, 0)["shekels"] == 0
+    assert state.to_act == (0,) and state.view(0)["pending"]["bonus_turn"]
+
+
 def test_nothing_at_all_unlit_leaves_with_no_effect_and_bonus_turn() -> None:
     state = craft(game(deck=["U6", "Y2"]), shekels={0: 0})
     play(state, (0, "flip"))

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -73,6 +75,53 @@ def test_a_variant_can_have_its_own_text() -> None:
     assert "removed before play" in junior["U6"]["text"]
     assert "give you a candle" in junior["U4"]["text"]
     assert "give you a candle" not in candlebox.components("candle-quest", "basic")["U4"]["text"]
+
+
+def _verbs_offered(variant: str) -> set[str]:
+    """The action verbs seeded random games of the variant offer (to any seat, at any point)."""
+    verbs: set[str] = set()
+    for seed in range(4):
+        state = candlebox.new_game("candle-quest", players=3, variant=variant, seed=seed)
+        rng = random.Random(seed)
+        for _ in range(300):
+            if state.is_over:
+                break
+            seat = state.to_act[0]
+            legal = state.legal_actions(seat)
+            verbs |= {action.split()[0] for action in legal}
+            state.apply(seat, rng.choice(legal))
+    return verbs
+
+
+# The words that speak of an action's verb (auctions bring bids).
+SPEAK_OF = {"auction": r"auction|\bbid", "bid": r"\bbid", "loot": r"\bloot"}
+
+
+@pytest.mark.parametrize("variant", ["advanced", "junior"])
+def test_words_never_speak_of_what_the_variant_lacks(variant: str) -> None:
+    """Words follow the table: an action the basic game offers and this variant never does (the junior
+    game has no auctions and no looting) is in none of the variant's texts."""
+    # "pass" is left out: a bidder's answer in an auction, but also a stalled player's (CQ-9).
+    lacks = (_verbs_offered("basic") - _verbs_offered(variant)) & set(SPEAK_OF)
+    assert lacks == ({"auction", "bid", "loot"} if variant == "junior" else set())
+    for code, entry in candlebox.components("candle-quest", variant).items():
+        for verb in lacks:
+            found = re.search(SPEAK_OF[verb], entry["text"], re.I)
+            assert not found, f"{variant} {code}: {entry['text']!r} speaks of {verb}"
+
+
+@pytest.mark.parametrize("variant", ["basic", "advanced", "junior"])
+@pytest.mark.parametrize("code", ["U4", "U6", "kind:unlit"])
+def test_unlit_words_say_what_happens_when_a_player_cannot_pay(variant: str, code: str) -> None:
+    """The FAQ's fallback (tests/candle_quest/test_rules.py plays it): the highest-value candle or
+    all the shekels, the Unlit candle leaves, the bonus turn still follows."""
+    text = candlebox.components("candle-quest", variant)[code]["text"]
+    if variant == "junior" and code == "U6":
+        assert "removed before play" in text
+        return
+    assert "highest-value candle or all" in text and "shekels" in text
+    if code != "kind:unlit":
+        assert "leaves the game" in text and "bonus turn still follows" in text
 
 
 def test_the_junior_removed_unlit_candles_are_shown_and_explained() -> None:
