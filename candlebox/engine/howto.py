@@ -88,6 +88,8 @@ class HowTo:
     decisions: dict[str, str]  # pending decision (or "name?field=value") → anchor
     moves: dict[str, str]  # move kind (verb) → anchor
     does: dict[str, str]  # move kind → what that kind of move does, for a learner
+    # variant → move kind → what it does there, where the variant changes it (the junior game's flip)
+    does_in: dict[str, dict[str, str]]
     explain: dict[str, str]  # log event → why a player makes that kind of move
     quiet: frozenset[str]  # log events that need no reason (the game's own bookkeeping)
     learn: LearnSetup
@@ -95,6 +97,10 @@ class HowTo:
     related: dict[str, list[str]]
     scope: dict[str, dict[str, Any]]  # ruling id or part → {"variants": [...]} / {"option": name}
     rulings: tuple[Ruling, ...]
+
+    def does_of(self, verb: str, variant: str) -> str:
+        """What a move kind does in a variant: the variant's own words, else the game's."""
+        return self.does_in.get(variant, {}).get(verb) or self.does.get(verb, "")
 
     @property
     def summary(self) -> str:
@@ -212,6 +218,7 @@ def how_to_play(game_id: str) -> HowTo:
         decisions=dict(data["decisions"]),
         moves=dict(data["moves"]),
         does=dict(data["does"]),
+        does_in={name: dict(texts) for name, texts in data.get("does_in", {}).items()},
         explain=dict(data["explain"]),
         quiet=frozenset(data["quiet"]),
         learn=LearnSetup(learn["variant"], learn["players"], learn["bot"], learn["why"]),
@@ -294,7 +301,7 @@ def explain_options(state: State, seat: int) -> list[LearnOption]:
             LearnOption(
                 action=action,
                 label=label,
-                does=howto.does.get(verb, ""),
+                does=howto.does_of(verb, state.variant),
                 anchor=section.anchor if section else "",
                 section=section.title if section else "",
                 components=named,

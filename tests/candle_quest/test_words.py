@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 import candlebox
+from candlebox.engine.howto import explain_options, how_to_play
 from candlebox.engine.words import WordsError, schema
 from candlebox.games.candle_quest import words
 from candlebox.games.candle_quest.candles import CANDLE_FILE, TYPE_OF
@@ -108,6 +109,30 @@ def test_words_never_speak_of_what_the_variant_lacks(variant: str) -> None:
         for verb in lacks:
             found = re.search(SPEAK_OF[verb], entry["text"], re.I)
             assert not found, f"{variant} {code}: {entry['text']!r} speaks of {verb}"
+
+
+def test_what_a_move_does_in_the_junior_game_never_speaks_of_auctions_or_loots() -> None:
+    """The learner's "what it does" for each move the junior game offers, and what the log's events
+    explain, follow its table too (learn.json's ``does_in``)."""
+    lacks = {"auction", "bid", "loot"}
+    howto = how_to_play("candle-quest")
+    offered = _verbs_offered("junior")
+    texts = {verb: howto.does_of(verb, "junior") for verb in offered}
+    texts |= {f"event {event}": howto.explain[event] for event in offered & set(howto.explain)}
+    for what, text in texts.items():
+        for verb in lacks:
+            assert not re.search(SPEAK_OF[verb], text, re.I), f"junior {what}: {text!r}"
+    state = candlebox.new_game("candle-quest", players=2, variant="junior", seed=1)
+    flip = next(o for o in explain_options(state, state.to_act[0]) if o.action == "flip")
+    assert flip.does == howto.does_of("flip", "junior") != howto.does["flip"]
+
+
+def test_the_junior_rules_say_how_many_unlit_candles_leave() -> None:
+    state = candlebox.new_game("candle-quest", players=2, variant="junior", seed=1)
+    count = len(state.view(None)["removed"])
+    junior = how_to_play("candle-quest").markdown.split("### Junior Game", 1)[1]
+    number = {2: "two", 3: "three"}[count]
+    assert f"the {number} Unlit candles of value 6" in junior
 
 
 @pytest.mark.parametrize("variant", ["basic", "advanced", "junior"])
