@@ -223,6 +223,7 @@ def start_server(args: argparse.Namespace, workdir: Path) -> tuple[subprocess.Po
         # one load generator on loopback plays every game: no per-client limits
         "CANDLEBOX_REQUESTS_PER_SECOND": "0",
         "CANDLEBOX_MAX_OPEN_GAMES": "0",
+        "CANDLEBOX_MAX_CLIENT_SOCKETS": "0",
         # thousands of websockets in one process: above the default cap of 2048 connections
         "CANDLEBOX_MAX_CONNECTIONS": str(max(2048, 2 * args.games + 256)),
         # a bot worker holds a turn while its bot waits out the delay too: with the default 32 at

@@ -50,6 +50,7 @@ from candlebox.server.meta import server_meta
 from candlebox.server.routes import ROUTERS
 from candlebox.server.routes.pages import STATIC
 from candlebox.server.service import GameService
+from candlebox.server.sockets import SocketCounts
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -75,6 +76,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     app.state.rate = clients.RateLimiter(settings.requests_per_second, settings.request_burst)
+    app.state.sockets = SocketCounts(settings)
     middleware.install(app, settings, app.state.rate)
     for router in ROUTERS:
         app.include_router(router)

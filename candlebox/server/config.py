@@ -57,6 +57,14 @@ class Settings:
     trusted_proxies: tuple[str, ...] = ()  # addresses whose X-Forwarded-For names the client
     allowed_origins: tuple[str, ...] = ()  # other origins (scheme://host[:port]) that may post
     max_spectators: int = 50  # spectators' connections per game
+    # Websockets (docs/server.md, "Limits and abuse"); 0 turns a cap off. A seat's connections to one
+    # game (a player's tabs), a client address's connections (spectators and those that have not
+    # said hello included), and of those the ones that have not said hello yet, which are closed
+    # when ``hello_timeout`` seconds have passed without one.
+    max_seat_sockets: int = 8
+    max_client_sockets: int = 64
+    max_waiting_sockets: int = 8
+    hello_timeout: float = 10.0
     max_open_games: int = 10  # live games created from one client address
     expire_after: float = 24 * 3600.0  # a live game with no move this long (seconds) is closed
     keep_finished: float = 30 * 86400.0  # finished and closed games are deleted this long after

@@ -140,10 +140,20 @@ class Seating:
     # ------------------------------------------------------------------ watchers
     def attach(self, live: LiveGame, conn: Connection) -> None:
         """Register a watcher and queue its snapshot (no await in between: no frame is missed).
-        A game has at most ``max_spectators`` spectators' connections (:class:`Rejected`)."""
-        if conn.seat is None and len(live.watchers.get(None, ())) >= self.settings.max_spectators:
+        A game has at most ``max_spectators`` spectators' connections, and a seat at most
+        ``max_seat_sockets`` (a player's tabs; issue 33) (:class:`Rejected`)."""
+        here = len(live.watchers.get(conn.seat, ()))
+        if conn.seat is None and here >= self.settings.max_spectators:
             raise Rejected(
                 "full", "this game has as many spectators as it can take; try again later", 503
+            )
+        tabs = self.settings.max_seat_sockets
+        if conn.seat is not None and 0 < tabs <= here:
+            raise Rejected(
+                "too-many-tabs",
+                f"seat {conn.seat} has {tabs} connections to this game open, the most it may "
+                "(max_seat_sockets); close a tab",
+                429,
             )
         frame, length = self.frames.snapshot(live, conn.seat, "snapshot")
         conn.push(frame)

@@ -16,9 +16,9 @@ from candlebox.server.config import Settings
 from candlebox.server.errors import Rejected, failure
 from candlebox.server.live import Connection, LiveGame
 from candlebox.server.service import GameService
+from candlebox.server.sockets import SocketCounts, Ticket
 
 log = logging.getLogger("candlebox.server")
-HELLO_TIMEOUT = 10.0
 router = APIRouter()
 
 
@@ -32,24 +32,55 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
         await websocket.close(code=4403, reason="cross-origin")
         return
     peer = websocket.client.host if websocket.client else None
-    if state.rate.wait(clients.client_address(peer, websocket.headers, settings)) > 0:
+    client = clients.client_address(peer, websocket.headers, settings)
+    if state.rate.wait(client) > 0:
         await websocket.close(code=4429, reason="slow-down")
         return
-    await websocket.accept()
-    await Session(websocket, state.service, settings, game_id).run()
+    await websocket.accept()  # a refusal's reason only reaches an accepted socket
+    counts: SocketCounts = state.sockets
+    try:
+        ticket = counts.admit(client)
+    except Rejected as exc:
+        await refuse(websocket, exc.code, exc.message, closing_code(exc))
+        return
+    try:
+        await Session(websocket, state.service, settings, game_id, ticket).run()
+    finally:
+        ticket.close()
 
 
 def reply(ref: Any, exc: Rejected) -> str:
     return json.dumps({"type": "error", "ref": ref, **exc.payload()})
 
 
+def closing_code(exc: Rejected) -> int:
+    """A refused socket's close code: 4429 for a client over one of its limits (the page shows
+    the error frame and retries later), 1013 (try again later) for a server with no room."""
+    return {429: 4429, 503: 1013}.get(exc.status, 4409)
+
+
+async def refuse(websocket: WebSocket, code: str, message: str, close: int) -> None:
+    """An error frame, then the close with a reason that names the refusal (at most 123 bytes, as
+    the protocol allows)."""
+    with contextlib.suppress(Exception):
+        await websocket.send_text(json.dumps({"type": "error", "error": code, "message": message}))
+        reason = f"{code}: {message}".encode()[:123].decode(errors="ignore")
+        await websocket.close(code=close, reason=reason)
+
+
 class Session:
     """One websocket: the hello, then moves in and frames out until either side goes."""
 
     def __init__(
-        self, websocket: WebSocket, service: GameService, settings: Settings, game_id: str
+        self,
+        websocket: WebSocket,
+        service: GameService,
+        settings: Settings,
+        game_id: str,
+        ticket: Ticket,
     ) -> None:
         self.ws = websocket
+        self.ticket = ticket  # this socket, counted against its client's limits
         self.service = service
         self.settings = settings
         self.game_id = game_id
@@ -58,11 +89,7 @@ class Session:
         self.tasks: set[asyncio.Task[None]] = set()  # moves being made (kept from the collector)
 
     async def refuse(self, code: str, message: str, close: int) -> None:
-        with contextlib.suppress(Exception):
-            await self.ws.send_text(
-                json.dumps({"type": "error", "error": code, "message": message})
-            )
-            await self.ws.close(code=close, reason=code)
+        await refuse(self.ws, code, message, close)
 
     async def run(self) -> None:
         try:
@@ -74,10 +101,11 @@ class Session:
 
     async def session(self) -> None:
         try:
-            text = await asyncio.wait_for(self.ws.receive_text(), HELLO_TIMEOUT)
+            text = await asyncio.wait_for(self.ws.receive_text(), self.settings.hello_timeout)
         except (TimeoutError, WebSocketDisconnect, RuntimeError, KeyError):
             await self.refuse("hello", 'say hello first: {"type": "hello"}', 4400)
             return
+        self.ticket.greeted()
         try:
             hello = bodies.hello(text, self.settings.max_message)
         except Rejected as exc:
@@ -95,7 +123,7 @@ class Session:
         try:
             self.service.attach(live, conn)
         except Rejected as exc:
-            await self.refuse(exc.code, exc.message, 4409)
+            await self.refuse(exc.code, exc.message, closing_code(exc))
             return
         sender = asyncio.create_task(self.pump(conn))
         try:
