@@ -16,6 +16,13 @@ from candlebox.server.errors import Rejected
 T = TypeVar("T")
 
 Seed = Annotated[int, msgspec.Meta(ge=0, le=(1 << 63) - 1)]
+# Every other number a client sends (issue 33): the largest PostgreSQL's INTEGER columns hold. A
+# larger one reaching the database was a 500 (SQLite) or a 503 as if PostgreSQL were down; checked
+# here, it is a 400 naming the field.
+MAX_NUMBER = (1 << 31) - 1
+MAX_SEATS = 16  # the most seats a game's creation may list
+Number = Annotated[int, msgspec.Meta(ge=0, le=MAX_NUMBER)]  # a move number
+SeatNumber = Annotated[int, msgspec.Meta(ge=0, le=MAX_SEATS - 1)]
 Short = Annotated[str, msgspec.Meta(max_length=200)]
 Action = Annotated[str, msgspec.Meta(min_length=1, max_length=200)]  # the game's notation
 LobbyList = Literal["open", "playing", "finished"]
@@ -35,12 +42,12 @@ class SeatSpec(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
 
 class CreateSpec(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     game: Short
-    seats: Annotated[list[SeatSpec], msgspec.Meta(min_length=1, max_length=16)]
+    seats: Annotated[list[SeatSpec], msgspec.Meta(min_length=1, max_length=MAX_SEATS)]
     variant: Short | None = None
     options: dict[str, Any] | None = None
     seed: Seed | None = None
     bot_delay: float | None = None
-    you: int | None = None
+    you: SeatNumber | None = None
     public: bool = True
     practice: bool = False  # a practice game may fix the deck or the content (issue 12, part A)
     hints: bool = False  # every seat may ask for hints (issue 16); shown to everyone
@@ -57,12 +64,14 @@ class BotSpec(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
 
 
 class ReviewSpec(msgspec.Struct, forbid_unknown_fields=True):
-    seat: int  # whose decisions to review
+    seat: SeatNumber  # whose decisions to review
 
 
 class MoveSpec(msgspec.Struct, forbid_unknown_fields=True):
     action: Action
-    expect: int  # the move number the action answers: a retried move is refused, never re-applied
+    expect: (
+        Number  # the move number the action answers: a retried move is refused, never re-applied
+    )
 
 
 # ---------------------------------------------------------------------------- HTTP queries
@@ -70,12 +79,18 @@ class LobbyQuery(msgspec.Struct, forbid_unknown_fields=True):
     """``GET /api/games``: no list (the first page of each) or one list's page after ``cursor``."""
 
     which: LobbyList | None = msgspec.field(default=None, name="list")
-    limit: Annotated[int, msgspec.Meta(ge=1)] | None = None
+    limit: Annotated[int, msgspec.Meta(ge=1, le=MAX_NUMBER)] | None = None
     cursor: Annotated[str, msgspec.Meta(pattern=CURSOR)] | None = None
 
 
 class ReplayQuery(msgspec.Struct, forbid_unknown_fields=True):
-    at: Annotated[int, msgspec.Meta(ge=0)] = 0  # moves played (its upper bound is the game's)
+    at: Number = 0  # moves played (its upper bound is the game's)
+
+
+class SeatQuery(msgspec.Struct, forbid_unknown_fields=True):
+    """A seat number in a path (``/seats/{seat}/claim``) or a query (``/review?seat=N``)."""
+
+    seat: SeatNumber
 
 
 # ---------------------------------------------------------------------------- websocket messages
@@ -86,7 +101,7 @@ class Hello(msgspec.Struct):
 
 class MoveMessage(msgspec.Struct):
     action: Action
-    expect: int
+    expect: Number
 
 
 MESSAGE_TYPES = ("move", "ping", "snapshot")
@@ -117,6 +132,7 @@ CREATE_CODES = {
 SEAT_CODES = {"bot": "bad-bot", "strength": "bad-bot", "level": "bad-bot", "params": "bad-bot"}
 LOBBY_CODES = {"list": "bad-list", "limit": "bad-limit", "cursor": "bad-cursor"}
 REPLAY_CODES = {"at": "bad-move"}
+SEAT_QUERY_CODES = {"seat": "bad-seat"}
 _FIELD = re.compile(r"\$\.(\w+)(?:\[\d+\]\.(\w+))?")
 
 
@@ -152,6 +168,11 @@ def body(raw: bytes, limit: int, kind: type[T], codes: dict[str, str] | None = N
     if len(raw) > limit:
         raise Rejected("too-large", f"the request is larger than {limit} bytes", 413)
     return convert(json_object(raw) if raw else {}, kind, codes)
+
+
+def seat_number(seat: int) -> int:
+    """A seat number from a path or a query, range-checked as a body's are."""
+    return convert({"seat": seat}, SeatQuery, SEAT_QUERY_CODES).seat
 
 
 def lobby_query(which: str | None, limit: int | None, cursor: str | None) -> LobbyQuery:

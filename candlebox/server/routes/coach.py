@@ -27,4 +27,4 @@ async def api_start_review(game_id: str, request: Request) -> JSONResponse:
 @router.get("/api/games/{game_id}/review")
 async def api_review(game_id: str, request: Request, seat: int = 0) -> JSONResponse:
     """A review's progress, then the review itself."""
-    return JSONResponse(await service(request).coach.review(game_id, seat))
+    return JSONResponse(await service(request).coach.review(game_id, bodies.seat_number(seat)))

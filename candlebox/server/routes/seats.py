@@ -13,6 +13,7 @@ router = APIRouter()
 
 @router.post("/api/games/{game_id}/seats/{seat}/claim")
 async def api_claim(game_id: str, seat: int, request: Request) -> JSONResponse:
+    seat = bodies.seat_number(seat)
     claim = await body(request, bodies.ClaimSpec)
     token = await service(request).claim(game_id, seat, claim)
     return JSONResponse({"seat": seat, "token": token})
@@ -20,6 +21,7 @@ async def api_claim(game_id: str, seat: int, request: Request) -> JSONResponse:
 
 @router.post("/api/games/{game_id}/seats/{seat}/bot")
 async def api_to_bot(game_id: str, seat: int, request: Request) -> JSONResponse:
+    seat = bodies.seat_number(seat)
     spec = await body(request, bodies.BotSpec)
     await service(request).hand_to_bot(game_id, seat, bearer(request), spec)
     return JSONResponse({"seat": seat, "kind": "bot"})
@@ -27,5 +29,6 @@ async def api_to_bot(game_id: str, seat: int, request: Request) -> JSONResponse:
 
 @router.post("/api/games/{game_id}/seats/{seat}/human")
 async def api_take_back(game_id: str, seat: int, request: Request) -> JSONResponse:
+    seat = bodies.seat_number(seat)
     await service(request).take_back(game_id, seat, bearer(request))
     return JSONResponse({"seat": seat, "kind": "human"})
