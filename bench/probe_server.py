@@ -19,6 +19,7 @@ Not part of the test suite (tests/server/test_probe_script.py runs it in --tiny 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import multiprocessing
 import os
@@ -746,6 +747,127 @@ def probe_small(run: Run) -> None:
         run.add("10 SQLite file mode", "0644 (world-readable)", oct(mode) if mode else "?")
 
 
+# ----------------------------------------------------------------------------- 11: one seat's sockets
+@dataclass
+class Flood:
+    kept: list[Any] = field(default_factory=list)  # sockets answered with a snapshot, left open
+    refused: dict[str, int] = field(default_factory=dict)  # error code or close reason -> count
+    no_handshake: int = 0  # sockets the server did not let open
+
+
+async def seat_sockets(url: str, token: str, count: int, seconds: float, found: Flood) -> None:
+    """``count`` websockets from ATTACKER, each saying one seat's hello, opened 100 at a time within
+    ``seconds``, into ``found``; the kept ones stay open, for the caller to close."""
+    from websockets.asyncio.client import connect
+
+    gate = asyncio.Semaphore(100)
+    deadline = time.monotonic() + seconds
+
+    async def one() -> None:
+        if time.monotonic() > deadline:
+            return
+        async with gate:
+            try:
+                ws = await connect(url, open_timeout=20, local_addr=(ATTACKER, 0))
+            except Exception:
+                found.no_handshake += 1
+                return
+            try:
+                await ws.send(json.dumps({"type": "hello", "token": token}))
+                while True:
+                    frame = json.loads(await asyncio.wait_for(ws.recv(), 20))
+                    if frame.get("type") == "snapshot":
+                        found.kept.append(ws)
+                        return
+                    if frame.get("type") == "error":
+                        refused(frame["error"])
+                        await ws.close()
+                        return
+            except Exception as exc:  # closed without an error frame, or silent
+                refused(getattr(getattr(exc, "rcvd", None), "reason", "") or type(exc).__name__)
+                await ws.close()
+
+    def refused(why: str) -> None:
+        why = why.split(":")[0]  # a close reason is "code: message"
+        found.refused[why] = found.refused.get(why, 0) + 1
+
+    await asyncio.gather(*(one() for _ in range(count)))
+
+
+async def close_sockets(sockets: list[Any]) -> None:
+    await asyncio.gather(*(ws.close() for ws in sockets), return_exceptions=True)
+
+
+def probe_sockets(run: Run) -> None:
+    count = 300 if run.args.tiny else 2150
+    env = {"CANDLEBOX_MAX_CONNECTIONS": "200"} if run.args.tiny else {}
+    with server(run, env) as srv:
+        created = srv.create([{"kind": "human"}, {"kind": "human"}], you=0).json()
+        url = f"ws://127.0.0.1:{srv.port}/ws/games/{created['id']}"
+        loop = asyncio.new_event_loop()
+        found = Flood()
+        try:
+            began = time.monotonic()
+            loop.run_until_complete(seat_sockets(url, created["token"], count, 120, found))
+            took = time.monotonic() - began
+            meta = srv.http.get("/api/meta")
+            made = srv.create([{"kind": "human"}, {"kind": "human"}], you=0)
+        finally:
+            loop.run_until_complete(close_sockets(found.kept))
+            loop.close()
+        refused = ", ".join(f"{n} {why}" for why, n in sorted(found.refused.items()))
+        run.add(
+            f"11 {count} sockets of one seat from one address",
+            "2,150 accepted; then /api/meta and POST /api/games 503 for everyone",
+            f"{len(found.kept)} kept, refused: {refused or 'none'}, {found.no_handshake} not let open "
+            f"({took:.1f} s); then from another address /api/meta {meta.status_code}, "
+            f"POST /api/games {made.status_code}",
+        )
+
+
+# ----------------------------------------------------------------------------- 14: numbers
+def probe_numbers(run: Run) -> None:
+    numbers_on(run, "SQLite", None)
+    if run.args.pg:
+        pg = postgres()
+        if pg is not None:
+            try:
+                numbers_on(run, "PostgreSQL", pg.new_database())
+            finally:
+                with suppress(Exception):
+                    pg.stop()
+
+
+def numbers_on(run: Run, kind: str, db: str | None) -> None:
+    with server(run, db=db) as srv:
+        game, tokens = srv.two_humans()
+        bots = [{"kind": "bot", "bot": "random"}] * 2
+        finished = srv.create(bots, bot_delay=0, options={"max_turns": 6}).json()["id"]
+        srv.wait_over(finished, 60)
+        auth = {"Authorization": f"Bearer {tokens[0]}"}
+        asks: dict[str, Callable[[int], httpx.Response]] = {
+            "review?seat=": lambda n: srv.http.get(f"/api/games/{finished}/review?seat={n}"),
+            "seats/N/claim": lambda n: srv.http.post(f"/api/games/{game}/seats/{n}/claim", json={}),
+            "replay?at=": lambda n: srv.http.get(f"/api/games/{finished}/replay?at={n}"),
+            "lobby limit=": lambda n: srv.http.get(f"/api/games?list=open&limit={n}"),
+            "move expect": lambda n: srv.http.post(
+                f"/api/games/{game}/moves", json={"action": "pass", "expect": n}, headers=auth
+            ),
+        }
+        for name, ask in asks.items():
+            answers = []
+            for number in (2**63, -1, 10**30):
+                answer = ask(number)
+                leaked = leaks(answer.text)
+                error = answer.json().get("error") if answer.status_code >= 400 else "ok"
+                answers.append(f"{answer.status_code} {error}" + (f" {leaked}" if leaked else ""))
+            run.add(
+                f"14 {name} 2**63 / -1 / 10**30 ({kind})",
+                "review?seat=2**63: 500 (SQLite), 503 (PostgreSQL)" if "review" in name else "",
+                " / ".join(answers),
+            )
+
+
 # ----------------------------------------------------------------------------- latency under abuse
 def attack(kind: str, port: int, seconds: float, tiny: bool) -> None:
     """Run in a child process: keep one attack going for ``seconds`` (bounded), then stop."""
@@ -841,7 +963,7 @@ def postgres() -> Any:
 def main(args: argparse.Namespace) -> Run:
     run = Run(args)
     items = [x.strip() for x in args.only.split(",") if x.strip()]
-    wanted = {int(x) for x in items if x.isdigit()} if items else set(range(1, 11))
+    wanted = {int(x) for x in items if x.isdigit()} if items else set(range(1, 16))
     probes: dict[int, Callable[[Run], None]] = {
         1: probe_bot_stall,
         2: probe_chunked,
@@ -851,6 +973,8 @@ def main(args: argparse.Namespace) -> Run:
         7: probe_private,
         9: probe_limits,
         10: probe_small,
+        11: probe_sockets,
+        14: probe_numbers,
     }
     for number in sorted(wanted):
         print(f"probe {number}", file=sys.stderr, flush=True)

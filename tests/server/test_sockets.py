@@ -128,6 +128,21 @@ def test_sockets_that_never_say_hello_are_capped_and_closed_at_the_deadline(
             assert hello(fresh)["type"] == "snapshot"
 
 
+def test_websockets_leave_a_quarter_of_the_connections_to_http(sqlite_url: str) -> None:
+    """Three quarters of max_connections at most are websockets, whoever holds them."""
+    with make_client(sqlite_url, trusted_proxies=(PROXY,), max_connections=8) as client:
+        game_id = create(client, [{}, {}])["id"]
+        with ExitStack() as stack:
+            held = [opened(client, stack, game_id, f"10.0.0.{n}") for n in range(6)]
+            for ws in held:
+                assert hello(ws)["type"] == "snapshot"
+            seventh = opened(client, stack, game_id, "10.0.0.99")
+            closed = refused_with(seventh, seventh.receive_json(), "server-busy")
+            assert closed.code == 1013 and "server-busy" in closed.reason
+            held[0].close()
+            assert hello(opened(client, stack, game_id, "10.0.0.99"))["type"] == "snapshot"
+
+
 def test_the_limits_are_read_from_the_environment() -> None:
     settings = Settings.from_env(
         {

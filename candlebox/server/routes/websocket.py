@@ -55,8 +55,11 @@ def reply(ref: Any, exc: Rejected) -> str:
 
 def closing_code(exc: Rejected) -> int:
     """A refused socket's close code: 4429 for a client over one of its limits (the page shows
-    the error frame and retries later), 1013 (try again later) for a server with no room."""
-    return {429: 4429, 503: 1013}.get(exc.status, 4409)
+    the error frame and retries later), 1013 (try again later) for a server with no room, 4409
+    for a game that cannot take it (as many spectators as it may have)."""
+    if exc.status == 429:
+        return 4429
+    return 1013 if exc.code == "server-busy" else 4409
 
 
 async def refuse(websocket: WebSocket, code: str, message: str, close: int) -> None:
