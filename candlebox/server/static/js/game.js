@@ -32,6 +32,8 @@ const page = {
   refs: 0,
   replay: null, // {at, moves, frame} while replaying
   closed: false,
+  refused: null, // the code of the last refusal of this socket (too many tabs), said once
+  refusedRetry: null,
   keyboard: false, // the last input was a key (then focus moves bring the focused thing into view)
   inbox: Promise.resolve(), // messages are handled one after another, in order
 };
@@ -59,6 +61,11 @@ async function start() {
     document.body.dataset.words = ok ? "ready" : "missing"; // for tools and the browser tests
   });
   connect();
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState !== "visible" || !$("link").classList.contains("refused")) return;
+    clearTimeout(page.refusedRetry);
+    connect();
+  });
   $("all-actions").addEventListener("toggle", () => {
     localStorage.setItem("candlebox.listOpen", $("all-actions").open ? "1" : "0");
   });
@@ -123,6 +130,13 @@ function connect() {
       setLink("gone");
       showMissing();
       return;
+    } else if (event.code === 4429) {
+      // refused: too many sockets from this seat or address (its error frame said which). Retrying
+      // at the usual pace would only be refused again; try now and then, and at once when this tab
+      // is looked at again (the player may have closed another tab).
+      setLink("refused");
+      page.refusedRetry = setTimeout(connect, 30000);
+      return;
     }
     setLink("offline");
     const wait = Math.min(5000, 300 * 2 ** page.retry++);
@@ -145,6 +159,7 @@ function setLink(status) {
     connecting: "connecting…",
     live: "live",
     offline: "reconnecting…",
+    refused: "too many tabs open",
     gone: "not found",
     replaying: "replay",
   }[status];
@@ -153,6 +168,7 @@ function setLink(status) {
 async function receive(msg) {
   if (msg.type === "snapshot") {
     page.retry = 0;
+    page.refused = null;
     setLink("live");
     await loadModule(msg.game.game);
     page.frame = msg;
@@ -183,7 +199,10 @@ async function receive(msg) {
   } else if (msg.type === "error") {
     page.busy = false;
     // stale: the game moved on first; duplicate: a resent move already applied (the update shows it)
-    if (msg.error !== "stale" && msg.error !== "duplicate") toast(msg.message, "error");
+    // a refused socket is told why once, not again at every retry
+    const repeated = msg.error.startsWith("too-many-") && msg.error === page.refused;
+    if (msg.error.startsWith("too-many-")) page.refused = msg.error;
+    if (msg.error !== "stale" && msg.error !== "duplicate" && !repeated) toast(msg.message, "error");
     if (msg.error === "illegal" || msg.error === "malformed-action") learn.refused(msg.message, page.frame);
     renderBoard();
   }
