@@ -53,6 +53,8 @@ class Frames:
                     "taken": bot or record.token_hash is not None,
                     "connected": live.connected(record.seat),
                     "away": None if away is None else round(now - away, 1),
+                    # hints the coach gave this seat: every player sees that hints were used
+                    "hints": sum(1 for s, _ in live.record.hints_given if s == record.seat),
                 }
             )
         return out

@@ -42,6 +42,7 @@ class Progress:
     done: int
     total: int
     claimed: bool  # a worker holds the row now (False: waiting for one)
+    position: int = 0  # 0 under way, else its place among the reviews no worker holds (1: next)
 
 
 # ---------------------------------------------------------------------------- the queue (SQL)
@@ -137,16 +138,29 @@ def finish(conn: Connection, game_id: str, seat: int, worker: str, result: str, 
 
 
 def progress(storage: Storage, game_id: str, seat: int, now: float) -> Progress | None:
-    """A queued review's progress (None: not queued), read by any web process."""
+    """A queued review's progress and place in the queue (None: not queued), read by any web
+    process."""
     with storage.engine.connect() as conn:
         row = conn.execute(
-            select(review_jobs.c.decisions, review_jobs.c.total, review_jobs.c.lease_until).where(
-                review_jobs.c.game_id == game_id, review_jobs.c.seat == seat
-            )
+            select(
+                review_jobs.c.decisions,
+                review_jobs.c.total,
+                review_jobs.c.lease_until,
+                review_jobs.c.asked_at,
+            ).where(review_jobs.c.game_id == game_id, review_jobs.c.seat == seat)
         ).first()
-    if row is None:
-        return None
-    return Progress(len(json.loads(row.decisions)), row.total, row.lease_until > now)
+        if row is None:
+            return None
+        claimed = row.lease_until > now
+        ahead = 0
+        if not claimed:  # the unclaimed reviews asked before it are claimed first
+            ahead = conn.execute(
+                select(func.count())
+                .select_from(review_jobs)
+                .where(review_jobs.c.lease_until <= now, review_jobs.c.asked_at < row.asked_at)
+            ).scalar_one()
+    position = 0 if claimed else int(ahead) + 1
+    return Progress(len(json.loads(row.decisions)), row.total, claimed, position)
 
 
 def players_decisions(

@@ -260,6 +260,8 @@ class GameService:
         spans = await asyncio.to_thread(self._stand_ins, live.id)
         if spans:  # the moves a bot made for a seat's player: a review of the file leaves them out
             data["stand_ins"] = [list(span) for span in spans]
+        if live.record.hints_given:  # the hints the coach gave: (seat, move) each
+            data["hints_given"] = [list(given) for given in live.record.hints_given]
         return f"candlebox-{live.record.game}-{live.id}.json", data
 
     def _stand_ins(self, game_id: str) -> list[tuple[int, int, int | None]]:

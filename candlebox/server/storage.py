@@ -199,6 +199,7 @@ class GameRecord:
     updated_at: float = 0.0
     result: dict[str, Any] | None = None
     hints: bool = False  # the table allowed hints for everyone (a creation option)
+    hints_given: list[tuple[int, int]] = field(default_factory=list)  # (seat, move) per hint
     seats: list[SeatRecord] = field(default_factory=list)
     fair: FairRecord | None = None  # None: a game from before verifiable shuffles
 
@@ -333,6 +334,18 @@ stand_ins = Table(
     Column("from_move", Integer, nullable=False),
     Column("until_move", Integer, nullable=True),
     PrimaryKeyConstraint("game_id", "seat", "from_move", name="stand_ins_key"),
+)
+
+# Every hint the coach gave (issue 33): the seat and the move it was for, so that the other players see
+# that hints were used (the seat's public facts, the saved game). A table of its own, as above.
+hints_given = Table(
+    "hints_given",
+    metadata,
+    Column("game_id", String(32), ForeignKey("games.id"), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("move", Integer, nullable=False),
+    Column("at", Float, nullable=False),
+    PrimaryKeyConstraint("game_id", "seat", "move", name="hints_given_key"),
 )
 
 # Reviews computed by bot workers (``bots = "workers"``; candlebox/server/reviewing.py): one row per
@@ -653,6 +666,18 @@ class Storage:
         )
 
     @staticmethod
+    def hint_given(conn: Connection, game_id: str, seat: int, move: int, at: float) -> None:
+        """The coach gave ``seat`` a hint for move ``move`` (once per decision: asked again, the
+        same hint is given again, and counted once)."""
+        known = select(hints_given.c.seat).where(
+            hints_given.c.game_id == game_id,
+            hints_given.c.seat == seat,
+            hints_given.c.move == move,
+        )
+        if conn.execute(known).first() is None:
+            conn.execute(insert(hints_given).values(game_id=game_id, seat=seat, move=move, at=at))
+
+    @staticmethod
     def every_stand_in(conn: Connection, game_id: str) -> list[tuple[int, int, int | None]]:
         """Every seat's spans of moves a bot played for its player: (seat, from, until or None)."""
         rows = conn.execute(
@@ -709,6 +734,12 @@ class Storage:
             record.fair = self._fair_of(conn, [game_id]).get(game_id)
             hints = conn.execute(select(coaching.c.hints).where(coaching.c.game_id == game_id))
             record.hints = bool(hints.scalar())
+            given = conn.execute(
+                select(hints_given.c.seat, hints_given.c.move)
+                .where(hints_given.c.game_id == game_id)
+                .order_by(hints_given.c.move, hints_given.c.seat)
+            )
+            record.hints_given = [(int(row.seat), int(row.move)) for row in given]
             return record, self._moves(conn, game_id)
 
     @staticmethod

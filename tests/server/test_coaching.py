@@ -11,7 +11,15 @@ from sqlalchemy import inspect, text
 from candlebox import analysis
 from candlebox.server import coaching
 from candlebox.server.storage import Storage
-from tests.server.conftest import all_human, auth, create, make_client, play_random, state
+from tests.server.conftest import (
+    all_human,
+    auth,
+    create,
+    make_client,
+    play_random,
+    state,
+    wait_for,
+)
 
 
 def _my_turn(client: Any, game_id: str, token: str, after: int = -1) -> dict[str, Any]:
@@ -208,3 +216,183 @@ def test_a_seat_taken_back_from_its_bot_is_reviewed_again_from_then(sqlite_url: 
         moves = [d["move"] for d in review["decisions"]]
         assert moves == [m for m in every if not handed_at <= m - 1 < taken_back_at]
         assert any(m - 1 >= taken_back_at for m in moves)  # its player's own again
+
+
+# ----------------------------------------------------------------------------- issue 33
+def _bots_play_out(client: Any, seats: list[dict[str, Any]], **spec: Any) -> str:
+    """A game whose bots play it to its end (the test plays no seat)."""
+    created = create(client, seats, bot_delay=0, **spec)
+    wait_for(lambda: state(client, created["id"])["over"], timeout=60)
+    return str(created["id"])
+
+
+def test_a_review_is_of_a_seat_a_person_played(sqlite_url: str) -> None:
+    """A bot-only game of 2,633 moves was reviewed twice and held the coach for minutes: a review is
+    of a person's decisions, so a bot-only game, a bot's seat and a seat whose every decision a bot
+    made for its player are refused, saying why (and nothing is queued)."""
+    with make_client(sqlite_url, review_seconds=0.02) as client:
+        coach = client.app.state.service.coach
+        bots = [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}]
+        bot_only = _bots_play_out(client, bots, options={"max_turns": 3})
+        refused = client.post(f"/api/games/{bot_only}/review", json={"seat": 0})
+        assert refused.status_code == 409, refused.text
+        assert refused.json()["error"] == "bot-only"
+        assert "every seat" in refused.json()["message"]
+
+        seats = [{"kind": "human"}, {"kind": "bot", "bot": "random"}]
+        created = create(client, seats, you=0, options={"max_turns": 4})
+        game_id, token = created["id"], created["token"]
+        _seat_plays_on(client, game_id, token, random.Random(3))
+        bot_seat = client.post(f"/api/games/{game_id}/review", json={"seat": 1})
+        assert bot_seat.status_code == 409 and bot_seat.json()["error"] == "bot-seat"
+        assert "seat 1" in bot_seat.json()["message"]
+
+        # the player let a bot play for them before their first decision: nothing of theirs
+        handed, tokens = all_human(client, 2, options={"max_turns": 4})
+        url = f"/api/games/{handed}/seats/0/bot"
+        assert client.post(url, json={"bot": "random"}, headers=auth(tokens[0])).is_success
+        _seat_plays_on(client, handed, tokens[1], random.Random(4))
+        stood_in = client.post(f"/api/games/{handed}/review", json={"seat": 0})
+        assert stood_in.status_code == 409 and stood_in.json()["error"] == "stood-in"
+        assert coach.reviews == {}
+        # the person's own seat is reviewed
+        mine = client.post(f"/api/games/{game_id}/review", json={"seat": 0})
+        assert mine.status_code == 202, mine.text
+
+
+def test_a_review_seat_out_of_range_is_a_400_naming_the_field(client: Any) -> None:
+    game_id, _ = all_human(client, 2)
+    for seat in ("9223372036854775808", "-1", "2"):
+        answer = client.get(f"/api/games/{game_id}/review?seat={seat}")
+        assert answer.status_code == 400, (seat, answer.text)
+        assert answer.json()["error"] == "bad-seat" and "seat" in answer.json()["message"]
+
+
+def test_a_reviews_search_is_bounded_whatever_the_games_length() -> None:
+    """A new player waited 88 s for the review of a short game: the whole review's search is bounded
+    (REVIEW_SEARCH_SECONDS), each decision's share of it at most the ``review_seconds`` setting."""
+    for total in (1, 10, 60, 61, 844, 5000):
+        each = coaching.decision_seconds(total, 0.5)
+        assert 0 < each <= 0.5
+        assert each * total <= coaching.REVIEW_SEARCH_SECONDS + 1e-9
+    assert coaching.decision_seconds(60, 0.5) * 60 <= 20  # a 60-decision game's search
+
+
+def _finished_human_games(client: Any, count: int) -> list[str]:
+    games = []
+    for n in range(count):
+        game_id, tokens = all_human(client, 2, options={"max_turns": 4})
+        play_random(client, game_id, tokens, random.Random(n), 500)
+        games.append(game_id)
+    return games
+
+
+def _review(client: Any, game_id: str, seat: int, who: dict[str, str], method: str = "GET") -> Any:
+    url = f"/api/games/{game_id}/review"
+    if method == "POST":
+        return client.post(url, json={"seat": seat}, headers=who)
+    return client.request(method, f"{url}?seat={seat}", headers=who)
+
+
+def test_one_client_holds_its_share_of_reviews_sees_its_place_and_can_cancel(
+    sqlite_url: str,
+) -> None:
+    """Two review requests of one client held both of the coach's slots and everyone else got 429
+    for 12 minutes: one client runs one review at a time and queues a few (its share), another
+    client's review starts meanwhile, a waiting review says its place in the queue, and whoever
+    asked for a review may cancel it."""
+    with make_client(sqlite_url, review_seconds=5.0, trusted_proxies=("testclient",)) as client:
+        coach = client.app.state.service.coach
+        games = _finished_human_games(client, 3)
+        a = {"X-Forwarded-For": "10.0.0.1"}
+        b = {"X-Forwarded-For": "10.0.0.2"}
+        first = _review(client, games[0], 0, a, "POST")
+        assert first.status_code == 202, first.text
+        assert first.json()["status"] == "running" and first.json()["position"] == 0
+        second = _review(client, games[0], 1, a, "POST")
+        assert second.status_code == 202, second.text
+        # a slot is free, but not for the same client: it waits, and says where
+        assert second.json()["queued"] is True and second.json()["position"] == 1
+        third = _review(client, games[1], 0, a, "POST")
+        assert third.status_code == 429 and third.json()["error"] == "review-share"
+        assert "2 reviews" in third.json()["message"]
+        other = _review(client, games[2], 0, b, "POST")  # another client is served at once
+        assert other.status_code == 202, other.text
+        assert other.json()["queued"] is False and other.json()["position"] == 0
+        watched = _review(client, games[0], 0, b)  # anyone can watch a review's progress
+        assert {"done", "total", "position"} <= set(watched.json())
+        # only whoever asked may cancel it
+        assert _review(client, games[0], 1, b, "DELETE").status_code == 403
+        cancelled = _review(client, games[0], 1, a, "DELETE")
+        assert cancelled.status_code == 200 and cancelled.json()["status"] == "cancelled"
+        assert _review(client, games[0], 1, a).status_code == 404
+        assert _review(client, games[0], 0, a, "DELETE").status_code == 200  # under way
+        assert _review(client, games[2], 0, b, "DELETE").status_code == 200
+        wait_for(lambda: not coach.reviews, timeout=30)
+        # its share is free again
+        assert _review(client, games[1], 0, a, "POST").status_code == 202
+        assert _review(client, games[1], 0, a, "DELETE").status_code == 200
+
+
+def test_one_client_cannot_take_every_hint_slot(sqlite_url: str) -> None:
+    """One client's many games asked for hints at once and another client's hint got 503
+    coach-busy: a client may have at most half of the hint searches under way."""
+    with make_client(sqlite_url, trusted_proxies=("testclient",)) as client:
+        coach = client.app.state.service.coach
+        assert 1 <= coach.hints_per_client <= coach.max_hints // 2
+        games = []
+        for _ in range(2):
+            made = create(client, [{"kind": "human"}, {"kind": "bot"}], you=0)
+            _my_turn(client, made["id"], made["token"])
+            games.append(made)
+        a = {"X-Forwarded-For": "10.0.0.1"}
+        b = {"X-Forwarded-For": "10.0.0.2"}
+        coach.hinting["10.0.0.1"] = coach.hints_per_client  # as if its searches were under way
+        url = f"/api/games/{games[0]['id']}/hint"
+        refused = client.post(url, headers={**a, **auth(games[0]["token"])})
+        assert refused.status_code == 429 and refused.json()["error"] == "coach-share"
+        url = f"/api/games/{games[1]['id']}/hint"
+        served = client.post(url, headers={**b, **auth(games[1]["token"])})
+        assert served.status_code == 200, served.text
+        assert coach.hinting.get("10.0.0.2", 0) == 0  # counted while it searched only
+
+
+def test_a_seat_handed_to_a_bot_does_not_open_hints_between_people(client: Any) -> None:
+    """In a game of two people, one handed their seat to a bot, the other asked for a hint (every
+    other seat a bot now), and the seat was taken back: hints between people need the table's
+    permission, whoever plays the seats now."""
+    game_id, tokens = all_human(client, 2, options={"max_turns": 8})
+    url = f"/api/games/{game_id}/seats/0"
+    assert client.post(f"{url}/bot", json={"bot": "random"}, headers=auth(tokens[0])).is_success
+    _my_turn(client, game_id, tokens[1])
+    refused = client.post(f"/api/games/{game_id}/hint", headers=auth(tokens[1]))
+    assert refused.status_code == 403 and refused.json()["error"] == "hints-off"
+    assert client.post(f"{url}/human", headers=auth(tokens[0])).is_success
+
+
+def test_every_hint_is_shown_to_the_table_and_kept_in_the_record(client: Any) -> None:
+    game_id, tokens = all_human(client, 2, options={"max_turns": 5}, hints=True)
+    seat = state(client, game_id)["view"]["pending"]["seats"][0]
+    asked = client.post(f"/api/games/{game_id}/hint", headers=auth(tokens[seat]))
+    assert asked.status_code == 200, asked.text
+    again = client.post(f"/api/games/{game_id}/hint", headers=auth(tokens[seat]))
+    assert again.status_code == 200  # the same hint again: not a second one
+    seen = state(client, game_id, tokens[1 - seat])["seats"]  # the other player sees it
+    assert [s["hints"] for s in seen] == [1 if s["seat"] == seat else 0 for s in seen]
+    play_random(client, game_id, tokens, random.Random(2), 500)
+    saved = client.get(f"/api/games/{game_id}/saved").json()
+    assert saved["hints_given"] == [[seat, asked.json()["move"]]]
+
+
+def _seat_plays_on(client: Any, game_id: str, token: str, rng: random.Random) -> None:
+    """The seat of ``token`` plays random moves, bots the others, to the end."""
+    for _ in range(4000):
+        frame = state(client, game_id, token)
+        if frame["over"]:
+            return
+        if frame["legal"]:
+            body = {"action": rng.choice(frame["legal"]), "expect": frame["move"]}
+            client.post(f"/api/games/{game_id}/moves", json=body, headers=auth(token))
+        else:
+            time.sleep(0.01)
+    raise AssertionError("the game did not end")

@@ -49,7 +49,7 @@ def test_a_queued_review_waits_for_a_worker_survives_its_death_and_is_read_anywh
             assert total >= 2 and asked["done"] == 0
             await asyncio.sleep(0.3)  # no worker: nothing happens, in either process
             assert (await b.coach.review(game, 0))["queued"] is True
-            assert a.coach.jobs == {}  # not computed in the web process
+            assert a.coach.reviews == {}  # not computed in the web process
             storage = Storage(chosen.db)
             try:
                 # a worker claims it, reviews one decision and dies

@@ -6,7 +6,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
 from candlebox.server import bodies
-from candlebox.server.routes.common import bearer, body, service
+from candlebox.server.routes.common import bearer, body, client_of, service
 
 router = APIRouter()
 
@@ -14,17 +14,30 @@ router = APIRouter()
 @router.post("/api/games/{game_id}/hint")
 async def api_hint(game_id: str, request: Request) -> JSONResponse:
     """The caller's seat's legal actions ranked by the search, with their win chances."""
-    return JSONResponse(await service(request).coach.hint(game_id, bearer(request)))
+    coach = service(request).coach
+    return JSONResponse(await coach.hint(game_id, bearer(request), client_of(request)))
 
 
 @router.post("/api/games/{game_id}/review")
 async def api_start_review(game_id: str, request: Request) -> JSONResponse:
-    """Start reviewing a seat's decisions in a finished game (or report the review under way)."""
+    """Queue a review of a seat's decisions in a finished game, charged to the asking client (or
+    report the review waiting or under way)."""
     asked = await body(request, bodies.ReviewSpec)
-    return JSONResponse(await service(request).coach.start_review(game_id, asked.seat), 202)
+    coach = service(request).coach
+    return JSONResponse(await coach.start_review(game_id, asked.seat, client_of(request)), 202)
 
 
 @router.get("/api/games/{game_id}/review")
 async def api_review(game_id: str, request: Request, seat: int = 0) -> JSONResponse:
     """A review's progress, then the review itself."""
     return JSONResponse(await service(request).coach.review(game_id, bodies.seat_number(seat)))
+
+
+@router.delete("/api/games/{game_id}/review")
+async def api_cancel_review(game_id: str, request: Request, seat: int = 0) -> JSONResponse:
+    """Cancel a review waiting or under way: whoever asked for it (or the seat's player)."""
+    coach = service(request).coach
+    answer = await coach.cancel_review(
+        game_id, bodies.seat_number(seat), client_of(request), bearer(request)
+    )
+    return JSONResponse(answer)
