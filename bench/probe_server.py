@@ -866,6 +866,236 @@ def numbers_on(run: Run, kind: str, db: str | None) -> None:
                 "review?seat=2**63: 500 (SQLite), 503 (PostgreSQL)" if "review" in name else "",
                 " / ".join(answers),
             )
+# ----------------------------------------------------------------------------- 12: review flood
+def attacker_client(srv: Server) -> httpx.Client:
+    """An HTTP client of the server from the attacker's address (another client to the server)."""
+    transport = httpx.HTTPTransport(local_address=ATTACKER)
+    return httpx.Client(base_url=srv.base, transport=transport, timeout=30)
+
+
+def play_seat_out(srv: Server, game: str, token: str, seconds: float, seed: int) -> bool:
+    """The seat of ``token`` plays random legal moves (standing in for a person) until the game is
+    over; the bots play the others. False: not over within ``seconds``."""
+    import random
+
+    rng = random.Random(seed)
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        frame = srv.state(game, token)
+        if frame.get("over"):
+            return True
+        if frame.get("legal"):
+            srv.move(game, token, rng.choice(frame["legal"]), frame["move"])
+        else:
+            time.sleep(0.01)
+    return False
+
+
+def human_game(srv: Server, tiny: bool, seed: int) -> tuple[str, str]:
+    """A finished game of a person (random moves) against a heuristic bot: Candelabria for two,
+    about 60 decisions of the person's (a few in --tiny mode)."""
+    bot = {"kind": "bot", "bot": "heuristic"}
+    if tiny:
+        made = srv.create([{"kind": "human"}, bot], you=0, bot_delay=0, options={"max_turns": 4})
+    else:
+        made = srv.create([{"kind": "human"}, bot], game="candelabria", you=0, bot_delay=0)
+    data = made.json()
+    if not play_seat_out(srv, data["id"], data["token"], 300, seed):
+        raise RuntimeError("the person's game did not end within 300 s")
+    return data["id"], data["token"]
+
+
+def short_game_of_two(srv: Server) -> str:
+    """A game of two people (the probe plays both seats' first legal moves), played to its end."""
+    two = [{"kind": "human"}, {"kind": "human"}]
+    created = srv.create(two, you=0, options={"max_turns": 4}).json()
+    claim = srv.http.post(
+        f"/api/games/{created['id']}/seats/1/claim",
+        json={"name": "P1", "invite": created["invites"]["1"]},
+    ).json()
+    tokens = [created["token"], claim["token"]]
+    for _ in range(2000):
+        turn = srv.to_act(created["id"], tokens)
+        if turn is None:
+            break
+        seat, frame = turn
+        srv.move(created["id"], tokens[seat], frame["legal"][0], frame["move"])
+    return str(created["id"])
+
+
+@dataclass
+class Watched:
+    """What polling a review showed: its first answer, the places in the queue and the progress
+    seen, and the seconds to its end (None: it did not end)."""
+
+    asked: httpx.Response
+    positions: list[int] = field(default_factory=list)
+    progress: list[tuple[int, int]] = field(default_factory=list)
+    seconds: float | None = None
+
+
+def watch_review(
+    http: httpx.Client,
+    game: str,
+    seat: int,
+    limit: float,
+    meanwhile: Callable[[], None] | None = None,
+) -> Watched:
+    """Ask for a review, run ``meanwhile`` (once it is asked for), and poll it to its end."""
+    url = f"/api/games/{game}/review"
+    began = time.monotonic()
+    seen = Watched(http.post(url, json={"seat": seat}))
+    if seen.asked.status_code != 202:
+        return seen
+    if meanwhile is not None:
+        meanwhile()
+    while time.monotonic() - began < limit:
+        answer = http.get(f"{url}?seat={seat}").json()
+        if answer.get("status") == "done":
+            seen.seconds = time.monotonic() - began
+            return seen
+        if "position" in answer and answer["position"] not in seen.positions:
+            seen.positions.append(answer["position"])
+        seen.progress.append((answer.get("done", 0), answer.get("total", 0)))
+        time.sleep(0.25)
+    return seen
+
+
+def said(seen: Watched) -> str:
+    if seen.asked.status_code != 202:
+        return shown(seen.asked)
+    total = seen.progress[-1][1] if seen.progress else seen.asked.json().get("total")
+    steps = len({done for done, _ in seen.progress})
+    took = "not done" if seen.seconds is None else f"done in {seen.seconds:.1f} s"
+    places = ",".join(map(str, seen.positions)) or "none shown"
+    return f"202; {total} decisions, {took}; progress seen at {steps} counts; places {places}"
+
+
+def probe_review_flood(run: Run) -> None:
+    """Issue 33 item 2: a bot-only game played out and reviewed twice by one client, that client's
+    other reviews, and another client's review meanwhile; then a person's review alone."""
+    limit = 60 if run.args.tiny else 240
+    with server(run) as srv:
+        game, _ = human_game(srv, run.args.tiny, 1)  # the newcomer's, reviewed later
+        bot = {"kind": "bot", "bot": "heuristic"}
+        options = {"max_turns": 6} if run.args.tiny else {}
+        flood = srv.create([bot, bot], bot_delay=0, options=options).json()["id"]
+        began = time.monotonic()
+        over = srv.wait_over(flood, 120)
+        moves = srv.state(flood).get("game", {}).get("moves")
+        with attacker_client(srv) as attacker:
+            answers = [
+                attacker.post(f"/api/games/{flood}/review", json={"seat": s}) for s in (0, 1)
+            ]
+            run.add(
+                f"12 bot-only game ({moves} moves, {'over' if over else 'NOT over'} in "
+                f"{time.monotonic() - began:.0f} s) reviewed twice by one client",
+                "2 reviews, 1,741 decisions queued",
+                "; ".join(shown(a, 50) for a in answers),
+            )
+            own = []  # the attacker's person-played games: its share of the queue
+            for _ in range(3):
+                mine = short_game_of_two(srv)
+                for seat in (0, 1):
+                    asked = attacker.post(f"/api/games/{mine}/review", json={"seat": seat})
+                    own.append((mine, seat, asked))
+            codes = [a.json().get("error") or str(a.status_code) for _, _, a in own]
+            run.add(
+                "12 one client asks 6 reviews of played games",
+                "(every slot held: others 429 for 12+ min)",
+                ", ".join(codes),
+            )
+            cancels: list[str] = []
+
+            def cancel() -> None:  # the newcomer's review (not theirs), then their own last
+                cancels.append(shown(attacker.delete(f"/api/games/{game}/review?seat=0"), 30))
+                mine, seat, _ = own[1]
+                cancels.append(shown(attacker.delete(f"/api/games/{mine}/review?seat={seat}"), 30))
+
+            other = watch_review(srv.http, game, 0, limit, cancel)
+            run.add(
+                "12 another client's review meanwhile",
+                "429 busy for 12+ minutes",
+                said(other),
+            )
+            run.add(
+                "12 the attacker cancels another's review / its own",
+                "no way to cancel",
+                " / ".join(cancels) or "(the review was refused: nothing to cancel)",
+            )
+    with server(run) as srv:  # the same kind of review, nothing else running
+        game, _ = human_game(srv, run.args.tiny, 1)
+        alone = watch_review(srv.http, game, 0, limit)
+        run.add(
+            "12 a person's review alone (Candelabria, random moves vs heuristic)",
+            "88 s for a short game",
+            said(alone),
+        )
+
+
+# ----------------------------------------------------------------------------- 15: hint slots
+def probe_hint_share(run: Run) -> None:
+    """Issue 33 item 4: one client asks hints in many games at once; another client's hint
+    meanwhile; and a hint between two people after one handed their seat to a bot."""
+    count = 4 if run.args.tiny else 8
+    with server(run) as srv:
+        bot = {"kind": "bot", "bot": "heuristic"}
+
+        def ready(client: httpx.Client) -> tuple[str, str]:
+            made = client.post(
+                "/api/games",
+                json={"game": "candle-quest", "seats": [{"kind": "human"}, bot], "you": 0},
+            ).json()
+            headers = {"Authorization": f"Bearer {made['token']}"}
+            for _ in range(500):  # the bot may move first
+                frame = client.get(f"/api/games/{made['id']}/state", headers=headers).json()
+                if frame.get("legal"):
+                    break
+                time.sleep(0.02)
+            return made["id"], made["token"]
+
+        def hint(client: httpx.Client, game: str, token: str) -> httpx.Response:
+            headers = {"Authorization": f"Bearer {token}"}
+            return client.post(f"/api/games/{game}/hint", headers=headers)
+
+        with attacker_client(srv) as attacker:
+            theirs = [ready(attacker) for _ in range(count)]
+            mine = ready(srv.http)
+            with ThreadPoolExecutor(count) as pool:
+                asked = [pool.submit(hint, attacker, g, t) for g, t in theirs]
+                time.sleep(0.2)  # their searches under way (a probe, not a test: no state to see)
+                other = hint(srv.http, *mine)
+                answers = [f.result() for f in asked]
+        codes: dict[str, int] = {}
+        for answer in answers:
+            key = answer.json().get("error") or str(answer.status_code)
+            codes[key] = codes.get(key, 0) + 1
+        run.add(
+            f"15 one client's {count} hints at once",
+            "every hint slot taken",
+            ", ".join(f"{k} ×{v}" for k, v in sorted(codes.items())),
+        )
+        run.add("15 another client's hint meanwhile", "503 coach-busy", shown(other, 40))
+        game, tokens = srv.two_humans()
+        own = {"Authorization": f"Bearer {tokens[0]}"}
+        handed = srv.http.post(
+            f"/api/games/{game}/seats/0/bot", json={"bot": "random"}, headers=own
+        )
+        frame: dict[str, Any] = {}
+        for _ in range(500):
+            frame = srv.state(game, tokens[1])
+            if frame.get("legal") or frame.get("over"):
+                break
+            time.sleep(0.02)
+        loophole = srv.http.post(
+            f"/api/games/{game}/hint", headers={"Authorization": f"Bearer {tokens[1]}"}
+        )
+        back = srv.http.post(f"/api/games/{game}/seats/0/human", headers=own)
+        run.add(
+            "15 two people; one hands own seat to a bot, the other asks a hint",
+            "hint given",
+            f"hand-over {handed.status_code}; hint {shown(loophole, 40)}; back {back.status_code}",
+        )
 
 
 # ----------------------------------------------------------------------------- latency under abuse
@@ -974,7 +1204,9 @@ def main(args: argparse.Namespace) -> Run:
         9: probe_limits,
         10: probe_small,
         11: probe_sockets,
+        12: probe_review_flood,
         14: probe_numbers,
+        15: probe_hint_share,
     }
     for number in sorted(wanted):
         print(f"probe {number}", file=sys.stderr, flush=True)
