@@ -51,6 +51,9 @@ class Frames:
                     if bot
                     else None,
                     "taken": bot or record.token_hash is not None,
+                    # a bot playing for the seat's player, who may take it back: still a person's
+                    # seat (hints between people need the table's permission, issue 33)
+                    "stands_in": bot and record.token_hash is not None,
                     "connected": live.connected(record.seat),
                     "away": None if away is None else round(now - away, 1),
                     # hints the coach gave this seat: every player sees that hints were used

@@ -134,3 +134,24 @@ def test_a_phone_asks_for_a_hint_under_the_banner(
     before = int(page.evaluate("document.body.dataset.move"))
     page.locator("#coach-strip").get_by_role("button", name="Play").click()
     page.wait_for_function(f"Number(document.body.dataset.move) > {before}")
+
+
+def test_a_review_under_way_shows_its_progress_and_can_be_cancelled(
+    pages: Pages, server: Any
+) -> None:
+    """Issue 33: a review shows its place in the queue or its progress, and a Cancel button that
+    stops it (the server has no review of the seat afterwards, and the page offers one again)."""
+    created = create_game(server.base, "candelabria", 2, bot="heuristic")
+    _finish(server.base, created)
+    page = pages.new()
+    page.goto("/")
+    open_seat(page, created)
+    page.wait_for_selector(".coach-review")
+    page.click(".coach-review")
+    page.wait_for_selector(".coach-cancel")
+    assert re.search(r"decisions weighed|in the queue", page.inner_text(".coach-queue"))
+    page.click(".coach-cancel")
+    page.wait_for_selector(".coach-review:not([disabled])")
+    assert page.inner_text(".coach-review") == "Review my game"
+    url = f"{server.base}/api/games/{created['id']}/review?seat={created['seat']}"
+    assert httpx.get(url, timeout=30).status_code == 404  # cancelled: no review of the seat

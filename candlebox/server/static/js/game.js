@@ -429,6 +429,10 @@ function renderPlayers() {
     } else if (!seat.taken) {
       row.append(h("span.tag.open", "open seat"));
     }
+    // every hint the coach gave is on the table's record, for everyone to see
+    if (seat.hints) {
+      row.append(h("span.tag.hints", { title: "Hints the coach gave this seat" }, `${seat.hints} ${seat.hints === 1 ? "hint" : "hints"}`));
+    }
     box.append(row);
     const tools = h("div.player-tools");
     if (!frame.over) {

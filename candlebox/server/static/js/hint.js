@@ -29,7 +29,9 @@ function panel() {
 function allowed(frame) {
   if (frame.you === null || frame.you === undefined) return false;
   if (frame.game && frame.game.hints) return true;
-  return frame.seats.every((seat) => seat.seat === frame.you || seat.kind === "bot");
+  // as the server decides: every other seat a bot playing for nobody (a seat handed to a bot is
+  // still its person's)
+  return frame.seats.every((seat) => seat.seat === frame.you || (seat.kind === "bot" && !seat.stands_in));
 }
 
 const pct = (x) => `${Math.round(x * 100)}%`;
@@ -174,6 +176,9 @@ function renderReview(box, ctx) {
   clear(box);
   const answer = state.review;
   const running = answer && answer.status === "running";
+  // waiting for a slot: its place in the queue (1: next); under way: decisions done of all
+  const waiting = running && answer.queued;
+  const place = waiting && answer.position ? ` (number ${answer.position} in the queue)` : "";
   box.append(
     h(
       "div.coach-head",
@@ -183,12 +188,16 @@ function renderReview(box, ctx) {
         : h(
             "button.small.coach-review",
             { disabled: running, onclick: () => startReview(ctx, seat), title: "How each of your decisions compares with the search's" },
-            running ? `Reviewing… ${answer.done} / ${answer.total}` : "Review my game",
+            waiting ? "Waiting for the coach…" : running ? `Reviewing… ${answer.done} / ${answer.total}` : "Review my game",
           ),
+      running ? h("button.small.subtle.coach-cancel", { onclick: () => cancelReview(ctx, seat), title: "Stop this review" }, "Cancel") : null,
     ),
   );
   if (running) {
-    box.append(h("progress.coach-progress", { max: answer.total || 1, value: answer.done }));
+    box.append(
+      h("progress.coach-progress", { max: answer.total || 1, value: answer.done }),
+      h("p.note.coach-queue", waiting ? `Waiting for the coach${place}: other players' reviews come first.` : `${answer.done} of ${answer.total} decisions weighed.`),
+    );
   }
   if (answer && answer.status === "done") box.append(summary(answer, frame, ctx));
   if (!answer) box.append(h("p.note", `Each decision of ${frame.seats[seat].name} weighed by the search.`));
@@ -284,7 +293,7 @@ function summary(answer, frame, ctx) {
 async function startReview(ctx, seat) {
   const path = `/api/games/${encodeURIComponent(ctx.gameId)}/review`;
   try {
-    state.review = await api(path, { method: "POST", body: { seat } });
+    state.review = await api(path, { method: "POST", body: { seat }, token: ctx.token });
   } catch (error) {
     toast(error.message, "error");
     return;
@@ -295,12 +304,27 @@ async function startReview(ctx, seat) {
   try {
     while (state.review && state.review.status === "running") {
       await new Promise((resolve) => setTimeout(resolve, 1000));
+      if (!state.review) break; // cancelled meanwhile
       state.review = await api(`${path}?seat=${seat}`);
       render(ctx);
     }
   } catch (error) {
-    toast(error.message, "error");
+    if (state.review) toast(error.message, "error");
   } finally {
     state.polling = false;
   }
+}
+
+async function cancelReview(ctx, seat) {
+  const path = `/api/games/${encodeURIComponent(ctx.gameId)}/review?seat=${seat}`;
+  try {
+    await api(path, { method: "DELETE", token: ctx.token });
+  } catch (error) {
+    if (error.code !== "no-review") {
+      toast(error.message, "error");
+      return;
+    }
+  }
+  state.review = null; // the Review button again
+  render(ctx);
 }
