@@ -45,6 +45,7 @@ def test_a_queued_review_waits_for_a_worker_survives_its_death_and_is_read_anywh
             game = await finished_game(a, random.Random(2))
             asked = await a.coach.start_review(game, 0)
             assert asked["status"] == "running" and asked["queued"] is True, asked
+            assert asked["position"] == 1  # the first waiting: next for a worker
             total = asked["total"]
             assert total >= 2 and asked["done"] == 0
             await asyncio.sleep(0.3)  # no worker: nothing happens, in either process
@@ -65,7 +66,7 @@ def test_a_queued_review_waits_for_a_worker_survives_its_death_and_is_read_anywh
                     # held: no other worker gets it meanwhile
                     assert reviewing.claim(conn, "other", time.time(), 0.4, 5) == []
                 seen = await b.coach.review(game, 0)  # its progress, through the other process
-                assert (seen["done"], seen["queued"]) == (1, False), seen
+                assert (seen["done"], seen["queued"], seen["position"]) == (1, False, 0), seen
                 await asyncio.sleep(0.45)  # the lease runs out
                 worker = BotWorker(chosen, name="alive")
                 stop = asyncio.Event()
