@@ -27,6 +27,8 @@ from typing import Any, TypeVar
 
 from candlebox.engine import State
 from candlebox.server import bots as botlib
+from candlebox.server.botqueue import BotQueue
+from candlebox.server.bottables import BotTables, bot_only
 from candlebox.server.children import process_pool
 from candlebox.server.errors import Rejected
 from candlebox.server.live import LiveGame
@@ -97,6 +99,10 @@ class BotPlayers:
         )
         self.processes = processes  # the built-in bot worker's size; 0: threads
         self._process_pool: ProcessPoolExecutor | None = None
+        # the slots the bots think in, the games people play served first
+        slots = processes if processes > 0 else self.settings.bot_threads
+        self.queue = BotQueue(slots, self.settings.bot_table_slots)
+        self.tables = BotTables(games)  # bot-only tables' time limit (and their creators' stop)
 
     def schedule(self, live: LiveGame) -> None:
         if self.games.closed or live.over or self.settings.bots != "inline":
@@ -109,7 +115,10 @@ class BotPlayers:
         try:
             while not self.games.closed:
                 state, record = live.state, live.seat(seat)
-                if state.is_over or seat not in state.to_act or record.kind != "bot":
+                if live.over or seat not in state.to_act or record.kind != "bot":
+                    return
+                if self.tables.due(live):
+                    await self.tables.stop(live, "time-limit")
                     return
                 number = live.moves
                 action = await self.think(live, record, number)
@@ -126,16 +135,20 @@ class BotPlayers:
                 del live.bot_tasks[seat]
 
     async def think(self, live: LiveGame, record: SeatRecord, number: int) -> str:
-        """The bot's choice, made no sooner than the game's bot delay after it started thinking."""
+        """The bot's choice, made no sooner than the game's bot delay after it started thinking.
+        Its search waits for a slot of :attr:`queue` (a bot-only table's behind every game with a
+        person at it); the delay is waited without one."""
         loop = asyncio.get_running_loop()
         bot = self._bot(live, record, number)
         started = loop.time()
         snapshot = live.state.clone()
         try:
-            if isinstance(bot, BotKey):
-                action = await self.elsewhere(choose_in_process, bot, snapshot)
-            else:
-                action = await loop.run_in_executor(self.pool, bot.choose, snapshot, record.seat)
+            async with self.queue.slot(live.id, bot_only(live.record)):
+                if isinstance(bot, BotKey):
+                    action = await self.elsewhere(choose_in_process, bot, snapshot)
+                else:
+                    choose = partial(bot.choose, snapshot, record.seat)
+                    action = await loop.run_in_executor(self.pool, choose)
         except Exception:
             log.exception("bot %s failed in game %s; it plays at random", record.bot, live.id)
             action = random.choice(snapshot.legal_actions(record.seat))

@@ -66,6 +66,13 @@ class Settings:
     max_waiting_sockets: int = 8
     hello_timeout: float = 10.0
     max_open_games: int = 10  # live games created from one client address
+    # Bot-only tables (no human seat; docs/server.md, "Bot-only tables"): live ones one client
+    # address may have (0: no limit), the seconds after which one stops itself (0: never), and the
+    # bot work slots (bot processes or threads) their bots may hold at once, the rest kept for the
+    # bots of games people play (at least one slot is always left to those).
+    max_bot_tables: int = 2
+    bot_table_seconds: float = 600.0
+    bot_table_slots: int = 1
     expire_after: float = 24 * 3600.0  # a live game with no move this long (seconds) is closed
     keep_finished: float = 30 * 86400.0  # finished and closed games are deleted this long after
     sweep_every: float = 600.0  # seconds between two sweeps for expired games

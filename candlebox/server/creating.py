@@ -18,7 +18,7 @@ from candlebox.server.config import Settings
 from candlebox.server.errors import Rejected
 from candlebox.server.frames import FIXING_OPTIONS
 from candlebox.server.packs import content_path, scrub_path
-from candlebox.server.storage import FairRecord, GameRecord, SeatRecord
+from candlebox.server.storage import BotTable, FairRecord, GameRecord, SeatRecord
 
 BOT_NAMES = ("Ember", "Wick", "Taper", "Lumen", "Flicker", "Tallow", "Beacon", "Glim")
 
@@ -30,13 +30,18 @@ class NewGame:
     you: int | None
     token: str | None = None  # the creator's credential (when ``you`` is a seat)
     invites: dict[int, str] = field(default_factory=dict)  # the other human seats' invite codes
+    owner_token: str | None = None  # a bot-only table's: the credential that stops it
 
     def answer(self) -> dict[str, Any]:
-        """What the creator is told (the only time the credential and invites are shown)."""
+        """What the creator is told (the only time the credentials and invites are shown)."""
         out: dict[str, Any] = {"id": self.record.id, "seat": self.you}
         out["invites"] = {str(k): v for k, v in self.invites.items()}
         if self.token is not None:
             out["token"] = self.token
+        if self.owner_token is not None:
+            out["owner_token"] = self.owner_token
+            assert self.record.table is not None
+            out["stop_at"] = self.record.table.stop_at
         return out
 
 
@@ -55,6 +60,8 @@ def new_game(spec: CreateSpec, settings: Settings) -> NewGame:
         raise Rejected("bad-seat", f"'you' is the seat you take, 0–{players - 1}, or null")
     made = NewGame(_record(spec, state, pack, delay), state, you)
     made.record.seats = [_seat(settings, spec, number, made) for number in range(players)]
+    if not any(seat.kind == "human" for seat in made.record.seats):
+        _bot_table(settings, made)
     nonce = fairness.draw()[1]
     record = made.record
     commitment = fairness.commit(
@@ -119,6 +126,16 @@ def _seat(settings: Settings, spec: CreateSpec, number: int, made: NewGame) -> S
     else:
         human.invite_hash, made.invites[number] = security.digest(secret), secret
     return human
+
+
+def _bot_table(settings: Settings, made: NewGame) -> None:
+    """A table with no human seat: nobody holds a seat credential to end it, so its creator is
+    given one to stop it, and it stops itself ``bot_table_seconds`` after its creation."""
+    secret = security.new_token()
+    limit = settings.bot_table_seconds
+    stop_at = made.record.created_at + limit if limit > 0 else None
+    made.record.table = BotTable(security.digest(secret), stop_at)
+    made.owner_token = secret
 
 
 def _bot_seat(settings: Settings, state: State, number: int, asked: SeatSpec) -> SeatRecord:

@@ -1,6 +1,7 @@
 """Abandoned and old games: a live game with no move for ``expire_after`` seconds is closed (its
-watchers are told and let go; it leaves every list), and finished or closed games are deleted
-``keep_finished`` seconds after they ended."""
+watchers are told and let go; it leaves every list), finished or closed games are deleted
+``keep_finished`` seconds after they ended, and a bot-only table past its time limit is stopped (its
+bots stop it at their next turn; the sweep catches one whose bots are not playing)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import logging
 import time
 from functools import partial
 
+from candlebox.server.bottables import BotTables
 from candlebox.server.frames import closed_frame
 from candlebox.server.live import LiveGame
 from candlebox.server.registry import LiveGames
@@ -21,6 +23,7 @@ class Sweeper:
     def __init__(self, games: LiveGames) -> None:
         self.games = games
         self.settings = games.settings
+        self.tables = BotTables(games)
 
     async def forever(self) -> None:
         while not self.games.closed:
@@ -33,6 +36,7 @@ class Sweeper:
     async def sweep(self, now: float | None = None) -> tuple[list[str], list[str]]:
         """Close abandoned games and delete old ones. Returns (closed ids, deleted ids)."""
         now = time.time() if now is None else now
+        await self.tables.stop_due(now)
         closed = [
             live.id for live in list(self.games.games.values()) if await self._close(live, now)
         ]

@@ -11,6 +11,7 @@ from candlebox.engine import State
 from candlebox.server.storage import GameRecord, SeatRecord
 
 CLOSED_MESSAGE = "this game was closed: nobody moved in it for a long time"
+ENDED_EARLY = ("resigned", "stopped")  # statuses of games over before their end (a stored result)
 ABANDONED_MESSAGE = "this game was abandoned by its host before anyone else played in it"
 
 
@@ -62,17 +63,22 @@ class LiveGame:
 
     @property
     def over(self) -> bool:
-        """Played to its end, or ended by a resignation (rulings EG-1)."""
-        return self.state.is_over or self.resigned
+        """Played to its end, or ended by a resignation (rulings EG-1) or a bot-only table's stop."""
+        return self.state.is_over or self.ended_early
 
     @property
     def resigned(self) -> bool:
         return self.record.status == "resigned"
 
+    @property
+    def ended_early(self) -> bool:
+        """Ended before its end: a seat resigned, or a bot-only table was stopped."""
+        return self.record.status in ENDED_EARLY
+
     def result(self) -> dict[str, Any] | None:
-        """The result: the engine's when the game was played out, the stored one when a seat
-        resigned; None while the game goes on."""
-        if self.resigned:
+        """The result: the engine's when the game was played out, the stored one (which says why)
+        when it ended early; None while the game goes on."""
+        if self.ended_early:
             return self.record.result
         if not self.state.is_over:
             return None

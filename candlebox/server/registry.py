@@ -14,7 +14,7 @@ from candlebox.server import security
 from candlebox.server.config import Settings
 from candlebox.server.errors import Rejected
 from candlebox.server.frames import Frames
-from candlebox.server.live import ABANDONED_MESSAGE, CLOSED_MESSAGE, LiveGame
+from candlebox.server.live import ABANDONED_MESSAGE, CLOSED_MESSAGE, ENDED_EARLY, LiveGame
 from candlebox.server.packs import fresh_state
 from candlebox.server.storage import GameRecord, MoveRecord, Storage, Writer
 
@@ -157,6 +157,9 @@ class LiveGames:
         if loaded is None:
             return False
         record, moves = loaded
+        if record.status in ENDED_EARLY and live.record.status == "live":
+            self._ended_elsewhere(live, record)
+            return True
         changed = _seats_changed(live, record)
         if changed:
             live.record.seats = record.seats
@@ -192,6 +195,19 @@ class LiveGames:
         live.moves += 1
         self._moved_elsewhere(live)
         return True
+
+    def _ended_elsewhere(self, live: LiveGame, record: GameRecord) -> None:
+        """Another process ended the game early (a resignation, a bot-only table's stop): no move
+        may follow here; its watchers here are shown why, and it is kept for replays."""
+        live.record.status, live.record.result = record.status, record.result
+        self.frames.broadcast(live)
+        current = asyncio.current_task()
+        for task in list(live.bot_tasks.values()):
+            if task is not current:  # the turn that caught up ends by itself
+                task.cancel()
+        if self.games.get(live.id) is live:
+            self.games.pop(live.id, None)
+            self.keep_finished(live)
 
     def _moved_elsewhere(self, live: LiveGame) -> None:
         live.active_at = time.time()

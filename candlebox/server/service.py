@@ -4,7 +4,8 @@ own module —
 - ``registry``: the live games of this process and finished ones rebuilt for replays;
 - ``creating``: a new game's record from a checked request; ``seating``: seats and watchers;
 - ``moves``: a move from the lock to the broadcast, refused in the engine's words;
-- ``botplay``: bots at the table; ``frames``: what each seat is sent;
+- ``botplay``: bots at the table, ``botqueue`` the order they think in, ``bottables`` bot-only
+  tables' limits; ``frames``: what each seat is sent;
 - ``lobby``: the lobby's pages; ``expiry``: closing abandoned games, deleting old ones.
 
 It takes typed values (``bodies``) and raises :class:`~candlebox.server.errors.Rejected`; every
@@ -163,6 +164,7 @@ class GameService:
         """A new game; returns its id, the creator's seat credential and the invite codes of the
         other human seats. ``client`` (an address) may have at most ``max_open_games`` live games."""
         self._check_open_games(client)
+        self.bots.tables.check_room(client, spec.seats)
         made = new_game(spec, self.settings)
         record = made.record
         owes = self.settings.bots == "workers" and any(s.kind == "bot" for s in record.seats)
@@ -225,6 +227,11 @@ class GameService:
 
     async def abandon(self, game_id: str, token: str | None) -> None:
         await self.leaving.abandon(game_id, token)
+
+    async def stop_table(self, game_id: str, token: str | None) -> None:
+        """A bot-only table's creator stops it with its ``owner_token`` (candlebox/server/
+        bottables.py)."""
+        await self.bots.tables.stop_by_owner(game_id, token)
 
     def attach(self, live: LiveGame, conn: Connection) -> None:
         self.seating.attach(live, conn)

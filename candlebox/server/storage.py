@@ -44,6 +44,7 @@ from sqlalchemy import (
     create_engine,
     delete,
     event,
+    exists,
     func,
     insert,
     or_,
@@ -67,8 +68,9 @@ games = Table(
     Column("public", Boolean, nullable=False),  # listed in the lobby's open games
     Column("bot_delay", Float, nullable=False),  # seconds a bot waits before moving
     # "live", "over", "broken", "expired" (closed unplayed), "resigned" (a seat resigned: over,
-    # the result says who) or "abandoned" (its host left it before anyone else played); a plain
-    # string, so databases made before a status existed need no migration
+    # the result says who), "stopped" (a bot-only table stopped by its creator or its time limit:
+    # over, the result says why) or "abandoned" (its host left it before anyone else played); a
+    # plain string, so databases made before a status existed need no migration
     Column("status", String(16), nullable=False),
     Column("created_at", Float, nullable=False),
     Column("updated_at", Float, nullable=False),
@@ -115,8 +117,23 @@ fairness = Table(
 )
 
 
-FINISHED = ("over", "resigned")  # statuses of games with a result (listed, replayable)
+FINISHED = ("over", "resigned", "stopped")  # statuses of games with a result (listed, replayable)
 ENDED = (*FINISHED, "expired", "abandoned")  # statuses of games deleted once old
+
+# Bot-only tables (no human seat; docs/server.md, "Bot-only tables"): the SHA-256 of the credential
+# their creator stops them with, and when they stop themselves (their time limit, stored so that it
+# holds across a restart). A table of its own, so databases made before it gain it with
+# ``create_all`` and nothing else moves; a bot-only game made before it has no row (nobody holds a
+# credential for it) and stops ``bot_table_seconds`` after its creation.
+bot_tables = Table(
+    "bot_tables",
+    metadata,
+    Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),
+    Column("owner_hash", String(64), nullable=True),
+    Column(
+        "stop_at", Float, nullable=True
+    ),  # the wall-clock time (Unix seconds) it stops; NULL: never
+)
 
 # Turns owed by bots, for bot workers (``candlebox bots-worker``, docs/deploy.md): at most one row per
 # game, "at move ``number`` a bot may be to act". Written in the same transaction as the move (or the
@@ -202,6 +219,15 @@ class GameRecord:
     hints_given: list[tuple[int, int]] = field(default_factory=list)  # (seat, move) per hint
     seats: list[SeatRecord] = field(default_factory=list)
     fair: FairRecord | None = None  # None: a game from before verifiable shuffles
+    table: BotTable | None = None  # a bot-only table's credential and time limit (None: other)
+
+
+@dataclass
+class BotTable:
+    """A bot-only table's stop credential (its hash) and when it stops itself."""
+
+    owner_hash: str | None
+    stop_at: float | None  # None: no time limit
 
 
 @dataclass
@@ -450,6 +476,14 @@ class Storage:
         )
         if record.hints:
             conn.execute(insert(coaching).values(game_id=record.id, hints=True))
+        if record.table is not None:
+            conn.execute(
+                insert(bot_tables).values(
+                    game_id=record.id,
+                    owner_hash=record.table.owner_hash,
+                    stop_at=record.table.stop_at,
+                )
+            )
         if record.fair is not None:
             conn.execute(
                 insert(fairness).values(
@@ -528,17 +562,27 @@ class Storage:
 
     @staticmethod
     def claim_bot_turns(
-        conn: Connection, worker: str, now: float, lease: float, limit: int
+        conn: Connection,
+        worker: str,
+        now: float,
+        lease: float,
+        limit: int,
+        bot_only: bool | None = None,
     ) -> list[tuple[str, int]]:
-        """Claim up to ``limit`` owed turns whose lease has passed: (game id, move number) each.
+        """Claim up to ``limit`` owed turns whose lease has passed: (game id, move number) each;
+        with ``bot_only``, only the turns of bot-only tables (True) or of the other games (False).
         ``SKIP LOCKED`` lets many workers claim at once without waiting on each other (PostgreSQL;
         SQLite's single writer serializes them); the guarded update makes each claim exclusive."""
+        if limit <= 0:
+            return []
+        query = select(bot_turns.c.game_id, bot_turns.c.number).where(
+            bot_turns.c.lease_until <= now
+        )
+        if bot_only is not None:
+            table = exists().where(bot_tables.c.game_id == bot_turns.c.game_id)
+            query = query.where(table if bot_only else ~table)
         rows = conn.execute(
-            select(bot_turns.c.game_id, bot_turns.c.number)
-            .where(bot_turns.c.lease_until <= now)
-            .order_by(bot_turns.c.lease_until)
-            .limit(limit)
-            .with_for_update(skip_locked=True)
+            query.order_by(bot_turns.c.lease_until).limit(limit).with_for_update(skip_locked=True)
         ).all()
         claimed = []
         for row in rows:
@@ -598,6 +642,22 @@ class Storage:
                 result=json.dumps(result) if result is not None else None,
             )
         )
+
+    @staticmethod
+    def stop_table(conn: Connection, game_id: str, result: dict[str, Any]) -> bool:
+        """End a live bot-only table (its creator's stop, or its time limit): its status and
+        result, no bot turn owed any more, and the other processes told; False if it was no
+        longer live (finished or stopped meanwhile, perhaps by another process)."""
+        done = conn.execute(
+            update(games)
+            .where(games.c.id == game_id, games.c.status == "live")
+            .values(status="stopped", updated_at=time.time(), result=json.dumps(result))
+        )
+        if done.rowcount != 1:
+            return False
+        conn.execute(delete(bot_turns).where(bot_turns.c.game_id == game_id))
+        Storage.notify(conn, game_id, "seats")
+        return True
 
     @staticmethod
     def delete_ended(conn: Connection, before: float) -> list[str]:
@@ -740,7 +800,13 @@ class Storage:
                 .order_by(hints_given.c.move, hints_given.c.seat)
             )
             record.hints_given = [(int(row.seat), int(row.move)) for row in given]
+            record.table = self._table_of(conn, game_id)
             return record, self._moves(conn, game_id)
+
+    @staticmethod
+    def _table_of(conn: Connection, game_id: str) -> BotTable | None:
+        row = conn.execute(select(bot_tables).where(bot_tables.c.game_id == game_id)).first()
+        return None if row is None else BotTable(row.owner_hash, row.stop_at)
 
     @staticmethod
     def _moves(conn: Connection, game_id: str) -> list[MoveRecord]:

@@ -20,6 +20,8 @@ import socket
 import time
 from functools import partial
 
+from sqlalchemy import Connection as SqlConnection
+
 from candlebox.server.botplay import THINK_AGAIN, BotPlayers
 from candlebox.server.config import Settings
 from candlebox.server.errors import Rejected
@@ -45,6 +47,7 @@ class BotWorker:
         self.bots = BotPlayers(self.games, self.moves.submit)
         self.wake = asyncio.Event()
         self.playing: set[asyncio.Task[None]] = set()
+        self.playing_bot_only: set[asyncio.Task[None]] = set()  # turns of bot-only tables
         self.reviewer = Reviewer(self.games, self.name)
         self.reviewing: set[asyncio.Task[None]] = set()
         self.review_look = 0.0  # when to look for queued reviews next (a notification: at once)
@@ -66,10 +69,13 @@ class BotWorker:
             while not stop.is_set():
                 room = self.settings.worker_games - len(self.playing)
                 claimed = await self._claim(room) if room > 0 else []
-                for game_id, number in claimed:
+                for game_id, number, bot_only in claimed:
                     task = asyncio.create_task(self.play(game_id, number))
                     self.playing.add(task)
                     task.add_done_callback(self.playing.discard)
+                    if bot_only:
+                        self.playing_bot_only.add(task)
+                        task.add_done_callback(self.playing_bot_only.discard)
                 await self._claim_reviews()
                 if claimed and len(claimed) == room:
                     await asyncio.sleep(0.01)  # more may be waiting: look again soon
@@ -109,16 +115,21 @@ class BotWorker:
             self.reviewing.add(task)
             task.add_done_callback(self.reviewing.discard)
 
-    async def _claim(self, room: int) -> list[tuple[str, int]]:
-        op = partial(
-            Storage.claim_bot_turns,
-            worker=self.name,
-            now=time.time(),
-            lease=self.settings.bot_lease,
-            limit=room,
-        )
+    async def _claim(self, room: int) -> list[tuple[str, int, bool]]:
+        """Owed turns to play: (game id, move number, bot-only) each. The turns of games with a
+        person at the table are claimed first; bot-only tables' fill at most half of the turns this
+        worker plays at once, so they never leave it no room for a person's game."""
+        now, lease = time.time(), self.settings.bot_lease
+        bot_room = max(1, self.settings.worker_games // 2) - len(self.playing_bot_only)
+
+        def op(conn: SqlConnection) -> list[tuple[str, int, bool]]:
+            claim = partial(Storage.claim_bot_turns, conn, self.name, now, lease)
+            people = claim(room, bot_only=False)
+            bots = claim(min(room - len(people), bot_room), bot_only=True)
+            return [(*turn, False) for turn in people] + [(*turn, True) for turn in bots]
+
         try:
-            claimed: list[tuple[str, int]] = await self.games.writer.run(op)
+            claimed: list[tuple[str, int, bool]] = await self.games.writer.run(op)
         except Exception as exc:  # the database is away: look again later
             log.warning("claiming bot turns failed (%s)", exc)
             return []
@@ -155,6 +166,9 @@ class BotWorker:
                 await self.games.catch_up(live)
         seat = self._bot_to_act(live)
         if seat is None:
+            return True
+        if self.bots.tables.due(live):  # a bot-only table's time limit: it stops, nothing owed
+            await self.bots.tables.stop(live, "time-limit")
             return True
         number = live.moves
         action = await self.bots.think(live, live.seat(seat), number)

@@ -1,4 +1,5 @@
-"""Resigning a game and abandoning one: the seat's credential is all either needs."""
+"""Resigning a game and abandoning one: the seat's credential is all either needs; stopping a
+bot-only table: its creator's ``owner_token``."""
 
 from __future__ import annotations
 
@@ -20,3 +21,9 @@ async def api_resign(game_id: str, request: Request) -> JSONResponse:
 async def api_abandon(game_id: str, request: Request) -> JSONResponse:
     await service(request).abandon(game_id, bearer(request))
     return JSONResponse({"status": "abandoned"})
+
+
+@router.post("/api/games/{game_id}/stop")
+async def api_stop(game_id: str, request: Request) -> JSONResponse:
+    await service(request).stop_table(game_id, bearer(request))
+    return JSONResponse({"status": "stopped"})
