@@ -866,6 +866,8 @@ def numbers_on(run: Run, kind: str, db: str | None) -> None:
                 "review?seat=2**63: 500 (SQLite), 503 (PostgreSQL)" if "review" in name else "",
                 " / ".join(answers),
             )
+
+
 # ----------------------------------------------------------------------------- 12: review flood
 def attacker_client(srv: Server) -> httpx.Client:
     """An HTTP client of the server from the attacker's address (another client to the server)."""
@@ -1098,6 +1100,81 @@ def probe_hint_share(run: Run) -> None:
         )
 
 
+# ----------------------------------------------------------------------------- 13: bot-only tables
+def replies_text(replies: list[float | None], wait: float) -> str:
+    return ", ".join(f"none in {wait:g} s" if r is None else f"{r * 1000:.0f} ms" for r in replies)
+
+
+def probe_bot_tables(run: Run) -> None:
+    """Issue 33, item 3: all-ISMCTS bot-only tables from one address (no seat credential, so
+    nobody could end them), another game's bot reply meanwhile, the creator's stop, the time limit."""
+    count = 3 if run.args.tiny else 10
+    wait = 15 if run.args.tiny else 30
+    with server(run) as srv:
+        idle = [bot_reply_seconds(srv, wait) for _ in range(3)]
+        run.add(
+            "13 a heuristic bot's reply, nothing else running", "~0.1 s", replies_text(idle, wait)
+        )
+        hard = {"kind": "bot", "bot": "ismcts", "level": "hard"}
+        body = {"game": "candle-quest", "seats": [hard, hard], "bot_delay": 0}
+        transport = httpx.HTTPTransport(local_address=ATTACKER)
+        with httpx.Client(base_url=srv.base, transport=transport, timeout=30) as attacker:
+            answers = [attacker.post("/api/games", json=body) for _ in range(count)]
+            made = [r.json() for r in answers if r.status_code == 201]
+            run.add(
+                f"13 {count} all-ISMCTS tables from one address",
+                "10 accepted",
+                f"{len(made)}/{count} accepted; the 3rd: {shown(answers[2])}",
+            )
+            time.sleep(0.5)  # their searches under way
+            busy = [bot_reply_seconds(srv, wait) for _ in range(3)]
+            run.add(
+                f"13 other game's bot reply ({len(made)} tables busy)",
+                "3–5 s a reply",
+                replies_text(busy, wait),
+            )
+            token = made[0].get("owner_token") if made else None
+            target = made[0]["id"] if made else "none"
+            refused = attacker.post(f"/api/games/{target}/stop")
+            stopped = attacker.post(
+                f"/api/games/{target}/stop", headers={"Authorization": f"Bearer {token}"}
+            )
+            result = srv.state(target).get("result") or {}
+            run.add(
+                "13 stop a table: no credential / its owner_token",
+                "nobody can end them",
+                f"{'owner_token given' if token else 'no credential given'}; without: "
+                f"{shown(refused, 40)} / with: {shown(stopped, 40)}; "
+                f"result.stopped {result.get('stopped')}",
+            )
+    # the priority alone: with the per-client limit off, every table is accepted and busy
+    with server(run, {"CANDLEBOX_MAX_BOT_TABLES": "0"}) as srv:
+        transport = httpx.HTTPTransport(local_address=ATTACKER)
+        with httpx.Client(base_url=srv.base, transport=transport, timeout=30) as attacker:
+            answers = [attacker.post("/api/games", json=body) for _ in range(count)]
+            time.sleep(0.5)
+            busy = [bot_reply_seconds(srv, wait) for _ in range(3)]
+            run.add(
+                "13 other game's bot reply, max_bot_tables off "
+                f"({sum(r.status_code == 201 for r in answers)} tables busy)",
+                "3–5 s a reply",
+                replies_text(busy, wait),
+            )
+    limit = {"CANDLEBOX_BOT_TABLE_SECONDS": "2"}
+    with server(run, limit) as srv:
+        slow = {"kind": "bot", "bot": "heuristic"}
+        made_one = srv.create([slow, slow], bot_delay=0.5).json()
+        time.sleep(4)
+        frame = srv.state(made_one["id"])
+        result = frame.get("result") or {}
+        run.add(
+            "13 time limit (bot_table_seconds 2)",
+            "they never go idle",
+            f"after 4 s over={frame.get('over')}, stopped={result.get('stopped')}, "
+            f"move {frame.get('move')}",
+        )
+
+
 # ----------------------------------------------------------------------------- latency under abuse
 def attack(kind: str, port: int, seconds: float, tiny: bool) -> None:
     """Run in a child process: keep one attack going for ``seconds`` (bounded), then stop."""
@@ -1205,6 +1282,7 @@ def main(args: argparse.Namespace) -> Run:
         10: probe_small,
         11: probe_sockets,
         12: probe_review_flood,
+        13: probe_bot_tables,
         14: probe_numbers,
         15: probe_hint_share,
     }
