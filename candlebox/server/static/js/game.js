@@ -375,6 +375,8 @@ function renderBanner() {
     text = winners.length
       ? `Game over: ${winners.map(ctx.name).join(" and ")} ${winners.length === 1 && winners[0] !== frame.you ? "wins" : "win"}!`
       : "Game over: nobody wins.";
+    // a table of bots only, stopped by its creator or its time limit: the server's words say which
+    if (frame.result && frame.result.stopped) text = `Game over: ${frame.result.message}.`;
     mood = winners.includes(frame.you) ? "won" : "over";
   } else if ((ctx.yourTurn && ctx.prompt) || (page.module.describe && page.module.describe(ctx)) || ctx.prompt) {
     // words: the engine's prompt for the seat to act; a module's describe() only for the others

@@ -278,9 +278,10 @@ function render() {
           you: youSeat >= 0 ? youSeat : null, bot_delay: form.speed, public: form.public, hints: form.hints,
         },
       });
+      // a table of bots only: its owner_token is the one way to stop it (issue 33), kept as "owner"
       remember(created.id, {
         seat: created.seat, token: created.token, invites: created.invites, title: gameMeta().title,
-        created: Date.now(),
+        created: Date.now(), owner: created.owner_token,
       });
       location.href = `/g/${encodeURIComponent(created.id)}`;
     } catch (err) {
@@ -353,7 +354,7 @@ async function refresh() {
       h("a.button.small", { href: `/g/${encodeURIComponent(game.id)}` }, "Watch")),
     "No open seats right now. Start a game and invite someone!", more("open"));
   // your own games are under "Your games", with their own buttons: not offered again to watch
-  const playing = lists.playing.games.filter((g) => !mine.some((m) => m.id === g.id && m.token));
+  const playing = lists.playing.games.filter((g) => !mine.some((m) => m.id === g.id && (m.token || m.owner)));
   listGames("playing", playing, (game) => [h("a.button.small", { href: `/g/${encodeURIComponent(game.id)}` }, "Watch")],
     "Nobody is playing right now.", more("playing"));
   listGames("finished", lists.finished.games.map((g) => ({ ...g, seats: g.seats.map((s) => ({ ...s, taken: true })) })),
@@ -361,7 +362,7 @@ async function refresh() {
     more("finished"));
   const known = new Map([...lists.open.games, ...lists.playing.games].map((g) => [g.id, g]));
   const ended = new Map(lists.finished.games.map((g) => [g.id, g]));
-  const shown = mine.filter((m) => m.token).slice(0, 8);
+  const shown = mine.filter((m) => m.token || m.owner).slice(0, 8);
   await lookUp(shown, known, ended); // your games on no page shown (private, or further down)
   const mineBox = clear($("mine"));
   if (!shown.length) mineBox.append(h("p.empty", "Games you start or join appear here."));

@@ -1,12 +1,18 @@
 // "Your games" in the lobby: the games this browser holds a seat in, each with its result (or move),
 // date and players, and what you may do with it: resume or replay; resign a game in progress (the
 // game ends with your seat last, rulings EG-1); abandon one nobody else has joined; remove an ended
-// one from the list. Resign and abandon ask once more, in the card itself, before anything is sent.
+// one from the list; stop a table of bots only you created (its owner token). Resign, abandon and
+// stop ask once more, in the card itself, before anything is sent.
 
 import { api, forget, remember } from "./api.js";
 import { h, toast } from "./ui.js";
 
-const confirming = new Map(); // game id -> "resign" | "abandon" (kept across the lobby's polls)
+const confirming = new Map(); // game id -> "resign" | "abandon" | "stop" (kept across the polls)
+const QUESTION = {
+  resign: ["Resign? The game ends now with you last.", "Yes, resign", "You resigned the game."],
+  abandon: ["Abandon? The game is closed for good.", "Yes, abandon", "The game was abandoned."],
+  stop: ["Stop the bots? The table ends now and nobody wins.", "Yes, stop", "The table was stopped."],
+};
 let focusWanted = null; // the game whose "Yes" (or, after Cancel, "Resign") takes the focus once drawn
 const WHEN = { dateStyle: "medium", timeStyle: "short" };
 
@@ -18,6 +24,7 @@ function nameOf(game, seat) {
 export function resultLine(game, seat) {
   const result = game.result || {};
   const winners = result.winners || [];
+  if (result.stopped) return result.stopped === "time-limit" ? "stopped at its time limit" : "stopped";
   if (result.resigned !== undefined && result.resigned !== null) {
     if (result.resigned === seat) return "you resigned";
     const names = winners.filter((w) => w !== seat).map((w) => nameOf(game, w));
@@ -59,9 +66,10 @@ export async function lookUp(shown, known, ended) {
 
 async function leave(m, how, title, refresh) {
   try {
-    await api(`/api/games/${encodeURIComponent(m.id)}/${how}`, { method: "POST", token: m.token });
+    const token = how === "stop" ? m.owner : m.token; // a bot table's owner token stops it
+    await api(`/api/games/${encodeURIComponent(m.id)}/${how}`, { method: "POST", token });
     remember(m.id, { title }); // an abandoned game can no longer be asked its name
-    toast(how === "resign" ? "You resigned the game." : "The game was abandoned.");
+    toast(QUESTION[how][2]);
   } catch (err) {
     toast(err.message, "error");
   }
@@ -74,11 +82,9 @@ function actions(m, live, done, refresh) {
   const title = (live || done || {}).title || m.title || "this game";
   const asking = confirming.get(m.id);
   if (live && asking) {
-    const question = asking === "resign"
-      ? "Resign? The game ends now with you last."
-      : "Abandon? The game is closed for good.";
+    const [question, answer] = QUESTION[asking];
     const yes = h("button.small.danger", { type: "button", dataset: { confirm: asking }, onclick: () => leave(m, asking, title, refresh) },
-      asking === "resign" ? "Yes, resign" : "Yes, abandon");
+      answer);
     const cancel = () => {
       confirming.delete(m.id);
       focusWanted = m.id;
@@ -89,7 +95,7 @@ function actions(m, live, done, refresh) {
   }
   const out = [];
   if (live || done || !GONE[m.gone]) {
-    out.push(h("a.button.small.primary", { href: `/g/${id}` }, live ? "Resume" : done ? "Replay" : "Open"));
+    out.push(h("a.button.small.primary", { href: `/g/${id}` }, live ? (m.token ? "Resume" : "Watch") : done ? "Replay" : "Open"));
   }
   if (live) {
     const ask = (how) => () => {
@@ -97,6 +103,12 @@ function actions(m, live, done, refresh) {
       focusWanted = m.id;
       refresh();
     };
+    if (!m.token) { // a table of bots only: you hold no seat, only the way to stop it
+      const stop = h("button.small", { type: "button", dataset: { leave: "stop" }, onclick: ask("stop"), "aria-label": `Stop ${title}` }, "Stop");
+      focus(m.id, stop);
+      out.push(stop);
+      return out;
+    }
     const resign = h("button.small", { type: "button", dataset: { leave: "resign" }, onclick: ask("resign"), "aria-label": `Resign ${title}` }, "Resign");
     focus(m.id, resign);
     out.push(resign);
