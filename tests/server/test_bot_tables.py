@@ -222,7 +222,7 @@ def test_busy_bot_only_tables_leave_a_slot_for_a_game_people_play(sqlite_url: st
             )
             # the person's game never waits in line, and the tables never hold both slots
             assert queue.waiting(False) == [] and queue.busy_bot_only <= 1
-        assert len(queue.waiting(True)) >= 1  # the tables still wait behind it
+        wait_for(lambda: len(queue.waiting(True)) >= 1)  # the tables still wait their turn
 
 
 def test_bot_workers_claim_the_turns_of_games_people_play_first(sqlite_url: str) -> None:
@@ -244,3 +244,14 @@ def test_bot_workers_claim_the_turns_of_games_people_play_first(sqlite_url: str)
     assert claimed[0] == (people, 0, False)  # created last, claimed first
     assert len(claimed) == 3 and {c[0] for c in claimed[1:]} < set(tables)  # two of the three
     assert all(bot_only for _, _, bot_only in claimed[1:])
+
+
+def test_a_resumed_bot_only_table_still_waits_behind_games_people_play(sqlite_url: str) -> None:
+    """Whether a table is bot-only follows from its stored seats: after a restart its bots still
+    think in the bot-only share of the slots."""
+    with make_client(sqlite_url, max_bot_seconds=0.3) as client:
+        create(client, [ISMCTS, ISMCTS], bot_delay=0)
+    with make_client(sqlite_url, bot_threads=2, max_bot_seconds=0.3) as client:
+        queue = client.app.state.service.bots.queue  # type: ignore[attr-defined]
+        wait_for(lambda: queue.busy_bot_only == 1)
+        assert queue.bot_only_slots == 1 and queue.busy_bot_only <= 1
