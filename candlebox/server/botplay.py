@@ -144,17 +144,28 @@ class BotPlayers:
         snapshot = live.state.clone()
         try:
             async with self.queue.slot(live.id, bot_only(live.record)):
-                if isinstance(bot, BotKey):
-                    action = await self.elsewhere(choose_in_process, bot, snapshot)
-                else:
-                    choose = partial(bot.choose, snapshot, record.seat)
-                    action = await loop.run_in_executor(self.pool, choose)
+                search = asyncio.ensure_future(self._search(bot, snapshot, record.seat))
+                try:
+                    action = await asyncio.shield(search)
+                except asyncio.CancelledError:
+                    # the turn ends now (its table stopped), but a search cannot be interrupted:
+                    # its process or thread, and so its slot, stays busy until it ends
+                    await asyncio.wait([search])
+                    raise
         except Exception:
             log.exception("bot %s failed in game %s; it plays at random", record.bot, live.id)
             action = random.choice(snapshot.legal_actions(record.seat))
         wait = live.record.bot_delay - (loop.time() - started)
         if wait > 0:
             await asyncio.sleep(wait)
+        return action
+
+    async def _search(self, bot: Any, snapshot: State, seat: int) -> str:
+        """The bot's choice: in a bot process (``bot`` is its key) or a bot thread."""
+        if isinstance(bot, BotKey):
+            return await self.elsewhere(choose_in_process, bot, snapshot)
+        choose = partial(bot.choose, snapshot, seat)
+        action: str = await asyncio.get_running_loop().run_in_executor(self.pool, choose)
         return action
 
     async def elsewhere(self, work: Callable[..., T], *args: Any) -> T:
