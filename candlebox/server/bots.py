@@ -336,7 +336,8 @@ def check(name: object, game_id: str) -> str:
     return name
 
 
-PROBE_SECONDS = 0.5
+PROBE_SECONDS = 0.5  # of a probed bot's own CPU time
+PROBE_LIMIT = 20.0  # on the clock, however starved the machine: a start never hangs on a probe
 _PLAYS: dict[tuple[str, str], bool] = {}
 
 
@@ -351,8 +352,10 @@ def probe(pairs: list[tuple[str, str]]) -> None:
     """Find out whether each bot plays each game. A bot that says which games it plays (a
     ``plays(game_id)`` method, as the built-in bots have) is asked that. Any other bot is asked for a
     move in a fresh game of each game, all at once: one without a policy for the game says so at
-    once (ValueError); one still thinking after half a second has one (its search finishes in the
-    background and is dropped)."""
+    once (ValueError); one still thinking after half a second of its own CPU time has one (its
+    search finishes in the background and is dropped). CPU time, not the clock: on a loaded machine
+    a thread may wait seconds before it runs at all, and a refusal that had no turn yet is no
+    answer."""
     outcome: dict[tuple[str, str], bool] = {}
 
     def unsure(name: str, game_id: str) -> Any:
@@ -393,9 +396,34 @@ def probe(pairs: list[tuple[str, str]]) -> None:
         )
         thread.start()
         threads.append(thread)
-    deadline = time.monotonic() + PROBE_SECONDS
-    for thread in threads:
-        thread.join(max(0.0, deadline - time.monotonic()))
+    _wait_thinking(threads)
     for pair in pairs:
         if pair not in _PLAYS:
             _PLAYS[pair] = outcome.get(pair, True)
+
+
+def _cpu_seconds(thread: threading.Thread) -> float | None:
+    """The thread's CPU time so far; None once it has ended (or where threads have no CPU clock)."""
+    try:
+        assert thread.ident is not None
+        return time.clock_gettime(time.pthread_getcpuclockid(thread.ident))
+    except (AttributeError, OSError, ValueError, AssertionError):
+        return None
+
+
+def _wait_thinking(threads: list[threading.Thread]) -> None:
+    """Wait until each thread has ended or has thought for PROBE_SECONDS of its own CPU time."""
+    start = time.monotonic()
+    waiting = list(threads)
+    while waiting and time.monotonic() - start < PROBE_LIMIT:
+        waiting[0].join(0.02)
+        still = []
+        for thread in waiting:
+            if not thread.is_alive():
+                continue
+            spent = _cpu_seconds(thread)
+            if spent is None:  # no CPU clock for threads here: the clock it is
+                spent = time.monotonic() - start
+            if spent < PROBE_SECONDS:
+                still.append(thread)
+        waiting = still

@@ -108,3 +108,28 @@ def test_a_table_the_bot_cannot_play_is_refused_at_creation(
         creating.new_game(spec(3), settings)
     assert refused.value.code == "bad-bot"
     assert str(refused.value) == "seat 1: two-only plays 2 players only; this table has 3"
+
+
+class Starved:
+    """A bot registered elsewhere that refuses 16 Candies, but only after a wait in which it uses
+    no CPU: a thread on a loaded machine that gets its turn late. Its refusal is still its answer."""
+
+    name = "starved"
+
+    def __init__(self, seed: int | None = None) -> None:
+        pass
+
+    def choose(self, state: State, seat: int) -> str:
+        if state.game_id != "candle-quest":
+            threading.Event().wait(1.0)  # off the CPU, as a thread that has not been run yet
+            raise ValueError("I only know Candle Quest")
+        return state.legal_actions(seat)[0]
+
+
+def test_a_late_refusal_is_an_answer_not_a_search(
+    fresh_probe: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Thinking is counted in the bot's CPU time: a loaded machine is no policy."""
+    monkeypatch.setitem(bots._MAKERS, "starved", Starved)
+    monkeypatch.setitem(bots._DOCS, "starved", "test bot")
+    assert not botlib.plays("starved", "sixteen-candies")
