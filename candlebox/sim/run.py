@@ -21,6 +21,7 @@ from candlebox.sim.game import Plan, check, play
 
 Progress = Callable[[int], None]  # called with the number of games just finished
 Row = dict[str, Any]
+Work = tuple[Plan, list[int]]  # some games of a plan, by seed
 
 
 def play_chunk(plan: Plan, seeds: list[int]) -> list[Row]:
@@ -42,29 +43,42 @@ def _quiet(_: int) -> None:
 
 def run_local(plan: Plan, jobs: int = 1, progress: Progress | None = None) -> list[Row]:
     """Every game of the plan on ``jobs`` processes (1: in this process); rows sorted by seed."""
-    advance = progress or _quiet
     check(plan)
-    seeds = plan.seeds
-    if jobs <= 1 or len(seeds) <= 1:
-        rows = []
-        for seed in seeds:
-            rows.append(play(plan, seed))
-            advance(1)
-        return rows
-    rows = []
+    return play_local([(plan, plan.seeds)], jobs, progress)[0]
+
+
+def play_local(
+    work: list[Work], jobs: int = 1, progress: Progress | None = None
+) -> list[list[Row]]:
+    """The rows of each (plan, seeds) of ``work``, each sorted by seed, on ``jobs`` processes.
+
+    One pool serves every plan, so an experiment's arms share its start-up and keep every process
+    busy to the end. The plans are not checked here (see ``check``).
+    """
+    advance = progress or _quiet
+    found: list[list[Row]] = [[] for _ in work]
+    if jobs <= 1 or sum(len(seeds) for _, seeds in work) <= 1:
+        for index, (plan, seeds) in enumerate(work):
+            for seed in seeds:
+                found[index].append(play(plan, seed))
+                advance(1)
+        return found
     # spawn, not fork: the parent may run threads (the progress bar's), and the children import the
     # same candlebox from the parent's sys.path.
     with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn")) as pool:
-        pending: set[Future[list[Row]]] = {
-            pool.submit(play_chunk, plan, part) for part in chunks(seeds, jobs)
+        owner: dict[Future[list[Row]], int] = {
+            pool.submit(play_chunk, plan, part): index
+            for index, (plan, seeds) in enumerate(work)
+            for part in chunks(seeds, jobs)
         }
+        pending = set(owner)
         while pending:
             done, pending = wait(pending, return_when=FIRST_COMPLETED)
             for future in done:
                 part = future.result()
-                rows.extend(part)
+                found[owner[future]].extend(part)
                 advance(len(part))
-    return sorted(rows, key=lambda row: row["seed"])
+    return [sorted(rows, key=lambda row: row["seed"]) for rows in found]
 
 
 # ----------------------------------------------------------------------------- Ray
@@ -128,22 +142,41 @@ def run_ray(
 
     ``workers``: the CPUs of a new local cluster, and at most that many tasks running at once.
     """
-    advance = progress or _quiet
     check(plan)
+    return play_ray([(plan, plan.seeds)], address, workers, progress)[0]
+
+
+def play_ray(
+    work: list[Work],
+    address: str = "auto",
+    workers: int | None = None,
+    progress: Progress | None = None,
+) -> list[list[Row]]:
+    """The rows of each (plan, seeds) of ``work`` as Ray tasks, each sorted by seed (see run_ray)."""
+    advance = progress or _quiet
     with ray_session(address, workers) as ray:
         cpus = int(ray.cluster_resources().get("CPU", 1))
         width = min(workers, cpus) if workers else cpus
         task = ray.remote(num_cpus=1, max_retries=0)(play_chunk)
-        plan_ref = ray.put(plan)
-        todo = chunks(plan.seeds, width)
+        refs = [ray.put(plan) for plan, _ in work]  # each plan sent to the cluster once
+        todo = [
+            (index, refs[index], part)
+            for index, (_, seeds) in enumerate(work)
+            for part in chunks(seeds, width)
+        ]
         todo.reverse()
+        owner: dict[Any, int] = {}
         running: list[Any] = []
-        rows: list[Row] = []
+        found: list[list[Row]] = [[] for _ in work]
         while todo or running:
             while todo and len(running) < 2 * width:  # a little queued work keeps workers busy
-                running.append(task.remote(plan_ref, todo.pop()))
+                index, plan_ref, part = todo.pop()
+                ref = task.remote(plan_ref, part)
+                owner[ref] = index
+                running.append(ref)
             done, running = ray.wait(running, num_returns=1)
-            for part in ray.get(done):
-                rows.extend(part)
+            for ref in done:
+                part = ray.get(ref)
+                found[owner.pop(ref)].extend(part)
                 advance(len(part))
-    return sorted(rows, key=lambda row: row["seed"])
+    return [sorted(rows, key=lambda row: row["seed"]) for rows in found]

@@ -19,6 +19,12 @@ Columns (the same for every game):
 | actions | JSON list | for each seat, how often it chose each kind of action (``{"flip": 30, ...}``) |
 | facts | JSON object | the final spectator view's scalar fields, and ``seats``: each seat's scalar fields |
 
+An experiment's table (``candlebox simulate --vary``) has two more kinds of column: ``arm``, the arm's
+name (``bots=random · max_turns=60``), and ``vary_KEY`` for each varied key, the arm's value of it as
+given on the command line; with ``--until-ci``, ``stopping`` says the stopping rule and when it
+stopped (the same text on every row). In memory such a row holds them as ``arm`` (text) and ``vary`` (key → text);
+rows of a plain run have neither.
+
 Lists and objects are stored as JSON text in both formats, so a table reads back the same either way.
 """
 
@@ -47,6 +53,9 @@ COLUMNS: tuple[str, ...] = (
     "actions",
     "facts",
 )
+ARM = "arm"
+STOPPING = "stopping"  # an experiment played until its intervals were narrow: the rule and outcome
+VARY_PREFIX = "vary_"  # a column per varied key: vary_max_turns, vary_bots, ...
 JSON_COLUMNS = frozenset({"options", "bots", "winners", "scores", "actions", "facts"})
 INT_COLUMNS = frozenset({"seed", "players", "steps", "turns", "first_player"})
 
@@ -70,14 +79,33 @@ def _pyarrow() -> Any:
     return pyarrow
 
 
-def encode(row: dict[str, Any]) -> dict[str, Any]:
-    """A row as stored: lists and objects as compact JSON text."""
-    return {
+def varied_keys(rows: list[dict[str, Any]]) -> list[str]:
+    """The keys varied by an experiment's rows, in order of first appearance (none for a plain run)."""
+    return list(dict.fromkeys(key for row in rows for key in row.get("vary", {})))
+
+
+def columns_of(rows: list[dict[str, Any]]) -> tuple[str, ...]:
+    """The columns a table of ``rows`` is written with: the arm columns only for an experiment."""
+    if not any(row.get(ARM) for row in rows):
+        return COLUMNS
+    stopping = (STOPPING,) if any(row.get(STOPPING) for row in rows) else ()
+    return (*COLUMNS, ARM, *stopping, *(VARY_PREFIX + key for key in varied_keys(rows)))
+
+
+def encode(row: dict[str, Any], columns: tuple[str, ...] = COLUMNS) -> dict[str, Any]:
+    """A row as stored: lists and objects as compact JSON text; an arm's values as text columns."""
+    stored = {
         name: json.dumps(row[name], sort_keys=True, separators=(",", ":"))
         if name in JSON_COLUMNS
         else row[name]
         for name in COLUMNS
     }
+    for name in columns[len(COLUMNS) :]:
+        if name in (ARM, STOPPING):
+            stored[name] = row.get(name, "")
+        else:
+            stored[name] = row.get("vary", {}).get(name.removeprefix(VARY_PREFIX), "")
+    return stored
 
 
 def decode(stored: dict[str, Any]) -> dict[str, Any]:
@@ -95,6 +123,16 @@ def decode(stored: dict[str, Any]) -> dict[str, Any]:
             row[name] = value if isinstance(value, bool) else str(value).lower() == "true"
         else:
             row[name] = "" if value is None else str(value)
+    arm = stored.get(ARM)
+    if arm is not None:
+        row[ARM] = str(arm)
+        if stored.get(STOPPING) is not None:
+            row[STOPPING] = str(stored[STOPPING])
+        row["vary"] = {
+            name.removeprefix(VARY_PREFIX): "" if value is None else str(value)
+            for name, value in stored.items()
+            if name.startswith(VARY_PREFIX)
+        }
     return row
 
 
@@ -102,7 +140,8 @@ def write(rows: list[dict[str, Any]], path: str | os.PathLike[str]) -> None:
     """CSV, or Parquet for a name ending in .parquet (``path``: a str or a path object)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    stored = [encode(row) for row in rows]
+    columns = columns_of(rows)
+    stored = [encode(row, columns) for row in rows]
     if is_parquet(path):
         pa = _pyarrow()
         schema = pa.schema(
@@ -115,14 +154,14 @@ def write(rows: list[dict[str, Any]], path: str | os.PathLike[str]) -> None:
                     if name == "truncated"
                     else pa.string(),
                 )
-                for name in COLUMNS
+                for name in columns
             ]
         )
         table = pa.Table.from_pylist(stored, schema=schema)
         pa.parquet.write_table(table, path)
         return
     with path.open("w", newline="", encoding="utf-8") as handle:
-        writer = csv.DictWriter(handle, fieldnames=COLUMNS)
+        writer = csv.DictWriter(handle, fieldnames=columns)
         writer.writeheader()
         writer.writerows(stored)
 
