@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.markup import escape
 
 import candlebox
-from candlebox import server
+from candlebox import server, sim
 from candlebox.cli import coach, config, listing, saving
 from candlebox.cli import play as play_module
 from candlebox.cli import replay as replay_module
@@ -282,6 +282,31 @@ def simulate(
             "--rotate", help="Game i moves the line-up i seats on, so every bot sits everywhere."
         ),
     ] = False,
+    vary: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--vary",
+            metavar="KEY=A,B[,C]",
+            help="An experiment: play every value of KEY (an option, content, or bots; bots "
+            "line-ups are separated by |) on the same seeds; repeat for a grid. Each arm is "
+            "compared with the first.",
+        ),
+    ] = None,
+    until_ci: Annotated[
+        float | None,
+        typer.Option(
+            "--until-ci",
+            metavar="X",
+            min=0.001,
+            max=0.5,
+            help="With --vary: play on in rounds until every paired win-rate difference's 95% "
+            "interval is within ±X (0.05: ±5 points), or --max-games.",
+        ),
+    ] = None,
+    max_games: Annotated[
+        int,
+        typer.Option("--max-games", min=1, help="With --until-ci: the most games per arm."),
+    ] = 5000,
 ) -> None:
     """Play N seeded games between bots and summarise wins, scores and lengths."""
     with reported():
@@ -290,10 +315,25 @@ def simulate(
         state = config.start_game(game, players, variant, seed, options)  # fail before the bar
         specs = config.parse_bots(bots, list(range(players)), game)
         config.check_table(specs, state)
+        variations = simulate_module.parse_variations(vary or [], options)
+        simulate_module.check_until(variations, until_ci, max_games, games)
         simulate_module.check_out(out)
         if ray:
             simulate_module.check_ray()
     plan = simulate_module.Plan(game, players, variant, options, specs, games, seed, rotate)
+    if variations:
+        with reported():
+            arms = simulate_module.arms_of(plan, variations)  # every arm checked before any game
+            until = sim.experiment.UntilNarrow(until_ci, max_games) if until_ci else None
+            done = simulate_module.run_experiment(plan, arms, until, as_json, jobs, ray)
+            if out is not None:
+                simulate_module.save_rows(done.rows, out)
+        found = simulate_module.experiment_summary(plan, arms, done)
+        if as_json:
+            typer.echo(json.dumps(found, indent=2))
+        else:
+            simulate_module.print_experiment(found, stdout())
+        return
     with reported():
         results = simulate_module.run(plan, quiet=as_json, jobs=jobs, ray=ray)
         if out is not None:
@@ -324,9 +364,23 @@ def report(
             show_default="RESULTS-report beside the first table",
         ),
     ] = None,
+    as_json: Annotated[
+        bool,
+        typer.Option(
+            "--json",
+            help="Print the report's figures as JSON on stdout (arms, differences, findings) "
+            "instead of writing the HTML report.",
+        ),
+    ] = False,
 ) -> None:
     """Write a balance report (HTML with PNG plots): win rates by seat, bot and turn order with 95%
-    intervals, lengths, scores, actions chosen, and ratings of the bots."""
+    intervals, lengths, scores, actions chosen, ratings of the bots, and an experiment's arms side by
+    side with their paired differences."""
+    if as_json:
+        with reported():
+            found = simulate_module.report_figures(results)
+        typer.echo(json.dumps(found, indent=2))
+        return
     with reported():
         page = simulate_module.write_report(results, out)
     stdout().print(f"report written to {escape(str(page))}")

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import importlib.util
+import itertools
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from candlebox import sim
+from candlebox.cli import config
 from candlebox.cli.config import BotSpec
 from candlebox.cli.errors import CliError
 from candlebox.sim import stats as sim_stats
@@ -234,3 +236,188 @@ def write_report(paths: list[Path], out: Path | None) -> Path:
         return sim.build_report(rows, folder, [str(path) for path in paths])
     except OSError as exc:
         raise CliError(f"--out {folder}: {exc}") from None
+
+
+# ----------------------------------------------------------------------------- experiments
+BOTS_KEY = "bots"
+
+
+@dataclass(frozen=True)
+class Variation:
+    """One ``--vary KEY=A,B``: a game option (``content`` is one), or ``bots``."""
+
+    key: str
+    values: tuple[str, ...]
+
+
+def parse_vary(text: str) -> Variation:
+    """``KEY=A,B[,C]``; a value that holds commas itself (a line-up of bots, one per seat) is written
+    with ``|`` between the arms: ``bots=heuristic,random|random,random``."""
+    key, sep, values = text.partition("=")
+    key = key.strip()
+    if not sep or not key:
+        raise CliError(f"--vary takes KEY=A,B[,C...], got {text!r}")
+    parts = tuple(part.strip() for part in values.split("|" if "|" in values else ","))
+    if len(parts) < 2 or any(not part for part in parts):
+        raise CliError(f"--vary {key}: give two or more values, e.g. {key}=A,B; got {values!r}")
+    if len(set(parts)) < len(parts):
+        raise CliError(f"--vary {key}: a value is given twice in {values!r}")
+    return Variation(key, parts)
+
+
+def parse_variations(texts: list[str], options: dict[str, Any]) -> list[Variation]:
+    found = [parse_vary(text) for text in texts]
+    keys = [v.key for v in found]
+    for key in keys:
+        if keys.count(key) > 1:
+            raise CliError(f"--vary {key} is given twice; list every value in one --vary")
+        if key in options:
+            raise CliError(f"--vary {key} and --option {key} both set it; keep one")
+    return found
+
+
+def arm_plan(plan: Plan, key: str, value: str) -> Plan:
+    """``plan`` with ``key`` set to ``value`` (checked: a one-line error naming the arm's value)."""
+    where = f"--vary {key}={value}: "
+    try:
+        if key == BOTS_KEY:
+            specs = config.parse_bots(value, list(range(plan.players)), plan.game_id)
+            return replace(plan, specs=specs)
+        options = config.parse_options(plan.game_id, plan.players, plan.variant, [f"{key}={value}"])
+    except CliError as exc:
+        raise CliError(
+            where + str(exc).removeprefix("--option: ").removeprefix("--bots: ")
+        ) from None
+    return replace(plan, options={**plan.options, **options})
+
+
+def check_arm(plan: Plan, name: str) -> None:
+    """The arm's game starts and its bots play its table, or a one-line error naming the arm."""
+    try:
+        state = config.start_game(plan.game_id, plan.players, plan.variant, plan.seed, plan.options)
+        config.check_table(plan.specs, state)
+    except CliError as exc:
+        raise CliError(f"--vary arm {name}: {exc}") from None
+
+
+def arms_of(plan: Plan, variations: list[Variation]) -> list[sim.experiment.Arm]:
+    """Every arm of the grid (the product of the variations, the first value of each first: the
+    baseline), each checked before any game is played."""
+    arms = []
+    for values in itertools.product(*(v.values for v in variations)):
+        vary = {v.key: value for v, value in zip(variations, values, strict=True)}
+        arm = plan
+        for key, value in vary.items():
+            arm = arm_plan(arm, key, value)
+        name = sim.experiment.arm_name(vary)
+        check_arm(arm, name)
+        arms.append(sim.experiment.Arm(name, vary, arm.for_sim()))
+    return arms
+
+
+def arm_summaries(
+    plan: Plan, arms: list[sim.experiment.Arm], rows: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """The summary of each arm (as without --vary), with its name and varied values."""
+    found = []
+    for arm in arms:
+        own = [row for row in rows if row["arm"] == arm.name]
+        sub = replace(
+            plan,
+            options=arm.plan.options,
+            specs={
+                s: BotSpec(seat.name, seat.params, seat.label)
+                for s, seat in enumerate(arm.plan.seats)
+            },
+            games=len(own),
+        )
+        found.append({"arm": arm.name, "vary": arm.vary, **summarize(sub, own)})
+    return found
+
+
+def experiment_summary(
+    plan: Plan, arms: list[sim.experiment.Arm], result: sim.experiment.Result
+) -> dict[str, Any]:
+    differences = sim.compare.arm_differences(
+        {arm.name: [row for row in result.rows if row["arm"] == arm.name] for arm in arms}
+    )
+    return {
+        "arms": arm_summaries(plan, arms, result.rows),
+        "baseline": arms[0].name,
+        "correction": sim.compare.CORRECTION,
+        "differences": [sim.compare.difference_json(d) for d in differences],
+        "findings": [sim.compare.difference_sentence(d) for d in differences if d.significant],
+        "rounds": result.rounds,
+        "stopping": result.stopping,
+    }
+
+
+def run_experiment(
+    plan: Plan,
+    arms: list[sim.experiment.Arm],
+    until: sim.experiment.UntilNarrow | None,
+    quiet: bool,
+    jobs: int | None = None,
+    ray: str | None = None,
+) -> sim.experiment.Result:
+    """Every arm on the same seeds, on ``jobs`` local processes or through Ray (one session for all
+    the rounds); the progress bar counts games of all arms."""
+    columns = (
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+    )
+    most = until.max_games if until else plan.games
+    with Progress(*columns, console=Console(stderr=True), disable=quiet, transient=True) as bar:
+        where = f" on Ray ({ray})" if ray else f" on {jobs} processes" if jobs and jobs > 1 else ""
+        task = bar.add_task(f"{len(arms)} arms of {plan.game_id}{where}", total=most * len(arms))
+
+        def advance(count: int) -> None:
+            bar.advance(task, count)
+
+        if not ray:
+            return sim.experiment.run(
+                arms, plan.games, lambda work: sim.run.play_local(work, jobs or 1, advance), until
+            )
+        address = ray
+        try:
+            with sim.run.ray_session(address, jobs):
+                return sim.experiment.run(
+                    arms,
+                    plan.games,
+                    lambda work: sim.run.play_ray(work, address, jobs, advance),
+                    until,
+                )
+        except ConnectionError as exc:
+            raise CliError(f"--ray {ray}: {exc}") from None
+
+
+def print_experiment(summary: dict[str, Any], console: Console) -> None:
+    for arm in summary["arms"]:
+        console.print(f"\n[bold]arm {arm['arm']}[/]")
+        print_summary(arm, console)
+    console.print(
+        f"\n[bold]differences from {summary['baseline']}[/] (paired by seed, 95% intervals, "
+        f"{summary['correction']}-adjusted)"
+    )
+    for sentence in summary["findings"] or ["no significant difference"]:
+        console.print(f"- {sentence}")
+    if summary["stopping"]:
+        console.print(summary["stopping"])
+
+
+def check_until(
+    variations: list[Variation], until_ci: float | None, max_games: int, games: int
+) -> None:
+    if until_ci is None:
+        return
+    if not variations:
+        raise CliError("--until-ci narrows the differences between arms: give --vary too")
+    if max_games < games:
+        raise CliError(f"--max-games {max_games} is fewer than the first round's -n {games}")
+
+
+def report_figures(paths: list[Path]) -> dict[str, Any]:
+    """The report's figures as data (``candlebox report --json``)."""
+    return sim.summary.report_json(read_tables(paths), [str(path) for path in paths])

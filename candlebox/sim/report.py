@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import candlebox
-from candlebox.sim import ratings, stats
+from candlebox.sim import compare, ratings, stats, summary
 from candlebox.sim.stats import Rate
 
 PALETTE = ["#4C72B0", "#DD8452", "#55A868", "#C44E52", "#8172B3", "#937860", "#DA8BC3", "#8C8C8C"]
@@ -317,11 +317,12 @@ class Plots:
 
 # ----------------------------------------------------------------------------- the report
 def configuration_section(
-    key: tuple[str, str, int], rows: list[dict[str, Any]], plots: Plots
+    key: tuple[str, str, int], rows: list[dict[str, Any]], plots: Plots, arm: str = ""
 ) -> Section:
     game, variant, players = key
-    base = slug(f"{game}-{variant}-{players}p")
-    section = Section(f"{title_of(game)} ({variant}), {players} players — {len(rows)} games")
+    base = slug(f"{game}-{variant}-{players}p-{arm}")
+    named = f", arm {arm}" if arm else ""
+    section = Section(f"{title_of(game)} ({variant}), {players} players{named} — {len(rows)} games")
     even = 1 / players
 
     lineups = Counter(" · ".join(row["bots"]) for row in rows)
@@ -355,6 +356,9 @@ def configuration_section(
             numeric_from=9,
         )
     )
+
+    section.add("<h3>Findings</h3>")
+    section.add(findings_html(rows, players))
 
     seat_rates = stats.by_seat(rows)
     position = stats.by_position(rows)
@@ -479,6 +483,155 @@ def configuration_section(
     return section
 
 
+def findings_html(rows: list[dict[str, Any]], players: int) -> str:
+    """A sentence for each group (seat, place, bot, house, house in a seat) whose win rate differs
+    from the even share after Holm's correction; nothing for noise."""
+    found = compare.groups(rows)
+    sentences = [compare.group_sentence(g, players) for g in found if g.significant]
+    note = compare.small_groups_note(found)
+    parts = [
+        '<p class="note">The win rate of each group is tested against the even share '
+        f"(1/{players}); "
+        f"{len(found)} groups, {compare.CORRECTION}-adjusted so that all of them together are wrong "
+        f"less than {compare.ALPHA:.0%} of the time. A group with no sentence is within noise.</p>"
+    ]
+    if sentences:
+        parts.append("<ul>" + "".join(f"<li>{esc(s)}</li>" for s in sentences) + "</ul>")
+    else:
+        parts.append("<p>No group's win rate differs significantly from the even share.</p>")
+    if note:
+        parts.append(f'<p class="note">{esc(note)}</p>')
+    return "".join(parts)
+
+
+def cell(rate: Rate | None) -> str:
+    return rate.text() if rate else "—"
+
+
+def experiment_section(key: tuple[str, str, int], arms: dict[str, list[dict[str, Any]]]) -> Section:
+    """The arms side by side, their paired differences from the first arm, and the findings."""
+    game, variant, players = key
+    names = list(arms)
+    first = arms[names[0]]
+    section = Section(
+        f"{title_of(game)} ({variant}), {players} players — experiment: {len(names)} arms"
+    )
+    varied = list(first[0].get("vary", {}))
+    section.add(
+        f'<p class="note">Every arm played the same seeds (common random numbers): game <i>s</i> of '
+        f"two arms starts from the same shuffle, so each difference is measured on pairs of games. "
+        f"Varied: {esc(', '.join(varied))}. The baseline is the first arm, "
+        f"<b>{esc(names[0])}</b>.</p>"
+    )
+    stopping = first[0].get("stopping", "")
+    if stopping:
+        section.add(f"<p><b>Stopping rule:</b> {esc(stopping)}.</p>")
+    section.add(
+        table(
+            ["arm", *varied, "games", "seeds"],
+            [
+                [
+                    name,
+                    *(rows[0].get("vary", {}).get(k, "") for k in varied),
+                    len(rows),
+                    f"{min(r['seed'] for r in rows)}–{max(r['seed'] for r in rows)}",
+                ]
+                for name, rows in arms.items()
+            ],
+            numeric_from=1 + len(varied),
+        )
+    )
+    section.add("<h3>The arms side by side</h3>")
+    section.add(table(["", *names], side_by_side(arms, players), numeric_from=1))
+
+    found = compare.arm_differences(arms)
+    section.add("<h3>Differences from the baseline</h3>")
+    section.add(
+        f'<p class="note">Arm minus baseline, paired by seed: the mean of the per-seed differences '
+        f"with its 95% interval (normal approximation); the unpaired interval is what the same games "
+        f"would give without pairing. p-values are two-sided and {compare.CORRECTION}-adjusted over "
+        f"all {len(found)} differences; a difference is significant when its adjusted p is below "
+        f"{compare.ALPHA:.0%}. Win rates in points (percentage points).</p>"
+    )
+    sentences = [compare.difference_sentence(d) for d in found if d.significant]
+    if sentences:
+        section.add("<ul>" + "".join(f"<li>{esc(s)}</li>" for s in sentences) + "</ul>")
+    else:
+        section.add("<p>No difference between the arms is significant.</p>")
+    section.add(
+        table(
+            [
+                "arm",
+                "measure",
+                "group",
+                "baseline",
+                "arm",
+                "difference",
+                "paired 95%",
+                "unpaired 95%",
+                f"p ({compare.CORRECTION})",
+            ],
+            [difference_row(d) for d in found],
+            numeric_from=3,
+        )
+    )
+    return section
+
+
+def side_by_side(arms: dict[str, list[dict[str, Any]]], players: int) -> list[list[Any]]:
+    """Win rates by seat, place, bot and house, mean length and scores: one column per arm."""
+    per_arm = list(arms.values())
+    lines: list[list[Any]] = []
+    groupings: list[tuple[str, Any]] = [
+        ("seat ", stats.by_seat),
+        ("place ", stats.by_position),
+        ("", stats.by_bot),
+    ]
+    facts = compare.text_facts([row for rows in per_arm for row in rows])
+    for fact in facts:
+        groupings.append((f"{fact} ", lambda rows, fact=fact: stats.by_seat_fact(rows, fact)))
+    for label, grouping in groupings:
+        found = [grouping(rows) for rows in per_arm]
+        keys = list(dict.fromkeys(k for rates in found for k in rates))
+        for k in keys:
+            lines.append([f"win rate: {label}{k}", *(cell(rates.get(k)) for rates in found)])
+    lines.append(
+        ["mean length (turns)", *(f"{_mean(r['turns'] for r in rows):.1f}" for rows in per_arm)]
+    )
+    for seat in range(players):
+        lines.append(
+            [
+                f"mean score: seat {seat}",
+                *(f"{_mean(r['scores'][seat] for r in rows):.2f}" for rows in per_arm),
+            ]
+        )
+    return lines
+
+
+def difference_row(d: compare.Difference) -> list[Any]:
+    win = d.key.measure == compare.WIN
+
+    def shown(value: float) -> str:
+        return f"{value:.1%}" if win else f"{value:.2f}"
+
+    def span(low: float, high: float) -> str:
+        return f"{low * 100:+.1f} – {high * 100:+.1f}" if win else f"{low:+.2f} – {high:+.2f}"
+
+    change = f"{d.difference * 100:+.1f} pts" if win else f"{d.difference:+.2f}"
+    flag = " *" if d.significant else ""
+    return [
+        d.arm,
+        d.key.measure,
+        d.key.group,
+        shown(d.base_value),
+        shown(d.arm_value),
+        change,
+        span(d.low, d.high),
+        span(d.unpaired_low, d.unpaired_high),
+        f"{d.adjusted:.3g}{flag}",
+    ]
+
+
 def _mean(values: Any) -> float:
     items = list(values)
     return sum(items) / len(items) if items else 0.0
@@ -497,10 +650,11 @@ def build(
         raise ValueError("the results hold no games")
     folder.mkdir(parents=True, exist_ok=True)
     drawer = Plots(folder, plots)
-    sections = [
-        configuration_section(key, group, drawer)
-        for key, group in stats.configurations(rows).items()
-    ]
+    sections = []
+    for key, arms in summary.arms_of(rows).items():
+        if len(arms) > 1:
+            sections.append(experiment_section(key, arms))
+        sections += [configuration_section(key, group, drawer, arm) for arm, group in arms.items()]
     notes = []
     if not drawer.enabled:
         notes.append(
