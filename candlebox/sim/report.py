@@ -74,7 +74,8 @@ def table(header: list[str], rows: list[list[Any]], numeric_from: int = 1) -> st
         + "</tr>"
         for row in rows
     )
-    return f"<table>{head}<tbody>{body}</tbody></table>"
+    # Wide tables scroll sideways on a phone instead of widening the page.
+    return f'<div class="wide"><table>{head}<tbody>{body}</tbody></table></div>'
 
 
 def image(name: str | None, alt: str) -> str:
@@ -97,7 +98,9 @@ def rate_rows(rates: dict[Hashable, Rate], label: str = "") -> list[list[Any]]:
 RATE_HEADER = ["", "wins", "games", "win rate", "95% interval"]
 
 CSS = """
-body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1100px; color: #222; }
+body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1100px; color: #222;
+       padding: 0 0.8em; }
+div.wide { overflow-x: auto; }
 h1 { margin-bottom: 0.2em; } h2 { border-bottom: 2px solid #ddd; margin-top: 2em; }
 h3 { margin-top: 1.6em; } p.note { color: #555; max-width: 60em; }
 table { border-collapse: collapse; margin: 0.6em 0; font-size: 0.92em; }
@@ -549,7 +552,8 @@ def experiment_section(key: tuple[str, str, int], arms: dict[str, list[dict[str,
     section.add(
         f'<p class="note">Arm minus baseline, paired by seed: the mean of the per-seed differences '
         f"with its 95% interval (normal approximation); the unpaired interval is what the same games "
-        f"would give without pairing. p-values are two-sided and {compare.CORRECTION}-adjusted over "
+        f"would give without pairing (intervals are not adjusted). p-values are two-sided and "
+        f"{compare.CORRECTION}-adjusted over "
         f"all {len(found)} differences; a difference is significant when its adjusted p is below "
         f"{compare.ALPHA:.0%}. Win rates in points (percentage points).</p>"
     )
@@ -582,12 +586,11 @@ def side_by_side(arms: dict[str, list[dict[str, Any]]], players: int) -> list[li
     """Win rates by seat, place, bot and house, mean length and scores: one column per arm."""
     per_arm = list(arms.values())
     lines: list[list[Any]] = []
-    groupings: list[tuple[str, Any]] = [
-        ("seat ", stats.by_seat),
-        ("place ", stats.by_position),
-        ("", stats.by_bot),
-    ]
-    facts = compare.text_facts([row for rows in per_arm for row in rows])
+    everything = [row for rows in per_arm for row in rows]
+    groupings: list[tuple[str, Any]] = [("seat ", stats.by_seat), ("place ", stats.by_position)]
+    if len({bot for row in everything for bot in row["bots"]}) > 1:  # one bot always has 1/n
+        groupings.append(("", stats.by_bot))
+    facts = compare.text_facts(everything)
     for fact in facts:
         groupings.append((f"{fact} ", lambda rows, fact=fact: stats.by_seat_fact(rows, fact)))
     for label, grouping in groupings:
@@ -667,7 +670,8 @@ def build(
         f'<h2 id="s{i}">{esc(s.title)}</h2>' + "\n".join(s.parts) for i, s in enumerate(sections)
     )
     page = (
-        "<!doctype html><html><head><meta charset='utf-8'><title>Candlebox balance report</title>"
+        "<!doctype html><html><head><meta charset='utf-8'>"
+        "<meta name='viewport' content='width=device-width, initial-scale=1'><title>Candlebox balance report</title>"
         f"<style>{CSS}</style></head><body><h1>Candlebox balance report</h1>"
         f"<p>{len(rows)} games from {esc(', '.join(sources))}. Intervals are 95% (Wilson).</p>"
         f"{''.join(notes)}<ul>{contents}</ul>{body}</body></html>\n"

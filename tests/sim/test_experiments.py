@@ -271,3 +271,11 @@ def test_the_report_shows_the_arms_side_by_side_and_their_differences(tmp_path: 
     low, high = seat0["ci"]
     assert low <= seat0["difference"] <= high < 0
     assert seat0["significant"] and seat0["finding"].startswith("bots=random,random: Seat 0 wins")
+
+
+def test_processes_do_not_change_an_experiment(tmp_path: Path) -> None:
+    args = ["-n", "6", "--bots", "heuristic,random", "--vary", "max_turns=20,40"]
+    one, one_out = simulate(tmp_path, "one.csv", *args, "--jobs", "1")
+    two, two_out = simulate(tmp_path, "two.csv", *args, "--jobs", "2")
+    assert one_out.read_text() == two_out.read_text()
+    assert one == two

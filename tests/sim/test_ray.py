@@ -55,3 +55,24 @@ def test_cli_ray_table_matches_local(local_ray: Any, tmp_path: Path) -> None:
     assert local.exit_code == 0, local.output
     assert (tmp_path / "ray.csv").read_text() == (tmp_path / "local.csv").read_text()
     assert json.loads(on_ray.stdout) == json.loads(local.stdout)
+
+
+def test_an_experiment_on_ray_gives_the_local_rows(local_ray: Any) -> None:
+    seats = (sim.Seat("heuristic"), sim.Seat("random"))
+    arms = [
+        sim.experiment.Arm(
+            f"max_turns={turns}",
+            {"max_turns": str(turns)},
+            sim.Plan("candle-quest", 2, None, {"max_turns": turns}, seats, 0, seed=11),
+        )
+        for turns in (20, 40)
+    ]
+    rule = sim.experiment.UntilNarrow(0.3, 40)
+
+    def on_ray(work: list[sim.run.Work]) -> list[list[dict[str, Any]]]:
+        return sim.run.play_ray(work, "auto")
+
+    def local(work: list[sim.run.Work]) -> list[list[dict[str, Any]]]:
+        return sim.run.play_local(work, jobs=1)
+
+    assert sim.experiment.run(arms, 8, on_ray, rule) == sim.experiment.run(arms, 8, local, rule)
