@@ -4,11 +4,13 @@ findings in words, ``--until-ci`` rounds, and the report's arms (HTML and ``--js
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+import candlebox.games.candelabria as candelabria
 from candlebox import sim
 from candlebox.sim import compare, experiment
 from tests.cli.conftest import run
@@ -279,3 +281,38 @@ def test_processes_do_not_change_an_experiment(tmp_path: Path) -> None:
     two, two_out = simulate(tmp_path, "two.csv", *args, "--jobs", "2")
     assert one_out.read_text() == two_out.read_text()
     assert one == two
+
+
+def test_content_packs_are_arms(tmp_path: Path) -> None:
+    shipped = Path(candelabria.__file__).parent / "content"
+    packs = [shutil.copytree(shipped, tmp_path / name) for name in ("a", "b")]
+    done = run(
+        "simulate",
+        "candelabria",
+        "-p",
+        "3",
+        "-n",
+        "2",
+        "--bots",
+        "heuristic",
+        "--out",
+        str(tmp_path / "packs.csv"),
+        "--json",
+        "--vary",
+        f"content={packs[0]},{packs[1]}",
+    )
+    assert done.exit_code == 0, done.output
+    first, second = by_arm(sim.read(tmp_path / "packs.csv")).values()
+    assert [r["options"]["content"] for r in first] == [str(packs[0])] * 2
+
+    # The same pack under two names plays the same games, seed by seed.
+    def same(row: dict[str, Any]) -> dict[str, Any]:
+        return {k: v for k, v in row.items() if k not in ("arm", "vary", "options")}
+
+    assert [same(r) for r in first] == [same(r) for r in second]
+    assert json.loads(done.stdout)["findings"] == []
+    missing = run(
+        "simulate", "candelabria", "-p", "3", "--vary", f"content={packs[0]},{tmp_path / 'none'}"
+    )
+    assert missing.exit_code == 2
+    assert f"--vary arm content={tmp_path / 'none'}: content folder" in missing.stderr
