@@ -372,17 +372,25 @@ def report(
             "instead of writing the HTML report.",
         ),
     ] = False,
+    as_arms: Annotated[
+        bool,
+        typer.Option(
+            "--arms",
+            help="Each table is an arm named by its file (base.csv nerf.csv: arms base and "
+            "nerf), compared with the first, paired by seed; without it the tables are pooled.",
+        ),
+    ] = False,
 ) -> None:
     """Write a balance report (HTML with PNG plots): win rates by seat, bot and turn order with 95%
     intervals, lengths, scores, actions chosen, ratings of the bots, and an experiment's arms side by
     side with their paired differences."""
     if as_json:
         with reported():
-            found = simulate_module.report_figures(results)
+            found = simulate_module.report_figures(results, as_arms)
         typer.echo(json.dumps(found, indent=2))
         return
     with reported():
-        page = simulate_module.write_report(results, out)
+        page = simulate_module.write_report(results, out, as_arms)
     stdout().print(f"report written to {escape(str(page))}")
 
 

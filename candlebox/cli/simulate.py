@@ -216,21 +216,30 @@ def save_rows(rows: list[dict[str, Any]], path: Path) -> None:
         raise CliError(f"--out {path}: {exc}") from None
 
 
-def read_tables(paths: list[Path]) -> list[dict[str, Any]]:
+def read_tables(paths: list[Path], as_arms: bool = False) -> list[dict[str, Any]]:
+    """The rows of every table, pooled; ``as_arms``: each table is an arm named by its file."""
     rows: list[dict[str, Any]] = []
-    for path in paths:
+    names = [path.stem for path in paths]
+    if as_arms and len(set(names)) < len(names):
+        names = [str(path) for path in paths]
+    for path, name in zip(paths, names, strict=True):
         try:
-            rows.extend(sim.read(path))
+            found = sim.read(path)
         except sim.TableError as exc:
             raise CliError(str(exc)) from None
+        if as_arms:
+            if any(row.get("arm") for row in found):
+                raise CliError(f"--arms: {path} is already an experiment's table (it has arms)")
+            found = [{**row, "arm": name, "vary": {"table": name}} for row in found]
+        rows.extend(found)
     if not rows:
         raise CliError(f"{', '.join(map(str, paths))}: no games in the results")
     return rows
 
 
-def write_report(paths: list[Path], out: Path | None) -> Path:
+def write_report(paths: list[Path], out: Path | None, as_arms: bool = False) -> Path:
     """The balance report of the tables, in ``out`` (default: FIRST-report beside the first table)."""
-    rows = read_tables(paths)
+    rows = read_tables(paths, as_arms)
     folder = out if out is not None else paths[0].with_name(f"{paths[0].stem}-report")
     try:
         return sim.build_report(rows, folder, [str(path) for path in paths])
@@ -418,6 +427,6 @@ def check_until(
         raise CliError(f"--max-games {max_games} is fewer than the first round's -n {games}")
 
 
-def report_figures(paths: list[Path]) -> dict[str, Any]:
+def report_figures(paths: list[Path], as_arms: bool = False) -> dict[str, Any]:
     """The report's figures as data (``candlebox report --json``)."""
-    return sim.summary.report_json(read_tables(paths), [str(path) for path in paths])
+    return sim.summary.report_json(read_tables(paths, as_arms), [str(path) for path in paths])

@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from candlebox.sim import stats
@@ -243,9 +243,7 @@ def order(key: Key) -> tuple[int, int, str]:
 def adjust(found: list[Difference]) -> list[Difference]:
     """The differences with Holm-adjusted p-values over all of them (one family)."""
     adjusted = holm([d.p for d in found])
-    return [
-        Difference(**{**d.__dict__, "adjusted": a}) for d, a in zip(found, adjusted, strict=True)
-    ]
+    return [replace(d, adjusted=a) for d, a in zip(found, adjusted, strict=True)]
 
 
 def arm_differences(arms: dict[str, list[Row]]) -> list[Difference]:

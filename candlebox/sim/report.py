@@ -560,6 +560,11 @@ def experiment_section(key: tuple[str, str, int], arms: dict[str, list[dict[str,
     sentences = [compare.difference_sentence(d) for d in found if d.significant]
     if sentences:
         section.add("<ul>" + "".join(f"<li>{esc(s)}</li>" for s in sentences) + "</ul>")
+    elif not found:
+        section.add(
+            "<p>The arms share fewer than two seeds, so nothing is compared: play every arm on "
+            "the same seeds (<code>--seed</code>).</p>"
+        )
     else:
         section.add("<p>No difference between the arms is significant.</p>")
     section.add(

@@ -316,3 +316,33 @@ def test_content_packs_are_arms(tmp_path: Path) -> None:
     )
     assert missing.exit_code == 2
     assert f"--vary arm content={tmp_path / 'none'}: content folder" in missing.stderr
+
+
+def test_report_arms_makes_each_table_an_arm(tmp_path: Path) -> None:
+    for name, bots in (("base", "heuristic,random"), ("weaker", "random,random")):
+        done = run(
+            "simulate",
+            "candle-quest",
+            "-n",
+            "20",
+            "--bots",
+            bots,
+            "--out",
+            str(tmp_path / f"{name}.csv"),
+            "--json",
+        )
+        assert done.exit_code == 0, done.output
+    tables = [str(tmp_path / "base.csv"), str(tmp_path / "weaker.csv")]
+    pooled = json.loads(run("report", *tables, "--json").stdout)
+    assert [a["arm"] for a in pooled["arms"]] == [""] and pooled["differences"] == []
+    figures = json.loads(run("report", *tables, "--arms", "--json").stdout)
+    assert [a["arm"] for a in figures["arms"]] == ["base", "weaker"]
+    seat0 = next(d for d in figures["differences"] if d["group"] == "seat 0")
+    assert seat0["pairs"] == 20 and seat0["significant"]
+    assert seat0["finding"].startswith("weaker: Seat 0 wins")
+    again = run("report", str(tmp_path / "base.csv"), "--arms", "--json")
+    assert again.exit_code == 0
+    experiment_table = tmp_path / "x.csv"
+    sim.write(experiment.run(arms("max_turns", [20, 30]), 2, local).rows, experiment_table)
+    refused = run("report", str(experiment_table), "--arms")
+    assert refused.exit_code == 2 and "already an experiment's table" in refused.stderr
