@@ -295,8 +295,16 @@ def test_spectators_and_open_games_per_client_are_capped(sqlite_url: str) -> Non
 
 
 def test_abandoned_games_expire_and_old_ones_are_deleted(sqlite_url: str) -> None:
-    settings = {"expire_after": 0.6, "keep_finished": 2.5, "sweep_every": 0.1}
+    """The sweep is run by hand at chosen moments (its own timer is off): what is quiet is a fact of
+    the games' last moves, never of how fast this machine ran the test."""
+    settings = {"expire_after": 60.0, "keep_finished": 3600.0, "sweep_every": 3600.0}
     with make_client(sqlite_url, **settings) as client:
+        service = client.app.state.service  # type: ignore[attr-defined]
+
+        def sweep(now: float) -> tuple[list[str], list[str]]:
+            done: tuple[list[str], list[str]] = client.portal.call(service.sweep, now)  # type: ignore[union-attr]
+            return done
+
         finished = create(client, BOTS, seed=3, options=SHORT)["id"]
         wait_for(lambda: state(client, finished)["over"])
         # kept for replay a while (then deleted, below)
@@ -309,11 +317,14 @@ def test_abandoned_games_expire_and_old_ones_are_deleted(sqlite_url: str) -> Non
             for _ in range(6):  # the busy game moves; the quiet one does not
                 seat, now = to_act(client, busy, tokens)
                 assert move(client, busy, tokens[seat], now["legal"][0], now["move"]).is_success
-                time.sleep(0.15)
-            gone = wait_for(
-                lambda: (r := client.get(f"/api/games/{quiet}/state")).status_code == 410 and r
-            )
-            assert gone.json()["error"] == "closed"
+            games = service.registry.games
+            quiet_since, busy_since = games[quiet].active_at, games[busy].active_at
+            assert busy_since > quiet_since
+            # the moment the quiet game has been quiet for expire_after: the busy one has not
+            closed, deleted = sweep(quiet_since + 60.0)
+            assert closed == [quiet] and deleted == []  # the finished game is kept for replay
+            gone = client.get(f"/api/games/{quiet}/state")
+            assert gone.status_code == 410 and gone.json()["error"] == "closed"
             frame = ws.receive_json()  # sent before the game left the server: no wait here
             while frame["type"] != "error":
                 frame = ws.receive_json()
@@ -321,8 +332,11 @@ def test_abandoned_games_expire_and_old_ones_are_deleted(sqlite_url: str) -> Non
         lobby = client.get("/api/games").json()
         listed = {g["id"] for key in ("open", "playing", "finished") for g in lobby[key]}
         assert quiet not in listed and busy in listed
-        wait_for(lambda: client.get(f"/api/games/{finished}").status_code == 404, timeout=10)
-        wait_for(lambda: client.get(f"/api/games/{quiet}").status_code == 404, timeout=10)
+        # keep_finished later the ended games are deleted (and by then the busy game is quiet too)
+        closed, deleted = sweep(time.time() + 3601.0)
+        assert closed == [busy] and sorted(deleted) == sorted([finished, quiet, busy])
+        assert client.get(f"/api/games/{finished}").status_code == 404
+        assert client.get(f"/api/games/{quiet}").status_code == 404
 
 
 def test_the_lobby_comes_in_pages(sqlite_url: str) -> None:
