@@ -9,8 +9,16 @@ pays each winner its share). Each match's result is appended to ``--json`` as on
 the match ends; ``--minutes`` bounds each match (the games played by then are what is reported, and the
 line says how many were planned). Run it under ``nice -n 19`` on a shared machine.
 
-    nice -n 19 python bench/baselines.py --json bench-baselines.jsonl
+    nice -n 19 python bench/baselines.py --json bench/results/baselines.jsonl
     python bench/baselines.py --games candle-quest --n-random 20 --n-heuristic 20 --n-ismcts 10
+    python bench/baselines.py --report          # docs/rl.md's tables, from the files
+    python bench/baselines.py --write-docs      # ... written into docs/rl.md
+
+The tables of docs/rl.md are generated, never typed: the baselines from the results file
+(bench/results/baselines.jsonl, kept in git; the last line of each game and opponent counts) and the
+training runs from the logs beside the shipped files (candlebox/bots/policies/<game>.train.jsonl).
+tests/docs/test_baselines_table.py fails when docs/rl.md differs from what the files give, or when a
+result was measured with a policy file other than the one shipped.
 
 Not measured here: the policy as the ISMCTS bot's prior (``ismcts:guide=policy``), which
 ``candlebox simulate`` measures against the heuristic's guide (docs/rl.md, "The policy as the
@@ -20,10 +28,15 @@ search's prior").
 from __future__ import annotations
 
 import argparse
+import datetime
+import hashlib
 import json
 import os
 import sys
+import textwrap
 import time
+from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +47,14 @@ from candlebox.cli.config import parse_bot
 from candlebox.cli.errors import CliError
 
 PLAYERS = 2
+BENCH = Path(__file__).resolve().parent
+RESULTS = BENCH / "results" / "baselines.jsonl"
+DOCS = BENCH.parent / "docs" / "rl.md"
+# The generated parts of docs/rl.md sit between these lines ({} is the part's name).
+BEGIN = "<!-- bench/baselines.py --write-docs: {} (generated from the files; do not edit) -->"
+END = "<!-- bench/baselines.py --write-docs: end of {} -->"
+PARTS = ("baselines", "training")
+WIDTH = 100  # the docs' prose lines
 
 
 def match(
@@ -67,7 +88,253 @@ def match(
         "truncated": sum(r["truncated"] for r in rows),
         "wall_seconds": round(wall, 1),
         "load_average": os.getloadavg(),
+        "measured": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+        "nice": os.nice(0),
+        "cpus": os.cpu_count(),
+        "policy_sha256": policy_digest(game),
     }
+
+
+def policy_digest(game: str) -> str:
+    """The shipped network's SHA-256: a result belongs to the policy file it was measured with
+    (the docs test refuses a table measured with a policy since retrained)."""
+    return hashlib.sha256(shipped_path(game).read_bytes()).hexdigest()
+
+
+@dataclass(frozen=True)
+class Baseline:
+    """One match of the results file: the policy of ``game`` against ``against``."""
+
+    game: str
+    variant: str
+    against: str
+    games: int
+    planned: int
+    wins: float
+    measured: str  # ISO 8601, UTC, when the match ended
+    load_average: float  # over the last minute, when the match ended
+    nice: int | None  # the process's niceness (None in lines written before it was recorded)
+    cpus: int | None  # the machine's (likewise)
+    policy_sha256: str
+
+    @classmethod
+    def of(cls, line: dict[str, Any]) -> Baseline:
+        return cls(
+            line["game"],
+            line["variant"],
+            line["against"],
+            line["games"],
+            line["planned"],
+            line["wins"],
+            line["measured"],
+            line["load_average"][0],
+            line.get("nice"),
+            line.get("cpus"),
+            line["policy_sha256"],
+        )
+
+    @property
+    def rate(self) -> sim.stats.Rate:
+        return sim.stats.wilson(self.wins, self.games)
+
+    @property
+    def rival_rank(self) -> int:
+        """random, the heuristic, then ISMCTS-Easy: the table's order within a game."""
+        return {"random": 0, "heuristic": 1}.get(self.against, 2)
+
+
+def load(path: Path = RESULTS) -> list[Baseline]:
+    return [Baseline.of(json.loads(line)) for line in path.read_text().splitlines() if line.strip()]
+
+
+def current(baselines: Iterable[Baseline]) -> list[Baseline]:
+    """The last line of each game and opponent (a rerun supersedes), in the games' order."""
+    last = {(b.game, b.against): b for b in baselines}
+    order = candlebox.game_ids()
+    return sorted(last.values(), key=lambda b: (order.index(b.game), b.rival_rank, b.against))
+
+
+def game_title(game: str, variant: str) -> str:
+    return f"{candlebox.game_info(game).title} ({variant})"
+
+
+def rival_title(against: str) -> str:
+    return against if against in ("random", "heuristic") else f"ISMCTS-Easy (`{against}`)"
+
+
+def reading(rate: sim.stats.Rate) -> str:
+    """What the interval says about the policy against that opponent."""
+    if rate.low > 0.5:
+        return "ahead"
+    if rate.high < 0.5:
+        return "behind"
+    return "level (the interval holds one half)"
+
+
+def span(values: Iterable[str]) -> str:
+    found = sorted(set(values))
+    return found[0] if len(found) == 1 else f"{found[0]} to {found[-1]}"
+
+
+def baselines_part(baselines: list[Baseline]) -> list[str]:
+    """How and when the results were measured, then the table."""
+    rows = current(baselines)
+    if not rows:
+        raise ValueError("no baselines in the results file")
+    loads = sorted(b.load_average for b in rows)
+    niceness = sorted({b.nice for b in rows if b.nice is not None})
+    cut = [b for b in rows if b.games < b.planned]
+    stopped = (
+        "; stopped at the `--minutes` bound: "
+        + ", ".join(
+            f"{candlebox.game_info(b.game).title} against {rival_title(b.against)} after "
+            f"{b.games} of {b.planned} games"
+            for b in cut
+        )
+        if cut
+        else "; every match played its planned games"
+    )
+    nice = f" under `nice -n {', '.join(map(str, niceness))}`" if niceness else ""
+    cpus = sorted({b.cpus for b in rows if b.cpus is not None})
+    machine = f" on {', '.join(map(str, cpus))} CPUs" if cpus else ""
+    said = (
+        f"Measured {span(b.measured[:10] for b in rows)} (UTC){machine}{nice} with the policy files "
+        f"shipped (each match records its file's SHA-256), load average over the last minute "
+        f"{loads[0]:.1f}–{loads[-1]:.1f} when a match ended{stopped}."
+    )
+    lines = [
+        *textwrap.wrap(said, WIDTH),
+        "",
+        "| game (2 players) | against | games | policy's win rate | 95% interval | the policy is |",
+        "| --- | --- | --- | --- | --- | --- |",
+    ]
+    for b in rows:
+        rate = b.rate
+        games = str(b.games) if b.games == b.planned else f"{b.games} of {b.planned} planned"
+        lines.append(
+            f"| {game_title(b.game, b.variant)} | {rival_title(b.against)} | {games} "
+            f"| **{rate.rate:.1%}** | {rate.low:.1%}–{rate.high:.1%} | {reading(rate)} |"
+        )
+    return lines
+
+
+@dataclass(frozen=True)
+class TrainingRun:
+    """What a shipped file's training log says about the run that made it."""
+
+    game: str
+    trained: str
+    load_average: float  # over the last minute, when the run started
+    seed: int
+    learning_rate: float
+    imitation_decisions: int
+    imitation_games: int
+    imitation_cpu_seconds: float
+    cross_entropy: float  # the warm start's last epoch
+    steps: int
+    cpu_seconds: float
+    wall_seconds: float
+    selection_games: int
+    selected_win_rate: float
+    bytes: int
+
+    @classmethod
+    def of(cls, path: Path) -> TrainingRun:
+        lines = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+        head, summary = lines[0], lines[-1]
+        imitation = next(line["imitation"] for line in lines if "imitation" in line)
+        return cls(
+            summary["game"],
+            summary["trained"],
+            head["load_average"][0],
+            summary["seed"],
+            summary["learning_rate"],
+            imitation["decisions"],
+            imitation["games"],
+            imitation["cpu_seconds"],
+            imitation["last_epoch_loss"],
+            summary["steps"],
+            summary["cpu_seconds"],
+            summary["wall_seconds"],
+            head["selection_games"],
+            summary["selected_win_rate"],
+            summary["bytes"],
+        )
+
+
+def training_log(game: str) -> Path:
+    return shipped_path(game).with_suffix(".train.jsonl")
+
+
+def training_runs() -> list[TrainingRun]:
+    return [
+        TrainingRun.of(training_log(g)) for g in candlebox.game_ids() if training_log(g).is_file()
+    ]
+
+
+def minutes(seconds: float) -> str:
+    return f"{seconds / 60:.0f} min"
+
+
+def training_part(runs: list[TrainingRun]) -> list[str]:
+    """The command and the load, then each run's table row."""
+    if not runs:
+        raise ValueError("no training logs beside the shipped policies")
+    seeds = ", ".join(sorted({str(r.seed) for r in runs}))
+    rates = ", ".join(sorted({f"{r.learning_rate:g}" for r in runs}))
+    loads = sorted(r.load_average for r in runs)
+    said = (
+        f"Trained {span(r.trained for r in runs)} by `python -m candlebox.rl.train GAME --seed "
+        f"{seeds}` (learning rate {rates}), load average over the last minute {loads[0]:.1f}–"
+        f"{loads[-1]:.1f} when a run started; each run's log is beside its file, "
+        "`candlebox/bots/policies/<game id>.train.jsonl`:"
+    )
+    lines = [
+        *textwrap.wrap(said, WIDTH),
+        "",
+        "| game | warm start (heuristic's decisions) | its last cross-entropy | PPO steps "
+        "| CPU time (of it the warm start's) | on the clock | kept network's selection games won "
+        "| file |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for r in runs:
+        lines.append(
+            f"| {candlebox.game_info(r.game).title} "
+            f"| {r.imitation_decisions:,} ({r.imitation_games:,} games) | {r.cross_entropy:.2f} "
+            f"| {r.steps:,} | {minutes(r.cpu_seconds)} ({minutes(r.imitation_cpu_seconds)}) "
+            f"| {minutes(r.wall_seconds)} | {r.selected_win_rate:.0%} of {r.selection_games} "
+            f"| {r.bytes / 1024:.0f} KB |"
+        )
+    return lines
+
+
+def parts(results: Path = RESULTS) -> dict[str, list[str]]:
+    """docs/rl.md's generated parts, by name."""
+    return {"baselines": baselines_part(load(results)), "training": training_part(training_runs())}
+
+
+def documented(text: str, name: str) -> list[str]:
+    """The lines of part ``name`` in a document, between its BEGIN and END lines."""
+    lines = text.splitlines()
+    begin, end = BEGIN.format(name), END.format(name)
+    if lines.count(begin) != 1 or lines.count(end) != 1:
+        raise ValueError(f"the document needs one line {begin!r} and one line {end!r}")
+    first, last = lines.index(begin), lines.index(end)
+    if last < first:
+        raise ValueError(f"{end!r} comes before {begin!r}")
+    return lines[first + 1 : last]
+
+
+def write_docs(path: Path = DOCS, results: Path = RESULTS) -> None:
+    """Replace each generated part of ``path`` with what the files give."""
+    text = path.read_text()
+    for name in PARTS:
+        documented(text, name)  # both marker lines, in order, or a ValueError naming them
+    for name, lines in parts(results).items():
+        head, rest = text.split(BEGIN.format(name) + "\n")
+        _, tail = rest.split(END.format(name))
+        text = head + BEGIN.format(name) + "\n" + "\n".join(lines) + "\n" + END.format(name) + tail
+    path.write_text(text)
 
 
 def seat(bot: str, params: str) -> sim.Seat:
@@ -102,7 +369,24 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=50_000)
     parser.add_argument("--minutes", type=float, help="stop each match after this long")
     parser.add_argument("--json", type=Path, help="append each match's result here (JSON lines)")
+    parser.add_argument(
+        "--report", action="store_true", help="print docs/rl.md's tables from the files; no games"
+    )
+    parser.add_argument(
+        "--write-docs", action="store_true", help="write those tables into docs/rl.md; no games"
+    )
+    parser.add_argument("--results", type=Path, default=RESULTS, help="the results file read")
     args = parser.parse_args()
+
+    if args.report or args.write_docs:
+        try:
+            if args.write_docs:
+                write_docs(DOCS, args.results)
+            for name, lines in parts(args.results).items():
+                print(f"{BEGIN.format(name)}\n" + "\n".join(lines) + f"\n{END.format(name)}\n")
+        except (OSError, ValueError, KeyError) as exc:
+            parser.exit(2, f"{parser.prog}: error: {exc}\n")
+        return
 
     try:
         policy = seat("policy", args.policy)
