@@ -148,10 +148,71 @@ def test_the_lobby_starts_a_learn_game(pages: Any) -> None:
     page.goto("/")
     page.locator('#learn button[data-learn="sixteen-candies"]').click()
     page.wait_for_url("**/g/*?learn=1")
-    page.wait_for_selector(".learn-intro")
+    page.wait_for_selector(".learn-intro")  # folded under one line, opened by a click
+    page.locator(".learn-intro summary").click()
     assert "16 candies" in page.locator(".learn-intro").inner_text()
     assert page.locator("#players").inner_text().count("Easy bot") == 1  # the game's Easy level
     href = page.locator("#rule-bar a.howto").get_attribute("href")
     assert href.startswith("/rules/sixteen-candies?variant=standard")
     page.goto(href)
     assert page.locator("h1").inner_text() == "How to play 16 Candies"
+
+
+# The board's top within the first screen in learn mode, with room to see it (a third of the screen
+# at least): at most this share of the screen's height above it (the banner, the rule bar and the
+# bounded explanations; a phone's banner alone can be six lines for 16 Candies' call).
+BOARD_BY = 2 / 3
+DECISIONS_LOOKED_AT = 8  # a game's first decisions, among them long lists (houses, bids, layouts)
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (390, 844)], ids=["laptop", "phone"])
+@pytest.mark.parametrize("game", ["sixteen-candies", "candelabria", "candle-quest"])
+def test_learn_mode_keeps_the_board_in_the_first_screen(
+    pages: Any, server: Any, game: str, size: tuple[int, int]
+) -> None:
+    width, height = size
+    page = pages.new()
+    page.set_viewport_size({"width": width, "height": height})
+    open_learning(page, learn_game(server.base, game))
+    board_top = "() => document.querySelector('#board').getBoundingClientRect().top"
+    for _ in range(DECISIONS_LOOKED_AT):
+        page.wait_for_function(OPTIONS_NOW, timeout=20_000)
+        if page.get_attribute("body", "data-over") == "true":
+            break
+        page.evaluate("() => window.scrollTo(0, 0)")
+        top = page.evaluate(board_top)
+        move = page.get_attribute("body", "data-move")
+        if top > BOARD_BY * height:
+            shot(page, f"learn-board-low-{game}-{width}")
+        assert top <= BOARD_BY * height, f"move {move}: the board starts at {top:.0f} of {height}"
+        # the prompt is the banner's: the explanations do not say it a second time
+        banner = page.inner_text("#banner").strip()
+        assert banner not in page.inner_text("#learn-panel")
+        page.locator(f'.learn-options[data-move="{move}"] li button').first.click()
+        page.wait_for_function(
+            "m => document.body.dataset.move !== m || document.body.dataset.over === 'true'",
+            arg=move,
+            timeout=20_000,
+        )
+    shot(page, f"learn-board-{game}-{width}")
+
+
+def test_the_explanations_fold_away_and_reopen(pages: Any, server: Any) -> None:
+    page = pages.new()
+    page.set_viewport_size({"width": 390, "height": 844})
+    open_learning(page, learn_game(server.base, "candelabria"))
+    page.wait_for_function(OPTIONS_NOW, timeout=20_000)
+    board_top = "() => document.querySelector('#board').getBoundingClientRect().top"
+    unfolded = page.evaluate(board_top)
+    toggle = page.locator("#learn-panel .learn-toggle")
+    assert toggle.get_attribute("aria-expanded") == "true"
+    toggle.click()
+    page.wait_for_function("() => !document.querySelector('.learn-options').checkVisibility()")
+    assert toggle.get_attribute("aria-expanded") == "false"
+    assert page.evaluate(board_top) < unfolded
+    shot(page, "learn-folded-phone")
+    page.reload()  # folded stays folded, in this browser
+    page.wait_for_selector("#learn-panel .learn-toggle[aria-expanded='false']")
+    page.locator("#learn-panel .learn-toggle").click()
+    page.wait_for_function(OPTIONS_NOW, timeout=20_000)
+    assert page.locator(".learn-options li button").first.is_visible()

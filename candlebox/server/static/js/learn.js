@@ -79,26 +79,52 @@ async function loadRules(game) {
   return state.rules;
 }
 
-function renderLearn(frame, token, act) {
+// Folded or not, remembered in this browser: the explanations take room above the board, and a
+// player who has read them folds them away (the banner still says what to do).
+const FOLDED = "candlebox.learnFolded";
+
+function learnPanel() {
   const panel = place("learn-panel", () => h("section.learn-panel", { id: "learn-panel", "aria-label": "Learn mode" }));
+  if (panel.querySelector(".learn-head")) return panel;
+  const body = h("div.learn-body", { id: "learn-body" });
+  const toggle = h("button.small.subtle.learn-toggle", { type: "button", "aria-controls": "learn-body" });
+  const fold = (folded) => {
+    body.hidden = folded;
+    toggle.setAttribute("aria-expanded", String(!folded));
+    toggle.textContent = folded ? "Show the explanations" : "Hide";
+    localStorage.setItem(FOLDED, folded ? "1" : "0");
+  };
+  toggle.addEventListener("click", () => fold(!body.hidden));
+  panel.append(h("div.learn-head", h("h2", "Your options, explained"), toggle), body);
+  fold(localStorage.getItem(FOLDED) === "1");
+  return panel;
+}
+
+function renderLearn(frame, token, act) {
+  const panel = learnPanel();
   // after the rule bar, whichever was made first
   const bar = document.getElementById("rule-bar");
   if (bar && bar.nextElementSibling !== panel) bar.after(panel);
+  const body = panel.querySelector(".learn-body");
   loadRules(frame.game.game).then((rules) => {
-    const intro = panel.querySelector(".learn-intro");
-    if (rules && !intro) panel.prepend(h("p.learn-intro.note", `Learn mode: ${rules.learn.why} Each choice below says what it does and links to its rule; the log says why the bot did what it did.`));
+    // folded under one line: the board stays in the first screen, the words a click away
+    if (rules && !body.querySelector(".learn-intro")) {
+      body.prepend(h("details.learn-intro.note",
+        h("summary", "About learn mode"),
+        h("p", `Learn mode: ${rules.learn.why} Each choice below says what it does and links to its rule; the log says why the bot did what it did.`)));
+    }
   });
   const mine = frame.you !== null && frame.legal.length > 0 && !frame.over;
-  let list = panel.querySelector(".learn-options");
-  let heading = panel.querySelector("h2");
-  if (!heading) panel.append((heading = h("h2", "Your options")));
-  if (!list) panel.append((list = h("ol.learn-options")));
+  let list = body.querySelector(".learn-options");
+  const heading = panel.querySelector("h2");
+  if (!list) body.append((list = h("ol.learn-options")));
   if (!mine) {
     heading.textContent = frame.over ? "The game is over" : "Waiting for the other player…";
     clear(list);
     return;
   }
-  heading.textContent = named(frame, frame.prompt) || "Your options";
+  // the prompt is the banner's, just above: not said a second time
+  heading.textContent = "Your options, explained";
   if (state.options && state.options.move === frame.move) {
     fill(list, frame, state.options.options, act);
     return;
