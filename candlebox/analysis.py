@@ -18,8 +18,9 @@ after choosing it (1 shared by the winners of a finished game, the game's own es
 stops early). A review compares, at each of the seat's decisions with a choice, the win chance of the
 search's preferred action (``before``) with that of the action chosen (``after``); the difference is
 what the choice lost, marked like a chess site's analysis (``MARKS``) when it is more than the two
-estimates' own uncertainty (``margin``): a loss seen on a move the search barely tried is shown, not
-called a mistake.
+estimates' own uncertainty (``margin``) and each of the two moves was tried ``MARK_TRIES`` times: a
+loss seen on a move the search barely tried is shown, not called a mistake. Each decision keeps how
+many tries each chance is from (a chance from no try at all is no estimate: shown as such).
 
 This module may import bots; the engine and the games never import it.
 """
@@ -36,6 +37,7 @@ from candlebox.engine import State, game_info, load
 
 __all__ = [
     "MARKS",
+    "MARK_TRIES",
     "Decision",
     "Hint",
     "Option",
@@ -118,13 +120,19 @@ def mark(loss: float, margin: float = 0.0) -> str:
     return ""
 
 
+# A mark needs at least this many tries of the chosen move and of the search's: a review's search
+# shares a bounded time between all the decisions of a game, and a slow game's (Candelabria's) can
+# try a move twice, lose both, and would call a 75%-against-0% difference a blunder on six rollouts.
+MARK_TRIES = 10
+
+
 def margin(best: Option, chosen: Option | None) -> float:
     """How far apart two win chances from the search may be by chance alone: twice the standard
     error of their difference, each chance a mean of ``visits`` results between 0 and 1 (at most
     a quarter's variance, ``p(1 − p)``). A move the search barely tried has a wide margin: a
     review of it by another search (a hint's, a second review's) may see it the other way round,
-    so it is not called a mistake on so little."""
-    if chosen is None or chosen.visits == 0 or best.visits == 0:
+    so it is not called a mistake on so little (fewer than ``MARK_TRIES`` tries: nothing)."""
+    if chosen is None or min(chosen.visits, best.visits) < MARK_TRIES:
         return 1.0
     spread = sum(max(o.win * (1 - o.win), 1 / (4 * o.visits)) / o.visits for o in (best, chosen))
     return round(2 * math.sqrt(spread), 4)
@@ -143,6 +151,10 @@ class Decision:
     after: float  # the win chance of the action chosen
     loss: float
     mark: str
+    # how many of the search's tries each chance is from (0 with the chosen move: no estimate);
+    # 0 as well in a review stored before they were kept
+    best_visits: int = 0
+    chosen_visits: int = 0
 
 
 @dataclass(frozen=True)
@@ -206,6 +218,8 @@ def _decision(
         after,
         loss,
         mark(loss, margin(found[tip.best], found.get(action))),
+        found[tip.best].visits,
+        found[action].visits if action in found else 0,
     )
 
 

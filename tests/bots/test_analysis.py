@@ -173,3 +173,34 @@ def test_a_loss_within_the_estimates_uncertainty_is_not_marked() -> None:
     assert (
         analysis.margin(analysis.Option("a", "A", 1.0, 4), analysis.Option("b", "B", 0.0, 4)) > 0.3
     )
+
+
+def test_a_handful_of_tries_marks_nothing() -> None:
+    """Issue 36: a Candelabria review (an 18 s search shared by 76 decisions, a few tries each)
+    called a move a blunder at 0% in a game the player won 63–51: 2 tries of the chosen move, both
+    lost, against 4 of the search's choice (3 won). Two rollouts say nothing of a chance; a mark
+    needs ``MARK_TRIES`` tries of each move."""
+    best = analysis.Option("a", "A", 0.75, 4)
+    chosen = analysis.Option("b", "B", 0.0, 2)
+    assert analysis.mark(0.75, analysis.margin(best, chosen)) == ""
+    decided = analysis.Option("a", "A", 1.0, analysis.MARK_TRIES - 1)
+    lost = analysis.Option("b", "B", 0.0, analysis.MARK_TRIES)
+    assert analysis.mark(1.0, analysis.margin(decided, lost)) == ""
+    enough = analysis.Option("a", "A", 1.0, analysis.MARK_TRIES)
+    assert analysis.mark(1.0, analysis.margin(enough, lost)) == "blunder"
+
+
+def test_a_decision_says_how_many_tries_each_chance_is_from() -> None:
+    """The review shows a chance with its tries: "0%" from no try at all is no estimate."""
+    state = _midgame("candle-quest", 2, 4, 10)
+    seat = state.to_act[0]
+    tip = analysis.hint(state, seat, None, iterations=40, seed=3)
+    found = {o.action: o for o in tip.options}
+    chosen = tip.options[-1].action
+    state.apply(seat, chosen)
+    number = len(state.history)
+    decision = analysis.review_move(state.to_json(), seat, number, None, iterations=40, seed=3)
+    assert (decision.best_visits, decision.chosen_visits) == (
+        found[tip.best].visits,
+        found[chosen].visits,
+    )
