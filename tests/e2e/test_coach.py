@@ -78,6 +78,13 @@ def test_review_of_a_finished_game(pages: Pages, server: Any) -> None:
         for text in page.locator(".coach-marks li").all_inner_texts()
     ]
     assert listed == answer["worst"], (listed, answer)
+    # each chance says whose it is and how many tries it is from (issue 36: "(0%)" read as nothing)
+    for text in page.locator(".coach-marks li").all_inner_texts():
+        assert "your chance of winning after it" in text, text
+        assert re.search(r"\d+%, from \d+ tries?|not tried by the search", text), text
+    if listed:
+        meaning = page.inner_text(".coach-meaning")
+        assert "your chance of winning" in meaning and "estimate" in meaning
     # the chance of winning at each decision, drawn
     assert page.locator(".coach-trend-line polyline").count() == (
         len(answer["review"]["decisions"]) > 1

@@ -231,6 +231,19 @@ function trendLine(decisions) {
   );
 }
 
+// A chance as the review shows it: how many tries it is from, and none for a move the search never
+// tried (not "0%": a newcomer read that as a certain loss). A review stored before the tries were
+// kept (best_visits 0) shows the figure alone.
+function chance(d, win, tries) {
+  if (!d.best_visits) return pct(win);
+  if (!tries) return "not tried by the search";
+  return `${pct(win)}, from ${tries} ${tries === 1 ? "try" : "tries"}`;
+}
+
+function whose(frame, seat) {
+  return seat === frame.you ? "your" : `${frame.seats[seat].name}'s`;
+}
+
 function summary(answer, frame, ctx) {
   const decisions = answer.review.decisions;
   const counts = MARKS.map((mark) => {
@@ -270,7 +283,7 @@ function summary(answer, frame, ctx) {
         d.mark ? h(`span.coach-mark.${d.mark}`, d.mark) : null,
         h(
           "span.coach-label",
-          namedSeats(frame, `Move ${d.move}: ${d.chosen_label} (${pct(d.after)}). Better: ${d.best_label} (${pct(d.before)}). `),
+          namedSeats(frame, `Move ${d.move}: ${d.chosen_label} — ${whose(frame, answer.review.seat)} chance of winning after it: ${chance(d, d.after, d.chosen_visits)}. Better: ${d.best_label} (${chance(d, d.before, d.best_visits)}). `),
           // the table as it was when you decided: the replay after the moves before it
           ctx.replay
             ? h(
@@ -283,9 +296,11 @@ function summary(answer, frame, ctx) {
       ),
     );
   }
-  if (marked.length) out.append(list);
+  const who = whose(frame, answer.review.seat);
+  const meaning = h("p.note.coach-meaning", `Each percentage is ${who} chance of winning after that move, as the search estimated it by playing the game on from there many times (each a try): 0% means every try from there was lost. It is an estimate from a short search, rough when the tries are few, and a game can still turn.`);
+  if (marked.length) out.append(list, meaning);
   else if (shown.length) {
-    out.append(h("p.note", "Nothing the search can call a mistake with confidence (a loss of 5 points of the chance of winning or more, beyond what its estimates could be off by). What cost the most:"), list);
+    out.append(h("p.note", "Nothing the search can call a mistake with confidence (a loss of 5 points of the chance of winning or more, beyond what its estimates could be off by, each move tried 10 times or more). What cost the most:"), list, meaning);
   } else out.append(h("p.note", "Nothing the search would call a mistake."));
   return out;
 }
