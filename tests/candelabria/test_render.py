@@ -73,4 +73,6 @@ def test_a_narrow_terminal_gets_lines_not_cut_columns() -> None:
         assert f"VP {seat.vp} · gold {seat.gold} · wax {seat.wax}" in flat
         assert f"land flames {seat.land_flames} · candle flames {seat.candle_flames}" in flat
     wide = _text(view, width=200)
-    assert "land fl." in wide and "Territory 1a (region 1," in wide  # the tables, where they fit
+    assert "Territory 1a (region 1," in wide  # the tables, where they fit
+    # their columns in whole words: "land fl." and "candle fl." were read as nothing (issue 36)
+    assert "land flames" in wide and "candle flames" in wide and "fl." not in wide

@@ -305,3 +305,16 @@ def test_the_map_stays_where_the_player_swiped_it(pages: Pages) -> None:
             assert seen["shown"], seen
         checked += 1
     assert checked >= 1
+
+
+def test_a_house_s_supplies_are_named_in_whole_words(pages: Pages) -> None:
+    """Issue 36: "land fl.", "candle fl." and "held" under a house were read as nothing."""
+    created = create_game(pages.base, "candelabria", 3, "standard", {"max_turns": 40}, "heuristic")
+    page = pages.new()
+    page.goto("/")
+    open_seat(page, created)
+    page.locator(".cb-house .cb-res").first.wait_for()
+    said = set(page.locator(".cb-house .cb-res i").all_inner_texts())
+    assert {"land flames", "candle flames", "territories"} <= said, said
+    assert not any("." in word or word == "held" for word in said), said
+    shot(page, "candelabria-house-words")

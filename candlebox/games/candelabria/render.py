@@ -185,7 +185,8 @@ def render(view: CandelabriaView, console: Console, prompt: str) -> None:
         console.print(f"[bold]▶ {escape(prompt)}[/]")
 
 
-HOUSE_COLUMNS = ("house", "VP", "gold", "wax", "land fl.", "candle fl.", "hand", "tactics")
+# whole words, as the page has them: "land fl." was read as nothing (issue 36)
+HOUSE_COLUMNS = ("house", "VP", "gold", "wax", "land flames", "candle flames", "hand", "tactics")
 HOUSE_WORDS = ("VP", "gold", "wax", "land flames", "candle flames", "hand", "tactics")
 
 

@@ -592,10 +592,11 @@ function houseBoard(ctx, p, opts = {}) {
   const res = h("div.cb-res-row",
     mark(resource("gold", p.gold, "gold"), ctx, [steal[0]], (a) => actionLabel(a, ctx)),
     mark(resource("wax", p.wax, "wax"), ctx, [steal[1]], (a) => actionLabel(a, ctx)),
-    resource("land fl.", p.land_flames, "lf", "Land Flames in the supply"),
-    resource("candle fl.", p.candle_flames, "cf", "Candle flames in the supply"),
+    // whole words: a newcomer read "land fl." and "held" as nothing (issue 36)
+    resource("land flames", p.land_flames, "lf", "Land Flames in the supply"),
+    resource("candle flames", p.candle_flames, "cf", "Candle flames in the supply"),
     resource("cards", p.hand ? p.hand.length : p.hand_size, "hand", "candle cards in hand"),
-    resource("held", (p.territories || []).length, "terr", `territories with a Land Flame: ${(p.territories || []).join(" ") || "none"}`));
+    resource("territories", (p.territories || []).length, "terr", `territories with a Land Flame: ${(p.territories || []).join(" ") || "none"}`));
   box.append(res);
   const deployed = (p.deployed || []).map((card, i) => (card ? `${"EPW"[i]}:${card}` : null)).filter(Boolean);
   const lines = h("div.cb-house-lines");
@@ -603,7 +604,7 @@ function houseBoard(ctx, p, opts = {}) {
   if (deployed.length) lines.append(h("div", h("span.muted", "candles "), deployed.join("  ")));
   if ((p.upgrades || []).length) lines.append(h("div", h("span.muted", "upgrades "), p.upgrades.map((u) => h("span.cb-upg-chip", { dataset: { code: u }, tabIndex: 0 }, words.name(u)))));
   if (!opts.full && (p.tactics || []).length) lines.append(h("div", h("span.muted", "tactics "), `${p.tactics.length} card${p.tactics.length === 1 ? "" : "s"}`));
-  if (!opts.full && p.known_hand && p.known_hand.length) lines.append(h("div", h("span.muted", "known in hand "), p.known_hand.join(" ")));
+  if (!opts.full && p.known_hand && p.known_hand.length) lines.append(h("div.cb-known", h("span.muted", "candle cards you know they hold: "), p.known_hand.join(", ")));
   if (lines.childNodes.length) box.append(lines);
   if (opts.full) box.append(yourCards(ctx, p));
   if (ctx.over && p.hand && p.seat !== ctx.you) box.append(h("div.cb-house-lines", h("span.muted", "hand "), p.hand.join(" ")));
