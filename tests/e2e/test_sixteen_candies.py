@@ -3,6 +3,7 @@ game, by clicking on the table; the rivals' hands stay card backs until the reve
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from tests.e2e.conftest import Pages, create_game, open_seat, shot
@@ -79,3 +80,24 @@ def test_the_hand_shows_the_orientation_the_server_holds(pages: Pages, server: A
     tops = hand_tops(page)
     assert tops["K5-C2"] == "5 Candy Corn"
     assert "penalty if lowest: 3" in page.locator(".sc-score").inner_text()
+
+
+def test_cards_in_sentences_show_candies_not_letters(pages: Pages, server: Any) -> None:
+    """Issue 36: the log's and the banner's chips said "H5 C2", letters only a tooltip explained.
+    Each half is now its candy's shape in its colour and the count; the chip names the candies."""
+    created = create_game(server.base, "sixteen-candies", 2, options={"first_player": 1})
+    page = pages.new()
+    page.goto("/")
+    open_seat(page, created)
+    page.locator("#log .sc-chip").first.wait_for()
+    chips = page.locator(".sc-chip")
+    for i in range(chips.count()):
+        chip = chips.nth(i)
+        text = chip.inner_text()
+        assert not re.search(r"[GCKH]\d", text), text
+        named = chip.get_attribute("aria-label") or ""
+        assert re.search(r"Gummy Bears|Chocolate|Candy Corn|Heart Candies|Wild", named), named
+        if "Wild" not in text:
+            assert chip.locator("svg.sc-icon").count() >= 1
+    page.locator("#log").scroll_into_view_if_needed()
+    shot(page, "sixteen-candies-log-chips")

@@ -240,10 +240,13 @@ function who(ctx, seat) {
   return h("b.who", { class: seat === ctx.you ? "me" : "" }, ctx.label(seat));
 }
 
+// Each half as its candy's shape in its colour and the count, not the code's letter: "G5 C2" told a
+// newcomer nothing without a tooltip (issue 36). The chip's name says the candies in words.
 function chip(code) {
   if (!code) return "a card";
   const halves = code === "W" ? ["W"] : code.split("-");
-  return h("span.sc-chip", { dataset: { code }, tabIndex: 0, "aria-label": `${code}: ${words.name(code)}` }, halves.map((half) => h(`span.c-${half[0]}`, half)));
+  const half = (part) => (part === "W" ? h("span.c-W", "Wild") : h(`span.c-${part[0]}`, candyIcon(part[0]), part.slice(1)));
+  return h("span.sc-chip", { dataset: { code }, tabIndex: 0, "aria-label": words.name(code) }, halves.map(half));
 }
 
 // A card's code in a sentence from the server: a two-half card ("K5-H2"), one half ("C5") or the Wild.
