@@ -4,6 +4,7 @@ rulings, and a refused move shows the engine's explanation under the banner."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import httpx
@@ -188,6 +189,9 @@ def test_learn_mode_keeps_the_board_in_the_first_screen(
         # the prompt is the banner's: the explanations do not say it a second time
         banner = page.inner_text("#banner").strip()
         assert banner not in page.inner_text("#learn-panel")
+        # what an option's pieces are, each by name ("Cinis Clan and 3 more" named one of four)
+        for about in page.locator(".learn-options .about summary").all_text_contents():
+            assert about.startswith("What ") and not re.search(r"and \d+ more", about), about
         page.locator(f'.learn-options[data-move="{move}"] li button').first.click()
         page.wait_for_function(
             "m => document.body.dataset.move !== m || document.body.dataset.over === 'true'",

@@ -195,10 +195,12 @@ function fill(list, frame, options, act) {
   }
 }
 
-// The folded components' summary line: their names, or the first and how many more when long.
+// The folded components' summary line: what they are, every name ("Cinis Clan and 3 more" left a
+// newcomer guessing what the three were).
 function about(components) {
-  const names = components.map((c) => c.name).join(", ");
-  return names.length <= 70 ? names : `${components[0].name} and ${components.length - 1} more`;
+  const names = components.map((c) => c.name);
+  const listed = names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}` : names[0];
+  return `What ${names.length > 1 ? "these are" : "this is"}: ${listed}`;
 }
 
 /** A log line in learn mode: after another player's move, why that kind of move is made. */
