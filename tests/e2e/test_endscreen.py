@@ -241,3 +241,28 @@ def test_sixteen_candies_shows_the_round_result_before_the_next_deal(
     page.wait_for_selector(".sc-rivals")
     assert page.locator(".sc-round").count() == 0
     assert "is over" not in page.locator("#banner").inner_text()
+
+
+def test_sixteen_candies_end_screen_says_why_places_are_shared(pages: Pages, server: Any) -> None:
+    """Issue 36: four players, three of them "2nd" with 0 candy and no word of why. The summary says
+    who ran out of candy when and that they share the last place; the one who lasted longest is
+    listed first."""
+    created = create_game(server.base, "sixteen-candies", 4, bot="heuristic")
+    final = play_seat(server.base, created, seed=4)
+    page = pages.new()
+    page.goto("/")
+    open_seat(page, created)
+    page.wait_for_selector("#endscreen .standing")
+    rows = standings_shown(page)
+    summary = page.locator("#endscreen .end-summary").inner_text()
+    names = [seat["name"] for seat in final["seats"]]
+    out = [row for row in rows if row["score"] == 0]
+    assert len(out) == 3 and {row["rank"] for row in out} == {2}, rows
+    assert "ran out of candy: they share 2nd place" in summary, summary
+    assert "players out of candy share the last place" in summary, summary
+    for row in out:
+        assert names[row["seat"]] in summary.split("ran out")[0], summary
+    notes = page.locator('#endscreen .standing[data-rank="2"] .note').all_inner_texts()
+    rounds = [int(note.rsplit(" ", 1)[1]) for note in notes]
+    assert rounds == sorted(rounds, reverse=True), notes  # who lasted longest first
+    shots(page, "end-sixteen-candies-4")

@@ -44,3 +44,29 @@ def test_a_penalty_larger_than_the_pool_counts_what_was_paid() -> None:
     assert [row.seat for row in standings.rows] == [0, 2, 1]
     assert standings.rows[-1].note == "out of candy in round 1"  # who lasted longer, tied at 0
     assert standings.summary == "seat 0 leads with 5 candy after 1 round."
+
+
+def test_players_out_of_candy_share_a_place_and_the_summary_says_why() -> None:
+    """Issue 36: the end screen ranked three players "2nd" with 0 candy and said nothing of why. The
+    summary says who ran out when and that players out of candy share the last place (SC-18); the
+    shared place lists the one who lasted longest first."""
+    import candlebox
+    from candlebox.bots import make
+
+    state = candlebox.new_game("sixteen-candies", players=4, seed=1)
+    bots = [make("heuristic", seed=seat) for seat in range(4)]
+    while not state.is_over:
+        seat = state.to_act[0]
+        state.apply(seat, bots[seat].choose(state, seat))
+    standings = state.standings(["Ann", "Bob", "Cy", "Di"])
+    out = [row for row in standings.rows if row.score == 0]
+    assert len(out) == 3 and {row.rank for row in out} == {2}
+    rounds = [int(row.note.rsplit(" ", 1)[1]) for row in out]
+    assert rounds == sorted(rounds, reverse=True)  # who lasted longest first
+    names = [["Ann", "Bob", "Cy", "Di"][row.seat] for row in out]
+    said = ", ".join(f"{n} in round {r}" for n, r in zip(names[:-1], rounds[:-1], strict=True))
+    assert (
+        f"{said} and {names[-1]} in round {rounds[-1]} ran out of candy: they share 2nd place"
+        in standings.summary
+    ), standings.summary
+    assert "players out of candy share the last place" in standings.summary

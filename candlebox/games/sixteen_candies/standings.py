@@ -89,6 +89,36 @@ def _out_note(seat: int, out: dict[int, int]) -> str:
     return f"out of candy in round {out[seat]}" if seat in out else "out of candy"
 
 
+def _ordinal(n: int) -> str:
+    tail = "th" if 10 < n % 100 < 14 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{tail}"
+
+
+def _shared_places(rows: tuple[Standing, ...], out: dict[int, int], name: SeatNamer) -> list[str]:
+    """A sentence for each place below the first that several players share: a newcomer saw three
+    players "2nd" with 0 candy and no word of why (issue 36). Players out of candy share the last
+    place however long they lasted (SC-18), so the sentence says who ran out when."""
+    said = []
+    for rank in sorted({row.rank for row in rows if row.rank > 1}):
+        tied = [row for row in rows if row.rank == rank]
+        if len(tied) < 2:
+            continue
+        place = _ordinal(rank)
+        if tied[0].score == 0 and all(row.seat in out for row in tied):
+            when = joined([f"{name(row.seat)} in round {out[row.seat]}" for row in tied])
+            said.append(
+                f"{when} ran out of candy: they share {place} place "
+                "(players out of candy share the last place, however long they lasted)."
+            )
+        else:
+            who = joined([name(row.seat) for row in tied])
+            said.append(
+                f"{who} share {place} place with {number(tied[0].score)} candy each "
+                "(equal candy shares a place)."
+            )
+    return said
+
+
 def standings(state: State, name: SeatNamer) -> Standings:
     st: SixteenCandiesState = state  # type: ignore[assignment]  # the plug-in hands its own states
     over = st.phase is Phase.OVER
@@ -96,6 +126,9 @@ def standings(state: State, name: SeatNamer) -> Standings:
     out = rounds_out(st)
     scores = [float(sum(found.values())) for found in counted]
     winners = set(st.winners) if over else set()
+    # within a shared place, the one who ran out of candy last first (those still in: seat order)
+    lasted = sorted(range(st.num_players), key=lambda seat: -out.get(seat, st.rounds_played + 1))
+    ranks = ranked([(score,) for score in scores], lasted)
     rows = tuple(
         Standing(
             seat,
@@ -105,7 +138,7 @@ def standings(state: State, name: SeatNamer) -> Standings:
             seat in winners,
             _out_note(seat, out) if scores[seat] == 0 else "",
         )
-        for seat, rank in ranked([(score,) for score in scores])
+        for seat, rank in ranks
     )
     firsts = [row for row in rows if row.rank == 1]
     who = joined([name(row.seat) for row in firsts])
@@ -120,7 +153,7 @@ def standings(state: State, name: SeatNamer) -> Standings:
         summary = f"{who} wins with {best} candy: {reason}."
     else:
         summary = f"{who} share the win with {best} candy each: {reason} (ties share)."
-    return Standings(True, rows, summary)
+    return Standings(True, rows, " ".join([summary, *_shared_places(rows, out, name)]))
 
 
 SCORING = Scoring(standings=standings)
