@@ -52,6 +52,16 @@ def _count(count: int, name: str) -> str:
     return f"{count} {name[:-1] + 'ies' if name.endswith('y') else name + 's'}"
 
 
+def _chance(d: analysis.Decision, win: float, tries: int) -> str:
+    """A chance with its tries, as the page shows it (a review from before tries were kept: the
+    figure alone; a move the search never tried: no estimate)."""
+    if not d.best_visits:
+        return f"{win:.0%}"
+    if not tries:
+        return "not tried"
+    return f"{win:.0%} ({_count(tries, 'try')})"
+
+
 def _budget(seconds: float | None, iterations: int | None) -> str:
     if iterations is not None:
         return f"{iterations} searches"
@@ -89,11 +99,16 @@ def review(
             str(d.move),
             escape(d.chosen_label),
             "the same" if d.best == d.chosen else escape(d.best_label),
-            f"{d.before:.0%}",
-            f"{d.after:.0%}",
+            _chance(d, d.before, d.best_visits),
+            _chance(d, d.after, d.chosen_visits),
             f"[{style}]{d.mark}[/]" if d.mark else "",
         )
     console.print(table)
+    console.print(
+        f"[dim]A chance is seat {seat}'s chance of winning after each move, as the search "
+        "estimated it by playing on from there (each a try): 0% means every try was lost; an "
+        "estimate, rough when the tries are few.[/]"
+    )
     counts = {
         name: sum(1 for d in result.decisions if d.mark == name) for name, _ in analysis.MARKS
     }
@@ -117,5 +132,6 @@ def review(
     for d in costliest:
         console.print(
             f"[bold]Move {d.move}[/]: {escape(d.chosen_label)} — the search preferred "
-            f"{escape(d.best_label)} ({d.before:.0%} against {d.after:.0%})."
+            f"{escape(d.best_label)}: {_chance(d, d.before, d.best_visits)} against "
+            f"{_chance(d, d.after, d.chosen_visits)}."
         )

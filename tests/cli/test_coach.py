@@ -60,6 +60,9 @@ def test_review_shows_each_decision_and_the_marks(saved_game: Path) -> None:
     assert "Review of seat 0 (20 searches per decision)" in out
     assert re.search(r"the\s+search's", out) and "chosen" in out
     assert re.search(r"\d+ decisions?: \d+ blunders?, \d+ mistakes?, \d+ inaccurac", out)
+    # whose chance, and each from how many tries (issue 36: a bare "0%" was read as nothing)
+    assert "seat 0's chance of winning after each move" in " ".join(out.split())
+    assert re.search(r"\d+% \(\d+\s+tr", out)
 
 
 def test_review_says_what_it_left_out(saved_game: Path, tmp_path: Path) -> None:
