@@ -1,7 +1,7 @@
 // The game page shell: connection, players, log, the list of legal actions and replays. The board
 // itself is drawn by one module per game, js/games/<page>.js as the game's plug-in names it in
 // /api/meta (js/games/generic.js for a game that has none yet). A module exports default {render(root, ctx), describe?(ctx), actionLabel?(action,
-// ctx), decorate?(text, ctx), css?}; see js/games/generic.js for the contract.
+// ctx), decorate?(text, ctx), instruction?(ctx), css?}; see js/games/generic.js for the contract.
 
 import { api, forget, joinLink, mySeat, remember } from "./api.js";
 import * as endscreen from "./endscreen.js";
@@ -10,6 +10,7 @@ import * as learn from "./learn.js";
 import { readyForKeys } from "./keys.js";
 import { botName, thinkingNote } from "./thinking.js";
 import * as motion from "./motion.js";
+import { instruction, markMoves } from "./moves.js";
 import * as tooltips from "./tooltips.js";
 import * as coach from "./hint.js";
 import { clear, h, namedSeats, plural, seatWho, toast } from "./ui.js";
@@ -320,6 +321,7 @@ function renderBoard() {
     console.error(err);
     board.append(h("p.problem", `The board could not be drawn (${err.message}); use the list of actions.`));
   }
+  markMoves(board, context(frame).legal); // one mark on whatever makes a move, in every game
   readyForKeys(board);
   words.chipify(board); // words: any code left bare names itself on hover
   motion.settle(board);
@@ -406,6 +408,9 @@ function renderBanner() {
   }
   banner.className = `banner ${mood}`;
   banner.append(words.chipify(h("span.banner-text", text)));
+  // what to click, in one line (moves.js), under the decision in the game's words
+  const how = held || empty.length ? "" : instruction(page.module, ctx);
+  if (how) banner.append(h("span.banner-how", how));
   const thinking = empty.length ? null : thinkingNote(frame, page.replay);
   if (thinking) banner.append(thinking);
 }

@@ -11,6 +11,7 @@
 
 import { h, seatWho } from "../ui.js";
 import * as words from "../words.js";
+import { markMoves } from "../moves.js";
 
 const NS = "http://www.w3.org/2000/svg";
 const CELL = 60;
@@ -286,6 +287,7 @@ function openMenu(event, ctx, list, label) {
     }
   });
   root.append(menu);
+  markMoves(menu, ctx.legal); // its choices wear the shell's mark like everything else that moves
   menu.querySelector("button").focus();
 }
 
@@ -795,6 +797,7 @@ function secretChooser(ctx) {
     if (n > 1) card.append(h("span.cb-count", `×${left}`));
     if (left > 0) {
       card.classList.add("clickable");
+      card.dataset.step = "tactic"; // prepares the move "Play these" sends (marked alike, moves.js)
       card.tabIndex = 0;
       card.addEventListener("click", () => {
         const i = draft.slots[0] === null ? 0 : draft.slots[1] === null ? 1 : -1;
@@ -1019,6 +1022,8 @@ export default {
 
   actionLabel,
 
+  instruction,
+
   /** The server's sentence (the game's own words), with each seat as its player in the house colour. */
   decorate(text, ctx) {
     const out = document.createDocumentFragment();
@@ -1038,6 +1043,62 @@ export default {
     return out;
   },
 };
+
+// ----------------------------------------------------------------------------- what to click
+// Where the board puts each kind of move (mark() and markSvg() above), and the banner's words for it;
+// a card or a territory with several moves opens a menu of them, and the line says so.
+const PLACES = {
+  hand: "a glowing candle card in your hand to deploy it or discard it to maneuver",
+  return: "a glowing candle card in your hand to put it under the Advanced deck",
+  keep: "the glowing drawn card you keep",
+  territory: "a glowing territory on the map",
+  piece: "a glowing piece on the map",
+  region: "a glowing region number on the map",
+  curse: "a glowing curse on the Curse board",
+  take: "a glowing tactic card on the Tactics board",
+  upgrade: "a glowing Upgrade pile",
+  steal: "an opponent's glowing gold or wax",
+  button: "a glowing button above the map",
+};
+const MENUS = {
+  hand: "a glowing candle card in your hand, then deploy or maneuver in its menu",
+  territory: "a glowing territory on the map, then choose in its menu",
+};
+const ON_TERRITORY = new Set(["at", "move", "extra", "to", "ignite", "extinguish", "shift"]);
+const ON_PIECE = new Set(["relocate", "recast", "lift", "destroy", "push", "ignite", "extinguish"]);
+const OWN_PLACE = { deploy: "hand", maneuver: "hand", return: "return", keep: "keep", curse: "curse", take: "take", upgrade: "upgrade", steal: "steal", temple: "region", raze: "region" };
+
+function placeOf(action, territories) {
+  const [verb, ...args] = action.split(" ");
+  if (OWN_PLACE[verb]) return OWN_PLACE[verb];
+  if (ON_TERRITORY.has(verb) && territories.has(args[args.length - 1])) return "territory";
+  if (ON_PIECE.has(verb)) return "piece";
+  return "button";
+}
+
+/** Whether one card (a hand's) or one territory holds several of these moves: a menu opens there. */
+function opensMenu(place, actions) {
+  const keys = actions.map((a) => (place === "hand" ? a.split(" ")[1] : a.split(" ").pop()));
+  return new Set(keys).size < keys.length;
+}
+
+/** The banner's one line of what to click: each place that holds a move, and whether a menu opens. */
+function instruction(ctx) {
+  const pend = ctx.view.pending || {};
+  if (pend.decision === "secret") return "Click up to two of your glowing tactic cards, then “Play these, face down” (or play none).";
+  if (pend.decision === "pick") return "Click the button of the house you play.";
+  const territories = new Set((ctx.view.territories || []).map((t) => t.territory));
+  const byPlace = new Map();
+  for (const action of ctx.legal) {
+    const place = placeOf(action, territories);
+    if (!byPlace.has(place)) byPlace.set(place, []);
+    byPlace.get(place).push(action);
+  }
+  const phrases = Object.keys(PLACES)
+    .filter((place) => byPlace.has(place))
+    .map((place) => (MENUS[place] && opensMenu(place, byPlace.get(place)) ? MENUS[place] : PLACES[place]));
+  return `Click ${phrases.join(", or ")}.`;
+}
 
 function waitingWords(d) {
   return {

@@ -250,11 +250,12 @@ function stepper(ctx, verb, label, amounts, start) {
   const max = Math.max(...amounts);
   let value = Math.min(max, Math.max(min, start ?? min));
   const shown = h("output.cq-amount", String(value));
-  const button = h("button.primary", { dataset: { action: verb } }, `${label} ${value}`);
+  const button = h("button.primary", { dataset: { action: `${verb} ${value}` } }, `${label} ${value}`);
   const set = (v) => {
     value = Math.min(max, Math.max(min, v));
     shown.textContent = String(value);
     button.textContent = `${label} ${value}`;
+    button.dataset.action = `${verb} ${value}`; // the move it sends, for the shell's mark
   };
   button.addEventListener("click", () => ctx.act(`${verb} ${value}`));
   return h(
@@ -264,6 +265,16 @@ function stepper(ctx, verb, label, amounts, start) {
     h("button.icon", { onclick: () => set(value + 1), "aria-label": "more", title: "more" }, "+"),
     button,
   );
+}
+
+/** The candles behind your screen a decision takes (``verb CODE``), beside its prompt: on a phone your
+ * screen is a screen or two below, and a loot dearer than your shekels showed no choice at all. */
+function offer(ctx, verb, said) {
+  const row = h("div.cq-offer");
+  for (const action of ctx.legal.filter((a) => a.startsWith(`${verb} `))) {
+    row.append(card(ctx, action.slice(verb.length + 1), { size: "sm", action, verb: said }));
+  }
+  return row;
 }
 
 function decision(ctx) {
@@ -281,14 +292,14 @@ function decision(ctx) {
         box.append(h("h3", pending.bonus_turn ? "Your bonus turn" : "Your turn"));
         box.append(h("p", ctx.prompt)); // the engine's words for the decision
         const row = h("div.cq-buttons");
-        if (ctx.can("flip")) row.append(h("button.primary", { onclick: () => ctx.act("flip") }, ctx.labelOf("flip") || "Flip"));
+        if (ctx.can("flip")) row.append(h("button.primary", { onclick: () => ctx.act("flip"), dataset: { action: "flip" } }, ctx.labelOf("flip") || "Flip"));
         // each loot the prompt offers as a button too, in words with its price (the glowing pile
         // tops do the same, but a newcomer reading the prompt looks for its choices here)
         for (const seat of view.seats.map((s) => s.seat)) {
           const loot = `loot ${seat}`;
-          if (ctx.can(loot)) row.append(h("button", { onclick: () => ctx.act(loot) }, ctx.labelOf(loot) || loot));
+          if (ctx.can(loot)) row.append(h("button", { onclick: () => ctx.act(loot), dataset: { action: loot } }, ctx.labelOf(loot) || loot));
         }
-        if (ctx.can("pass")) row.append(h("button", { onclick: () => ctx.act("pass") }, ctx.labelOf("pass") || "Pass"));
+        if (ctx.can("pass")) row.append(h("button", { onclick: () => ctx.act("pass"), dataset: { action: "pass" } }, ctx.labelOf("pass") || "Pass"));
         box.append(row);
       } else {
         box.append(h("h3", `${who}'s ${pending.bonus_turn ? "bonus turn" : "turn"}`), h("p.muted", "Flip or loot…"));
@@ -337,8 +348,11 @@ function decision(ctx) {
       box.append(h("h3", yours ? `Pay ${pending.due} to ${purpose}` : `${who} pays to ${purpose}`));
       box.append(h("div.cq-auction", h("span", "Still owed"), h("span.coin.big", String(pending.due))));
       if (yours) {
-        box.append(h("p.muted", "Click candles behind your screen to pay with them (face value, no change), or pay shekels:"));
         const pays = ctx.legal.filter((a) => a.startsWith("pay "));
+        box.append(h("p.muted", pays.length
+          ? "Click a candle to pay with it (face value, no change), or pay in shekels:"
+          : "You have too few shekels: click candles to pay with them (face value, no change):"));
+        box.append(offer(ctx, "discard", "Pay with"));
         const row = h("div.cq-buttons");
         for (const a of pays) row.append(h("button.primary", { onclick: () => ctx.act(a), dataset: { action: a } }, ctx.labelOf(a) || `Pay ${a.slice(4)} shekels`));
         box.append(row);
@@ -348,7 +362,7 @@ function decision(ctx) {
     case "guard-short": {
       box.append(h("h3", `${yours ? "You cannot" : `${who} cannot`} pay for ${describeCandle(ctx, table)}`));
       if (yours) {
-        box.append(h("p.muted", "Lose your highest candle (click it) or all your shekels."));
+        box.append(h("p.muted", "Lose your highest candle (click it) or all your shekels."), offer(ctx, "discard", "Lose"));
         const row = h("div.cq-buttons");
         for (const a of ctx.legal.filter((x) => x.startsWith("pay "))) row.append(h("button.primary", { onclick: () => ctx.act(a), dataset: { action: a } }, ctx.labelOf(a) || `Lose all ${a.slice(4)} shekels`));
         box.append(row);
@@ -357,7 +371,7 @@ function decision(ctx) {
     }
     case "give": {
       box.append(h("h3", yours ? `Give ${ctx.name(pending.to)} a candle` : `${who} gives ${ctx.name(pending.to)} a candle`));
-      if (yours) box.append(h("p.muted", "Click the candle behind your screen you give away."));
+      if (yours) box.append(h("p.muted", "Click the candle you give away."), offer(ctx, "give", "Give"));
       break;
     }
     default:
@@ -424,6 +438,35 @@ export default {
   },
 
   // the banner and the list of actions use the engine's prompt and labels (the frame's words)
+
+  /** The banner's one line of what to click (the glowing things are the shell's mark, moves.js). */
+  instruction(ctx) {
+    const can = (verb) => ctx.legal.some((a) => a === verb || a.startsWith(`${verb} `));
+    switch ((ctx.view.pending || {}).decision) {
+      case "turn": {
+        const ways = [];
+        if (can("flip")) ways.push("the glowing draw stack to flip");
+        if (can("loot")) ways.push("a glowing pile top to loot it");
+        if (can("force")) ways.push("a glowing screen to make that player give you a candle");
+        if (!ways.length) return "Click Pass: you can neither flip nor loot.";
+        return `Click ${ways.join(", or ")}.`;
+      }
+      case "buy-sell-auction":
+        return `Click ${can("auction") ? "Buy, Sell, or Auction at the opening bid you set" : "Buy or Sell"}.`;
+      case "bid":
+        return can("bid") ? "Click Bid (− and + set the amount) or Pass." : "Click Pass: you cannot outbid.";
+      case "pay":
+        return can("pay")
+          ? "Click a glowing candle to pay with it, or the Pay button for shekels."
+          : "Click glowing candles to pay with them: your shekels are too few.";
+      case "guard-short":
+        return "Click your glowing candle to lose it, or the button to lose your shekels.";
+      case "give":
+        return "Click the glowing candle you give away.";
+      default:
+        return "";
+    }
+  },
 
   decorate(text, ctx) {
     const out = document.createDocumentFragment();

@@ -7,7 +7,12 @@
 //     describe(ctx) { return "Your turn…" },  // optional: the banner line
 //     actionLabel(action, ctx) { ... },       // optional: a button label for the list of actions
 //     decorate(text, ctx, entry) { ... },     // optional: a log line as DOM nodes
+//     instruction(ctx) { return "Click…" },   // optional: the banner's one line of what to click
 //   };
+//
+// Whatever makes a move carries data-action="<action>" (or data-choices="a|b" when a menu opens, or
+// data-step when the click prepares a move); the shell marks the legal ones alike in every game
+// (js/moves.js), so a module draws no highlight of its own.
 //
 // ctx: {view, legal, you, seats, names, name(seat), facts, game, over, result, replaying, yourTurn,
 //       act(action), can(action), toast(message), prompt, labelOf(action), plain(text)}: prompt and

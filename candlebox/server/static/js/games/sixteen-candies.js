@@ -137,6 +137,7 @@ function yourHand(ctx, me) {
       wrap.append(
         h("button.small.sc-turn", {
           title: "Turn this card around",
+          dataset: { step: "turn" }, // prepares the move "Keep this way" sends (marked alike, moves.js)
           "aria-label": `Turn ${words.name(c.card)} around`,
           onclick: () => {
             draft.flipped[i] = !draft.flipped[i];
@@ -277,7 +278,31 @@ function withChips(text) {
   return out;
 }
 
+/** The banner's one line of what to click (the glowing things are the shell's mark, moves.js). */
+function instruction(ctx) {
+  const pending = ctx.view.pending || {};
+  switch (pending.decision) {
+    case "orient":
+    case "rotate":
+      return `Click ↻ turn on a card to choose its top half, then “${pending.decision === "orient" ? "Pick up this way" : "Keep this way"}”.`;
+    case "draw": {
+      const from = [];
+      if (ctx.can("draw pile")) from.push("the glowing draw pile");
+      if (ctx.can("draw discard")) from.push("the glowing top of the discard pile");
+      return `Click ${from.join(" or ")} to draw${ctx.can("skip") ? ", or Skip the draw" : ""}.`;
+    }
+    case "discard":
+      return "Click the glowing card in your hand you discard.";
+    case "call":
+      return "Click “I've got candy!” to call, or “End my turn”.";
+    default:
+      return "";
+  }
+}
+
 export default {
+  instruction,
+
   css: "/static/css/games/sixteen-candies.css",
 
   /** While a round's result is up, the banner speaks of it, not of the next deal's decision (which the

@@ -1,0 +1,165 @@
+"""Clickable is visible (issue 36, items 2 and 10): at a decision of each game every element on the
+board that makes a legal move wears the one shared mark (``can-move``, the same look in every game)
+and the banner says in one line what to click; on a phone the lobby shows "Learn to play" in the
+first screen, the game's header keeps the seat and the variant, and a Candle Quest loot the player
+cannot pay in shekels offers the candles to pay with beside its prompt. Screenshots go to
+/tmp/candlebox-e2e/ (click-*.png)."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.e2e.conftest import Pages, create_game, open_seat, shot, watch
+from tests.server.live import ServerProcess
+
+PHONE = {"width": 390, "height": 844}
+LAPTOP = {"width": 1280, "height": 800}
+
+Frame = dict[str, Any]
+
+
+def play_until(
+    base: str, created: dict[str, Any], wanted: Callable[[Frame], bool], prefer: str = ""
+) -> Frame:
+    """Make random moves for our seat through the API (the bots answer) until ``wanted`` holds for
+    the frame our seat sees; moves starting with ``prefer`` are chosen more often."""
+    headers = {"Authorization": f"Bearer {created['token']}"}
+    url = f"{base}/api/games/{created['id']}"
+    pick = random.Random(7)
+    for _ in range(1500):
+        frame: Frame = httpx.get(f"{url}/state", headers=headers, timeout=30).json()
+        assert not frame["over"], "the game ended before the decision came"
+        legal = frame["legal"]
+        if legal and wanted(frame):
+            return frame
+        if legal:
+            preferred = [a for a in legal if prefer and a.startswith(prefer)]
+            action = pick.choice(preferred if preferred and pick.random() < 0.7 else legal)
+            body = {"action": action, "expect": frame["move"]}
+            httpx.post(f"{url}/moves", json=body, headers=headers, timeout=30)
+        else:
+            time.sleep(0.02)  # polling the API for the bots' moves, not a browser wait
+    raise AssertionError("the decision never came")
+
+
+def page_at(browser: Any, base: str, viewport: dict[str, int], errors: list[str]) -> Any:
+    context = browser.new_context(viewport=viewport, base_url=base, bypass_csp=True)
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    watch(page, errors)
+    return page
+
+
+# what the board shows of each marked element: its moves, whether it is marked, how it looks
+MARKS = """legal => {
+  const movesOf = (el) => el.dataset.choices ? el.dataset.choices.split("|")
+    : el.dataset.action ? [el.dataset.action] : [];
+  const can = new Set(legal);
+  const targets = [...document.querySelectorAll("#board [data-action], #board [data-choices]")]
+    .filter((el) => !el.disabled && movesOf(el).some((a) => can.has(a)));
+  const marked = [...document.querySelectorAll("#board .can-move")];
+  const look = (el) => { const s = getComputedStyle(el); return `${s.cursor} ${s.animationName}`; };
+  return {
+    unmarked: targets.filter((el) => !el.classList.contains("can-move")).map((el) => el.outerHTML.slice(0, 120)),
+    wrong: marked.filter((el) => !el.hasAttribute("data-step") && !movesOf(el).some((a) => can.has(a)))
+      .map((el) => el.outerHTML.slice(0, 120)),
+    covered: [...new Set(marked.flatMap(movesOf))],
+    looks: [...new Set(marked.map(look))],
+    how: document.querySelector("#banner .banner-how")?.textContent || "",
+    howLines: (() => {
+      const el = document.querySelector("#banner .banner-how");
+      if (!el) return 0;
+      return Math.round(el.getBoundingClientRect().height / parseFloat(getComputedStyle(el).lineHeight));
+    })(),
+  };
+}"""
+
+
+DECISIONS = {
+    # game, players, variant, the decision, what its one line names
+    "candle-quest": (3, None, lambda f: "flip" in f["legal"], "draw stack"),
+    "sixteen-candies": (4, None, lambda f: "draw pile" in f["legal"], "draw pile"),
+    "candelabria": (
+        3,
+        "standard",
+        lambda f: any(a.startswith("deploy ") for a in f["legal"]),
+        "menu",
+    ),
+}
+
+
+@pytest.mark.parametrize("game", sorted(DECISIONS))
+def test_every_move_on_the_board_wears_the_one_mark(
+    browser: Any, server: ServerProcess, game: str
+) -> None:
+    players, variant, wanted, named = DECISIONS[game]
+    created = create_game(server.base, game, players, variant=variant, options={"max_turns": 60})
+    frame = play_until(server.base, created, wanted)
+    errors: list[str] = []
+    page = page_at(browser, server.base, LAPTOP, errors)
+    try:
+        page.goto("/")
+        open_seat(page, created)
+        page.wait_for_function("document.body.dataset.words")
+        page.wait_for_selector("#board [data-action], #board [data-choices]", timeout=15_000)
+        seen = page.evaluate(MARKS, frame["legal"])
+        shot(page, f"click-{game}")
+    finally:
+        page.context.close()
+    assert not errors, errors
+    assert not seen["unmarked"], f"moves without the mark: {seen['unmarked']}"
+    assert not seen["wrong"], f"marked but no legal move: {seen['wrong']}"
+    missing = set(frame["legal"]) - set(seen["covered"])
+    assert not missing, f"legal moves nothing marked on the board makes: {sorted(missing)}"
+    # one look for every mark, the shell's, whatever the game draws
+    assert seen["looks"] == ["pointer can-move"], seen["looks"]
+    how = seen["how"]
+    assert how.startswith("Click "), f"the banner does not say what to click: {how!r}"
+    assert named in how, f"{how!r} does not name the {named}"
+    assert seen["howLines"] == 1, f"the instruction takes {seen['howLines']} lines: {how!r}"
+
+
+@pytest.mark.parametrize("viewport", [PHONE, LAPTOP], ids=["phone", "laptop"])
+def test_a_loot_paid_in_candles_offers_them_beside_the_prompt(
+    pages: Pages, server: ServerProcess, viewport: dict[str, int]
+) -> None:
+    """A loot dearer than the player's shekels is paid with candles from behind the screen: the
+    decision box under "Pay N to loot…" offers each of them, marked, in view with the prompt."""
+    created = create_game(server.base, "candle-quest", 2, options={"max_turns": 200})
+
+    def short_of_shekels(frame: Frame) -> bool:
+        legal = frame["legal"]
+        return (
+            "loot" in frame["prompt"]
+            and any(a.startswith("discard ") for a in legal)
+            and not any(a.startswith("pay ") for a in legal)
+        )
+
+    frame = play_until(server.base, created, short_of_shekels, prefer="loot")
+    page = pages.new()
+    page.set_viewport_size(viewport)
+    page.goto("/")
+    open_seat(page, created)
+    decision = page.locator(".cq-decision")
+    decision.scroll_into_view_if_needed()
+    offered = page.locator(".cq-decision [data-action^='discard ']")
+    offered.first.wait_for()
+    actions = offered.evaluate_all("els => els.map((e) => e.dataset.action)")
+    in_view = offered.evaluate_all(
+        "els => els.every((e) => { const r = e.getBoundingClientRect();"
+        " return r.top >= 0 && r.bottom <= innerHeight && r.left >= 0 && r.right <= innerWidth; })"
+    )
+    marked = offered.evaluate_all("els => els.every((e) => e.classList.contains('can-move'))")
+    shot(page, f"click-cq-pay-{viewport['width']}")
+    assert sorted(actions) == sorted(frame["legal"]), actions
+    assert in_view, "the candles to pay with are out of view of the prompt"
+    assert marked
+    before = int(page.evaluate("document.body.dataset.move"))
+    offered.first.click()
+    page.wait_for_function(f"Number(document.body.dataset.move) > {before}")
