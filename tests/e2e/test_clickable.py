@@ -125,6 +125,51 @@ def test_every_move_on_the_board_wears_the_one_mark(
     assert seen["howLines"] == 1, f"the instruction takes {seen['howLines']} lines: {how!r}"
 
 
+def test_the_phone_lobby_shows_learn_to_play_in_the_first_screen(
+    browser: Any, server: ServerProcess
+) -> None:
+    errors: list[str] = []
+    page = page_at(browser, server.base, PHONE, errors)
+    try:
+        page.goto("/")
+        first = page.locator("[data-learn]").first
+        first.wait_for()
+        box = first.bounding_box()
+        shot(page, "click-lobby-phone")
+    finally:
+        page.context.close()
+    assert not errors, errors
+    assert box is not None
+    assert box["y"] + box["height"] <= PHONE["height"], f"'Learn to play' starts at y={box['y']}"
+
+
+def test_the_phone_header_keeps_the_seat_and_the_variant(
+    browser: Any, server: ServerProcess
+) -> None:
+    created = create_game(server.base, "candle-quest", 3, variant="advanced")
+    errors: list[str] = []
+    page = page_at(browser, server.base, PHONE, errors)
+    try:
+        page.goto("/")
+        open_seat(page, created)
+        subtitle = page.locator("#subtitle")
+        page.wait_for_function("document.querySelector('#subtitle').textContent.includes('Ada')")
+        box = subtitle.bounding_box()
+        text = subtitle.inner_text()
+        clipped = page.evaluate(
+            "() => { const s = document.querySelector('#subtitle');"
+            " return s.scrollWidth > s.clientWidth + 1; }"
+        )
+        shot(page, "click-header-phone")
+    finally:
+        page.context.close()
+    assert not errors, errors
+    assert box is not None and box["height"] > 0, "the phone header hides the subtitle"
+    assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+    assert "Ada" in text and "advanced" in text, text
+    assert not clipped, f"the subtitle is cut off: {text!r}"
+
+
 @pytest.mark.parametrize("viewport", [PHONE, LAPTOP], ids=["phone", "laptop"])
 def test_a_loot_paid_in_candles_offers_them_beside_the_prompt(
     pages: Pages, server: ServerProcess, viewport: dict[str, int]
