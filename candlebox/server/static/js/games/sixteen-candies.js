@@ -284,15 +284,15 @@ function instruction(ctx) {
   switch (pending.decision) {
     case "orient":
     case "rotate":
-      return `Click ↻ turn on a card to choose its top half, then “${pending.decision === "orient" ? "Pick up this way" : "Keep this way"}”.`;
+      return `Click ↻ turn on cards, then “${pending.decision === "orient" ? "Pick up this way" : "Keep this way"}”.`;
     case "draw": {
       const from = [];
       if (ctx.can("draw pile")) from.push("the glowing draw pile");
-      if (ctx.can("draw discard")) from.push("the glowing top of the discard pile");
-      return `Click ${from.join(" or ")} to draw${ctx.can("skip") ? ", or Skip the draw" : ""}.`;
+      if (ctx.can("draw discard")) from.push("the discard pile's top card");
+      return `Click ${from.join(", or ")}${ctx.can("skip") ? ", or Skip the draw" : ""}.`;
     }
     case "discard":
-      return "Click the glowing card in your hand you discard.";
+      return "Click the glowing card you discard.";
     case "call":
       return "Click “I've got candy!” to call, or “End my turn”.";
     default:
