@@ -208,3 +208,84 @@ def test_a_loot_paid_in_candles_offers_them_beside_the_prompt(
     before = int(page.evaluate("document.body.dataset.move"))
     offered.first.click()
     page.wait_for_function(f"Number(document.body.dataset.move) > {before}")
+
+
+# one move made the way a person makes it: a marked element clicked (a menu's first choice when it
+# opens one); the answer says which move it was
+CLICK_A_MARK = """() => {
+  const marks = [...document.querySelectorAll("#board .can-move")]
+    .filter((el) => el.dataset.action || el.dataset.choices);
+  if (!marks.length) return null;
+  const el = marks[Math.floor(Math.random() * marks.length)];
+  const r = el.getBoundingClientRect();
+  const at = { bubbles: true, clientX: r.left + r.width / 2, clientY: r.top + r.height / 2 };
+  el.dispatchEvent(new MouseEvent("click", at));
+  const menu = document.querySelector(".cb-menu button.can-move");
+  if (menu) menu.click();
+  return el.dataset.action || el.dataset.choices;
+}"""
+
+WHOLE_GAMES = {
+    "candle-quest": (3, None),
+    "sixteen-candies": (3, None),
+    "candelabria": (3, "standard"),
+}
+SIZES = {"phone": PHONE, "laptop": LAPTOP, "desktop": {"width": 1920, "height": 1080}}
+
+
+@pytest.mark.browser_games
+@pytest.mark.parametrize("size", sorted(SIZES))
+@pytest.mark.parametrize("game", sorted(WHOLE_GAMES))
+def test_every_decision_of_a_whole_game_marks_its_moves(
+    browser: Any, server: ServerProcess, game: str, size: str
+) -> None:
+    """A whole game played by clicking marked elements only: at every decision every legal move on
+    the board wears the mark, nothing else does, and the banner says what to click."""
+    players, variant = WHOLE_GAMES[game]
+    created = create_game(server.base, game, players, variant=variant, options={"max_turns": 12})
+    headers = {"Authorization": f"Bearer {created['token']}"}
+    url = f"{server.base}/api/games/{created['id']}/state"
+    errors: list[str] = []
+    page = page_at(browser, server.base, SIZES[size], errors)
+    decisions = 0
+    looks = 0  # every time the page is looked at, a bound on waiting for it to catch up
+    try:
+        page.goto("/")
+        open_seat(page, created)
+        page.wait_for_function("document.body.dataset.words")
+        while decisions < 400 and looks < 2000:
+            looks += 1
+            page.wait_for_function(
+                "document.body.dataset.over === 'true' || document.querySelector("
+                "'#board [data-dismiss]') || (document.querySelector('#board .can-move')"
+                " && !document.querySelector('#board.busy'))",
+                timeout=30_000,
+            )
+            if page.evaluate("document.body.dataset.over === 'true'"):
+                break
+            dismiss = page.locator("#board [data-dismiss]")  # a round's result before the deal
+            if dismiss.count():
+                dismiss.first.click()
+                continue
+            move = int(page.evaluate("document.body.dataset.move"))
+            frame = httpx.get(url, headers=headers, timeout=30).json()
+            if frame["move"] != move or not frame["legal"]:
+                continue  # the page is a move behind the server: wait for it
+            seen = page.evaluate(MARKS, frame["legal"])
+            where = f"at move {move} ({frame['prompt']!r})"
+            assert not seen["unmarked"], f"{where}: moves without the mark: {seen['unmarked']}"
+            assert not seen["wrong"], f"{where}: marked but no legal move: {seen['wrong']}"
+            assert seen["how"].startswith("Click "), f"{where}: the banner says {seen['how']!r}"
+            page.evaluate(CLICK_A_MARK)
+            page.wait_for_function(
+                f"Number(document.body.dataset.move) > {move}"
+                " || document.body.dataset.over === 'true' || document.querySelector('.toast.error')",
+                timeout=30_000,
+            )
+            decisions += 1
+        assert page.evaluate("document.body.dataset.over === 'true'"), "the game did not end"
+        shot(page, f"click-whole-{game}-{size}")
+    finally:
+        page.context.close()
+    assert not errors, errors
+    assert decisions > 0

@@ -782,7 +782,7 @@ function secretChooser(ctx) {
   box.append(h("div.cb-sub", "Your secret choice: click up to two tactic cards for your War Board (the others only see that you chose)"));
   const slots = h("div.cb-war-board");
   draft.slots.forEach((c, i) => {
-    const slot = h("div.cb-war-slot", { title: "click to empty" }, h("span.cb-slot-n", `slot ${i + 1}`), c ? tacticCard(ctx, c, { cls: "small" }) : h("div.cb-slot-empty", "uncovered"));
+    const slot = h("div.cb-war-slot", { title: "click to empty", dataset: c ? { step: "empty" } : {} }, h("span.cb-slot-n", `slot ${i + 1}`), c ? tacticCard(ctx, c, { cls: "small" }) : h("div.cb-slot-empty", "uncovered"));
     slot.addEventListener("click", () => ((draft.slots[i] = null), ctx.redraw()));
     slots.append(slot);
   });
