@@ -56,7 +56,7 @@ def test_hint_then_play_it(pages: Pages, server: Any) -> None:
     page.wait_for_selector(".coach-ask:not([disabled])", timeout=30_000)
     page.click(".coach-ask")
     page.wait_for_selector(".coach-list li", timeout=30_000)
-    assert page.locator(".toast").count() == 0 or "hint per" not in page.inner_text(".toasts")
+    assert page.locator(".toast").count() == 0 or "hint per" not in page.inner_text("#notices")
 
 
 def test_review_of_a_finished_game(pages: Pages, server: Any) -> None:

@@ -4,11 +4,10 @@
 // player asks for reduced motion (prefers-reduced-motion: reduce); the marks and notices stay.
 
 import * as words from "./words.js";
-import { h } from "./ui.js";
+import { toast } from "./ui.js";
 
 const reduced = window.matchMedia ? window.matchMedia("(prefers-reduced-motion: reduce)") : { matches: false };
 const NOTICE_MS = 2600;
-const MAX_NOTICES = 3;
 let before = null; // key -> rect of the last drawing's cards
 let last = { codes: new Set(), places: new Set(), seats: new Set() };
 
@@ -110,30 +109,7 @@ function markLast(root) {
   }
 }
 
-/** The notices sit in the table's top left corner, which the boards leave free; where the banner
- * (the decision in words) reaches into that corner (a narrower window, a practice line above it),
- * they go just under the banner instead of covering it. */
-function clearOfBanner(box) {
-  box.style.top = "";
-  const banner = document.getElementById("banner");
-  if (!banner) return;
-  const b = banner.getBoundingClientRect();
-  const n = box.getBoundingClientRect();
-  const overlaps = b.left < n.right && n.left < b.right && b.top < n.bottom && n.top < b.bottom;
-  if (overlaps) box.style.top = `${Math.round(b.bottom + 8)}px`;
-}
-
-/** A brief notice of a move ("Taper buys Red candle (value 5)"), gone after a moment. */
+/** A brief notice of a move ("Taper buys Red candle (value 5)") in the notices' region (ui.toast). */
 export function notice(text) {
-  let box = document.querySelector(".move-notices");
-  if (!box) {
-    box = h("div.move-notices", { role: "status", "aria-live": "polite", "aria-label": "Bot moves" });
-    document.body.append(box);
-  }
-  const note = h("div.move-notice", words.plain(text));
-  box.append(note);
-  while (box.childElementCount > MAX_NOTICES) box.firstElementChild.remove();
-  clearOfBanner(box);
-  setTimeout(() => note.classList.add("fade"), NOTICE_MS);
-  setTimeout(() => note.remove(), NOTICE_MS + 600);
+  toast(words.plain(text), "move", NOTICE_MS);
 }

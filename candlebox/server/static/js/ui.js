@@ -42,17 +42,53 @@ export function clear(el) {
   return el;
 }
 
-/** A short message at the bottom of the screen. */
-export function toast(message, kind = "info") {
+// Notices: short messages (a refused move, a copied link, a bot's move) in one region of their own.
+// The game page keeps that region (#notices) in the table's flow under the banner, where it covers
+// nothing; notices queue there, at most NOTICES_SHOWN at once, each for NOTICE_MS, newest last, and
+// an error goes before the moves still waiting. A page without that region (the lobby) shows them
+// at the bottom of the screen, where they take no taps.
+const NOTICE_MS = 4200;
+const NOTICES_SHOWN = 2;
+const NOTICES_WAITING = 6;
+const waiting = [];
+
+function noticeRegion() {
+  const region = document.getElementById("notices");
+  if (region) return region;
   let box = document.querySelector(".toasts");
   if (!box) {
     box = h("div.toasts", { role: "status", "aria-live": "polite" });
     document.body.append(box);
   }
-  const note = h(`div.toast.${kind}`, message);
-  box.append(note);
-  setTimeout(() => note.classList.add("fade"), 4200);
-  setTimeout(() => note.remove(), 5000);
+  return box;
+}
+
+function showNext(region) {
+  while (waiting.length && region.querySelectorAll(".notice:not(.fade)").length < NOTICES_SHOWN) {
+    const { message, kind, ms } = waiting.shift();
+    const note = h(`div.notice.toast.${kind}`, message);
+    region.append(note);
+    setTimeout(() => note.classList.add("fade"), ms);
+    setTimeout(() => (note.remove(), showNext(region)), ms + 600);
+  }
+}
+
+/** A short message in the notices' region: kind "info", "error" or "move" (a bot's move). */
+export function toast(message, kind = "info", ms = NOTICE_MS) {
+  const region = noticeRegion();
+  const item = { message, kind, ms };
+  if (kind === "error") waiting.unshift(item);
+  else waiting.push(item);
+  while (waiting.length > NOTICES_WAITING) {
+    const stale = waiting.findIndex((w) => w.kind !== "error"); // the oldest move waiting
+    waiting.splice(stale >= 0 ? stale : waiting.length - 1, 1);
+  }
+  if (kind === "error") {
+    // an error is shown at once: the oldest notice on show gives it its place
+    const shown = region.querySelectorAll(".notice:not(.fade)");
+    if (shown.length >= NOTICES_SHOWN) shown[0].classList.add("fade");
+  }
+  showNext(region);
 }
 
 export function plural(n, word, many = word + "s") {
