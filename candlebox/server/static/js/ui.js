@@ -43,12 +43,14 @@ export function clear(el) {
 }
 
 // Notices: short messages (a refused move, a copied link, a bot's move) in one region of their own.
-// The game page keeps that region (#notices) in the table's flow under the banner, where it covers
-// nothing; notices queue there, at most NOTICES_SHOWN at once, each for NOTICE_MS, newest last, and
-// an error goes before the moves still waiting. A page without that region (the lobby) shows them
-// at the bottom of the screen, where they take no taps.
+// The game page keeps that region (#notices) in the layout's flow (the head of the sidebar, or a
+// line above the table on a narrow screen), where it covers nothing. Notices queue there: at most
+// two at once (one on a narrow screen, where a second would push the table down), each for
+// NOTICE_MS (shorter while others wait), newest last; an error goes before the moves waiting. A
+// page without that region (the lobby) shows them at the bottom of the screen, taking no taps.
 const NOTICE_MS = 4200;
-const NOTICES_SHOWN = 2;
+const HURRIED_MS = 1600;
+const narrow = window.matchMedia ? window.matchMedia("(max-width: 980px)") : { matches: false };
 const NOTICES_WAITING = 6;
 const waiting = [];
 
@@ -63,14 +65,22 @@ function noticeRegion() {
   return box;
 }
 
+const shownAtOnce = () => (narrow.matches ? 1 : 2);
+
 function showNext(region) {
-  while (waiting.length && region.querySelectorAll(".notice:not(.fade)").length < NOTICES_SHOWN) {
+  while (waiting.length && region.querySelectorAll(".notice:not(.fade)").length < shownAtOnce()) {
     const { message, kind, ms } = waiting.shift();
     const note = h(`div.notice.toast.${kind}`, message);
     region.append(note);
-    setTimeout(() => note.classList.add("fade"), ms);
-    setTimeout(() => (note.remove(), showNext(region)), ms + 600);
+    setTimeout(() => retire(note, region), waiting.length ? Math.min(ms, HURRIED_MS) : ms);
   }
+}
+
+/** A notice fades, then leaves its place to the next one waiting. */
+function retire(note, region) {
+  if (note.classList.contains("fade")) return;
+  note.classList.add("fade");
+  setTimeout(() => (note.remove(), showNext(region)), 600);
 }
 
 /** A short message in the notices' region: kind "info", "error" or "move" (a bot's move). */
@@ -86,7 +96,7 @@ export function toast(message, kind = "info", ms = NOTICE_MS) {
   if (kind === "error") {
     // an error is shown at once: the oldest notice on show gives it its place
     const shown = region.querySelectorAll(".notice:not(.fade)");
-    if (shown.length >= NOTICES_SHOWN) shown[0].classList.add("fade");
+    if (shown.length >= shownAtOnce()) retire(shown[0], region);
   }
   showNext(region);
 }
