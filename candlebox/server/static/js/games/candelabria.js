@@ -364,7 +364,11 @@ function drawToken(ctx, tok, x, y) {
   }
   const acts = tok.acts.filter((a) => ctx.can(a));
   if (acts.length) {
+    // the glow shows it takes a tap, but reaches over its neighbours: the tap goes to the piece's
+    // own slot in its row (a cell as wide as the piece, side by side with the next one's)
+    const slot = s("rect", { x: -tok.w / PS / 2, y: -13 / PS, width: tok.w / PS, height: 26 / PS, class: "cb-piece-slot" });
     g.insertBefore(s("circle", { r: 14, class: "cb-piece-glow" }), g.firstChild.nextSibling);
+    g.insertBefore(slot, g.firstChild.nextSibling);
     markSvg(g, ctx, acts);
   }
   return g;
