@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from tests.e2e.conftest import create_game, open_seat, watch
@@ -40,7 +41,7 @@ IDS = [game for game, *_ in GAMES]
 CHECK = """
 async () => {
   const frame = () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
-  const TARGETS = '#board [data-action]:not(:disabled), #board [data-choices], #board .clickable,'
+  const TARGETS = '#board [data-action]:not(:disabled), #board [data-choices], #board .clickable, .can-move,'
     + ' #board button:not(:disabled), #banner button, .endscreen button, #replay button, #replay input';
   const READ = '#banner, #title, .endscreen h2';
   const FANNED = '#board [data-action], #board [data-choices], #board .clickable';
@@ -265,7 +266,23 @@ def test_a_badge_never_covers_a_tactic_tiles_words(
     """Item 8 of issue 36: the red ⊘ of a tactic tile that cannot be cancelled lay over its words
     ("2 Ignite"). The decisions are played until tiles with badges are on the table."""
     page = sized(size)
-    open_game(server, page, "candelabria", "standard", 3, {"max_turns": 12})
+    # a practice deal (seed 0) whose first view holds tiles that cannot be cancelled: a deal left
+    # to chance may show none in a dozen decisions
+    seats = [{"kind": "human", "name": "Ada"}] + [{"kind": "bot", "bot": "random"}] * 2
+    body = {
+        "game": "candelabria",
+        "variant": "standard",
+        "options": {"max_turns": 12},
+        "seats": seats,
+        "you": 0,
+        "bot_delay": 0,
+        "public": False,
+        "practice": True,
+        "seed": 0,
+    }
+    response = httpx.post(f"{server.base}/api/games", json=body, timeout=30)
+    response.raise_for_status()
+    open_seat(page, response.json())
     rng = random.Random(8)
     seen = 0
     for _ in range(12):
