@@ -68,23 +68,110 @@ def start(pages: Pages, server: Any, game: str, **spec: Any) -> tuple[Any, dict[
 
 
 def act_once(page: Any) -> bool:
-    """Make one move by clicking the first thing the board offers (False: nothing to click)."""
-    before = int(page.evaluate("document.body.dataset.move"))
-    clicked = page.evaluate(
+    """Make one move by clicking the first thing the board offers (False: nothing to click), and
+    wait until the page shows the game past it. The move number is read with the click, in one
+    script: read apart, a frame landing between the two (under load) had this click the next
+    decision and return at once on the older number, its move still on the way to redraw the
+    board under the test's next step."""
+    before = page.evaluate(
         """() => {
           const el = document.querySelector('#board [data-action]:not([disabled]), #actions [data-action]');
-          if (!el) return false;
+          if (!el) return null;
+          const before = Number(document.body.dataset.move);
           el.dispatchEvent(new MouseEvent('click', {bubbles: true}));
-          return true;
+          return before;
         }"""
     )
-    if not clicked:
+    if before is None:
         return False
     page.wait_for_function(
         f"Number(document.body.dataset.move) > {before} || document.body.dataset.over === 'true'",
         timeout=15_000,
     )
     return True
+
+
+# The page's frames come late after each click (a slow server, a loaded machine): they wait in the
+# page until 1.5 s after the click, kept in order. The click also notes the move number it answered.
+LATE_FRAMES = """
+(() => {
+  const add = WebSocket.prototype.addEventListener;
+  WebSocket.prototype.addEventListener = function (type, fn, options) {
+    if (type !== "message") return add.call(this, type, fn, options);
+    const queue = [];
+    const flush = () => { while (queue.length) fn.call(this, queue.shift()); };
+    return add.call(this, type, (event) => {
+      queue.push(event);
+      const wait = (window.framesHeldUntil || 0) - performance.now();
+      if (wait > 0) setTimeout(flush, wait); else flush();
+    }, options);
+  };
+  document.addEventListener("click", () => {
+    window.clickedAt = Number(document.body.dataset.move);
+    window.framesHeldUntil = performance.now() + 1500;
+  }, true);
+})();
+"""
+
+
+class LatePage:
+    """A page whose first answer reaches the test late, as on a loaded machine: by then ``meanwhile``
+    has run (another player's moves have landed)."""
+
+    def __init__(self, page: Any, meanwhile: Any) -> None:
+        self.page = page
+        self.meanwhile = meanwhile
+
+    def evaluate(self, *args: Any) -> Any:
+        answer = self.page.evaluate(*args)
+        meanwhile, self.meanwhile = self.meanwhile, None
+        if meanwhile is not None:
+            meanwhile()
+        return answer
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.page, name)
+
+
+def test_act_once_returns_once_the_page_shows_its_move(pages: Pages, server: Any) -> None:
+    """The helper behind most tests here: with the other player's moves landing while it looks at
+    the page, it still returns only once its own move is on the page, never while that move is on
+    the way to redraw the board under the test's next step (a tap's words then came back)."""
+    body = {
+        "game": "candle-quest",
+        "seats": [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bea"}],
+        "you": 0,
+        "options": {"first_player": 1},
+        "public": False,
+    }
+    created = httpx.post(f"{server.base}/api/games", json=body, timeout=30).json()
+    claim = f"{server.base}/api/games/{created['id']}/seats/1/claim"
+    bea = httpx.post(claim, json={"name": "Bea", "invite": created["invites"]["1"]}, timeout=30)
+    bea.raise_for_status()
+    headers = {"Authorization": f"Bearer {bea.json()['token']}"}
+    page = pages.new()
+    page.context.add_init_script(LATE_FRAMES)
+    page.goto("/")
+    open_seat(page, created)
+    page.wait_for_selector("body[data-words='ready']")
+
+    def bea_plays() -> None:
+        """Bea's moves until the decision is Ada's, and Ada's page shows it."""
+        state = f"{server.base}/api/games/{created['id']}/state"
+        for _ in range(10):
+            frame = httpx.get(state, headers=headers, timeout=30).json()
+            if not frame["legal"]:
+                break
+            move = {"action": frame["legal"][0], "expect": frame["move"]}
+            played = f"{server.base}/api/games/{created['id']}/moves"
+            httpx.post(played, json=move, headers=headers, timeout=30).raise_for_status()
+        page.wait_for_selector("#board [data-action]:not([disabled]), #actions [data-action]")
+
+    late = LatePage(page, bea_plays)
+    for _ in range(3):
+        if act_once(late):
+            break
+    assert page.evaluate("Number(document.body.dataset.move) > window.clickedAt")
 
 
 def until(page: Any, selector: str) -> None:
