@@ -303,7 +303,14 @@ def test_a_map_wider_than_the_phone_says_it_pans(pages: Any, server: ServerProce
         open_seat(page, created)
         page.wait_for_selector(".cb-map")
         page.wait_for_function("document.querySelector('.cb-map-pan') !== null")
-        page.wait_for_timeout(200)  # the line is set a frame after the board is drawn
+        # the line is set in an animation frame after the board is drawn: wait for that frame (a
+        # redraw by a bot's move meanwhile sets it again a frame later), never for 200 ms
+        if shown:
+            page.locator(".cb-map-pan").wait_for(state="visible")
+        else:
+            page.evaluate(
+                "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
+            )
         assert page.locator(".cb-map-pan").is_visible() == shown, size
         if shown:
             box = page.locator(".cb-map-box")
