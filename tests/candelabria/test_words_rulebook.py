@@ -3,6 +3,7 @@ the rulebook that said something else). Where the engine decides, the test asks 
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -195,3 +196,14 @@ def test_a_stolen_vp_comes_from_the_richest_opponent_in_the_battle(code: str) ->
 def test_the_mine_says_the_warehouse_caps_it() -> None:
     """ "Any resources that you cannot place are discarded" (CA-31: the warehouse holds 10)."""
     assert "warehouse of 10" in _words(4)["icon:mine"]["text"]
+
+
+def test_the_learn_words_on_a_decay_card_say_what_it_does_and_how_the_bot_picks() -> None:
+    """A Decay card swaps a slot's effect for an enhanced one (the rulebook's word); the learn text
+    said the bot puts it "where it hurts least", as if it harmed, while the heuristic has no rule
+    for the slot and picks one by chance."""
+    why = json.loads((CONTENT / "learn.json").read_text())
+    found = [v["decay-place"] for v in why.values() if isinstance(v, dict) and "decay-place" in v]
+    assert found
+    for said in found:
+        assert "hurt" not in said and "stronger" in said and "chance" in said, said
