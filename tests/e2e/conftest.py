@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -65,6 +66,30 @@ def browser() -> Iterator[Any]:
             yield launched
         finally:
             launched.close()
+
+
+class Harness:
+    """The tests' own API calls (a page's are its own): like any well-behaved client they honour the
+    server's rate limit, which they share with the pages of this worker's tests (one address): a
+    429 is waited out as its Retry-After says and asked again. Refused before it is read, a move
+    sent again is sent once."""
+
+    def get(self, url: str, **kwargs: Any) -> Any:
+        return self.send("GET", url, **kwargs)
+
+    def post(self, url: str, **kwargs: Any) -> Any:
+        return self.send("POST", url, **kwargs)
+
+    def send(self, method: str, url: str, **kwargs: Any) -> Any:
+        for _ in range(60):
+            response = httpx.request(method, url, **kwargs)
+            if response.status_code != 429:
+                break
+            time.sleep(float(response.headers.get("Retry-After") or 1))
+        return response
+
+
+api = Harness()
 
 
 def watch(page: Any, errors: list[str]) -> None:
@@ -143,7 +168,7 @@ def create_game(
         body["variant"] = variant
     if any(name in (options or {}) for name in ("deck", "decks", "content")):
         body["practice"] = True  # fixed cards are for practice games only
-    response = httpx.post(f"{base}/api/games", json=body, timeout=30)
+    response = api.post(f"{base}/api/games", json=body, timeout=30)
     response.raise_for_status()
     created: dict[str, Any] = response.json()
     return created

@@ -6,9 +6,7 @@ from __future__ import annotations
 
 import json
 
-import httpx
-
-from tests.e2e.conftest import Pages, shot
+from tests.e2e.conftest import Pages, api, shot
 
 
 def test_a_bot_only_table_made_in_the_lobby_can_be_stopped(pages: Pages, server: object) -> None:
@@ -39,7 +37,7 @@ def test_a_bot_only_table_made_in_the_lobby_can_be_stopped(pages: Pages, server:
     ended.wait_for()
     assert "stopped" in ended.inner_text()
 
-    frame = httpx.get(f"{base}/api/games/{game_id}/state", timeout=30).json()
+    frame = api.get(f"{base}/api/games/{game_id}/state", timeout=30).json()
     assert frame["over"] and frame["result"]["stopped"] == "creator"
     page.goto(f"/g/{game_id}")
     page.wait_for_function(

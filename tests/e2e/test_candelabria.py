@@ -11,9 +11,9 @@ import re
 import time
 from typing import Any
 
-from tests.e2e.conftest import Pages, create_game, open_options, open_seat, shot, sync_api
+from tests.e2e.conftest import Pages, api, create_game, open_options, open_seat, shot, sync_api
 from tests.e2e.test_candle_quest import is_over, move_number
-from tests.e2e.test_endscreen import frame, httpx
+from tests.e2e.test_endscreen import frame
 
 CLICKABLE = "#board [data-action], #board [data-choices]"
 T = 4_000  # a click's timeout: the board is redrawn after every move, a bot's too
@@ -289,7 +289,7 @@ def test_the_map_stays_where_the_player_swiped_it(pages: Pages) -> None:
         )
         assert widest > 50, "the map is wider than a phone's screen"
         page.evaluate("(w) => (document.querySelector('.cb-map-box').scrollLeft = w)", widest)
-        httpx.post(
+        api.post(
             f"{pages.base}/api/games/{created['id']}/moves",
             json={"action": rng.choice(now["legal"]), "expect": now["move"]},
             headers={"Authorization": f"Bearer {created['token']}"},

@@ -10,9 +10,7 @@ import re
 import time
 from typing import Any
 
-import httpx
-
-from tests.e2e.conftest import Pages, create_game, open_options, open_seat, shot, sync_api
+from tests.e2e.conftest import Pages, api, create_game, open_options, open_seat, shot, sync_api
 
 PlaywrightTimeout = sync_api.TimeoutError
 
@@ -216,14 +214,14 @@ def test_each_loot_the_turn_offers_is_a_button_in_words(pages: Pages, server: An
     url = f"{server.base}/api/games/{created['id']}"
     pick = random.Random(4)
     for _ in range(300):  # play on until the turn offers a loot (a pile with a top within reach)
-        frame = httpx.get(f"{url}/state", headers=headers, timeout=30).json()
+        frame = api.get(f"{url}/state", headers=headers, timeout=30).json()
         assert not frame["over"], "the game ended before a loot was offered"
         legal = frame["legal"]
         if any(action.startswith("loot") for action in legal) and "flip" in legal:
             break
         if legal:
             body = {"action": pick.choice(legal), "expect": frame["move"]}
-            httpx.post(f"{url}/moves", json=body, headers=headers, timeout=30)
+            api.post(f"{url}/moves", json=body, headers=headers, timeout=30)
         else:
             time.sleep(0.05)
     loots = [

@@ -12,10 +12,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-import httpx
 import pytest
 
-from tests.e2e.conftest import Pages, create_game, open_seat, shot, watch
+from tests.e2e.conftest import Pages, api, create_game, open_seat, shot, watch
 from tests.server.live import ServerProcess
 
 PHONE = {"width": 390, "height": 844}
@@ -33,7 +32,7 @@ def play_until(
     url = f"{base}/api/games/{created['id']}"
     pick = random.Random(7)
     for _ in range(1500):
-        frame: Frame = httpx.get(f"{url}/state", headers=headers, timeout=30).json()
+        frame: Frame = api.get(f"{url}/state", headers=headers, timeout=30).json()
         assert not frame["over"], "the game ended before the decision came"
         legal = frame["legal"]
         if legal and wanted(frame):
@@ -42,7 +41,7 @@ def play_until(
             preferred = [a for a in legal if prefer and a.startswith(prefer)]
             action = pick.choice(preferred if preferred and pick.random() < 0.7 else legal)
             body = {"action": action, "expect": frame["move"]}
-            httpx.post(f"{url}/moves", json=body, headers=headers, timeout=30)
+            api.post(f"{url}/moves", json=body, headers=headers, timeout=30)
         else:
             time.sleep(0.02)  # polling the API for the bots' moves, not a browser wait
     raise AssertionError("the decision never came")
@@ -268,7 +267,7 @@ def test_every_decision_of_a_whole_game_marks_its_moves(
                 dismiss.first.click()
                 continue
             move = int(page.evaluate("document.body.dataset.move"))
-            frame = httpx.get(url, headers=headers, timeout=30).json()
+            frame = api.get(url, headers=headers, timeout=30).json()
             if frame["move"] != move or not frame["legal"]:
                 continue  # the page is a move behind the server: wait for it
             seen = page.evaluate(MARKS, frame["legal"])

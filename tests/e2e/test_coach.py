@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import Pages, create_game, httpx, open_seat, shot
+from tests.e2e.conftest import Pages, api, create_game, open_seat, shot
 
 SIZES = {"phone": (390, 844), "laptop": (1280, 800), "large": (1920, 1080)}
 
@@ -19,12 +19,12 @@ def _finish(base: str, created: dict[str, Any]) -> None:
     headers = {"Authorization": f"Bearer {created['token']}"}
     url = f"{base}/api/games/{created['id']}"
     for _ in range(400):
-        frame = httpx.get(f"{url}/state", headers=headers, timeout=30).json()
+        frame = api.get(f"{url}/state", headers=headers, timeout=30).json()
         if frame["over"]:
             return
         if frame["legal"]:
             body = {"action": frame["legal"][0], "expect": frame["move"]}
-            httpx.post(f"{url}/moves", json=body, headers=headers, timeout=30)
+            api.post(f"{url}/moves", json=body, headers=headers, timeout=30)
     raise AssertionError("the game did not end")
 
 
@@ -70,7 +70,7 @@ def test_review_of_a_finished_game(pages: Pages, server: Any) -> None:
     page.wait_for_selector(".coach-score", timeout=120_000)
     assert "decision" in page.inner_text(".coach-score")
     # the decisions listed are the ones the server names as the costliest, in its order
-    answer = httpx.get(
+    answer = api.get(
         f"{server.base}/api/games/{created['id']}/review?seat={created['seat']}", timeout=30
     ).json()
     listed = [
@@ -161,4 +161,4 @@ def test_a_review_under_way_shows_its_progress_and_can_be_cancelled(
     page.wait_for_selector(".coach-review:not([disabled])")
     assert page.inner_text(".coach-review") == "Review my game"
     url = f"{server.base}/api/games/{created['id']}/review?seat={created['seat']}"
-    assert httpx.get(url, timeout=30).status_code == 404  # cancelled: no review of the seat
+    assert api.get(url, timeout=30).status_code == 404  # cancelled: no review of the seat

@@ -18,10 +18,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
-from tests.e2e.conftest import create_game, open_seat, watch
+from tests.e2e.conftest import api, create_game, open_seat, watch
 from tests.server.live import ServerProcess
 
 SHOTS = Path(os.environ.get("CANDLEBOX_SCREENSHOTS", "/tmp/candlebox-e2e")) / "cover"
@@ -280,7 +279,7 @@ def test_a_badge_never_covers_a_tactic_tiles_words(
         "practice": True,
         "seed": 0,
     }
-    response = httpx.post(f"{server.base}/api/games", json=body, timeout=30)
+    response = api.post(f"{server.base}/api/games", json=body, timeout=30)
     response.raise_for_status()
     open_seat(page, response.json())
     rng = random.Random(8)

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import Pages, create_game, httpx, open_seat
+from tests.e2e.conftest import Pages, api, create_game, open_seat
 
 SHOTS = Path(os.environ.get("CANDLEBOX_SHOTS_S3", "/work/shots/s3-end"))
 SIZES = {"phone": (390, 844), "laptop": (1280, 800), "desktop": (1920, 1080)}
@@ -30,7 +30,7 @@ def shots(page: Any, name: str) -> None:
 
 def frame(base: str, game_id: str, token: str | None = None) -> dict[str, Any]:
     headers = {"Authorization": f"Bearer {token}"} if token else {}
-    answer = httpx.get(f"{base}/api/games/{game_id}/state", headers=headers, timeout=30)
+    answer = api.get(f"{base}/api/games/{game_id}/state", headers=headers, timeout=30)
     answer.raise_for_status()
     data: dict[str, Any] = answer.json()
     return data
@@ -53,7 +53,7 @@ def play_seat(base: str, created: dict[str, Any], seed: int, until: Any = None) 
         if not now["legal"]:
             time.sleep(0.02)
             continue
-        httpx.post(
+        api.post(
             f"{base}/api/games/{created['id']}/moves",
             json={"action": rng.choice(now["legal"]), "expect": now["move"]},
             headers={"Authorization": f"Bearer {created['token']}"},

@@ -19,10 +19,9 @@ from collections.abc import Iterator
 from typing import Any
 from urllib.parse import quote
 
-import httpx
 import pytest
 
-from tests.e2e.conftest import Pages, create_game, open_seat, shot, sync_api
+from tests.e2e.conftest import Pages, api, create_game, open_seat, shot, sync_api
 from tests.server.live import ServerProcess
 
 expect = sync_api.expect
@@ -42,7 +41,7 @@ def _invite_game(base: str) -> dict[str, Any]:
         "bot_delay": 0,
         "public": False,
     }
-    response = httpx.post(f"{base}/api/games", json=body, timeout=30)
+    response = api.post(f"{base}/api/games", json=body, timeout=30)
     response.raise_for_status()
     created: dict[str, Any] = response.json()
     return created

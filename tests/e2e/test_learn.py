@@ -7,12 +7,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import httpx
 import pytest
 
 import candlebox
 from candlebox.engine.howto import how_to_play
-from tests.e2e.conftest import shot
+from tests.e2e.conftest import api, shot
 
 OPTIONS_NOW = (
     "() => document.body.dataset.over === 'true' || !!document.querySelector("
@@ -39,7 +38,7 @@ def learn_game(base: str, game: str) -> dict[str, Any]:
         "bot_delay": 0,
         "public": False,
     }
-    response = httpx.post(f"{base}/api/games", json=body, timeout=30)
+    response = api.post(f"{base}/api/games", json=body, timeout=30)
     response.raise_for_status()
     created: dict[str, Any] = response.json()
     return created

@@ -6,10 +6,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
-import httpx
 import pytest
 
-from tests.e2e.conftest import Pages, create_game, shot
+from tests.e2e.conftest import Pages, api, create_game, shot
 from tests.server.live import ServerProcess
 
 
@@ -86,7 +85,7 @@ def _public_game(base: str) -> dict[str, object]:
         "you": 0,
         "public": True,
     }
-    response = httpx.post(f"{base}/api/games", json=body, timeout=30)
+    response = api.post(f"{base}/api/games", json=body, timeout=30)
     response.raise_for_status()
     made: dict[str, object] = response.json()
     return made
@@ -99,12 +98,12 @@ def test_your_games_resign_and_abandon(pages: Pages, server: object) -> None:
     base = server.base  # type: ignore[attr-defined]
     resigned = _public_game(base)
     abandoned = create_game(base, "sixteen-candies", 2)
-    friend = httpx.post(
+    friend = api.post(
         f"{base}/api/games",
         json={"game": "candle-quest", "seats": [{"name": "Ada"}, {}], "you": 0, "public": False},
         timeout=30,
     ).json()
-    claim = httpx.post(
+    claim = api.post(
         f"{base}/api/games/{friend['id']}/seats/1/claim",
         json={"name": "Bo", "invite": friend["invites"]["1"]},
         timeout=30,
@@ -153,5 +152,5 @@ def test_your_games_resign_and_abandon(pages: Pages, server: object) -> None:
     assert "abandoned" in ended.inner_text() and "16 Candies" in ended.inner_text()
     assert ended.get_by_role("link").count() == 0  # nothing left to open
     shot(page, "lobby-your-games-ended")
-    gone = httpx.get(f"{base}/api/games/{abandoned['id']}/state", timeout=30)
+    gone = api.get(f"{base}/api/games/{abandoned['id']}/state", timeout=30)
     assert gone.status_code == 410

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import candlebox
-from tests.e2e.conftest import Pages, httpx, shot
+from tests.e2e.conftest import Pages, api, shot
 
 SIZES = {"phone": (390, 844), "laptop": (1280, 800), "large": (1920, 1080)}
 
@@ -52,7 +52,7 @@ def test_the_opponents_are_the_games_levels_and_hints_can_be_allowed(
     page.click("#create")
     page.wait_for_url("**/g/*")
     game_id = page.url.rsplit("/", 1)[-1].split("?")[0]
-    frame = httpx.get(f"{server.base}/api/games/{game_id}/state", timeout=30).json()
+    frame = api.get(f"{server.base}/api/games/{game_id}/state", timeout=30).json()
     assert frame["game"]["hints"] is True
     assert [(s["kind"], s["level"]) for s in frame["seats"]] == [
         ("human", None),
@@ -80,7 +80,7 @@ def test_a_name_typed_before_the_other_choices_is_kept(pages: Pages, server: Any
     page.click("#create")
     page.wait_for_url("**/g/*")
     game_id = page.url.rsplit("/", 1)[-1].split("?")[0]
-    frame = httpx.get(f"{server.base}/api/games/{game_id}/state", timeout=30).json()
+    frame = api.get(f"{server.base}/api/games/{game_id}/state", timeout=30).json()
     assert frame["seats"][0]["name"] == "Alice"
 
 

@@ -3,9 +3,7 @@
 
 from __future__ import annotations
 
-import httpx
-
-from tests.e2e.conftest import Pages, open_seat, shot
+from tests.e2e.conftest import Pages, api, open_seat, shot
 
 
 def test_a_thinking_bot_shows_a_spinner_with_its_budget(pages: Pages, server: object) -> None:
@@ -20,7 +18,7 @@ def test_a_thinking_bot_shows_a_spinner_with_its_budget(pages: Pages, server: ob
         "seed": 0,
         "public": False,
     }
-    response = httpx.post(f"{server.base}/api/games", json=body, timeout=30)  # type: ignore[attr-defined]
+    response = api.post(f"{server.base}/api/games", json=body, timeout=30)  # type: ignore[attr-defined]
     response.raise_for_status()
     created = response.json()
     page = pages.new()

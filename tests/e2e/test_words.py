@@ -7,10 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import httpx
 import pytest
 
-from tests.e2e.conftest import Pages, create_game, open_seat, shot
+from tests.e2e.conftest import Pages, api, create_game, open_seat, shot
 
 # per game: a configuration and the selector of a card or tile its page shows from the start
 GAMES = {
@@ -43,7 +42,7 @@ SCAN = """(table) => {
 
 
 def components(server: Any, game_id: str) -> dict[str, dict[str, str]]:
-    response = httpx.get(f"{server.base}/api/games/{game_id}/components", timeout=30)
+    response = api.get(f"{server.base}/api/games/{game_id}/components", timeout=30)
     response.raise_for_status()
     table: dict[str, dict[str, str]] = response.json()
     return table
@@ -144,9 +143,9 @@ def test_act_once_returns_once_the_page_shows_its_move(pages: Pages, server: Any
         "options": {"first_player": 1},
         "public": False,
     }
-    created = httpx.post(f"{server.base}/api/games", json=body, timeout=30).json()
+    created = api.post(f"{server.base}/api/games", json=body, timeout=30).json()
     claim = f"{server.base}/api/games/{created['id']}/seats/1/claim"
-    bea = httpx.post(claim, json={"name": "Bea", "invite": created["invites"]["1"]}, timeout=30)
+    bea = api.post(claim, json={"name": "Bea", "invite": created["invites"]["1"]}, timeout=30)
     bea.raise_for_status()
     headers = {"Authorization": f"Bearer {bea.json()['token']}"}
     page = pages.new()
@@ -159,12 +158,12 @@ def test_act_once_returns_once_the_page_shows_its_move(pages: Pages, server: Any
         """Bea's moves until the decision is Ada's, and Ada's page shows it."""
         state = f"{server.base}/api/games/{created['id']}/state"
         for _ in range(10):
-            frame = httpx.get(state, headers=headers, timeout=30).json()
+            frame = api.get(state, headers=headers, timeout=30).json()
             if not frame["legal"]:
                 break
             move = {"action": frame["legal"][0], "expect": frame["move"]}
             played = f"{server.base}/api/games/{created['id']}/moves"
-            httpx.post(played, json=move, headers=headers, timeout=30).raise_for_status()
+            api.post(played, json=move, headers=headers, timeout=30).raise_for_status()
         page.wait_for_selector("#board [data-action]:not([disabled]), #actions [data-action]")
 
     late = LatePage(page, bea_plays)
@@ -360,7 +359,7 @@ def test_bot_notices_never_cover_the_decision(
         "practice": True,
         "seed": 5,
     }
-    created = httpx.post(f"{server.base}/api/games", json=body, timeout=30).json()
+    created = api.post(f"{server.base}/api/games", json=body, timeout=30).json()
     page = pages.new()
     page.set_viewport_size({"width": size[0], "height": size[1]})
     page.goto("/")
@@ -408,7 +407,7 @@ def test_candelabria_missions_are_on_the_board_in_words(pages: Pages, server: An
     table = components(server, created["id"])
     panel = page.locator("#board .cb-missions")
     panel.wait_for()
-    view = httpx.get(
+    view = api.get(
         f"{server.base}/api/games/{created['id']}/state",
         headers={"Authorization": f"Bearer {created['token']}"},
         timeout=30,

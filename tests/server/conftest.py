@@ -3,10 +3,12 @@ a private PostgreSQL server (started here, skipped with the reason when it canno
 
 from __future__ import annotations
 
+import asyncio
 import random
 import time
 import warnings
-from collections.abc import Iterator
+from collections.abc import Coroutine, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -140,3 +142,11 @@ def wait_for(check: Any, timeout: float = 20.0) -> Any:
             return value
         time.sleep(0.01)
     raise AssertionError("timed out waiting")
+
+
+def run_async(coro: Coroutine[Any, Any, Any]) -> Any:
+    """Run a coroutine on a fresh loop in a thread of its own: a browser test earlier in this worker
+    process may hold Playwright's event loop open on the main thread, where ``asyncio.run`` (or a
+    loop's ``run_until_complete``) refuses to run."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coro).result()

@@ -16,7 +16,7 @@ from candlebox.server import Settings
 from candlebox.server.botqueue import BotQueue
 from candlebox.server.storage import Storage, bot_tables, games, metadata
 from candlebox.server.worker import BotWorker
-from tests.server.conftest import auth, create, make_client, state, wait_for
+from tests.server.conftest import auth, create, make_client, run_async, state, wait_for
 
 HEURISTIC = {"kind": "bot", "bot": "heuristic"}
 ISMCTS = {"kind": "bot", "bot": "ismcts", "params": {"seconds": 0.3}}
@@ -186,7 +186,7 @@ def test_bot_only_tables_never_take_every_slot_and_people_go_first() -> None:
         await asyncio.gather(second, later, return_exceptions=True)
         assert queue.busy == 0 and queue.busy_bot_only == 0
 
-    asyncio.run(scenario())
+    run_async(scenario())
 
 
 async def hold(queue: BotQueue, game_id: str, bot_only: bool) -> None:
@@ -240,7 +240,7 @@ def test_bot_workers_claim_the_turns_of_games_people_play_first(sqlite_url: str)
             await asyncio.to_thread(worker.games.writer.close)
             worker.games.storage.close()
 
-    claimed = asyncio.run(claim())
+    claimed = run_async(claim())
     assert claimed[0] == (people, 0, False)  # created last, claimed first
     assert len(claimed) == 3 and {c[0] for c in claimed[1:]} < set(tables)  # two of the three
     assert all(bot_only for _, _, bot_only in claimed[1:])

@@ -17,7 +17,7 @@ import pytest
 from starlette.websockets import WebSocketDisconnect
 
 from candlebox.server import Settings
-from tests.server.conftest import all_human, create, make_client
+from tests.server.conftest import all_human, create, make_client, run_async
 from tests.server.live import ServerProcess
 
 PROXY = "testclient"  # the TestClient's peer address: trusted, so X-Forwarded-For names the client
@@ -201,18 +201,21 @@ def test_a_flood_of_one_seats_sockets_leaves_the_server_serving_others(tmp_path:
     env = {"CANDLEBOX_MAX_CONNECTIONS": "200", "CANDLEBOX_REQUESTS_PER_SECOND": "0"}
     server = ServerProcess(f"sqlite:///{tmp_path / 'db.sqlite3'}", tmp_path / "log", env=env)
     server.start()
-    loop = asyncio.new_event_loop()
-    held: list[Any] = []
     try:
         body = {"game": "candle-quest", "seats": [{}, {}], "you": 0}
         created = server.post("/api/games", body).json()
         url = f"{server.ws_base}/ws/games/{created['id']}"
-        kept, held = loop.run_until_complete(one_seats_flood(url, created["token"], 300))
-        assert kept <= 8
-        assert server.get("/api/meta").status_code == 200
-        made = server.post("/api/games", body)
-        assert made.status_code == 201, made.text
+
+        async def flood_then_ask() -> None:
+            kept, held = await one_seats_flood(url, created["token"], 300)
+            try:  # asked while the flood's sockets are held open
+                assert kept <= 8
+                assert server.get("/api/meta").status_code == 200
+                made = server.post("/api/games", body)
+                assert made.status_code == 201, made.text
+            finally:
+                await close_all(held)
+
+        run_async(flood_then_ask())
     finally:
-        loop.run_until_complete(close_all(held))
-        loop.close()
         server.stop()
