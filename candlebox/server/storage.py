@@ -34,12 +34,14 @@ from sqlalchemy import (
     Engine,
     Float,
     ForeignKey,
+    Index,
     Integer,
     MetaData,
     PrimaryKeyConstraint,
     String,
     Table,
     Text,
+    UniqueConstraint,
     and_,
     create_engine,
     delete,
@@ -53,6 +55,8 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.exc import IntegrityError
+
+from candlebox.server import migrating
 
 metadata = MetaData()
 
@@ -88,7 +92,12 @@ seats = Table(
     Column("name", String(64), nullable=False),
     Column("token_hash", String(64), nullable=True),  # sha256 of the seat's credential, once taken
     Column("invite_hash", String(64), nullable=True),  # sha256 of the join link's invite code
+    # the account that took the seat, signed in (NULL: a guest, a bot, or nobody yet); no foreign
+    # key, so that SQLite could add the column in place (migration 0002): deleting an account
+    # clears it first (candlebox/server/accounts.py)
+    Column("account_id", Integer, nullable=True),
     PrimaryKeyConstraint("game_id", "seat", name="seats_game_seat"),
+    Index("seats_account", "account_id"),
 )
 
 moves = Table(
@@ -199,6 +208,7 @@ class SeatRecord:
     params: dict[str, Any] = field(default_factory=dict)
     token_hash: str | None = None
     invite_hash: str | None = None
+    account_id: int | None = None  # the signed-in account that took it (None: a guest, or nobody)
 
 
 @dataclass
@@ -308,6 +318,7 @@ def _seat_from_row(row: Any) -> SeatRecord:
         params=json.loads(row.params) if row.params else {},
         token_hash=row.token_hash,
         invite_hash=row.invite_hash,
+        account_id=row.account_id,
     )
 
 
@@ -408,23 +419,52 @@ presence = Table(
 )
 
 
-# Two processes creating the same missing tables at once (``serve --workers N`` on a fresh database,
-# several machines starting together, a command opening the server's SQLite file as it starts) make
-# one of them fail: PostgreSQL refuses a second row type of the same name, SQLite a second table. One
-# creates while the others wait (PostgreSQL: a transaction-scoped advisory lock, any fixed key — this
-# one spells "cndl"; SQLite: its write lock), and then they find the tables there.
-SCHEMA_LOCK = 0x636E646C
+# Accounts (issue 34; candlebox/server/accounts.py). A name is kept as its player wrote it (after
+# NFKC) and, to keep names unique regardless of case, as its case-folded key. Only hashes of secrets
+# are stored: the password's argon2id hash, the SHA-256 of each session and reset token.
+accounts = Table(
+    "accounts",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("name", String(20), nullable=False),
+    Column("name_key", String(80), nullable=False),  # casefold(NFKC(name)): ß folds to ss
+    Column("password_hash", String(255), nullable=False),
+    Column("email", String(254), nullable=True),
+    Column("created_at", Float, nullable=False),
+    UniqueConstraint("name_key", name="accounts_name_key"),
+)
 
+# Signed-in browsers: one row per session, so that any process can check a cookie and "sign out
+# everywhere" is one delete. ``expires_at`` slides forward as the session is used.
+account_sessions = Table(
+    "account_sessions",
+    metadata,
+    Column("token_hash", String(64), primary_key=True),
+    Column("account_id", Integer, ForeignKey("accounts.id"), nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("expires_at", Float, nullable=False),
+    Index("account_sessions_account", "account_id"),
+)
 
-def create_tables(engine: Engine) -> None:
-    """Create the tables that are missing, one process at a time on PostgreSQL."""
-    with engine.begin() as conn:
-        if conn.dialect.name == "postgresql":
-            conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": SCHEMA_LOCK})
-        elif conn.dialect.name == "sqlite":
-            # the driver runs DDL outside any transaction: take the database's write lock first
-            conn.exec_driver_sql("BEGIN IMMEDIATE")
-        metadata.create_all(conn)
+# One-time password reset tokens (``candlebox accounts reset NAME``), deleted when used.
+password_resets = Table(
+    "password_resets",
+    metadata,
+    Column("token_hash", String(64), primary_key=True),
+    Column("account_id", Integer, ForeignKey("accounts.id"), nullable=False),
+    Column("expires_at", Float, nullable=False),
+    Index("password_resets_account", "account_id"),
+)
+
+# Failed sign-ins counted per account name and per client address, in the database so that several
+# processes count together: ``failures`` since ``since`` (the start of the current window).
+sign_in_failures = Table(
+    "sign_in_failures",
+    metadata,
+    Column("key", String(128), primary_key=True),  # "name:<key>" or "address:<address>"
+    Column("failures", Integer, nullable=False),
+    Column("since", Float, nullable=False),
+)
 
 
 class Storage:
@@ -433,7 +473,7 @@ class Storage:
     def __init__(self, url: str) -> None:
         self.url = database_url(url)
         self.engine = make_engine(url)
-        create_tables(self.engine)
+        migrating.bring_to_head(self.engine, metadata)
 
     def close(self) -> None:
         self.engine.dispose()
@@ -470,6 +510,7 @@ class Storage:
                     "name": s.name,
                     "token_hash": s.token_hash,
                     "invite_hash": s.invite_hash,
+                    "account_id": s.account_id,
                 }
                 for s in record.seats
             ],
@@ -748,8 +789,16 @@ class Storage:
         return [(int(row.seat), int(row.from_move), row.until_move) for row in rows]
 
     @staticmethod
-    def claim_seat(conn: Connection, game_id: str, seat: int, name: str, token_hash: str) -> bool:
-        """Take a seat nobody holds; False if someone took it first (checked in the database)."""
+    def claim_seat(
+        conn: Connection,
+        game_id: str,
+        seat: int,
+        name: str,
+        token_hash: str,
+        account_id: int | None = None,
+    ) -> bool:
+        """Take a seat nobody holds (for ``account_id`` when signed in); False if someone took it
+        first (checked in the database)."""
         result = conn.execute(
             update(seats)
             .where(
@@ -758,7 +807,7 @@ class Storage:
                 seats.c.token_hash.is_(None),
                 seats.c.kind == "human",
             )
-            .values(name=name, token_hash=token_hash, invite_hash=None)
+            .values(name=name, token_hash=token_hash, invite_hash=None, account_id=account_id)
         )
         return bool(result.rowcount == 1)
 

@@ -1,0 +1,205 @@
+"""The schema as migrations (candlebox/server/migrating.py): a database written before migrations
+existed (tests/data/legacy, by tests/server/legacy_db.py with the code of commit 6c80bdc) is upgraded
+when the server opens it and keeps every game — the same views for the same credentials, its replays,
+its open seat's join link and its bot — on SQLite and on PostgreSQL; and the migrations build exactly
+the tables candlebox/server/storage.py defines, so a schema change without a migration fails here."""
+
+from __future__ import annotations
+
+import concurrent.futures
+import importlib
+import json
+import random
+import shutil
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from sqlalchemy import Column, Integer, MetaData, create_engine, insert, inspect, select
+
+from candlebox.server import migrating
+from candlebox.server.storage import Storage, make_engine, metadata
+from tests.server.conftest import essence, make_client, move, state, wait_for
+
+LEGACY = Path(__file__).parent.parent / "data" / "legacy"
+FACTS = json.loads((LEGACY / "facts.json").read_text())["games"]
+BASELINE = importlib.import_module("candlebox.server.migrations.versions.0001_baseline")
+
+
+def legacy_copy(tmp_path: Path) -> str:
+    """A copy of the legacy SQLite file (the test must not change the committed one)."""
+    path = tmp_path / "old.sqlite3"
+    shutil.copy(LEGACY / "candlebox.sqlite3", path)
+    return f"sqlite:///{path}"
+
+
+def legacy_on_postgres(url: str, tmp_path: Path) -> None:
+    """The legacy database's tables and rows on PostgreSQL, as the old code made them there: the
+    tables it had (``create_all`` of its metadata: the baseline's definitions of those names) and
+    every row, copied in the order of their foreign keys."""
+    source = create_engine(legacy_copy(tmp_path))
+    old_names = set(inspect(source).get_table_names())
+    baseline = BASELINE._tables()
+    target = make_engine(url)
+    try:
+        with target.begin() as conn:
+            for table in baseline.sorted_tables:
+                if table.name not in old_names:
+                    continue
+                table.create(conn)
+                with source.connect() as read:
+                    rows = [dict(row._mapping) for row in read.execute(select(table))]
+                if rows:
+                    conn.execute(insert(table), rows)
+    finally:
+        source.dispose()
+        target.dispose()
+
+
+def revision(url: str) -> str | None:
+    engine = make_engine(url)
+    try:
+        with engine.connect() as conn:
+            return migrating.current(conn)
+    finally:
+        engine.dispose()
+
+
+def check_every_game_kept(url: str) -> None:
+    """Open the old database with today's server: every game as it was, and still playable."""
+    with make_client(url) as client:
+        for game in FACTS:
+            game_id = game["id"]
+            seats = client.get(f"/api/games/{game_id}").json()["seats"]
+            assert [stored(seat) for seat in seats] == [stored(seat) for seat in game["seats"]]
+            for seat, token in game["tokens"].items():
+                assert essence(state(client, game_id, token)) == game["views"][seat], game["kind"]
+            assert essence(state(client, game_id)) == game["views"]["spectator"]
+            if game["kind"] == "finished":
+                replay = client.get(f"/api/games/{game_id}/replay?at=3").json()
+                assert essence(replay) == essence(game["replay_at_3"])
+                saved = client.get(f"/api/games/{game_id}/saved").json()
+                assert {key: saved[key] for key in game["saved"]} == game["saved"]  # and new ones
+            if game["kind"] == "human":
+                check_seat_link(client, game)
+            if game["kind"] == "bot":
+                check_bot_plays_on(client, game)
+    assert revision(url) == migrating.head()
+
+
+def stored(seat: dict[str, Any]) -> tuple[Any, ...]:
+    """What the database keeps of a seat (not who is connected, nor fields added since)."""
+    return (seat["seat"], seat["name"], seat["kind"], seat["bot"], seat["taken"])
+
+
+def check_seat_link(client: Any, game: dict[str, Any]) -> None:
+    """The open seat's join link still seats its holder, who can then play."""
+    seat = game["invite"]["seat"]
+    answer = client.post(
+        f"/api/games/{game['id']}/seats/{seat}/claim",
+        json={"name": "Late", "invite": game["invite"]["code"]},
+    )
+    assert answer.status_code == 200, answer.text
+    mine = state(client, game["id"], answer.json()["token"])
+    assert mine["view"] is not None
+
+
+def check_bot_plays_on(client: Any, game: dict[str, Any]) -> None:
+    """The stored bot still plays: the human moves until the bot is to act, and the bot does."""
+    game_id, token = game["id"], game["tokens"]["0"]
+    rng = random.Random(1)
+    for _ in range(40):
+        now = state(client, game_id)
+        assert not now["over"]
+        if now["view"]["pending"]["seats"] == [1]:
+            wait_for(lambda: state(client, game_id)["move"] > now["move"])  # noqa: B023
+            return
+        mine = state(client, game_id, token)
+        answer = move(client, game_id, token, rng.choice(mine["legal"]), mine["move"])
+        assert answer.status_code == 200, answer.text
+    raise AssertionError("the bot was never to act")
+
+
+def test_a_sqlite_database_from_before_migrations_keeps_every_game(tmp_path: Path) -> None:
+    url = legacy_copy(tmp_path)
+    assert revision(url) is None  # as the old code left it: no alembic_version
+    check_every_game_kept(url)
+
+
+def test_a_postgres_database_from_before_migrations_keeps_every_game(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    legacy_on_postgres(postgres_url, tmp_path)
+    assert revision(postgres_url) is None
+    check_every_game_kept(postgres_url)
+
+
+def test_processes_upgrading_an_old_postgres_database_together_all_start(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    # `serve --workers N` after an upgrade: one migrates under the lock, the others wait and find
+    # it at head (without the lock, two would add the same column and one would fail)
+    legacy_on_postgres(postgres_url, tmp_path)
+    starters = 4
+    ready = threading.Barrier(starters)
+
+    def start() -> None:
+        ready.wait()
+        Storage(postgres_url).close()
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=starters) as pool:
+        for started in [pool.submit(start) for _ in range(starters)]:
+            started.result()
+    assert revision(postgres_url) == migrating.head()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def empty_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'empty.sqlite3'}"
+    return str(request.getfixturevalue("postgres_url"))
+
+
+def differences(url: str, tables: MetaData) -> list[Any]:
+    engine = make_engine(url)
+    try:
+        with engine.connect() as conn:
+            context = MigrationContext.configure(conn, opts={"compare_type": True})
+            return list(compare_metadata(context, tables))
+    finally:
+        engine.dispose()
+
+
+def test_the_migrations_build_the_tables_storage_defines(empty_url: str) -> None:
+    """Every revision run from an empty database gives exactly storage.py's tables: a table or
+    column changed in storage.py without a migration (or the reverse) is a difference here."""
+    engine = make_engine(empty_url)
+    try:
+        with engine.begin() as conn:
+            migrating.lock(conn)
+            migrating.upgrade(conn)
+    finally:
+        engine.dispose()
+    assert differences(empty_url, metadata) == []
+    assert revision(empty_url) == migrating.head()
+
+
+def test_a_fresh_database_is_created_at_head(empty_url: str) -> None:
+    Storage(empty_url).close()
+    assert revision(empty_url) == migrating.head()
+    assert differences(empty_url, metadata) == []
+
+
+def test_the_comparison_sees_a_column_without_a_migration(empty_url: str) -> None:
+    # the check above is only worth something if a missing migration shows up as a difference
+    Storage(empty_url).close()
+    changed = MetaData()
+    for table in metadata.sorted_tables:
+        table.to_metadata(changed)
+
+    changed.tables["games"].append_column(Column("rating", Integer, nullable=True))
+    found = differences(empty_url, changed)
+    assert [(d[0], d[3].name) for d in found] == [("add_column", "rating")]
