@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -539,6 +540,38 @@ def bots_worker(
         if missing:
             raise CliError(f"{', '.join(missing)} not installed: pip install -e '.[server]'")
         server.bots_worker(db=db, json_logs=json_logs or None)
+
+
+# ----------------------------------------------------------------------------- accounts
+accounts_app = typer.Typer(help="Players' accounts on a server's database (docs/server.md).")
+app.add_typer(accounts_app, name="accounts")
+
+
+@accounts_app.command("reset")
+def accounts_reset(
+    name: Annotated[str, typer.Argument(help="The account's name (any case).")],
+    url: Annotated[
+        str, typer.Option(help="The site's address, as players reach it.")
+    ] = "http://127.0.0.1:8000",
+    db: Annotated[
+        str | None,
+        typer.Option(
+            help="The server's database: a SQLite file or URL, or postgresql://user@host/name.",
+            show_default="CANDLEBOX_DB, else candlebox.sqlite3 in your data directory",
+        ),
+    ] = None,
+) -> None:
+    """Print a one-time link that sets a new password for NAME (give it to its player only)."""
+    with reported():
+        missing = server.missing_packages()
+        if missing:
+            raise CliError(f"{', '.join(missing)} not installed: pip install -e '.[server]'")
+        try:
+            link, expires = server.reset_link(name, url, db)
+        except LookupError as exc:
+            raise CliError(str(exc)) from None
+        minutes = max(1, round((expires - time.time()) / 60))
+        stdout().print(f"{escape(link)}\n(works once, for {minutes} minutes)")
 
 
 def main(args: Any = None) -> None:

@@ -21,10 +21,11 @@ __all__ = [
     "create_app",
     "default_db_url",
     "missing_packages",
+    "reset_link",
     "serve",
 ]
 
-REQUIRED = ("fastapi", "uvicorn", "sqlalchemy", "platformdirs")
+REQUIRED = ("fastapi", "uvicorn", "sqlalchemy", "platformdirs", "alembic", "argon2")
 
 
 def missing_packages() -> list[str]:
@@ -56,8 +57,8 @@ def serve(
     one port with bots in ``bot_workers`` worker processes (default 1), on PostgreSQL
     (docs/deploy.md). A ValueError names a setting that cannot work."""
     from candlebox.server import processes  # deferred: the optional server extra
-    from candlebox.server.storage import database_url
 
+    database_url = processes.database_url  # the storage's, without a second deferred import
     settings = settings or Settings.from_env()  # every setting: CANDLEBOX_<NAME> (docs/server.md)
     if db is not None:
         settings.db = database_url(db)
@@ -78,6 +79,15 @@ def serve(
         processes.serve_one(settings, host, port, log_level)
     else:
         processes.serve_many(settings, host, port, workers, helpers, log_level)
+
+
+def reset_link(name: str, url: str, db: str | None = None) -> tuple[str, float]:
+    """``candlebox accounts reset NAME``: a one-time link to set the account's password, on the
+    site at ``url``, and when it stops working; a LookupError for an unknown name. ``db``: the
+    server's database (default: ``CANDLEBOX_DB``, else the default file)."""
+    from candlebox.server import accounts  # deferred: the optional server extra
+
+    return accounts.reset_link(name, url, Settings.from_env(), db)
 
 
 def bots_worker(

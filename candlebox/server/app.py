@@ -45,6 +45,7 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
 from candlebox.server import clients, middleware
+from candlebox.server.accounts import Accounts
 from candlebox.server.config import Settings
 from candlebox.server.meta import server_meta
 from candlebox.server.routes import ROUTERS
@@ -60,6 +61,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         service = GameService(settings)
         app.state.service = service
+        app.state.accounts = Accounts(service.registry.storage.engine, settings)
         await service.start()
         app.state.meta = await asyncio.to_thread(server_meta, settings)
         try:

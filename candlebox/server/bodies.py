@@ -53,6 +53,28 @@ class CreateSpec(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True)
     hints: bool = False  # every seat may ask for hints (issue 16); shown to everyone
 
 
+class AccountSpec(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
+    """``POST /api/accounts``; lengths are checked by the account rules, with their own words."""
+
+    name: str
+    password: str
+    email: str | None = None
+
+
+class SignInSpec(msgspec.Struct, forbid_unknown_fields=True):
+    name: str
+    password: str
+
+
+class PasswordSpec(msgspec.Struct, forbid_unknown_fields=True):
+    password: str  # asked again before the account is deleted
+
+
+class ResetSpec(msgspec.Struct, forbid_unknown_fields=True):
+    token: Short
+    password: str
+
+
 class ClaimSpec(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     name: Short | None = None
     invite: Short | None = None

@@ -88,6 +88,14 @@ class Settings:
     bot_lease: float = 30.0  # seconds a bot worker holds a claimed turn before others may take it
     worker_games: int = 32  # turns one bot worker plays at once (thinking or waiting its delay)
     review_seconds: float = 0.5  # a post-game review's search per decision (issue 16)
+    # Accounts (docs/server.md, "Accounts"): how long a session lasts unused (days; each day it is
+    # used moves its end), failed sign-ins allowed per account name and per client address within
+    # ``sign_in_window`` seconds before further tries get 429, and how long a reset link lasts.
+    session_days: float = 30.0
+    sign_in_failures: int = 10
+    sign_in_address_failures: int = 50
+    sign_in_window: float = 900.0
+    reset_hours: float = 1.0
     # /metrics (Prometheus text) answers only these client addresses; empty: nobody (off)
     metrics_from: tuple[str, ...] = ("127.0.0.1", "::1")
     json_logs: bool = False  # one JSON object per log line (for a log collector)

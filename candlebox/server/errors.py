@@ -3,6 +3,7 @@ Nothing else of an exception ever reaches a client (no traceback, path or driver
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from sqlalchemy.exc import SQLAlchemyError
@@ -16,6 +17,12 @@ class Rejected(Exception):
         self.code = code
         self.message = message
         self.status = status
+        self.headers: dict[str, str] = {}
+
+    def retry_in(self, seconds: float) -> Rejected:
+        """The same refusal, telling the client when to try again (``Retry-After``)."""
+        self.headers["Retry-After"] = str(max(1, math.ceil(seconds)))
+        return self
 
     def payload(self) -> dict[str, Any]:
         return {"error": self.code, "message": self.message}

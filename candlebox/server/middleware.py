@@ -21,6 +21,7 @@ from candlebox.server.limits import RequestLimits
 log = logging.getLogger("candlebox.server")
 Next = Callable[[Request], Awaitable[Response]]
 STATE_CHANGING = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+SESSION_COOKIE = "candlebox_session"  # a signed-in player's session (candlebox/server/accounts.py)
 # A page load fetches about 30 static files (modules, stylesheets) and makes 4 requests (3 to the
 # API and the websocket's opening). Counted in full, a player who reloads a few times in a row, or
 # opens two games, found a module refused and a blank board; a static file is small and costs the
@@ -39,7 +40,7 @@ SECURITY_HEADERS = {
 
 
 def error(exc: Rejected) -> JSONResponse:
-    return JSONResponse(exc.payload(), status_code=exc.status)
+    return JSONResponse(exc.payload(), status_code=exc.status, headers=exc.headers or None)
 
 
 def install(app: FastAPI, settings: Settings, rate: clients.RateLimiter) -> None:
@@ -95,12 +96,23 @@ def refusal(request: Request, settings: Settings) -> Rejected | None:
         request.headers.get("origin"), request.headers.get("host"), settings
     ):
         return Rejected("cross-origin", "requests that change anything come from this site", 403)
+    if SESSION_COOKIE in request.cookies and not _says_where_from(request):
+        # a request that a signed-in browser's cookie would authorise must show it comes from
+        # this site (a browser always sends Origin with these methods): never a guess
+        return Rejected("cross-origin", "requests that change anything come from this site", 403)
     sized = request.headers.get("content-length", "0") != "0"
     if sized or "transfer-encoding" in request.headers:
         kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
         if kind != "application/json":
             return Rejected("media-type", "request bodies are JSON (application/json)", 415)
     return None
+
+
+def _says_where_from(request: Request) -> bool:
+    """An Origin (checked above), or the browser's own word that the page is this site's."""
+    if request.headers.get("origin") is not None:
+        return True
+    return request.headers.get("sec-fetch-site") in ("same-origin", "none")
 
 
 def handle_errors(app: FastAPI) -> None:

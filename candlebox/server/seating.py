@@ -10,6 +10,7 @@ from sqlalchemy import Connection as SqlConnection
 
 from candlebox.server import bots as botlib
 from candlebox.server import security
+from candlebox.server.accounts import Account
 from candlebox.server.bodies import BotSpec, ClaimSpec
 from candlebox.server.errors import Rejected
 from candlebox.server.live import Connection, LiveGame
@@ -38,8 +39,11 @@ class Seating:
         if not 0 <= seat < live.record.players:
             raise Rejected("bad-seat", f"this game has seats 0–{live.record.players - 1}")
 
-    async def claim(self, game_id: str, seat: int, claim: ClaimSpec) -> str:
-        """Take an open human seat; returns the seat's new credential (shown only this once)."""
+    async def claim(
+        self, game_id: str, seat: int, claim: ClaimSpec, account: Account | None = None
+    ) -> str:
+        """Take an open human seat (for ``account``, under its name, when signed in); returns the
+        seat's new credential (shown only this once)."""
         live = await self.games.held(game_id)
         async with live.lock:
             self._seat_of(live, seat)
@@ -55,14 +59,19 @@ class Seating:
             token = security.new_token()
             digest = security.digest(token)
             label = security.clean_name(claim.name, record.name)
+            owner = None
+            if account is not None:
+                label, owner = account.name, account.id
             ok = await self.games.writer.run(
                 lambda conn: (
-                    Storage.claim_seat(conn, game_id, seat, label, digest) and _told(conn, game_id)
+                    Storage.claim_seat(conn, game_id, seat, label, digest, owner)
+                    and _told(conn, game_id)
                 )
             )
             if not ok:
                 raise Rejected("taken", f"seat {seat} is already taken", 409)
             record.token_hash, record.invite_hash, record.name = digest, None, label
+            record.account_id = owner
             self.frames.broadcast_seats(live)
         return token
 

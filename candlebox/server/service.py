@@ -23,6 +23,7 @@ from sqlalchemy import Connection as SqlConnection
 
 import candlebox
 from candlebox.server import bodies
+from candlebox.server.accounts import DELETED, Account
 from candlebox.server.botplay import BotPlayers
 from candlebox.server.coaching import Coach
 from candlebox.server.config import Settings
@@ -160,13 +161,19 @@ class GameService:
         return await self.sweeper.sweep(now)
 
     # ------------------------------------------------------------------ creating and seats
-    async def create(self, spec: bodies.CreateSpec, client: str | None = None) -> dict[str, Any]:
+    async def create(
+        self, spec: bodies.CreateSpec, client: str | None = None, account: Account | None = None
+    ) -> dict[str, Any]:
         """A new game; returns its id, the creator's seat credential and the invite codes of the
-        other human seats. ``client`` (an address) may have at most ``max_open_games`` live games."""
+        other human seats. ``client`` (an address) may have at most ``max_open_games`` live games.
+        Signed in (``account``), the creator's seat is the account's, under its name."""
         self._check_open_games(client)
         self.bots.tables.check_room(client, spec.seats)
         made = new_game(spec, self.settings)
         record = made.record
+        if account is not None and made.you is not None:
+            mine = record.seats[made.you]
+            mine.account_id, mine.name = account.id, account.name
         owes = self.settings.bots == "workers" and any(s.kind == "bot" for s in record.seats)
 
         def op(conn: SqlConnection) -> None:
@@ -206,8 +213,29 @@ class GameService:
         live = await self.any_game(game_id)
         return {"game": self.frames.game_public(live), "seats": self.frames.seats_public(live)}
 
-    async def claim(self, game_id: str, seat: int, claim: bodies.ClaimSpec) -> str:
-        return await self.seating.claim(game_id, seat, claim)
+    async def claim(
+        self, game_id: str, seat: int, claim: bodies.ClaimSpec, account: Account | None = None
+    ) -> str:
+        return await self.seating.claim(game_id, seat, claim, account)
+
+    def account_deleted(self, account_id: int, finished: list[str]) -> None:
+        """The copies in memory of a deleted account's games, as its delete left the database:
+        "deleted player" in its finished games, no account on its other seats."""
+        for live in [*self.registry.games.values(), *self.registry.finished.values()]:
+            for seat in live.record.seats:
+                if seat.account_id != account_id:
+                    continue
+                seat.account_id = None
+                if live.id in finished:
+                    seat.name = DELETED
+
+    async def to_act(self, game_id: str) -> tuple[int, ...]:
+        """The seats a game waits for now (none once it is over, or if it cannot be loaded)."""
+        try:
+            live = await self.registry.any_game(game_id)
+        except Rejected:
+            return ()
+        return () if live.over else tuple(live.state.to_act)
 
     async def hand_to_bot(
         self, game_id: str, seat: int, token: str | None, spec: bodies.BotSpec

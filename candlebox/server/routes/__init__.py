@@ -7,6 +7,7 @@ from __future__ import annotations
 from fastapi import APIRouter
 
 from candlebox.server.routes import (
+    accounts,
     coach,
     games,
     leaving,
@@ -32,4 +33,5 @@ ROUTERS: tuple[APIRouter, ...] = (
     rematch.router,
     ops.router,  # /healthz, /metrics (issue 17)
     coach.router,
+    accounts.router,  # /api/accounts, /api/session, /api/me (issue 34)
 )

@@ -3,12 +3,16 @@ address, and a request body read as a checked structure."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import TypeVar
 
 from fastapi import Request
 
 from candlebox.server import bodies, clients
+from candlebox.server.accounts import Account, Accounts, Session
 from candlebox.server.config import Settings
+from candlebox.server.errors import Rejected
+from candlebox.server.middleware import SESSION_COOKIE
 from candlebox.server.service import GameService
 
 T = TypeVar("T")
@@ -22,6 +26,32 @@ def service(request: Request) -> GameService:
 def settings(request: Request) -> Settings:
     chosen: Settings = request.app.state.settings
     return chosen
+
+
+def accounts(request: Request) -> Accounts:
+    found: Accounts = request.app.state.accounts
+    return found
+
+
+async def session_of(request: Request) -> Session | None:
+    """The signed-in player's session from the cookie (None: a guest, or an ended session)."""
+    token = request.cookies.get(SESSION_COOKIE)
+    if token is None:
+        return None
+    return await asyncio.to_thread(accounts(request).session, token)
+
+
+async def account_of(request: Request) -> Account | None:
+    session = await session_of(request)
+    return None if session is None else session.account
+
+
+async def signed_in(request: Request) -> Session:
+    """The session, or 401 for a guest."""
+    session = await session_of(request)
+    if session is None:
+        raise Rejected("signed-out", "sign in first", 401)
+    return session
 
 
 def bearer(request: Request) -> str | None:

@@ -8,7 +8,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse
 
 from candlebox.server import bodies
-from candlebox.server.routes.common import body, client_of, service
+from candlebox.server.routes.common import account_of, body, client_of, service
 
 router = APIRouter()
 
@@ -38,5 +38,6 @@ async def api_lobby(
 @router.post("/api/games")
 async def api_create(request: Request) -> JSONResponse:
     spec = await body(request, bodies.CreateSpec, bodies.CREATE_CODES)
-    created = await service(request).create(spec, client_of(request))
+    account = await account_of(request)  # signed in: the creator's seat is the account's
+    created = await service(request).create(spec, client_of(request), account)
     return JSONResponse(created, status_code=201)

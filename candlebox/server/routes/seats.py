@@ -6,7 +6,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
 from candlebox.server import bodies
-from candlebox.server.routes.common import bearer, body, service
+from candlebox.server.routes.common import account_of, bearer, body, service
 
 router = APIRouter()
 
@@ -15,7 +15,8 @@ router = APIRouter()
 async def api_claim(game_id: str, seat: int, request: Request) -> JSONResponse:
     seat = bodies.seat_number(seat)
     claim = await body(request, bodies.ClaimSpec)
-    token = await service(request).claim(game_id, seat, claim)
+    account = await account_of(request)  # signed in: the seat is the account's
+    token = await service(request).claim(game_id, seat, claim, account)
     return JSONResponse({"seat": seat, "token": token})
 
 
