@@ -244,9 +244,10 @@ class Accounts:
 
     # ------------------------------------------------------------------ throttling
     def _check_throttle(self, key: str, client: str, now: float) -> None:
+        name, address = _counted(key, client)
         limits = {
-            f"name:{key}": self.settings.sign_in_failures,
-            f"address:{client}": self.settings.sign_in_address_failures,
+            name: self.settings.sign_in_failures,
+            address: self.settings.sign_in_address_failures,
         }
         window = self.settings.sign_in_window
         with self.engine.connect() as conn:
@@ -263,7 +264,7 @@ class Accounts:
     def _failed(self, key: str, client: str, now: float) -> None:
         window = self.settings.sign_in_window
         with self.engine.begin() as conn:
-            for counted in (f"name:{key}", f"address:{client}"[:128]):
+            for counted in _counted(key, client):
                 row = conn.execute(
                     select(sign_in_failures).where(sign_in_failures.c.key == counted)
                 ).first()
@@ -452,6 +453,11 @@ class Accounts:
             "sessions": [dict(row._mapping) for row in sessions],
             "games": self.seats_of(account, limit=max(1, int(count))),
         }
+
+
+def _counted(key: str, client: str) -> tuple[str, str]:
+    """The keys failed sign-ins are counted under: the name's and the client address's."""
+    return f"name:{key}"[:128], f"address:{client}"[:128]
 
 
 def reset_link(name: str, url: str, settings: Settings, db: str | None) -> tuple[str, float]:
