@@ -69,6 +69,25 @@ def postgres_url(postgres: PostgresServer) -> str:
 
 
 # ----------------------------------------------------------------------------- helpers
+def as_before_migrations(url: str) -> None:
+    """Take a database back to the schema of the code before migrations (the baseline revision,
+    with no ``alembic_version``), as a test of an old database starts from."""
+    from alembic import command
+    from sqlalchemy import text
+
+    from candlebox.server import migrating
+    from candlebox.server.storage import make_engine
+
+    engine = make_engine(url)
+    try:
+        with engine.begin() as conn:
+            migrating.lock(conn)
+            command.downgrade(migrating.config(conn), "0001")
+            conn.execute(text("DROP TABLE alembic_version"))
+    finally:
+        engine.dispose()
+
+
 def auth(token: str | None) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"} if token else {}
 

@@ -14,9 +14,17 @@ from sqlalchemy import select, update
 
 from candlebox.server import Settings
 from candlebox.server.botqueue import BotQueue
-from candlebox.server.storage import Storage, bot_tables, games, metadata
+from candlebox.server.storage import Storage, bot_tables, games, make_engine, metadata
 from candlebox.server.worker import BotWorker
-from tests.server.conftest import auth, create, make_client, run_async, state, wait_for
+from tests.server.conftest import (
+    as_before_migrations,
+    auth,
+    create,
+    make_client,
+    run_async,
+    state,
+    wait_for,
+)
 
 HEURISTIC = {"kind": "bot", "bot": "heuristic"}
 ISMCTS = {"kind": "bot", "bot": "ismcts", "params": {"seconds": 0.3}}
@@ -136,11 +144,12 @@ def test_a_database_made_before_bot_tables_opens_and_keeps_every_game(tmp_path: 
     with make_client(url) as client:
         human = create(client, [{"kind": "human"}, HEURISTIC], you=0, **SLOW)
         bots = create(client, [HEURISTIC, HEURISTIC], **SLOW)
-    storage = Storage(url)
-    with storage.engine.begin() as conn:  # back to the schema of the code before bot_tables
+    as_before_migrations(url)
+    engine = make_engine(url)  # not Storage: that would bring it to the newest schema again
+    with engine.begin() as conn:  # back to the schema of the code before bot_tables
         conn.execute(bot_tables.delete())
         bot_tables.drop(conn)
-    storage.close()
+    engine.dispose()
     with make_client(url, bot_table_seconds=3600) as client:
         assert not state(client, human["id"])["over"]
         assert not state(client, bots["id"])["over"]

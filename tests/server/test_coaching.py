@@ -10,9 +10,10 @@ from sqlalchemy import inspect, text
 
 from candlebox import analysis
 from candlebox.server import coaching
-from candlebox.server.storage import Storage
+from candlebox.server.storage import Storage, make_engine
 from tests.server.conftest import (
     all_human,
+    as_before_migrations,
     auth,
     create,
     make_client,
@@ -132,12 +133,14 @@ def test_review_runs_in_a_worker_reports_progress_and_is_stored(sqlite_url: str)
 
 
 def test_databases_made_before_coaching_gain_its_tables(sqlite_url: str) -> None:
-    storage = Storage(sqlite_url)
-    with storage.engine.begin() as conn:
+    Storage(sqlite_url).close()
+    as_before_migrations(sqlite_url)
+    engine = make_engine(sqlite_url)  # not Storage: that would bring it to the newest schema
+    with engine.begin() as conn:
         conn.execute(text("DROP TABLE reviews"))
         conn.execute(text("DROP TABLE coaching"))
         conn.execute(text("DROP TABLE stand_ins"))
-    storage.close()
+    engine.dispose()
     storage = Storage(sqlite_url)
     names = set(inspect(storage.engine).get_table_names())
     storage.close()
