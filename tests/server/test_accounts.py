@@ -556,3 +556,29 @@ def test_guests_play_as_before_next_to_accounts(client: TestClient) -> None:
         public = guest.get(f"/api/games/{made['id']}").json()["seats"]
         assert [seat["name"] for seat in public] == ["Guest", "Other"]
     assert client.get("/api/me").json()["games"] == []
+
+
+# ----------------------------------------------------------------------------- PostgreSQL
+def test_the_whole_account_life_on_postgresql(postgres_url: str) -> None:
+    """The same queries on PostgreSQL: sign up, a game, throttle, reset, export and delete."""
+    with make_client(postgres_url, sign_in_failures=2) as client:
+        client.headers.update(HERE)
+        me, rival = two_players(client)
+        over = finished_game(client, me, rival)
+        for _ in range(2):
+            assert sign_in(client, "wickham", "guess guess").status_code == 401
+        assert sign_in(client).status_code == 429
+        token = reset_link(postgres_url, "Wickham")
+        new = "a brand new password"
+        assert (
+            client.post("/api/accounts/reset", json={"token": token, "password": new}).status_code
+            == 200
+        )
+        with as_player(client, rival):
+            assert [game["id"] for game in client.get("/api/me").json()["games"]] == [over]
+            assert client.get("/api/me/export").json()["account"]["name"] == "Rival"
+            answer = client.request("DELETE", "/api/me", json={"password": PASSWORD})
+            assert answer.status_code == 200
+        names = [seat["name"] for seat in client.get(f"/api/games/{over}").json()["seats"]]
+        assert names == ["Wickham", "deleted player"]
+        assert [row.name for row in rows(postgres_url, accounts)] == ["Wickham"]
