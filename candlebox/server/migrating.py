@@ -42,10 +42,14 @@ def config(conn: Connection | None, metadata: MetaData | None = None) -> Config:
 
 
 @functools.cache
+def scripts() -> ScriptDirectory:
+    """The packaged revisions (read once per process)."""
+    return ScriptDirectory.from_config(config(None))
+
+
 def head() -> str:
-    """The newest revision (read from the packaged files once per process)."""
-    scripts = ScriptDirectory.from_config(config(None))
-    newest = scripts.get_current_head()
+    """The newest revision."""
+    newest = scripts().get_current_head()
     assert newest is not None
     return newest
 
@@ -76,7 +80,7 @@ def bring_to_head(engine: Engine, metadata: MetaData) -> None:
         tables = set(inspect(conn).get_table_names())
         if not tables:
             metadata.create_all(conn)
-            command.stamp(config(conn, metadata), "head")
+            MigrationContext.configure(conn).stamp(scripts(), "head")
             return
         if "alembic_version" not in tables:
             log.info("a database from before migrations: taken as the baseline and upgraded")
