@@ -4,6 +4,10 @@ Run with that code first on the path (commit 6c80bdc, a checkout of it in OLD):
 
     PYTHONPATH=OLD python tests/server/legacy_db.py tests/data/legacy/candlebox.sqlite3
 
+or, for another database (a URL) and where to write the facts:
+
+    PYTHONPATH=OLD python tests/server/legacy_db.py postgresql+psycopg://... facts.json
+
 It plays, through the API only, a private game with a seat still open (its join link kept), a game
 ended by a resignation and a game against a bot, and writes next to the database what each seat and a
 spectator saw (``facts.json``), with the seat credentials and the open seat's invite: after the
@@ -30,15 +34,13 @@ from candlebox.server import Settings, create_app
 ESSENCE = ("move", "view", "legal", "log", "over", "result")
 
 
-def main(path: Path) -> None:
-    settings = Settings(
-        db=f"sqlite:///{path}", bot_delay=0.0, requests_per_second=0, bot_processes=0
-    )
+def main(url: str, facts_path: Path) -> None:
+    settings = Settings(db=url, bot_delay=0.0, requests_per_second=0, bot_processes=0)
     rng = random.Random(34)
     with TestClient(create_app(settings)) as client:
         games = [human_game(client, rng), resigned_game(client, rng), bot_game(client, rng)]
         facts = {"games": [seen(client, game) for game in games]}
-    (path.parent / "facts.json").write_text(json.dumps(facts, indent=1, sort_keys=True) + "\n")
+    facts_path.write_text(json.dumps(facts, indent=1, sort_keys=True) + "\n")
 
 
 def human_game(client: TestClient, rng: random.Random) -> dict[str, Any]:
@@ -159,4 +161,8 @@ def post(
 
 
 if __name__ == "__main__":
-    main(Path(sys.argv[1]).resolve())
+    if "://" in sys.argv[1]:
+        main(sys.argv[1], Path(sys.argv[2]))
+    else:
+        path = Path(sys.argv[1]).resolve()
+        main(f"sqlite:///{path}", path.parent / "facts.json")

@@ -9,8 +9,11 @@ from __future__ import annotations
 import concurrent.futures
 import importlib
 import json
+import os
 import random
 import shutil
+import subprocess
+import sys
 import threading
 from pathlib import Path
 from typing import Any
@@ -24,7 +27,9 @@ from candlebox.server import migrating
 from candlebox.server.storage import Storage, make_engine, metadata
 from tests.server.conftest import essence, make_client, move, state, wait_for
 
-LEGACY = Path(__file__).parent.parent / "data" / "legacy"
+ROOT = Path(__file__).resolve().parents[2]
+LEGACY = ROOT / "tests" / "data" / "legacy"
+OLD_COMMIT = "6c80bdc"  # the last code before migrations that wrote tests/data/legacy
 FACTS = json.loads((LEGACY / "facts.json").read_text())["games"]
 BASELINE = importlib.import_module("candlebox.server.migrations.versions.0001_baseline")
 
@@ -68,10 +73,10 @@ def revision(url: str) -> str | None:
         engine.dispose()
 
 
-def check_every_game_kept(url: str) -> None:
+def check_every_game_kept(url: str, facts: list[dict[str, Any]] = FACTS) -> None:
     """Open the old database with today's server: every game as it was, and still playable."""
     with make_client(url) as client:
-        for game in FACTS:
+        for game in facts:
             game_id = game["id"]
             seats = client.get(f"/api/games/{game_id}").json()["seats"]
             assert [stored(seat) for seat in seats] == [stored(seat) for seat in game["seats"]]
@@ -135,6 +140,40 @@ def test_a_postgres_database_from_before_migrations_keeps_every_game(
     legacy_on_postgres(postgres_url, tmp_path)
     assert revision(postgres_url) is None
     check_every_game_kept(postgres_url)
+
+
+def test_a_postgres_database_written_by_the_old_code_keeps_every_game(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    """The old code itself writes the PostgreSQL database (from this clone's history: skipped in a
+    shallow clone), then today's opens it."""
+    old = tmp_path / "old"
+    old.mkdir()
+    archive = subprocess.run(
+        ["git", "-C", str(ROOT), "archive", OLD_COMMIT, "candlebox"],
+        capture_output=True,
+        check=False,
+    )
+    if archive.returncode != 0:
+        pytest.skip(f"commit {OLD_COMMIT} is not in this clone's history (a shallow clone?)")
+    subprocess.run(["tar", "-x", "-C", str(old)], input=archive.stdout, check=True)
+    facts_path = tmp_path / "facts.json"
+    written = subprocess.run(
+        [
+            sys.executable,
+            str(Path(__file__).parent / "legacy_db.py"),
+            postgres_url,
+            str(facts_path),
+        ],
+        env={**os.environ, "PYTHONPATH": str(old)},
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert written.returncode == 0, written.stderr[-2000:]
+    assert revision(postgres_url) is None
+    check_every_game_kept(postgres_url, json.loads(facts_path.read_text())["games"])
 
 
 def test_processes_upgrading_an_old_postgres_database_together_all_start(
