@@ -1,7 +1,8 @@
 """Abandoned and old games: a live game with no move for ``expire_after`` seconds is closed (its
 watchers are told and let go; it leaves every list), finished or closed games are deleted
 ``keep_finished`` seconds after they ended, and a bot-only table past its time limit is stopped (its
-bots stop it at their next turn; the sweep catches one whose bots are not playing)."""
+bots stop it at their next turn; the sweep catches one whose bots are not playing). Ended sessions
+and reset links, and failed sign-ins counted long enough ago, are deleted by the same sweep."""
 
 from __future__ import annotations
 
@@ -50,6 +51,9 @@ class Sweeper:
         )
         for game_id in deleted:
             self.games.finished.pop(game_id, None)
+        await self.games.writer.run(
+            partial(Storage.forget_expired_sign_ins, now=now, window=self.settings.sign_in_window)
+        )
         if closed or deleted:
             log.info("closed %d abandoned games, deleted %d old ones", len(closed), len(deleted))
         return closed, deleted

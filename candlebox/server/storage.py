@@ -720,6 +720,14 @@ class Storage:
         return ids
 
     @staticmethod
+    def forget_expired_sign_ins(conn: Connection, now: float, window: float) -> None:
+        """Delete the sessions and reset tokens that have ended and the failed sign-ins counted
+        in a window that has passed (they would only be refused or counted afresh)."""
+        conn.execute(delete(account_sessions).where(account_sessions.c.expires_at < now))
+        conn.execute(delete(password_resets).where(password_resets.c.expires_at < now))
+        conn.execute(delete(sign_in_failures).where(sign_in_failures.c.since < now - window))
+
+    @staticmethod
     def expire_quiet(conn: Connection, before: float) -> list[str]:
         """Mark expired the live games with no move (nor creation) since ``before``, whichever
         process held them (several processes: one may hold none of them); returns their ids."""

@@ -26,6 +26,7 @@ from candlebox.server.storage import (
     accounts,
     password_resets,
     seats,
+    sign_in_failures,
 )
 from tests.server.conftest import auth, create, make_client, move, state
 
@@ -582,3 +583,25 @@ def test_the_whole_account_life_on_postgresql(postgres_url: str) -> None:
         names = [seat["name"] for seat in client.get(f"/api/games/{over}").json()["seats"]]
         assert names == ["Wickham", "deleted player"]
         assert [row.name for row in rows(postgres_url, accounts)] == ["Wickham"]
+
+
+def test_the_sweep_deletes_ended_sessions_and_reset_links_and_old_failures(
+    client: TestClient,
+) -> None:
+    url = client.app.state.settings.db  # type: ignore[attr-defined]
+    sign_up(client)
+    reset_link(url, "Wickham")
+    assert sign_in(client, "Wickham", "guess guess").status_code == 401
+    assert sign_in(client).status_code == 200  # a second session, kept
+    first = min(row.created_at for row in rows(url, account_sessions))
+    ended = update(account_sessions).where(account_sessions.c.created_at == first)
+    execute(url, ended.values(expires_at=time.time() - 1))
+    execute(url, update(password_resets).values(expires_at=time.time() - 1))
+    service = client.app.state.service  # type: ignore[attr-defined]
+    client.portal.call(service.sweep, time.time() + 1)  # type: ignore[union-attr]
+    assert len(rows(url, account_sessions)) == 1 and client.get("/api/me").status_code == 200
+    assert rows(url, password_resets) == []
+    assert [row.key for row in rows(url, sign_in_failures)] == ["address:testclient"]
+    later = time.time() + client.app.state.settings.sign_in_window + 1  # type: ignore[attr-defined]
+    client.portal.call(service.sweep, later)  # type: ignore[union-attr]
+    assert rows(url, sign_in_failures) == []
