@@ -33,22 +33,20 @@ class SocketCounts:
                 "the server has as many live games open as it can take; try again in a moment",
                 503,
             )
-        cap = settings.max_client_sockets
-        if cap > 0 and self.open.get(client, 0) >= cap:
-            raise Rejected(
-                "too-many-sockets",
-                f"this address has {cap} connections to games open, the most it may "
-                "(max_client_sockets); close some tabs",
-                429,
-            )
-        cap = settings.max_waiting_sockets
-        if cap > 0 and self.waiting.get(client, 0) >= cap:
-            raise Rejected(
-                "too-many-waiting",
-                f"this address has {cap} connections that have not said hello, the most it may "
-                "(max_waiting_sockets)",
-                429,
-            )
+        _below_cap(
+            self.open,
+            client,
+            settings.max_client_sockets,
+            "too-many-sockets",
+            "connections to games open, the most it may (max_client_sockets); close some tabs",
+        )
+        _below_cap(
+            self.waiting,
+            client,
+            settings.max_waiting_sockets,
+            "too-many-waiting",
+            "connections that have not said hello, the most it may (max_waiting_sockets)",
+        )
         self.total += 1
         self.open[client] = self.open.get(client, 0) + 1
         self.waiting[client] = self.waiting.get(client, 0) + 1
@@ -65,6 +63,12 @@ class SocketCounts:
         _decrease(self.open, client)
         if waiting:
             _decrease(self.waiting, client)
+
+
+def _below_cap(counts: dict[str, int], client: str, cap: int, code: str, what: str) -> None:
+    """:class:`Rejected` (429) when ``client`` already has ``cap`` of ``counts`` (0: no cap)."""
+    if cap > 0 and counts.get(client, 0) >= cap:
+        raise Rejected(code, f"this address has {cap} {what}", 429)
 
 
 def _decrease(counts: dict[str, int], client: str) -> None:

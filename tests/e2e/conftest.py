@@ -38,6 +38,8 @@ ARGS = [
 ]
 SHOTS = Path(os.environ.get("CANDLEBOX_SCREENSHOTS", "/tmp/candlebox-e2e"))
 VIEWPORT = {"width": 1440, "height": 900}  # a laptop screen
+# The screen sizes every page is looked at in (a phone is also touch)
+SIZES = {"phone": (390, 844), "laptop": (1280, 800), "large": (1920, 1080)}
 
 
 @pytest.fixture(scope="session")
@@ -104,6 +106,20 @@ def watch(page: Any, errors: list[str]) -> None:
             errors.append(f"{response.status} for {response.request.method} {response.url}")
 
     page.on("response", answered)
+
+
+def sized_context(browser: Any, base: str, size: str, timeout: int = 15_000) -> Any:
+    """A browser context at one of :data:`SIZES` (a phone taps: touch on); the caller closes it.
+    The harness evaluates its own JavaScript, which the pages' CSP would refuse."""
+    width, height = SIZES[size]
+    context = browser.new_context(
+        viewport={"width": width, "height": height},
+        base_url=base,
+        bypass_csp=True,
+        has_touch=size == "phone",
+    )
+    context.set_default_timeout(timeout)
+    return context
 
 
 class Pages:

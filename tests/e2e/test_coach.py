@@ -9,9 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import Pages, api, create_game, open_seat, shot
-
-SIZES = {"phone": (390, 844), "laptop": (1280, 800), "large": (1920, 1080)}
+from tests.e2e.conftest import SIZES, Pages, api, create_game, open_seat, shot
 
 
 def _finish(base: str, created: dict[str, Any]) -> None:

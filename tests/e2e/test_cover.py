@@ -20,11 +20,10 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import api, create_game, open_seat, watch
+from tests.e2e.conftest import SIZES, api, create_game, open_seat, sized_context, watch
 from tests.server.live import ServerProcess
 
 SHOTS = Path(os.environ.get("CANDLEBOX_SCREENSHOTS", "/tmp/candlebox-e2e")) / "cover"
-SIZES = {"phone": (390, 844), "laptop": (1280, 800), "large": (1920, 1080)}
 # (game, variant, players, options): 16 Candies at four players, where the hand covered the piles
 GAMES = [
     ("candle-quest", "basic", 3, {"max_turns": 30}),
@@ -178,14 +177,7 @@ def sized(browser: Any, server: ServerProcess) -> Iterator[Any]:
     errors: list[str] = []
 
     def new(size: str) -> Any:
-        width, height = SIZES[size]
-        context = browser.new_context(
-            viewport={"width": width, "height": height},
-            base_url=server.base,
-            bypass_csp=True,
-            has_touch=size == "phone",
-        )
-        context.set_default_timeout(15_000)
+        context = sized_context(browser, server.base, size)
         contexts.append(context)
         page = context.new_page()
         watch(page, errors)

@@ -21,7 +21,16 @@ from urllib.parse import quote
 
 import pytest
 
-from tests.e2e.conftest import Pages, api, create_game, open_seat, shot, sync_api
+from tests.e2e.conftest import (
+    SIZES,
+    Pages,
+    api,
+    create_game,
+    open_seat,
+    shot,
+    sized_context,
+    sync_api,
+)
 from tests.server.live import ServerProcess
 
 expect = sync_api.expect
@@ -174,7 +183,6 @@ def test_candelabria_for_two_says_it_is_the_two_player_variant(pages: Pages) -> 
 
 
 HOUSES = 5
-SIZES = {"phone": (390, 844), "laptop": (1280, 800), "large": (1920, 1080)}
 
 # An element is whole on the screen: inside the viewport and the page's width, not clipped by a
 # scrolling or clipping ancestor, its own content not cut, and what is at its corners and centre is
@@ -234,14 +242,7 @@ def five_houses(server: ServerProcess) -> dict[str, Any]:
 def screen(browser: Any, server: ServerProcess, request: pytest.FixtureRequest) -> Iterator[Any]:
     """A page at the size the test's ``size`` parameter names (a phone takes touch)."""
     size = request.node.callspec.params["size"]
-    width, height = SIZES[size]
-    context = browser.new_context(
-        viewport={"width": width, "height": height},
-        base_url=server.base,
-        bypass_csp=True,
-        has_touch=size == "phone",
-    )
-    context.set_default_timeout(15_000)
+    context = sized_context(browser, server.base, size)
     errors: list[str] = []
     try:
         page = context.new_page()

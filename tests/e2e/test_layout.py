@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import create_game, open_seat, watch
+from tests.e2e.conftest import SIZES, create_game, open_seat, sized_context, watch
 from tests.server.live import ServerProcess
 
 try:  # the accessibility scan runs where axe-playwright-python is installed (the e2e extra)
@@ -24,7 +24,6 @@ except ImportError:  # pragma: no cover - depends on the machine
     Axe = None
 
 SHOTS = Path(os.environ.get("CANDLEBOX_LAYOUT_SHOTS", "/tmp/h9-shots"))
-SIZES = {"phone": (390, 844), "laptop": (1280, 800), "large": (1920, 1080)}
 # (game, variant, players): each game's smallest and largest table
 TABLES = [
     ("candle-quest", "basic", 2),
@@ -177,13 +176,8 @@ def test_the_board_fits_the_screen(
     players: int,
     size: str,
 ) -> None:
-    width, height = SIZES[size]
-    context = browser.new_context(
-        viewport={"width": width, "height": height},
-        base_url=server.base,
-        bypass_csp=True,
-        has_touch=size == "phone",
-    )
+    height = SIZES[size][1]
+    context = sized_context(browser, server.base, size, timeout=30_000)  # Playwright's default
     errors: list[str] = []
     try:
         page = context.new_page()

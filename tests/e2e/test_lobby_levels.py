@@ -7,9 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import candlebox
-from tests.e2e.conftest import Pages, api, shot
-
-SIZES = {"phone": (390, 844), "laptop": (1280, 800), "large": (1920, 1080)}
+from tests.e2e.conftest import SIZES, Pages, api, shot
 
 
 def test_the_opponents_are_the_games_levels_and_hints_can_be_allowed(

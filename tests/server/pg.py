@@ -6,6 +6,7 @@ port of its own under /tmp, started and stopped by the tests (never a system-wid
 
 from __future__ import annotations
 
+import concurrent.futures
 import glob
 import os
 import pwd
@@ -13,6 +14,7 @@ import shutil
 import socket
 import subprocess
 import tempfile
+import threading
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
@@ -136,3 +138,19 @@ def start_postgres() -> PostgresServer:
         shutil.rmtree(root, ignore_errors=True)
         pytest.skip(f"PostgreSQL did not start here: {(start.stderr + log).strip()[-300:]}")
     return server
+
+
+def start_together(url: str, starters: int) -> None:
+    """Open ``starters`` storages on ``url`` at the same moment, as ``serve --workers N`` does;
+    raises the error of any that failed to start."""
+    from candlebox.server.storage import Storage  # here: this module starts servers, needs no app
+
+    ready = threading.Barrier(starters)
+
+    def start() -> None:
+        ready.wait()
+        Storage(url).close()
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=starters) as pool:
+        for started in [pool.submit(start) for _ in range(starters)]:
+            started.result()

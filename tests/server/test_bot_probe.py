@@ -49,13 +49,25 @@ def test_the_built_in_bots_say_which_games_they_play_without_a_move(
         assert not botlib.plays("policy", game)  # trained for one table: never offered
 
 
-class Silent:
-    """A bot registered elsewhere that cannot say which games it plays: only Candle Quest."""
+class Elsewhere:
+    """A bot registered from outside Candlebox: made with a seed it does not need."""
 
-    name = "silent"
+    name = "elsewhere"
 
     def __init__(self, seed: int | None = None) -> None:
         pass
+
+
+def register(monkeypatch: pytest.MonkeyPatch, maker: type[Elsewhere]) -> None:
+    """Register ``maker`` under its name for this test only."""
+    monkeypatch.setitem(bots._MAKERS, maker.name, maker)
+    monkeypatch.setitem(bots._DOCS, maker.name, "test bot")
+
+
+class Silent(Elsewhere):
+    """A bot registered elsewhere that cannot say which games it plays: only Candle Quest."""
+
+    name = "silent"
 
     def choose(self, state: State, seat: int) -> str:
         if state.game_id != "candle-quest":
@@ -66,19 +78,15 @@ class Silent:
 def test_a_bot_that_cannot_say_is_tried_with_a_move(
     fresh_probe: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setitem(bots._MAKERS, "silent", Silent)
-    monkeypatch.setitem(bots._DOCS, "silent", "test bot")
+    register(monkeypatch, Silent)
     assert botlib.plays("silent", "candle-quest")
     assert not botlib.plays("silent", "sixteen-candies")
 
 
-class TwoOnly:
+class TwoOnly(Elsewhere):
     """A bot registered elsewhere that plays Candle Quest at a table of two only, and says so."""
 
     name = "two-only"
-
-    def __init__(self, seed: int | None = None) -> None:
-        pass
 
     def plays(self, game_id: str) -> bool:
         return game_id == "candle-quest"
@@ -95,8 +103,7 @@ def test_a_table_the_bot_cannot_play_is_refused_at_creation(
     fresh_probe: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The server asks the check ``candlebox play`` and ``simulate`` ask (``bots.check_table``)."""
-    monkeypatch.setitem(bots._MAKERS, "two-only", TwoOnly)
-    monkeypatch.setitem(bots._DOCS, "two-only", "test bot")
+    register(monkeypatch, TwoOnly)
     settings = Settings(db="sqlite://")
 
     def spec(players: int) -> CreateSpec:
@@ -110,14 +117,11 @@ def test_a_table_the_bot_cannot_play_is_refused_at_creation(
     assert str(refused.value) == "seat 1: two-only plays 2 players only; this table has 3"
 
 
-class Starved:
+class Starved(Elsewhere):
     """A bot registered elsewhere that refuses 16 Candies, but only after a wait in which it uses
     no CPU: a thread on a loaded machine that gets its turn late. Its refusal is still its answer."""
 
     name = "starved"
-
-    def __init__(self, seed: int | None = None) -> None:
-        pass
 
     def choose(self, state: State, seat: int) -> str:
         if state.game_id != "candle-quest":
@@ -130,6 +134,5 @@ def test_a_late_refusal_is_an_answer_not_a_search(
     fresh_probe: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Thinking is counted in the bot's CPU time: a loaded machine is no policy."""
-    monkeypatch.setitem(bots._MAKERS, "starved", Starved)
-    monkeypatch.setitem(bots._DOCS, "starved", "test bot")
+    register(monkeypatch, Starved)
     assert not botlib.plays("starved", "sixteen-candies")

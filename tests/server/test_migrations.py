@@ -6,7 +6,6 @@ the tables candlebox/server/storage.py defines, so a schema change without a mig
 
 from __future__ import annotations
 
-import concurrent.futures
 import importlib
 import json
 import os
@@ -14,7 +13,6 @@ import random
 import shutil
 import subprocess
 import sys
-import threading
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +24,7 @@ from sqlalchemy import Column, Integer, MetaData, create_engine, insert, inspect
 from candlebox.server import migrating
 from candlebox.server.storage import Storage, make_engine, metadata
 from tests.server.conftest import essence, make_client, move, state, wait_for
+from tests.server.pg import start_together
 
 ROOT = Path(__file__).resolve().parents[2]
 LEGACY = ROOT / "tests" / "data" / "legacy"
@@ -182,16 +181,7 @@ def test_processes_upgrading_an_old_postgres_database_together_all_start(
     # `serve --workers N` after an upgrade: one migrates under the lock, the others wait and find
     # it at head (without the lock, two would add the same column and one would fail)
     legacy_on_postgres(postgres_url, tmp_path)
-    starters = 4
-    ready = threading.Barrier(starters)
-
-    def start() -> None:
-        ready.wait()
-        Storage(postgres_url).close()
-
-    with concurrent.futures.ThreadPoolExecutor(max_workers=starters) as pool:
-        for started in [pool.submit(start) for _ in range(starters)]:
-            started.result()
+    start_together(postgres_url, starters=4)
     assert revision(postgres_url) == migrating.head()
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-import threading
 from typing import Any
 
 import pytest
@@ -24,6 +23,7 @@ from candlebox.server.storage import (
     metadata,
     move_payload,
 )
+from tests.server.pg import start_together
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -240,16 +240,7 @@ def test_status_seats_and_finished_listing(url: str) -> None:
 def test_processes_starting_together_on_a_fresh_database_all_start(url: str) -> None:
     # `serve --workers N` on an empty PostgreSQL: every process creates the missing tables at the
     # same moment; without the schema lock PostgreSQL refuses all but one (a duplicate row type)
-    starters = 6
-    ready = threading.Barrier(starters)
-
-    def start() -> None:
-        ready.wait()
-        Storage(url).close()
-
-    with concurrent.futures.ThreadPoolExecutor(max_workers=starters) as pool:
-        for started in [pool.submit(start) for _ in range(starters)]:
-            started.result()  # raises the refused one's error
+    start_together(url, starters=6)  # raises the refused one's error
     storage = Storage(url)
     try:
         assert set(inspect(storage.engine).get_table_names()) == {
