@@ -503,6 +503,22 @@ def serve(
         ),
     ] = None,
     json_logs: Annotated[bool, typer.Option(help="Log one JSON object per line.")] = False,
+    smtp: Annotated[
+        str | None,
+        typer.Option(
+            help="Send e-mail (address checks, password resets) through this SMTP server: "
+            "smtp://user:password@host:port, smtps:// for TLS. Needs --public-url.",
+            show_default="CANDLEBOX_SMTP_URL, else no mail",
+        ),
+    ] = None,
+    public_url: Annotated[
+        str | None,
+        typer.Option(
+            help="The address players reach the site at (https://candlebox.example.org): the "
+            "links in mail, and the site passkeys belong to.",
+            show_default="CANDLEBOX_PUBLIC_URL, else the address each request names",
+        ),
+    ] = None,
 ) -> None:
     """Play in the browser: the web app (lobby, game pages, live updates) at http://HOST:PORT/."""
     with reported():
@@ -518,6 +534,8 @@ def serve(
                 workers=workers,
                 bot_workers=bot_workers,
                 json_logs=json_logs or None,
+                smtp=smtp,
+                public_url=public_url,
             )
         except ValueError as exc:
             raise CliError(str(exc)) from None

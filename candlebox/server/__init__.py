@@ -25,7 +25,16 @@ __all__ = [
     "serve",
 ]
 
-REQUIRED = ("fastapi", "uvicorn", "sqlalchemy", "platformdirs", "alembic", "argon2")
+REQUIRED = (
+    "fastapi",
+    "uvicorn",
+    "sqlalchemy",
+    "platformdirs",
+    "alembic",
+    "argon2",
+    "webauthn",
+    "aiosmtplib",
+)
 
 
 def missing_packages() -> list[str]:
@@ -51,12 +60,14 @@ def serve(
     workers: int = 1,
     bot_workers: int | None = None,
     json_logs: bool | None = None,
+    smtp: str | None = None,
+    public_url: str | None = None,
 ) -> None:
     """Run the web app until interrupted (``settings``: the limits and the rest, see
     :class:`Settings`; the other arguments override it). ``workers`` above 1: that many processes on
     one port with bots in ``bot_workers`` worker processes (default 1), on PostgreSQL
     (docs/deploy.md). A ValueError names a setting that cannot work."""
-    from candlebox.server import processes  # deferred: the optional server extra
+    from candlebox.server import mail, processes  # deferred: the optional server extra
 
     database_url = processes.database_url  # the storage's, without a second deferred import
     settings = settings or Settings.from_env()  # every setting: CANDLEBOX_<NAME> (docs/server.md)
@@ -68,6 +79,11 @@ def serve(
         settings.zombie_after = zombie_after
     if json_logs is not None:
         settings.json_logs = json_logs
+    if smtp is not None:
+        settings.smtp_url = smtp
+    if public_url is not None:
+        settings.public_url = public_url
+    mail.check(settings)
     if workers < 1:
         raise ValueError("--workers must be at least 1")
     if workers > 1 or bot_workers is not None:

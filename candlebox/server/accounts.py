@@ -21,6 +21,7 @@ from __future__ import annotations
 import functools
 import time
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,7 +40,11 @@ from candlebox.server.storage import (
     account_sessions,
     accounts,
     database_url,
+    email_verifications,
     games,
+    outbox,
+    passkey_challenges,
+    passkeys,
     password_resets,
     seats,
     sign_in_failures,
@@ -88,6 +93,7 @@ class Account:
     name: str
     email: str | None
     created_at: float
+    email_verified: bool = False  # the address was confirmed by a link sent to it
 
 
 @dataclass(frozen=True)
@@ -230,6 +236,11 @@ class Accounts:
             token = self._new_session(conn, row.id, now)
         return _account(row), token
 
+    def open_session(self, conn: Connection, account_id: int) -> str:
+        """A new session for an account signed in another way (a passkey), in ``conn``'s
+        transaction: the same token and cookie as a password sign-in's."""
+        return self._new_session(conn, account_id, time.time())
+
     def _new_session(self, conn: Connection, account_id: int, now: float) -> str:
         token = security.new_token()
         conn.execute(
@@ -249,6 +260,16 @@ class Accounts:
             name: self.settings.sign_in_failures,
             address: self.settings.sign_in_address_failures,
         }
+        self.refuse_if_throttled(limits, now)
+
+    def _failed(self, key: str, client: str, now: float) -> None:
+        self.count_failures(_counted(key, client), now)
+
+    def refuse_if_throttled(
+        self, limits: dict[str, int], now: float, what: str = "failed sign-ins"
+    ) -> None:
+        """429 with Retry-After while any of the keys has failed its limit of times within the
+        window (passwords, passkeys and "forgot password" count in the same table and window)."""
         window = self.settings.sign_in_window
         with self.engine.connect() as conn:
             rows = conn.execute(
@@ -257,14 +278,13 @@ class Accounts:
         for row in rows:
             if row.since + window > now and row.failures >= limits[row.key] > 0:
                 wait = row.since + window - now
-                raise Rejected(
-                    "slow-down", "too many failed sign-ins; try again later", 429
-                ).retry_in(wait)
+                raise Rejected("slow-down", f"too many {what}; try again later", 429).retry_in(wait)
 
-    def _failed(self, key: str, client: str, now: float) -> None:
+    def count_failures(self, keys: Iterable[str], now: float) -> None:
+        """One more failure for each key, counted afresh when its window has passed."""
         window = self.settings.sign_in_window
         with self.engine.begin() as conn:
-            for counted in _counted(key, client):
+            for counted in keys:
                 row = conn.execute(
                     select(sign_in_failures).where(sign_in_failures.c.key == counted)
                 ).first()
@@ -403,7 +423,15 @@ class Accounts:
             conn.execute(
                 update(seats).where(seats.c.account_id == account.id).values(account_id=None)
             )
-            for table in (account_sessions, password_resets):
+            # everything else kept of the account (its passkeys, links, mail) goes with it
+            for table in (
+                account_sessions,
+                password_resets,
+                passkeys,
+                passkey_challenges,
+                email_verifications,
+                outbox,
+            ):
                 conn.execute(delete(table).where(table.c.account_id == account.id))
             key = f"name:{name_key(account.name)}"
             conn.execute(delete(sign_in_failures).where(sign_in_failures.c.key == key))
@@ -441,6 +469,11 @@ class Accounts:
                 .where(account_sessions.c.account_id == account.id)
                 .order_by(account_sessions.c.created_at)
             ).all()
+            keys = conn.execute(
+                select(passkeys.c.name, passkeys.c.created_at, passkeys.c.used_at)
+                .where(passkeys.c.account_id == account.id)
+                .order_by(passkeys.c.id)
+            ).all()
             count = conn.execute(
                 select(func.count()).select_from(seats).where(seats.c.account_id == account.id)
             ).scalar_one()
@@ -449,8 +482,10 @@ class Accounts:
                 "name": account.name,
                 "email": account.email,
                 "member_since": account.created_at,
+                "email_verified": account.email_verified,
             },
             "sessions": [dict(row._mapping) for row in sessions],
+            "passkeys": [dict(row._mapping) for row in keys],
             "games": self.seats_of(account, limit=max(1, int(count))),
         }
 
@@ -473,4 +508,5 @@ def reset_link(name: str, url: str, settings: Settings, db: str | None) -> tuple
 
 
 def _account(row: Any) -> Account:
-    return Account(int(row.id), row.name, row.email, float(row.created_at))
+    verified = row.email_verified_at is not None
+    return Account(int(row.id), row.name, row.email, float(row.created_at), verified)

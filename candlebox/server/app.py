@@ -47,6 +47,7 @@ from fastapi.staticfiles import StaticFiles
 from candlebox.server import clients, middleware
 from candlebox.server.accounts import Accounts
 from candlebox.server.config import Settings
+from candlebox.server.mail import Mailer, check
 from candlebox.server.meta import server_meta
 from candlebox.server.routes import ROUTERS
 from candlebox.server.routes.pages import STATIC
@@ -56,17 +57,21 @@ from candlebox.server.sockets import SocketCounts
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
+    check(settings)  # mail configured so that it cannot work: a ValueError naming the setting
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         service = GameService(settings)
         app.state.service = service
         app.state.accounts = Accounts(service.registry.storage.engine, settings)
+        app.state.mail = Mailer(service.registry.storage.engine, settings)
         await service.start()
+        app.state.mail.start()
         app.state.meta = await asyncio.to_thread(server_meta, settings)
         try:
             yield
         finally:
+            await app.state.mail.stop()
             await service.stop()
 
     app = FastAPI(

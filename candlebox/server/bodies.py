@@ -75,6 +75,37 @@ class ResetSpec(msgspec.Struct, forbid_unknown_fields=True):
     password: str
 
 
+class PasskeySignInSpec(msgspec.Struct, forbid_unknown_fields=True):
+    """``POST /api/passkeys/sign-in``: the flow its options came with, and the browser's answer
+    (``PublicKeyCredential.toJSON()``; the webauthn library checks its parts)."""
+
+    flow: Short
+    credential: dict[str, Any]
+
+
+class PasskeyRegistrationSpec(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
+    """``POST /api/passkeys``: as a sign-in's, and a name for the passkey (to tell it apart)."""
+
+    flow: Short
+    credential: dict[str, Any]
+    name: Short | None = None
+
+
+class PasskeyId(msgspec.Struct, forbid_unknown_fields=True):
+    id: Number  # a passkey's, from the path (range-checked as a body's numbers)
+
+
+class VerifySpec(msgspec.Struct, forbid_unknown_fields=True):
+    token: Short  # from the link mailed to the address
+
+
+class ForgotSpec(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
+    """``POST /api/accounts/forgot``: the account's name, or the e-mail address it confirmed."""
+
+    name: Short | None = None
+    email: Short | None = None
+
+
 class ClaimSpec(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     name: Short | None = None
     invite: Short | None = None

@@ -96,6 +96,24 @@ class Settings:
     sign_in_address_failures: int = 50
     sign_in_window: float = 900.0
     reset_hours: float = 1.0
+    # Passkeys (docs/server.md, "Passkeys"): seconds a ceremony's challenge may be answered in, the
+    # passkeys one account may hold, and the sign-in ceremonies one client address may have open.
+    passkey_seconds: float = 300.0
+    max_passkeys: int = 10
+    max_passkey_flows: int = 20
+    # E-mail (docs/server.md, "E-mail"; docs/deploy.md): the SMTP server mail goes through
+    # (smtp://user:password@host:port, smtps:// for TLS; empty: no mail is sent), the site's address
+    # as players reach it (links in mail, and the passkeys' relying party), the From address (empty:
+    # candlebox@ the public URL's host), tries before a mail is given up, seconds between two looks
+    # at the outbox, hours a verification link lasts, and the "forgot password" requests one client
+    # address (and one account) may make within ``sign_in_window``.
+    smtp_url: str = ""
+    public_url: str = ""
+    mail_from: str = ""
+    mail_tries: int = 8
+    mail_poll: float = 5.0
+    verify_hours: float = 48.0
+    forgot_limit: int = 5
     # /metrics (Prometheus text) answers only these client addresses; empty: nobody (off)
     metrics_from: tuple[str, ...] = ("127.0.0.1", "::1")
     json_logs: bool = False  # one JSON object per log line (for a log collector)

@@ -1,8 +1,9 @@
 """Abandoned and old games: a live game with no move for ``expire_after`` seconds is closed (its
 watchers are told and let go; it leaves every list), finished or closed games are deleted
 ``keep_finished`` seconds after they ended, and a bot-only table past its time limit is stopped (its
-bots stop it at their next turn; the sweep catches one whose bots are not playing). Ended sessions
-and reset links, and failed sign-ins counted long enough ago, are deleted by the same sweep."""
+bots stop it at their next turn; the sweep catches one whose bots are not playing). Ended sessions,
+reset and confirmation links and passkey ceremonies, failed sign-ins counted long enough ago, and
+mail sent (or given up) a month ago are deleted by the same sweep."""
 
 from __future__ import annotations
 

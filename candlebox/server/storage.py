@@ -128,6 +128,7 @@ fairness = Table(
 
 FINISHED = ("over", "resigned", "stopped")  # statuses of games with a result (listed, replayable)
 ENDED = (*FINISHED, "expired", "abandoned")  # statuses of games deleted once old
+MAIL_KEPT = 30 * 86400.0  # seconds sent and given-up mail is kept (the sweep deletes it)
 
 # Bot-only tables (no human seat; docs/server.md, "Bot-only tables"): the SHA-256 of the credential
 # their creator stops them with, and when they stop themselves (their time limit, stored so that it
@@ -431,6 +432,8 @@ accounts = Table(
     Column("password_hash", String(255), nullable=False),
     Column("email", String(254), nullable=True),
     Column("created_at", Float, nullable=False),
+    # when the address was confirmed by a link sent to it (NULL: not yet); migration 0006
+    Column("email_verified_at", Float, nullable=True),
     UniqueConstraint("name_key", name="accounts_name_key"),
 )
 
@@ -464,6 +467,72 @@ sign_in_failures = Table(
     Column("key", String(128), primary_key=True),  # "name:<key>" or "address:<address>"
     Column("failures", Integer, nullable=False),
     Column("since", Float, nullable=False),
+)
+
+# Passkeys (WebAuthn; candlebox/server/passkeys.py): an account's credentials, each its public key
+# (COSE) and the signature counter its authenticator last reported; ``user_handle`` is the random
+# handle the account's passkeys were made for (a discoverable credential's answer names it).
+passkeys = Table(
+    "passkeys",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("account_id", Integer, ForeignKey("accounts.id"), nullable=False),
+    Column("credential_id", String(1400), nullable=False),  # base64url of at most 1023 bytes
+    Column("user_handle", String(128), nullable=False),  # base64url
+    Column("public_key", Text, nullable=False),  # base64url of the COSE key
+    Column("sign_count", BigInteger, nullable=False),  # the authenticator's, 32 bits unsigned
+    Column("name", String(60), nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("used_at", Float, nullable=True),
+    UniqueConstraint("credential_id", name="passkeys_credential"),
+    Index("passkeys_account", "account_id"),
+)
+
+# A WebAuthn ceremony under way: its challenge, answerable once before ``expires_at``, bound to
+# the flow token handed out with it (only its hash kept) and, to register, to the session asking.
+passkey_challenges = Table(
+    "passkey_challenges",
+    metadata,
+    Column("flow_hash", String(64), primary_key=True),
+    Column("purpose", String(16), nullable=False),  # "register" or "sign-in"
+    Column("challenge", String(128), nullable=False),  # base64url
+    Column("session_hash", String(64), nullable=True),  # registering: the session that asked
+    Column("user_handle", String(128), nullable=True),  # registering: the handle offered
+    Column("account_id", Integer, nullable=True),  # registering: its account
+    Column("client", String(128), nullable=False),  # the client address (flows are counted)
+    Column("expires_at", Float, nullable=False),
+    Index("passkey_challenges_client", "client"),
+)
+
+# Links that confirm an account's e-mail address (only the token's hash kept), deleted when used.
+email_verifications = Table(
+    "email_verifications",
+    metadata,
+    Column("token_hash", String(64), primary_key=True),
+    Column("account_id", Integer, ForeignKey("accounts.id"), nullable=False),
+    Column("email", String(254), nullable=False),  # the address the link was sent to
+    Column("expires_at", Float, nullable=False),
+    Index("email_verifications_account", "account_id"),
+)
+
+# Mail waiting to be sent, or kept after (candlebox/server/mail.py): a sender takes a due row
+# (SKIP LOCKED on PostgreSQL), holds it until ``next_try`` while it sends, then marks it sent or
+# sets its next try further off; after ``Settings.mail_tries`` it is given up ("failed").
+outbox = Table(
+    "outbox",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("account_id", Integer, nullable=True),  # whom it concerns (deleted with the account)
+    Column("recipient", String(254), nullable=False),
+    Column("subject", String(200), nullable=False),
+    Column("body", Text, nullable=False),
+    Column("status", String(8), nullable=False),  # "waiting", "sent" or "failed"
+    Column("tries", Integer, nullable=False),
+    Column("next_try", Float, nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("sent_at", Float, nullable=True),
+    Column("last_error", String(200), nullable=True),
+    Index("outbox_due", "status", "next_try"),
 )
 
 
@@ -721,11 +790,16 @@ class Storage:
 
     @staticmethod
     def forget_expired_sign_ins(conn: Connection, now: float, window: float) -> None:
-        """Delete the sessions and reset tokens that have ended and the failed sign-ins counted
-        in a window that has passed (they would only be refused or counted afresh)."""
+        """Delete the sessions, reset and confirmation links and passkey ceremonies that have
+        ended, the failed sign-ins counted in a window that has passed (they would only be
+        refused or counted afresh), and mail sent or given up :data:`MAIL_KEPT` ago."""
         conn.execute(delete(account_sessions).where(account_sessions.c.expires_at < now))
         conn.execute(delete(password_resets).where(password_resets.c.expires_at < now))
         conn.execute(delete(sign_in_failures).where(sign_in_failures.c.since < now - window))
+        conn.execute(delete(passkey_challenges).where(passkey_challenges.c.expires_at < now))
+        conn.execute(delete(email_verifications).where(email_verifications.c.expires_at < now))
+        done = outbox.c.status.in_(("sent", "failed"))
+        conn.execute(delete(outbox).where(done, outbox.c.created_at < now - MAIL_KEPT))
 
     @staticmethod
     def expire_quiet(conn: Connection, before: float) -> list[str]:

@@ -483,7 +483,9 @@ def test_export_is_the_accounts_data_without_secrets(client: TestClient) -> None
         "name": "Wickham",
         "email": None,
         "member_since": data["account"]["member_since"],
+        "email_verified": False,
     }
+    assert data["passkeys"] == []
     assert [game["id"] for game in data["games"]] == [over]
     assert data["games"][0]["status"] == "resigned"
     assert len(data["sessions"]) == 1

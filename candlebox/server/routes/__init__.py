@@ -9,12 +9,14 @@ from fastapi import APIRouter
 from candlebox.server.routes import (
     accounts,
     coach,
+    email,
     games,
     leaving,
     lobby,
     moves,
     ops,
     pages,
+    passkeys,
     rematch,
     rules,
     seats,
@@ -34,4 +36,6 @@ ROUTERS: tuple[APIRouter, ...] = (
     ops.router,  # /healthz, /metrics (issue 17)
     coach.router,
     accounts.router,  # /api/accounts, /api/session, /api/me (issue 34)
+    passkeys.router,  # /api/passkeys (issue 34)
+    email.router,  # /api/accounts/verify, /api/accounts/forgot (issue 34)
 )

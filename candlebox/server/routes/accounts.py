@@ -24,6 +24,7 @@ from candlebox.server.routes.common import (
     settings,
     signed_in,
 )
+from candlebox.server.routes.email import send_verification
 
 router = APIRouter()
 
@@ -61,7 +62,12 @@ def without_cookie(response: Response, request: Request) -> Response:
 
 
 def account_json(account: Account) -> dict[str, Any]:
-    return {"name": account.name, "email": account.email, "member_since": account.created_at}
+    return {
+        "name": account.name,
+        "email": account.email,
+        "email_verified": account.email_verified,
+        "member_since": account.created_at,
+    }
 
 
 @router.post("/api/accounts")
@@ -70,6 +76,7 @@ async def api_sign_up(request: Request) -> Response:
     account, token = await asyncio.to_thread(
         accounts(request).sign_up, spec.name, spec.password, spec.email
     )
+    await send_verification(request, account)  # when the server sends mail
     return with_cookie(JSONResponse(account_json(account), status_code=201), request, token)
 
 
