@@ -98,6 +98,14 @@ def link_in(message: email.message.EmailMessage, pattern: str) -> str:
     return found.group(1)
 
 
+def delivered(url: str) -> list[Any]:
+    """Every mail written so far, once each is delivered. A "forgot" writes its mail after its
+    answer, but before the test client returns it (it runs a response's background task first)."""
+    return wait_for(  # type: ignore[no-any-return]
+        lambda: (found := rows(url, outbox)) and all(r.status == "sent" for r in found) and found
+    )
+
+
 def verified(client: TestClient, inbox: Inbox, name: str = "Wickham") -> None:
     """Sign up with the address and follow the link mailed to it."""
     assert sign_up(client, name, email=ADDRESS).status_code == 201
@@ -183,8 +191,7 @@ def test_forgot_answers_the_same_whoever_is_asked_for(
     client: TestClient, smtp: tuple[Inbox, int]
 ) -> None:
     """An unknown name, an unknown address and an account whose address was never confirmed get
-    the answer a real one gets, and no mail; the real one's mail comes (so the others had their
-    turn before it: the sender takes mail in order)."""
+    the answer a real one gets, and no mail; the real one gets its mail."""
     inbox, _ = smtp
     assert sign_up(client, "Unconfirmed", email="other@example.org").status_code == 201
     verified(client, inbox)
@@ -200,7 +207,7 @@ def test_forgot_answers_the_same_whoever_is_asked_for(
         answer = client.post("/api/accounts/forgot", json=asked)
         answers.add((answer.status_code, answer.text))
     assert len(answers) == 1 and next(iter(answers))[0] == 202
-    wait_for(lambda: inbox.to(ADDRESS, "password"))
+    delivered(str(client.app.state.settings.db))  # type: ignore[attr-defined]
     assert inbox.to("other@example.org", "password") == []
     assert len(inbox.to(ADDRESS, "password")) == 1
 
@@ -245,8 +252,7 @@ def test_forgot_sends_an_account_a_few_links_at_most(
                 conn.execute(sign_in_failures.delete().where(sign_in_failures.c.key == key))
             storage.close()
         assert client.post("/api/accounts/forgot", json={"name": "Other"}).status_code == 202
-        # both "forgot"s for Wickham were answered before the third; its work is done in order
-        wait_for(lambda: inbox.to(ADDRESS, "password"))
+        delivered(url)
         assert len(inbox.to(ADDRESS, "password")) == 1
 
 
