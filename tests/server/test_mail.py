@@ -14,6 +14,7 @@ import threading
 import time
 import warnings
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -419,3 +420,21 @@ def test_a_player_asks_for_another_confirmation_link(
         assert missing.status_code == 400 and missing.json()["error"] == "email-missing"
         client.cookies.clear()
         assert client.post("/api/accounts/verify/send", json={}).status_code == 401
+
+
+@pytest.mark.parametrize(
+    ("name", "shown"),
+    [
+        ("passkey_seconds", "{:g}"),
+        ("max_passkeys", "{}"),
+        ("max_passkey_flows", "{}"),
+        ("mail_tries", "{}"),
+        ("mail_poll", "{:g} s"),
+        ("verify_hours", "{:g}"),
+        ("forgot_limit", "{}"),
+    ],
+)
+def test_the_docs_tables_show_the_defaults(name: str, shown: str) -> None:
+    default = getattr(Settings(db="sqlite://"), name)
+    text = (Path(__file__).resolve().parents[2] / "docs" / "server.md").read_text()
+    assert f"| `{name}` | {shown.format(default)} |" in text
