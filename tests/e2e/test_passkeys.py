@@ -7,6 +7,7 @@ and the verification page."""
 from __future__ import annotations
 
 import secrets
+import time
 from typing import Any
 
 import pytest
@@ -143,3 +144,53 @@ def test_sign_in_options_over_plain_http_elsewhere_say_why(server: Any) -> None:
     answer = api.post(f"{server.base}/api/passkeys/sign-in/options", json={})
     assert answer.status_code == 403
     assert answer.json()["error"] == "passkeys-need-https"
+
+
+def test_a_confirmation_link_confirms_the_address_in_the_browser(browser: Any, server: Any) -> None:
+    """The page a confirmation mail links to, with a link as the mail carries (the e2e server sends
+    no mail: the link's row is written into its database as the mail's would be)."""
+    from sqlalchemy import select
+
+    from candlebox.server import security
+    from candlebox.server.storage import Storage, accounts, email_verifications
+
+    name = f"Mail{secrets.token_hex(4)}"
+    made = api.post(
+        f"{server.base}/api/accounts",
+        json={"name": name, "password": PASSWORD, "email": f"{name}@example.org"},
+    )
+    assert made.status_code == 201, made.text
+    token = security.new_token()
+    storage = Storage(server.db)
+    try:
+        with storage.engine.begin() as conn:
+            account = conn.execute(select(accounts.c.id).where(accounts.c.name == name)).one()
+            conn.execute(
+                email_verifications.insert().values(
+                    token_hash=security.digest(token),
+                    account_id=account.id,
+                    email=f"{name}@example.org",
+                    expires_at=time.time() + 3600,
+                )
+            )
+        errors: list[str] = []
+        context, page = local_page(browser, server, "laptop", errors)
+        try:
+            page.goto(f"/verify?token={token}")
+            page.locator("#verify-button").focus()
+            page.keyboard.press("Enter")
+            page.wait_for_selector("#verify-status:not(.bad):not(:empty)")
+            said = page.locator("#verify-status").inner_text()
+            assert said == f"Thank you, {name}: {name}@example.org is confirmed."
+            assert page.locator("#verify-button").is_hidden()
+            shot(page, "verify-done-laptop")
+        finally:
+            context.close()
+        assert not errors, errors
+        with storage.engine.connect() as conn:
+            confirmed = conn.execute(
+                select(accounts.c.email_verified_at).where(accounts.c.name == name)
+            ).scalar_one()
+        assert confirmed is not None
+    finally:
+        storage.close()

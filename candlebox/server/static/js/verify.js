@@ -25,6 +25,9 @@ button.addEventListener("click", async () => {
   try {
     const done = await api("/api/accounts/verify", { method: "POST", body: { token } });
     say(`Thank you, ${done.name}: ${done.email} is confirmed.`);
+    // nothing is left to do here: a greyed-out button would only ask "why not?"
+    button.hidden = true;
+    document.getElementById("verify-what").textContent = "Your address is confirmed.";
   } catch (error) {
     say(sentence(error.message), true);
     button.disabled = false;
