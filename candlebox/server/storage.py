@@ -432,7 +432,7 @@ accounts = Table(
     Column("password_hash", String(255), nullable=False),
     Column("email", String(254), nullable=True),
     Column("created_at", Float, nullable=False),
-    # when the address was confirmed by a link sent to it (NULL: not yet); migration 0006
+    # when the address was confirmed by a link sent to it (NULL: not yet); migration 0003
     Column("email_verified_at", Float, nullable=True),
     UniqueConstraint("name_key", name="accounts_name_key"),
 )

@@ -1,7 +1,7 @@
 """Passkeys and e-mail (issue 34): an account's passkeys, WebAuthn ceremonies under way, e-mail
 verification links, the mail outbox, and when an account's address was confirmed.
 
-Revision ID: 0006_passkeys
+Revision ID: 0003
 Revises: 0002
 Create Date: 2026-12-06
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0006_passkeys"
+revision = "0003"
 down_revision = "0002"
 branch_labels = None
 depends_on = None
