@@ -264,6 +264,31 @@ class Encoding:
     always_a_winner: Callable[[Any], bool]
 
 
+# ----------------------------------------------------------------------------- design
+# What each seat did with the game's components in a finished game, read from its events: for
+# every seat, how (the rulebook's verb: "bought", "kept", "played", "held", "scored", ...) -> the
+# codes of the components so used (a code once per use). The per-card statistics of ``candlebox
+# report`` are made of it; a game that names none has no per-card statistics.
+ComponentUses = Callable[[State], list[dict[str, list[str]]]]
+
+
+@dataclass(frozen=True)
+class ContentPacks:
+    """A game's data as a content pack: ``files`` each file's name and what it holds (the pack's
+    README); ``export(folder)`` writes the shipped data, a README and the files' JSON schemas there;
+    ``check(folder, design)`` decodes and checks a pack, raising ValueError naming the file and the
+    field. Without ``design`` a pack must keep the printed game; with it, printed values (a power's
+    amount, a card's cost, a count) may change while structural checks stay. ``option``: the name
+    of the game's option that plays a pack (None: the game checks packs but does not play them yet),
+    and ``design_option`` the option that plays it in design mode."""
+
+    files: Mapping[str, str]
+    export: Callable[[str], list[str]]
+    check: Callable[[str, bool], None]
+    option: str | None = None
+    design_option: str | None = None
+
+
 # ----------------------------------------------------------------------------- the plug-in
 @dataclass(frozen=True)
 class Capabilities:
@@ -278,6 +303,8 @@ class Capabilities:
     ``policy_view`` a :data:`Viewer` giving what the game's heuristic reads, for a game whose
     heuristic can read a cheaper object than the whole view (built lazily from the state, showing
     only what the seat may see): the bots' policies are given it (``GameInfo.policy_viewer()``).
+    ``uses`` a :data:`ComponentUses` (what each seat bought, kept, played: per-card statistics);
+    ``content`` the game's :class:`ContentPacks` (``candlebox content export``).
     """
 
     view: str | None = None
@@ -289,3 +316,5 @@ class Capabilities:
     encoding: str | None = None
     scoring: str | None = None
     policy_view: str | None = None
+    uses: str | None = None
+    content: str | None = None

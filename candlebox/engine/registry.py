@@ -17,6 +17,8 @@ from candlebox.engine.levels import DEFAULT_LEVELS, Level, check_ladder
 from candlebox.engine.options import Fixed, Option, validate_options
 from candlebox.engine.plugin import (
     Capabilities,
+    ComponentUses,
+    ContentPacks,
     Encoding,
     GameText,
     Policy,
@@ -118,6 +120,17 @@ class GameInfo:
     def scoring(self) -> Scoring | None:
         """How the game breaks its scores down into standings (``State.standings``), or None."""
         return self._capability("scoring", Scoring)
+
+    def uses(self) -> ComponentUses | None:
+        """What each seat did with which components in a finished game (per-card statistics)."""
+        found = self._capability("uses", object)
+        if found is not None and not callable(found):
+            raise TypeError(f"{self.title}: the uses capability is not a function")
+        return found
+
+    def content_packs(self) -> ContentPacks | None:
+        """The game's data as content packs (export, checks), or None."""
+        return self._capability("content", ContentPacks)
 
     def _capability(self, kind: str, expected: type[Any]) -> Any:
         path = getattr(self.capabilities, kind)
