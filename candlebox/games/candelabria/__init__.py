@@ -200,6 +200,8 @@ INFO = GameInfo(
         encoding="candlebox.games.candelabria.encoder:ENCODING",
         policy_view="candlebox.games.candelabria.sight:glance",
         scoring="candlebox.games.candelabria.standings:SCORING",
+        uses="candlebox.games.candelabria.uses:uses",
+        content="candlebox.games.candelabria.pack:PACKS",
     ),
     page=GAME_ID,
     playout_target=(40_000, None),  # a heavier game: no pure-Python peer to beat (bench/README.md)

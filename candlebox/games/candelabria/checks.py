@@ -211,7 +211,44 @@ def check_board(data: BoardFile) -> None:
 
 
 # ----------------------------------------------------------------------------- the other files
-def check_houses(data: HousesFile, board: BoardFile) -> None:
+# A printed value a design pack (option ``design``) may change keeps this range, so the rules work.
+DESIGN_AMOUNTS = range(1, 10)
+
+
+def check_powers(c: _Checker, at: str, name: str, powers: list[Any], design: bool) -> None:
+    """A house's powers as printed; in design mode only their amounts may differ (an amount-less
+    power stays amount-less, and an amount stays 1–9), the year, effect and icon as printed."""
+    printed = PRINTED_POWERS[name]
+    got = tuple((p.year, p.effect, p.amount, p.icon) for p in powers)
+    if not design:
+        c.require(got == printed, f"{at}.powers", f"{name}'s powers are printed as {list(printed)}")
+        return
+    c.require(
+        len(got) == len(printed),
+        f"{at}.powers",
+        f"{name} has {len(printed)} powers (one a year), found {len(got)}",
+    )
+    for j, ((year, effect, amount, icon), (p_year, p_effect, p_amount, p_icon)) in enumerate(
+        zip(got, printed, strict=True)
+    ):
+        where = f"{at}.powers[{j}]"
+        c.require(
+            (year, effect, icon) == (p_year, p_effect, p_icon),
+            where,
+            f"a design pack changes amounts only: {name}'s Year {'I' * p_year} power is "
+            f"{p_effect}" + (f" ({p_icon})" if p_icon else ""),
+        )
+        if p_amount == 0:
+            c.require(amount == 0, f"{where}.amount", f"{effect} takes no amount, found {amount}")
+        else:
+            c.require(
+                amount in DESIGN_AMOUNTS,
+                f"{where}.amount",
+                f"an amount of {DESIGN_AMOUNTS.start}–{DESIGN_AMOUNTS.stop - 1}, found {amount}",
+            )
+
+
+def check_houses(data: HousesFile, board: BoardFile, design: bool = False) -> None:
     c = _Checker("houses.json")
     names = [h.name for h in data.houses]
     c.require(
@@ -254,12 +291,7 @@ def check_houses(data: HousesFile, board: BoardFile) -> None:
             f"{at}.start.temple",
             f"{house.name} starts with {temple or 'no'} temple",
         )
-        got = tuple((p.year, p.effect, p.amount, p.icon) for p in house.powers)
-        c.require(
-            got == PRINTED_POWERS[house.name],
-            f"{at}.powers",
-            f"{house.name}'s powers are printed as {list(PRINTED_POWERS[house.name])}",
-        )
+        check_powers(c, at, house.name, house.powers, design)
         for key, side in sides.items():
             match = [r for r in side.regions if r.number == house.start.region]
             if not match:
@@ -419,7 +451,9 @@ def check_candles(data: CandlesFile, houses: HousesFile) -> None:
     )
 
 
-def check_upgrades(data: UpgradesFile) -> None:
+def check_upgrades(data: UpgradesFile, design: bool = False) -> None:
+    """The 36 tiles with every printed one; in design mode a tile's amount may differ from the
+    printed one (1–9), so a printed tile is found by its effect and icon."""
     c = _Checker("upgrades.json")
     total = 0
     seen: set[str] = set()
@@ -440,13 +474,21 @@ def check_upgrades(data: UpgradesFile) -> None:
             f"{at}.amount",
             f"{tile.effect} {'takes no amount' if tile.effect == 'extra-territory' else 'needs an amount of at least 1'}",
         )
+        if design:
+            c.require(
+                tile.amount <= DESIGN_AMOUNTS.stop - 1,
+                f"{at}.amount",
+                f"an amount of at most {DESIGN_AMOUNTS.stop - 1}, found {tile.amount}",
+            )
         total += tile.copies
-        have[tile.year][(tile.effect, tile.amount, tile.icon)] += tile.copies
+        amount = 0 if design else tile.amount
+        have[tile.year][(tile.effect, amount, tile.icon)] += tile.copies
     c.require(total == N_TILES, "tiles", f"{N_TILES} Upgrade tiles, found {total}")
     for year, printed in PRINTED_UPGRADES.items():
         for effect in printed:
+            wanted = (effect[0], 0, effect[2]) if design else effect
             c.require(
-                have[year][effect] >= 1,
+                have[year][wanted] >= 1,
                 "tiles",
                 f"the printed Year {'I' * year} tile {effect[0]} "
                 f"{effect[2] or effect[1]} is missing",

@@ -220,8 +220,11 @@ def _decode(folder: Path, name: str) -> _Struct:
     return data
 
 
-def read_content(folder: Path | str = CONTENT) -> Content:
-    """Decode and check the seven files of a content folder (raises ContentError naming the problem)."""
+def read_content(folder: Path | str = CONTENT, design: bool = False) -> Content:
+    """Decode and check the seven files of a content folder (raises ContentError naming the problem).
+
+    ``design``: a designer's pack, whose printed values (house powers' and Upgrade tiles' amounts)
+    may differ from the rulebook's; every structural check still holds (checks.py)."""
     folder = Path(folder)
     if not folder.is_dir():
         raise ContentError(f"content folder {str(folder)!r} does not exist")
@@ -230,7 +233,7 @@ def read_content(folder: Path | str = CONTENT) -> Content:
     houses = files["houses"]
     assert isinstance(board, BoardFile) and isinstance(houses, HousesFile)
     check_board(board)
-    check_houses(houses, board)
+    check_houses(houses, board, design)
     curses = files["curses"]
     assert isinstance(curses, CursesFile)
     check_curses(curses, board)
@@ -242,7 +245,7 @@ def read_content(folder: Path | str = CONTENT) -> Content:
     check_candles(candles, houses)
     upgrades = files["upgrades"]
     assert isinstance(upgrades, UpgradesFile)
-    check_upgrades(upgrades)
+    check_upgrades(upgrades, design)
     components = files["components"]
     assert isinstance(components, ComponentsFile)
     check_components(components)
@@ -250,11 +253,24 @@ def read_content(folder: Path | str = CONTENT) -> Content:
 
 
 @lru_cache(maxsize=8)
-def _cached(folder: str) -> Content:
-    return read_content(folder)
+def _cached(folder: str, design: bool) -> Content:
+    return read_content(folder, design)
 
 
-def load_content(folder: str | None = None) -> Content:
-    """The content of a folder (``None``: the shipped pack), read once and shared."""
+def load_content(folder: str | None = None, design: bool = False) -> Content:
+    """The content of a folder (``None``: the shipped pack), read once and shared; ``design``: a
+    design pack (see :func:`read_content`)."""
     path = CONTENT if folder is None else Path(folder).expanduser()
-    return _cached(str(path.resolve()))
+    return _cached(str(path.resolve()), design)
+
+
+def content_of(options: dict[str, Any]) -> Content:
+    """The content a game's options play: option ``content`` (a folder, None for the shipped pack)
+    read in design mode when option ``design`` is on, which needs a pack to design."""
+    design = bool(options.get("design"))
+    if design and options.get("content") is None:
+        raise ContentError(
+            "option 'design' plays a content pack whose printed values were changed: give the "
+            "pack's folder as option 'content' too"
+        )
+    return load_content(options.get("content"), design)

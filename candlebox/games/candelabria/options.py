@@ -109,6 +109,15 @@ OPTIONS = (
         "reconstruction",
     ),
     CandelabriaOption(
+        "design",
+        "bool",
+        False,
+        "play the 'content' pack in design mode: its printed values (the amounts of house powers "
+        "and Upgrade tiles) may differ from the rulebook's, while every structural check stays "
+        "(candlebox simulate --design)",
+        nullable=False,
+    ),
+    CandelabriaOption(
         "upgrade_pile",
         "int",
         3,

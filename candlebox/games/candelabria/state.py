@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 
 from candlebox.engine import MoveKind, State
 from candlebox.games.candelabria.board import Board, board_for
-from candlebox.games.candelabria.components import Content, load_content
+from candlebox.games.candelabria.components import Content, content_of
 from candlebox.games.candelabria.decision import IDLE, Phase
 from candlebox.games.candelabria.notation import Notation, malformed, notation_for
 from candlebox.games.candelabria.views import CandelabriaView
@@ -166,7 +166,7 @@ class CandelabriaState(State):
     def __init__(self, variant: str, players: int, seed: int, options: dict[str, Any]) -> None:
         super().__init__(GAME_ID, variant, players, seed, options)
         n = players
-        self.content: Content = load_content(options.get("content"))
+        self.content: Content = content_of(options)
         self.side = "small" if n <= 3 else "large"
         self.two_player = variant == "two-player"
         self.board: Board = board_for(self.content, self.side)

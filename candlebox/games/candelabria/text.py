@@ -9,7 +9,7 @@ from typing import Any
 
 from candlebox.engine.plugin import PLAIN, GameText, Marks, seat_word
 from candlebox.engine.state import State
-from candlebox.games.candelabria.components import load_content
+from candlebox.games.candelabria.components import content_of
 from candlebox.games.candelabria.state import CandelabriaState
 from candlebox.games.candelabria.words import table, territory_name
 
@@ -135,7 +135,7 @@ _TEMPLE = {"W": "White", "G": "Grey", "B": "Black"}
 
 
 def _words(state: State) -> Any:
-    return table(state.options.get("content"))
+    return table(state.options.get("content"), bool(state.options.get("design")))
 
 
 def _named(state: State, code: str) -> str:
@@ -164,7 +164,7 @@ def _candle(state: State, code: str) -> str:
 
 
 def _cost(state: State, code: str) -> str:
-    for card in load_content(state.options.get("content")).candles:
+    for card in content_of(state.options).candles:
         if card.code == code:
             return f"{card.cost} wax"
     return "its cost"

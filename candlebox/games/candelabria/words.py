@@ -25,7 +25,7 @@ from candlebox.engine.registry import game_info
 from candlebox.engine.words import Entry, WordsFile, check_words, pick, read_words
 from candlebox.games.candelabria import decay, missions
 from candlebox.games.candelabria.board import Board, board_for
-from candlebox.games.candelabria.components import Content, load_content
+from candlebox.games.candelabria.components import Content, content_of, load_content
 from candlebox.games.candelabria.decision import MODEL_LETTER
 from candlebox.games.candelabria.notation import TEMPLE_LETTER
 from candlebox.games.candelabria.schema import CONTENT, CURSE_EFFECTS, EFFECT_LETTER, ICONS
@@ -214,9 +214,9 @@ def read(path: Path, content: Content) -> dict[str, Entry]:
 
 
 @cache
-def table(folder: str | None = None) -> dict[str, Entry]:
+def table(folder: str | None = None, design: bool = False) -> dict[str, Entry]:
     """The words of a content pack: its own words.json, checked, or else the shipped words."""
-    content = load_content(folder)
+    content = load_content(folder, design)
     own = Path(content.folder) / WORDS_FILE
     if own.is_file():
         return read(own, content)
@@ -255,7 +255,7 @@ def components(
     sets (without ``players=``, of every side the variant can use, each entry saying what the
     territory is on each side: the sides share their territory ids, see :func:`territory_entries`).
     Option ``houses`` gives the player count when ``players=`` does not (:func:`_seated`)."""
-    content = load_content(options.get("content"))
+    content = content_of(options)
     players, chosen = _seated(variant, options, players)
     counts = [players] if players is not None else list(game_info(GAME_ID).variant(variant).players)
     sides = [key for key, side in content.sides.items() if set(side.players) & set(counts)]
@@ -277,7 +277,7 @@ def components(
         codes += MISSIONS
     if options.get("decay"):
         codes += decay.CODES
-    words = table(options.get("content"))
+    words = table(options.get("content"), bool(options.get("design")))
     territories = (
         territory_entries(content, sides[0], variant)
         if len(sides) == 1
