@@ -154,6 +154,8 @@ register(
             renderer="candlebox.games.candle_quest.render:RENDERER",
             encoding="candlebox.games.candle_quest.encoder:ENCODING",
             scoring="candlebox.games.candle_quest.standings:SCORING",
+            uses="candlebox.games.candle_quest.uses:uses",
+            content="candlebox.games.candle_quest.pack:PACKS",
         ),
         page=GAME_ID,
         # Opponent levels, measured in bench/levels.py (docs/simulation.md, "Levels").

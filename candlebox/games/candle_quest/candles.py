@@ -17,6 +17,7 @@ import msgspec
 
 CONTENT = Path(__file__).parent / "content"
 CANDLE_FILE = CONTENT / "candles.json"
+DESIGN_FACE = 20  # the highest face value a design file may give a candle
 
 
 class LitCard(msgspec.Struct, forbid_unknown_fields=True):
@@ -60,49 +61,88 @@ class CandleType:
     sell: int  # 0 for Unlit, which cannot be sold
 
 
-def _require(condition: bool, problem: str) -> None:
+def _require(condition: bool, field: str, problem: str) -> None:
     if not condition:
-        raise ValueError(f"candle data does not match the rulebook: {problem}")
+        raise ValueError(f"candle data does not match the rulebook: {field}: {problem}")
 
 
-def check_rulebook_numbers(data: CandleFile) -> None:
-    """Every number the rulebook gives about the candles (see docs/rulings.md, 'Candle list')."""
-    _require(len(data.colours) == 8, f"8 colours, found {len(data.colours)}")
+def check_rulebook_numbers(data: CandleFile, design: bool = False) -> None:
+    """Every number the rulebook gives about the candles (see docs/rulings.md, 'Candle list').
+
+    ``design``: a designer's file, whose face and sell values and counts of Dancing and Unlit candles
+    may differ from the rulebook's; the structure stays (eight colours of six candles, four of each
+    cost, distinct codes, a sell value below the face)."""
+    _require(len(data.colours) == 8, "colours", f"8 colours, found {len(data.colours)}")
     codes = [c.code for c in data.colours]
-    _require(len(set(codes)) == 8, f"colour codes must differ: {codes}")
-    for colour in data.colours:
+    _require(len(set(codes)) == 8, "colours", f"colour codes must differ: {codes}")
+    for i, colour in enumerate(data.colours):
+        at = f"colours[{i}]"
         _require(
             len(colour.code) == 1
             and colour.code.isalpha()
             and colour.code.isupper()
             and colour.code not in "DU",
+            f"{at}.code",
             f"colour code {colour.code!r} must be one capital letter other than D and U",
         )
-        _require(len(colour.candles) == 6, f"six candles of colour {colour.name}")
-        _require(colour.cost in ("low", "expensive"), f"cost of {colour.name}: low or expensive")
-        low, high = (2, 6) if colour.cost == "low" else (5, 8)
-        for card in colour.candles:
+        _require(len(colour.candles) == 6, f"{at}.candles", f"six candles of colour {colour.name}")
+        _require(
+            colour.cost in ("low", "expensive"),
+            f"{at}.cost",
+            f"cost of {colour.name}: low or expensive",
+        )
+        low, high = (1, DESIGN_FACE) if design else (2, 6) if colour.cost == "low" else (5, 8)
+        for j, card in enumerate(colour.candles):
+            where = f"{at}.candles[{j}]"
             _require(
-                low <= card.face <= high, f"{colour.name} face {card.face} outside {low}–{high}"
+                low <= card.face <= high,
+                f"{where}.face",
+                f"{colour.name} face {card.face} outside {low}–{high}",
             )
             _require(
-                0 <= card.sell < card.face, f"{colour.name} {card.face}: sell value below face"
+                0 <= card.sell < card.face,
+                f"{where}.sell",
+                f"{colour.name} {card.face}: sell value below face",
             )
     costs = Counter(c.cost for c in data.colours)
-    _require(costs == Counter(low=4, expensive=4), f"4 low-cost and 4 expensive colours: {costs}")
+    _require(
+        costs == Counter(low=4, expensive=4),
+        "colours",
+        f"4 low-cost and 4 expensive colours: {costs}",
+    )
+    for j, card in enumerate(data.dancing):
+        _require(0 <= card.sell < card.face, f"dancing[{j}].sell", "Dancing sell values below face")
+    for j, unlit in enumerate(data.unlit):
+        _require(1 <= unlit.face <= DESIGN_FACE, f"unlit[{j}].face", f"a face of 1–{DESIGN_FACE}")
+    if design:
+        return
     dancing = Counter(card.face for card in data.dancing)
-    _require(dancing == Counter({9: 3, 10: 3}), f"Dancing candles 3×9 and 3×10, found {dancing}")
-    _require(all(0 <= c.sell < c.face for c in data.dancing), "Dancing sell values below face")
-    unlit = Counter(card.face for card in data.unlit)
-    _require(unlit == Counter({4: 3, 6: 3}), f"Unlit candles 3×4 and 3×6, found {unlit}")
+    _require(
+        dancing == Counter({9: 3, 10: 3}),
+        "dancing",
+        f"Dancing candles 3×9 and 3×10, found {dancing}",
+    )
+    unlit_faces = Counter(card.face for card in data.unlit)
+    _require(
+        unlit_faces == Counter({4: 3, 6: 3}),
+        "unlit",
+        f"Unlit candles 3×4 and 3×6, found {unlit_faces}",
+    )
 
 
-def read_candle_file(path: Path = CANDLE_FILE) -> CandleFile:
+def read_candle_file(path: Path = CANDLE_FILE, design: bool = False) -> CandleFile:
     try:
         data = msgspec.json.decode(path.read_bytes(), type=CandleFile)
+    except OSError as exc:
+        raise ValueError(f"{path.name}: cannot be read ({exc.strerror})") from None
     except msgspec.ValidationError as exc:
         raise ValueError(f"{path}: {exc}") from None
-    check_rulebook_numbers(data)
+    except msgspec.DecodeError as exc:
+        raise ValueError(f"{path.name}: not valid JSON ({exc})") from None
+    try:
+        check_rulebook_numbers(data, design)
+    except ValueError as exc:
+        raise ValueError(f"{path.name}: {exc}") from None
     return data
 
 

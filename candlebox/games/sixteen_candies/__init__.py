@@ -199,6 +199,8 @@ register(
             renderer="candlebox.games.sixteen_candies.render:RENDERER",
             encoding="candlebox.games.sixteen_candies.encoder:ENCODING",
             scoring="candlebox.games.sixteen_candies.standings:SCORING",
+            uses="candlebox.games.sixteen_candies.uses:uses",
+            content="candlebox.games.sixteen_candies.pack:PACKS",
         ),
         page=GAME_ID,
         # Opponent levels, measured in bench/levels.py (docs/simulation.md, "Levels").

@@ -62,49 +62,81 @@ class DeckFile(msgspec.Struct, forbid_unknown_fields=True):
     wild: Wild
 
 
-def _require(condition: bool, problem: str) -> None:
+def _require(condition: bool, field: str, problem: str) -> None:
     if not condition:
-        raise ValueError(f"deck data does not match the rulebook: {problem}")
+        raise ValueError(f"deck data does not match the rulebook: {field}: {problem}")
 
 
-def check_rulebook_numbers(data: DeckFile) -> None:
-    """Every number the rulebook gives about the cards (rulings SC-1)."""
+def check_rulebook_numbers(data: DeckFile, design: bool = False) -> None:
+    """Every number the rulebook gives about the cards (rulings SC-1).
+
+    ``design``: a designer's deck, whose penalties, the Wild's count and penalty may differ from the
+    rulebook's; the structure stays (codes, two halves of different candies, counts 1–6, the
+    Instant Round Win's halves, enough cards to deal)."""
     codes = [c.code for c in data.candies]
-    _require(len(set(codes)) == len(codes), f"candy codes must differ: {codes}")
-    for code in codes:
+    _require(len(set(codes)) == len(codes), "candies", f"candy codes must differ: {codes}")
+    for i, code in enumerate(codes):
         _require(
             len(code) == 1 and code.isalpha() and code.isupper() and code != data.wild.code,
+            f"candies[{i}].code",
             f"candy code {code!r} must be one capital letter, not the Wild's",
         )
     names = {c.name for c in data.candies}
     missing = [name for name in RULEBOOK_CANDIES if name not in names]
-    _require(not missing, f"the rulebook's candies are missing: {missing}")
+    _require(not missing, "candies", f"the rulebook's candies are missing: {missing}")
     seen: set[str] = set()
     for number, card in enumerate(data.cards):
-        _require(len(card.halves) == 2, f"card {number} must have two halves")
-        for half in card.halves:
-            _require(half.candy in codes, f"card {number}: unknown candy {half.candy!r}")
-            _require(1 <= half.count <= MAX_COUNT, f"card {number}: count {half.count} outside 1–6")
-            _require(half.penalty >= 0, f"card {number}: negative penalty")
+        at = f"cards[{number}]"
+        _require(len(card.halves) == 2, f"{at}.halves", f"card {number} must have two halves")
+        for j, half in enumerate(card.halves):
+            where = f"{at}.halves[{j}]"
+            _require(
+                half.candy in codes,
+                f"{where}.candy",
+                f"card {number}: unknown candy {half.candy!r}",
+            )
+            _require(
+                1 <= half.count <= MAX_COUNT,
+                f"{where}.count",
+                f"card {number}: count {half.count} outside 1–6",
+            )
+            _require(half.penalty >= 0, f"{where}.penalty", f"card {number}: negative penalty")
         a, b = card.halves
-        _require(a.candy != b.candy, f"card {number}: both halves show {a.candy}")
+        _require(a.candy != b.candy, f"{at}.halves", f"card {number}: both halves show {a.candy}")
         code = card_code(card)
-        _require(code not in seen, f"card {code} appears twice (cards are told apart by halves)")
+        _require(
+            code not in seen, at, f"card {code} appears twice (cards are told apart by halves)"
+        )
         seen.add(code)
     for candy in codes:
         for count in INSTANT_COUNTS:
             _require(
                 any(h.candy == candy and h.count == count for c in data.cards for h in c.halves),
+                "cards",
                 f"no half with {count} {candy}: the Instant Round Win needs 4, 5 and 6 of a type",
             )
     wild = data.wild
-    _require(len(wild.code) == 1 and wild.code.isupper(), "the Wild's code is one capital letter")
-    _require(wild.count == WILD_COUNT, f"the Wild counts as three, not {wild.count}")
-    _require(wild.penalty == WILD_PENALTY, f"the Wild's penalty is 2, not {wild.penalty}")
-    _require(wild.copies >= 0, "a negative number of Wilds")
+    _require(
+        len(wild.code) == 1 and wild.code.isupper(),
+        "wild.code",
+        "the Wild's code is one capital letter",
+    )
+    if design:
+        _require(1 <= wild.count <= MAX_COUNT, "wild.count", f"a count of 1–6, not {wild.count}")
+        _require(wild.penalty >= 0, "wild.penalty", "a negative penalty")
+    else:
+        _require(
+            wild.count == WILD_COUNT, "wild.count", f"the Wild counts as three, not {wild.count}"
+        )
+        _require(
+            wild.penalty == WILD_PENALTY,
+            "wild.penalty",
+            f"the Wild's penalty is 2, not {wild.penalty}",
+        )
+    _require(wild.copies >= 0, "wild.copies", "a negative number of Wilds")
     total = len(data.cards) + wild.copies
     need = MAX_SEATS * HAND + 2  # four hands, the first discard, and a card to draw
-    _require(total >= need, f"{total} cards cannot deal four players and start the piles")
+    _require(total >= need, "cards", f"{total} cards cannot deal four players and start the piles")
 
 
 def card_code(card: Card) -> str:
@@ -112,12 +144,19 @@ def card_code(card: Card) -> str:
     return f"{a.candy}{a.count}-{b.candy}{b.count}"
 
 
-def read_deck_file(path: Path = DECK_FILE) -> DeckFile:
+def read_deck_file(path: Path = DECK_FILE, design: bool = False) -> DeckFile:
     try:
         data = msgspec.json.decode(path.read_bytes(), type=DeckFile)
+    except OSError as exc:
+        raise ValueError(f"{path.name}: cannot be read ({exc.strerror})") from None
     except msgspec.ValidationError as exc:
         raise ValueError(f"{path}: {exc}") from None
-    check_rulebook_numbers(data)
+    except msgspec.DecodeError as exc:
+        raise ValueError(f"{path.name}: not valid JSON ({exc})") from None
+    try:
+        check_rulebook_numbers(data, design)
+    except ValueError as exc:
+        raise ValueError(f"{path.name}: {exc}") from None
     return data
 
 
