@@ -6,8 +6,11 @@ game still to come) produces the same columns: nothing in this package names a g
 
 from __future__ import annotations
 
+import hashlib
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 import candlebox
@@ -167,4 +170,35 @@ def row(lineup: tuple[Seat, ...], seed: int, state: State) -> dict[str, Any]:
         "truncated": bool(state.truncated),
         "actions": [dict(sorted(counts.items())) for counts in kinds],
         "facts": facts(final),
+        "uses": uses_of(state),
+        "pack": pack_of(state),
     }
+
+
+def uses_of(state: State) -> list[dict[str, list[str]]]:
+    """What each seat did with which components, by the game's own hook (none: no hook)."""
+    hook = candlebox.game_info(state.game_id).uses()
+    return hook(state) if hook is not None else []
+
+
+def pack_of(state: State) -> dict[str, Any]:
+    """The content pack a game played, by the hash of its files, and whether in design mode (the
+    option names are the game's own, from its ContentPacks); empty for the shipped content."""
+    packs = candlebox.game_info(state.game_id).content_packs()
+    if packs is None or packs.option is None:
+        return {}
+    folder = state.options.get(packs.option)
+    if not isinstance(folder, str):
+        return {}
+    design = bool(packs.design_option and state.options.get(packs.design_option))
+    return {"hash": pack_hash(str(Path(folder).expanduser().resolve())), "design": design}
+
+
+@lru_cache(maxsize=16)
+def pack_hash(folder: str) -> str:
+    """``sha256:`` and the first 16 hex digits of the hash of a pack's JSON files, names and bytes
+    in name order: two packs with the same data have the same hash wherever they lie."""
+    digest = hashlib.sha256()
+    for path in sorted(Path(folder).glob("*.json")):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return "sha256:" + digest.hexdigest()[:16]

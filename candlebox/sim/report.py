@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import candlebox
-from candlebox.sim import compare, ratings, stats, summary
+from candlebox.sim import cards, compare, ratings, stats, summary
 from candlebox.sim.stats import Rate
 
 PALETTE = ["#4C72B0", "#DD8452", "#55A868", "#C44E52", "#8172B3", "#937860", "#DA8BC3", "#8C8C8C"]
@@ -345,6 +345,7 @@ def configuration_section(
                 ],
                 ["ended by", ", ".join(f"{k} {n}" for k, n in reasons.most_common())],
                 ["truncated (turn limit)", f"{truncated} ({truncated / len(rows):.1%})"],
+                ["content", summary.pack_text(rows)],
                 [
                     "mean length",
                     f"{_mean(r['turns'] for r in rows):.1f} turns, {_mean(r['steps'] for r in rows):.1f} steps",
@@ -422,6 +423,10 @@ def configuration_section(
             section.add(image(plot, f"win rate by {name}"))
         section.add(table([name, *RATE_HEADER[1:]], rate_rows(rates)))
 
+    found_cards = cards.card_stats(rows, cards.component_names(rows[0]))
+    if found_cards:
+        section.add(cards_html(found_cards))
+
     section.add("<h3>Game length and scores</h3>")
     section.add(image(plots.lengths(f"{base}-length.png", rows), "game length"))
     section.add(image(plots.scores(f"{base}-scores.png", rows), "final scores"))
@@ -486,6 +491,59 @@ def configuration_section(
     return section
 
 
+def cards_html(found: list[cards.CardStat]) -> str:
+    """Per component: the win rate of the seat-games that used it and its lift over their baseline,
+    strongest first, with a sentence for each outlier."""
+    tested = [card for card in found if card.tested]
+    outliers = [card for card in tested if card.outlier]
+    parts = [
+        "<h3>Components: win rate when used, and lift</h3>",
+        '<p class="note">For each component and way of using it (the game\'s words: played, '
+        "bought, kept, held...), the seat-games in which the seat used it at least once: their win "
+        "rate, and the <b>lift</b>, their mean win share minus the baseline of the same bot in the "
+        "same seat, with its 95% interval. Sorted by lift. "
+        f"{len(tested)} components used in at least {cards.MIN_GAMES} seat-games are tested, "
+        f"{cards.CORRECTION}-adjusted together (false discovery rate {compare.ALPHA:.0%}); an "
+        "outlier (*) is one whose adjusted p-value is below that. Using a card goes with winning "
+        "without always causing it: an experiment says what a change does.</p>",
+    ]
+    if outliers:
+        parts.append(
+            "<ul>" + "".join(f"<li>{esc(cards.sentence(c))}</li>" for c in outliers) + "</ul>"
+        )
+    elif tested:
+        parts.append("<p>No component's lift differs significantly from zero.</p>")
+    small = len(found) - len(tested)
+    if small:
+        parts.append(
+            f'<p class="note">{small} of {len(found)} are used in fewer than {cards.MIN_GAMES} '
+            "seat-games: listed, not tested (their intervals are wide); play more games to read "
+            "them.</p>"
+        )
+    parts.append(
+        table(
+            ["component", "name", "how", "seat-games", "win rate", "lift", "95% interval", "p"],
+            [
+                [
+                    card.code,
+                    card.name,
+                    card.how,
+                    card.rate.games,
+                    f"{card.rate.rate:.1%}",
+                    f"{card.lift * 100:+.1f} pts",
+                    f"{card.low * 100:+.1f} – {card.high * 100:+.1f}",
+                    (f"{card.adjusted:.3g}" + (" *" if card.outlier else ""))
+                    if card.tested
+                    else "—",
+                ]
+                for card in found
+            ],
+            numeric_from=3,
+        )
+    )
+    return "".join(parts)
+
+
 def findings_html(rows: list[dict[str, Any]], players: int) -> str:
     """A sentence for each group (seat, place, bot, house, house in a seat) whose win rate differs
     from the even share after Holm's correction; nothing for noise."""
@@ -531,17 +589,18 @@ def experiment_section(key: tuple[str, str, int], arms: dict[str, list[dict[str,
         section.add(f"<p><b>Stopping rule:</b> {esc(stopping)}.</p>")
     section.add(
         table(
-            ["arm", *varied, "games", "seeds"],
+            ["arm", *varied, "content", "games", "seeds"],
             [
                 [
                     name,
                     *(rows[0].get("vary", {}).get(k, "") for k in varied),
+                    summary.pack_text(rows),
                     len(rows),
                     f"{min(r['seed'] for r in rows)}–{max(r['seed'] for r in rows)}",
                 ]
                 for name, rows in arms.items()
             ],
-            numeric_from=1 + len(varied),
+            numeric_from=2 + len(varied),
         )
     )
     section.add("<h3>The arms side by side</h3>")

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import Any
 
-from candlebox.sim import compare, stats
+from candlebox.sim import cards, compare, stats
 from candlebox.sim.stats import Rate
 
 Row = dict[str, Any]
@@ -41,6 +41,21 @@ def rates_json(rates: dict[Hashable, Rate], label: str = "") -> list[dict[str, A
     ]
 
 
+def pack_text(rows: list[Row]) -> str:
+    """The content the rows played: 'the shipped content', 'pack sha256:…' or 'design pack sha256:…'
+    (a design pack's printed values were changed), several joined by '; '."""
+    texts: list[str] = []
+    for row in rows:
+        pack = row.get("pack") or {}
+        if not pack.get("hash"):
+            text = "the shipped content"
+        else:
+            text = f"{'design pack' if pack.get('design') else 'pack'} {pack['hash']}"
+        if text not in texts:
+            texts.append(text)
+    return "; ".join(texts)
+
+
 def mean(values: list[float]) -> float:
     return sum(values) / len(values) if values else 0.0
 
@@ -63,6 +78,7 @@ def arm_json(key: Configuration, name: str, rows: list[Row]) -> dict[str, Any]:
         "games": len(rows),
         "seeds": [min(r["seed"] for r in rows), max(r["seed"] for r in rows)],
         "stopping": rows[0].get("stopping", ""),
+        "content": pack_text(rows),
         "win_rate_by_seat": rates_json(stats.by_seat(rows), "seat "),
         "win_rate_by_place": rates_json(stats.by_position(rows), "place "),
         "win_rate_by_bot": rates_json(stats.by_bot(rows)),
@@ -84,9 +100,15 @@ def report_json(rows: list[Row], sources: list[str]) -> dict[str, Any]:
     """Every arm of every configuration, and every arm's paired differences from its baseline."""
     arms: list[dict[str, Any]] = []
     differences: list[dict[str, Any]] = []
+    found_cards: list[dict[str, Any]] = []
     for key, by_arm in arms_of(rows).items():
         arms += [arm_json(key, name, arm_rows) for name, arm_rows in by_arm.items()]
         game, variant, players = key
+        for name, arm_rows in by_arm.items():
+            where = {"game": game, "variant": variant, "players": players, "arm": name}
+            for card in cards.card_stats(arm_rows, cards.component_names(arm_rows[0])):
+                finding = cards.sentence(card) if card.outlier else ""
+                found_cards.append({**where, **cards.card_json(card), "finding": finding})
         for d in differences_of(by_arm):
             entry = compare.difference_json(d)
             entry["finding"] = compare.difference_sentence(d) if d.significant else ""
@@ -98,4 +120,6 @@ def report_json(rows: list[Row], sources: list[str]) -> dict[str, Any]:
         "alpha": compare.ALPHA,
         "arms": arms,
         "differences": differences,
+        "card_correction": cards.CORRECTION,
+        "cards": found_cards,
     }

@@ -18,6 +18,10 @@ Columns (the same for every game):
 | truncated | bool | ended by the turn limit |
 | actions | JSON list | for each seat, how often it chose each kind of action (``{"flip": 30, ...}``) |
 | facts | JSON object | the final spectator view's scalar fields, and ``seats``: each seat's scalar fields |
+| uses | JSON list | for each seat, what it did with which components (``{"played": ["S1"], ...}``, the game's ``uses`` hook; ``[]`` without one): the per-card statistics of ``candlebox report`` |
+| pack | JSON object | the content pack played: ``{"hash": "sha256:…", "design": true}`` (a design pack's printed values were changed), ``{}`` for the shipped content |
+
+A table written before ``uses`` and ``pack`` existed reads with them empty.
 
 An experiment's table (``candlebox simulate --vary``) has two more kinds of column: ``arm``, the arm's
 name (``bots=random · max_turns=60``), and ``vary_KEY`` for each varied key, the arm's value of it as
@@ -52,11 +56,17 @@ COLUMNS: tuple[str, ...] = (
     "truncated",
     "actions",
     "facts",
+    "uses",
+    "pack",
 )
+# Columns added later: a table without them reads with them empty, as a row without them would be.
+LATER = {"uses": "[]", "pack": "{}"}
 ARM = "arm"
 STOPPING = "stopping"  # an experiment played until its intervals were narrow: the rule and outcome
 VARY_PREFIX = "vary_"  # a column per varied key: vary_max_turns, vary_bots, ...
-JSON_COLUMNS = frozenset({"options", "bots", "winners", "scores", "actions", "facts"})
+JSON_COLUMNS = frozenset(
+    {"options", "bots", "winners", "scores", "actions", "facts", "uses", "pack"}
+)
 INT_COLUMNS = frozenset({"seed", "players", "steps", "turns", "first_player"})
 
 
@@ -109,6 +119,8 @@ def encode(row: dict[str, Any], columns: tuple[str, ...] = COLUMNS) -> dict[str,
 
 
 def decode(stored: dict[str, Any]) -> dict[str, Any]:
+    later = {name: empty for name, empty in LATER.items() if stored.get(name) in (None, "")}
+    stored = {**stored, **later}
     missing = [name for name in COLUMNS if name not in stored]
     if missing:
         raise TableError(f"not a candlebox results table: no column {', '.join(missing)}")
