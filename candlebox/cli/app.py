@@ -75,6 +75,16 @@ OptionOpt = Annotated[
 ]
 
 
+DesignOpt = Annotated[
+    bool,
+    typer.Option(
+        "--design",
+        help="Play the content pack (-o content=DIR) in design mode: its printed values (a "
+        "power's amount...) may differ from the rulebook's; structural checks stay.",
+    ),
+]
+
+
 def version_callback(value: bool) -> None:
     if value:
         typer.echo(f"candlebox {candlebox.__version__}")
@@ -192,6 +202,7 @@ def play(
     hint_seconds: Annotated[
         float, typer.Option(min=0.01, max=60, help="How long the hint command searches.")
     ] = 1.0,
+    design: DesignOpt = False,
 ) -> None:
     """Play GAME yourself against bots. Type an action's number or its text; help lists commands."""
     console = stdout()
@@ -202,9 +213,11 @@ def play(
         if resume is not None:
             given = {"--players": players, "--variant": variant, "--seed": seed, "--option": option}
             changed = [name for name, value in given.items() if value not in (None, [])]
+            changed += ["--design"] if design else []
             state = resumed_state(resume, game, changed)
         else:
-            state = new_session_state(game, players, variant, seed, option or [])
+            designed = [config.design_option(game)] if design else []
+            state = new_session_state(game, players, variant, seed, [*(option or []), *designed])
         if not 0 <= seat < state.num_players:
             raise CliError(f"--seat {seat}: this game has seats 0–{state.num_players - 1}")
         others = [s for s in range(state.num_players) if s != seat]
@@ -308,15 +321,20 @@ def simulate(
         int,
         typer.Option("--max-games", min=1, help="With --until-ci: the most games per arm."),
     ] = 5000,
+    design: DesignOpt = False,
 ) -> None:
     """Play N seeded games between bots and summarise wins, scores and lengths."""
     with reported():
         config.check_game(game)
-        options = config.parse_options(game, players, variant, option or [])
-        state = config.start_game(game, players, variant, seed, options)  # fail before the bar
-        specs = config.parse_bots(bots, list(range(players)), game)
-        config.check_table(specs, state)
+        designed = [config.design_option(game)] if design else []
+        options = config.parse_options(game, players, variant, [*(option or []), *designed])
         variations = simulate_module.parse_variations(vary or [], options)
+        specs = config.parse_bots(bots, list(range(players)), game)
+        if not simulate_module.varies_options(variations):
+            # Fail before the bar. A varied option (a content pack --design needs) completes the
+            # configuration only in its arms, each checked the same way before any game.
+            state = config.start_game(game, players, variant, seed, options)
+            config.check_table(specs, state)
         simulate_module.check_until(variations, until_ci, max_games, games)
         simulate_module.check_out(out)
         if ray:
@@ -558,6 +576,56 @@ def bots_worker(
         if missing:
             raise CliError(f"{', '.join(missing)} not installed: pip install -e '.[server]'")
         server.bots_worker(db=db, json_logs=json_logs or None)
+
+
+# ----------------------------------------------------------------------------- content packs
+content_app = typer.Typer(
+    help="A game's data as content packs a designer edits (docs/simulation.md)."
+)
+app.add_typer(content_app, name="content")
+
+
+@content_app.command("export")
+def content_export(
+    game: Game,
+    folder: Annotated[Path, typer.Argument(metavar="DIR", help="A new folder for the pack.")],
+) -> None:
+    """Write GAME's data (cards, values, costs, houses, maps...) into DIR as a content pack: the
+    files, their JSON schemas and a README saying what each file and field is."""
+    with reported():
+        packs = config.content_packs(game)
+        with user_errors():
+            written = packs.export(str(folder))
+    console = stdout()
+    console.print(
+        f"wrote {len(written)} files to {escape(str(folder))}: {escape(', '.join(written))}"
+    )
+    if packs.option is not None:
+        console.print(
+            f"play it: candlebox simulate {game} -o {packs.option}={escape(str(folder))}"
+            + (" (add --design once you change printed values)" if packs.design_option else "")
+        )
+
+
+@content_app.command("check")
+def content_check(
+    game: Game,
+    folder: Annotated[Path, typer.Argument(metavar="DIR", help="The pack's folder.")],
+    design: Annotated[
+        bool,
+        typer.Option("--design", help="Check it as a design pack: printed values may change."),
+    ] = False,
+) -> None:
+    """Check a content pack of GAME: every file decoded and checked (an error names the file and
+    the field)."""
+    with reported():
+        packs = config.content_packs(game)
+        if not folder.is_dir():
+            raise CliError(f"{folder}: no such folder")
+        with user_errors(f"{folder}: "):
+            packs.check(str(folder), design)
+    kind = "design pack" if design else "pack keeping the printed game"
+    stdout().print(f"{escape(str(folder))}: a valid {game} {kind}")
 
 
 # ----------------------------------------------------------------------------- accounts

@@ -11,6 +11,7 @@ from candlebox import bots
 from candlebox.cli.errors import CliError, user_errors
 from candlebox.engine import State
 from candlebox.engine.levels import Level
+from candlebox.engine.plugin import ContentPacks
 
 
 @dataclass(frozen=True)
@@ -157,6 +158,26 @@ def start_game(
 ) -> State:
     with user_errors():
         return candlebox.new_game(game_id, players=players, variant=variant, seed=seed, **options)
+
+
+def content_packs(game_id: str) -> ContentPacks:
+    """The game's content packs (``candlebox content``), or a CliError naming the game."""
+    check_game(game_id)
+    packs = candlebox.game_info(game_id).content_packs()
+    if packs is None:
+        raise CliError(f"{game_id} has no content packs")
+    return packs
+
+
+def design_option(game_id: str) -> str:
+    """``--design``: the ``KEY=true`` option that plays the game's content pack in design mode."""
+    packs = content_packs(game_id)
+    if packs.design_option is None:
+        raise CliError(
+            f"--design: {game_id} does not play content packs yet (candlebox content check "
+            f"{game_id} DIR --design checks one)"
+        )
+    return f"{packs.design_option}=true"
 
 
 def check_game(game_id: str) -> None:

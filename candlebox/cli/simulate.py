@@ -285,6 +285,11 @@ def parse_variations(texts: list[str], options: dict[str, Any]) -> list[Variatio
     return found
 
 
+def varies_options(variations: list[Variation]) -> bool:
+    """Whether an experiment varies a game option (not only the bots)."""
+    return any(v.key != BOTS_KEY for v in variations)
+
+
 def arm_plan(plan: Plan, key: str, value: str) -> Plan:
     """``plan`` with ``key`` set to ``value`` (checked: a one-line error naming the arm's value)."""
     where = f"--vary {key}={value}: "
