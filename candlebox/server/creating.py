@@ -75,6 +75,9 @@ def _set_up(settings: Settings, spec: CreateSpec, options: dict[str, Any]) -> tu
     """The engine's game from the spec, and the content pack's name (None: shipped content)."""
     # Without a chosen seed only the server knows it until the game is over.
     seed = spec.seed if spec.seed is not None else fairness.draw()[0]
+    if options.get("design"):
+        # A designer's changed values are for candlebox simulate; a server plays its packs as printed.
+        raise Rejected("bad-settings", "option 'design' is not offered here: packs play as printed")
     pack = options.get("content")
     if pack is not None:
         options = {**options, "content": content_path(settings, pack)}

@@ -102,9 +102,12 @@ def variant_meta(variant: Variant) -> dict[str, Any]:
 
 def offer_content_packs(meta_data: dict[str, Any], packs: list[str]) -> None:
     """Over the network the ``content`` option is a pack's name from the server's list (a choice,
-    blank for the shipped content), not the library's folder path; without packs it is not offered."""
+    blank for the shipped content), not the library's folder path; without packs it is not offered.
+    ``design`` (a designer's changed printed values, for ``candlebox simulate``) is not offered: the
+    server's packs are played as printed."""
     for game in meta_data["games"]:
         for variant in game["variants"]:
+            variant["options"] = [opt for opt in variant["options"] if opt["name"] != "design"]
             options = variant["options"]
             for index, opt in enumerate(options):
                 if opt["name"] != "content":

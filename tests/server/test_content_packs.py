@@ -65,3 +65,20 @@ def test_a_pack_is_chosen_by_name_from_the_content_directory(
     with make_client(sqlite_url, content_dir=str(packs)) as client:  # and after a restart
         frame = client.get(f"/api/games/{game_id}/state").json()
         assert frame["game"]["options"]["content"] == "mine" and not frame["over"]
+
+
+def test_design_mode_is_neither_offered_nor_accepted(sqlite_url: str, tmp_path: Path) -> None:
+    """A designer's changed values are for candlebox simulate: the server plays its packs as printed."""
+    packs = tmp_path / "packs"
+    shutil.copytree(components.CONTENT, packs / "mine")
+    with make_client(sqlite_url, content_dir=str(packs)) as client:
+        meta = client.get("/api/meta").json()
+        options = [o["name"] for g in meta["games"] for v in g["variants"] for o in v["options"]]
+        assert "content" in options and "design" not in options
+        body = {"game": "candelabria", "seats": SEATS, "you": 0, "practice": True}
+        for options_given in ({"content": "mine", "design": True}, {"design": True}):
+            response = client.post("/api/games", json={**body, "options": options_given})
+            assert response.status_code == 400, response.text
+            assert response.json()["error"] == "bad-settings"
+            assert "'design'" in response.json()["message"]
+        assert client.get("/api/games").json()["open"] == []
