@@ -80,8 +80,9 @@ def baselines(rows: list[Row]) -> dict[tuple[int, str], float]:
 
 
 def card_stats(rows: list[Row], names: Mapping[str, str] | None = None) -> list[CardStat]:
-    """Every component's lift for each way it was used, sorted by lift (strongest first); the
-    tested ones Benjamini–Hochberg-adjusted together. Rows of one configuration and arm."""
+    """Every component's lift for each way it was used: the tested ones first, each part sorted by
+    lift (strongest first); the tested ones Benjamini–Hochberg-adjusted together. Rows of one
+    configuration and arm."""
     names = names or {}
     base = baselines(rows)
     lifts: dict[tuple[str, str], list[float]] = defaultdict(list)
@@ -103,7 +104,8 @@ def card_stats(rows: list[Row], names: Mapping[str, str] | None = None) -> list[
     adjusted = benjamini_hochberg([found[i].p for i in tested])
     for i, value in zip(tested, adjusted, strict=True):
         found[i] = replace(found[i], adjusted=value)
-    return sorted(found, key=lambda s: (-s.lift, s.how, s.code))
+    # The tested first, by lift: an untested lift rests on a few seat-games and would crowd the top.
+    return sorted(found, key=lambda s: (not s.tested, -s.lift, s.how, s.code))
 
 
 def _stat(how: str, code: str, name: str, lifts: list[float], shares: list[float]) -> CardStat:
@@ -117,8 +119,8 @@ def _stat(how: str, code: str, name: str, lifts: list[float], shares: list[float
         how,
         stats.wilson(sum(shares), n),
         mean,
-        mean - half,
-        mean + half,
+        max(-1.0, mean - half),  # a lift lies in [-1, 1]: one seat-game says no more
+        min(1.0, mean + half),
         p_value(mean, error),
         tested=n >= MIN_GAMES,
     )
@@ -144,10 +146,16 @@ def component_names(row: Row) -> dict[str, str]:
     return {code: entry["name"] for code, entry in found.items()}
 
 
+def label(card: CardStat) -> str:
+    """The component as a designer reads it: its name when the name holds its code ('Advanced
+    candle A04'), else code and name ('house:S — Satores Order')."""
+    return card.name if card.code in card.name else f"{card.code} — {card.name}"
+
+
 def sentence(card: CardStat) -> str:
-    """'Played A07 (Gilded Lantern): seats that did won 12 points more than their baseline [+5,
-    +19] (58% of 80 seat-games): strong.'"""
-    named = card.code if card.name == card.code else f"{card.code} ({card.name})"
+    """'Played Advanced candle A04: seats that did won 37 points more than their baseline [+17,
+    +58] (70% of 20 seat-games): strong.'"""
+    named = label(card)
     more = "more" if card.lift > 0 else "less"
     verdict = "strong" if card.lift > 0 else "weak"
     return (

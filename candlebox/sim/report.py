@@ -105,7 +105,7 @@ h1 { margin-bottom: 0.2em; } h2 { border-bottom: 2px solid #ddd; margin-top: 2em
 h3 { margin-top: 1.6em; } p.note { color: #555; max-width: 60em; }
 table { border-collapse: collapse; margin: 0.6em 0; font-size: 0.92em; }
 th, td { border: 1px solid #ccc; padding: 0.25em 0.6em; } th { background: #f3f3f3; }
-td.num { text-align: right; font-variant-numeric: tabular-nums; } td.txt { text-align: left; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; } td.txt { text-align: left; }
 img { max-width: 100%; border: 1px solid #eee; margin: 0.4em 0; }
 """
 
@@ -501,7 +501,7 @@ def cards_html(found: list[cards.CardStat]) -> str:
         '<p class="note">For each component and way of using it (the game\'s words: played, '
         "bought, kept, held...), the seat-games in which the seat used it at least once: their win "
         "rate, and the <b>lift</b>, their mean win share minus the baseline of the same bot in the "
-        "same seat, with its 95% interval. Sorted by lift. "
+        "same seat, with its 95% interval. Sorted by lift, the tested first. "
         f"{len(tested)} components used in at least {cards.MIN_GAMES} seat-games are tested, "
         f"{cards.CORRECTION}-adjusted together (false discovery rate {compare.ALPHA:.0%}); an "
         "outlier (*) is one whose adjusted p-value is below that. Using a card goes with winning "
@@ -522,11 +522,10 @@ def cards_html(found: list[cards.CardStat]) -> str:
         )
     parts.append(
         table(
-            ["component", "name", "how", "seat-games", "win rate", "lift", "95% interval", "p"],
+            ["component", "how", "seat-games", "win rate", "lift", "95% interval", "p"],
             [
                 [
-                    card.code,
-                    card.name,
+                    cards.label(card),
                     card.how,
                     card.rate.games,
                     f"{card.rate.rate:.1%}",
@@ -538,7 +537,7 @@ def cards_html(found: list[cards.CardStat]) -> str:
                 ]
                 for card in found
             ],
-            numeric_from=3,
+            numeric_from=2,
         )
     )
     return "".join(parts)
