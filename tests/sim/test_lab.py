@@ -264,9 +264,10 @@ def test_a_strengthened_card_shows_a_positive_lift(tmp_path: Path) -> None:
     assert figures["card_correction"] == "Benjamini–Hochberg"
     entry = next(c for c in figures["cards"] if c["code"] == "S1" and c["how"] == "played")
     assert entry["name"] and entry["ci"][0] > 0 and entry["outlier"]
-    assert entry["finding"].startswith("Played S1")
-    lifts = [c["lift"] for c in figures["cards"] if c["arm"] == ""]
-    assert lifts == sorted(lifts, reverse=True)
+    assert entry["finding"].startswith(f"Played {entry['name']}: seats that did won")
+    listed = [(not c["tested"], -c["lift"]) for c in figures["cards"] if c["arm"] == ""]
+    assert listed == sorted(listed)  # the tested first, each part by lift
+    assert all(-1 <= c["ci"][0] <= c["ci"][1] <= 1 for c in figures["cards"])  # no infinities
 
 
 def test_benjamini_hochberg_on_a_known_example() -> None:
