@@ -535,6 +535,38 @@ outbox = Table(
     Index("outbox_due", "status", "next_try"),
 )
 
+# Quick play (issue 34; candlebox/server/matchmaking.py): one row per ticket, in the database so that
+# every process sees the queue and one of them matches at a time. Only hashes of the ticket and of the
+# seat credential it leads to are kept. ``live_key`` names the owner's queue (account or client
+# address, game, players, variant, rated) while the ticket waits and is NULL after: its uniqueness is
+# what allows one waiting ticket per owner and queue, whichever process the requests reach. Matched,
+# the ticket names its table and seat (``game_id``: the sweep deletes it with its game).
+queue_tickets = Table(
+    "queue_tickets",
+    metadata,
+    Column("ticket_hash", String(64), primary_key=True),
+    Column("game", String(64), nullable=False),
+    Column("variant", String(64), nullable=False),
+    Column("players", Integer, nullable=False),
+    Column("rated", Boolean, nullable=False),
+    Column("bots_after", Float, nullable=True),  # seconds waited before bots fill (NULL: never)
+    Column("account_id", Integer, nullable=True),  # the signed-in player (NULL: a guest)
+    Column("name", String(64), nullable=False),  # the seat's name at the table
+    Column("client", String(64), nullable=False),  # the client address (the per-client cap)
+    Column("live_key", String(255), nullable=True),
+    Column("mu", Float, nullable=False),  # the player's rating when the ticket was made
+    Column("seat_hash", String(64), nullable=False),  # sha256 of the seat credential it leads to
+    Column("status", String(16), nullable=False),  # waiting, matched, cancelled, expired
+    Column("created_at", Float, nullable=False),
+    Column("polled_at", Float, nullable=False),  # its holder's last look (a silent one expires)
+    Column("updated_at", Float, nullable=False),
+    Column("game_id", String(32), nullable=True),
+    Column("seat", Integer, nullable=True),
+    Column("delivered", Boolean, nullable=False),  # the seat credential has been handed over
+    UniqueConstraint("live_key", name="queue_tickets_live_key"),
+    Index("queue_tickets_status", "status"),
+)
+
 
 class Storage:
     """The tables and every query; synchronous (called from the writer thread or a worker thread)."""
