@@ -28,6 +28,9 @@ HTTP API (JSON; a seat's credential goes in ``Authorization: Bearer TOKEN``):
   bridges and the drawing grid of its side), for games with a map (Candelabria); 404 otherwise
 - ``GET  /api/games/{id}/components`` — the name and effect text of every code the game can show
   (``candlebox.components`` of its configuration), for the page's card faces, tooltips and log chips
+- ``POST /api/queue`` — quick play: ``{"game", "players", "variant", "rated", "bots_after"}`` →
+  ``{"ticket"}``; ``GET /api/queue/{ticket}`` — waiting, or the table, seat and (once) the seat's
+  credential; ``DELETE /api/queue/{ticket}`` — leave the queue (docs/server.md, "Quick play")
 
 Websocket ``/ws/games/{id}``: the client's first message is ``{"type": "hello", "token": ...}`` (no
 token: a spectator); the server answers with a ``snapshot`` and then sends an ``update`` after every

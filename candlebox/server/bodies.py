@@ -106,6 +106,17 @@ class ForgotSpec(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True)
     email: Short | None = None
 
 
+class QueueSpec(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
+    """``POST /api/queue``: the table a player wants (candlebox/server/matchmaking.py); the game,
+    variant and count are checked against the games, ``bots_after`` against the server's bound."""
+
+    game: Short
+    players: Annotated[int, msgspec.Meta(ge=1, le=MAX_SEATS)]
+    variant: Short | None = None
+    rated: bool = False
+    bots_after: Annotated[float, msgspec.Meta(ge=0)] | None = None  # seconds; None: never
+
+
 class ClaimSpec(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     name: Short | None = None
     invite: Short | None = None
@@ -181,6 +192,13 @@ CREATE_CODES = {
     "you": "bad-seat",
     "public": "bad-public",
     "practice": "bad-practice",
+}
+QUEUE_CODES = {
+    "game": "bad-game",
+    "players": "bad-players",
+    "variant": "bad-variant",
+    "rated": "bad-rated",
+    "bots_after": "bad-bots-after",
 }
 SEAT_CODES = {"bot": "bad-bot", "strength": "bad-bot", "level": "bad-bot", "params": "bad-bot"}
 LOBBY_CODES = {"list": "bad-list", "limit": "bad-limit", "cursor": "bad-cursor"}

@@ -114,6 +114,17 @@ class Settings:
     mail_poll: float = 5.0
     verify_hours: float = 48.0
     forgot_limit: int = 5
+    # Quick play (docs/server.md, "Quick play"; candlebox/server/matchmaking.py): seconds between
+    # two matching rounds, seconds a waiting ticket lives without being polled, waiting tickets one
+    # client address may hold, the rating window (start, growth per second waited, largest) and
+    # the longest wait a player may choose before bots fill the table.
+    queue_every: float = 1.0
+    queue_poll_timeout: float = 30.0
+    max_queue_tickets: int = 3
+    queue_window_start: float = 2.0
+    queue_window_growth: float = 0.25
+    queue_window_max: float = 25.0
+    max_bots_after: float = 600.0
     # /metrics (Prometheus text) answers only these client addresses; empty: nobody (off)
     metrics_from: tuple[str, ...] = ("127.0.0.1", "::1")
     json_logs: bool = False  # one JSON object per log line (for a log collector)

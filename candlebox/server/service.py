@@ -27,13 +27,14 @@ from candlebox.server.accounts import DELETED, Account
 from candlebox.server.botplay import BotPlayers
 from candlebox.server.coaching import Coach
 from candlebox.server.config import Settings
-from candlebox.server.creating import new_game
+from candlebox.server.creating import NewGame, new_game
 from candlebox.server.errors import Rejected
 from candlebox.server.expiry import Sweeper
 from candlebox.server.frames import Frames, board_of
 from candlebox.server.leaving import Leaving
 from candlebox.server.live import Connection, LiveGame
 from candlebox.server.lobby import Lobby, Page
+from candlebox.server.matchmaking import Matchmaker
 from candlebox.server.moves import Moves
 from candlebox.server.notify import CatchUp, Listener
 from candlebox.server.presence import Presence
@@ -66,6 +67,11 @@ class GameService:
         self.listener: Listener | None = None
         self.listening: asyncio.Task[None] | None = None
         self.beating: asyncio.Task[None] | None = None
+        # quick play: the queue's tables are held here once made (this process made them)
+        self.matchmaker = Matchmaker(
+            settings, self.registry.storage.engine, lambda made: self._hold(made, None)
+        )
+        self.queueing: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------------ start and stop
     async def start(self) -> None:
@@ -90,6 +96,8 @@ class GameService:
             log.info("resumed %d live games", len(self.registry.games))
         if self.settings.sweep_every > 0:
             self.sweeping = asyncio.create_task(self.sweeper.forever())
+        if self.settings.queue_every > 0:
+            self.queueing = asyncio.create_task(self.matchmaker.forever())
         if self.registry.shared:
             self.listener = Listener(self.registry.storage.url, self._heard)
             self.listening = asyncio.create_task(self.listener.forever())
@@ -113,6 +121,9 @@ class GameService:
             tasks.append(self.listening)
         if self.beating is not None:
             tasks.append(self.beating)
+        self.matchmaker.closed = True
+        if self.queueing is not None:
+            tasks.append(self.queueing)
         await self.catching.stop()
         for task in tasks:
             task.cancel()
@@ -182,6 +193,13 @@ class GameService:
                 Storage.owe_bot_turn(conn, record.id, 0)
 
         await self.registry.writer.run(op)
+        self._hold(made, client)
+        return made.answer()
+
+    def _hold(self, made: NewGame, client: str | None) -> LiveGame:
+        """A new game stored (by ``create``, or by a quick play round) and held by this process
+        from now: its bots start."""
+        record = made.record
         live = LiveGame(
             record=record,
             state=made.state,
@@ -194,7 +212,7 @@ class GameService:
         self.bots.schedule(live)
         if record.hints:
             log.info("game %s created with hints allowed for every seat", record.id)
-        return made.answer()
+        return live
 
     def _check_open_games(self, client: str | None) -> None:
         cap = self.settings.max_open_games

@@ -17,6 +17,7 @@ from candlebox.server.routes import (
     ops,
     pages,
     passkeys,
+    quickplay,
     rematch,
     rules,
     seats,
@@ -38,4 +39,5 @@ ROUTERS: tuple[APIRouter, ...] = (
     accounts.router,  # /api/accounts, /api/session, /api/me (issue 34)
     passkeys.router,  # /api/passkeys (issue 34)
     email.router,  # /api/accounts/verify, /api/accounts/forgot (issue 34)
+    quickplay.router,  # /api/queue (issue 34)
 )

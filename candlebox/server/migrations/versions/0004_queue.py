@@ -1,7 +1,7 @@
 """Quick play (issue 34): the queue's tickets.
 
 Revision ID: 0004
-Revises: 0002
+Revises: 0003
 Create Date: 2026-12-06
 """
 
