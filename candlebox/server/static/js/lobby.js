@@ -6,6 +6,7 @@ import { lobbyPanel } from "./learn.js";
 import { LEVELS } from "./thinking.js";
 import { clear, h, roving, toast } from "./ui.js";
 import { lookUp, mineCard, seatsLine } from "./mygames.js";
+import { quickPlay } from "./quickplay.js";
 
 const $ = (id) => document.getElementById(id);
 const SPEEDS = [["Fast", 0], ["Normal", 0.8], ["Slow", 2]];
@@ -374,6 +375,7 @@ async function start() {
   form.seats = [];
   chooseGame(form.meta.games[0].id);
   document.querySelector(".lobby-side").prepend(lobbyPanel(form.meta)); // learn.js
+  quickPlay(form.meta); // quickplay.js
   refresh();
   setInterval(refresh, 5000);
 }
