@@ -46,6 +46,7 @@ from candlebox.server.storage import (
     passkey_challenges,
     passkeys,
     password_resets,
+    queue_tickets,
     seats,
     sign_in_failures,
 )
@@ -431,6 +432,7 @@ class Accounts:
                 passkey_challenges,
                 email_verifications,
                 outbox,
+                queue_tickets,  # a waiting ticket must never seat a deleted account
             ):
                 conn.execute(delete(table).where(table.c.account_id == account.id))
             key = f"name:{name_key(account.name)}"

@@ -377,3 +377,19 @@ def test_one_waiting_ticket_per_queue_and_a_cap_per_client(client: TestClient) -
     assert enter(client, "10.0.0.8", players=5).status_code == 201  # another client is not capped
     assert client.delete(f"/api/queue/{held[0]}").status_code == 200
     assert enter(client, "10.0.0.9", players=5).status_code == 201
+
+
+def test_deleting_an_account_takes_its_tickets_out_of_the_queue(
+    client: TestClient, sqlite_url: str
+) -> None:
+    session = signed_up(client, "Leaver")
+    with as_player(client, session):
+        ticket = ticket_of(client, "10.0.0.1")
+        answer = client.request("DELETE", "/api/me", json={"password": PASSWORD})
+        assert answer.status_code == 200, answer.text
+    assert tickets(sqlite_url) == []
+    assert client.get(f"/api/queue/{ticket}").status_code == 404
+    # the next player waits alone: nobody is seated beside the deleted account
+    other = ticket_of(client, "10.0.0.2")
+    rounds_pass(client)
+    assert look(client, other)["status"] == "waiting"
