@@ -41,12 +41,14 @@ from candlebox.server.storage import (
     accounts,
     database_url,
     email_verifications,
+    follows,
     games,
     outbox,
     passkey_challenges,
     passkeys,
     password_resets,
     queue_tickets,
+    seat_invites,
     seats,
     sign_in_failures,
 )
@@ -435,6 +437,17 @@ class Accounts:
                 queue_tickets,  # a waiting ticket must never seat a deleted account
             ):
                 conn.execute(delete(table).where(table.c.account_id == account.id))
+            mine = account.id
+            conn.execute(
+                delete(follows).where(
+                    (follows.c.follower_id == mine) | (follows.c.followed_id == mine)
+                )
+            )
+            conn.execute(
+                delete(seat_invites).where(
+                    (seat_invites.c.from_id == mine) | (seat_invites.c.to_id == mine)
+                )
+            )
             key = f"name:{name_key(account.name)}"
             conn.execute(delete(sign_in_failures).where(sign_in_failures.c.key == key))
             conn.execute(delete(accounts).where(accounts.c.id == account.id))
@@ -463,6 +476,32 @@ class Accounts:
             ).all()
         return [dict(row._mapping) for row in rows]
 
+    def claim_seats(self, account: Account, held: list[tuple[str, str]]) -> list[tuple[str, int]]:
+        """Bind to the account the seats whose credentials a browser kept as a guest (``held``:
+        game id and seat token each): each seat whose token checks out and that no account holds
+        yet. Returns the (game id, seat) bound; a wrong token, another account's seat or a game
+        that is gone changes nothing and is not told apart (the seat's name stays as the other
+        players know it)."""
+        bound: list[tuple[str, int]] = []
+        with self.engine.begin() as conn:
+            for game_id, token in held:
+                if not security.well_formed(token):
+                    continue
+                mine = (
+                    (seats.c.game_id == game_id)
+                    & (seats.c.token_hash == security.digest(token))
+                    & seats.c.account_id.is_(None)
+                )
+                found = conn.execute(select(seats.c.seat).where(mine)).first()
+                if found is None:
+                    continue
+                done = conn.execute(update(seats).where(mine).values(account_id=account.id))
+                if done.rowcount != 1:  # bound meanwhile by another request
+                    continue
+                Storage.notify(conn, game_id, "seats")  # other processes' copies learn it
+                bound.append((game_id, int(found.seat)))
+        return bound
+
     def export(self, account: Account) -> dict[str, Any]:
         """Everything kept about the account, as JSON (no hash of any secret)."""
         with self.engine.connect() as conn:
@@ -479,6 +518,12 @@ class Accounts:
             count = conn.execute(
                 select(func.count()).select_from(seats).where(seats.c.account_id == account.id)
             ).scalar_one()
+            followed = conn.execute(
+                select(accounts.c.name, follows.c.created_at)
+                .join(follows, follows.c.followed_id == accounts.c.id)
+                .where(follows.c.follower_id == account.id)
+                .order_by(follows.c.created_at)
+            ).all()
         return {
             "account": {
                 "name": account.name,
@@ -488,6 +533,7 @@ class Accounts:
             },
             "sessions": [dict(row._mapping) for row in sessions],
             "passkeys": [dict(row._mapping) for row in keys],
+            "follows": [{"name": row.name, "since": row.created_at} for row in followed],
             "games": self.seats_of(account, limit=max(1, int(count))),
         }
 

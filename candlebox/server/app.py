@@ -50,6 +50,7 @@ from fastapi.staticfiles import StaticFiles
 from candlebox.server import clients, middleware
 from candlebox.server.accounts import Accounts
 from candlebox.server.config import Settings
+from candlebox.server.friends import Friends
 from candlebox.server.mail import Mailer, check
 from candlebox.server.meta import server_meta
 from candlebox.server.routes import ROUTERS
@@ -68,6 +69,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.service = service
         app.state.accounts = Accounts(service.registry.storage.engine, settings)
         app.state.mail = Mailer(service.registry.storage.engine, settings)
+        app.state.friends = Friends(service.registry.storage.engine, settings)
         await service.start()
         app.state.mail.start()
         app.state.meta = await asyncio.to_thread(server_meta, settings)

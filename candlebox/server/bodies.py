@@ -122,6 +122,32 @@ class ClaimSpec(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     invite: Short | None = None
 
 
+class HeldSeat(msgspec.Struct, forbid_unknown_fields=True):
+    """A seat credential a browser kept as a guest: the game and the seat's token."""
+
+    game: Short
+    token: Short
+
+
+MAX_CLAIMS = 100  # seats one claim may bind (a browser keeps a few dozen at most)
+
+
+class ClaimSeatsSpec(msgspec.Struct, forbid_unknown_fields=True):
+    """``POST /api/me/claim``: the guest seats this browser holds, to bind to the account."""
+
+    seats: Annotated[list[HeldSeat], msgspec.Meta(max_length=MAX_CLAIMS)]
+
+
+class NameSpec(msgspec.Struct, forbid_unknown_fields=True):
+    """A player named (to follow, or to invite into a seat)."""
+
+    name: Annotated[str, msgspec.Meta(min_length=1, max_length=100)]
+
+
+class InviteQuery(msgspec.Struct, forbid_unknown_fields=True):
+    invite: Number  # an invitation's number in a path
+
+
 class BotSpec(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     bot: Short | None = None
     strength: float | Short | None = None
@@ -244,6 +270,11 @@ def body(raw: bytes, limit: int, kind: type[T], codes: dict[str, str] | None = N
 def seat_number(seat: int) -> int:
     """A seat number from a path or a query, range-checked as a body's are."""
     return convert({"seat": seat}, SeatQuery, SEAT_QUERY_CODES).seat
+
+
+def invite_number(number: int) -> int:
+    """An invitation's number from a path, range-checked as a body's numbers are."""
+    return convert({"invite": number}, InviteQuery, {"invite": "no-invite"}).invite
 
 
 def lobby_query(which: str | None, limit: int | None, cursor: str | None) -> LobbyQuery:

@@ -162,9 +162,11 @@ class Coach:
             self._pool.shutdown(wait=False, cancel_futures=True)
 
     # ------------------------------------------------------------------ hints
-    async def hint(self, game_id: str, token: str | None, client: str = "") -> dict[str, Any]:
+    async def hint(
+        self, game_id: str, token: str | None, client: str = "", account_id: int | None = None
+    ) -> dict[str, Any]:
         live = self.registry.live(game_id)
-        seat = self.registry.seat_for_token(live, token)
+        seat = self.registry.seat_for_token(live, token, account_id)
         if not hints_allowed(live, seat):
             raise Rejected(
                 "hints-off",

@@ -88,7 +88,7 @@ class Settings:
     bot_lease: float = 30.0  # seconds a bot worker holds a claimed turn before others may take it
     worker_games: int = 32  # turns one bot worker plays at once (thinking or waiting its delay)
     review_seconds: float = 0.5  # a post-game review's search per decision (issue 16)
-    # Accounts (docs/server.md, "Accounts"): how long a session lasts unused (days; each day it is
+    # Accounts (docs/server.md, "Accounts and ratings"): how long a session lasts unused (days; each day it is
     # used moves its end), failed sign-ins allowed per account name and per client address within
     # ``sign_in_window`` seconds before further tries get 429, and how long a reset link lasts.
     session_days: float = 30.0
@@ -125,6 +125,10 @@ class Settings:
     queue_window_growth: float = 0.25
     queue_window_max: float = 25.0
     max_bots_after: float = 600.0
+    # Friends (docs/server.md, "Friends"): the most players one account follows, and the most
+    # invitations into seats it may have waiting for an answer at once.
+    max_follows: int = 200
+    max_invites: int = 20
     # /metrics (Prometheus text) answers only these client addresses; empty: nobody (off)
     metrics_from: tuple[str, ...] = ("127.0.0.1", "::1")
     json_logs: bool = False  # one JSON object per log line (for a log collector)

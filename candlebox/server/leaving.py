@@ -25,10 +25,13 @@ class Leaving:
         if live.id not in self.games.games or live.record.status != "live":
             raise Rejected("closed", "this game is no longer being played", 410)
 
-    async def resign(self, game_id: str, token: str | None) -> dict[str, Any]:
-        """The seat ``token`` holds resigns: the game ends at once; returns its result."""
+    async def resign(
+        self, game_id: str, token: str | None, account_id: int | None = None
+    ) -> dict[str, Any]:
+        """The seat ``token`` (else the signed-in ``account_id``) holds resigns: the game ends at
+        once; returns its result."""
         live = self.games.live(game_id)
-        seat = self.games.seat_for_token(live, token)
+        seat = self.games.seat_for_token(live, token, account_id)
         async with live.lock:
             self._still_live(live)
             outcome = resignation(live.record.players, seat).as_result()
@@ -42,11 +45,11 @@ class Leaving:
         self.games.keep_finished(live)
         return outcome
 
-    async def abandon(self, game_id: str, token: str | None) -> None:
+    async def abandon(self, game_id: str, token: str | None, account_id: int | None = None) -> None:
         """The only player of the game closes it: allowed while no other seat has been taken by a
         person (bots do not count); otherwise the other players would lose their game."""
         live = self.games.live(game_id)
-        seat = self.games.seat_for_token(live, token)
+        seat = self.games.seat_for_token(live, token, account_id)
         async with live.lock:
             self._still_live(live)
             joined = [s.seat for s in live.record.seats if s.seat != seat and s.token_hash]

@@ -120,27 +120,37 @@ class LiveGames:
             del self.finished[oldest]
 
     @staticmethod
-    def seat_for_token(live: LiveGame, token: str | None) -> int:
-        """The seat whose credential ``token`` is; :class:`Rejected` (403) for anything else."""
+    def seat_for_token(live: LiveGame, token: str | None, account_id: int | None = None) -> int:
+        """The seat whose credential ``token`` is, else (``account_id``: a signed-in player's
+        checked session) the seat that account holds; :class:`Rejected` (403) for anything else.
+        The account is a credential of its own, so that a player who signed in on another device
+        plays there without the seat link's token, which the first device keeps."""
         if security.well_formed(token):
             assert isinstance(token, str)
             digest = security.digest(token)
             for seat in live.record.seats:
                 if seat.token_hash is not None and seat.token_hash == digest:
                     return seat.seat
+        if account_id is not None:
+            for seat in live.record.seats:
+                if seat.account_id == account_id and seat.token_hash is not None:
+                    return seat.seat
         raise Rejected("credential", "that credential is not valid for this game", 403)
 
-    async def seat_of(self, live: LiveGame, token: str | None) -> int:
+    async def seat_of(
+        self, live: LiveGame, token: str | None, account_id: int | None = None
+    ) -> int:
         """:meth:`seat_for_token`, after catching up once when another process may have given the
-        seat its credential (a player who claimed it there and connects here)."""
+        seat its credential or its account (a player who claimed it there and connects here)."""
         try:
-            return self.seat_for_token(live, token)
+            return self.seat_for_token(live, token, account_id)
         except Rejected:
-            if not self.shared or live.over or not security.well_formed(token):
+            asked = security.well_formed(token) or account_id is not None
+            if not self.shared or live.over or not asked:
                 raise
         async with live.lock:
             await self.catch_up(live)
-        return self.seat_for_token(live, token)
+        return self.seat_for_token(live, token, account_id)
 
     # ------------------------------------------------------------------ records
     async def record_result(self, live: LiveGame) -> None:
@@ -233,6 +243,6 @@ class LiveGames:
 
 def _seats_changed(live: LiveGame, record: GameRecord) -> bool:
     def key(r: GameRecord) -> list[tuple[object, ...]]:
-        return [(s.kind, s.bot, s.name, s.token_hash, s.invite_hash) for s in r.seats]
+        return [(s.kind, s.bot, s.name, s.token_hash, s.invite_hash, s.account_id) for s in r.seats]
 
     return key(live.record) != key(record)

@@ -40,10 +40,16 @@ class Seating:
             raise Rejected("bad-seat", f"this game has seats 0–{live.record.players - 1}")
 
     async def claim(
-        self, game_id: str, seat: int, claim: ClaimSpec, account: Account | None = None
+        self,
+        game_id: str,
+        seat: int,
+        claim: ClaimSpec,
+        account: Account | None = None,
+        invited: bool = False,
     ) -> str:
-        """Take an open human seat (for ``account``, under its name, when signed in); returns the
-        seat's new credential (shown only this once)."""
+        """Take an open human seat (for ``account``, under its name, when signed in; ``invited``:
+        the account was invited into it by name, which stands for a private game's join code);
+        returns the seat's new credential (shown only this once)."""
         live = await self.games.held(game_id)
         async with live.lock:
             self._seat_of(live, seat)
@@ -52,7 +58,8 @@ class Seating:
                 await self.games.catch_up(live)  # taken through another process meanwhile?
             if record.kind != "human" or record.token_hash is not None:
                 raise Rejected("taken", f"seat {seat} is already taken", 409)
-            if not live.record.public and not security.matches(claim.invite, record.invite_hash):
+            private = not live.record.public and not invited
+            if private and not security.matches(claim.invite, record.invite_hash):
                 raise Rejected(
                     "invite", "this game is private: use the join link you were sent", 403
                 )

@@ -151,14 +151,18 @@ class GameService:
     def seat_for_token(self, live: LiveGame, token: str | None) -> int:
         return self.registry.seat_for_token(live, token)
 
-    async def seat_of(self, live: LiveGame, token: str | None) -> int:
-        """The seat of ``token``, catching up first if another process may have just given it."""
-        return await self.registry.seat_of(live, token)
+    async def seat_of(
+        self, live: LiveGame, token: str | None, account_id: int | None = None
+    ) -> int:
+        """The seat of ``token`` (else of the signed-in ``account_id``), catching up first if
+        another process may have just given it."""
+        return await self.registry.seat_of(live, token, account_id)
 
-    async def player(self, game_id: str, token: str | None) -> int:
-        """The seat ``token`` holds in the game; 403 for anything else (no token included)."""
+    async def player(self, game_id: str, token: str | None, account_id: int | None = None) -> int:
+        """The seat ``token`` (else the signed-in ``account_id``) holds in the game; 403 for
+        anything else (no credential included)."""
         live = await self.registry.any_game(game_id)
-        return await self.registry.seat_of(live, token)
+        return await self.registry.seat_of(live, token, account_id)
 
     # ------------------------------------------------------------------ the lobby
     async def lobby(self, limit: int | None = None) -> dict[str, Any]:
@@ -232,9 +236,35 @@ class GameService:
         return {"game": self.frames.game_public(live), "seats": self.frames.seats_public(live)}
 
     async def claim(
-        self, game_id: str, seat: int, claim: bodies.ClaimSpec, account: Account | None = None
+        self,
+        game_id: str,
+        seat: int,
+        claim: bodies.ClaimSpec,
+        account: Account | None = None,
+        invited: bool = False,
     ) -> str:
-        return await self.seating.claim(game_id, seat, claim, account)
+        return await self.seating.claim(game_id, seat, claim, account, invited)
+
+    def seats_bound(self, account_id: int, bound: list[tuple[str, int]]) -> None:
+        """The copies in memory of seats a guest's credentials just bound to an account (the
+        database has them already): the account's session now stands for them here too."""
+        for game_id, seat in bound:
+            for live in (self.registry.games.get(game_id), self.registry.finished.get(game_id)):
+                if live is not None and 0 <= seat < len(live.record.seats):
+                    live.record.seats[seat].account_id = account_id
+
+    async def check_invitable(
+        self, game_id: str, seat: int, token: str | None, account_id: int
+    ) -> None:
+        """An invitation into ``seat`` may be sent by this player: they sit at the live game
+        (their seat's credential, or their account's seat) and the seat is an open human one."""
+        live = await self.registry.held(game_id)
+        await self.registry.seat_of(live, token, account_id)
+        if not 0 <= seat < live.record.players:
+            raise Rejected("bad-seat", f"this game has seats 0–{live.record.players - 1}")
+        record = live.seat(seat)
+        if record.kind != "human" or record.token_hash is not None:
+            raise Rejected("taken", f"seat {seat} is already taken", 409)
 
     def account_deleted(self, account_id: int, finished: list[str]) -> None:
         """The copies in memory of a deleted account's games, as its delete left the database:
@@ -256,23 +286,32 @@ class GameService:
         return () if live.over else tuple(live.state.to_act)
 
     async def hand_to_bot(
-        self, game_id: str, seat: int, token: str | None, spec: bodies.BotSpec
+        self,
+        game_id: str,
+        seat: int,
+        token: str | None,
+        spec: bodies.BotSpec,
+        account_id: int | None = None,
     ) -> None:
         live = await self.registry.held(game_id)
-        by = await self.registry.seat_of(live, token)
+        by = await self.registry.seat_of(live, token, account_id)
         await self.seating.hand_to_bot(live, seat, by, spec)
 
-    async def take_back(self, game_id: str, seat: int, token: str | None) -> None:
+    async def take_back(
+        self, game_id: str, seat: int, token: str | None, account_id: int | None = None
+    ) -> None:
         live = await self.registry.held(game_id)
-        if await self.registry.seat_of(live, token) != seat:
+        if await self.registry.seat_of(live, token, account_id) != seat:
             raise Rejected("credential", "that credential is not for this seat", 403)
         await self.seating.take_back(live, seat)
 
-    async def resign(self, game_id: str, token: str | None) -> dict[str, Any]:
-        return await self.leaving.resign(game_id, token)
+    async def resign(
+        self, game_id: str, token: str | None, account_id: int | None = None
+    ) -> dict[str, Any]:
+        return await self.leaving.resign(game_id, token, account_id)
 
-    async def abandon(self, game_id: str, token: str | None) -> None:
-        await self.leaving.abandon(game_id, token)
+    async def abandon(self, game_id: str, token: str | None, account_id: int | None = None) -> None:
+        await self.leaving.abandon(game_id, token, account_id)
 
     async def stop_table(self, game_id: str, token: str | None) -> None:
         """A bot-only table's creator stops it with its ``owner_token`` (candlebox/server/
@@ -295,11 +334,26 @@ class GameService:
     def frame(self, live: LiveGame, seat: int | None) -> str:
         return self.frames.frame(live, seat)
 
-    async def state_frame(self, game_id: str, token: str | None) -> str:
-        """What ``token``'s seat (None: a spectator) sees now, as a snapshot."""
+    async def state_frame(
+        self, game_id: str, token: str | None, account_id: int | None = None
+    ) -> str:
+        """What ``token``'s seat (None: a spectator; else the signed-in ``account_id``'s seat, if
+        it holds one) sees now, as a snapshot."""
         live = await self.registry.any_game(game_id)
+        if token is None and account_id is not None:
+            return self.frames.frame(live, await self.account_seat(live, account_id))
         seat = None if token is None else await self.registry.seat_of(live, token)
         return self.frames.frame(live, seat)
+
+    async def account_seat(self, live: LiveGame, account_id: int | None) -> int | None:
+        """The seat a signed-in account holds in ``live`` (None: none, or a guest): a player who
+        opens their game on another device plays it; anyone else watches."""
+        if account_id is None:
+            return None
+        try:
+            return await self.registry.seat_of(live, None, account_id)
+        except Rejected:
+            return None
 
     async def replay(self, game_id: str, token: str | None, at: int) -> dict[str, Any]:
         live = await self.registry.any_game(game_id)

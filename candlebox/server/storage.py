@@ -567,6 +567,33 @@ queue_tickets = Table(
     Index("queue_tickets_status", "status"),
 )
 
+# Friends (issue 34; candlebox/server/friends.py): whom an account follows, and the seats an account
+# was invited into by name (deleted when answered, when the seat is taken, with the game when it is
+# deleted, and with either account).
+follows = Table(
+    "follows",
+    metadata,
+    Column("follower_id", Integer, ForeignKey("accounts.id"), nullable=False),
+    Column("followed_id", Integer, ForeignKey("accounts.id"), nullable=False),
+    Column("created_at", Float, nullable=False),
+    PrimaryKeyConstraint("follower_id", "followed_id", name="follows_key"),
+    Index("follows_followed", "followed_id"),
+)
+
+seat_invites = Table(
+    "seat_invites",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("game_id", String(32), ForeignKey("games.id"), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("from_id", Integer, ForeignKey("accounts.id"), nullable=False),
+    Column("to_id", Integer, ForeignKey("accounts.id"), nullable=False),
+    Column("created_at", Float, nullable=False),
+    UniqueConstraint("game_id", "seat", "to_id", name="seat_invites_once"),
+    Index("seat_invites_to", "to_id"),
+    Index("seat_invites_from", "from_id"),
+)
+
 
 class Storage:
     """The tables and every query; synchronous (called from the writer thread or a worker thread)."""

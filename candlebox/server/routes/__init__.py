@@ -10,6 +10,7 @@ from candlebox.server.routes import (
     accounts,
     coach,
     email,
+    friends,
     games,
     leaving,
     lobby,
@@ -40,4 +41,5 @@ ROUTERS: tuple[APIRouter, ...] = (
     passkeys.router,  # /api/passkeys (issue 34)
     email.router,  # /api/accounts/verify, /api/accounts/forgot (issue 34)
     quickplay.router,  # /api/queue (issue 34)
+    friends.router,  # /api/me/follows, /api/me/invites, seats' invitations by name (issue 34)
 )

@@ -1,5 +1,6 @@
-"""Accounts (docs/server.md, "Accounts"): signing up, in and out, the signed-in player's own page of
-data (``/api/me``), deleting and exporting it, and a password reset with an operator's link.
+"""Accounts (docs/server.md, "Accounts and ratings"): signing up, in and out, the signed-in
+player's own page of data (``/api/me``), deleting and exporting it, a password reset with an
+operator's link, and the guest seats of a browser claimed by the account (``/api/me/claim``).
 
 The session travels in an HttpOnly, SameSite=Lax cookie (Secure when the request came over HTTPS);
 the middleware refuses a state-changing request with the cookie that does not come from this site.
@@ -15,11 +16,13 @@ from fastapi.responses import JSONResponse, Response
 
 from candlebox.server import bodies
 from candlebox.server.accounts import Account
+from candlebox.server.friends import Invitation
 from candlebox.server.middleware import SESSION_COOKIE
 from candlebox.server.routes.common import (
     accounts,
     body,
     client_of,
+    friends,
     service,
     settings,
     signed_in,
@@ -101,14 +104,48 @@ async def api_sign_out(request: Request, everywhere: bool = False) -> Response:
 
 @router.get("/api/me")
 async def api_me(request: Request) -> Response:
-    """The signed-in player: name, e-mail, member since, and their games, those waiting for them
-    first, then the others being played, then the rest, each newest first."""
+    """The signed-in player: name, e-mail, member since, their games (those waiting for them
+    first, then the others being played, then the rest, each newest first) and the invitations
+    into seats waiting for their answer."""
     session = await signed_in(request)
     games = await your_games(request, session.account)
-    response = JSONResponse({**account_json(session.account), "games": games})
+    invites = await asyncio.to_thread(friends(request).invitations, session.account)
+    response = JSONResponse(
+        {
+            **account_json(session.account),
+            "games": games,
+            "invites": [invitation_json(invite) for invite in invites],
+        }
+    )
     if session.extended:  # the session's end moved on: so does the cookie's
         with_cookie(response, request, request.cookies[SESSION_COOKIE])
     return response
+
+
+def invitation_json(invite: Invitation) -> dict[str, Any]:
+    return {
+        "id": invite.id,
+        "game_id": invite.game_id,
+        "game": invite.game,
+        "variant": invite.variant,
+        "seat": invite.seat,
+        "from": invite.by,
+        "at": invite.at,
+    }
+
+
+@router.post("/api/me/claim")
+async def api_claim_seats(request: Request) -> JSONResponse:
+    """Bind to the signed-in account the guest seats this browser holds (``{"seats": [{"game",
+    "token"}, ...]}``, at most 100): each seat whose token checks out and that no account holds.
+    Answers the seats bound; the others (a wrong token, another account's seat, a game gone) are
+    left as they were and not told apart."""
+    session = await signed_in(request)
+    spec = await body(request, bodies.ClaimSeatsSpec)
+    held = [(seat.game, seat.token) for seat in spec.seats]
+    bound = await asyncio.to_thread(accounts(request).claim_seats, session.account, held)
+    service(request).seats_bound(session.account.id, bound)
+    return JSONResponse({"claimed": [{"game": game, "seat": seat} for game, seat in bound]})
 
 
 async def your_games(request: Request, account: Account) -> list[dict[str, Any]]:

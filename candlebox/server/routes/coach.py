@@ -6,7 +6,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
 from candlebox.server import bodies
-from candlebox.server.routes.common import bearer, body, client_of, service
+from candlebox.server.routes.common import bearer, body, client_of, seat_account, service
 
 router = APIRouter()
 
@@ -15,7 +15,8 @@ router = APIRouter()
 async def api_hint(game_id: str, request: Request) -> JSONResponse:
     """The caller's seat's legal actions ranked by the search, with their win chances."""
     coach = service(request).coach
-    return JSONResponse(await coach.hint(game_id, bearer(request), client_of(request)))
+    by = await seat_account(request)  # no credential sent: the signed-in account's seat
+    return JSONResponse(await coach.hint(game_id, bearer(request), client_of(request), by))
 
 
 @router.post("/api/games/{game_id}/review")

@@ -12,6 +12,7 @@ from candlebox.server import bodies, clients
 from candlebox.server.accounts import Account, Accounts, Session
 from candlebox.server.config import Settings
 from candlebox.server.errors import Rejected
+from candlebox.server.friends import Friends
 from candlebox.server.middleware import SESSION_COOKIE
 from candlebox.server.service import GameService
 
@@ -30,6 +31,11 @@ def settings(request: Request) -> Settings:
 
 def accounts(request: Request) -> Accounts:
     found: Accounts = request.app.state.accounts
+    return found
+
+
+def friends(request: Request) -> Friends:
+    found: Friends = request.app.state.friends
     return found
 
 
@@ -59,6 +65,16 @@ def bearer(request: Request) -> str | None:
     if header.lower().startswith("bearer "):
         return header[7:].strip()
     return None
+
+
+async def seat_account(request: Request) -> int | None:
+    """The signed-in account that stands for a seat credential when the request sends none (a
+    player on another device than the one holding the seat link); None when a credential is sent
+    (it is checked on its own, and no session is looked up) or for a guest."""
+    if bearer(request) is not None:
+        return None
+    account = await account_of(request)
+    return None if account is None else account.id
 
 
 def client_of(request: Request) -> str:

@@ -9,7 +9,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 
 from candlebox.server import bodies, words
-from candlebox.server.routes.common import bearer, service, settings
+from candlebox.server.routes.common import bearer, seat_account, service, settings
 
 router = APIRouter()
 
@@ -21,7 +21,9 @@ async def api_game(game_id: str, request: Request) -> JSONResponse:
 
 @router.get("/api/games/{game_id}/state")
 async def api_state(game_id: str, request: Request) -> Response:
-    frame = await service(request).state_frame(game_id, bearer(request))
+    frame = await service(request).state_frame(
+        game_id, bearer(request), await seat_account(request)
+    )
     return Response(frame, media_type="application/json")
 
 

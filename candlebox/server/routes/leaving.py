@@ -1,25 +1,25 @@
-"""Resigning a game and abandoning one: the seat's credential is all either needs; stopping a
-bot-only table: its creator's ``owner_token``."""
+"""Resigning a game and abandoning one: the seat's credential is all either needs (or the session
+of the account that holds the seat); stopping a bot-only table: its creator's ``owner_token``."""
 
 from __future__ import annotations
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
-from candlebox.server.routes.common import bearer, service
+from candlebox.server.routes.common import bearer, seat_account, service
 
 router = APIRouter()
 
 
 @router.post("/api/games/{game_id}/resign")
 async def api_resign(game_id: str, request: Request) -> JSONResponse:
-    result = await service(request).resign(game_id, bearer(request))
+    result = await service(request).resign(game_id, bearer(request), await seat_account(request))
     return JSONResponse({"status": "resigned", "result": result})
 
 
 @router.post("/api/games/{game_id}/abandon")
 async def api_abandon(game_id: str, request: Request) -> JSONResponse:
-    await service(request).abandon(game_id, bearer(request))
+    await service(request).abandon(game_id, bearer(request), await seat_account(request))
     return JSONResponse({"status": "abandoned"})
 
 

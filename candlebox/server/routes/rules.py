@@ -28,7 +28,7 @@ from markdown_it.token import Token
 from candlebox.engine import game_ids, game_info
 from candlebox.engine.howto import HowTo, configuration, explain_options, how_to_play, slug
 from candlebox.server.errors import Rejected
-from candlebox.server.routes.common import bearer, service
+from candlebox.server.routes.common import bearer, seat_account, service
 
 router = APIRouter()
 MAX_OPTIONS = 2000  # characters of the options query: a configuration, never more
@@ -183,6 +183,6 @@ async def api_learn(game_id: str, request: Request) -> JSONResponse:
     """The caller's legal actions now, each with its label, what it does and its rule."""
     registry = service(request).registry
     live = await registry.any_game(game_id)
-    seat = registry.seat_for_token(live, bearer(request))
+    seat = registry.seat_for_token(live, bearer(request), await seat_account(request))
     options = [asdict(o) for o in explain_options(live.state, seat)]
     return JSONResponse({"move": live.moves, "seat": seat, "options": options})

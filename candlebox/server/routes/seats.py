@@ -6,7 +6,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
 from candlebox.server import bodies
-from candlebox.server.routes.common import account_of, bearer, body, service
+from candlebox.server.routes.common import account_of, bearer, body, seat_account, service
 
 router = APIRouter()
 
@@ -24,12 +24,13 @@ async def api_claim(game_id: str, seat: int, request: Request) -> JSONResponse:
 async def api_to_bot(game_id: str, seat: int, request: Request) -> JSONResponse:
     seat = bodies.seat_number(seat)
     spec = await body(request, bodies.BotSpec)
-    await service(request).hand_to_bot(game_id, seat, bearer(request), spec)
+    by = await seat_account(request)  # no credential sent: the signed-in account's seat
+    await service(request).hand_to_bot(game_id, seat, bearer(request), spec, by)
     return JSONResponse({"seat": seat, "kind": "bot"})
 
 
 @router.post("/api/games/{game_id}/seats/{seat}/human")
 async def api_take_back(game_id: str, seat: int, request: Request) -> JSONResponse:
     seat = bodies.seat_number(seat)
-    await service(request).take_back(game_id, seat, bearer(request))
+    await service(request).take_back(game_id, seat, bearer(request), await seat_account(request))
     return JSONResponse({"seat": seat, "kind": "human"})

@@ -12,9 +12,11 @@ from typing import Any
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from candlebox.server import bodies, clients
+from candlebox.server.accounts import Accounts
 from candlebox.server.config import Settings
 from candlebox.server.errors import Rejected, failure
 from candlebox.server.live import Connection, LiveGame
+from candlebox.server.middleware import SESSION_COOKIE
 from candlebox.server.service import GameService
 from candlebox.server.sockets import SocketCounts, Ticket
 
@@ -44,7 +46,7 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
         await refuse(websocket, exc.code, exc.message, closing_code(exc))
         return
     try:
-        await Session(websocket, state.service, settings, game_id, ticket).run()
+        await Session(websocket, state.service, settings, game_id, ticket, state.accounts).run()
     finally:
         ticket.close()
 
@@ -81,8 +83,10 @@ class Session:
         settings: Settings,
         game_id: str,
         ticket: Ticket,
+        accounts: Accounts,
     ) -> None:
         self.ws = websocket
+        self.accounts = accounts
         self.ticket = ticket  # this socket, counted against its client's limits
         self.service = service
         self.settings = settings
@@ -116,11 +120,24 @@ class Session:
             return
         try:
             live = await self.service.any_game(self.game_id)
-            seat = None if hello.token is None else await self.service.seat_of(live, hello.token)
+            seat: int | None
+            if hello.token is not None:
+                seat = await self.service.seat_of(live, hello.token)
+            else:  # signed in on another device: the account's seat, if it holds one
+                seat = await self.service.account_seat(live, await self.account_id())
         except Rejected as exc:
             await self.refuse(exc.code, exc.message, 4403 if exc.status == 403 else 4404)
             return
         await self.watch(live, Connection(seat, self.settings.send_queue))
+
+    async def account_id(self) -> int | None:
+        """The signed-in account of the socket's cookie (the opening request carried it, from
+        this site: its origin was checked), or None."""
+        token = self.ws.cookies.get(SESSION_COOKIE)
+        if token is None:
+            return None
+        session = await asyncio.to_thread(self.accounts.session, token)
+        return None if session is None else session.account.id
 
     async def watch(self, live: LiveGame, conn: Connection) -> None:
         try:
