@@ -97,11 +97,13 @@ api = Harness()
 def watch(page: Any, errors: list[str]) -> None:
     """Collect the page's uncaught errors, and the answers that break a page without one: a file
     refused for the rate (a module that never loads leaves the board blank, with no JavaScript
-    error) or a server error. A hint asked too soon is answered 429 on purpose (the page retries)."""
+    error) or a server error. A hint asked too soon is answered 429 on purpose (the page retries), as
+    is a sign-in while too many have failed (the page says when to try again)."""
     page.on("pageerror", lambda exc: errors.append(str(exc)))
 
     def answered(response: Any) -> None:
-        refused = response.status == 429 and "/hint" not in response.url
+        meant = "/hint" in response.url or response.url.endswith("/api/session")
+        refused = response.status == 429 and not meant
         if refused or response.status >= 500:
             errors.append(f"{response.status} for {response.request.method} {response.url}")
 

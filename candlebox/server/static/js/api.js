@@ -1,4 +1,5 @@
 // The JSON API and what this browser remembers: each game's seat credential, kept in localStorage.
+// A signed-in browser also sends its session cookie (same-site requests carry it by themselves).
 
 const KEY = "candlebox.seats";
 
@@ -21,6 +22,7 @@ export async function api(path, { method = "GET", body, token } = {}) {
     const error = new Error((data && data.message) || `${response.status} ${response.statusText}`);
     error.code = data && data.error;
     error.status = response.status;
+    error.retryAfter = Number(response.headers.get("Retry-After")) || null; // seconds, on a 429
     throw error;
   }
   return data;

@@ -4,6 +4,7 @@
 // ctx), decorate?(text, ctx), instruction?(ctx), css?}; see js/games/generic.js for the contract.
 
 import { api, forget, joinLink, mySeat, remember } from "./api.js";
+import { fieldErrors, showWho } from "./account.js";
 import * as endscreen from "./endscreen.js";
 import * as fairness from "./fairness.js";
 import * as learn from "./learn.js";
@@ -27,6 +28,7 @@ const page = {
   log: [], // [{entry, text}]
   token: null,
   seat: null,
+  me: null, // the signed-in player (GET /api/me), or null: a guest
   socket: null,
   retry: 0,
   busy: false,
@@ -46,6 +48,11 @@ async function start() {
     page.token = mine.token;
     page.seat = mine.seat;
   }
+  // signed in, the session stands for the account's seat here too (another device: no seat link)
+  showWho($("who")).then((me) => {
+    page.me = me;
+    if (me && page.frame) renderPlayers();
+  });
   page.meta = await api("/api/meta").catch(() => ({ games: [], bots: [] }));
   const params = new URLSearchParams(location.search);
   const invite = new URLSearchParams(location.hash.slice(1)).get("invite");
@@ -416,6 +423,29 @@ function renderBanner() {
 }
 
 function renderPlayers() {
+  // an invitation being typed keeps the focus, its text and its refusal across the redraw
+  const typing = document.activeElement && document.activeElement.closest(".invite-friend") ? document.activeElement.id : null;
+  const kept = [...document.querySelectorAll(".invite-friend")].map((f) => [f.dataset.seat, f]);
+  drawPlayers();
+  for (const [seat, old] of kept) {
+    const form = document.querySelector(`.invite-friend[data-seat="${seat}"]`);
+    if (!form) continue;
+    const fresh = [...form.querySelectorAll(".field-error")];
+    [...old.querySelectorAll(".field-error")].forEach((line, i) => {
+      if (!fresh[i]) return;
+      fresh[i].textContent = line.textContent;
+      fresh[i].hidden = line.hidden;
+    });
+    const input = form.querySelector("input");
+    for (const name of ["aria-invalid", "aria-describedby"]) {
+      const value = old.querySelector("input").getAttribute(name);
+      if (value) input.setAttribute(name, value);
+    }
+  }
+  if (typing && document.getElementById(typing)) document.getElementById(typing).focus();
+}
+
+function drawPlayers() {
   const frame = page.frame;
   const box = clear($("players"));
   const you = frame.you;
@@ -454,6 +484,7 @@ function renderPlayers() {
         button.addEventListener("click", () => copy(link, button));
         tools.append(button);
       }
+      if (!seat.taken && seat.kind === "human" && you !== null && page.me) tools.append(inviteFriend(seat.seat));
       if (you !== null && seat.kind === "human") {
         const away = seat.away !== null && seat.away >= frame.game.zombie_after;
         if (seat.seat === you) {
@@ -462,7 +493,7 @@ function renderPlayers() {
           tools.append(h("button.small", { onclick: () => toBot(seat.seat) }, "Hand this seat to a bot"));
         }
       }
-      if (seat.kind === "bot" && seat.seat === page.seat && page.token) {
+      if (seat.kind === "bot" && seat.seat === (page.seat ?? you) && (page.token || page.me)) {
         tools.append(h("button.small", { onclick: () => takeBack(seat.seat) }, "Take my seat back"));
       }
     }
@@ -529,6 +560,38 @@ function joinForm(seat, invite) {
     input,
     button,
   );
+}
+
+/** "Invite a friend": a player's name, invited into this open seat (it waits in their "Your games"). */
+const inviteDrafts = new Map(); // seat -> the name being typed (kept across the players' redraws)
+
+function inviteFriend(seat) {
+  const id = `invite-name-${seat}`;
+  const input = h("input", { id, type: "text", maxLength: 100, autocomplete: "off", placeholder: "Friend's name", value: inviteDrafts.get(seat) || "",
+    "aria-label": `Invite a friend to seat ${seat + 1}: their name`, oninput: (e) => inviteDrafts.set(seat, e.target.value) });
+  const button = h("button.small", { type: "submit" }, "Invite a friend");
+  const form = h("form.invite-friend", { noValidate: true, dataset: { seat } }, input, button);
+  const errors = fieldErrors(form, { name: input });
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    errors.clear();
+    button.disabled = true;
+    try {
+      const done = await api(`/api/games/${encodeURIComponent(gameId)}/seats/${seat}/invite`, {
+        method: "POST",
+        token: page.token,
+        body: { name: input.value },
+      });
+      inviteDrafts.delete(seat);
+      input.value = "";
+      toast(`${done.invited} is invited to seat ${seat + 1}.`);
+    } catch (err) {
+      errors.show(err);
+    } finally {
+      button.disabled = false;
+    }
+  });
+  return form;
 }
 
 async function toBot(seat) {

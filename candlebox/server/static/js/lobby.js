@@ -7,6 +7,7 @@ import { LEVELS } from "./thinking.js";
 import { clear, h, roving, toast } from "./ui.js";
 import { lookUp, mineCard, seatsLine } from "./mygames.js";
 import { quickPlay } from "./quickplay.js";
+import { showWho, whoAmI } from "./account.js";
 
 const $ = (id) => document.getElementById(id);
 const SPEEDS = [["Fast", 0], ["Normal", 0.8], ["Slow", 2]];
@@ -36,6 +37,7 @@ const form = {
   // kept here as it is typed: every choice above it re-renders the form, which would otherwise
   // reset the field to the last name saved
   name: localStorage.getItem("candlebox.name") || "",
+  me: null, // the signed-in player (GET /api/me), or null: a guest
 };
 
 function gameMeta() {
@@ -241,8 +243,14 @@ function render() {
   if (form.seats.some((s) => s.kind === "bot")) {
     box.append(h("div.form-row", h("label", "Bot speed"), segmented(SPEEDS, form.speed, (s) => ((form.speed = s), render()), "Bot speed")));
   }
-  const name = h("input", { type: "text", maxLength: 40, placeholder: "Your name", value: form.name, id: "your-name", oninput: (e) => (form.name = e.target.value) });
-  box.append(h("div.form-row", h("label", { htmlFor: "your-name" }, "Your name"), name));
+  // signed in, your seat carries your account's name (the server's rule): nothing to type
+  let name = null;
+  if (form.me) {
+    box.append(h("div.form-row", h("label", "Your name"), h("strong", { id: "account-name" }, form.me.name), h("span.note", "your account's")));
+  } else {
+    name = h("input", { type: "text", maxLength: 40, placeholder: "Your name", value: form.name, id: "your-name", oninput: (e) => (form.name = e.target.value) });
+    box.append(h("div.form-row", h("label", { htmlFor: "your-name" }, "Your name"), name));
+  }
   const listed = h("input", { type: "checkbox", id: "listed", checked: form.public, onchange: (e) => (form.public = e.target.checked) });
   box.append(h("div.form-row", h("label", { htmlFor: "listed" }, "Open to all"), listed, h("span.note", "list the free seats in the lobby (otherwise only join links work)")));
   // the table's "hints": true (issue 16): every player may ask the coach; the game page says so to all
@@ -262,7 +270,7 @@ function render() {
   const create = h("button.primary", { type: "button", id: "create" }, "Start the game");
   create.addEventListener("click", async () => {
     create.disabled = true;
-    const yourName = name.value.trim();
+    const yourName = name ? name.value.trim() : "";
     if (yourName) localStorage.setItem("candlebox.name", yourName);
     const youSeat = form.seats.findIndex((s) => s.kind === "you");
     const seats = form.seats.map((s, i) => {
@@ -347,15 +355,18 @@ async function refresh() {
   } catch {
     return;
   }
-  const mine = myGames();
-  const open = lists.open.games.filter((g) => !mine.some((m) => m.id === g.id && m.token));
+  // signed in, "Your games" comes from the server (any device's); a guest's from this browser
+  const me = await whoAmI({ fresh: true }).catch(() => null);
+  const kept = myGames();
+  const mine = me ? accountGames(me, kept) : kept;
+  const open = lists.open.games.filter((g) => !mine.some((m) => m.id === g.id && (m.token || m.account)));
   listGames("open", open, (game) =>
     game.seats.filter((s) => !s.taken).map((s) =>
       h("a.button.small.primary", { href: joinLink(game.id, s.seat) }, `Join as seat ${s.seat + 1}`)).concat(
       h("a.button.small", { href: `/g/${encodeURIComponent(game.id)}` }, "Watch")),
     "No open seats right now. Start a game and invite someone!", more("open"));
   // your own games are under "Your games", with their own buttons: not offered again to watch
-  const playing = lists.playing.games.filter((g) => !mine.some((m) => m.id === g.id && (m.token || m.owner)));
+  const playing = lists.playing.games.filter((g) => !mine.some((m) => m.id === g.id && (m.token || m.owner || m.account)));
   listGames("playing", playing, (game) => [h("a.button.small", { href: `/g/${encodeURIComponent(game.id)}` }, "Watch")],
     "Nobody is playing right now.", more("playing"));
   listGames("finished", lists.finished.games.map((g) => ({ ...g, seats: g.seats.map((s) => ({ ...s, taken: true })) })),
@@ -363,17 +374,78 @@ async function refresh() {
     more("finished"));
   const known = new Map([...lists.open.games, ...lists.playing.games].map((g) => [g.id, g]));
   const ended = new Map(lists.finished.games.map((g) => [g.id, g]));
-  const shown = mine.filter((m) => m.token || m.owner).slice(0, 8);
+  const shown = mine.filter((m) => m.token || m.owner || m.account).slice(0, 8);
   await lookUp(shown, known, ended); // your games on no page shown (private, or further down)
   const mineBox = clear($("mine"));
-  if (!shown.length) mineBox.append(h("p.empty", "Games you start or join appear here."));
+  mineBox.dataset.source = me ? "account" : "browser"; // for the browser tests
+  if (me) mineBox.append(...me.invites.map(inviteCard));
+  if (!shown.length && !(me && me.invites.length)) {
+    mineBox.append(h("p.empty", me ? "Games you start or join on any device appear here." : "Games you start or join appear here."));
+  }
   for (const m of shown) mineBox.append(mineCard(m, known.get(m.id), ended.get(m.id), refresh));
 }
 
+function titleOf(game) {
+  const found = form.meta.games.find((g) => g.id === game);
+  return found ? found.title : game;
+}
+
+/** The signed-in player's games as the server lists them (waiting for them first), with this
+ * browser's seat credential where it holds one, then the bot-only tables this browser started
+ * (no seat: only their owner token, which stays in this browser). */
+function accountGames(me, kept) {
+  const byId = new Map(kept.map((m) => [m.id, m]));
+  const games = me.games.map((g) => ({
+    ...(byId.get(g.id) || {}),
+    id: g.id,
+    seat: g.seat,
+    account: true,
+    yourTurn: g.your_turn,
+    title: titleOf(g.game),
+    created: g.created_at * 1000,
+  }));
+  const tables = kept.filter((m) => m.owner && !m.token && !games.some((g) => g.id === m.id));
+  return [...games, ...tables];
+}
+
+/** An invitation by name into a seat: take it (the seat becomes yours) or decline it. */
+function inviteCard(invite) {
+  const title = titleOf(invite.game);
+  const accept = async () => {
+    try {
+      const taken = await api(`/api/me/invites/${invite.id}/accept`, { method: "POST" });
+      remember(taken.game, { seat: taken.seat, token: taken.token, title, created: Date.now() });
+      location.assign(`/g/${encodeURIComponent(taken.game)}`);
+    } catch (err) {
+      toast(err.message, "error");
+      refresh();
+    }
+  };
+  const decline = async () => {
+    try {
+      await api(`/api/me/invites/${invite.id}`, { method: "DELETE" });
+    } catch (err) {
+      toast(err.message, "error");
+    }
+    refresh();
+  };
+  return h("div.game-card.invite", { dataset: { invite: invite.id, game: invite.game_id } },
+    h("span.gc-title", `${title} · ${invite.variant}`),
+    h("span.gc-seats.gc-state", `${invite.from} invites you to seat ${invite.seat + 1}`),
+    h("div.gc-actions",
+      h("button.small.primary", { type: "button", onclick: accept, "aria-label": `Take seat ${invite.seat + 1} of ${title}` }, "Take the seat"),
+      h("button.small", { type: "button", onclick: decline, "aria-label": `Decline the invitation to ${title}` }, "Decline")));
+}
+
 async function start() {
+  const signedIn = showWho($("who"));
   form.meta = await api("/api/meta");
   form.seats = [];
   chooseGame(form.meta.games[0].id);
+  signedIn.then((me) => {
+    form.me = me;
+    if (me) render();
+  });
   document.querySelector(".lobby-side").prepend(lobbyPanel(form.meta)); // learn.js
   quickPlay(form.meta); // quickplay.js
   refresh();

@@ -1,4 +1,5 @@
-// "Your games" in the lobby: the games this browser holds a seat in, each with its result (or move),
+// "Your games" in the lobby: the games this browser holds a seat in (signed in: the account's, from
+// the server, those waiting for you first and marked "your turn"), each with its result (or move),
 // date and players, and what you may do with it: resume or replay; resign a game in progress (the
 // game ends with your seat last, rulings EG-1); abandon one nobody else has joined; remove an ended
 // one from the list; stop a table of bots only you created (its owner token). Resign, abandon and
@@ -95,7 +96,8 @@ function actions(m, live, done, refresh) {
   }
   const out = [];
   if (live || done || !GONE[m.gone]) {
-    out.push(h("a.button.small.primary", { href: `/g/${id}` }, live ? (m.token ? "Resume" : "Watch") : done ? "Replay" : "Open"));
+    const held = m.token || m.account; // a seat link kept here, or a seat of the signed-in account
+    out.push(h("a.button.small.primary", { href: `/g/${id}` }, live ? (held ? "Resume" : "Watch") : done ? "Replay" : "Open"));
   }
   if (live) {
     const ask = (how) => () => {
@@ -103,7 +105,7 @@ function actions(m, live, done, refresh) {
       focusWanted = m.id;
       refresh();
     };
-    if (!m.token) { // a table of bots only: you hold no seat, only the way to stop it
+    if (!m.token && !m.account) { // a table of bots only: you hold no seat, only the way to stop it
       const stop = h("button.small", { type: "button", dataset: { leave: "stop" }, onclick: ask("stop"), "aria-label": `Stop ${title}` }, "Stop");
       focus(m.id, stop);
       out.push(stop);
@@ -115,7 +117,7 @@ function actions(m, live, done, refresh) {
     if (alone(live, m.seat)) {
       out.push(h("button.small", { type: "button", dataset: { leave: "abandon" }, onclick: ask("abandon"), "aria-label": `Abandon ${title}` }, "Abandon"));
     }
-  } else {
+  } else if (!m.account) { // the account's games are the server's list: nothing to remove here
     out.push(h("button.small.subtle", { type: "button", onclick: () => (forget(m.id), refresh()), "aria-label": `Remove ${title} from your games` }, "Remove"));
   }
   return out;
@@ -139,8 +141,9 @@ export function mineCard(m, live, done, refresh) {
   else if (GONE[m.gone]) state = GONE[m.gone];
   const lines = [h("span.gc-seats.gc-state", `${state} · ${when}`)];
   if (game) lines.push(h("span.gc-seats", seatsLine(game)));
-  return h("div.game-card", { dataset: { game: m.id, state: live ? "live" : done ? "over" : m.gone || "gone" } },
-    h("span.gc-title", game ? `${game.title} · ${game.variant}` : m.title || "Game"),
+  const turn = live && m.yourTurn ? h("span.gc-turn", "your turn") : null;
+  return h("div.game-card", { dataset: { game: m.id, state: live ? "live" : done ? "over" : m.gone || "gone", ...(turn ? { turn: "yours" } : {}) } },
+    h("span.gc-title", game ? `${game.title} · ${game.variant}` : m.title || "Game", turn),
     lines,
     h("div.gc-actions", actions(m, live, done, refresh)));
 }
