@@ -92,6 +92,38 @@ def test_sign_up_shows_each_refusal_beside_its_field(pages: Pages, server: Any) 
     assert "Member since" in page.inner_text("#account-main")
 
 
+def test_signing_up_and_in_by_keyboard_alone(pages: Pages, server: Any) -> None:
+    """The name field has the focus, Tab reaches the password, Enter sends; a refusal takes the
+    focus to its field; in the lobby, Tab from the top reaches the account link first."""
+    page = pages.new()
+    page.goto("/signup")
+    page.wait_for_selector("#name:focus")
+    name = new_name()
+    page.keyboard.type("x")
+    page.keyboard.press("Tab")
+    page.keyboard.type(PASSWORD)
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#name-error:has-text('at least 3')")
+    page.wait_for_selector("#name:focus")  # back to the field to mend
+    page.keyboard.press("Backspace")
+    page.keyboard.type(name)
+    page.keyboard.press("Enter")
+    page.wait_for_selector(f"#who[data-state=signed-in] >> text={name}")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.closest('#who') !== null")
+    page.keyboard.press("Enter")
+    page.wait_for_selector(f"h1:has-text('{name}')")
+    page.click("[data-action=sign-out]")
+    page.wait_for_selector("#who[data-state=guest]")
+    page.goto("/signin")
+    page.wait_for_selector("#name:focus")
+    page.keyboard.type(name)
+    page.keyboard.press("Tab")
+    page.keyboard.type(PASSWORD)
+    page.keyboard.press("Enter")
+    page.wait_for_selector(f"#who[data-state=signed-in] >> text={name}")
+
+
 def test_sign_in_refuses_and_says_when_to_try_again(pages: Pages, server: Any) -> None:
     name = new_name()
     register(server, name)
