@@ -328,6 +328,13 @@ def test_the_account_pages_at_every_size(pages: Pages, server: Any, size: str) -
     page.goto("/")
     page.wait_for_selector(f"#mine [data-game='{made['id']}'].invite")
     page.wait_for_selector(f"#mine [data-game='{guest['id']}']")
+    if size == "phone":  # a game waits for this player: "Your games" comes first on a phone
+        page.wait_for_selector("body[data-waiting]")
+        mine, new = (
+            page.locator(".mine-panel").bounding_box(),
+            page.locator("#new-game").bounding_box(),
+        )
+        assert mine is not None and new is not None and mine["y"] < new["y"]
     assert serious(page) == []
     shot(page, f"accounts-lobby-{size}")
     page.goto(f"/g/{guest['id']}")

@@ -378,6 +378,9 @@ async function refresh() {
   await lookUp(shown, known, ended); // your games on no page shown (private, or further down)
   const mineBox = clear($("mine"));
   mineBox.dataset.source = me ? "account" : "browser"; // for the browser tests
+  // a game waiting for you or an invitation: on a phone, "Your games" comes first (base.css)
+  const waiting = Boolean(me && (me.invites.length || me.games.some((g) => g.your_turn)));
+  document.body.toggleAttribute("data-waiting", waiting);
   if (me) mineBox.append(...me.invites.map(inviteCard));
   if (!shown.length && !(me && me.invites.length)) {
     mineBox.append(h("p.empty", me ? "Games you start or join on any device appear here." : "Games you start or join appear here."));
