@@ -48,6 +48,7 @@ from candlebox.server.storage import (
     passkeys,
     password_resets,
     queue_tickets,
+    ratings,
     seat_invites,
     seats,
     sign_in_failures,
@@ -435,6 +436,7 @@ class Accounts:
                 email_verifications,
                 outbox,
                 queue_tickets,  # a waiting ticket must never seat a deleted account
+                ratings,
             ):
                 conn.execute(delete(table).where(table.c.account_id == account.id))
             mine = account.id
@@ -524,6 +526,9 @@ class Accounts:
                 .where(follows.c.follower_id == account.id)
                 .order_by(follows.c.created_at)
             ).all()
+            records = conn.execute(
+                select(ratings).where(ratings.c.account_id == account.id).order_by(ratings.c.game)
+            ).all()
         return {
             "account": {
                 "name": account.name,
@@ -535,6 +540,10 @@ class Accounts:
             "passkeys": [dict(row._mapping) for row in keys],
             "follows": [{"name": row.name, "since": row.created_at} for row in followed],
             "games": self.seats_of(account, limit=max(1, int(count))),
+            # per game: the OpenSkill rating (mu, sigma) over its rated games, games played, won
+            "ratings": [
+                {k: v for k, v in row._mapping.items() if k != "account_id"} for row in records
+            ],
         }
 
 

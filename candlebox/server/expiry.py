@@ -12,6 +12,9 @@ import logging
 import time
 from functools import partial
 
+from sqlalchemy import Connection
+
+from candlebox.server import ratings
 from candlebox.server.bottables import BotTables
 from candlebox.server.frames import closed_frame
 from candlebox.server.live import LiveGame
@@ -43,9 +46,12 @@ class Sweeper:
             live.id for live in list(self.games.games.values()) if await self._close(live, now)
         ]
         if self.settings.bots == "workers":  # games no process of this one's holds
-            closed += await self.games.writer.run(
+            quiet = await self.games.writer.run(
                 partial(Storage.expire_quiet, before=now - self.settings.expire_after)
             )
+            for game_id in quiet:
+                await self._count_closed_elsewhere(game_id)
+            closed += quiet
         cutoff = now - self.settings.keep_finished
         deleted: list[str] = await self.games.writer.run(
             partial(Storage.delete_ended, before=cutoff)
@@ -59,6 +65,24 @@ class Sweeper:
             log.info("closed %d abandoned games, deleted %d old ones", len(closed), len(deleted))
         return closed, deleted
 
+    async def _count_closed_elsewhere(self, game_id: str) -> None:
+        """A rated game closed here without being held here (bot workers): rebuilt from its moves
+        to see whom it waited for, and counted (in a transaction after the closing one: counted
+        once all the same, but a process stopped between the two leaves it uncounted)."""
+        loaded = await asyncio.to_thread(self.games.storage.load_game, game_id)
+        if loaded is None or not loaded[0].rated:
+            return
+        try:
+            live = self.games.rebuild(*loaded)
+        except Exception:  # it does not replay: nobody can say whom it waited for
+            log.exception("closed game %s does not replay; not counted", game_id)
+            return
+        ending = lost_on_time(live)
+        if ending is not None:
+            await self.games.writer.run(
+                partial(ratings.game_ended, record=live.record, ending=ending)
+            )
+
     def _quiet(self, live: LiveGame, now: float) -> bool:
         return now - live.active_at >= self.settings.expire_after
 
@@ -68,9 +92,14 @@ class Sweeper:
         async with live.lock:
             if live.id not in self.games.games or not self._quiet(live, now):
                 return False
-            await self.games.writer.run(
-                partial(Storage.set_status, game_id=live.id, status="expired")
-            )
+            ending = lost_on_time(live)
+
+            def op(conn: Connection) -> None:
+                Storage.set_status(conn, live.id, "expired")
+                if ending is not None:
+                    ratings.game_ended(conn, live.record, ending)
+
+            await self.games.writer.run(op)
             live.record.status = "expired"
             self.games.games.pop(live.id, None)
         for task in live.bot_tasks.values():
@@ -81,3 +110,12 @@ class Sweeper:
                 conn.push(frame)
                 conn.close()
         return True
+
+
+def lost_on_time(live: LiveGame) -> ratings.Ending | None:
+    """A rated game closed for want of a move: the seats it waited for lost on time (there is no
+    clock: this is how a seat is lost or abandoned); None for any other game, or a rated one
+    closed before its first move (nobody played it: not counted)."""
+    if not live.record.rated or live.moves == 0:
+        return None
+    return ratings.lost_on_time(live.record.players, live.state.to_act)

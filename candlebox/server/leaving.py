@@ -6,7 +6,10 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
+from sqlalchemy import Connection
+
 from candlebox.engine.leaving import resignation
+from candlebox.server import ratings
 from candlebox.server.errors import Rejected
 from candlebox.server.frames import closed_frame
 from candlebox.server.live import ABANDONED_MESSAGE, LiveGame
@@ -35,9 +38,13 @@ class Leaving:
         async with live.lock:
             self._still_live(live)
             outcome = resignation(live.record.players, seat).as_result()
-            await self.games.writer.run(
-                partial(Storage.set_status, game_id=live.id, status="resigned", result=outcome)
-            )
+            ending = ratings.resignation(live.record.players, seat)  # a loss, at a rated table too
+
+            def op(conn: Connection) -> None:
+                Storage.set_status(conn, live.id, "resigned", outcome)
+                ratings.game_ended(conn, live.record, ending)
+
+            await self.games.writer.run(op)
             live.record.status, live.record.result = "resigned", outcome
             self.games.frames.broadcast(live)  # every watcher sees the game over, and why
         self._stop_bots(live)

@@ -9,8 +9,10 @@ import time
 from collections import OrderedDict
 from functools import partial
 
+from sqlalchemy import Connection
+
 import candlebox
-from candlebox.server import security
+from candlebox.server import ratings, security
 from candlebox.server.config import Settings
 from candlebox.server.errors import Rejected
 from candlebox.server.frames import Frames
@@ -154,10 +156,18 @@ class LiveGames:
 
     # ------------------------------------------------------------------ records
     async def record_result(self, live: LiveGame) -> None:
+        """The game was played to its end: its result, and (in the same transaction, once) its
+        players' records and ratings."""
         state = live.state
         result = {"winners": list(state.winners), "scores": list(state.scores)}
         live.record.status, live.record.result = "over", result
-        await self.writer.run(lambda conn: Storage.set_status(conn, live.id, "over", result))
+        ending = ratings.played_out(state)
+
+        def op(conn: Connection) -> None:
+            Storage.set_status(conn, live.id, "over", result)
+            ratings.game_ended(conn, live.record, ending)
+
+        await self.writer.run(op)
 
     async def catch_up(self, live: LiveGame) -> bool:
         """Apply the moves (and seat changes) other processes recorded since this process's copy of

@@ -231,6 +231,7 @@ class GameRecord:
     seats: list[SeatRecord] = field(default_factory=list)
     fair: FairRecord | None = None  # None: a game from before verifiable shuffles
     table: BotTable | None = None  # a bot-only table's credential and time limit (None: other)
+    rated: bool = False  # a rated table (issue 34): every seat a signed-in player, no bot, no hint
 
 
 @dataclass
@@ -594,6 +595,42 @@ seat_invites = Table(
     Index("seat_invites_from", "from_id"),
 )
 
+# Records and ratings (issue 34; candlebox/server/ratings.py, migration 0006_ratings).
+# A rated table: a row from its creation (no row: not rated, as every game before ratings).
+rated_games = Table(
+    "rated_games",
+    metadata,
+    Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),
+)
+
+# The games whose end has been counted in their players' records (and ratings, at a rated table):
+# the row is written in the transaction that counts it, so a game is counted once, whichever
+# process ends it, and again never (a restart that finds it over, another process catching up).
+counted_games = Table(
+    "counted_games",
+    metadata,
+    Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),
+    Column("at", Float, nullable=False),
+)
+
+# One row per account and game it finished: its OpenSkill (Plackett–Luce) rating over its rated
+# games, and how many games it played and won there (rated or not). Kept when the games themselves
+# are deleted (``keep_finished``); deleted with the account.
+ratings = Table(
+    "ratings",
+    metadata,
+    Column("account_id", Integer, ForeignKey("accounts.id"), nullable=False),
+    Column("game", String(64), nullable=False),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("rated", Integer, nullable=False),  # rated games finished
+    Column("played", Integer, nullable=False),  # every game finished, rated or not
+    Column("won", Integer, nullable=False),  # of those, the games it won (a shared win counts)
+    Column("updated_at", Float, nullable=False),
+    PrimaryKeyConstraint("account_id", "game", name="ratings_account_game"),
+    Index("ratings_game", "game"),
+)
+
 
 class Storage:
     """The tables and every query; synchronous (called from the writer thread or a worker thread)."""
@@ -645,6 +682,8 @@ class Storage:
         )
         if record.hints:
             conn.execute(insert(coaching).values(game_id=record.id, hints=True))
+        if record.rated:
+            conn.execute(insert(rated_games).values(game_id=record.id))
         if record.table is not None:
             conn.execute(
                 insert(bot_tables).values(
@@ -974,6 +1013,14 @@ class Storage:
             for row in rows
         }
 
+    @staticmethod
+    def _rated_of(conn: Connection, ids: list[str]) -> set[str]:
+        """Which of the games are rated tables."""
+        if not ids:
+            return set()
+        rows = conn.execute(select(rated_games.c.game_id).where(rated_games.c.game_id.in_(ids)))
+        return {row.game_id for row in rows}
+
     def load_game(self, game_id: str) -> tuple[GameRecord, list[MoveRecord]] | None:
         with self.engine.connect() as conn:
             row = conn.execute(select(games).where(games.c.id == game_id)).first()
@@ -991,6 +1038,7 @@ class Storage:
             )
             record.hints_given = [(int(row.seat), int(row.move)) for row in given]
             record.table = self._table_of(conn, game_id)
+            record.rated = bool(self._rated_of(conn, [game_id]))
             return record, self._moves(conn, game_id)
 
     @staticmethod
@@ -1054,9 +1102,11 @@ class Storage:
             records = [_game_from_row(row) for row in rows]
             by_id = self._seats_of(conn, [r.id for r in records])
             fair = self._fair_of(conn, [r.id for r in records])
+            rated = self._rated_of(conn, [r.id for r in records])
             for record in records:
                 record.seats = by_id[record.id]
                 record.fair = fair.get(record.id)
+                record.rated = record.id in rated
             return records
 
 

@@ -232,3 +232,48 @@ def test_the_comparison_sees_a_column_without_a_migration(empty_url: str) -> Non
     changed.tables["games"].append_column(Column("rating", Integer, nullable=True))
     found = differences(empty_url, changed)
     assert [(d[0], d[3].name) for d in found] == [("add_column", "rating")]
+
+
+def test_a_database_from_before_ratings_upgrades_and_keeps_every_game(empty_url: str) -> None:
+    """Migration 0004_ratings on a database as the code before it left it: an account's finished
+    game and a guest's live one are kept, neither rated, and the account's profile is served."""
+    from alembic import command
+
+    from tests.server.test_accounts import HERE, sign_up
+
+    before = migrating.scripts().get_revision("0004_ratings").down_revision
+    assert isinstance(before, str)
+    with make_client(empty_url) as client:
+        client.headers.update(HERE)
+        assert sign_up(client, "Wickham").status_code == 201
+        seats = [{"kind": "human"}, {"kind": "human"}]
+        over = client.post("/api/games", json={"game": "sixteen-candies", "seats": seats, "you": 0})
+        client.cookies.clear()
+        live = client.post("/api/games", json={"game": "candle-quest", "seats": seats, "you": 0})
+        resign = client.post(
+            f"/api/games/{over.json()['id']}/resign",
+            headers={"Authorization": f"Bearer {over.json()['token']}"},
+        )
+        assert resign.status_code == 200, resign.text
+        views = {
+            game_id: essence(state(client, game_id))
+            for game_id in (over.json()["id"], live.json()["id"])
+        }
+    engine = make_engine(empty_url)
+    try:
+        with engine.begin() as conn:  # back to the schema the code before ratings wrote
+            migrating.lock(conn)
+            command.downgrade(migrating.config(conn), before)
+            assert "ratings" not in inspect(conn).get_table_names()
+    finally:
+        engine.dispose()
+    assert revision(empty_url) == before
+    with make_client(empty_url) as client:
+        for game_id, view in views.items():
+            assert essence(state(client, game_id)) == view
+            assert client.get(f"/api/games/{game_id}").json()["game"]["rated"] is False
+        profile = client.get("/api/players/Wickham").json()
+        assert profile["name"] == "Wickham" and profile["ratings"] == []
+        assert [game["id"] for game in profile["recent"]] == [over.json()["id"]]
+    assert revision(empty_url) == migrating.head()
+    assert differences(empty_url, metadata) == []
