@@ -51,6 +51,7 @@ class CreateSpec(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True)
     public: bool = True
     practice: bool = False  # a practice game may fix the deck or the content (issue 12, part A)
     hints: bool = False  # every seat may ask for hints (issue 16); shown to everyone
+    rated: bool = False  # a rated table (issue 34): signed-in players only, no bots, no hints
 
 
 class AccountSpec(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
@@ -218,6 +219,7 @@ CREATE_CODES = {
     "you": "bad-seat",
     "public": "bad-public",
     "practice": "bad-practice",
+    "rated": "bad-rated",
 }
 QUEUE_CODES = {
     "game": "bad-game",

@@ -167,6 +167,8 @@ class Coach:
     ) -> dict[str, Any]:
         live = self.registry.live(game_id)
         seat = self.registry.seat_for_token(live, token, account_id)
+        if live.record.rated:
+            raise Rejected("hints-off", "a rated game allows no hints: it is played unaided", 403)
         if not hints_allowed(live, seat):
             raise Rejected(
                 "hints-off",

@@ -52,6 +52,7 @@ def new_game(spec: CreateSpec, settings: Settings) -> NewGame:
     players = len(spec.seats)
     options = spec.options or {}
     check_options(settings, spec.game, spec.variant, players, options)
+    rated_rules(spec)
     seed_chosen = practice_rules(spec.practice, spec.seed, options)
     state, pack = _set_up(settings, spec, options)
     delay = _bot_delay(settings, spec.bot_delay)
@@ -113,6 +114,7 @@ def _record(spec: CreateSpec, state: State, pack: Any, delay: float) -> GameReco
         created_at=time.time(),
         hints=spec.hints,
         seats=[],
+        rated=spec.rated,
     )
 
 
@@ -152,6 +154,26 @@ def _bot_seat(settings: Settings, state: State, number: int, asked: SeatSpec) ->
         raise Rejected("bad-bot", f"seat {number}: {exc}") from None
     label = security.clean_name(asked.name, BOT_NAMES[number % len(BOT_NAMES)])
     return SeatRecord(number, "bot", label, bot=name, params=params)
+
+
+def rated_rules(spec: CreateSpec) -> None:
+    """A rated table is a contest between people on equal terms: every seat a person's (each
+    signed in, checked as they take it), no bot, no practice game, no hints."""
+    if not spec.rated:
+        return
+    bots_asked = [n for n, seat in enumerate(spec.seats) if seat.kind == "bot"]
+    if bots_asked:
+        raise Rejected(
+            "rated-bots",
+            f"a rated table has no bots (seat {', '.join(map(str, bots_asked))} is one): "
+            "every seat is a signed-in player's",
+        )
+    if len(spec.seats) < 2:
+        raise Rejected("rated-players", "a rated table has at least two players")
+    if spec.practice or spec.seed is not None:
+        raise Rejected("rated-practice", "a practice game cannot be rated")
+    if spec.hints:
+        raise Rejected("rated-hints", "a rated table allows no hints: leave hints off")
 
 
 def practice_rules(practice: bool, seed: int | None, options: dict[str, Any]) -> bool:

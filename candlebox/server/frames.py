@@ -58,6 +58,8 @@ class Frames:
                     "away": None if away is None else round(now - away, 1),
                     # hints the coach gave this seat: every player sees that hints were used
                     "hints": sum(1 for s, _ in live.record.hints_given if s == record.seat),
+                    # a signed-in player's seat: the name is theirs, with a profile at /u/NAME
+                    "account": record.account_id is not None,
                 }
             )
         return out
@@ -79,6 +81,7 @@ class Frames:
             "created_at": record.created_at,
             "zombie_after": self.settings.zombie_after,
             "hints": record.hints,  # the table allowed hints for every seat (issue 16)
+            "rated": record.rated,  # a rated table (issue 34)
             **fairness_public(live),
         }
 

@@ -68,10 +68,14 @@ def finished_summary(record: GameRecord) -> dict[str, Any]:
         "title": candlebox.game_info(record.game).title,
         "variant": record.variant,
         "players": record.players,
-        "seats": [{"seat": s.seat, "name": s.name, "kind": s.kind} for s in record.seats],
+        "seats": [
+            {"seat": s.seat, "name": s.name, "kind": s.kind, "account": s.account_id is not None}
+            for s in record.seats
+        ],
         "result": record.result,
         "finished_at": record.updated_at,
         "practice": bool(record.fair and record.fair.practice),
+        "rated": record.rated,
     }
 
 

@@ -18,6 +18,8 @@ from candlebox.server.presence import Presence
 from candlebox.server.registry import LiveGames
 from candlebox.server.storage import Storage
 
+GUEST_AT_RATED = "a rated table is for signed-in players: sign in (or sign up) to take a seat"
+
 
 class Seating:
     def __init__(
@@ -63,6 +65,8 @@ class Seating:
                 raise Rejected(
                     "invite", "this game is private: use the join link you were sent", 403
                 )
+            if live.record.rated:
+                self._rated_claim(live, account)
             token = security.new_token()
             digest = security.digest(token)
             label = security.clean_name(claim.name, record.name)
@@ -88,6 +92,14 @@ class Seating:
         ``zombie_after`` seconds."""
         async with live.lock:
             self._seat_of(live, seat)
+            if live.record.rated:
+                raise Rejected(
+                    "rated-bots",
+                    "a rated game is played by its players only: no bot may take a seat "
+                    "(a player who cannot go on resigns; an absent one loses when the game is "
+                    "closed for want of a move)",
+                    409,
+                )
             record = live.seat(seat)
             if record.kind == "bot":
                 raise Rejected("taken", f"a bot already plays seat {seat}", 409)
@@ -121,6 +133,19 @@ class Seating:
             live.bots.pop(seat, None)
             self.frames.broadcast_seats(live)
         self.schedule_bots(live)
+
+    @staticmethod
+    def _rated_claim(live: LiveGame, account: Account | None) -> None:
+        """A rated table's seat goes to a signed-in player holding no other seat of it."""
+        if account is None:
+            raise Rejected("rated-guest", GUEST_AT_RATED, 403)
+        mine = [s.seat for s in live.record.seats if s.account_id == account.id]
+        if mine:
+            raise Rejected(
+                "rated-twice",
+                f"you already hold seat {mine[0]} of this rated table: one seat per player",
+                409,
+            )
 
     def _check_away(self, live: LiveGame, seat: int) -> None:
         away = time.time() - live.away_since.get(seat, time.time())

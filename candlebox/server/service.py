@@ -39,7 +39,7 @@ from candlebox.server.moves import Moves
 from candlebox.server.notify import CatchUp, Listener
 from candlebox.server.presence import Presence
 from candlebox.server.registry import LiveGames
-from candlebox.server.seating import Seating
+from candlebox.server.seating import GUEST_AT_RATED, Seating
 from candlebox.server.storage import Storage
 
 log = logging.getLogger("candlebox.server")
@@ -184,6 +184,8 @@ class GameService:
         Signed in (``account``), the creator's seat is the account's, under its name."""
         self._check_open_games(client)
         self.bots.tables.check_room(client, spec.seats)
+        if spec.rated and spec.you is not None and account is None:
+            raise Rejected("rated-guest", GUEST_AT_RATED, 403)
         made = new_game(spec, self.settings)
         record = made.record
         if account is not None and made.you is not None:
