@@ -19,6 +19,7 @@ from candlebox.server.routes import (
     pages,
     passkeys,
     quickplay,
+    players,
     rematch,
     rules,
     seats,
@@ -42,4 +43,6 @@ ROUTERS: tuple[APIRouter, ...] = (
     email.router,  # /api/accounts/verify, /api/accounts/forgot (issue 34)
     quickplay.router,  # /api/queue (issue 34)
     friends.router,  # /api/me/follows, /api/me/invites, seats' invitations by name (issue 34)
+    players.router,  # /api/players, /api/leaderboard (issue 34)
+    players.pages,  # /u/NAME, /leaderboard/GAME
 )

@@ -14,7 +14,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 
-from candlebox.server import bodies
+from candlebox.server import bodies, ratings
 from candlebox.server.accounts import Account
 from candlebox.server.friends import Invitation
 from candlebox.server.middleware import SESSION_COOKIE
@@ -110,9 +110,11 @@ async def api_me(request: Request) -> Response:
     session = await signed_in(request)
     games = await your_games(request, session.account)
     invites = await asyncio.to_thread(friends(request).invitations, session.account)
+    records = await asyncio.to_thread(your_ratings, request, session.account)
     response = JSONResponse(
         {
             **account_json(session.account),
+            "ratings": records,
             "games": games,
             "invites": [invitation_json(invite) for invite in invites],
         }
@@ -146,6 +148,12 @@ async def api_claim_seats(request: Request) -> JSONResponse:
     bound = await asyncio.to_thread(accounts(request).claim_seats, session.account, held)
     service(request).seats_bound(session.account.id, bound)
     return JSONResponse({"claimed": [{"game": game, "seat": seat} for game, seat in bound]})
+
+
+def your_ratings(request: Request, account: Account) -> list[dict[str, Any]]:
+    """The account's rating and record per game (as its profile shows them)."""
+    with accounts(request).engine.connect() as conn:
+        return ratings.records_of(conn, account.id)
 
 
 async def your_games(request: Request, account: Account) -> list[dict[str, Any]]:
