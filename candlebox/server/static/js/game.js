@@ -16,6 +16,7 @@ import * as tooltips from "./tooltips.js";
 import * as coach from "./hint.js";
 import { clear, h, namedSeats, plural, seatWho, toast } from "./ui.js";
 import * as words from "./words.js";
+import { profileLink } from "./people.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
 const $ = (id) => document.getElementById(id);
@@ -284,6 +285,7 @@ function renderAll(full, added) {
   document.title = `${game.title} · Candlebox`;
   $("title").textContent = game.title;
   const bits = [game.variant, `${game.players} players`];
+  if (game.rated) bits.push("rated");
   if (frame.you !== null) bits.push(`you are ${frame.seats[frame.you].name}`);
   else bits.push("watching");
   $("subtitle").textContent = bits.join(" · ");
@@ -460,7 +462,9 @@ function drawPlayers() {
       title: seat.kind === "bot" ? "a bot" : seat.connected ? "connected" : "not connected",
     });
     const label = seat.seat === you ? `${seat.name} (you)` : seat.name;
-    row.append(dot, h("span.player-name", label));
+    // a signed-in player's name leads to their profile (issue 34)
+    const named = seat.account ? h("a", { href: profileLink(seat.name), title: `${seat.name}'s profile` }, label) : label;
+    row.append(dot, h("span.player-name", named));
     if (seat.kind === "bot") {
       row.append(h("span.tag", botName(seat)));
     } else if (!seat.taken) {

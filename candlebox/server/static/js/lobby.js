@@ -5,9 +5,11 @@ import { api, joinLink, myGames, remember } from "./api.js";
 import { lobbyPanel } from "./learn.js";
 import { LEVELS } from "./thinking.js";
 import { clear, h, roving, toast } from "./ui.js";
-import { lookUp, mineCard, seatsLine } from "./mygames.js";
+import { lookUp, mineCard } from "./mygames.js";
 import { quickPlay } from "./quickplay.js";
 import { showWho, whoAmI } from "./account.js";
+import { lookUp, mineCard } from "./mygames.js";
+import { boardLink, seatNames } from "./people.js";
 
 const $ = (id) => document.getElementById(id);
 const SPEEDS = [["Fast", 0], ["Normal", 0.8], ["Slow", 2]];
@@ -33,6 +35,7 @@ const form = {
   speed: 0.8,
   public: true,
   hints: false,
+  rated: false,
   levelHelp: false,
   // kept here as it is typed: every choice above it re-renders the form, which would otherwise
   // reset the field to the last name saved
@@ -256,6 +259,9 @@ function render() {
   // the table's "hints": true (issue 16): every player may ask the coach; the game page says so to all
   const hints = h("input", { type: "checkbox", id: "allow-hints", checked: form.hints, onchange: (e) => (form.hints = e.target.checked) });
   box.append(h("div.form-row", h("label", { htmlFor: "allow-hints" }, "Allow hints for everyone"), hints, h("span.note", "every player may ask the coach for hints; everyone at the table sees that they may")));
+  // a rated table (issue 34): every seat a signed-in player, no bots, no hints; the server says what is missing
+  const rated = h("input", { type: "checkbox", id: "rated", checked: form.rated, onchange: (e) => (form.rated = e.target.checked) });
+  box.append(h("div.form-row", h("label", { htmlFor: "rated" }, "Rated game"), rated, h("span.note", "counts for the players' ratings: signed-in players only, no bots, no hints")));
   const offered = variant.options.filter((o) => !HIDDEN.has(o.name));
   const rules = offered.filter((o) => !PRACTICE.has(o.name));
   const practice = offered.filter((o) => PRACTICE.has(o.name));
@@ -285,6 +291,7 @@ function render() {
           game: form.game, variant: form.variant, options: form.options, seats,
           practice: Object.keys(form.options).some((name) => PRACTICE.has(name)),
           you: youSeat >= 0 ? youSeat : null, bot_delay: form.speed, public: form.public, hints: form.hints,
+          rated: form.rated,
         },
       });
       // a table of bots only: its owner_token is the one way to stop it (issue 33), kept as "owner"
@@ -321,8 +328,9 @@ function listGames(id, games, actions, empty, more) {
     box.append(
       h("div.game-card", { dataset: { game: game.id } },
         h("span.gc-title", `${game.title} · ${game.variant}`, game.practice ? " " : null,
-          game.practice ? h("span.gc-practice", { title: practiceTitle(game) }, "practice") : null),
-        h("span.gc-seats", seatsLine(game)),
+          game.practice ? h("span.gc-practice", { title: practiceTitle(game) }, "practice") : null,
+          game.rated ? h("span.gc-rated", { title: "A rated game: signed-in players only" }, "rated") : null),
+        h("span.gc-seats", seatNames(game)),
         h("div.gc-actions", actions(game))),
     );
   }
@@ -451,6 +459,8 @@ async function start() {
   });
   document.querySelector(".lobby-side").prepend(lobbyPanel(form.meta)); // learn.js
   quickPlay(form.meta); // quickplay.js
+  // every game's leaderboard (issue 34), under the site's name
+  clear($("boards")).append(h("ul", h("li", "Leaderboards:"), form.meta.games.map((g) => h("li", h("a", { href: boardLink(g.id) }, g.title)))));
   refresh();
   setInterval(refresh, 5000);
 }

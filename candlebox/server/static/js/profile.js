@@ -1,0 +1,67 @@
+// A player's profile (/u/NAME; issue 34): ratings and record per game, recent public games, and the
+// bot levels on the same scale for reference.
+
+import { api } from "./api.js";
+import { boardLink, day, levelsTable, ratingText, seatNames } from "./people.js";
+import { clear, h, plural } from "./ui.js";
+
+const $ = (id) => document.getElementById(id);
+
+function ratingsPanel(player) {
+  if (!player.ratings.length) {
+    return h("section.panel", h("h2", "Ratings"), h("p.empty", `${player.name} has not finished a game yet.`));
+  }
+  const rows = player.ratings.map((r) => h("tr", { dataset: { game: r.game } },
+    h("th", { scope: "row" }, h("a", { href: boardLink(r.game) }, r.title)),
+    h("td.num", r.rated_games ? ratingText(r) : "–"),
+    h("td.num", String(r.rated_games)),
+    h("td.num", String(r.played)),
+    h("td.num", String(r.won))));
+  return h("section.panel",
+    h("h2", "Ratings"),
+    h("div.scroll", h("table.ratings",
+      h("thead", h("tr", h("th", { scope: "col" }, "Game"), h("th.num", { scope: "col" }, "Rating"),
+        h("th.num", { scope: "col" }, "Rated games"), h("th.num", { scope: "col" }, "Played"), h("th.num", { scope: "col" }, "Won"))),
+      h("tbody", rows))),
+    h("p.note", "A rating is a cautious estimate: it starts at 1500, wins raise it, losses lower it, and it rises as it grows surer. “?”: provisional, fewer than 10 rated games."));
+}
+
+function recentPanel(player) {
+  const items = player.recent.map((g) => h("li.game-card", { dataset: { game: g.id } },
+    h("span.gc-title", `${g.title} · ${g.variant}`, g.rated ? h("span.gc-rated", "rated") : null),
+    h("span.gc-seats", seatNames(g)),
+    h("span.gc-when", `${day(g.finished_at)} · ${g.won ? "won" : "did not win"}`),
+    h("span.gc-actions", h("a.button.small", { href: `/g/${encodeURIComponent(g.id)}` }, "Replay"))));
+  return h("section.panel",
+    h("h2", "Recent games"),
+    items.length ? h("ul.game-list.plain", items) : h("p.empty", "No public games finished yet."));
+}
+
+function referencePanel(player) {
+  const games = player.ratings.filter((r) => (player.levels[r.game] || []).length);
+  if (!games.length) return null;
+  return h("section.panel",
+    h("h2", "The bots on this scale"),
+    games.map((r) => h("div.reference", h("h3", r.title), levelsTable(player.levels[r.game]))));
+}
+
+async function start() {
+  const name = decodeURIComponent(location.pathname.split("/").pop() || "");
+  const main = $("profile");
+  try {
+    const player = await api(`/api/players/${encodeURIComponent(name)}`);
+    document.title = `${player.name} · Candlebox`;
+    $("who").textContent = player.name;
+    const played = player.ratings.reduce((n, r) => n + r.played, 0);
+    $("since").textContent = `Member since ${day(player.member_since)} · ${plural(played, "game")} finished`;
+    clear(main).append(ratingsPanel(player), recentPanel(player));
+    const reference = referencePanel(player);
+    if (reference) main.append(reference);
+  } catch (err) {
+    $("who").textContent = err.status === 404 ? "No such player" : "Player";
+    clear(main).append(h("section.panel", h("p", { role: "alert" }, err.message)));
+  }
+  main.setAttribute("aria-busy", "false");
+}
+
+start();
