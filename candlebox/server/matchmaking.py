@@ -23,8 +23,8 @@ variant and rated or not, and are seated together at a new table.
   ticket's change guarded by its status, so nobody is seated twice and no ticket is matched twice, and
   a match survives a restart (it is in the database before anyone is told).
 
-The ratings come from a lookup the matchmaker is given (:data:`RatingOf`); here every account has
-the starting rating (:func:`starting_rating_for_all`).
+The ratings come from a lookup the matchmaker is given (:data:`RatingOf`): the players' ratings
+(candlebox/server/ratings.py's ``rating_of``) unless a test gives another.
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ from sqlalchemy import Connection, Engine, delete, func, insert, or_, select, te
 from sqlalchemy.exc import IntegrityError
 
 import candlebox
-from candlebox.server import bodies, security
+from candlebox.server import bodies, ratings, security
 from candlebox.server.accounts import Account
 from candlebox.server.config import Settings
 from candlebox.server.creating import NewGame, new_game
@@ -58,9 +58,7 @@ WAITING, MATCHED, CANCELLED, EXPIRED = "waiting", "matched", "cancelled", "expir
 # PostgreSQL's advisory lock key of the matchmaker (any fixed number; this one spells "quee")
 QUEUE_LOCK = 0x71756565
 KEEP_ENDED = 3600.0  # seconds a ticket no longer waiting is kept (for its holder's last looks)
-# OpenSkill's (Plackett–Luce) starting rating: mu 25, sigma 25/3
-STARTING_MU = 25.0
-STARTING_SIGMA = 25.0 / 3.0
+STARTING_MU = ratings.MU  # OpenSkill's (Plackett–Luce) starting rating: a guest is matched at it
 ROUND_LIMIT = 1000  # tickets one round considers (the oldest first): a round takes milliseconds
 
 
@@ -74,22 +72,6 @@ class Rated(Protocol):
 
 # (connection, account id, game) -> the account's rating in that game
 RatingOf = Callable[[Connection, int, str], Rated]
-
-
-@dataclass(frozen=True)
-class StartingRating:
-    mu: float
-    sigma: float
-    games: int
-    shown: int
-    provisional: bool
-
-
-def starting_rating_for_all(conn: Connection, account_id: int, game: str) -> StartingRating:
-    """Every account's rating is OpenSkill's starting one; reads no table. A stand-in until the
-    ratings (candlebox/server/ratings.py's ``rating_of``) are wired in as the matchmaker's lookup
-    when the two parts of issue 34 are merged."""
-    return StartingRating(STARTING_MU, STARTING_SIGMA, 0, 0, True)
 
 
 # ---------------------------------------------------------------------------- the rules
@@ -239,7 +221,7 @@ class Matchmaker:
         settings: Settings,
         engine: Engine,
         opened: Callable[[NewGame], Any],
-        rating_of: RatingOf = starting_rating_for_all,
+        rating_of: RatingOf = ratings.rating_of,
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.settings = settings
@@ -312,13 +294,7 @@ class Matchmaker:
         data: dict[str, Any] = {"game": wanted.game, "variant": wanted.variant, "seats": seats}
         if wanted.rated:
             data["rated"] = True
-        try:
-            return bodies.convert(data, bodies.CreateSpec, bodies.CREATE_CODES)
-        except Rejected:
-            if not wanted.rated:
-                raise
-            # the creation path does not know rated tables yet (they come with the ratings)
-            raise Rejected("rated-unavailable", "rated tables are not available yet", 409) from None
+        return bodies.convert(data, bodies.CreateSpec, bodies.CREATE_CODES)
 
     def enter(self, spec: bodies.QueueSpec, account: Account | None, client: str) -> str:
         """A new waiting ticket (its token, shown only this once)."""
@@ -420,6 +396,8 @@ class Matchmaker:
             "waited": round(max(0.0, waited), 1),
             "window": round(self.window.at(waited), 2),
             "rating": round(row.mu, 2),
+            # the same on the scale players see (profiles, leaderboards): SCALE points a unit of mu
+            "window_points": round(self.window.at(waited) * ratings.SCALE),
             "queue": {
                 "game": row.game,
                 "variant": row.variant,

@@ -80,8 +80,8 @@ def check_every_game_kept(url: str, facts: list[dict[str, Any]] = FACTS) -> None
             seats = client.get(f"/api/games/{game_id}").json()["seats"]
             assert [stored(seat) for seat in seats] == [stored(seat) for seat in game["seats"]]
             for seat, token in game["tokens"].items():
-                assert essence(state(client, game_id, token)) == game["views"][seat], game["kind"]
-            assert essence(state(client, game_id)) == game["views"]["spectator"]
+                kept(essence(state(client, game_id, token)), game["views"][seat], game["kind"])
+            kept(essence(state(client, game_id)), game["views"]["spectator"], game["kind"])
             if game["kind"] == "finished":
                 replay = client.get(f"/api/games/{game_id}/replay?at=3").json()
                 assert essence(replay) == essence(game["replay_at_3"])
@@ -92,6 +92,15 @@ def check_every_game_kept(url: str, facts: list[dict[str, Any]] = FACTS) -> None
             if game["kind"] == "bot":
                 check_bot_plays_on(client, game)
     assert revision(url) == migrating.head()
+
+
+def kept(now: dict[str, Any], then: dict[str, Any], kind: str) -> None:
+    """``now`` is the view stored ``then``; in the bot game, whose bot was to act when the old
+    code stopped, the bot may have moved since the server opened it: the stored moves come first."""
+    if kind == "bot" and now["move"] > then["move"]:
+        assert now["log"][: len(then["log"])] == then["log"]
+        return
+    assert now == then, kind
 
 
 def stored(seat: dict[str, Any]) -> tuple[Any, ...]:
@@ -235,13 +244,13 @@ def test_the_comparison_sees_a_column_without_a_migration(empty_url: str) -> Non
 
 
 def test_a_database_from_before_ratings_upgrades_and_keeps_every_game(empty_url: str) -> None:
-    """Migration 0004_ratings on a database as the code before it left it: an account's finished
+    """Migration 0006 (ratings) on a database as the code before it left it: an account's finished
     game and a guest's live one are kept, neither rated, and the account's profile is served."""
     from alembic import command
 
     from tests.server.test_accounts import HERE, sign_up
 
-    before = migrating.scripts().get_revision("0004_ratings").down_revision
+    before = migrating.scripts().get_revision("0006").down_revision
     assert isinstance(before, str)
     with make_client(empty_url) as client:
         client.headers.update(HERE)

@@ -15,14 +15,13 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
-from candlebox.server import bodies
+from candlebox.server import ratings
 from candlebox.server.matchmaking import (
     STARTING_MU,
     Matchmaker,
     Ticket,
     Window,
     plan,
-    starting_rating_for_all,
 )
 from candlebox.server.storage import Storage, queue_tickets
 from tests.server.conftest import auth, make_client, wait_for
@@ -256,9 +255,10 @@ def test_the_plan_seats_the_oldest_with_the_nearest_ratings() -> None:
     assert plan([alone], now=5.0, window=window)[0].bots == 1
 
 
-def test_everyone_starts_at_the_starting_rating() -> None:
-    rating = starting_rating_for_all(None, 1, "candle-quest")  # type: ignore[arg-type]
-    assert (rating.mu, rating.provisional) == (STARTING_MU, True)
+def test_the_matchmaker_reads_the_players_ratings(client: TestClient) -> None:
+    # the lookup the server's matchmaker is given is the players' ratings, not a stand-in
+    assert matchmaker(client).rating_of is ratings.rating_of
+    assert STARTING_MU == ratings.MU
 
 
 # ----------------------------------------------------------------------------- leaving the queue
@@ -358,12 +358,20 @@ def test_rated_tickets_need_a_session_and_no_bots(client: TestClient, sqlite_url
         bots = enter(client, rated=True, bots_after=30)
         assert (bots.status_code, bots.json()["error"]) == (400, "bad-bots-after")
         rated = enter(client, rated=True)
-    if "rated" in bodies.CreateSpec.__struct_fields__:
-        assert rated.status_code == 201, rated.text
-    else:  # the tables' creation does not take "rated" yet: said so, nothing queued
-        assert (rated.status_code, rated.json()["error"]) == (409, "rated-unavailable")
-        assert rated.json()["message"] == "rated tables are not available yet"
-        assert tickets(sqlite_url) == []
+    assert rated.status_code == 201, rated.text
+
+
+def test_two_signed_in_players_are_matched_into_a_rated_table(client: TestClient) -> None:
+    first, second = signed_up(client, "Ratedone"), signed_up(client, "Ratedtwo")
+    held = []
+    for session, address in ((first, "10.0.0.1"), (second, "10.0.0.2")):
+        with as_player(client, session):
+            held.append(ticket_of(client, address, rated=True))
+    one, two = (matched(client, ticket) for ticket in held)
+    assert one["game"] == two["game"] is not None
+    table = client.get(f"/api/games/{one['game']}/state").json()
+    assert table["game"]["rated"] is True
+    assert one["window_points"] == round(one["window"] * ratings.SCALE)
 
 
 def test_one_waiting_ticket_per_queue_and_a_cap_per_client(client: TestClient) -> None:

@@ -8,7 +8,6 @@ import { clear, h, roving, toast } from "./ui.js";
 import { lookUp, mineCard } from "./mygames.js";
 import { quickPlay } from "./quickplay.js";
 import { showWho, whoAmI } from "./account.js";
-import { lookUp, mineCard } from "./mygames.js";
 import { boardLink, seatNames } from "./people.js";
 
 const $ = (id) => document.getElementById(id);

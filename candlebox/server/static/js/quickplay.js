@@ -109,7 +109,7 @@ function chooser(box) {
 }
 
 function windowText(answer) {
-  return `±${answer.window.toFixed(1)} of ${answer.rating.toFixed(1)}`;
+  return `±${answer.window_points} rating points`;
 }
 
 function botsText(answer) {
