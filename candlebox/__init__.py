@@ -6,7 +6,6 @@
 >>> game.apply(seat, game.legal_actions(seat)[0])
 """
 
-from candlebox import games as _games  # noqa: F401  (registers every game)
 from candlebox.engine import (
     HIDDEN_ACTION,
     IllegalAction,
@@ -20,10 +19,17 @@ from candlebox.engine import (
     new_game,
     variants,
 )
-from candlebox.engine.registry import game_ids
+from candlebox.engine.registry import discovered_games, game_ids, plugin_problems
 from candlebox.engine.words import components
 
-GAMES: tuple[str, ...] = game_ids()
+
+def __getattr__(name: str) -> tuple[str, ...]:
+    # ``GAMES``: the games found through the entry points (built-in and installed plug-ins), looked
+    # for on first use rather than at import, so that a plug-in's package can import candlebox.
+    if name == "GAMES":
+        return discovered_games()
+    raise AttributeError(f"module 'candlebox' has no attribute {name!r}")
+
 
 __all__ = [
     "GAMES",
@@ -35,9 +41,11 @@ __all__ = [
     "State",
     "Variant",
     "components",
+    "game_ids",
     "game_info",
     "load",
     "new_game",
+    "plugin_problems",
     "variants",
 ]
 __version__ = "0.1.0"

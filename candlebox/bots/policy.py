@@ -1,7 +1,8 @@
 """The policy bot: a small trained network picks the move, with numpy alone (no torch).
 
-A game's network ships as ``candlebox/bots/policies/<game id>.npz`` (made by
-``python -m candlebox.rl.train GAME``, docs/rl.md); ``path=`` loads another file. The bot encodes its
+A game's network is the file its plug-in names as its ``network`` capability (the built-in games':
+``candlebox/bots/policies/<game id>.npz``, made by ``python -m candlebox.rl.train GAME``, docs/rl.md);
+``path=`` loads another file. The bot encodes its
 seat's observation with the game's own RL encoder, runs the network's policy half and picks among the
 legal actions only (candlebox/bots/network.py). numpy is imported when the bot first plays, so that
 importing the bots (and playing with the others) never needs it.
@@ -9,23 +10,22 @@ importing the bots (and playing with the others) never needs it.
 
 from __future__ import annotations
 
-from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from candlebox.engine import Rng, State
+from candlebox.engine import Rng, State, game_info
 from candlebox.engine.rng import fresh_seed
 
 if TYPE_CHECKING:
     from candlebox.bots.network import Network
 
 
-POLICIES = "policies"  # the folder of shipped networks, beside this module
-
-
 def shipped_path(game_id: str) -> Path:
-    """Where the network shipped for a game lives (it may not exist)."""
-    return Path(str(resources.files("candlebox.bots").joinpath(POLICIES, f"{game_id}.npz")))
+    """Where the network shipped for a game lives (it may not exist): the game's ``network``
+    capability, or for a game that names none ``<game id>.npz`` in the current folder (where
+    ``python -m candlebox.rl.train`` writes it by default)."""
+    network = game_info(game_id).network()
+    return Path(f"{game_id}.npz") if network is None else Path(str(network.file()))
 
 
 class PolicyBot:

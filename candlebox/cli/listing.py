@@ -9,6 +9,8 @@ from rich.table import Table
 import candlebox
 from candlebox import bots
 from candlebox.engine import Option, Variant
+from candlebox.engine.discovery import DISTRIBUTION
+from candlebox.engine.registry import game_origin
 
 
 def option_kind(option: Option) -> str:
@@ -58,11 +60,22 @@ def print_games(console: Console) -> None:
     for game_id in candlebox.game_ids():
         info = candlebox.game_info(game_id)
         variants = candlebox.variants(game_id)
-        console.rule(f"[bold]{escape(info.title)}[/]  ({game_id})")
+        origin = game_origin(game_id)
+        source = "" if origin in (None, DISTRIBUTION) else f", a plug-in from {origin}"
+        console.rule(f"[bold]{escape(info.title)}[/]  ({game_id}{escape(source)})")
         console.print(variants_table(variants))
         console.print()
         console.print(options_table(variants))
-        console.print(f"[dim]  e.g. candlebox play {game_id} -p 3 --option max_turns=100[/]\n")
+        console.print(f"[dim]  e.g. {escape(example(game_id, variants[0]))}[/]\n")
+    for problem in candlebox.plugin_problems():
+        console.print(f"[bold red]not loaded:[/] {escape(str(problem))}")
+
+
+def example(game_id: str, variant: Variant) -> str:
+    """A command that plays the game (an option shown only where the game has it)."""
+    players = max(variant.min_players, min(3, variant.max_players))
+    turns = " --option max_turns=100" if any(o.name == "max_turns" for o in variant.options) else ""
+    return f"candlebox play {game_id} -p {players}{turns}"
 
 
 def print_bots(console: Console) -> None:

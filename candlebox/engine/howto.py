@@ -11,13 +11,11 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
-from importlib import resources
 from typing import Any
 
-from candlebox.engine.registry import game_info, resolve
+from candlebox.engine.registry import Variant, game_info, resolve
 from candlebox.engine.state import State
 from candlebox.engine.words import WordsError, components
 
@@ -188,10 +186,11 @@ def _plain(value: Any) -> str:
 
 
 def _content(game_id: str, name: str) -> str:
-    # The game's content sits in the package that registered it (as for engine.words.components).
-    package = sys.modules[game_info(game_id).create.__module__].__package__
-    assert package is not None
-    return (resources.files(package) / "content" / name).read_text(encoding="utf-8")
+    """One file of the game's declared ``how_to`` folder (OSError when it has none or lacks it)."""
+    folder = game_info(game_id).how_to()
+    if folder is None:
+        raise FileNotFoundError(f"{game_id}: no how_to capability")
+    return folder.read_text(name)
 
 
 def sections_of(markdown: str) -> dict[str, Section]:
@@ -206,10 +205,18 @@ def sections_of(markdown: str) -> dict[str, Section]:
 
 @cache
 def how_to_play(game_id: str) -> HowTo:
-    """The game's how-to-play data (ValueError for an unknown game, as ``game_info``)."""
+    """The game's how-to-play data (ValueError for an unknown game, as ``game_info``); for a game
+    that declares no ``how_to`` folder, one generated from its variants, options and words."""
+    if game_info(game_id).how_to() is None:
+        return generated_how_to(game_id)
     markdown = _content(game_id, "how_to_play.md")
     data = json.loads(_content(game_id, "learn.json"))
-    rulings = json.loads(_content(game_id, "rulings.json"))
+    try:
+        rulings = json.loads(_content(game_id, "rulings.json"))
+    except (
+        OSError
+    ):  # a game without rulings of its own (only the built-in games have docs/rulings.md)
+        rulings = []
     learn = data["learn"]
     return HowTo(
         game_id=game_id,
@@ -222,10 +229,69 @@ def how_to_play(game_id: str) -> HowTo:
         explain=dict(data["explain"]),
         quiet=frozenset(data["quiet"]),
         learn=LearnSetup(learn["variant"], learn["players"], learn["bot"], learn["why"]),
-        related={kind: list(codes) for kind, codes in data["related"].items()},
-        scope=dict(data["scope"]),
+        related={kind: list(codes) for kind, codes in data.get("related", {}).items()},
+        scope=dict(data.get("scope", {})),
         rulings=tuple(Ruling(r["id"], r["title"], r["part"], r["text"]) for r in rulings),
     )
+
+
+# The learn mode's rival in a generated page: the easiest level, or the random bot for a game
+# without a heuristic (the levels play through it).
+GENERATED_BOT = "easy"
+
+
+def generated_how_to(game_id: str) -> HowTo:
+    """A how-to page made from what the plug-in declares (its variants and options, each with its
+    words, and the summary of its rules in its text capability, if any): a game without a page of
+    its own still has one, and ``play --learn`` still plays its first variant at its smallest table."""
+    info = game_info(game_id)
+    text = info.text()
+    first = info.variants[0]
+    lines = [f"# {info.title}", ""]
+    summary = text.for_variant(text.rules, first.name) if text is not None else ""
+    lines += [summary or f"{info.title} is a game for {_players(first)}: {first.doc}.", ""]
+    lines += ["## Variants", ""]
+    for variant in info.variants:
+        lines.append(f"- **{variant.name}** ({_players(variant)}): {variant.doc}")
+    for variant in info.variants:
+        if variant.options:
+            lines += ["", f"## Options of {variant.name}", ""]
+            lines += [f"- `{opt.name}`: {opt.doc}" for opt in variant.options]
+    lines += ["", "## Moves", ""]
+    state = info.create(
+        first.name, first.min_players, 0, resolve(game_id, first.min_players, first.name, {})[2]
+    )
+    kinds = type(state).MOVES
+    lines += [f"- `{kind.verb}`: {kind.doc}" for kind in kinds] or [
+        "Every legal move is listed in the game."
+    ]
+    markdown = "\n".join(lines) + "\n"
+    return HowTo(
+        game_id=game_id,
+        markdown=markdown,
+        sections=sections_of(markdown),
+        decisions={},
+        moves={kind.verb: "moves" for kind in kinds},
+        does={kind.verb: kind.doc for kind in kinds},
+        does_in={},
+        explain={},
+        quiet=frozenset(),
+        learn=LearnSetup(
+            first.name,
+            first.min_players,
+            GENERATED_BOT if info.policy() is not None else "random",
+            f"the {first.name} variant at its smallest table ({_players(first)}); "
+            "this game has no how-to page of its own, so this one is made from its rules' data",
+        ),
+        related={},
+        scope={},
+        rulings=(),
+    )
+
+
+def _players(variant: Variant) -> str:
+    low, high = variant.min_players, variant.max_players
+    return f"{low} players" if low == high else f"{low}–{high} players"
 
 
 def configuration(
@@ -310,20 +376,8 @@ def explain_options(state: State, seat: int) -> list[LearnOption]:
     return out
 
 
-@cache
-def has_how_to_play(game_id: str) -> bool:
-    """Whether the game's package has how-to-play data (a game plugged in from elsewhere may not)."""
-    try:
-        _content(game_id, "learn.json")
-    except (OSError, ValueError):
-        return False
-    return True
-
-
 def rule_link(state: State) -> dict[str, str] | None:
     """The section behind the state's pending decision, as ``{"anchor", "title"}``; None when the
-    game is over, has no how-to-play data, or the decision has no section."""
-    if not has_how_to_play(state.game_id):
-        return None
+    game is over or the decision has no section (a generated page has none)."""
     section = how_to_play(state.game_id).rule_of_pending(state.pending())
     return None if section is None else {"anchor": section.anchor, "title": section.title}

@@ -13,6 +13,8 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
+from importlib import resources
+from importlib.resources.abc import Traversable
 from typing import Any
 
 from candlebox.engine.rng import Rng
@@ -289,6 +291,35 @@ class ContentPacks:
     design_option: str | None = None
 
 
+# ----------------------------------------------------------------------------- files and words
+@dataclass(frozen=True)
+class PackageData:
+    """A file or folder shipped inside a Python package: ``path`` ("/"-separated) inside the package
+    named ``package``, found with importlib.resources, so it reads the same from a source tree, an
+    installed wheel or a zip. A plug-in names its data this way instead of by where it sits."""
+
+    package: str
+    path: str
+
+    def file(self, *names: str) -> Traversable:
+        """The file (or, with ``names``, a file inside the folder)."""
+        found = resources.files(self.package)
+        for part in [*self.path.split("/"), *names]:
+            if part:
+                found = found / part
+        return found
+
+    def read_text(self, *names: str) -> str:
+        """The file's text (OSError when it is missing)."""
+        return self.file(*names).read_text(encoding="utf-8")
+
+
+# A game's component words (engine/words.py, ``candlebox.components``): for a variant, its checked
+# options and a player count (None: every count of the variant), every code a player can meet in a
+# view, a log or an action, each with its ``name`` and ``text``.
+Components = Callable[[str, dict[str, Any], int | None], dict[str, dict[str, str]]]
+
+
 # ----------------------------------------------------------------------------- the plug-in
 @dataclass(frozen=True)
 class Capabilities:
@@ -305,6 +336,11 @@ class Capabilities:
     only what the seat may see): the bots' policies are given it (``GameInfo.policy_viewer()``).
     ``uses`` a :data:`ComponentUses` (what each seat bought, kept, played: per-card statistics);
     ``content`` the game's :class:`ContentPacks` (``candlebox content export``).
+    ``words`` a :data:`Components` (the component words; none: no component has words).
+    ``how_to`` a :class:`PackageData` folder holding the rules inside the app: ``how_to_play.md``,
+    ``learn.json`` and optionally ``rulings.json`` (engine/howto.py; none: a page generated from the
+    variants, options and the game's words). ``network`` a :class:`PackageData` file: the policy
+    bot's trained network (``python -m candlebox.rl.train``; none: the policy bot says so).
     """
 
     view: str | None = None
@@ -318,3 +354,6 @@ class Capabilities:
     policy_view: str | None = None
     uses: str | None = None
     content: str | None = None
+    words: str | None = None
+    how_to: str | None = None
+    network: str | None = None

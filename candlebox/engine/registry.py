@@ -9,18 +9,22 @@ through this registry, the :class:`State` contract and those capabilities (docs/
 from __future__ import annotations
 
 import importlib
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from candlebox.engine.discovery import PluginProblem, PluginWarning, declared
 from candlebox.engine.levels import DEFAULT_LEVELS, Level, check_ladder
 from candlebox.engine.options import Fixed, Option, validate_options
 from candlebox.engine.plugin import (
     Capabilities,
+    Components,
     ComponentUses,
     ContentPacks,
     Encoding,
     GameText,
+    PackageData,
     Policy,
     Renderer,
     Scoring,
@@ -132,6 +136,21 @@ class GameInfo:
         """The game's data as content packs (export, checks), or None."""
         return self._capability("content", ContentPacks)
 
+    def words(self) -> Components | None:
+        """The game's component words (``candlebox.components``), or None: no component has words."""
+        found = self._capability("words", object)
+        if found is not None and not callable(found):
+            raise TypeError(f"{self.title}: the words capability is not a function")
+        return found  # checked callable; its signature is the contract (Components)
+
+    def how_to(self) -> PackageData | None:
+        """The folder of the game's rules inside the app, or None: engine/howto.py generates them."""
+        return self._capability("how_to", PackageData)
+
+    def network(self) -> PackageData | None:
+        """The policy bot's trained network for the game, or None: it ships none."""
+        return self._capability("network", PackageData)
+
     def _capability(self, kind: str, expected: type[Any]) -> Any:
         path = getattr(self.capabilities, kind)
         if path is None:
@@ -171,9 +190,14 @@ def _plain_view(state: State, seat: int | None) -> Any:
 _GAMES: dict[str, GameInfo] = {}
 _LOADED: dict[str, Any] = {}  # capability path -> the object, imported once
 _NO_HOOKS = SearchHooks()
+# The games loaded from the entry points, in order (None: not looked for yet), and what failed.
+_DISCOVERED: list[str] | None = None
+_PROBLEMS: list[PluginProblem] = []
+_ORIGINS: dict[str, str] = {}  # game id -> the distribution that declared it
 
 
 def _text_of(game_id: str) -> GameText | None:
+    _discover()
     info = _GAMES.get(game_id)
     return None if info is None else info.text()
 
@@ -182,6 +206,7 @@ set_text_lookup(_text_of)
 
 
 def _scoring_of(game_id: str) -> Scoring | None:
+    _discover()
     info = _GAMES.get(game_id)
     return None if info is None else info.scoring()
 
@@ -189,11 +214,51 @@ def _scoring_of(game_id: str) -> Scoring | None:
 set_scoring_lookup(_scoring_of)
 
 
-def register(info: GameInfo) -> None:
+def _discover() -> None:
+    """Load every game declared in the ``candlebox.games`` entry-point group, once
+    (engine/discovery.py). A plug-in that fails is reported (a :class:`PluginWarning` and
+    :func:`plugin_problems`) and skipped: it never stops the others."""
+    global _DISCOVERED
+    if _DISCOVERED is not None:
+        return
+    # Set before loading: a plug-in that asks the registry while it is imported sees what is loaded.
+    _DISCOVERED = []
+    for entry in declared():
+        try:
+            info = entry.load()
+            if not isinstance(info, GameInfo):
+                raise TypeError(
+                    f"it names an object of type {type(info).__name__}, not a candlebox GameInfo"
+                )
+            if info.id != entry.name:
+                raise ValueError(
+                    f"the entry point is named {entry.name!r} but the game's id is {info.id!r}"
+                )
+            if _GAMES.get(info.id) is not info:  # a package that registered itself is loaded
+                _add(info)
+        except Exception as exc:  # any failure of a plug-in's code is reported, never raised
+            problem = PluginProblem(
+                entry.distribution, entry.name, entry.value, f"{type(exc).__name__}: {exc}"
+            )
+            _PROBLEMS.append(problem)
+            warnings.warn(str(problem), PluginWarning, stacklevel=3)
+            continue
+        _DISCOVERED.append(info.id)
+        _ORIGINS[info.id] = entry.distribution
+
+
+def _add(info: GameInfo) -> None:
     if info.id in _GAMES:
         raise ValueError(f"game {info.id!r} is registered twice")
     check_ladder(info.levels)
     _GAMES[info.id] = info
+
+
+def register(info: GameInfo) -> None:
+    """Add a game by hand (a test game; a package not installed). Installed games are found
+    through their entry points instead (engine/discovery.py)."""
+    _discover()  # the declared games first, so the order of the registry does not depend on timing
+    _add(info)
 
 
 def unregister(game_id: str) -> None:
@@ -202,10 +267,31 @@ def unregister(game_id: str) -> None:
 
 
 def game_ids() -> tuple[str, ...]:
+    """Every registered game: the declared ones (built-in first), then any registered by hand."""
+    _discover()
     return tuple(_GAMES)
 
 
+def discovered_games() -> tuple[str, ...]:
+    """The games loaded from the entry points (built-in and installed plug-ins), in order."""
+    _discover()
+    return tuple(_DISCOVERED or ())
+
+
+def game_origin(game_id: str) -> str | None:
+    """The distribution that declared the game (None: registered by hand)."""
+    _discover()
+    return _ORIGINS.get(game_id) if game_id in _GAMES else None
+
+
+def plugin_problems() -> tuple[PluginProblem, ...]:
+    """The declared games that could not be loaded, each naming its distribution and the failure."""
+    _discover()
+    return tuple(_PROBLEMS)
+
+
 def game_info(game_id: str) -> GameInfo:
+    _discover()
     try:
         return _GAMES[game_id]
     except KeyError:

@@ -6,16 +6,14 @@ or an action: a short ``name`` and a ``text`` saying in plain words what it is o
 
 A game's ``words`` module says which codes its content has (by kind) and which of them a configuration
 can show; :func:`check_words` holds the file to that, so a card without words, or words without a card,
-is an error naming the file, the code and the problem. :func:`components` finds a game's ``words``
-module from the package that registered the game, so nothing outside ``candlebox.games`` switches on
-game ids.
+is an error naming the file, the code and the problem. :func:`components` asks the game's declared
+``words`` capability (``GameInfo.words()``), so nothing outside a game's package switches on game ids;
+a game that declares none has no component words.
 """
 
 from __future__ import annotations
 
-import importlib
 import json
-import sys
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -168,9 +166,5 @@ def components(
     else:
         var = info.variant(variant if variant is not None else info.variants[0].name)
         opts = validate_options(var.options, options, var.fixed)
-    # The game's words module sits in the package that registered the game (a small hook, kept here
-    # until GameInfo carries capabilities of its own).
-    package = sys.modules[info.create.__module__].__package__
-    module = importlib.import_module(f"{package}.words")
-    result: dict[str, dict[str, str]] = module.components(var.name, opts, players)
-    return result
+    words = info.words()
+    return {} if words is None else words(var.name, opts, players)

@@ -1,9 +1,3 @@
-"""One package per game; importing this registers them all with the engine."""
-
-# isort: off
-from candlebox.games import (
-    candle_quest,  # noqa: F401  (registers "candle-quest")
-    sixteen_candies,  # noqa: F401  (registers "sixteen-candies")
-)
-from candlebox.games import candelabria  # noqa: F401  (registers "candelabria"; listed last)
-# isort: on
+"""One package per game. Each is found through the ``candlebox.games`` entry points that
+pyproject.toml declares (engine/discovery.py), as a game installed from outside is: nothing here
+imports them."""

@@ -71,7 +71,7 @@ def game_meta(game_id: str) -> dict[str, Any]:
 
 
 def _summary(game_id: str) -> str | None:
-    """The game's how-to-play summary, or None for a game registered without a how-to-play page."""
+    """The game's how-to-play summary (a generated page's for a game without one of its own)."""
     try:
         return how_to_play(game_id).summary or None
     except (OSError, ValueError, KeyError):

@@ -15,6 +15,8 @@ import candlebox
 from candlebox import bots
 from candlebox.cli import config
 from candlebox.cli.play import Session, step, thinking_text
+from candlebox.engine import register, unregister
+from tests.bots.test_ismcts import PAPER
 from tests.cli.conftest import SHORT, read, run
 
 
@@ -246,3 +248,19 @@ def test_each_decision_is_stated_once_in_the_games_words(tmp_path: Path) -> None
     lines = (line.strip() for line in result.stdout.splitlines())
     decisions = [line[2:] for line in lines if re.match(r"▶ (?!\d)", line)]  # not the table's
     assert decisions == said
+
+
+def test_learn_mode_plays_a_game_without_a_how_to_page(tmp_path: Path) -> None:
+    """A plug-in without rules data of its own learns from a generated page (issue 39: a
+    traceback): its first variant at its smallest table, against the random bot when it has no
+    heuristic, each option with what its kind of move does."""
+    register(PAPER)
+    try:
+        path = tmp_path / "learn.json"
+        result = run("play", PAPER.id, "--learn", "--seed", "1", "--save", str(path), input="1\n")
+    finally:
+        unregister(PAPER.id)
+    assert result.exit_code == 0, result.output
+    assert "Learn mode." in result.stdout and "Traceback" not in result.output
+    saved = read(path)
+    assert saved["players"] == 2 and saved["variant"] == "standard"

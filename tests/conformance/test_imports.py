@@ -272,8 +272,9 @@ def test_capabilities_load_only_when_used() -> None:
     script = (
         "import sys, candlebox\n"
         "from candlebox import bots\n"
-        "for game in candlebox.GAMES:\n"
-        "    s = candlebox.new_game(game, players=3, seed=1)\n"
+        "for game in candlebox.game_ids():\n"
+        "    v = candlebox.game_info(game).variants[0]\n"  # any game's table, however many seats
+        "    s = candlebox.new_game(game, players=v.min_players, variant=v.name, seed=1)\n"
         "    for name in ('heuristic', 'ismcts'):\n"
         "        bots.make(name, seed=1, **({'iterations': 2} if name == 'ismcts' else {}))"
         ".choose(s, s.to_act[0])\n"

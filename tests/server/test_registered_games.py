@@ -32,3 +32,17 @@ def test_a_game_registered_later_is_listed_and_played(paper: None, client: Any) 
     assert move(client, game_id, tokens[1], "paper", expect=1).status_code == 200
     finished = state(client, game_id, tokens[0])
     assert finished["over"] and finished["result"]["winners"] == [1]
+
+
+def test_a_game_without_a_how_to_page_gets_a_generated_one(paper: None, client: Any) -> None:
+    """Its rules page is made from what its plug-in declares (issue 39: it answered 503)."""
+    response = client.get(f"/rules/{PAPER.id}")
+    assert response.status_code == 200, response.text
+    page = response.text
+    assert "How to play Rock, Paper, Scissors" in page and "both seats pick at once" in page
+    assert "No rulings" in page
+    rules = client.get(f"/api/rules/{PAPER.id}").json()
+    assert rules["learn"]["variant"] == "standard" and rules["learn"]["players"] == 2
+    assert rules["learn"]["bot"] == "random"  # it has no heuristic for the easy level to play
+    meta = {game["id"]: game for game in client.get("/api/meta").json()["games"]}
+    assert meta[PAPER.id]["summary"]

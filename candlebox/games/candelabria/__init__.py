@@ -15,9 +15,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from candlebox.engine import Capabilities, GameInfo, Variant, register
+from candlebox.engine import Capabilities, GameInfo, Variant
 from candlebox.engine.levels import Record, ladder
 from candlebox.engine.options import validate_options
+from candlebox.engine.plugin import PackageData
 from candlebox.engine.saving import load as load_saved
 from candlebox.games.candelabria import flow, save, setup, view, war
 from candlebox.games.candelabria.checks import ContentError
@@ -184,6 +185,10 @@ def facts() -> dict[str, Any]:
     }
 
 
+# The rules inside the app (engine/howto.py) and the policy bot's trained network (docs/rl.md).
+HOW_TO = PackageData(__name__, "content")
+NETWORK = PackageData("candlebox.bots", f"policies/{GAME_ID}.npz")
+
 INFO = GameInfo(
     id=GAME_ID,
     title="The Curse of Candelabria",
@@ -202,6 +207,9 @@ INFO = GameInfo(
         scoring="candlebox.games.candelabria.standings:SCORING",
         uses="candlebox.games.candelabria.uses:uses",
         content="candlebox.games.candelabria.pack:PACKS",
+        words="candlebox.games.candelabria.words:components",
+        how_to="candlebox.games.candelabria:HOW_TO",
+        network="candlebox.games.candelabria:NETWORK",
     ),
     page=GAME_ID,
     playout_target=(40_000, None),  # a heavier game: no pure-Python peer to beat (bench/README.md)
@@ -218,7 +226,6 @@ INFO = GameInfo(
         },
     ),
 )
-register(INFO)
 
 __all__ = [
     "GAME_ID",

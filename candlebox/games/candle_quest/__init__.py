@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from candlebox.engine import Capabilities, Fixed, GameInfo, Option, Variant, register
+from candlebox.engine import Capabilities, Fixed, GameInfo, Option, Variant
 from candlebox.engine.levels import Record, ladder
+from candlebox.engine.plugin import PackageData
 from candlebox.engine.wiring import PhaseRules
 from candlebox.games.candle_quest import rules, save, view
 from candlebox.games.candle_quest.candles import CANDLES
@@ -137,38 +138,44 @@ RULES.wire(
     )
 )
 
-register(
-    GameInfo(
-        id=GAME_ID,
-        title="Candle Quest",
-        variants=VARIANTS,
-        default_variant=lambda players: "basic",
-        max_turns=MAX_TURNS,
-        create=create,
-        facts=facts(),
-        capabilities=Capabilities(
-            view="candlebox.games.candle_quest.views:CandleQuestView",
-            text="candlebox.games.candle_quest.text:TEXT",
-            heuristic="candlebox.games.candle_quest.heuristic:policy",
-            search="candlebox.games.candle_quest.search:SEARCH_HOOKS",
-            renderer="candlebox.games.candle_quest.render:RENDERER",
-            encoding="candlebox.games.candle_quest.encoder:ENCODING",
-            scoring="candlebox.games.candle_quest.standings:SCORING",
-            uses="candlebox.games.candle_quest.uses:uses",
-            content="candlebox.games.candle_quest.pack:PACKS",
-        ),
-        page=GAME_ID,
-        # Opponent levels, measured in bench/levels.py (docs/simulation.md, "Levels").
-        levels=ladder(
-            easy_epsilon=0.65,
-            hard_iterations=100,
-            # measured against the level below, 100 two-player games each (docs/simulation.md,
-            # "Levels"; 2026-12-02)
-            ahead={
-                "easy": Record(92.5, 100, players=2),
-                "medium": Record(99.0, 100, players=2),
-                "hard": Record(69.0, 100, players=2),
-            },
-        ),
-    )
+# The rules inside the app (engine/howto.py) and the policy bot's trained network (docs/rl.md).
+HOW_TO = PackageData(__name__, "content")
+NETWORK = PackageData("candlebox.bots", f"policies/{GAME_ID}.npz")
+
+# The game's plug-in object, declared in pyproject.toml's "candlebox.games" entry points.
+INFO = GameInfo(
+    id=GAME_ID,
+    title="Candle Quest",
+    variants=VARIANTS,
+    default_variant=lambda players: "basic",
+    max_turns=MAX_TURNS,
+    create=create,
+    facts=facts(),
+    capabilities=Capabilities(
+        view="candlebox.games.candle_quest.views:CandleQuestView",
+        text="candlebox.games.candle_quest.text:TEXT",
+        heuristic="candlebox.games.candle_quest.heuristic:policy",
+        search="candlebox.games.candle_quest.search:SEARCH_HOOKS",
+        renderer="candlebox.games.candle_quest.render:RENDERER",
+        encoding="candlebox.games.candle_quest.encoder:ENCODING",
+        scoring="candlebox.games.candle_quest.standings:SCORING",
+        uses="candlebox.games.candle_quest.uses:uses",
+        content="candlebox.games.candle_quest.pack:PACKS",
+        words="candlebox.games.candle_quest.words:components",
+        how_to="candlebox.games.candle_quest:HOW_TO",
+        network="candlebox.games.candle_quest:NETWORK",
+    ),
+    page=GAME_ID,
+    # Opponent levels, measured in bench/levels.py (docs/simulation.md, "Levels").
+    levels=ladder(
+        easy_epsilon=0.65,
+        hard_iterations=100,
+        # measured against the level below, 100 two-player games each (docs/simulation.md,
+        # "Levels"; 2026-12-02)
+        ahead={
+            "easy": Record(92.5, 100, players=2),
+            "medium": Record(99.0, 100, players=2),
+            "hard": Record(69.0, 100, players=2),
+        },
+    ),
 )

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from candlebox.engine import Capabilities, GameInfo, Option, Variant, register
+from candlebox.engine import Capabilities, GameInfo, Option, Variant
 from candlebox.engine.levels import Record, ladder
+from candlebox.engine.plugin import PackageData
 from candlebox.engine.wiring import PhaseRules
 from candlebox.games.sixteen_candies import gameplay, save, view
 from candlebox.games.sixteen_candies.cards import (
@@ -182,38 +183,44 @@ RULES.wire(
     )
 )
 
-register(
-    GameInfo(
-        id=GAME_ID,
-        title="16 Candies",
-        variants=VARIANTS,
-        default_variant=lambda players: "standard",
-        max_turns=MAX_TURNS,
-        create=create,
-        facts=facts(),
-        capabilities=Capabilities(
-            view="candlebox.games.sixteen_candies.views:SixteenCandiesView",
-            text="candlebox.games.sixteen_candies.text:TEXT",
-            heuristic="candlebox.games.sixteen_candies.heuristic:policy",
-            search="candlebox.games.sixteen_candies.search:SEARCH_HOOKS",
-            renderer="candlebox.games.sixteen_candies.render:RENDERER",
-            encoding="candlebox.games.sixteen_candies.encoder:ENCODING",
-            scoring="candlebox.games.sixteen_candies.standings:SCORING",
-            uses="candlebox.games.sixteen_candies.uses:uses",
-            content="candlebox.games.sixteen_candies.pack:PACKS",
-        ),
-        page=GAME_ID,
-        # Opponent levels, measured in bench/levels.py (docs/simulation.md, "Levels").
-        levels=ladder(
-            easy_epsilon=0.65,
-            hard_iterations=60,
-            # measured against the level below, 100 two-player games each (docs/simulation.md,
-            # "Levels"; 2026-12-02)
-            ahead={
-                "easy": Record(82.0, 100, players=2),
-                "medium": Record(99.0, 100, players=2),
-                "hard": Record(71.0, 100, players=2),
-            },
-        ),
-    )
+# The rules inside the app (engine/howto.py) and the policy bot's trained network (docs/rl.md).
+HOW_TO = PackageData(__name__, "content")
+NETWORK = PackageData("candlebox.bots", f"policies/{GAME_ID}.npz")
+
+# The game's plug-in object, declared in pyproject.toml's "candlebox.games" entry points.
+INFO = GameInfo(
+    id=GAME_ID,
+    title="16 Candies",
+    variants=VARIANTS,
+    default_variant=lambda players: "standard",
+    max_turns=MAX_TURNS,
+    create=create,
+    facts=facts(),
+    capabilities=Capabilities(
+        view="candlebox.games.sixteen_candies.views:SixteenCandiesView",
+        text="candlebox.games.sixteen_candies.text:TEXT",
+        heuristic="candlebox.games.sixteen_candies.heuristic:policy",
+        search="candlebox.games.sixteen_candies.search:SEARCH_HOOKS",
+        renderer="candlebox.games.sixteen_candies.render:RENDERER",
+        encoding="candlebox.games.sixteen_candies.encoder:ENCODING",
+        scoring="candlebox.games.sixteen_candies.standings:SCORING",
+        uses="candlebox.games.sixteen_candies.uses:uses",
+        content="candlebox.games.sixteen_candies.pack:PACKS",
+        words="candlebox.games.sixteen_candies.words:components",
+        how_to="candlebox.games.sixteen_candies:HOW_TO",
+        network="candlebox.games.sixteen_candies:NETWORK",
+    ),
+    page=GAME_ID,
+    # Opponent levels, measured in bench/levels.py (docs/simulation.md, "Levels").
+    levels=ladder(
+        easy_epsilon=0.65,
+        hard_iterations=60,
+        # measured against the level below, 100 two-player games each (docs/simulation.md,
+        # "Levels"; 2026-12-02)
+        ahead={
+            "easy": Record(82.0, 100, players=2),
+            "medium": Record(99.0, 100, players=2),
+            "hard": Record(71.0, 100, players=2),
+        },
+    ),
 )

@@ -84,7 +84,8 @@ def _rulings_html(howto: HowTo, variant: str, options: dict[str, Any]) -> str:
             f"<h3>{escape(ruling.id)} {escape(ruling.title.replace('`', ''))}</h3>{part}"
             f"{chosen}{MD.render(ruling.text)}</section>"
         )
-    return "\n".join(out)
+    # A game with no rulings of its own (a plug-in's generated page, say) says so.
+    return "\n".join(out) or "<p>No rulings: the rules above are the whole game.</p>"
 
 
 def _page(title: str, body: str, status: int = 200) -> HTMLResponse:
