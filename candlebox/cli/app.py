@@ -14,7 +14,7 @@ from rich.console import Console
 from rich.markup import escape
 
 import candlebox
-from candlebox import server, sim
+from candlebox import scaffold, server, sim
 from candlebox.cli import coach, config, listing, saving
 from candlebox.cli import play as play_module
 from candlebox.cli import replay as replay_module
@@ -491,6 +491,35 @@ def list_games() -> None:
 def list_bots() -> None:
     """List the bots that can fill a seat."""
     listing.print_bots(stdout())
+
+
+# ----------------------------------------------------------------------------- new games
+@app.command("new-game")
+def new_game(
+    name: Annotated[
+        str, typer.Argument(metavar="NAME", help="The new game's id, e.g. lantern-duel.")
+    ],
+    directory: Annotated[
+        Path,
+        typer.Option("--dir", help="The folder to write the game's package into (new or empty)."),
+    ],
+    title: Annotated[
+        str | None, typer.Option(help="The game's title; default: NAME's words capitalised.")
+    ] = None,
+) -> None:
+    """Write a new game as an installable package: a small working game (hidden hands, a secret bid
+    all at once) with its words, how-to page, heuristic, encoder, renderer and tests, to change into
+    your own. Install it with pip and every candlebox command plays it (docs/architecture.md)."""
+    with reported():
+        try:
+            written = scaffold.write_game(name, directory, title)
+        except ValueError as exc:
+            raise CliError(str(exc)) from None
+    console = stdout()
+    console.print(f"Wrote {len(written)} files into {escape(str(directory))}. Next:")
+    console.print(f"  pip install -e {escape(str(directory))}")
+    console.print(f"  candlebox games; candlebox play {name}")
+    console.print(f"  python -m pytest {escape(str(directory))}")
 
 
 # ----------------------------------------------------------------------------- serve
