@@ -51,9 +51,11 @@ class BidsEncoder(ViewEncoder):
         pending = view.pending
         self.fill_seats(out, view.seat, None, None if pending is None else pending.seats)
         self.fill_winners(out, view.winners)
-        for seat, points in enumerate(view.points):
-            out[at["points"].start + seat] = points / self.total
-            out[at["bid"].start + seat] = float(view.bid[seat])
+        for seat in view.seats:
+            out[at["points"].start + seat.seat] = seat.points / self.total
+            out[at["bid"].start + seat.seat] = float(seat.has_bid)
+            if seat.last_bid:
+                out[at["last"].start + seat.seat * self.deck + seat.last_bid - 1] = 1.0
         out[at["round"].start] = view.round / self.rounds
         if view.prize:
             out[at["prize"].start + view.prize - 1] = 1.0
@@ -61,8 +63,6 @@ class BidsEncoder(ViewEncoder):
             out[at["hand"].start + card - 1] = 1.0
         if view.my_bid:
             out[at["my_bid"].start + view.my_bid - 1] = 1.0
-        for seat, card in enumerate(view.last):
-            out[at["last"].start + seat * self.deck + card - 1] = 1.0
 
 
 def encoder(config: Config) -> BidsEncoder:

@@ -34,11 +34,11 @@ def render(view: BidsView, console: Any, prompt: str) -> None:
     table = Table(box=None, header_style="bold", padding=(0, 2, 0, 0))
     for column in ("seat", "points", "this round", "last bid"):
         table.add_column(column)
-    for seat, points in enumerate(view.points):
-        mine = " (you)" if seat == view.seat else ""
-        status = "has bid" if view.bid[seat] else "choosing"
-        last = code(str(view.last[seat])) if view.last else "—"
-        table.add_row(f"seat {seat}{mine}", str(points), status, last)
+    for seat in view.seats:
+        mine = " (you)" if seat.seat == view.seat else ""
+        status = "—" if not view.prize else "has bid" if seat.has_bid else "choosing"
+        last = code(str(seat.last_bid)) if seat.last_bid else "—"
+        table.add_row(f"seat {seat.seat}{mine}", str(seat.points), status, last)
     console.print(table)
     if view.seat is not None:
         hand = " ".join(code(str(card)) for card in view.hand) or "—"

@@ -16,7 +16,7 @@ from typing import Any
 
 from candlebox.engine import MoveKind, Rng, State
 
-from .views import BidsView, Pending
+from .views import BidsView, Pending, SeatView
 
 GAME_ID = "blind-bids"
 TITLE = "Blind Bids"
@@ -120,11 +120,17 @@ class BidsState(State):
             rounds=self.rounds,
             prize=self.prize,
             prizes_left=len(self.prizes),
-            points=list(self.points),
-            bid=[bool(b) for b in self.bids],  # who has bid, never what
             hand=[] if seat is None else list(self.hands[seat]),
             my_bid=0 if seat is None else self.bids[seat],
-            last=list(self.last),
+            seats=[
+                SeatView(
+                    seat=s,
+                    points=self.points[s],
+                    has_bid=bool(self.bids[s]),
+                    last_bid=self.last[s] if self.last else 0,
+                )
+                for s in range(self.num_players)
+            ],
             pending=None if over else Pending(decision="bid", seats=list(self.to_act)),
             winners=list(self.winners),
         )

@@ -15,6 +15,15 @@ class Pending(msgspec.Struct, kw_only=True, frozen=True, gc=False):
     seats: list[int]
 
 
+class SeatView(msgspec.Struct, kw_only=True, frozen=True, gc=False):
+    """A seat as everyone sees it (the browser's generic board shows these as its Seats table)."""
+
+    seat: int
+    points: int
+    has_bid: bool  # this round (never what)
+    last_bid: int  # the card revealed last round (0: none yet)
+
+
 class BidsView(msgspec.Struct, kw_only=True, frozen=True, gc=False):
     """What a seat (None: a spectator) may know."""
 
@@ -23,10 +32,8 @@ class BidsView(msgspec.Struct, kw_only=True, frozen=True, gc=False):
     rounds: int
     prize: int  # the prize turned up this round (0: the game is over)
     prizes_left: int  # prizes still face down
-    points: list[int]
-    bid: list[bool]  # who has bid this round (never what)
     hand: list[int]  # the seat's own cards ([] for a spectator)
     my_bid: int  # the seat's own bid this round (0: none yet)
-    last: list[int]  # the bids revealed last round, by seat ([] before the first reveal)
+    seats: list[SeatView]
     pending: Pending | None
     winners: list[int]  # empty until the game is over
