@@ -50,7 +50,9 @@ def test_the_new_game_in_the_browser(browser: Any, plugin_server: Any, size: str
         assert serious(page) == []
         shot(page, f"plugin-{size}")
         clicks = play_until_over(page, limit=20, prefix=f"plugin-{size}")
-        assert is_over(page) and clicks == 5, clicks  # one bid a round, five rounds
+        assert is_over(page), f"not over after {clicks} clicks"
+        # Every seat bid once a round for five rounds (a click on a board being redrawn may miss).
+        assert plugin_server.get(f"/api/games/{created['id']}/state").json()["move"] == 3 * 5
         assert "Game over" in page.locator("#banner").inner_text()
         shot(page, f"plugin-over-{size}")
         page.goto(f"/rules/{GAME}")
