@@ -329,3 +329,28 @@ def test_moves_left_are_counted_in_words(players: int, variant: str) -> None:
                 seen.add(str(decision))
             state.apply(seat, pick.choice(state.legal_actions(seat)))
     assert "move" in seen  # the check above ran on a maneuver with one move left
+
+
+# A Tactic card's face: how many of each icon (the page's tiles read "1 Ignite", "2 Steal")
+FACE = {
+    "V": "VP",
+    "I": "Ignite",
+    "X": "Extinguish",
+    "S": "Steal",
+    "T": "Draw tactic",
+    "D": "Destroy temple",
+}
+
+
+def test_a_tactic_is_named_by_what_its_face_shows() -> None:
+    """A new player read "Taper reveals Tactic 1I1S" and "takes tactic 1I2S!" in the notices: a
+    tactic's name says its icons as its tile does, and the rulebook's circle with a slash in words."""
+    shipped = json.loads((CONTENT / "words.json").read_text())
+    tactics = [e for e in shipped["entries"] if e["kind"] == "tactic"]
+    assert tactics
+    for entry in tactics:
+        code = entry["code"].split("-")[-1]
+        assert not re.search(r"\d[VIXSTD]", entry["name"]), entry["name"]
+        for count, letter in re.findall(r"(\d)([VIXSTD])", code):
+            assert f"{count} {FACE[letter]}" in entry["name"], entry["name"]
+        assert ("cannot cancel" in entry["name"]) == code.endswith("!"), entry["name"]

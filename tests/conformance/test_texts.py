@@ -194,8 +194,8 @@ def test_an_orientation_label_says_which_card_is_turned_how() -> None:
 
 
 def test_taking_a_tactic_says_what_the_tactic_does() -> None:
-    """Candelabria's tactics are named by their codes only ("Tactic 1D1V"): the label of taking one
-    carries its effect, so a hint or a button is a choice in words."""
+    """Candelabria's tactics are named by their icons only ("Tactic card: 1 Destroy temple, 1 VP"):
+    the label of taking one carries its effect, so a hint or a button is a choice in words."""
     state = candlebox.new_game("candelabria", players=2, seed=1)
     words = components("candelabria", state.variant, players=2)
     rng = random.Random(1)

@@ -51,7 +51,7 @@ def house(code: str) -> str:
 
 def named(code: str) -> str:
     """A component by its name, with its code (the one typed) when the name does not hold it:
-    'Tactic 1I1X', 'Cinis Clan tactic 1X1V (C-1X1V)', 'Castle +1 power (Year I tile) (1-castle)'."""
+    'Tactic card: 1 Ignite, 1 Extinguish (1I1X)', 'Castle +1 power (Year I tile) (1-castle)'."""
     entry = words().get(code)
     if entry is None:
         return escape(code)

@@ -207,7 +207,8 @@ def label(state: State, seat: int, action: str) -> str:
     if verb == "supply":
         return "Put the Land Flame back in your supply"
     if verb == "take":
-        # a tactic's name is only its code ("Tactic 1D1V"): what it does is what a choice needs
+        # a tactic's name only lists its icons ("Tactic card: 1 Destroy temple, 1 VP"): what they do
+        # is what a choice needs
         entry = _words(state).get(args[0])
         effect = f": {entry.text[0].lower()}{entry.text[1:]}" if entry and entry.text else ""
         return f"Take {_named(state, args[0])} from the Tactics board{effect}"
