@@ -20,7 +20,7 @@ from candlebox.games.candelabria.components import load_content
 from candlebox.games.candelabria.notation import TEMPLE_LETTER, Verb
 from candlebox.games.candelabria.schema import CONTENT, ICONS, TEMPLES
 from candlebox.games.candelabria.state import CandelabriaState
-from candlebox.games.candelabria.text import moves_left
+from candlebox.games.candelabria.text import candelabria_line, moves_left
 
 # The tokens after the verb, by verb: what kind of code each one is ("-" for none we explain).
 CARD, ROLE, HOUSE, ENEMY, TACTIC, TEMPLE = "card", "role", "house", "enemy", "tactic", "temple"
@@ -354,3 +354,13 @@ def test_a_tactic_is_named_by_what_its_face_shows() -> None:
         for count, letter in re.findall(r"(\d)([VIXSTD])", code):
             assert f"{count} {FACE[letter]}" in entry["name"], entry["name"]
         assert ("cannot cancel" in entry["name"]) == code.endswith("!"), entry["name"]
+
+
+def test_taking_a_tactic_reads_well_once_its_name_replaces_the_code() -> None:
+    """A notice puts the card's name in place of its code (the page's words.plain): "takes tactic
+    Tactic card: 2 VP" said "tactic" twice."""
+    line = candelabria_line({"event": "take", "seat": 1, "card": "2V"})
+    assert line is not None and "2V" in line
+    name = words.components("standard", {}, players=3)["2V"]["name"]
+    noticed = line.replace("2V", name)
+    assert noticed.lower().count("tactic") == 1, noticed

@@ -39,7 +39,8 @@ _CANDELABRIA: dict[str, str] = {
     "influence": "{seat} places a flame in front of Curse {curse}.",
     "flame": "{seat} puts the extinguished Land Flame: {curse}.",
     "refill": "The Tactics board is refilled.",
-    "take": "{seat} takes tactic {card}.",
+    # {card} is a tactic's code; its name ("Tactic card: 2 VP") replaces it in notices
+    "take": "{seat} takes {card}.",
     "upgrade": "{seat} buys upgrade {tile} from pile {pile}.",
     "temple": "{seat} builds a {colour} Temple level in region {region}.",
     "raze": "{seat} destroys a {colour} Temple level in region {region}.",
