@@ -364,3 +364,12 @@ def test_taking_a_tactic_reads_well_once_its_name_replaces_the_code() -> None:
     name = words.components("standard", {}, players=3)["2V"]["name"]
     noticed = line.replace("2V", name)
     assert noticed.lower().count("tactic") == 1, noticed
+
+
+def test_a_reveal_says_which_war_board_slot_was_left_empty() -> None:
+    """ "Taper reveals —, 1T1V." left a new player guessing what the dash was: each War Board slot is
+    named, an empty one as empty."""
+    line = candelabria_line({"event": "reveal", "seat": 1, "cards": [None, "1T1V"]})
+    assert line == "seat 1 reveals: slot 1 empty, slot 2 1T1V."
+    line = candelabria_line({"event": "reveal", "seat": 1, "cards": [None, None]})
+    assert line == "seat 1 reveals: slot 1 empty, slot 2 empty."

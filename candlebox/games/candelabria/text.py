@@ -66,7 +66,7 @@ _CANDELABRIA: dict[str, str] = {
     "battles": "Battles this War: regions {regions}.",
     "battle": "The battle for region {region} begins.",
     "chose": "{seat} chose in secret.",
-    "reveal": "{seat} reveals {cards}.",
+    "reveal": "{seat} reveals: {cards}.",
     "cancel": "{seat} cancels a card of {owner} with {card}.",
     "resolve": "{seat} resolves {card}.",
     "powers": "Powers in the battle for region {region}.",
@@ -83,6 +83,11 @@ _CANDELABRIA: dict[str, str] = {
     "decay-place": "{seat} puts Decay card {card} on War Board slot {slot}.",
     "decay-discard": "{seat}'s Decay card {card} goes under the Decay deck.",
 }
+
+
+def _slots(cards: list[str | None]) -> str:
+    """A War Board's revealed slots, each by its number (a dash alone left a newcomer guessing)."""
+    return ", ".join(f"slot {i} {card or 'empty'}" for i, card in enumerate(cards, 1)) or "none"
 
 
 def candelabria_line(
@@ -111,6 +116,8 @@ def candelabria_line(
             value = seat_name(value)
         elif key in ("role", "model"):
             value = _ROLE.get(value, value) if value is not None else "candle"
+        elif key == "cards" and entry.get("event") == "reveal":
+            value = _slots(value)
         elif isinstance(value, list):
             value = ", ".join("—" if v is None else str(v) for v in value) or "none"
         elif value is None:
