@@ -370,6 +370,6 @@ def test_a_reveal_says_which_war_board_slot_was_left_empty() -> None:
     """ "Taper reveals —, 1T1V." left a new player guessing what the dash was: each War Board slot is
     named, an empty one as empty."""
     line = candelabria_line({"event": "reveal", "seat": 1, "cards": [None, "1T1V"]})
-    assert line == "seat 1 reveals: slot 1 empty, slot 2 1T1V."
+    assert line == "seat 1 reveals: slot 1 empty; slot 2 1T1V."
     line = candelabria_line({"event": "reveal", "seat": 1, "cards": [None, None]})
-    assert line == "seat 1 reveals: slot 1 empty, slot 2 empty."
+    assert line == "seat 1 reveals: slot 1 empty; slot 2 empty."

@@ -87,7 +87,8 @@ _CANDELABRIA: dict[str, str] = {
 
 def _slots(cards: list[str | None]) -> str:
     """A War Board's revealed slots, each by its number (a dash alone left a newcomer guessing)."""
-    return ", ".join(f"slot {i} {card or 'empty'}" for i, card in enumerate(cards, 1)) or "none"
+    # "; " between slots: a tactic's name lists its icons with commas
+    return "; ".join(f"slot {i} {card or 'empty'}" for i, card in enumerate(cards, 1)) or "none"
 
 
 def candelabria_line(
