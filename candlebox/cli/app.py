@@ -14,7 +14,8 @@ from rich.console import Console
 from rich.markup import escape
 
 import candlebox
-from candlebox import scaffold, server, sim
+from candlebox import scaffold, server, sim, testing
+from candlebox.cli import check as check_module
 from candlebox.cli import coach, config, listing, saving
 from candlebox.cli import play as play_module
 from candlebox.cli import replay as replay_module
@@ -520,6 +521,27 @@ def new_game(
     console.print(f"  pip install -e {escape(str(directory))}")
     console.print(f"  candlebox games; candlebox play {name}")
     console.print(f"  python -m pytest {escape(str(directory))}")
+
+
+@app.command("check")
+def check_game(
+    game: Game,
+    part: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--part",
+            metavar="PART",
+            help=f"Only this part, repeatable: {', '.join(testing.PARTS)}.",
+        ),
+    ] = None,
+    quick: Annotated[
+        bool, typer.Option("--quick", help="Fewer seeds and configurations: a first look.")
+    ] = False,
+) -> None:
+    """Run the conformance kit on a game: the engine contract, secrecy, saving, words, views,
+    encoders and perft. Exits 1 when a check fails."""
+    with reported():
+        check_module.run(game, part, quick, stdout())
 
 
 # ----------------------------------------------------------------------------- serve

@@ -5,7 +5,7 @@ A game is one :class:`candlebox.engine.GameInfo` (rules and facts) whose ``capab
 (``GameInfo.text()``, ``.policy()``, ``.search_hooks()``, ``.renderer()``, ``.encoding()``) import a
 capability the first time a caller asks for it, so a heavy dependency (rich for the renderer, numpy for
 the encoder) is imported only when that capability is used. A game package may import this module; it
-never imports a higher layer (bots, cli, server, sim, rl). See docs/architecture.md.
+never imports a higher layer (bots, cli, server, sim, rl, testing). See docs/architecture.md.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from importlib.resources.abc import Traversable
+from pathlib import Path
 from typing import Any
 
 from candlebox.engine.rng import Rng
@@ -341,6 +342,7 @@ class Capabilities:
     ``learn.json`` and optionally ``rulings.json`` (engine/howto.py; none: a page generated from the
     variants, options and the game's words). ``network`` a :class:`PackageData` file: the policy
     bot's trained network (``python -m candlebox.rl.train``; none: the policy bot says so).
+    ``conformance`` a :class:`Conformance`: what the game adds to the conformance kit.
     """
 
     view: str | None = None
@@ -357,3 +359,45 @@ class Capabilities:
     words: str | None = None
     how_to: str | None = None
     network: str | None = None
+    conformance: str | None = None
+
+
+# ----------------------------------------------------------------------------- conformance
+# A check of a whole state: raises AssertionError saying what is off.
+StateCheck = Callable[[State], None]
+# A check of what one seat (None: a spectator) is sent: its view and its log so far.
+SeenCheck = Callable[[dict[str, Any], list[dict[str, Any]], int | None], None]
+
+
+@dataclass(frozen=True)
+class Conformance:
+    """What a game adds to the conformance kit (``candlebox.testing``, ``candlebox check``) beyond
+    the engine contract every game meets. Every field is optional: the kit checks what is declared.
+
+    ``invariant(state)``: conservation and hidden information, checked after every step of the
+    kit's random games (read the saved form, ``to_json``, not the game's own bookkeeping).
+    ``story(state)``: the events tell a possible story of where every hidden thing went; checked on
+    the real game and on every state ``resample`` deals (a resampled world must be possible).
+    ``shown_codes(state)``: every component code the seats' legal actions, views and logs show, read
+    with the game's notation; each must have words in ``candlebox.components``.
+    ``seen(view, log, seat)``: what a seat (None: a spectator) is sent names nothing hidden from it
+    (the server's frames are held to it).
+    ``word_options``: per variant, the option sets beyond the defaults that add or change the
+    components a game can show; ``text_options``: per variant, options that bring decisions and
+    events of their own (checked at the variant's most players); ``scoring_options``: (variant,
+    players, options) that change the scoring.
+    ``perft_counts``: the file of the game's move-generation counts (``candlebox.testing.perft``);
+    ``perft_options``: option sets that change what is legal, checked at the first variant;
+    ``perft_later_steps``: positions deeper into a game than the usual ones (a late phase).
+    """
+
+    invariant: StateCheck | None = None
+    story: StateCheck | None = None
+    shown_codes: Callable[[State], set[str]] | None = None
+    seen: SeenCheck | None = None
+    word_options: Mapping[str, tuple[dict[str, Any], ...]] = field(default_factory=dict)
+    text_options: Mapping[str, dict[str, Any]] = field(default_factory=dict)
+    scoring_options: tuple[tuple[str, int, dict[str, Any]], ...] = ()
+    perft_counts: Path | None = None
+    perft_options: tuple[dict[str, Any], ...] = ()
+    perft_later_steps: tuple[int, ...] = ()

@@ -21,6 +21,7 @@ from candlebox.engine.plugin import (
     Capabilities,
     Components,
     ComponentUses,
+    Conformance,
     ContentPacks,
     Encoding,
     GameText,
@@ -151,6 +152,10 @@ class GameInfo:
         """The policy bot's trained network for the game, or None: it ships none."""
         return self._capability("network", PackageData)
 
+    def conformance(self) -> Conformance:
+        """What the game adds to the conformance kit (an empty Conformance when nothing)."""
+        return self._capability("conformance", Conformance) or _NO_CONFORMANCE
+
     def _capability(self, kind: str, expected: type[Any]) -> Any:
         path = getattr(self.capabilities, kind)
         if path is None:
@@ -194,6 +199,7 @@ _NO_HOOKS = SearchHooks()
 _DISCOVERED: list[str] | None = None
 _PROBLEMS: list[PluginProblem] = []
 _ORIGINS: dict[str, str] = {}  # game id -> the distribution that declared it
+_NO_CONFORMANCE = Conformance()
 
 
 def _text_of(game_id: str) -> GameText | None:

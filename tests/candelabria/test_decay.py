@@ -11,9 +11,9 @@ import pytest
 import candlebox
 from candlebox.games import candelabria
 from candlebox.games.candelabria import decay
+from candlebox.games.candelabria.conformance import invariant as invariants
 from candlebox.games.candelabria.decision import Phase
 from tests.candelabria.helpers import craft, me
-from tests.conformance.invariants import candelabria as invariants
 
 CURSES = ["1", "2", "4", "3", "5", "7", "8", "9", "10"]
 C, R, S, N = range(4)

@@ -10,9 +10,9 @@ import pytest
 
 from candlebox.games import candelabria
 from candlebox.games.candelabria import missions, temples
+from candlebox.games.candelabria.conformance import invariant as invariants
 from candlebox.games.candelabria.missions import MISSIONS
 from tests.candelabria.helpers import craft
-from tests.conformance.invariants import candelabria as invariants
 
 
 def with_missions(players: int = 4, public: list[str] | None = None, **options: Any) -> Any:

@@ -9,7 +9,7 @@ from typing import Any
 
 from candlebox.games import candelabria
 from candlebox.games.candelabria import CandelabriaState
-from tests.conformance.invariants import candelabria_story
+from candlebox.games.candelabria.conformance import story as candelabria_story
 
 
 def _played(players: int, seed: int, steps: int, **options: Any) -> CandelabriaState:

@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 
 import candlebox
 from candlebox.games.candle_quest.candles import CODE, FACE, KIND, Kind
+from candlebox.games.candle_quest.conformance import invariant as check_invariants
 from candlebox.games.candle_quest.scoring import candle_value
-from tests.conformance.invariants import candle_quest as check_invariants
 
 CANDLE_TYPES = st.sampled_from(range(len(CODE)))
 

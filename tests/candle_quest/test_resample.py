@@ -3,8 +3,8 @@ and a resampled stack keeps what everyone knows of it: the candles the option ``
 
 from __future__ import annotations
 
+from candlebox.games.candle_quest.conformance import story as candle_quest_story
 from tests.candle_quest.helpers import game, play
-from tests.conformance.invariants import candle_quest_story
 
 
 def _next_flips(state, count: int) -> list[str]:  # type: ignore[no-untyped-def]

@@ -15,45 +15,7 @@ from candlebox.engine.howto import explain_options, how_to_play
 from candlebox.engine.words import WordsError, schema
 from candlebox.games.candle_quest import words
 from candlebox.games.candle_quest.candles import CANDLE_FILE, TYPE_OF
-from candlebox.games.candle_quest.notation import malformed
-
-
-def _candle(code: Any, found: set[str]) -> None:
-    assert code in TYPE_OF, f"{code!r} is not a candle code"
-    found.add(code)
-
-
-def shown_codes(state: candlebox.State) -> set[str]:
-    """The candle codes and table words in every seat's legal actions, views and logs (and a
-    spectator's), read through the notation: only ``discard`` and ``give`` take a candle."""
-    found: set[str] = set()
-    for seat in range(state.num_players):
-        for action in state.legal_actions(seat):
-            assert malformed(action) is None
-            verb, _, arg = action.partition(" ")
-            if verb in ("discard", "give"):
-                _candle(arg, found)
-    for seat in [*range(state.num_players), None]:
-        view = state.view(seat)
-        if view["table"] is not None:
-            _candle(view["table"], found)
-        for code in view["set_aside"] + view["removed"]:
-            _candle(code, found)
-        for player in view["seats"]:
-            for code in player["discard_pile"] + player.get("candles", []):
-                _candle(code, found)
-        for event in state.log(seat):
-            if "candle" in event:
-                _candle(event["candle"], found)
-            if event["event"] == "discard":
-                found.add(f"term:{event['to']}")  # "pile" or "removed"
-            if event["event"] == "auction-won" and event["paid_to"] == "bank":
-                found.add("term:bank")
-            if event["event"] == "bonus-turn":
-                found.add("term:bonus-turn")
-            if event["event"] == "set-aside":
-                found.add("term:set-aside")
-    return found
+from candlebox.games.candle_quest.conformance import shown_codes
 
 
 def test_every_candle_has_words_in_every_variant() -> None:

@@ -28,7 +28,7 @@ import candlebox
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "candlebox"
-HIGHER = ("bots", "cli", "server", "sim", "rl")
+HIGHER = ("bots", "cli", "server", "sim", "rl", "testing")
 LOWER = ("engine", "games")
 
 

@@ -1,5 +1,7 @@
-"""Every game explains itself (issue 14): random games of every game, variant and player count, where
-every pending decision has a prompt, every legal action a label, and every event a sentence in words.
+"""Every game explains itself (issue 14): random games of every game, variant and player count (and
+each game's ``Conformance.text_options`` at its most players), where every pending decision has a
+prompt, every legal action a label, and every event a sentence in words (the conformance kit's
+check, candlebox/testing/words.py).
 
 A sentence names components: a component code (found with candlebox.components) may appear only beside
 its name. Field dumps (``key value, key value``, Python lists, seat -1) are not sentences.
@@ -8,100 +10,30 @@ its name. Field dumps (``key value, key value``, Python lists, seat -1) are not 
 from __future__ import annotations
 
 import random
-import re
 
 import pytest
 
 import candlebox
 from candlebox.engine import game_ids, game_info
-from candlebox.engine.plugin import Marks, fields_sentence
+from candlebox.engine.plugin import Marks
 from candlebox.engine.words import components
-
-TOKEN = re.compile(r"[A-Za-z0-9!\-]+")
-# What a dump of fields looks like: a Python list or dict, a negative seat, a field_name.
-DUMP = re.compile(r"\[|\]|\{|\}|seat -1|\b[a-z]+_[a-z]+\b")
-STEPS = 250  # decisions walked per game: enough to meet every kind of decision across the seeds
-SEEDS = (0, 1)
-
-
-# Options that bring decisions and events of their own (missions, Decay cards, optional draws, a
-# Warrior's optional push and a castle's optional entry).
-OPTIONS: dict[tuple[str, str], dict[str, object]] = {
-    ("candelabria", "standard"): {
-        "missions": True,
-        "decay": True,
-        "warrior_push": "optional",
-        "castle_entry": "optional",
-    },
-    ("candelabria", "two-player"): {"missions": True},
-    ("sixteen-candies", "standard"): {"draw": "optional"},
-}
+from candlebox.testing import words
 
 
 def configurations() -> list[tuple[str, str, int, dict[str, object]]]:
-    found = []
-    for game in game_ids():
-        for variant in game_info(game).variants:
-            for players in variant.players:
-                found.append((game, variant.name, players, {}))
-            extra = OPTIONS.get((game, variant.name))
-            if extra:
-                found.append((game, variant.name, variant.max_players, extra))
-    return found
-
-
-def bare_codes(text: str, words: dict[str, dict[str, str]]) -> list[str]:
-    """The component codes in ``text`` whose name is not in it too (names are taken out first: a
-    name may hold another component's code, as 'Cinis Clan tactic 1X1V' holds 1X1V's)."""
-    rest = text
-    for entry in sorted(words.values(), key=lambda e: -len(e["name"])):
-        rest = rest.replace(entry["name"], " ")
     return [
-        token
-        for token in TOKEN.findall(rest)
-        if token in words and ":" not in token and words[token]["name"] not in text
+        (game, variant, players, options)
+        for game in game_ids()
+        if game_info(game).text() is not None
+        for variant, players, options in words.text_configurations(game)
     ]
-
-
-def check_sentence(text: str, words: dict[str, dict[str, str]], what: str) -> None:
-    assert text and text[0].isupper(), f"{what} does not start with a capital: {text!r}"
-    assert not bare_codes(text, words), f"{what} names {bare_codes(text, words)} bare: {text!r}"
-    assert not DUMP.search(text), f"{what} reads like a field dump: {text!r}"
 
 
 @pytest.mark.parametrize(("game", "variant", "players", "options"), configurations())
 def test_prompts_labels_and_sentences(
     game: str, variant: str, players: int, options: dict[str, object]
 ) -> None:
-    words = components(game, variant, players=players, **options)
-    text = game_info(game).text()
-    assert text is not None and text.label is not None and text.prompt is not None
-    names = [f"Player{seat}" for seat in range(players)]
-    for seed in SEEDS:
-        state = candlebox.new_game(game, players=players, variant=variant, seed=seed, **options)
-        rng = random.Random(seed)
-        for _ in range(STEPS):
-            if state.is_over:
-                break
-            seat = state.to_act[0]
-            legal = state.legal_actions(seat)
-            check_sentence(state.prompt(seat), words, "prompt")
-            assert state.prompt(None)  # a spectator is told whom the game waits for
-            for action in legal:
-                said = state.label(seat, action)
-                check_sentence(said, words, f"label of {action!r}")
-                assert said != action
-            state.apply(seat, rng.choice(legal))
-        assert state.prompt(0)
-        for entry in state.log(None) + state.log(0):
-            line = text.event(entry, Marks())
-            assert line is not None, f"no sentence for {entry}"
-            assert not DUMP.search(line), f"field dump for {entry}: {line!r}"
-            assert line != fields_sentence(entry)
-            named = text.sentence(entry, names)
-            seat = entry.get("seat")
-            if isinstance(seat, int) and re.search(rf"\bseat {seat}\b", line):
-                assert f"Player{seat}" in named, named
+    words.prompts_labels_sentences(game, variant, players, options)
 
 
 def test_label_refuses_what_is_not_legal() -> None:

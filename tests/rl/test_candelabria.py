@@ -17,7 +17,7 @@ import numpy as np  # noqa: E402
 import candlebox  # noqa: E402
 from candlebox.games.candelabria import encoder as candelabria  # noqa: E402
 from candlebox.rl import Spec  # noqa: E402
-from tests.rl.test_core import _play_checking_everything  # noqa: E402
+from candlebox.testing.encoders import numbering_masks_and_observations  # noqa: E402
 
 GAME = "candelabria"
 # Every configuration: variant, players, options.
@@ -87,7 +87,7 @@ def test_every_legal_text_of_whole_games_has_an_id(config: tuple) -> None:
 @pytest.mark.parametrize("config", CONFIGS[4:], ids=_ids)
 def test_the_options_are_numbered_and_encoded(config: tuple) -> None:
     variant, players, options = config
-    _play_checking_everything(GAME, variant, players, {**options, "max_turns": 25}, range(1))
+    numbering_masks_and_observations(GAME, variant, players, {**options, "max_turns": 25}, range(1))
 
 
 @pytest.mark.slow

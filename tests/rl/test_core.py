@@ -11,10 +11,9 @@ require_rl()
 import itertools  # noqa: E402
 import random  # noqa: E402
 
-import numpy as np  # noqa: E402
-
 import candlebox  # noqa: E402
-from candlebox.rl import Spec, covered_games, rewards  # noqa: E402
+from candlebox.rl import Spec, covered_games  # noqa: E402
+from candlebox.testing import encoders  # noqa: E402
 
 SMALL = {"max_turns": 25}  # short games keep the suite fast; the numbering does not depend on it
 
@@ -39,43 +38,7 @@ def test_every_game_is_covered() -> None:
 @pytest.mark.parametrize("config", configs(), ids=_ids)
 def test_numbering_masks_and_encoding_follow_the_engine(config: tuple[str, str, int]) -> None:
     game, variant, players = config
-    _play_checking_everything(game, variant, players, SMALL)
-
-
-def _play_checking_everything(
-    game: str, variant: str, players: int, options: dict, seeds: range = range(3)
-) -> None:
-    spec = Spec.make(game, players, variant, **options)
-    numbering = spec.actions
-    n = numbering.num_distinct_actions
-    assert len(set(numbering.texts)) == n
-    for number in (0, n // 2, n - 1):
-        assert numbering.to_id(numbering.to_text(number)) == number
-    assert numbering.to_text(np.int64(0)) == numbering.texts[0]
-    # the numbering is fixed for the configuration: the same texts, whatever the game in play
-    assert Spec.make(game, players, variant, **options).actions.texts == numbering.texts
-    for seed in seeds:
-        rng = random.Random(seed)
-        state = candlebox.new_game(game, players=players, variant=variant, seed=seed, **options)
-        steps = 0
-        while not state.is_over:
-            for seat in range(players):
-                mask = numbering.mask(state, seat)
-                legal = state.legal_actions(seat)
-                assert mask.dtype == np.int8 and mask.shape == (n,)
-                assert int(mask.sum()) == len(legal)
-                assert sorted(numbering.texts[i] for i in np.flatnonzero(mask)) == sorted(legal)
-                obs = spec.observe(state, seat)
-                assert obs.dtype == np.float32 and obs.shape == (spec.observation_size,)
-                assert obs.min() >= 0.0 and obs.max() <= 1.0
-            seat = state.to_act[0]
-            action = numbering.to_text(rng.choice(numbering.legal_ids(state, seat)))
-            state.apply(seat, action)
-            steps += 1
-        assert steps <= spec.max_game_length
-        shares = rewards(state)
-        assert sum(shares) == pytest.approx(1.0 if state.winners else 0.0)
-        assert all(shares[w] == pytest.approx(1 / len(state.winners)) for w in state.winners)
+    encoders.numbering_masks_and_observations(game, variant, players, SMALL)
 
 
 def test_unknown_texts_and_ids_are_refused() -> None:
@@ -103,18 +66,8 @@ def test_candle_quest_numbering_is_set_by_the_bank_and_the_players() -> None:
 @pytest.mark.parametrize("game", covered_games())
 def test_an_observation_depends_on_the_view_alone(game: str) -> None:
     """Worlds a seat cannot tell apart (the engine's resample) encode identically for that seat."""
-    spec = Spec.make(game, 3, **SMALL)
-    rng = random.Random(5)
-    state = candlebox.new_game(game, players=3, seed=5, **SMALL)
-    checked = 0
-    while not state.is_over and checked < 60:
-        for seat in range(3):
-            twin = state.resample(seat, rng.getrandbits(32))
-            assert twin.view(seat) == state.view(seat)
-            assert np.array_equal(spec.observe(twin, seat), spec.observe(state, seat))
-        seat = state.to_act[0]
-        state.apply(seat, rng.choice(state.legal_actions(seat)))
-        checked += 1
+    variant = candlebox.game_info(game).default_variant(3)
+    encoders.observation_depends_on_the_view_alone(game, variant, 3)
 
 
 @pytest.mark.parametrize("game", covered_games())

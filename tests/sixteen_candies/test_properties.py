@@ -10,9 +10,9 @@ from hypothesis import strategies as st
 
 import candlebox
 from candlebox.games.sixteen_candies.cards import FULL_SET, HALF_CANDY, HALF_COUNT, N_CANDIES
+from candlebox.games.sixteen_candies.conformance import invariant as check_invariants
 from candlebox.games.sixteen_candies.scoring import round_changes
 from candlebox.games.sixteen_candies.wild import hand_value
-from tests.conformance.invariants import sixteen_candies as check_invariants
 from tests.sixteen_candies import position
 
 OPTIONS = st.fixed_dictionaries(

@@ -9,7 +9,7 @@ import pytest
 
 import candlebox
 from candlebox.games.sixteen_candies import save
-from tests.conformance.invariants import sixteen_candies_story
+from candlebox.games.sixteen_candies.conformance import story as sixteen_candies_story
 from tests.sixteen_candies.helpers import game, orient_all
 
 

@@ -13,66 +13,7 @@ import candlebox
 from candlebox.engine.words import WordsError, schema
 from candlebox.games.sixteen_candies import words
 from candlebox.games.sixteen_candies.cards import DECK, HALF_CODES, TYPE_OF
-from candlebox.games.sixteen_candies.notation import malformed
-
-
-def _card(code: Any, found: set[str]) -> None:
-    assert code in TYPE_OF, f"{code!r} is not a card code"
-    found.add(code)
-
-
-def _half(code: Any, found: set[str]) -> None:
-    assert code in HALF_CODES, f"{code!r} is not a half code"
-    found.add(code)
-
-
-def _candy(code: Any, found: set[str]) -> None:
-    assert code in DECK.candy_codes, f"{code!r} is not a candy letter"
-    found.add(f"candy:{code}")
-
-
-def shown_codes(state: candlebox.State) -> set[str]:
-    """The card, half and candy codes in every seat's legal actions, views and logs (and a
-    spectator's), read through the notation: ``discard`` takes a card, ``top`` halves."""
-    found: set[str] = set()
-    for seat in range(state.num_players):
-        for action in state.legal_actions(seat):
-            assert malformed(action) is None
-            verb, _, arg = action.partition(" ")
-            if verb == "discard":
-                _card(arg, found)
-            elif verb == "top":
-                for half in arg.split(" "):
-                    _half(half, found)
-    for seat in [*range(state.num_players), None]:
-        view = state.view(seat)
-        for code in view["candies"]:
-            _candy(code, found)
-        for code in view["discard_pile"]:
-            _card(code, found)
-        for player in view["seats"]:
-            for code in player["known"]:
-                _card(code, found)
-            for card in player.get("hand", []):
-                _card(card["card"], found)
-                _half(card["top"], found)
-                _half(card["bottom"], found)
-            if "candy" in player:
-                _candy(player["candy"], found)
-        for event in state.log(seat):
-            if "card" in event:
-                _card(event["card"], found)
-            if event["event"] == "reveal":
-                for code in event["cards"]:
-                    _card(code, found)
-                for code in event["tops"]:
-                    _half(code, found)
-                _candy(event["candy"], found)
-            if event["event"] == "instant-win":
-                found.add("term:instant-win")
-            if event["event"] == "call":
-                found.add("term:call")
-    return found
+from candlebox.games.sixteen_candies.conformance import shown_codes
 
 
 def test_every_card_half_and_candy_has_words() -> None:

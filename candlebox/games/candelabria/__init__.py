@@ -210,6 +210,7 @@ INFO = GameInfo(
         words="candlebox.games.candelabria.words:components",
         how_to="candlebox.games.candelabria:HOW_TO",
         network="candlebox.games.candelabria:NETWORK",
+        conformance="candlebox.games.candelabria.conformance:CONFORMANCE",
     ),
     page=GAME_ID,
     playout_target=(40_000, None),  # a heavier game: no pure-Python peer to beat (bench/README.md)

@@ -164,6 +164,7 @@ INFO = GameInfo(
         words="candlebox.games.candle_quest.words:components",
         how_to="candlebox.games.candle_quest:HOW_TO",
         network="candlebox.games.candle_quest:NETWORK",
+        conformance="candlebox.games.candle_quest.conformance:CONFORMANCE",
     ),
     page=GAME_ID,
     # Opponent levels, measured in bench/levels.py (docs/simulation.md, "Levels").

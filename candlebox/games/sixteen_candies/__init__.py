@@ -209,6 +209,7 @@ INFO = GameInfo(
         words="candlebox.games.sixteen_candies.words:components",
         how_to="candlebox.games.sixteen_candies:HOW_TO",
         network="candlebox.games.sixteen_candies:NETWORK",
+        conformance="candlebox.games.sixteen_candies.conformance:CONFORMANCE",
     ),
     page=GAME_ID,
     # Opponent levels, measured in bench/levels.py (docs/simulation.md, "Levels").
