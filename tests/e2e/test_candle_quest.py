@@ -10,6 +10,8 @@ import re
 import time
 from typing import Any
 
+import pytest
+
 from tests.e2e.conftest import Pages, api, create_game, open_options, open_seat, shot, sync_api
 
 PlaywrightTimeout = sync_api.TimeoutError
@@ -130,6 +132,7 @@ def create_from_lobby(
     return page.url.rsplit("/", 1)[-1]
 
 
+@pytest.mark.browser_games  # a whole game (CI's second step)
 def test_play_a_game_against_bots_to_the_end_by_clicking(pages: Pages) -> None:
     page = pages.new()
     create_from_lobby(page, ["you", "bot", "bot"], max_turns=24)

@@ -90,6 +90,7 @@ GAMES = [
 ]
 
 
+@pytest.mark.browser_games  # a whole game each, to its end screen (CI's second step)
 @pytest.mark.parametrize(
     ("game", "players", "variant", "options"), GAMES, ids=[g[0] for g in GAMES]
 )

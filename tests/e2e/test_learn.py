@@ -52,6 +52,7 @@ def open_learning(page: Any, created: dict[str, Any]) -> None:
     page.wait_for_selector("#learn-panel")
 
 
+@pytest.mark.browser_games  # a whole game each (CI's second step)
 @pytest.mark.parametrize("game", ["sixteen-candies", "candelabria", "candle-quest"])
 def test_learn_mode_plays_a_whole_game(pages: Any, server: Any, game: str) -> None:
     page = pages.new()

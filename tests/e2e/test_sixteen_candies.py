@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import pytest
+
 from tests.e2e.conftest import Pages, create_game, open_seat, shot
 from tests.e2e.test_candle_quest import (
     create_from_lobby,
@@ -16,6 +18,7 @@ from tests.e2e.test_candle_quest import (
 )
 
 
+@pytest.mark.browser_games  # a whole game (CI's second step)
 def test_play_sixteen_candies_against_bots_to_the_end(pages: Pages) -> None:
     page = pages.new()
     create_from_lobby(

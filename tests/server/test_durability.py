@@ -56,6 +56,7 @@ class Watcher(threading.Thread):
             return
 
 
+@pytest.mark.processes  # a real server process, killed and started again (CI's second step)
 def test_sigkill_mid_game_loses_no_accepted_move(db: str, tmp_path: Path) -> None:
     server = ServerProcess(db, tmp_path / "server.log").start()
     try:
