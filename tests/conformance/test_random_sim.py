@@ -57,7 +57,7 @@ def test_round_trips_cost_time_in_proportion_to_the_game(monkeypatch: pytest.Mon
         real(state, rng)
 
     monkeypatch.setattr(contract, "check_round_trips", counting)
-    state = contract.play_checked("sixteen-candies", "standard", 2, 1, "random", pool=40)
+    state = contract.play_checked("sixteen-candies", "standard", 2, 1, "random", pool=200)
     length = len(state.history)
     assert length > 600, length
     assert sum(replayed) < 6 * length, (length, sum(replayed), len(replayed))
