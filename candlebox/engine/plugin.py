@@ -321,6 +321,16 @@ class PackageData:
 Components = Callable[[str, dict[str, Any], int | None], dict[str, dict[str, str]]]
 
 
+@dataclass(frozen=True)
+class JaxRules:
+    """A game's rules as JAX functions (``candlebox.rl.jax``), per configuration: ``make(config)``
+    returns the game's environment (``init``, ``step``, ``observe``, jit- and vmap-able), which also
+    offers what ``candlebox.rl.jax.check`` needs to drive it on the engine's deals. The module
+    defining it imports JAX; the engine does not."""
+
+    make: Callable[[Any], Any]
+
+
 # ----------------------------------------------------------------------------- the plug-in
 @dataclass(frozen=True)
 class Capabilities:
@@ -331,7 +341,8 @@ class Capabilities:
     otherwise the plain ``view(seat)`` dict (see :data:`View`). ``text`` a :class:`GameText`;
     ``heuristic`` a :data:`Policy`; ``search`` :class:`SearchHooks`; ``renderer`` a
     :class:`Renderer`; ``encoding`` an :class:`Encoding`; ``scoring`` a :class:`Scoring` (standings
-    with each score's breakdown, ``State.standings``).
+    with each score's breakdown, ``State.standings``); ``jax`` :class:`JaxRules` (the rules as JAX
+    functions, with the ``encoding``'s observations and action ids).
     ``policy_view`` a :data:`Viewer` giving what the game's heuristic reads, for a game whose
     heuristic can read a cheaper object than the whole view (built lazily from the state, showing
     only what the seat may see): the bots' policies are given it (``GameInfo.policy_viewer()``).
@@ -360,6 +371,7 @@ class Capabilities:
     how_to: str | None = None
     network: str | None = None
     conformance: str | None = None
+    jax: str | None = None
 
 
 # ----------------------------------------------------------------------------- conformance

@@ -26,6 +26,7 @@ from candlebox.engine.plugin import (
     Encoding,
     GameText,
     PackageData,
+    JaxRules,
     Policy,
     Renderer,
     Scoring,
@@ -121,6 +122,10 @@ class GameInfo:
     def encoding(self) -> Encoding | None:
         """The game for the RL adapters (imports numpy), or None."""
         return self._capability("encoding", Encoding)
+
+    def jax_rules(self) -> JaxRules | None:
+        """The game's rules as JAX functions (imports JAX), or None."""
+        return self._capability("jax", JaxRules)
 
     def scoring(self) -> Scoring | None:
         """How the game breaks its scores down into standings (``State.standings``), or None."""

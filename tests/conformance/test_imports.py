@@ -288,6 +288,23 @@ def test_capabilities_load_only_when_used() -> None:
     assert done.stdout.split("\n")[:2] == ["[]", "True"], done.stdout + done.stderr
 
 
+def test_the_engine_never_imports_jax() -> None:
+    """JAX is the optional extra of candlebox.rl.jax only: importing candlebox and its engine, and
+    playing a move of every game, imports none of it."""
+    script = (
+        "import sys, candlebox, candlebox.engine\n"
+        "for game in candlebox.GAMES:\n"
+        "    s = candlebox.new_game(game, players=3, seed=1)\n"
+        "    seat = s.to_act[0]\n"
+        "    s.apply(seat, s.legal_actions(seat)[0])\n"
+        "print(sorted(m for m in sys.modules if m == 'jax' or m.startswith('jax.')))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, check=True
+    )
+    assert done.stdout.strip() == "[]", done.stdout + done.stderr
+
+
 def test_the_checker_sees_cycles_nested_imports_and_switches(tmp_path: Path) -> None:
     """The checker itself: a cycle through an import inside a function is found, and so is a switch."""
     edges = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
