@@ -33,6 +33,7 @@ OPTIONAL = {
     "sqlalchemy",
     "uvicorn",
     "httpx",
+    "jax",
 }
 
 

@@ -210,6 +210,7 @@ INFO = GameInfo(
         how_to="candlebox.games.sixteen_candies:HOW_TO",
         network="candlebox.games.sixteen_candies:NETWORK",
         conformance="candlebox.games.sixteen_candies.conformance:CONFORMANCE",
+        jax="candlebox.games.sixteen_candies.jax_rules:JAX_RULES",
     ),
     page=GAME_ID,
     # Opponent levels, measured in bench/levels.py (docs/simulation.md, "Levels").

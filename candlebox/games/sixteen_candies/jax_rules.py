@@ -1,0 +1,761 @@
+"""16 Candies as JAX functions (``candlebox.rl.jax``): the rules of gameplay.py, rounds.py and
+scoring.py over fixed-size arrays, so that thousands of games step at once under ``jax.vmap``.
+
+The engine (the Python modules beside this one) is the reference; ``candlebox.rl.jax.check`` plays
+both on the same deals and the same actions and compares them at every step. Observations are the
+encoder's (encoder.py: the same layout, the same numbers) and action ids its numbering, so a policy
+trained on the PettingZoo env plays here and the reverse.
+
+How the state is held (every array has a size fixed by the configuration):
+
+- a hand is four slots of card types, sorted by type, the card just drawn in the last slot; an empty
+  slot holds ``EMPTY`` (sorts last); ``ups`` the orientation of each slot (a Wild's is always 0, so
+  which of several Wilds sits where never matters);
+- the cards each player is known to hold (taken from the discard pile) are counts by type: the engine
+  tracks the card's source per slot, but the view only counts them, and the one slot choice that
+  depends on it (which of several Wilds is discarded) comes down to "a known one first";
+- the draw and discard piles are 40-slot arrays with a length, the top at ``length - 1``, as the
+  engine's lists; the queue (seats still to orient, or still owed a final turn) is a set of seats,
+  whose next member is always the next seat clockwise from the one who acted.
+
+Randomness: a new round deals from a shuffled box, and an empty draw pile is rebuilt from the
+discard pile; both are drawn from the step's key (``step``), or given (``step_dealt``, which ``check``
+drives with the engine's own deals). Under ``jit``/``vmap`` an illegal action, or any action after the
+end, leaves that game's state as it was; called eagerly, ``step`` raises ValueError naming it.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from itertools import product
+from typing import Any, NamedTuple
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from candlebox.engine.encoding import ActionNumbering, Config
+from candlebox.engine.plugin import JaxRules
+from candlebox.engine.state import State
+from candlebox.games.sixteen_candies import encoder as enc
+from candlebox.games.sixteen_candies.cards import (
+    CODE,
+    FULL_SET,
+    HALF_CANDY,
+    HALF_COUNT,
+    HALF_PENALTY,
+    N_CANDIES,
+    N_TYPES,
+    TYPE_OF,
+    WILD,
+)
+from candlebox.games.sixteen_candies.decision import Phase
+from candlebox.games.sixteen_candies.scoring import (
+    CALLER_HIGHEST,
+    CALLER_LOWEST_EXTRA,
+    CALLER_MIDDLE,
+    INSTANT_WINNER,
+)
+from candlebox.games.sixteen_candies.state import SixteenCandiesState
+
+BOX = len(FULL_SET)  # cards in the box: every pile array has this many slots
+SLOTS = enc.MAX_CARDS  # a hand holds four cards between the draw and the discard
+HAND = enc.HAND
+EMPTY = N_TYPES  # an empty hand slot: sorts after every card type
+N_HALVES = len(enc.HALVES)
+INSTANT_RANK = 1 << 20  # an instant winner's rank: above any hand (scoring.py's _ABOVE_ALL)
+# The eight orientations of three cards, in the engine's binary order (the first card's most
+# significant: notation.Rotations lists ``top`` actions so, and 'held' mode takes the first winner).
+COMBOS = np.array(list(product((0, 1), repeat=HAND)), dtype=np.int32)
+
+# Per half (2 x type + orientation; EMPTY's halves padded): candy (-1 for the Wild), count, penalty,
+# and the encoder's slot of the half's code.
+_PAD = [0, 0]
+HALF_CANDY_OF = np.array([*HALF_CANDY, -1, -1], dtype=np.int32)
+HALF_COUNT_OF = np.array([*HALF_COUNT, *_PAD], dtype=np.int32)
+HALF_PENALTY_OF = np.array([*HALF_PENALTY, *_PAD], dtype=np.int32)
+HALF_SLOT_OF = np.array([*enc.HALF_SLOT, -1, -1], dtype=np.int32)
+CARD_SLOT_OF = np.array([*enc.CARD_SLOT, -1], dtype=np.int32)  # EMPTY: no slot (a zero one-hot)
+CANDY_SLOT_OF = np.array(enc.CANDY_SLOT, dtype=np.int32)
+# Which orientations of a type are worth telling apart: both for a numbered card, one for the Wild.
+ORIENTS = np.array([[True, t != WILD] for t in range(N_TYPES + 1)], dtype=bool)
+FULL_BOX = np.array(FULL_SET, dtype=np.int32)
+
+
+class SixteenCandiesJaxState(NamedTuple):
+    """One game (or, under vmap, a batch: every field gains a leading axis).
+
+    The first six fields are pgx's: the seat to act (-1 once over), the observation of the seat to
+    act (once over: of the seat whose move ended the game), the legal action mask, this step's
+    rewards (1 split among the winners at the step that ends the game), and the end: ``truncated``
+    when the ``max_turns`` option ended it, ``terminated`` for any other end."""
+
+    current_player: jax.Array
+    observation: jax.Array
+    legal_action_mask: jax.Array
+    rewards: jax.Array
+    terminated: jax.Array
+    truncated: jax.Array
+    phase: jax.Array  # decision.Phase
+    actor: jax.Array  # who owes the pending decision (also the active seat), -1 once over
+    last_actor: jax.Array  # who made the last move
+    marker: jax.Array  # the First Player Marker
+    caller: jax.Array  # who called "I've got candy!" this round, -1 if nobody yet
+    taken: jax.Array  # the type just taken from the discard pile this turn, -1 if none
+    queue: jax.Array  # [players] bool: still to orient (SETUP) or still owed a final turn
+    next_seat: jax.Array  # [players] the next seat clockwise still in the game
+    hands: jax.Array  # [players, 4] card types, sorted, the drawn card last; EMPTY slots
+    ups: jax.Array  # [players, 4] orientation of each slot
+    hand_len: jax.Array  # [players]
+    known: jax.Array  # [players, types] cards each holds that were taken from the discard pile
+    draw: jax.Array  # [40] the draw pile, top at draw_len - 1
+    draw_len: jax.Array
+    discard: jax.Array  # [40] the discard pile, top at discard_len - 1
+    discard_len: jax.Array
+    pools: jax.Array  # [players] Health Pools
+    turns: jax.Array  # completed turns
+    round: jax.Array  # rounds dealt
+    rounds_played: jax.Array  # rounds scored
+    winners: jax.Array  # [players] bool, once over
+
+
+def _i32(x: Any) -> jax.Array:
+    return jnp.asarray(x, dtype=jnp.int32)
+
+
+def _share(num: int, den: int) -> np.ndarray:
+    """``k / den`` for k in 0 … num as float32, rounded from float64 as the encoder's writes are
+    (a table: the quotient is then the encoder's to the last bit, whatever XLA does with division)."""
+    return (np.arange(num + 1, dtype=np.float64) / den).astype(np.float32)
+
+
+class SixteenCandiesJax:
+    """The environment of one configuration (``make``): ``init``, ``step``, ``observe``, pgx's API."""
+
+    def __init__(self, config: Config) -> None:
+        config.new_game(0)  # the engine checks the options (deck codes, first player) and says why
+        self.config = config
+        opts = config.options
+        self.num_players = n = config.players
+        self.max_turns = int(opts["max_turns"])
+        self.rounds_limit: int | None = opts["rounds"]
+        self.start_pool = int(opts["pool"])
+        self.cap = self.start_pool if opts["pool_cap"] else None
+        self.optional_draw = opts["draw"] == "optional"
+        self.rediscard = bool(opts["rediscard"])
+        self.held_mode = opts["instant_win"] == "held"
+        self.instant_gain = INSTANT_WINNER if opts["instant_gain"] == "two" else 0
+        self.caller_wins_ties = opts["all_tied"] == "caller-wins"
+        self.first_player = int(opts["first_player"] or 0)
+        self.deck: list[int] | None = (
+            None if opts["deck"] is None else [TYPE_OF[code] for code in opts["deck"]]
+        )
+        numbering = ActionNumbering(enc.action_texts(config))
+        self.num_actions = numbering.num_distinct_actions
+        self.draw_pile_id = numbering.to_id("draw pile")
+        self.draw_discard_id = numbering.to_id("draw discard")
+        self.skip_id = numbering.to_id("skip") if self.optional_draw else self.num_actions
+        self.call_id = numbering.to_id("call")
+        self.end_id = numbering.to_id("end")
+        self.discard_ids = np.array(
+            [numbering.to_id(f"discard {CODE[t]}") for t in range(N_TYPES)] + [self.num_actions],
+            dtype=np.int32,
+        )
+        top_ids = np.full((N_HALVES,) * HAND, self.num_actions, dtype=np.int32)
+        for triple in product(range(N_HALVES), repeat=HAND):
+            text = "top " + " ".join(enc.HALVES[h] for h in triple)
+            if text in numbering:
+                top_ids[triple] = numbering.to_id(text)
+        self.top_ids = top_ids
+        encoder = enc.SixteenCandiesEncoder(config)
+        self.observation_size = encoder.size
+        self.fields = [name for name, _, _ in encoder.fields()]
+        self.field_sizes = {name: size for name, _, size in encoder.fields()}
+        self.turn_share = _share(self.max_turns, self.max_turns)
+        self.rounds_share = np.minimum(_share(int(enc.ROUNDS_SCALE), int(enc.ROUNDS_SCALE)), 1.0)
+        self.draw_share = _share(BOX, BOX)
+        scale = self.start_pool * n  # the encoder's candy_scale
+        self.pool_share = _share(scale, scale)
+        self.value_share = _share(int(enc.VALUE_SCALE), int(enc.VALUE_SCALE))
+        self.penalty_share = _share(int(enc.PENALTY_SCALE), int(enc.PENALTY_SCALE))
+
+    # ------------------------------------------------------------------ public API
+    def init(self, key: jax.Array) -> SixteenCandiesJaxState:
+        """A new game, its first round dealt from ``key`` (under the ``deck`` option's cards)."""
+        return self.init_dealt(self.first_pile(key))
+
+    def step(
+        self, state: SixteenCandiesJaxState, action: Any, key: jax.Array
+    ) -> SixteenCandiesJaxState:
+        """The seat to act plays ``action`` (an action id); a new round or a reshuffle draws from
+        ``key``."""
+        if _concrete(action) and _concrete(state.legal_action_mask):
+            self._require_legal(state, action)
+        box_key, shuffle_key = jax.random.split(key)
+        box = jax.random.permutation(box_key, jnp.asarray(FULL_BOX))
+        order = jnp.argsort(
+            jnp.where(
+                jnp.arange(BOX) < state.discard_len - 1,
+                jax.random.uniform(shuffle_key, (BOX,)),
+                2.0,
+            )
+        )
+        return self.step_dealt(state, action, box, state.discard[order])
+
+    def observe(self, state: SixteenCandiesJaxState, player: Any) -> jax.Array:
+        """The seat's observation: what ``Spec.observe`` (the PettingZoo env's) gives for it."""
+        return self._observe(state, _i32(player))
+
+    def observe_all(self, state: SixteenCandiesJaxState) -> jax.Array:
+        """Every seat's observation, ``[players, size]``."""
+        return jax.vmap(lambda seat: self._observe(state, seat))(jnp.arange(self.num_players))
+
+    def legal_action_ids(self, state: SixteenCandiesJaxState) -> tuple[jax.Array, jax.Array]:
+        """The legal actions compactly: ``(ids, valid)``, 17 candidates of which ``valid`` marks each
+        legal action once (a random legal action without scanning the 15,666-wide mask)."""
+        return self._candidates(state)
+
+    # ------------------------------------------------------------------ deals
+    def first_pile(self, key: jax.Array) -> jax.Array:
+        """The pile the first round deals from (top last): the ``deck`` option's cards on top."""
+        if self.deck is None:
+            return jax.random.permutation(key, jnp.asarray(FULL_BOX))
+        rest = list((Counter(FULL_SET) - Counter(self.deck)).elements())
+        shuffled = jax.random.permutation(key, jnp.asarray(np.array(rest, dtype=np.int32)))
+        return jnp.concatenate([shuffled, jnp.asarray(np.array(self.deck[::-1], dtype=np.int32))])
+
+    def init_dealt(self, pile: jax.Array) -> SixteenCandiesJaxState:
+        """A new game whose first round deals from ``pile`` (40 card types, the top last)."""
+        n = self.num_players
+        zero = _i32(0)
+        blank = SixteenCandiesJaxState(
+            current_player=zero,
+            observation=jnp.zeros(self.observation_size, jnp.float32),
+            legal_action_mask=jnp.zeros(self.num_actions, bool),
+            rewards=jnp.zeros(n, jnp.float32),
+            terminated=jnp.asarray(False),
+            truncated=jnp.asarray(False),
+            phase=_i32(Phase.SETUP),
+            actor=zero,
+            last_actor=_i32(self.first_player),
+            marker=_i32(self.first_player),
+            caller=_i32(-1),
+            taken=_i32(-1),
+            queue=jnp.zeros(n, bool),
+            next_seat=_i32((np.arange(n) + 1) % n),
+            hands=jnp.full((n, SLOTS), EMPTY, jnp.int32),
+            ups=jnp.zeros((n, SLOTS), jnp.int32),
+            hand_len=jnp.zeros(n, jnp.int32),
+            known=jnp.zeros((n, N_TYPES), jnp.int32),
+            draw=jnp.zeros(BOX, jnp.int32),
+            draw_len=zero,
+            discard=jnp.zeros(BOX, jnp.int32),
+            discard_len=zero,
+            pools=jnp.full(n, self.start_pool, jnp.int32),
+            turns=zero,
+            round=zero,
+            rounds_played=zero,
+            winners=jnp.zeros(n, bool),
+        )
+        return self._public(self._start_round(blank, _i32(pile)))
+
+    def step_dealt(
+        self, state: SixteenCandiesJaxState, action: Any, box: jax.Array, reshuffled: jax.Array
+    ) -> SixteenCandiesJaxState:
+        """``step`` with its randomness given: ``box`` the pile a new round deals from (40 types,
+        top last), ``reshuffled`` the draw pile rebuilt from the discard pile if this draw empties
+        it (its first ``discard_len - 1`` slots)."""
+        action = _i32(action)
+        legal = state.legal_action_mask[jnp.clip(action, 0, self.num_actions - 1)]
+        ok = legal & (action >= 0) & (action < self.num_actions) & (state.actor >= 0)
+        # The wide fields are left out of the rules' selects, and made once at the end.
+        core = state._replace(
+            observation=jnp.zeros(0, jnp.float32), legal_action_mask=jnp.zeros(0, bool)
+        )
+        after = self._advance(core, action, _i32(box), _i32(reshuffled))
+        quiet = core._replace(rewards=jnp.zeros_like(state.rewards))
+        return self._public(_select(ok, after, quiet))
+
+    def _require_legal(self, state: SixteenCandiesJaxState, action: Any) -> None:
+        mask = np.asarray(state.legal_action_mask)
+        if mask.ndim != 1:
+            return  # a batch stepped eagerly: each game's illegal action leaves it unchanged
+        number = int(action)
+        if number != action or not 0 <= number < self.num_actions:
+            raise ValueError(
+                f"action {action!r} is out of range 0–{self.num_actions - 1} for "
+                f"{self.config.describe()}"
+            )
+        if int(state.actor) < 0:
+            raise ValueError("the game is over: no action can be played")
+        if not mask[number]:
+            raise ValueError(
+                f"action {number} is not legal for seat {int(state.actor)} now "
+                "(legal_action_mask is 0 there)"
+            )
+
+    # ------------------------------------------------------------------ the rules
+    def _orientations(self, hand: jax.Array) -> tuple[jax.Array, jax.Array, jax.Array]:
+        """For the three cards ``hand``: each combination's ``top`` action id, whether it is an
+        orientation worth telling apart (a Wild has one), and whether it shows 4, 5 and 6 of one
+        candy (instant_win.shows_four_five_six)."""
+        combos = jnp.asarray(COMBOS)
+        halves = 2 * hand[None, :] + combos  # [8, 3]
+        valid = jnp.asarray(ORIENTS)[hand[None, :], combos].all(axis=1)
+        slots = jnp.asarray(HALF_SLOT_OF)[halves]
+        ids = jnp.asarray(self.top_ids)[slots[:, 0], slots[:, 1], slots[:, 2]]
+        candy = jnp.asarray(HALF_CANDY_OF)[halves]
+        count = jnp.asarray(HALF_COUNT_OF)[halves]
+        same = (candy[:, 0] >= 0) & (candy[:, 1] == candy[:, 0]) & (candy[:, 2] == candy[:, 0])
+        in_range = ((count >= 4) & (count <= 6)).all(axis=1)
+        distinct = (
+            (count[:, 0] != count[:, 1])
+            & (count[:, 1] != count[:, 2])
+            & (count[:, 0] != count[:, 2])
+        )
+        return ids, valid, same & in_range & distinct & valid
+
+    def _candidates(self, s: SixteenCandiesJaxState) -> tuple[jax.Array, jax.Array]:
+        """Every action that may be legal now (8 orientations, 3 draws, 4 discards, call and end)
+        and whether each is."""
+        phase = s.phase
+        seat = jnp.maximum(s.actor, 0)
+        hand = s.hands[seat]
+        top_ids, top_valid, _ = self._orientations(hand[:HAND])
+        orienting = (phase == Phase.SETUP) | (phase == Phase.ROTATE)
+        drawing = phase == Phase.DRAW
+        pile_ok = (s.draw_len > 0) | (s.discard_len > 1)
+        draw_ids = jnp.asarray([self.draw_pile_id, self.draw_discard_id, self.skip_id], jnp.int32)
+        draw_valid = jnp.stack(
+            [drawing & pile_ok, drawing & (s.discard_len > 0), drawing & self.optional_draw]
+        )
+        # the card just taken from the discard pile (the last slot) may not go back unless rediscard
+        keep_last = (s.taken >= 0) & (not self.rediscard)
+        discard_valid = (phase == Phase.DISCARD) & (
+            jnp.arange(SLOTS) < jnp.where(keep_last, SLOTS - 1, SLOTS)
+        )
+        # several Wilds make one action: only the first slot of a type stands for it
+        slots = jnp.arange(SLOTS)
+        earlier = (hand[None, :] == hand[:, None]) & (slots[None, :] < slots[:, None])
+        discard_valid = discard_valid & ~(earlier & discard_valid[None, :]).any(axis=1)
+        discard_ids = jnp.asarray(self.discard_ids)[hand]
+        calling = phase == Phase.CALL
+        ids = jnp.concatenate(
+            [top_ids, draw_ids, discard_ids, jnp.asarray([self.call_id, self.end_id], jnp.int32)]
+        )
+        valid = jnp.concatenate(
+            [top_valid & orienting, draw_valid, discard_valid, jnp.stack([calling, calling])]
+        )
+        return ids, valid & (s.actor >= 0)
+
+    def _mask(self, s: SixteenCandiesJaxState) -> jax.Array:
+        ids, valid = self._candidates(s)
+        where = jnp.where(valid, ids, self.num_actions)  # an index past the end is dropped
+        return jnp.zeros(self.num_actions, bool).at[where].set(True, mode="drop")
+
+    def _can_show(self, hand: jax.Array) -> tuple[jax.Array, jax.Array]:
+        """'held' mode: whether three cards can show 4, 5 and 6 of one candy, and the first
+        orientation (in binary order) that does."""
+        _, _, wins = self._orientations(hand)
+        return wins.any(), jnp.asarray(COMBOS)[jnp.argmax(wins)]
+
+    def _advance(
+        self, s: SixteenCandiesJaxState, action: jax.Array, box: jax.Array, reshuffled: jax.Array
+    ) -> SixteenCandiesJaxState:
+        n = self.num_players
+        seat = s.actor
+        phase = s.phase
+        seats = jnp.arange(n)
+        hand = s.hands[seat]
+        ups = s.ups[seat]
+        # ---- an orientation (SETUP: picking up the hand; ROTATE: after the discard)
+        top_ids, top_valid, top_wins = self._orientations(hand[:HAND])
+        choice = jnp.argmax((top_ids == action) & top_valid)
+        oriented = ups.at[:HAND].set(jnp.asarray(COMBOS)[choice])
+        chose_instant = top_wins[choice]
+        # ---- SETUP: the seat is done; after the last, instant wins are checked
+        setup_queue = s.queue & (seats != seat)
+        last_pickup = ~setup_queue.any()
+        setup_ups = s.ups.at[seat].set(oriented)
+        all_wins = jax.vmap(self._orientations)(s.hands[:, :HAND])[2]  # [n, 8]
+        in_round = s.hand_len > 0
+        if self.held_mode:  # the hands that can show 4, 5 and 6 are turned up for their players
+            held_win, held_bits = jax.vmap(self._can_show)(s.hands[:, :HAND])
+            setup_winners = held_win & in_round & last_pickup
+            setup_ups = jnp.where(
+                setup_winners[:, None], setup_ups.at[:, :HAND].set(held_bits), setup_ups
+            )
+        else:
+            showing = (setup_ups[:, None, :HAND] == jnp.asarray(COMBOS)[None]).all(axis=2)
+            setup_winners = (showing & all_wins).any(axis=1) & in_round
+        # ---- DRAW
+        empty_draw = s.draw_len == 0
+        draw = jnp.where(empty_draw, reshuffled, s.draw)
+        draw_len = jnp.where(empty_draw, s.discard_len - 1, s.draw_len)
+        top_discard = s.discard[jnp.maximum(s.discard_len - 1, 0)]
+        from_pile = action == self.draw_pile_id
+        from_discard = action == self.draw_discard_id
+        drawn = jnp.where(from_pile, draw[jnp.maximum(draw_len - 1, 0)], top_discard)
+        pile_discard = jnp.where(empty_draw, s.discard.at[0].set(top_discard), s.discard)
+        pile_discard_len = jnp.where(empty_draw, 1, s.discard_len)
+        # ---- DISCARD
+        card = jnp.argmax(jnp.asarray(self.discard_ids) == action)
+        slot = jnp.argmax(hand == card)
+        kept = hand.at[slot].set(EMPTY)
+        order = jnp.argsort(kept, stable=True)
+        kept_hand = kept[order]
+        kept_ups = ups[order].at[SLOTS - 1].set(0)
+        known_here = s.known[seat, card]
+        if not self.rediscard:
+            known_here = known_here - ((card == WILD) & (s.taken == WILD))
+        lose_known = known_here > 0
+        if self.held_mode:
+            discard_win, discard_bits = self._can_show(kept_hand[:HAND])
+            kept_ups = jnp.where(discard_win, kept_ups.at[:HAND].set(discard_bits), kept_ups)
+        else:
+            discard_win = jnp.asarray(False)
+
+        is_setup = phase == Phase.SETUP
+        is_draw = phase == Phase.DRAW
+        is_discard = phase == Phase.DISCARD
+        is_rotate = phase == Phase.ROTATE
+        is_call = phase == Phase.CALL
+        drew = is_draw & (from_pile | from_discard)
+
+        # ---- the state after the decision itself
+        hands = jnp.where(
+            drew,
+            s.hands.at[seat, SLOTS - 1].set(drawn),
+            jnp.where(is_discard, s.hands.at[seat].set(kept_hand), s.hands),
+        )
+        ups_after = jnp.where(
+            is_setup,
+            setup_ups,
+            jnp.where(
+                is_rotate,
+                s.ups.at[seat].set(oriented),
+                jnp.where(is_discard, s.ups.at[seat].set(kept_ups), s.ups),  # a draw's up is 0
+            ),
+        )
+        hand_len = s.hand_len.at[seat].add(jnp.where(drew, 1, jnp.where(is_discard, -1, 0)))
+        known = s.known.at[seat, drawn].add((is_draw & from_discard).astype(jnp.int32))
+        known = known.at[seat, card].add(-(is_discard & lose_known).astype(jnp.int32))
+        drew_pile = is_draw & from_pile
+        new_draw = jnp.where(drew_pile, draw, s.draw)
+        new_draw_len = jnp.where(drew_pile, draw_len - 1, s.draw_len)
+        discard = jnp.where(
+            drew_pile,
+            pile_discard,
+            jnp.where(is_discard, s.discard.at[s.discard_len].set(card, mode="drop"), s.discard),
+        )
+        discard_len = jnp.where(
+            drew_pile,
+            pile_discard_len,
+            s.discard_len + jnp.where(is_draw & from_discard, -1, 0) + jnp.where(is_discard, 1, 0),
+        )
+        taken = jnp.where(is_draw & from_discard, drawn, jnp.where(is_setup, s.taken, -1))
+        call = is_call & (action == self.call_id)
+        caller = jnp.where(call, seat, s.caller)
+        queue = jnp.where(
+            is_setup, setup_queue, jnp.where(call, in_round & (seats != seat), s.queue)
+        )
+        # ---- where the decision leads
+        setup_done = is_setup & last_pickup
+        setup_instant = setup_done & setup_winners.any()
+        discard_instant = is_discard & discard_win
+        rotate_instant = is_rotate & chose_instant
+        finishes = (
+            discard_instant | (is_rotate & (chose_instant | (s.caller >= 0))) | is_call
+        )  # finish_turn
+        next_phase = jnp.where(
+            is_setup,
+            jnp.where(last_pickup, Phase.DRAW, Phase.SETUP),
+            jnp.where(
+                is_draw,
+                jnp.where(drew, Phase.DISCARD, Phase.ROTATE),
+                jnp.where(is_discard, Phase.ROTATE, Phase.CALL),
+            ),
+        )
+        next_actor = jnp.where(is_setup, jnp.where(last_pickup, s.marker, s.next_seat[seat]), seat)
+        turns = s.turns + (finishes | setup_instant)
+        mid = s._replace(
+            phase=_i32(next_phase),
+            actor=_i32(next_actor),
+            last_actor=seat,
+            caller=_i32(caller),
+            taken=_i32(taken),
+            queue=queue,
+            hands=hands,
+            ups=ups_after,
+            hand_len=hand_len,
+            known=known,
+            draw=new_draw,
+            draw_len=_i32(new_draw_len),
+            discard=discard,
+            discard_len=_i32(discard_len),
+            turns=_i32(turns),
+        )
+        # ---- finish_turn (gameplay.py): the round's end, the game's end, or the next turn
+        instant_seats = jnp.where(
+            setup_instant, setup_winners, (discard_instant | rotate_instant) & (seats == seat)
+        )
+        any_instant = setup_instant | discard_instant | rotate_instant
+        round_over = any_instant | (finishes & (caller >= 0) & ~queue.any())
+        out_of_turns = finishes & ~round_over & (turns >= self.max_turns)
+        following = mid.next_seat[seat]
+        passed = mid._replace(
+            phase=_i32(Phase.DRAW),
+            actor=following,
+            queue=queue & (seats != following),
+        )
+        after_turn = _select(finishes & ~round_over, passed, mid)
+        ended = self._end_game(after_turn, truncated=True)
+        after_turn = _select(out_of_turns, ended, after_turn)
+        scored = self._end_round(mid, instant_seats, box)
+        return _select(round_over, scored, after_turn)
+
+    def _end_round(
+        self, s: SixteenCandiesJaxState, instant: jax.Array, box: jax.Array
+    ) -> SixteenCandiesJaxState:
+        """rounds.end_round: reveal, score by the tables, then end the game or deal anew."""
+        n = self.num_players
+        in_round = s.hand_len > 0
+        halves = 2 * s.hands[:, :HAND] + s.ups[:, :HAND]
+        values = jax.vmap(_hand_value)(halves)[0]
+        penalties = jnp.asarray(HALF_PENALTY_OF)[halves].sum(axis=1)
+        rank = jnp.where(instant, INSTANT_RANK, values)
+        top = jnp.where(in_round, rank, -1).max()
+        bottom = jnp.where(in_round, rank, INSTANT_RANK + 1).min()
+        caller = s.caller
+        has_caller = caller >= 0
+        seats = jnp.arange(n)
+        caller_lowest = has_caller & (rank[jnp.maximum(caller, 0)] == bottom)
+        all_tied = top == bottom
+        highest = ~all_tied & (rank == top)
+        lowest = ~all_tied & ~highest & (rank == bottom)
+        is_caller = seats == caller
+        lose = -(penalties + CALLER_LOWEST_EXTRA)
+        caller_due = jnp.where(
+            all_tied,
+            CALLER_HIGHEST if self.caller_wins_ties else lose,
+            jnp.where(highest, CALLER_HIGHEST, jnp.where(lowest, lose, CALLER_MIDDLE)),
+        )
+        other_lowest = lowest | (all_tied & ~has_caller & ~instant.any())
+        other_due = jnp.where(other_lowest & ~caller_lowest, -penalties, 0)
+        due = jnp.where(instant, self.instant_gain, jnp.where(is_caller, caller_due, other_due))
+        due = jnp.where(in_round, due, 0)
+        after = s.pools + due
+        if self.cap is not None:
+            after = jnp.where(due > 0, jnp.minimum(after, jnp.maximum(self.cap, s.pools)), after)
+        pools = jnp.maximum(0, after)
+        scored = s._replace(pools=_i32(pools), rounds_played=s.rounds_played + 1)
+        left = (pools > 0).sum()
+        last_candy = left <= 1
+        by_rounds = (
+            jnp.asarray(False)
+            if self.rounds_limit is None
+            else scored.rounds_played >= self.rounds_limit
+        )
+        by_turns = scored.turns >= self.max_turns
+        over = _select(
+            last_candy | by_rounds,
+            self._end_game(scored, truncated=False),
+            self._end_game(scored, truncated=True),
+        )
+        return _select(last_candy | by_rounds | by_turns, over, self._start_round(scored, box))
+
+    def _end_game(self, s: SixteenCandiesJaxState, truncated: bool) -> SixteenCandiesJaxState:
+        """rounds.end_game: the most candy wins (the last player with candy)."""
+        winners = s.pools == s.pools.max()
+        return s._replace(
+            phase=_i32(Phase.OVER),
+            actor=_i32(-1),
+            queue=jnp.zeros_like(s.queue),
+            winners=winners,
+            rewards=jnp.where(winners, 1.0 / winners.sum(), 0.0).astype(jnp.float32),
+            terminated=jnp.asarray(not truncated),
+            truncated=jnp.asarray(truncated),
+        )
+
+    def _start_round(self, s: SixteenCandiesJaxState, pile: jax.Array) -> SixteenCandiesJaxState:
+        """rounds.start_round and setup.deal: the marker moves on, three cards to each player still
+        in, one at a time from the marker clockwise, then the first discard; the rest is the draw
+        pile (``pile`` holds the whole box, its top last)."""
+        n = self.num_players
+        seats = jnp.arange(n)
+        in_game = s.pools > 0
+        # the next seat clockwise still in the game (a seat alone has itself)
+        steps = (seats[:, None] + jnp.arange(1, n + 1)[None, :]) % n  # [seat, distance - 1]
+        hit = in_game[steps] | (jnp.arange(1, n + 1) == n)[None, :]
+        next_seat = steps[seats, jnp.argmax(hit, axis=1)]
+        marker = jnp.where(s.round > 0, next_seat[s.marker], s.marker)
+        count = in_game.sum()
+        order = [marker]
+        for _ in range(n - 1):
+            order.append(next_seat[order[-1]])
+        place = jnp.zeros(n, jnp.int32)
+        for k, seat in enumerate(order):  # each seat's place in the deal (the first k of them)
+            place = jnp.where((seats == seat) & (k < count), k, place)
+        dealt = jnp.stack([pile[BOX - 1 - place - i * count] for i in range(HAND)], axis=1)
+        dealt = jnp.sort(dealt, axis=1)
+        hands = jnp.where(
+            in_game[:, None],
+            jnp.concatenate([dealt, jnp.full((n, 1), EMPTY, jnp.int32)], axis=1),
+            EMPTY,
+        )
+        flip = BOX - 1 - HAND * count
+        return s._replace(
+            phase=_i32(Phase.SETUP),
+            actor=_i32(marker),
+            marker=_i32(marker),
+            caller=_i32(-1),
+            taken=_i32(-1),
+            queue=in_game,
+            next_seat=_i32(next_seat),
+            hands=_i32(hands),
+            ups=jnp.zeros_like(s.ups),
+            hand_len=jnp.where(in_game, HAND, 0).astype(jnp.int32),
+            known=jnp.zeros_like(s.known),
+            draw=pile,
+            draw_len=_i32(flip),
+            discard=jnp.zeros_like(s.discard).at[0].set(pile[flip]),
+            discard_len=_i32(1),
+            round=s.round + 1,
+        )
+
+    def _public(self, s: SixteenCandiesJaxState) -> SixteenCandiesJaxState:
+        """The fields pgx's API reads: who acts, their observation (once over: the last mover's),
+        the legal mask."""
+        looking = jnp.where(s.actor >= 0, s.actor, s.last_actor)
+        return s._replace(
+            current_player=s.actor,
+            observation=self._observe(s, looking),
+            legal_action_mask=self._mask(s),
+        )
+
+    # ------------------------------------------------------------------ the observation
+    def _observe(self, s: SixteenCandiesJaxState, seat: jax.Array) -> jax.Array:
+        """encoder.SixteenCandiesEncoder.fill_state, field by field in the layout's order."""
+        n = self.num_players
+        t = N_TYPES
+        over = s.phase == Phase.OVER
+        playing = ~over
+
+        def one_hot(index: jax.Array, size: int, on: Any = True) -> jax.Array:
+            return jax.nn.one_hot(index, size, dtype=jnp.float32) * on
+
+        card_slot = jnp.asarray(CARD_SLOT_OF)
+        pile_cards = jnp.where(
+            jnp.arange(BOX) < s.discard_len, card_slot[s.discard], -1
+        )  # the discard pile's cards, as the encoder's slots
+        top = card_slot[s.discard[jnp.maximum(s.discard_len - 1, 0)]]
+        own = s.hands[seat]
+        own_ups = s.ups[seat]
+        halves = 2 * own + own_ups
+        valued = s.hand_len[seat] == HAND
+        value, candy = _hand_value(halves[:HAND])
+        penalty = jnp.asarray(HALF_PENALTY_OF)[halves[:HAND]].sum()
+        # known[owner, encoder slot]: the counts reordered from types to the encoder's slots
+        known = jnp.zeros((n, t), jnp.int32).at[:, card_slot[:t]].set(s.known)
+        pool_index = jnp.minimum(s.pools, len(self.pool_share) - 1)
+        parts = {
+            "me": one_hot(seat, n),
+            "active": one_hot(s.actor, n, playing),
+            "to_act": one_hot(s.actor, n, playing),
+            "decision": one_hot(s.phase, len(enc.DECISIONS), playing),
+            "over": over.astype(jnp.float32)[None],
+            "marker": one_hot(s.marker, n),
+            "caller": one_hot(s.caller, n),
+            "final_turns": (s.queue & (s.caller >= 0) & playing).astype(jnp.float32),
+            "turn": jnp.asarray(self.turn_share)[jnp.minimum(s.turns, self.max_turns)][None],
+            "rounds_played": jnp.asarray(self.rounds_share)[
+                jnp.minimum(s.rounds_played, len(self.rounds_share) - 1)
+            ][None],
+            "draw_pile": jnp.asarray(self.draw_share)[s.draw_len][None],
+            "discard_pile": one_hot(pile_cards, t).sum(axis=0) * enc.STEP,
+            "discard_top": one_hot(top, t, s.discard_len > 0),
+            "pools": jnp.asarray(self.pool_share)[pool_index],
+            "out": (s.pools == 0).astype(jnp.float32),
+            "cards": s.hand_len.astype(jnp.float32) / SLOTS,
+            "known": (known.astype(jnp.float32) * enc.STEP).reshape(-1),
+            "hand_cards": one_hot(card_slot[own], t).reshape(-1),
+            "hand_tops": one_hot(
+                jnp.where(own < EMPTY, jnp.asarray(HALF_SLOT_OF)[halves], -1), N_HALVES
+            ).reshape(-1),
+            "hand_value": jnp.where(valued, jnp.asarray(self.value_share)[value], 0.0)[None],
+            "hand_candy": one_hot(jnp.asarray(CANDY_SLOT_OF)[candy], N_CANDIES, valued),
+            "hand_penalty": jnp.where(valued, jnp.asarray(self.penalty_share)[penalty], 0.0)[None],
+            "winners": (s.winners & over).astype(jnp.float32),
+        }
+        return jnp.concatenate([parts[name] for name in self.fields])
+
+    # ------------------------------------------------------------------ check's deals
+    def engine_pile(self, state: State) -> np.ndarray:
+        """The pile the engine's current round was dealt from (40 types, top last), read from its
+        deal: the draw pile, the first discard, then the dealt cards in reverse. Valid while the
+        round's draw pile is untouched (right after the deal)."""
+        st = _sixteen(state)
+        dealt = [TYPE_OF[e[2]] for e in st.events[st.round_start :] if e[0] == "deal"]
+        flip = next(e[1] for e in st.events[st.round_start :] if e[0] == "flip")
+        return np.array([*st.draw, TYPE_OF[flip], *dealt[::-1]], dtype=np.int32)
+
+    def engine_deals(
+        self, before: tuple[int, int], state: State, seat: int
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """``step_dealt``'s randomness for the engine's last move by ``seat``, given its
+        ``engine_marks`` before the move: the pile of a round it dealt, the draw pile it rebuilt
+        (zeros where none)."""
+        st = _sixteen(state)
+        box = np.zeros(BOX, dtype=np.int32)
+        reshuffled = np.zeros(BOX, dtype=np.int32)
+        if st.round != before[0]:
+            box = self.engine_pile(st)
+        if st.epoch != before[1] and st.round == before[0]:
+            rebuilt = [*st.draw, st.hands[seat][-1]]  # the drawn card was the rebuilt pile's top
+            reshuffled[: len(rebuilt)] = rebuilt
+        return box, reshuffled
+
+    @staticmethod
+    def engine_marks(state: State) -> tuple[int, int]:
+        """What ``engine_deals`` compares: rounds dealt and reshuffles this round."""
+        st = _sixteen(state)
+        return st.round, st.epoch
+
+
+def _concrete(value: Any) -> bool:
+    """Whether ``value`` has a value now (called eagerly), not a tracer inside jit or vmap."""
+    try:
+        np.asarray(value)
+    except jax.errors.TracerArrayConversionError:
+        return False
+    return True
+
+
+def _sixteen(state: State) -> SixteenCandiesState:
+    if not isinstance(state, SixteenCandiesState):
+        raise TypeError(f"not a 16 Candies state: {type(state).__name__}")
+    return state
+
+
+def _hand_value(halves: jax.Array) -> tuple[jax.Array, jax.Array]:
+    """wild.hand_value: the largest total of one candy on the top halves, each Wild adding its count
+    to it; the candy (ties to the first)."""
+    candy = jnp.asarray(HALF_CANDY_OF)[halves]
+    count = jnp.asarray(HALF_COUNT_OF)[halves]
+    totals = (jax.nn.one_hot(candy, N_CANDIES, dtype=jnp.int32) * count[:, None]).sum(axis=0)
+    wild = jnp.where(candy < 0, count, 0).sum()
+    best = jnp.argmax(totals)
+    return totals[best] + wild, best
+
+
+def _select(
+    pick: jax.Array, a: SixteenCandiesJaxState, b: SixteenCandiesJaxState
+) -> SixteenCandiesJaxState:
+    return jax.tree_util.tree_map(lambda x, y: jnp.where(pick, x, y), a, b)
+
+
+def make(config: Config) -> SixteenCandiesJax:
+    return SixteenCandiesJax(config)
+
+
+JAX_RULES = JaxRules(make=make)

@@ -1,0 +1,181 @@
+"""candlebox.rl.jax: the JAX rules agree with the engine step by step (``check``) at every player
+count and under every option, run under jit and vmap on deals drawn from their keys, and refuse what
+they cannot play."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.rl.deps import require_rl
+
+require_rl()
+pytest.importorskip("jax", reason="jax is not installed: pip install 'candlebox[jax]'")
+
+import jax  # noqa: E402
+import jax.numpy as jnp  # noqa: E402
+import numpy as np  # noqa: E402
+
+import candlebox.rl  # noqa: E402
+import candlebox.rl.jax as rljax  # noqa: E402
+
+GAME = "sixteen-candies"
+BOX = 40  # the cards of the box: the piles and hands always hold them all
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_check_agrees_with_the_engine_at_every_player_count(players: int) -> None:
+    report = rljax.check(GAME, players, games=2, seed=10 * players)
+    assert report["mismatches"] == 0, report["first"]
+    assert report["games"] == 2
+    assert report["steps"] > 40
+
+
+# Every option away from its default, spread over two configurations (each one compiles once).
+OPTION_SETS = [
+    (3, {"draw": "optional", "rediscard": False, "instant_win": "held", "instant_gain": "none"}),
+    (4, {"all_tied": "caller-wins", "pool_cap": True, "pool": 5, "first_player": 2, "rounds": 4}),
+]
+
+
+@pytest.mark.parametrize(("players", "options"), OPTION_SETS, ids=lambda x: str(x))
+def test_check_agrees_under_every_option(players: int, options: dict) -> None:
+    report = rljax.check(GAME, players, games=3, seed=7, **options)
+    assert report["mismatches"] == 0, report["first"]
+
+
+def test_check_agrees_through_reshuffles_and_truncation() -> None:
+    """Random play calls so often that a round rarely empties the draw pile; players who never call
+    and always draw from the pile play one round until ``max_turns``, rebuilding the draw pile from
+    the discard pile again and again (and turning their cards at random)."""
+    reshuffles = [0]
+
+    def from_the_pile(state, seat, legal, rng):  # type: ignore[no-untyped-def]
+        reshuffles.append(sum(1 for event in state.events if event[0] == "reshuffle"))
+        texts = {spec.actions.to_text(a): a for a in legal}
+        if "draw pile" in texts:
+            return texts["draw pile"]
+        return rng.choice([a for text, a in texts.items() if text != "call"])
+
+    spec = candlebox.rl.spec(GAME, 2, max_turns=120)
+    report = rljax.check(GAME, 2, games=2, seed=1, policy=from_the_pile, max_turns=120)
+    assert report["mismatches"] == 0, report["first"]
+    assert max(reshuffles) >= 2
+    assert report["truncated"] >= 1
+
+
+def test_check_agrees_on_a_dealt_instant_win() -> None:
+    """Both hands of the deck can show 4, 5 and 6 of one candy: in 'held' mode both win the round
+    when picked up (the deck option: dealt one card at a time, seat 0 first)."""
+    deck = ["G6-C1", "C6-G1", "G5-C2", "C5-G2", "G4-C3", "C4-G3"]
+    report = rljax.check(GAME, 2, games=2, deck=deck, instant_win="held", rounds=1)
+    assert report["mismatches"] == 0, report["first"]
+    assert report["steps"] == 2 * 2  # two pick-ups per game, then the round and the game are over
+
+
+def test_check_reports_a_difference() -> None:
+    """A JAX rule changed on purpose (the discard pile's top is read wrongly): check finds it and
+    names the field."""
+    config = candlebox.rl.spec(GAME, 2).config
+    env = rljax._env(config)
+    original = env._observe
+
+    def wrong(state, seat):  # type: ignore[no-untyped-def]
+        return original(state, seat).at[0].set(0.5)
+
+    env._observe = wrong  # this env object only
+    engine = config.new_game(1)
+    found = rljax._differences(
+        candlebox.rl.spec(GAME, 2),
+        engine,
+        jax.jit(env.init_dealt)(env.engine_pile(engine)),
+        jax.jit(env.observe_all),
+        False,
+    )
+    assert any("observation of seat 0: me" in problem for problem in found), found
+
+
+def test_spaces_match_the_pettingzoo_env() -> None:
+    for players in (2, 3, 4):
+        spec = candlebox.rl.spec(GAME, players)
+        env = rljax.make(GAME, players)
+        state = jax.jit(env.init)(jax.random.key(0))
+        assert state.observation.shape == (spec.observation_size,)
+        assert state.legal_action_mask.shape == (spec.num_distinct_actions,)
+        assert state.rewards.shape == (players,)
+        assert env.observe(state, players - 1).shape == (spec.observation_size,)
+
+
+def test_jit_and_vmap_play_whole_games_from_their_keys() -> None:
+    """16 games vmapped under jit, dealt and reshuffled from their keys, random legal actions: every
+    action chosen is legal by the mask, every card of the box stays in a pile or a hand, and the
+    deals differ from key to key but not for one key."""
+    env = rljax.make(GAME, 3, max_turns=60)
+    games = 16
+    keys = jax.random.split(jax.random.key(3), games)
+    init = jax.jit(jax.vmap(env.init))
+    state = init(keys)
+    again = init(keys)
+    assert np.array_equal(np.asarray(state.hands), np.asarray(again.hands))
+    assert len({tuple(np.asarray(h).ravel()) for h in state.hands}) > games // 2
+    step = jax.jit(jax.vmap(env.step))
+    candidates = jax.jit(jax.vmap(env.legal_action_ids))
+    rng = np.random.default_rng(0)
+    ended = np.zeros(games, bool)
+    paid = np.zeros((games, 3), np.float32)
+    for i in range(400):
+        ids, valid = (np.asarray(a) for a in candidates(state))
+        live = ~np.asarray(state.terminated | state.truncated)
+        assert (valid.any(axis=1) == live).all()
+        actions = np.array(
+            [rng.choice(row[ok]) if ok.any() else 0 for row, ok in zip(ids, valid, strict=True)]
+        )
+        mask = np.asarray(state.legal_action_mask)
+        assert mask[np.arange(games), actions][live].all()
+        assert (mask.sum(axis=1) == valid.sum(axis=1)).all()
+        state = step(state, jnp.asarray(actions), jax.random.split(jax.random.key(i), games))
+        cards = (
+            np.asarray(state.draw_len)
+            + np.asarray(state.discard_len)
+            + np.asarray(state.hand_len).sum(axis=1)
+        )
+        assert (cards == BOX).all()
+        ended |= np.asarray(state.terminated | state.truncated)
+        paid += np.asarray(state.rewards)  # paid once, at the step that ends the game
+        if ended.all():
+            break
+    assert ended.all()  # max_turns=60 ends every game
+    assert np.allclose(paid.sum(axis=1), 1.0)
+
+
+def test_an_illegal_action_raises_eagerly_and_changes_nothing_under_jit() -> None:
+    env = rljax.make(GAME, 2)
+    state = jax.jit(env.init)(jax.random.key(5))
+    illegal = int(np.flatnonzero(~np.asarray(state.legal_action_mask))[0])
+    with pytest.raises(ValueError, match=f"action {illegal} is not legal for seat"):
+        env.step(state, illegal, jax.random.key(1))
+    with pytest.raises(ValueError, match="out of range"):
+        env.step(state, 10**6, jax.random.key(1))
+    after = jax.jit(env.step)(state, illegal, jax.random.key(1))
+    for before, now in zip(
+        jax.tree_util.tree_leaves(state), jax.tree_util.tree_leaves(after), strict=True
+    ):
+        assert np.array_equal(np.asarray(before), np.asarray(now))
+
+
+def test_what_cannot_be_played_is_refused() -> None:
+    with pytest.raises(ValueError, match="no JAX rules yet; covered: sixteen-candies"):
+        rljax.make("candelabria", 3)
+    with pytest.raises(ValueError, match="first_player"):
+        rljax.make(GAME, 2, first_player=3)
+    with pytest.raises(ValueError, match="players"):
+        rljax.make(GAME, 5)
+    with pytest.raises(ValueError, match="games must be at least 1"):
+        rljax.check(GAME, 2, games=0)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_check_agrees_over_many_games(players: int) -> None:
+    for options in ({}, {"draw": "optional", "rediscard": False}, {"instant_win": "held"}):
+        report = rljax.check(GAME, players, games=40, seed=1000, **options)
+        assert report["mismatches"] == 0, (options, report["first"])
