@@ -191,16 +191,15 @@ class SixteenCandiesJax:
         ``key``."""
         if _concrete(action) and _concrete(state.legal_action_mask):
             self._require_legal(state, action)
-        box_key, shuffle_key = jax.random.split(key)
-        box = jax.random.permutation(box_key, jnp.asarray(FULL_BOX))
-        order = jnp.argsort(
-            jnp.where(
-                jnp.arange(BOX) < state.discard_len - 1,
-                jax.random.uniform(shuffle_key, (BOX,)),
-                2.0,
-            )
-        )
-        return self.step_dealt(state, action, box, state.discard[order])
+        # One shuffle serves both: a step either draws from an empty draw pile (the discard pile but
+        # its top, shuffled) or may end a round (the whole box); it never does both. A sort of random
+        # keys is most of a step's cost under vmap, so there is one per step. (Two equal 32-bit keys
+        # among 40 keep their order: a bias of about 40² / 2³³, far below anything measurable.)
+        rebuilding = (state.phase == Phase.DRAW) & (state.draw_len == 0)
+        keys = jax.random.bits(key, (BOX,), jnp.uint32)
+        keys = jnp.where(rebuilding & (jnp.arange(BOX) >= state.discard_len - 1), _LAST, keys)
+        order = jnp.argsort(keys)
+        return self.step_dealt(state, action, jnp.asarray(FULL_BOX)[order], state.discard[order])
 
     def observe(self, state: SixteenCandiesJaxState, player: Any) -> jax.Array:
         """The seat's observation: what ``Spec.observe`` (the PettingZoo env's) gives for it."""
@@ -401,10 +400,7 @@ class SixteenCandiesJax:
         # ---- DISCARD
         card = jnp.argmax(jnp.asarray(self.discard_ids) == action)
         slot = jnp.argmax(hand == card)
-        kept = hand.at[slot].set(EMPTY)
-        order = jnp.argsort(kept, stable=True)
-        kept_hand = kept[order]
-        kept_ups = ups[order].at[SLOTS - 1].set(0)
+        kept_hand, kept_ups = _sorted(hand.at[slot].set(EMPTY), ups.at[slot].set(0), _FOUR)
         known_here = s.known[seat, card]
         if not self.rediscard:
             known_here = known_here - ((card == WILD) & (s.taken == WILD))
@@ -597,7 +593,7 @@ class SixteenCandiesJax:
         for k, seat in enumerate(order):  # each seat's place in the deal (the first k of them)
             place = jnp.where((seats == seat) & (k < count), k, place)
         dealt = jnp.stack([pile[BOX - 1 - place - i * count] for i in range(HAND)], axis=1)
-        dealt = jnp.sort(dealt, axis=1)
+        dealt = jax.vmap(lambda cards: _sorted(cards, cards, _THREE)[0])(dealt)
         hands = jnp.where(
             in_game[:, None],
             jnp.concatenate([dealt, jnp.full((n, 1), EMPTY, jnp.int32)], axis=1),
@@ -646,8 +642,8 @@ class SixteenCandiesJax:
 
         card_slot = jnp.asarray(CARD_SLOT_OF)
         pile_cards = jnp.where(
-            jnp.arange(BOX) < s.discard_len, card_slot[s.discard], -1
-        )  # the discard pile's cards, as the encoder's slots
+            jnp.arange(BOX) < s.discard_len, card_slot[s.discard], t
+        )  # the discard pile's cards, as the encoder's slots (t: none, dropped)
         top = card_slot[s.discard[jnp.maximum(s.discard_len - 1, 0)]]
         own = s.hands[seat]
         own_ups = s.ups[seat]
@@ -672,7 +668,7 @@ class SixteenCandiesJax:
                 jnp.minimum(s.rounds_played, len(self.rounds_share) - 1)
             ][None],
             "draw_pile": jnp.asarray(self.draw_share)[s.draw_len][None],
-            "discard_pile": one_hot(pile_cards, t).sum(axis=0) * enc.STEP,
+            "discard_pile": jnp.zeros(t, jnp.float32).at[pile_cards].add(enc.STEP, mode="drop"),
             "discard_top": one_hot(top, t, s.discard_len > 0),
             "pools": jnp.asarray(self.pool_share)[pool_index],
             "out": (s.pools == 0).astype(jnp.float32),
@@ -746,6 +742,27 @@ def _hand_value(halves: jax.Array) -> tuple[jax.Array, jax.Array]:
     wild = jnp.where(candy < 0, count, 0).sum()
     best = jnp.argmax(totals)
     return totals[best] + wild, best
+
+
+_LAST = np.uint32(0xFFFFFFFF)  # a sort key after every random one: the cards not reshuffled
+# Sorting networks (compare-exchange pairs) for three and four cards: cheaper than XLA's sort for a
+# handful of items in every game of a batch.
+_THREE = ((0, 1), (1, 2), (0, 1))
+_FOUR = ((0, 1), (2, 3), (0, 2), (1, 3), (1, 2))
+
+
+def _sorted(
+    types: jax.Array, ups: jax.Array, network: tuple[tuple[int, int], ...]
+) -> tuple[jax.Array, jax.Array]:
+    """``types`` ascending, ``ups`` carried along. Equal types are Wilds, whose ``ups`` are all 0,
+    so the order among equals never shows."""
+    for i, j in network:
+        swap = types[i] > types[j]
+        ti, tj = types[i], types[j]
+        ui, uj = ups[i], ups[j]
+        types = types.at[i].set(jnp.where(swap, tj, ti)).at[j].set(jnp.where(swap, ti, tj))
+        ups = ups.at[i].set(jnp.where(swap, uj, ui)).at[j].set(jnp.where(swap, ui, uj))
+    return types, ups
 
 
 def _select(
