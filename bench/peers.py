@@ -238,6 +238,15 @@ def adapter_configs(game_ids: list[str]) -> list[Config]:
                 openspiel_playout(game, name), "",
             ),
         ]  # fmt: skip
+        if game_id in jax_games():
+            rows.append(
+                (
+                    f"jax{JAX_GAMES}", f"via candlebox.rl.jax ({JAX_GAMES} games vmapped)",
+                    f"candlebox.rl.jax.make: jit(vmap(init)), then {JAX_STEPS} x jit(vmap(step)) "
+                    f"of {JAX_GAMES} games, random legal actions from legal_action_ids",
+                    jax_playout(game_id, players, variant), "",
+                )
+            )  # fmt: skip
         for key, label, api, play, aux in rows:
             configs.append(
                 Config(
@@ -415,6 +424,57 @@ def vector_playout(
     return play
 
 
+JAX_GAMES = 4096  # games stepped at once by candlebox.rl.jax (issue 38: >= 10x the vector env)
+JAX_STEPS = 50  # batched steps per measured "game" (a new batch of games, then this many steps)
+
+
+def jax_games() -> list[str]:
+    """The games candlebox.rl.jax covers; none without JAX (pip install 'candlebox[jax]')."""
+    try:
+        from candlebox.rl.jax import covered_games
+    except ImportError as exc:
+        say(f"! JAX rows skipped: {exc}")
+        return []
+    return covered_games()
+
+
+def jax_playout(game_id: str, players: int, variant: str) -> Playout:
+    """``JAX_GAMES`` new games dealt from their keys, then ``JAX_STEPS`` batched steps under one
+    ``jit(vmap(...))`` (a ``lax.scan``): each game's seat to act plays a random legal action (from
+    ``legal_action_ids``: 17 candidates, not the 15,666-wide mask). A step of a game still in play
+    counts as a step (a game that ends stays ended: there is no auto-reset to pay for, and the
+    dealing of the new games is inside the measured time). The first call compiles (the warm-up)."""
+    import jax
+    import jax.numpy as jnp
+
+    from candlebox.rl.jax import make
+
+    env = make(game_id, players, variant)
+
+    def one(state: Any, key: Any) -> tuple[Any, Any]:
+        choose, deal = jax.random.split(key)
+        ids, valid = env.legal_action_ids(state)
+        action = ids[jnp.argmax(jnp.where(valid, jax.random.uniform(choose, valid.shape), -1.0))]
+        return env.step(state, action, deal), ~(state.terminated | state.truncated)
+
+    @jax.jit
+    def games(key: Any) -> Any:
+        deal, play = jax.random.split(key)
+        state = jax.vmap(env.init)(jax.random.split(deal, JAX_GAMES))
+
+        def body(carry: Any, k: Any) -> tuple[Any, Any]:
+            state, live = jax.vmap(one)(carry, jax.random.split(k, JAX_GAMES))
+            return state, live.sum()
+
+        _, live = jax.lax.scan(body, state, jax.random.split(play, JAX_STEPS))
+        return live.sum()
+
+    def play(seed: int) -> tuple[int, int]:
+        return int(games(jax.random.key(seed))), 0  # int() waits for the device
+
+    return play
+
+
 def adapter_figures(
     configs: list[Config], results: dict[str, dict[str, Any]]
 ) -> list[dict[str, Any]]:
@@ -429,6 +489,7 @@ def adapter_figures(
         ours, cap = rate[config.key], rate.get(f"adapter/pettingzoo-cap/{tail}")
         vector, engine = rate.get(f"adapter/vector{VECTOR_ENVS}/{tail}"), rate.get(tail)
         vector_cap = rate.get(f"adapter/vector-cap{VECTOR_ENVS}/{tail}")
+        batched = rate.get(f"adapter/jax{JAX_GAMES}/{tail}")
         out.append(
             {
                 "config": tail,
@@ -440,6 +501,8 @@ def adapter_figures(
                 "vector_of_engine": vector / engine if vector and engine else None,
                 "vector_cap": vector_cap,
                 "vector_cap_of_engine": vector_cap / engine if vector_cap and engine else None,
+                "jax": batched,
+                "jax_of_vector": batched / vector if batched and vector else None,
             }
         )
     return out
@@ -1030,6 +1093,11 @@ def main(argv: list[str] | None = None) -> int:
                 f"engine's random playouts {r(row['engine'])} (its cap, the observation one "
                 f"copy: {r(row['vector_cap'])} = {pct(row['vector_cap_of_engine'])})"
             )
+            if row["jax"]:
+                print(
+                    f"    candlebox.rl.jax, {JAX_GAMES} games vmapped: {r(row['jax'])} steps/s = "
+                    f"{row['jax_of_vector']:.1f}x the vector env (target: 10x)"
+                )
     if load_before and load_after:
         print(
             f"Load average (1 min) before/after: {load_before[0]:.2f} / {load_after[0]:.2f} "
