@@ -49,6 +49,10 @@ class SavedGame(msgspec.Struct, forbid_unknown_fields=True):
     # A server's record that the game ended when this seat resigned (rulings EG-1), after the
     # history's last move rather than at the end the rules reach; loading ignores it.
     resigned: int | None = None
+    # The hash of the content pack the game played (State.content_pack; absent: the printed content,
+    # or a file written before packs were recorded): a replay under other candles or cards would be
+    # another game, so loading refuses it.
+    pack: str | None = None
 
 
 def _plain(value: Any) -> Any:
@@ -71,6 +75,17 @@ def position_differences(state: State, data: dict[str, Any]) -> list[str]:
         if _plain(data.get("events")) != _plain(state.events):
             wrong.append("events")
     return wrong
+
+
+def _check_pack(saved: str | None, given: str | None) -> None:
+    """Refuse a saved game played with content pack ``saved`` when its options now give another."""
+    if saved is None or saved == given:
+        return
+    now = f"pack {given}" if given else "the printed content"
+    raise ValueError(
+        f"saved game: played with content pack {saved}, but its option 'content' now gives {now}: "
+        "load it with the pack it was played with"
+    )
 
 
 def load(data: dict[str, Any], game: str | None = None) -> State:
@@ -104,6 +119,7 @@ def load(data: dict[str, Any], game: str | None = None) -> State:
     _, variant, options = resolve(game_id, saved.players, saved.variant, saved.options)
     Rng(saved.seed)  # a clear message for a seed out of range
     state = info.create(variant.name, saved.players, saved.seed, options)
+    _check_pack(saved.pack, state.content_pack())
     for number, (seat, action) in enumerate(saved.history, start=1):
         problem = state.explain(seat, action)  # checked: a file is input like any other
         if problem is not None:

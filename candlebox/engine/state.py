@@ -457,6 +457,11 @@ class State(abc.ABC):
         Loading replays the history and checks the replay reproduces this (see engine/saving.py).
         """
 
+    def content_pack(self) -> str | None:
+        """The hash of the content pack this game plays (``candlebox.engine.packs.pack_hash``), None
+        for the printed content. A saved game records it, and loading refuses another pack's."""
+        return None
+
     def _saved_snapshot(self, saved: dict[str, Any]) -> dict[str, Any]:
         """A snapshot read from a saved file, in this version's vocabulary (a game that renamed
         snapshot keys maps the old ones here; loading compares the result with :meth:`_snapshot`)."""
@@ -466,7 +471,7 @@ class State(abc.ABC):
         """The saved game (format 2): its configuration, seed and history, which :func:`candlebox.load`
         replays, and the position reached (``state``), which the replay must reproduce; ``rules`` is
         the version of the game's rules that reached it."""
-        return {
+        saved = {
             "format": FORMAT,
             "rules": self.RULES,
             "game": self.game_id,
@@ -477,6 +482,10 @@ class State(abc.ABC):
             "history": [[seat, action] for seat, action in self.history],
             "state": self._snapshot(),
         }
+        pack = self.content_pack()
+        if pack is not None:  # the printed content's saves stay as they were
+            saved["pack"] = pack
+        return saved
 
     def __eq__(self, other: object) -> bool:
         """Equal states: the same saved game, and the same generator and events."""

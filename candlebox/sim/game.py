@@ -6,16 +6,15 @@ game still to come) produces the same columns: nothing in this package names a g
 
 from __future__ import annotations
 
-import hashlib
 from collections import Counter
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 import candlebox
 from candlebox import bots
 from candlebox.engine import State
+from candlebox.engine.packs import pack_hash
 
 
 @dataclass(frozen=True)
@@ -192,13 +191,3 @@ def pack_of(state: State) -> dict[str, Any]:
         return {}
     design = bool(packs.design_option and state.options.get(packs.design_option))
     return {"hash": pack_hash(str(Path(folder).expanduser().resolve())), "design": design}
-
-
-@lru_cache(maxsize=16)
-def pack_hash(folder: str) -> str:
-    """``sha256:`` and the first 16 hex digits of the hash of a pack's JSON files, names and bytes
-    in name order: two packs with the same data have the same hash wherever they lie."""
-    digest = hashlib.sha256()
-    for path in sorted(Path(folder).glob("*.json")):
-        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
-    return "sha256:" + digest.hexdigest()[:16]

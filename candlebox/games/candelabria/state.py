@@ -10,9 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, ClassVar
 
 from candlebox.engine import MoveKind, State
+from candlebox.engine.packs import pack_hash
 from candlebox.games.candelabria.board import Board, board_for
 from candlebox.games.candelabria.components import Content, content_of
 from candlebox.games.candelabria.decision import IDLE, Phase
@@ -293,6 +295,10 @@ class CandelabriaState(State):
 
     def _resample(self, seat: int, seed: int) -> State:
         return self.rules.resample(self, seat, seed)
+
+    def content_pack(self) -> str | None:
+        folder = self.options.get("content")
+        return None if folder is None else pack_hash(str(Path(folder).expanduser().resolve()))
 
     def _snapshot(self) -> dict[str, Any]:
         return self.rules.snapshot(self)
