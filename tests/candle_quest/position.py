@@ -11,7 +11,7 @@ from typing import Any
 import msgspec
 
 from candlebox.engine import State
-from candlebox.games.candle_quest.candles import CODE, FACE, TYPE_OF
+from candlebox.games.candle_quest.candles import CODE, FACE, PRINTED, TYPE_OF
 from candlebox.games.candle_quest.decision import Phase
 from candlebox.games.candle_quest.setup import candles_in_play
 from candlebox.games.candle_quest.state import GAME_ID, CandleQuestState
@@ -112,7 +112,7 @@ def check_consistent(st: CandleQuestState) -> None:
         everything += [c for c, k in screen.items() for _ in range(k)]
     if st.table >= 0:
         everything.append(st.table)
-    stack, removed = candles_in_play(False)
+    stack, removed = candles_in_play(PRINTED, False)
     if Counter(everything) != Counter(stack + removed):
         missing = Counter(stack + removed) - Counter(everything)
         extra = Counter(everything) - Counter(stack + removed)

@@ -51,6 +51,22 @@ COMMON = (
         maximum=MAX_AMOUNT,
         nullable=False,
     ),
+    Option(
+        "content",
+        "path",
+        None,
+        "a folder holding your own content pack (candles.json, from candlebox content export "
+        "candle-quest); default: the printed candles",
+    ),
+    Option(
+        "design",
+        "bool",
+        False,
+        "play the 'content' pack in design mode: its candles' face and sell values and the "
+        "Dancing and Unlit faces may differ from the rulebook's, while the structure stays "
+        "(candlebox simulate --design)",
+        nullable=False,
+    ),
 )
 ADVANCED = (
     Option(

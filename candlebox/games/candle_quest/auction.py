@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from candlebox.games.candle_quest import turn
-from candlebox.games.candle_quest.candles import CODE
 from candlebox.games.candle_quest.decision import Phase
 from candlebox.games.candle_quest.notation import BID, PASS
 
@@ -18,7 +17,7 @@ BANK = -1  # who receives the price when the auctioneer wins their own auction
 def open_auction(st: CandleQuestState, seat: int, amount: int) -> None:
     st.high = amount
     st.high_bidder = seat
-    st.events.append(("auction", seat, CODE[st.table], amount))
+    st.events.append(("auction", seat, st.content.code[st.table], amount))
     st.phase = Phase.BID
     st.actor = (seat + 1) % st.num_players
 
@@ -62,6 +61,6 @@ def settle(st: CandleQuestState) -> None:
     candle = st.table
     st.table = -1
     st.high = st.high_bidder = -1
-    st.events.append(("auction-won", winner, CODE[candle], price, payee))
+    st.events.append(("auction-won", winner, st.content.code[candle], price, payee))
     st.actor = auctioneer
     turn.collect(st, winner, candle)

@@ -11,9 +11,13 @@ import json
 from collections import Counter
 from dataclasses import dataclass
 from enum import IntEnum
+from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 import msgspec
+
+from candlebox.engine.packs import pack_hash
 
 CONTENT = Path(__file__).parent / "content"
 CANDLE_FILE = CONTENT / "candles.json"
@@ -190,14 +194,86 @@ def write_schema(path: Path = CONTENT / "candles.schema.json") -> None:
     path.write_text(json.dumps(schema(), indent=2) + "\n")
 
 
-CANDLES = build_candle_set(read_candle_file())
+@dataclass(frozen=True, eq=False)
+class Candles:
+    """The candle tables one game plays, flat and indexed by type number (the hot paths read these
+    rather than CandleType attributes): the printed ones (``PRINTED``) or a content pack's. A state
+    holds one in its ``content`` slot, shared by its clones and never copied; ``pack`` is the hash of
+    the pack's files (None: the printed candles), which saved games record."""
 
-# Flat tables indexed by type number: the hot paths read these instead of CandleType attributes.
-FACE: tuple[int, ...] = tuple(t.face for t in CANDLES.types)
-SELL: tuple[int, ...] = tuple(t.sell for t in CANDLES.types)
-KIND: tuple[Kind, ...] = tuple(t.kind for t in CANDLES.types)
-COLOUR: tuple[int, ...] = tuple(t.colour for t in CANDLES.types)
-CODE: tuple[str, ...] = CANDLES.code
-TYPE_OF: dict[str, int] = {code: number for number, code in enumerate(CODE)}
-LOOT_COST: tuple[int, ...] = tuple(t.face + t.sell for t in CANDLES.types)
+    candles: CandleSet
+    face: tuple[int, ...]
+    sell: tuple[int, ...]
+    kind: tuple[Kind, ...]
+    colour: tuple[int, ...]
+    code: tuple[str, ...]
+    type_of: dict[str, int]
+    loot_cost: tuple[int, ...]
+    # The actions naming a candle, built once per content so that listing them allocates nothing.
+    discard: tuple[str, ...]
+    give: tuple[str, ...]
+    pack: str | None = None
+
+
+def candles_from(candles: CandleSet, pack: str | None = None) -> Candles:
+    types = candles.types
+    code = candles.code
+    return Candles(
+        candles=candles,
+        face=tuple(t.face for t in types),
+        sell=tuple(t.sell for t in types),
+        kind=tuple(t.kind for t in types),
+        colour=tuple(t.colour for t in types),
+        code=code,
+        type_of={c: number for number, c in enumerate(code)},
+        loot_cost=tuple(t.face + t.sell for t in types),
+        discard=tuple(f"discard {c}" for c in code),
+        give=tuple(f"give {c}" for c in code),
+        pack=pack,
+    )
+
+
+CANDLES = build_candle_set(read_candle_file())
+PRINTED = candles_from(CANDLES)
+
+# The printed candles' tables, for what is about the printed game (its facts, words and tests).
+FACE: tuple[int, ...] = PRINTED.face
+SELL: tuple[int, ...] = PRINTED.sell
+KIND: tuple[Kind, ...] = PRINTED.kind
+COLOUR: tuple[int, ...] = PRINTED.colour
+CODE: tuple[str, ...] = PRINTED.code
+TYPE_OF: dict[str, int] = PRINTED.type_of
+LOOT_COST: tuple[int, ...] = PRINTED.loot_cost
+# Eight colours in every pack, design packs too (check_rulebook_numbers): a constant of the rules.
 N_COLOURS = len(CANDLES.colour_names)
+
+
+def load_candles(folder: str, design: bool = False) -> Candles:
+    """A content pack's candles (``candles.json`` in ``folder``), read once and shared by every
+    game that plays them; a ValueError names the file and the field."""
+    return _cached(str(Path(folder).expanduser().resolve()), design)
+
+
+@lru_cache(maxsize=8)
+def _cached(folder: str, design: bool) -> Candles:
+    path = Path(folder)
+    if not path.is_dir():
+        raise ValueError(f"option 'content': the content pack folder {folder} does not exist")
+    data = read_candle_file(path / "candles.json", design)
+    try:
+        candles = build_candle_set(data)
+    except ValueError as exc:
+        raise ValueError(f"candles.json: {exc}") from None
+    return candles_from(candles, pack_hash(folder))
+
+
+def candles_of(options: dict[str, Any]) -> Candles:
+    """The candles a game's options play: option ``content`` (a pack's folder; None: the printed
+    candles) read in design mode when option ``design`` is on, which needs a pack to design."""
+    folder = options.get("content")
+    if options.get("design") and folder is None:
+        raise ValueError(
+            "option 'design' plays a content pack whose printed values were changed: give the "
+            "pack's folder as option 'content' too"
+        )
+    return PRINTED if folder is None else load_candles(folder, bool(options.get("design")))

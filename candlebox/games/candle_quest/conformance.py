@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,7 @@ from candlebox.engine import State
 from candlebox.engine.plugin import Conformance
 from candlebox.games.candle_quest.candles import TYPE_OF
 from candlebox.games.candle_quest.notation import malformed
+from candlebox.games.candle_quest.state import CandleQuestState
 
 CONTENT = Path(__file__).with_name("content")
 
@@ -82,8 +84,8 @@ def story(state: State) -> None:
         assert top == known[: len(top)], f"the stack's top {top} is not the known {known}"
 
 
-def _candle(code: Any, found: set[str]) -> None:
-    assert code in TYPE_OF, f"{code!r} is not a candle code"
+def _candle(code: Any, found: set[str], codes: Mapping[str, int] = TYPE_OF) -> None:
+    assert code in codes, f"{code!r} is not a candle code"
     found.add(code)
 
 
@@ -91,9 +93,11 @@ def shown_codes(state: State) -> set[str]:
     """The candle codes and table words in every seat's legal actions, views and logs (and a
     spectator's), read through the notation: only ``discard`` and ``give`` take a candle."""
     found: set[str] = set()
+    assert isinstance(state, CandleQuestState)
+    codes = state.content.type_of  # the game's candles: the printed ones or a pack's
     for seat in range(state.num_players):
         for action in state.legal_actions(seat):
-            assert malformed(action) is None
+            assert malformed(action, codes) is None
             verb, _, arg = action.partition(" ")
             if verb in ("discard", "give"):
                 _candle(arg, found)

@@ -248,6 +248,11 @@ class CandleQuestEncoder(ViewEncoder):
         as float32; ``k`` <= 3), which rounds exactly as the view encoder's float32 additions do."""
         assert isinstance(state, CandleQuestState)
         st = state
+        if st.content.code is not CODE and st.content.code != CODE:
+            raise ValueError(
+                "the Candle Quest encoding knows the printed candles only: this game plays a "
+                "content pack with other candle codes"
+            )
         over_at, bonus_at, guard_at, loot_at, due_at, high_at, turn_at, stack_at, bank_at = (
             self.places
         )
@@ -359,7 +364,7 @@ class CandleQuestEncoder(ViewEncoder):
                 dancing += copies
         view[self.colours_rel] = min(N_COLOURS, lit.bit_count() + dancing) / N_COLOURS
         if st.advanced:
-            view[self.value_rel] = candle_value(screen) / VALUE_SCALE
+            view[self.value_rel] = candle_value(screen, st.content) / VALUE_SCALE
         kept.mine[seat] = (screen.copy(), view)
         return view
 

@@ -9,9 +9,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from candlebox.games.candle_quest import payment, turn
-from candlebox.games.candle_quest.candles import CODE, FACE
 from candlebox.games.candle_quest.decision import FOR_GUARD, Phase
-from candlebox.games.candle_quest.notation import DISCARD, PAY
+from candlebox.games.candle_quest.notation import PAY
 from candlebox.games.candle_quest.screen import put_behind
 
 if TYPE_CHECKING:
@@ -19,7 +18,7 @@ if TYPE_CHECKING:
 
 
 def begin_guard(st: CandleQuestState, seat: int, unlit: int) -> None:
-    cost = FACE[unlit]
+    cost = st.content.face[unlit]
     if st.shekels[seat] + st.worth[seat] >= cost:
         payment.begin(st, seat, cost, FOR_GUARD)
     elif st.shekels[seat] == 0 and not st.screens[seat]:
@@ -33,7 +32,7 @@ def finish_guard(st: CandleQuestState, seat: int) -> None:
     unlit = st.table
     st.table = -1
     put_behind(st, seat, unlit)
-    st.events.append(("guard", seat, CODE[unlit]))
+    st.events.append(("guard", seat, st.content.code[unlit]))
     turn.start_bonus_turn(st)
 
 
@@ -42,8 +41,9 @@ def short_actions(st: CandleQuestState, seat: int) -> list[str]:
     screen = st.screens[seat]
     actions = []
     if screen:
-        top = max(FACE[candle] for candle in screen)
-        actions = [DISCARD[candle] for candle in sorted(screen) if FACE[candle] == top]
+        face, discard = st.content.face, st.content.discard
+        top = max(face[candle] for candle in screen)
+        actions = [discard[candle] for candle in sorted(screen) if face[candle] == top]
     money = st.shekels[seat]
     if money >= 1:
         actions.append(PAY[money])
@@ -66,5 +66,5 @@ def _unlit_leaves(st: CandleQuestState, seat: int) -> None:
     unlit = st.table
     st.table = -1
     st.removed.append(unlit)
-    st.events.append(("unlit-removed", seat, CODE[unlit]))
+    st.events.append(("unlit-removed", seat, st.content.code[unlit]))
     turn.start_bonus_turn(st)

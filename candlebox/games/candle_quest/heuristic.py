@@ -15,14 +15,12 @@ from collections.abc import Callable
 from functools import lru_cache
 
 from candlebox.engine import Rng, State, game_info
-from candlebox.games.candle_quest.candles import CODE
+from candlebox.games.candle_quest.candles import Candles
 from candlebox.games.candle_quest.decision import NAMES, Phase
 from candlebox.games.candle_quest.state import CandleQuestState
 from candlebox.games.candle_quest.views import CandleQuestView, OpenSeat, PayPending
 
-_FACTS = game_info("candle-quest").facts
-CANDLE = _FACTS["candles"]
-N_COLOURS = len(_FACTS["colours"])
+N_COLOURS = len(game_info("candle-quest").facts["colours"])  # eight in every pack
 GUARD_RESERVE = 4  # shekels kept back against the next Unlit candle
 
 
@@ -34,10 +32,10 @@ class Hand:
         self.dancing: list[str] = []
         self.unlit: list[str] = []
         for code in codes:
-            info = CANDLE[code]
-            if info["kind"] == "lit":
-                self.colours.setdefault(info["colour"], []).append(code)
-            elif info["kind"] == "dancing":
+            kind = _kind(code)
+            if kind == "lit":
+                self.colours.setdefault(code[0], []).append(code)
+            elif kind == "dancing":
                 self.dancing.append(code)
             else:
                 self.unlit.append(code)
@@ -65,10 +63,10 @@ class Hand:
         return known
 
     def _need(self, code: str) -> bool:
-        info = CANDLE[code]
-        if info["kind"] == "lit":
-            return info["colour"] not in self.colours and self.missing > 0
-        return info["kind"] == "dancing" and self.missing > 0
+        kind = _kind(code)
+        if kind == "lit":
+            return code[0] not in self.colours and self.missing > 0
+        return kind == "dancing" and self.missing > 0
 
 
 @lru_cache(maxsize=1 << 14)
@@ -79,13 +77,31 @@ def _hand(codes: tuple[str, ...]) -> Hand:
 
 
 @lru_cache(maxsize=1 << 14)
-def _screen_hand(screen: tuple[tuple[int, int], ...]) -> Hand:
-    """The Hand behind a screen given as sorted (type, count) pairs, in the view's order."""
-    return _hand(tuple(CODE[candle] for candle, count in screen for _ in range(count)))
+def _screen_hand(content: Candles, screen: tuple[tuple[int, int], ...]) -> Hand:
+    """The Hand behind a screen given as sorted (type, count) pairs, in the view's order, of the
+    game's ``content`` (hashed by identity: one shared object per pack)."""
+    code = content.code
+    return _hand(tuple(code[candle] for candle, count in screen for _ in range(count)))
 
 
+# A candle's code says what the bot reads of it (R7: a Lit Red 7; D9: Dancing; U4: Unlit), in every
+# content pack alike, so the bot plays a pack's candles without being told the pack.
+@lru_cache(maxsize=256)
 def _face(code: str) -> int:
-    return int(CANDLE[code]["face"])
+    return int(code[1:])
+
+
+@lru_cache(maxsize=256)
+def _kind(code: str) -> str:
+    return "dancing" if code[0] == "D" else "unlit" if code[0] == "U" else "lit"
+
+
+def _loot_cost(code: str) -> int:
+    """What the bot reckons a loot costs: the face and the sell value, which it takes as half the
+    face rounded down (true of every printed candle; a design pack's own sell values it does not
+    see in its view)."""
+    face = _face(code)
+    return face + face // 2
 
 
 def _numbers(actions: list[str], verb: str) -> list[int]:
@@ -123,14 +139,15 @@ def state_policy(state: State, seat: int, actions: list[str], rng: Rng) -> str:
     phase = state.phase
     piles = state.piles
     screens = state.screens
+    code = state.content.code
     return _decide(
         NAMES[phase],
-        CODE[state.table] if state.table >= 0 else None,
+        code[state.table] if state.table >= 0 else None,
         state.due if phase is Phase.PAY else None,
         actions,
-        _screen_hand(tuple(sorted(screens[seat].items()))),
+        _screen_hand(state.content, tuple(sorted(screens[seat].items()))),
         state.shekels[seat],
-        lambda s: CODE[piles[s][-1]],
+        lambda s: code[piles[s][-1]],
         lambda s: sum(screens[s].values()),
         rng,
     )
@@ -175,7 +192,7 @@ def _turn(
         top = top_of(seat)
         if not hand.needs(top):
             continue
-        cost = _face(top) + int(CANDLE[top]["sell"])
+        cost = _loot_cost(top)
         shekels_needed = max(0, cost - spare_value)
         affordable = shekels_needed <= money - (GUARD_RESERVE if hand.missing > 2 else 0)
         if affordable and (best is None or cost < best[0]):
@@ -228,7 +245,7 @@ def _pay(actions: list[str], hand: Hand, money: int, due: int | None) -> str:
         covering = [c for c in spare if _face(c) >= due]
         if covering:
             return f"discard {min(covering, key=_face)}"
-        unlit = [c for c in spare if CANDLE[c]["kind"] == "unlit"]
+        unlit = [c for c in spare if _kind(c) == "unlit"]
         return f"discard {max(unlit or spare, key=_face)}"
     if pays:
         if due is None and discards and _numbers(pays, "pay")[0] > _face(discards[0]) + 2:

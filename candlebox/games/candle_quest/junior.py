@@ -6,9 +6,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from candlebox.games.candle_quest import turn
-from candlebox.games.candle_quest.candles import CODE, FACE, KIND, Kind
+from candlebox.games.candle_quest.candles import Kind
 from candlebox.games.candle_quest.decision import Phase
-from candlebox.games.candle_quest.notation import GIVE
 from candlebox.games.candle_quest.screen import take_out
 
 if TYPE_CHECKING:
@@ -17,21 +16,23 @@ if TYPE_CHECKING:
 
 def force(st: CandleQuestState, seat: int, target: int) -> None:
     st.passes = 0
-    unlit = min((c for c in st.screens[seat] if KIND[c] is Kind.UNLIT), key=lambda c: FACE[c])
+    kind, face = st.content.kind, st.content.face
+    unlit = min((c for c in st.screens[seat] if kind[c] is Kind.UNLIT), key=face.__getitem__)
     take_out(st, seat, unlit)
     st.removed.append(unlit)
-    st.events.append(("force", seat, target, CODE[unlit]))
+    st.events.append(("force", seat, target, st.content.code[unlit]))
     st.phase = Phase.GIVE
     st.actor = target
 
 
 def give_actions(st: CandleQuestState, seat: int) -> list[str]:
-    return [GIVE[candle] for candle in sorted(st.screens[seat])]
+    give = st.content.give
+    return [give[candle] for candle in sorted(st.screens[seat])]
 
 
 def give(st: CandleQuestState, seat: int, candle: int) -> None:
     take_out(st, seat, candle)
     receiver = st.active
-    st.events.append(("give", seat, receiver, CODE[candle]))
+    st.events.append(("give", seat, receiver, st.content.code[candle]))
     st.actor = receiver
     turn.collect(st, receiver, candle)

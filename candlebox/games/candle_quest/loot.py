@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from candlebox.games.candle_quest import payment, turn
-from candlebox.games.candle_quest.candles import CODE, LOOT_COST
 from candlebox.games.candle_quest.decision import FOR_LOOT
 
 if TYPE_CHECKING:
@@ -18,8 +17,8 @@ def begin_loot(st: CandleQuestState, seat: int, source: int) -> None:
     candle = st.piles[source].pop()
     st.table = candle
     st.loot_from = source
-    cost = LOOT_COST[candle]
-    st.events.append(("loot", seat, source, CODE[candle], cost))
+    cost = st.content.loot_cost[candle]
+    st.events.append(("loot", seat, source, st.content.code[candle], cost))
     payment.begin(st, seat, cost, FOR_LOOT)
 
 
@@ -27,5 +26,5 @@ def finish_loot(st: CandleQuestState, seat: int) -> None:
     candle = st.table
     st.table = -1
     st.loot_from = -1
-    st.events.append(("looted", seat, CODE[candle]))
+    st.events.append(("looted", seat, st.content.code[candle]))
     turn.collect(st, seat, candle)

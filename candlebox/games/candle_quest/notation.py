@@ -7,7 +7,7 @@ that listing legal actions allocates nothing new.
 
 from __future__ import annotations
 
-from candlebox.games.candle_quest.candles import CODE, TYPE_OF
+from collections.abc import Mapping
 
 MAX_AMOUNT = 1000  # the largest bank the ``bank`` option allows: no bid or payment can exceed it
 MAX_SEATS = 5
@@ -21,8 +21,6 @@ BID = tuple(f"bid {k}" for k in range(MAX_AMOUNT + 1))
 PAY = tuple(f"pay {k}" for k in range(MAX_AMOUNT + 1))
 LOOT = tuple(f"loot {s}" for s in range(MAX_SEATS))
 FORCE = tuple(f"force {s}" for s in range(MAX_SEATS))
-DISCARD = tuple(f"discard {code}" for code in CODE)
-GIVE = tuple(f"give {code}" for code in CODE)
 
 _BARE = {FLIP, BUY, SELL, PASS}
 _NUMBER = {
@@ -35,8 +33,9 @@ _CANDLE = {"discard", "give"}
 VERBS = ("flip", "loot", "buy", "sell", "auction", "bid", "pass", "discard", "pay", "force", "give")
 
 
-def malformed(action: str) -> str | None:
-    """Why ``action`` is not Candle Quest notation at all, or None if it is well formed."""
+def malformed(action: str, codes: Mapping[str, int]) -> str | None:
+    """Why ``action`` is not Candle Quest notation at all, or None if it is well formed; ``codes``
+    are the candle codes of the candles played."""
     verb, _, arg = action.partition(" ")
     if verb in _BARE:
         return None if not arg else f"{verb!r} takes nothing after it"
@@ -45,7 +44,7 @@ def malformed(action: str) -> str | None:
             return None
         return f"{verb!r} is followed by {_NUMBER.get(verb) or _SEAT[verb]}, e.g. '{verb} 2'"
     if verb in _CANDLE:
-        if arg in TYPE_OF:
+        if arg in codes:
             return None
         return f"{verb!r} is followed by a candle code such as R7, D9 or U4; {arg!r} is not one"
     return f"unknown action {verb!r}; Candle Quest actions are: {', '.join(VERBS)}"

@@ -1,7 +1,8 @@
 """Candle Quest as a content pack: ``candlebox content export candle-quest DIR`` writes the candle
 list (with its schema, the words and a README); ``candlebox content check`` checks a pack against the
-rulebook's numbers (or, with ``--design``, its structure only). The game does not play packs yet: its
-rules read the shipped list's tables (candles.py), built once at import."""
+rulebook's numbers (or, with ``--design``, its structure only); option ``content=DIR`` plays one
+(``design=true`` for a pack whose printed values were changed). A state reads its candles through its
+``content`` slot (candles.py, ``Candles``)."""
 
 from __future__ import annotations
 
@@ -44,7 +45,9 @@ check candle-quest THIS_FOLDER`: the file is decoded through its schema (`candle
 held to every number the rulebook gives; an error names the file and the field. With `--design` the
 face and sell values (1–{DESIGN_FACE}) and the Dancing and Unlit faces may differ from the rulebook's,
 while the structure stays: eight colours of six candles, four of each cost, distinct codes, a sell value
-below the face. Candle Quest does not play packs yet (its rules read the shipped list).
+below the face. Play it with `-o content=THIS_FOLDER` (in `candlebox simulate`, `candlebox play`, or
+a server's practice tables), adding `--design` (option `design=true`) for a pack whose printed values
+were changed. A candle's code is its colour letter and face (`R7`): a changed face changes its code.
 """
 
 
@@ -62,4 +65,10 @@ def check_pack(folder: str, design: bool) -> None:
         raise ValueError(f"candles.json: {exc}") from None
 
 
-PACKS = ContentPacks(files={f.name: f.about for f in FILES}, export=export_pack, check=check_pack)
+PACKS = ContentPacks(
+    files={f.name: f.about for f in FILES},
+    export=export_pack,
+    check=check_pack,
+    option="content",
+    design_option="design",
+)

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from candlebox.games.candle_quest.candles import CODE, FACE, KIND, Kind
+from candlebox.games.candle_quest.candles import Kind
 from candlebox.games.candle_quest.decision import Phase
-from candlebox.games.candle_quest.notation import DISCARD, PAY
+from candlebox.games.candle_quest.notation import PAY
 from candlebox.games.candle_quest.screen import take_out
 
 if TYPE_CHECKING:
@@ -27,7 +27,8 @@ def begin(st: CandleQuestState, seat: int, amount: int, purpose: int) -> None:
 
 
 def pay_actions(st: CandleQuestState, seat: int) -> list[str]:
-    actions = [DISCARD[candle] for candle in sorted(st.screens[seat])]
+    discard = st.content.discard
+    actions = [discard[candle] for candle in sorted(st.screens[seat])]
     if st.shekels[seat] >= st.due:
         actions.append(PAY[st.due])
     return actions
@@ -36,18 +37,18 @@ def pay_actions(st: CandleQuestState, seat: int) -> list[str]:
 def discard_candle(st: CandleQuestState, seat: int, candle: int) -> None:
     """A collected candle leaves the screen: Unlit ones leave the game, others go on the own pile."""
     take_out(st, seat, candle)
-    if KIND[candle] is Kind.UNLIT:
+    if st.content.kind[candle] is Kind.UNLIT:
         st.removed.append(candle)
-        st.events.append(("discard", seat, CODE[candle], "removed"))
+        st.events.append(("discard", seat, st.content.code[candle], "removed"))
     else:
         st.piles[seat].append(candle)
-        st.events.append(("discard", seat, CODE[candle], "pile"))
+        st.events.append(("discard", seat, st.content.code[candle], "pile"))
 
 
 def pay_with_candle(st: CandleQuestState, seat: int, candle: int) -> bool:
     """Whether the payment is now covered (the caller then finishes what it was for)."""
     discard_candle(st, seat, candle)
-    st.due -= FACE[candle]
+    st.due -= st.content.face[candle]
     if st.due <= 0:
         st.due = 0
         return True

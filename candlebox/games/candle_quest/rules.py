@@ -11,7 +11,6 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from candlebox.games.candle_quest import auction, guard, junior, loot, payment, turn
-from candlebox.games.candle_quest.candles import TYPE_OF
 from candlebox.games.candle_quest.decision import FOR_GUARD, FOR_LOOT, Phase
 
 if TYPE_CHECKING:
@@ -61,7 +60,7 @@ def _bid_action(st: CandleQuestState, seat: int, verb: str, arg: str) -> None:
 
 def _pay_action(st: CandleQuestState, seat: int, verb: str, arg: str) -> None:
     if verb == "discard":
-        covered = payment.pay_with_candle(st, seat, TYPE_OF[arg])
+        covered = payment.pay_with_candle(st, seat, st.content.type_of[arg])
     else:
         covered = payment.pay_with_shekels(st, seat, int(arg))
     if covered:
@@ -70,13 +69,13 @@ def _pay_action(st: CandleQuestState, seat: int, verb: str, arg: str) -> None:
 
 def _short_action(st: CandleQuestState, seat: int, verb: str, arg: str) -> None:
     if verb == "discard":
-        guard.short_discard(st, seat, TYPE_OF[arg])
+        guard.short_discard(st, seat, st.content.type_of[arg])
     else:
         guard.short_pay(st, seat, int(arg))
 
 
 def _give_action(st: CandleQuestState, seat: int, verb: str, arg: str) -> None:
-    junior.give(st, seat, TYPE_OF[arg])
+    junior.give(st, seat, st.content.type_of[arg])
 
 
 DO = {

@@ -6,23 +6,24 @@ from __future__ import annotations
 from typing import Any
 
 from candlebox.engine import Rng
-from candlebox.games.candle_quest.candles import CODE
 from candlebox.games.candle_quest.state import CandleQuestState
 
 
 def snapshot(st: CandleQuestState) -> dict[str, Any]:
+    code = st.content.code
+
     def codes(candles: list[int]) -> list[str]:
-        return [CODE[c] for c in candles]
+        return [code[c] for c in candles]
 
     return {
         "stack": codes(st.stack[::-1]),
         "piles": [codes(pile) for pile in st.piles],
         "screens": [
-            [CODE[c] for c in sorted(screen) for _ in range(screen[c])] for screen in st.screens
+            [code[c] for c in sorted(screen) for _ in range(screen[c])] for screen in st.screens
         ],
         "shekels": list(st.shekels),
         "bank": st.bank,
-        "table": CODE[st.table] if st.table >= 0 else None,
+        "table": code[st.table] if st.table >= 0 else None,
         "aside": codes(st.aside),
         "removed": codes(st.removed),
         "active": st.active,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from candlebox.games.candle_quest.candles import COLOUR, FACE, KIND, N_COLOURS, Kind
+from candlebox.games.candle_quest.candles import N_COLOURS, PRINTED, Candles, Kind
 from candlebox.games.candle_quest.decision import Phase
 from candlebox.games.candle_quest.screen import colours_filled, menorah_complete
 
@@ -21,7 +21,7 @@ COMPLETION_BONUS = 3
 __all__ = ["advanced_score", "candle_value", "colours_filled", "end_game", "menorah_complete"]
 
 
-def candle_value(screen: dict[int, int]) -> int:
+def candle_value(screen: dict[int, int], content: Candles = PRINTED) -> int:
     """Face values of a collection, duplicates and Unlit candles excluded.
 
     The collection is a Menorah of eight places: each Dancing candle takes the place of one colour
@@ -31,13 +31,14 @@ def candle_value(screen: dict[int, int]) -> int:
     """
     best = [0] * N_COLOURS
     wilds: list[int] = []
+    kinds, colours, face = content.kind, content.colour, content.face
     for candle, count in screen.items():
-        kind = KIND[candle]
+        kind = kinds[candle]
         if kind is Kind.LIT:
-            colour = COLOUR[candle]
-            best[colour] = max(best[colour], FACE[candle])
+            colour = colours[candle]
+            best[colour] = max(best[colour], face[candle])
         elif kind is Kind.DANCING:
-            wilds.extend([FACE[candle]] * count)
+            wilds.extend([face[candle]] * count)
     slots = sorted(best)
     for i, wild in enumerate(sorted(wilds, reverse=True)[:N_COLOURS]):
         if wild <= slots[i]:
@@ -53,12 +54,16 @@ def advanced_score(candles: int, shekels: int, completed: bool) -> int:
 def final_scores(st: CandleQuestState, completer: int) -> tuple[float, ...]:
     if st.advanced:
         return tuple(
-            float(advanced_score(candle_value(screen), st.shekels[seat], seat == completer))
+            float(
+                advanced_score(
+                    candle_value(screen, st.content), st.shekels[seat], seat == completer
+                )
+            )
             for seat, screen in enumerate(st.screens)
         )
     if completer >= 0:
         return tuple(1.0 if seat == completer else 0.0 for seat in range(st.num_players))
-    return tuple(float(colours_filled(screen)) for screen in st.screens)
+    return tuple(float(colours_filled(screen, st.content)) for screen in st.screens)
 
 
 def _best(st: CandleQuestState, measure: tuple[float, ...]) -> tuple[int, ...]:

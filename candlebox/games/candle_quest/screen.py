@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from candlebox.games.candle_quest.candles import COLOUR, FACE, KIND, N_COLOURS, Kind
+from candlebox.games.candle_quest.candles import N_COLOURS, PRINTED, Candles, Kind
 
 if TYPE_CHECKING:
     from candlebox.games.candle_quest.state import CandleQuestState
@@ -13,7 +13,7 @@ if TYPE_CHECKING:
 def put_behind(st: CandleQuestState, seat: int, candle: int) -> None:
     screen = st.screens[seat]
     screen[candle] = screen.get(candle, 0) + 1
-    st.worth[seat] += FACE[candle]
+    st.worth[seat] += st.content.face[candle]
 
 
 def take_out(st: CandleQuestState, seat: int, candle: int) -> None:
@@ -23,24 +23,25 @@ def take_out(st: CandleQuestState, seat: int, candle: int) -> None:
         screen[candle] = left
     else:
         del screen[candle]
-    st.worth[seat] -= FACE[candle]
+    st.worth[seat] -= st.content.face[candle]
 
 
-def colours_filled(screen: dict[int, int]) -> int:
+def colours_filled(screen: dict[int, int], content: Candles = PRINTED) -> int:
     """Menorah colours covered: distinct Lit colours, each Dancing candle filling one more."""
     colours = set()
     dancing = 0
+    kinds, colour = content.kind, content.colour
     for candle, count in screen.items():
-        kind = KIND[candle]
+        kind = kinds[candle]
         if kind is Kind.LIT:
-            colours.add(COLOUR[candle])
+            colours.add(colour[candle])
         elif kind is Kind.DANCING:
             dancing += count
     return min(N_COLOURS, len(colours) + dancing)
 
 
-def menorah_complete(screen: dict[int, int]) -> bool:
-    return colours_filled(screen) >= N_COLOURS
+def menorah_complete(screen: dict[int, int], content: Candles = PRINTED) -> bool:
+    return colours_filled(screen, content) >= N_COLOURS
 
 
 def listing(screen: dict[int, int]) -> list[int]:

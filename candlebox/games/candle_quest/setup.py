@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING
 
-from candlebox.games.candle_quest.candles import CANDLES, CODE, FACE, KIND, TYPE_OF, Kind
+from candlebox.games.candle_quest.candles import Candles, Kind
 
 if TYPE_CHECKING:
     from candlebox.games.candle_quest.state import CandleQuestState
@@ -14,12 +14,13 @@ STARTING_SHEKELS = 12
 JUNIOR_REMOVED_FACE = 6  # the junior game removes the three Unlit candles of face value 6
 
 
-def candles_in_play(junior: bool) -> tuple[list[int], list[int]]:
+def candles_in_play(content: Candles, junior: bool) -> tuple[list[int], list[int]]:
     """(candles shuffled into the stack, candles removed from the game before play)."""
     stack: list[int] = []
     removed: list[int] = []
-    for candle in CANDLES.full_set:
-        out = junior and KIND[candle] is Kind.UNLIT and FACE[candle] == JUNIOR_REMOVED_FACE
+    kind, face = content.kind, content.face
+    for candle in content.candles.full_set:
+        out = junior and kind[candle] is Kind.UNLIT and face[candle] == JUNIOR_REMOVED_FACE
         (removed if out else stack).append(candle)
     return stack, removed
 
@@ -27,14 +28,15 @@ def candles_in_play(junior: bool) -> tuple[list[int], list[int]]:
 def stack_from_deck(st: CandleQuestState, deck: list[str], pool: list[int]) -> list[int]:
     """The stack with ``deck`` on top (top first) and the remaining candles shuffled beneath."""
     wanted = []
+    type_of, codes = st.content.type_of, st.content.code
     for code in deck:
-        if code not in TYPE_OF:
-            raise ValueError(f"deck: {code!r} is not a candle code (codes: {', '.join(CODE)})")
-        wanted.append(TYPE_OF[code])
+        if code not in type_of:
+            raise ValueError(f"deck: {code!r} is not a candle code (codes: {', '.join(codes)})")
+        wanted.append(type_of[code])
     available = Counter(pool)
     too_many = Counter(wanted) - available
     if too_many:
-        extra = ", ".join(f"{CODE[c]}×{n}" for c, n in sorted(too_many.items()))
+        extra = ", ".join(f"{codes[c]}×{n}" for c, n in sorted(too_many.items()))
         raise ValueError(f"deck: more candles than the game has ({extra} too many)")
     rest = list((available - Counter(wanted)).elements())
     st.rng.shuffle(rest)
@@ -54,8 +56,8 @@ def start_player_draw(st: CandleQuestState) -> int:
         for seat in contenders:
             candle = st.stack.pop()
             drawn.append(candle)
-            faces[seat] = FACE[candle]
-            st.events.append(("start-draw", seat, CODE[candle]))
+            faces[seat] = st.content.face[candle]
+            st.events.append(("start-draw", seat, st.content.code[candle]))
         best = max(faces.values())
         contenders = [seat for seat in contenders if faces[seat] == best]
         if len(contenders) == 1:
@@ -67,7 +69,7 @@ def start_player_draw(st: CandleQuestState) -> int:
 
 def set_up(st: CandleQuestState, deck: list[str] | None, first_player: int | None) -> None:
     n = st.num_players
-    pool, st.removed = candles_in_play(st.junior)
+    pool, st.removed = candles_in_play(st.content, st.junior)
     total = st.options["bank"]
     if total < STARTING_SHEKELS * n:
         raise ValueError(f"option 'bank': {total} shekels cannot give {n} players 12 each")

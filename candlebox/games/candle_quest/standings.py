@@ -46,7 +46,7 @@ _ENDED = {
 def standings(state: State, name: SeatNamer) -> Standings:
     st: CandleQuestState = state  # type: ignore[assignment]  # the plug-in hands its own states
     over = st.phase is Phase.OVER
-    filled = [colours_filled(screen) for screen in st.screens]
+    filled = [colours_filled(screen, st.content) for screen in st.screens]
     notes = [f"{n} of {N_COLOURS} Menorah colours filled" for n in filled]
     if st.advanced:
         parts = [_advanced_parts(st, seat, over) for seat in range(st.num_players)]
@@ -67,7 +67,7 @@ def standings(state: State, name: SeatNamer) -> Standings:
 
 
 def _advanced_parts(st: CandleQuestState, seat: int, over: bool) -> tuple[ScorePart, ...]:
-    value = candle_value(st.screens[seat])
+    value = candle_value(st.screens[seat], st.content)
     parts = [
         ScorePart(CANDLE_VALUE, float(value)),
         ScorePart(SHEKELS, float(min(st.shekels[seat], value // 2))),
@@ -84,7 +84,7 @@ def _basic_parts(st: CandleQuestState, seat: int, over: bool) -> tuple[ScorePart
 
 
 def filled_of(st: CandleQuestState, seat: int) -> int:
-    return colours_filled(st.screens[seat])
+    return colours_filled(st.screens[seat], st.content)
 
 
 def _summary(st: CandleQuestState, rows: tuple[Standing, ...], name: SeatNamer, over: bool) -> str:

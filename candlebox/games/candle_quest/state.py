@@ -7,7 +7,7 @@ from typing import Any
 
 from candlebox.engine import MoveKind, State
 from candlebox.engine.wiring import Wiring
-from candlebox.games.candle_quest.candles import CODE
+from candlebox.games.candle_quest.candles import Candles, candles_of
 from candlebox.games.candle_quest.decision import FOR_GUARD, NAMES, Phase
 from candlebox.games.candle_quest.notation import malformed
 from candlebox.games.candle_quest.views import CandleQuestView
@@ -50,6 +50,7 @@ class CandleQuestState(State):
         "bank",
         "bonus",  # this turn is a bonus turn (after guarding): further Unlit candles are set aside
         "completer",
+        "content",  # the candles played (printed or a pack's): shared, immutable, never copied
         "due",  # still owed in the payment being made
         "end_reason",
         "final",  # final scores
@@ -74,6 +75,7 @@ class CandleQuestState(State):
 
     def __init__(self, variant: str, players: int, seed: int, options: dict[str, Any]) -> None:
         super().__init__(GAME_ID, variant, players, seed, options)
+        self.content: Candles = candles_of(options)
         self.junior = variant == "junior"
         self.advanced = variant == "advanced"
         self.max_turns = options["max_turns"]
@@ -115,7 +117,7 @@ class CandleQuestState(State):
         _DO[self.phase](self, seat, verb, arg)
 
     def _malformed(self, action: str) -> str | None:
-        return malformed(action)
+        return malformed(action, self.content.type_of)
 
     @property
     def is_over(self) -> bool:
@@ -134,7 +136,7 @@ class CandleQuestState(State):
             return None
         info: dict[str, Any] = {"decision": NAMES[self.phase], "seats": [self.actor]}
         if self.table >= 0:
-            info["candle"] = CODE[self.table]
+            info["candle"] = self.content.code[self.table]
         if self.phase is Phase.TURN:
             info["bonus_turn"] = self.bonus
         elif self.phase is Phase.BID:
@@ -157,6 +159,9 @@ class CandleQuestState(State):
 
     def _resample(self, seat: int, seed: int) -> State:
         return RULES.rules.resample(self, seat, seed)
+
+    def content_pack(self) -> str | None:
+        return self.content.pack
 
     def _snapshot(self) -> dict[str, Any]:
         return RULES.rules.snapshot(self)

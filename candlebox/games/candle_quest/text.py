@@ -16,7 +16,6 @@ from candlebox.engine.plugin import (
     game_over_sentence,
 )
 from candlebox.engine.state import State
-from candlebox.games.candle_quest.candles import CODE, FACE, SELL, TYPE_OF
 from candlebox.games.candle_quest.decision import FOR_GUARD, Phase
 from candlebox.games.candle_quest.state import CandleQuestState
 from candlebox.games.candle_quest.words import table
@@ -122,22 +121,22 @@ def label(state: State, seat: int, action: str) -> str:
     assert isinstance(state, CandleQuestState)
     st = state
     verb, _, arg = action.partition(" ")
-    on_table = CODE[st.table] if st.table >= 0 else ""
+    on_table = st.content.code[st.table] if st.table >= 0 else ""
     if verb == "flip":
         return "Flip the top candle of the draw stack"
     if verb == "loot":
         target = int(arg)
-        top = CODE[st.piles[target][-1]]
-        cost = FACE[st.piles[target][-1]] + SELL[st.piles[target][-1]]
+        top = st.content.code[st.piles[target][-1]]
+        cost = st.content.loot_cost[st.piles[target][-1]]
         return f"Loot {_of(top)} ({top}) from seat {target}'s discard pile, paying {cost}"
     if verb == "force":
         return f"Discard an Unlit candle to make seat {arg} give you a candle of their choice"
     if verb == "give":
         return f"Give your {_of(arg)} ({arg}) to seat {st.active}"
     if verb == "buy":
-        return f"Buy {_of(on_table)} ({on_table}) for {_shekels(FACE[st.table])}"
+        return f"Buy {_of(on_table)} ({on_table}) for {_shekels(st.content.face[st.table])}"
     if verb == "sell":
-        return f"Sell {_of(on_table)} ({on_table}) to the bank for {_shekels(SELL[st.table])}"
+        return f"Sell {_of(on_table)} ({on_table}) to the bank for {_shekels(st.content.sell[st.table])}"
     if verb == "auction":
         return (
             f"Auction {_of(on_table)} ({on_table}), opening with your bid of {_shekels(int(arg))}"
@@ -149,7 +148,7 @@ def label(state: State, seat: int, action: str) -> str:
             return f"Pass: bid no more for {_of(on_table)} ({on_table})"
         return "Pass the turn: there is nothing else you can do"
     if verb == "discard":
-        worth = FACE[TYPE_OF[arg]]
+        worth = st.content.face[st.content.type_of[arg]]
         if st.phase is Phase.SHORT:
             return f"Give up your {_of(arg)} ({arg}), your most valuable candle"
         return f"Pay with your {_of(arg)} ({arg}), worth {worth} towards the {st.due} owed"
@@ -167,7 +166,7 @@ def prompt(state: State, seat: int | None) -> str:
     if st.phase is Phase.OVER:
         return "The game is over."
     you = seat == st.actor
-    code = CODE[st.table] if st.table >= 0 else ""
+    code = st.content.code[st.table] if st.table >= 0 else ""
     candle = f"{_of(code)} ({code})" if code else ""
     if st.phase is Phase.TURN:
         kind = "a bonus turn" if st.bonus else "your turn"

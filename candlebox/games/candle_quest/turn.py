@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from candlebox.games.candle_quest import scoring
-from candlebox.games.candle_quest.candles import CODE, FACE, KIND, LOOT_COST, SELL, Kind
+from candlebox.games.candle_quest.candles import Kind
 from candlebox.games.candle_quest.decision import Phase
 from candlebox.games.candle_quest.notation import (
     AUCTION,
@@ -38,12 +38,13 @@ def can_flip(st: CandleQuestState) -> bool:
 def turn_actions(st: CandleQuestState, seat: int) -> list[str]:
     actions = [FLIP] if can_flip(st) else []
     if st.junior:
-        if any(KIND[c] is Kind.UNLIT for c in st.screens[seat]):
+        if any(st.content.kind[c] is Kind.UNLIT for c in st.screens[seat]):
             actions.extend(FORCE[s] for s, other in enumerate(st.screens) if s != seat and other)
     else:
         wealth = st.shekels[seat] + st.worth[seat]
+        cost = st.content.loot_cost
         actions.extend(
-            LOOT[s] for s, pile in enumerate(st.piles) if pile and LOOT_COST[pile[-1]] <= wealth
+            LOOT[s] for s, pile in enumerate(st.piles) if pile and cost[pile[-1]] <= wealth
         )
     if not actions:
         actions.append(PASS)
@@ -69,21 +70,22 @@ def flip(st: CandleQuestState, seat: int) -> bool:
     """Whether the candle flipped is an Unlit one left on the table, which the flipper must guard
     against (guard.py: the phase machine in rules.py takes that step)."""
     st.passes = 0
+    content = st.content
     while True:
         if not st.stack and not rebuild_stack(st):
             st.events.append(("no-candle", seat))
             end_turn(st)
             return False
         candle = st.stack.pop()
-        if KIND[candle] is Kind.UNLIT:
+        if content.kind[candle] is Kind.UNLIT:
             if st.bonus:  # a further Unlit candle this turn: set aside, draw again
                 st.aside.append(candle)
-                st.events.append(("set-aside", seat, CODE[candle]))
+                st.events.append(("set-aside", seat, content.code[candle]))
                 continue
-            st.events.append(("flip", seat, CODE[candle]))
+            st.events.append(("flip", seat, content.code[candle]))
             st.table = candle
             return True
-        st.events.append(("flip", seat, CODE[candle]))
+        st.events.append(("flip", seat, content.code[candle]))
         st.table = candle
         st.phase = Phase.CHOOSE
         return False
@@ -92,7 +94,7 @@ def flip(st: CandleQuestState, seat: int) -> bool:
 # ----------------------------------------------------------------------------- buy, sell
 def choose_actions(st: CandleQuestState, seat: int) -> list[str]:
     money = st.shekels[seat]
-    actions = [BUY, SELL_] if money >= FACE[st.table] else [SELL_]
+    actions = [BUY, SELL_] if money >= st.content.face[st.table] else [SELL_]
     if not st.junior and money >= 1:
         actions.extend(AUCTION[1 : money + 1])
     return actions
@@ -100,22 +102,23 @@ def choose_actions(st: CandleQuestState, seat: int) -> list[str]:
 
 def buy(st: CandleQuestState, seat: int) -> None:
     candle = st.table
-    price = FACE[candle]
+    price = st.content.face[candle]
     st.shekels[seat] -= price
     st.bank += price
     st.table = -1
-    st.events.append(("buy", seat, CODE[candle], price))
+    st.events.append(("buy", seat, st.content.code[candle], price))
     collect(st, seat, candle)
 
 
 def sell(st: CandleQuestState, seat: int) -> None:
     candle = st.table
-    received = min(SELL[candle], st.bank)  # a dry bank pays what it has (rulings: 'The bank')
+    # a dry bank pays what it has (rulings: 'The bank')
+    received = min(st.content.sell[candle], st.bank)
     st.bank -= received
     st.shekels[seat] += received
     st.piles[seat].append(candle)
     st.table = -1
-    st.events.append(("sell", seat, CODE[candle], received))
+    st.events.append(("sell", seat, st.content.code[candle], received))
     end_turn(st)
 
 
@@ -123,7 +126,7 @@ def sell(st: CandleQuestState, seat: int) -> None:
 def collect(st: CandleQuestState, seat: int, candle: int) -> None:
     """A candle goes behind ``seat``'s screen; the game ends at once if it completes the Menorah."""
     put_behind(st, seat, candle)
-    if scoring.menorah_complete(st.screens[seat]):
+    if scoring.menorah_complete(st.screens[seat], st.content):
         scoring.end_game(st, "menorah", completer=seat)
     else:
         end_turn(st)

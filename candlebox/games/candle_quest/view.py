@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING, Any
 
 from msgspec import UNSET, structs
 
-from candlebox.games.candle_quest.candles import CANDLES, CODE
 from candlebox.games.candle_quest.decision import FOR_GUARD, NAMES, Phase
 from candlebox.games.candle_quest.scoring import candle_value, colours_filled
 from candlebox.games.candle_quest.views import (
@@ -61,9 +60,6 @@ EVENT_FIELDS: dict[str, tuple[str, ...]] = {
 }
 
 
-COLOURS = tuple(CANDLES.colour_names)
-
-
 def event_view(event: tuple, seat: int | None) -> dict[str, Any]:
     kind = event[0]
     entry: dict[str, Any] = {"event": kind}
@@ -76,17 +72,18 @@ def event_view(event: tuple, seat: int | None) -> dict[str, Any]:
 
 def _player(st: CandleQuestState, owner: int, viewer: int | None, over: bool) -> Seat:
     screen = st.screens[owner]
-    pile = [CODE[candle] for candle in st.piles[owner]]
+    code = st.content.code
+    pile = [code[candle] for candle in st.piles[owner]]
     behind = sum(screen.values())
     if viewer == owner or over:
         return OpenSeat(
             seat=owner,
             discard_pile=pile,
             candles_behind_screen=behind,
-            candles=[CODE[candle] for candle in sorted(screen) for _ in range(screen[candle])],
+            candles=[code[candle] for candle in sorted(screen) for _ in range(screen[candle])],
             shekels=st.shekels[owner],
-            colours=colours_filled(screen),
-            candle_value=candle_value(screen) if st.advanced else UNSET,
+            colours=colours_filled(screen, st.content),
+            candle_value=candle_value(screen, st.content) if st.advanced else UNSET,
         )
     return Seat(seat=owner, discard_pile=pile, candles_behind_screen=behind)
 
@@ -98,7 +95,8 @@ def pending(st: CandleQuestState) -> Pending | None:
         return None
     decision = NAMES[phase]
     seats = [st.actor]
-    candle = CODE[st.table] if st.table >= 0 else UNSET
+    code = st.content.code
+    candle = code[st.table] if st.table >= 0 else UNSET
     if phase is Phase.TURN:
         return TurnPending(decision=decision, seats=seats, candle=candle, bonus_turn=st.bonus)
     if phase is Phase.BID:
@@ -126,20 +124,21 @@ def pending(st: CandleQuestState) -> Pending | None:
 def typed_view(st: CandleQuestState, seat: int | None) -> CandleQuestView:
     """What ``seat`` may know, typed; ``state.view(seat)`` is its plain form."""
     over = st.phase is Phase.OVER
+    code = st.content.code
     typed = CandleQuestView(
         game=st.game_id,
         variant=st.variant,
         players=st.num_players,
         seat=seat,
-        colours=list(COLOURS),
+        colours=list(st.content.candles.colour_names),
         turn=st.turns,
         max_turns=st.max_turns,
         active=None if over else st.active,
         pending=pending(st),
         stack=len(st.stack),
-        table=CODE[st.table] if st.table >= 0 else None,
-        set_aside=[CODE[candle] for candle in st.aside],
-        removed=[CODE[candle] for candle in st.removed],
+        table=code[st.table] if st.table >= 0 else None,
+        set_aside=[code[candle] for candle in st.aside],
+        removed=[code[candle] for candle in st.removed],
         bank=st.bank,
         seats=[_player(st, owner, seat, over) for owner in range(st.num_players)],
         over=over,
@@ -158,7 +157,7 @@ def typed_view(st: CandleQuestState, seat: int | None) -> CandleQuestView:
 def describe(st: CandleQuestState) -> str:
     """The pending decision in words."""
     who = f"seat {st.actor}"
-    table = CODE[st.table] if st.table >= 0 else ""
+    table = st.content.code[st.table] if st.table >= 0 else ""
     phase = st.phase
     if phase is Phase.OVER:
         return "the game is over"
