@@ -3,12 +3,14 @@ path, and no answer tells anything about the server's files."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 from pathlib import Path
 from typing import Any
 
 import candlebox.games.candelabria.components as components
+import candlebox.games.candle_quest.candles as candles
 from tests.server.conftest import make_client
 
 SEATS = [{"kind": "human"}, {"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}]
@@ -82,3 +84,28 @@ def test_design_mode_is_neither_offered_nor_accepted(sqlite_url: str, tmp_path: 
             assert response.json()["error"] == "bad-settings"
             assert "'design'" in response.json()["message"]
         assert client.get("/api/games").json()["open"] == []
+
+
+def test_a_candle_quest_practice_table_plays_a_pack_by_name(
+    sqlite_url: str, tmp_path: Path
+) -> None:
+    packs = tmp_path / "packs"
+    shutil.copytree(candles.CONTENT, packs / "cq")
+    data = json.loads((packs / "cq" / "candles.json").read_text())
+    data["colours"][0]["candles"][0]["sell"] = 0  # the yellow 2 sells for nothing: a new pack
+    (packs / "cq" / "candles.json").write_text(json.dumps(data))
+    shutil.copytree(components.CONTENT, packs / "candelabria")
+    body = {"game": "candle-quest", "seats": SEATS, "you": 0, "practice": True}
+    with make_client(sqlite_url, content_dir=str(packs)) as client:
+        made = client.post("/api/games", json={**body, "options": {"content": "cq"}})
+        assert made.status_code == 201, made.text
+        game_id = made.json()["id"]
+        frame = client.get(f"/api/games/{game_id}/state").json()
+        assert frame["game"]["options"]["content"] == "cq" and not frame["over"]
+        # Another game's pack is no Candle Quest pack: refused, naming the file, not the path.
+        wrong = client.post("/api/games", json={**body, "options": {"content": "candelabria"}})
+        assert wrong.status_code == 400 and wrong.json()["error"] == "bad-content"
+        assert "candles.json" in wrong.json()["message"] and str(tmp_path) not in wrong.text
+    with make_client(sqlite_url, content_dir=str(packs)) as client:  # and after a restart
+        frame = client.get(f"/api/games/{game_id}/state").json()
+        assert frame["game"]["options"]["content"] == "cq" and not frame["over"]
