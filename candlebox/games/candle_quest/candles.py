@@ -194,7 +194,7 @@ def write_schema(path: Path = CONTENT / "candles.schema.json") -> None:
     path.write_text(json.dumps(schema(), indent=2) + "\n")
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, slots=True)
 class Candles:
     """The candle tables one game plays, flat and indexed by type number (the hot paths read these
     rather than CandleType attributes): the printed ones (``PRINTED``) or a content pack's. A state
