@@ -14,21 +14,24 @@ import candlebox
 from candlebox.cli import render, saving
 from candlebox.cli.errors import FAILED, CliError, user_errors
 from candlebox.engine import HIDDEN_ACTION, State, fairness
-from candlebox.engine.saving import position_differences
+from candlebox.engine.saving import check_pack, position_differences
 
 PAUSE = "[dim]Enter: next step · c: run to the end · q: stop[/] "
 
 
 def rebuild(data: dict[str, Any], path: Path) -> State:
-    """The game at its start, from the settings the file records."""
+    """The game at its start, from the settings the file records (and the content pack it
+    records, which the options must still give)."""
     with user_errors(f"{path}: "):
-        return candlebox.new_game(
+        state = candlebox.new_game(
             data["game"],
             players=data["players"],
             variant=data["variant"],
             seed=data["seed"],
             **data["options"],
         )
+        check_pack(data.get("pack"), state)
+        return state
 
 
 class Replay:

@@ -77,9 +77,15 @@ def position_differences(state: State, data: dict[str, Any]) -> list[str]:
     return wrong
 
 
-def _check_pack(saved: str | None, given: str | None) -> None:
-    """Refuse a saved game played with content pack ``saved`` when its options now give another."""
-    if saved is None or saved == given:
+def check_pack(saved: object, state: State) -> None:
+    """Refuse a saved game played with content pack ``saved`` (its ``pack`` field; None: not
+    recorded) when ``state``, set up from its options, plays another: a ValueError naming both."""
+    if saved is None:
+        return
+    if not isinstance(saved, str):
+        raise ValueError(f"saved game: 'pack' is a content pack's hash (text), got {saved!r}")
+    given = state.content_pack()
+    if saved == given:
         return
     now = f"pack {given}" if given else "the printed content"
     raise ValueError(
@@ -119,7 +125,7 @@ def load(data: dict[str, Any], game: str | None = None) -> State:
     _, variant, options = resolve(game_id, saved.players, saved.variant, saved.options)
     Rng(saved.seed)  # a clear message for a seed out of range
     state = info.create(variant.name, saved.players, saved.seed, options)
-    _check_pack(saved.pack, state.content_pack())
+    check_pack(saved.pack, state)
     for number, (seat, action) in enumerate(saved.history, start=1):
         problem = state.explain(seat, action)  # checked: a file is input like any other
         if problem is not None:

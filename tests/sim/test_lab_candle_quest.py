@@ -112,3 +112,23 @@ def test_a_saved_game_records_its_pack_and_refuses_another(tmp_path: Path) -> No
         candlebox.load(shipped)
     # A game of the printed content saves as before: no pack recorded.
     assert "pack" not in played(4).to_json()
+
+
+def test_a_replay_refuses_a_game_whose_pack_changed(tmp_path: Path) -> None:
+    folder = dearer_sell(export(tmp_path / "sell"))
+    saved = played(5, content=str(folder)).to_json()
+    (tmp_path / "game.json").write_text(json.dumps(saved))
+    assert run("replay", str(tmp_path / "game.json")).exit_code == 0
+    # The designer edits the pack after the game: the replay would be another game.
+    path = folder / "candles.json"
+    data = json.loads(path.read_text())
+    data["colours"][0]["candles"][0]["sell"] = 0
+    moved = tmp_path / "edited"
+    shutil.copytree(folder, moved)
+    (moved / "candles.json").write_text(json.dumps(data))
+    (tmp_path / "edited.json").write_text(
+        json.dumps({**saved, "options": {**saved["options"], "content": str(moved)}})
+    )
+    refused = run("replay", str(tmp_path / "edited.json"))
+    assert refused.exit_code == 2, refused.output
+    assert f"played with content pack {saved['pack']}" in refused.stderr
