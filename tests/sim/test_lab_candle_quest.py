@@ -132,3 +132,22 @@ def test_a_replay_refuses_a_game_whose_pack_changed(tmp_path: Path) -> None:
     refused = run("replay", str(tmp_path / "edited.json"))
     assert refused.exit_code == 2, refused.output
     assert f"played with content pack {saved['pack']}" in refused.stderr
+
+
+def test_the_rl_encoding_refuses_a_pack_with_other_candle_codes(tmp_path: Path) -> None:
+    """Its observation has a place for each printed candle code: a renamed candle has none."""
+    np = pytest.importorskip("numpy")
+    from candlebox.rl import Spec
+
+    folder = export(tmp_path / "face")
+    path = folder / "candles.json"
+    data = json.loads(path.read_text())
+    data["colours"][4]["candles"][5] = {"face": 12, "sell": 6}  # the red 8 becomes a red 12
+    path.write_text(json.dumps(data))
+    spec = Spec.make(GAME, 3)
+    out = np.zeros(spec.observation_size, dtype=np.float32)
+    printed = candlebox.new_game(GAME, 3, seed=1, content=str(export(tmp_path / "printed")))
+    spec.observe(printed, 0, out)  # the printed candles from a pack: encoded
+    state = candlebox.new_game(GAME, 3, seed=1, content=str(folder), design=True)
+    with pytest.raises(ValueError, match="knows the printed candles only"):
+        spec.observe(state, 0, out)
