@@ -177,3 +177,33 @@ def test_a_bad_page_number_is_said_on_the_page(pages: Pages, people: dict[str, A
     page.goto(f"/leaderboard/{BOARD_GAME}?page=-3")
     page.wait_for_selector("#board[aria-busy='false'] [role='alert']")
     assert "page is a whole number" in page.locator("[role='alert']").inner_text()
+
+
+def test_a_signed_in_player_follows_another_from_the_profile(
+    pages: Pages, people: dict[str, Any], server: Any
+) -> None:
+    ada, bea = people["names"]
+    page = pages.new()
+    signed = page.request.post(
+        f"{server.base}/api/session",
+        data={"name": ada, "password": "a long password"},
+        headers={"Origin": server.base},
+    )
+    assert signed.status == 200, signed.text()
+    page.goto(f"/u/{ada}")  # one's own profile: nothing to follow
+    page.wait_for_selector("#profile[aria-busy='false']")
+    assert page.locator("#who-box .who-name").inner_text() == ada
+    assert page.locator("#follow-button").count() == 0
+    page.goto(f"/u/{bea}")
+    button = page.locator("#follow-button")
+    button.wait_for()
+    assert (button.inner_text(), button.get_attribute("aria-pressed")) == ("Follow", "false")
+    button.focus()
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#follow-button[aria-pressed='true']")
+    follows = page.request.get(f"{server.base}/api/me/follows").json()["follows"]
+    assert [f["name"] for f in follows] == [bea]
+    assert serious(page) == []
+    button.click()  # and unfollow
+    page.wait_for_selector("#follow-button[aria-pressed='false']")
+    assert page.request.get(f"{server.base}/api/me/follows").json()["follows"] == []

@@ -1,6 +1,7 @@
 // A player's profile (/u/NAME; issue 34): ratings and record per game, recent public games, and the
 // bot levels on the same scale for reference.
 
+import { refusalText, showWho } from "./account.js";
 import { api } from "./api.js";
 import { boardLink, day, levelsTable, ratingText, seatNames } from "./people.js";
 import { clear, h, plural } from "./ui.js";
@@ -45,9 +46,36 @@ function referencePanel(player) {
     games.map((r) => h("div.reference", h("h3", r.title), levelsTable(player.levels[r.game]))));
 }
 
+/** Follow or unfollow the player, for a signed-in visitor other than the player themself. */
+async function followControl(box, player, me) {
+  if (!me || me.name === player.name) return;
+  const { follows } = await api("/api/me/follows");
+  let following = follows.some((f) => f.name === player.name);
+  const status = h("span.follow-status", { role: "status" });
+  const button = h("button.small", { type: "button", id: "follow-button" });
+  const show = () => {
+    button.textContent = following ? "Following" : "Follow";
+    button.setAttribute("aria-pressed", String(following));
+  };
+  button.addEventListener("click", async () => {
+    status.textContent = "";
+    try {
+      if (following) await api(`/api/me/follows/${encodeURIComponent(player.name)}`, { method: "DELETE" });
+      else await api("/api/me/follows", { method: "POST", body: { name: player.name } });
+      following = !following;
+      show();
+    } catch (err) {
+      status.textContent = refusalText(err);
+    }
+  });
+  show();
+  clear(box).append(button, status);
+}
+
 async function start() {
   const name = decodeURIComponent(location.pathname.split("/").pop() || "");
   const main = $("profile");
+  const me = await showWho($("who-box"));
   try {
     const player = await api(`/api/players/${encodeURIComponent(name)}`);
     document.title = `${player.name} · Candlebox`;
@@ -55,6 +83,7 @@ async function start() {
     const played = player.ratings.reduce((n, r) => n + r.played, 0);
     $("since").textContent = `Member since ${day(player.member_since)} · ${plural(played, "game")} finished`;
     clear(main).append(ratingsPanel(player), recentPanel(player));
+    await followControl($("follow"), player, me);
     const reference = referencePanel(player);
     if (reference) main.append(reference);
   } catch (err) {
