@@ -11,14 +11,16 @@ from __future__ import annotations
 import hashlib
 import json
 import shutil
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import msgspec
 import msgspec.inspect as mi
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -151,3 +153,21 @@ def pack_hash(folder: str) -> str:
     for path in sorted(Path(folder).glob("*.json")):
         digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
     return "sha256:" + digest.hexdigest()[:16]
+
+
+def read_pack_file(path: Path, kind: type[T], check: Callable[[T], None]) -> T:
+    """Decode one pack file as ``kind`` and ``check`` it; every failure is a ValueError naming the
+    file (and, from msgspec or the check, the field)."""
+    try:
+        data = msgspec.json.decode(path.read_bytes(), type=kind)
+    except OSError as exc:
+        raise ValueError(f"{path.name}: cannot be read ({exc.strerror})") from None
+    except msgspec.ValidationError as exc:
+        raise ValueError(f"{path}: {exc}") from None
+    except msgspec.DecodeError as exc:
+        raise ValueError(f"{path.name}: not valid JSON ({exc})") from None
+    try:
+        check(data)
+    except ValueError as exc:
+        raise ValueError(f"{path.name}: {exc}") from None
+    return data

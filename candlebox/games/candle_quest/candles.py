@@ -17,7 +17,7 @@ from typing import Any
 
 import msgspec
 
-from candlebox.engine.packs import pack_hash
+from candlebox.engine.packs import pack_hash, read_pack_file
 
 CONTENT = Path(__file__).parent / "content"
 CANDLE_FILE = CONTENT / "candles.json"
@@ -135,19 +135,7 @@ def check_rulebook_numbers(data: CandleFile, design: bool = False) -> None:
 
 
 def read_candle_file(path: Path = CANDLE_FILE, design: bool = False) -> CandleFile:
-    try:
-        data = msgspec.json.decode(path.read_bytes(), type=CandleFile)
-    except OSError as exc:
-        raise ValueError(f"{path.name}: cannot be read ({exc.strerror})") from None
-    except msgspec.ValidationError as exc:
-        raise ValueError(f"{path}: {exc}") from None
-    except msgspec.DecodeError as exc:
-        raise ValueError(f"{path.name}: not valid JSON ({exc})") from None
-    try:
-        check_rulebook_numbers(data, design)
-    except ValueError as exc:
-        raise ValueError(f"{path.name}: {exc}") from None
-    return data
+    return read_pack_file(path, CandleFile, lambda data: check_rulebook_numbers(data, design))
 
 
 def schema() -> dict:

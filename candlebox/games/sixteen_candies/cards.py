@@ -17,6 +17,8 @@ from pathlib import Path
 
 import msgspec
 
+from candlebox.engine.packs import read_pack_file
+
 CONTENT = Path(__file__).parent / "content"
 DECK_FILE = CONTENT / "deck.json"
 
@@ -145,19 +147,7 @@ def card_code(card: Card) -> str:
 
 
 def read_deck_file(path: Path = DECK_FILE, design: bool = False) -> DeckFile:
-    try:
-        data = msgspec.json.decode(path.read_bytes(), type=DeckFile)
-    except OSError as exc:
-        raise ValueError(f"{path.name}: cannot be read ({exc.strerror})") from None
-    except msgspec.ValidationError as exc:
-        raise ValueError(f"{path}: {exc}") from None
-    except msgspec.DecodeError as exc:
-        raise ValueError(f"{path.name}: not valid JSON ({exc})") from None
-    try:
-        check_rulebook_numbers(data, design)
-    except ValueError as exc:
-        raise ValueError(f"{path.name}: {exc}") from None
-    return data
+    return read_pack_file(path, DeckFile, lambda data: check_rulebook_numbers(data, design))
 
 
 def schema() -> dict:
