@@ -8,12 +8,12 @@ from typing import Any
 
 import pytest
 
-from tests.plugins.conftest import GAME, Installed
+from tests.plugins.conftest import GAME, Installed, installed  # noqa: F401  (the fixture)
 
 pytestmark = pytest.mark.plugins
 pytest.importorskip("playwright.sync_api", reason="the e2e extra is not installed")
 
-from tests.e2e.conftest import Pages, browser, create_game, open_seat, shot  # noqa: E402, F401
+from tests.e2e.conftest import Pages, create_game, open_seat, shot  # noqa: E402
 from tests.e2e.test_a11y import serious  # noqa: E402
 from tests.e2e.test_candle_quest import is_over, play_until_over  # noqa: E402
 from tests.e2e.test_layout import SIZES  # noqa: E402
@@ -21,7 +21,7 @@ from tests.server.live import ServerProcess  # noqa: E402
 
 
 @pytest.fixture(scope="module")
-def plugin_server(installed: Installed, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+def plugin_server(installed: Installed, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:  # noqa: F811
     root = tmp_path_factory.mktemp("plugin-server")
     process = ServerProcess(
         f"sqlite:///{root / 'db.sqlite3'}",
@@ -37,7 +37,7 @@ def plugin_server(installed: Installed, tmp_path_factory: pytest.TempPathFactory
 
 
 @pytest.mark.parametrize("size", list(SIZES))
-def test_the_new_game_in_the_browser(browser: Any, plugin_server: Any, size: str) -> None:  # noqa: F811  (the e2e fixture)
+def test_the_new_game_in_the_browser(browser: Any, plugin_server: Any, size: str) -> None:
     pages = Pages(browser, plugin_server.base)
     try:
         page = pages.new()
