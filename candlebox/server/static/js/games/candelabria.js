@@ -421,6 +421,41 @@ function territoryActions(ctx, name) {
   return out;
 }
 
+/** Each territory's pieces laid out in rows about its anchor: {territory: [{tok, x, y}]}. */
+function placePieces(ctx, geo, pend) {
+  const view = ctx.view;
+  const models = {};
+  for (const m of view.curse_models || []) (models[m.territory] = models[m.territory] || []).push(m);
+  const placed = {};
+  for (const t of view.territories) {
+    placed[t.territory] = [];
+    const a = geo.anchor[t.territory];
+    if (!a) continue;
+    const tokens = pieceTokens(ctx, t, models[t.territory] || [], pend);
+    if (!tokens.length) continue;
+    const maxW = Math.max(58, a.w - 8);
+    const rows = [];
+    let row = [];
+    let width = 0;
+    for (const tok of tokens) {
+      if (row.length && width + tok.w > maxW) (rows.push(row), (row = []), (width = 0));
+      row.push(tok);
+      width += tok.w;
+    }
+    rows.push(row);
+    rows.forEach((r, ri) => {
+      const total = r.reduce((sum, tok) => sum + tok.w, 0);
+      let x = a.x - total / 2;
+      const y = a.y + 9 + ri * 26 - (rows.length - 1) * 9;
+      for (const tok of r) {
+        placed[t.territory].push({ tok, x: x + tok.w / 2, y });
+        x += tok.w;
+      }
+    });
+  }
+  return placed;
+}
+
 function regionActions(ctx, region) {
   return ctx.legal.filter((a) => {
     const p = a.split(" ");
@@ -461,6 +496,15 @@ function drawMap(ctx, geo) {
     const r = regions[geo.regionOf[id]];
     if (r && r.corrupted) for (const [x, y] of list) map.append(s("rect", { x: x * CELL, y: y * CELL, width: CELL + 0.5, height: CELL + 0.5, fill: "url(#cb-corrupt)", "pointer-events": "none" }));
   }
+  // where the pieces go, first: a territory's tap spot must not lie under a piece (a neighbour's
+  // row can reach over a border), or the spot a player is told to press takes no tap
+  const placed = placePieces(ctx, geo, pend);
+  const busy = Object.values(placed).flat().map(({ tok, x, y }) => ({ x0: x - tok.w / 2, x1: x + tok.w / 2, y0: y - 20 * PS, y1: y + 11 * PS }));
+  // and a region's badge where it takes a tap (a temple to build, a region to raze)
+  for (const r of view.regions) {
+    const at = geo.regionBadge[r.region];
+    if (at && regionActions(ctx, r.region).length) busy.push({ x0: at.x - 20, x1: at.x + 20 + 15 * r.temples.length, y0: at.y - 20, y1: at.y + 20 });
+  }
   // territory targets (under the pieces)
   const targets = s("g", { class: "cb-targets" });
   for (const t of view.territories) {
@@ -480,8 +524,14 @@ function drawMap(ctx, geo) {
       // spot on its most central cell (big enough for a finger); a click anywhere on it still counts.
       const mx = list.reduce((a, [x]) => a + x, 0) / list.length;
       const my = list.reduce((a, [, y]) => a + y, 0) / list.length;
-      const [cx, cy] = list.reduce((best, c) => (Math.hypot(c[0] - mx, c[1] - my) < Math.hypot(best[0] - mx, best[1] - my) ? c : best));
-      const spot = s("circle", { cx: (cx + 0.5) * CELL, cy: (cy + 0.5) * CELL, r: Math.min(16, CELL / 2), class: "cb-terr-spot" });
+      const r = Math.min(16, CELL / 2);
+      const near = [...list].sort((p, q) => Math.hypot(p[0] - mx, p[1] - my) - Math.hypot(q[0] - mx, q[1] - my));
+      const free = ([x, y]) => {
+        const px = (x + 0.5) * CELL, py = (y + 0.5) * CELL;
+        return !busy.some((b) => px + r > b.x0 && px - r < b.x1 && py + r > b.y0 && py - r < b.y1);
+      };
+      const [cx, cy] = near.find(free) || near[0];
+      const spot = s("circle", { cx: (cx + 0.5) * CELL, cy: (cy + 0.5) * CELL, r, class: "cb-terr-spot" });
       g.append(spot);
       markSvg(spot, ctx, acts);
       g.classList.add("clickable");
@@ -531,14 +581,11 @@ function drawMap(ctx, geo) {
     map.append(g);
   }
   // icons, names and pieces
-  const models = {};
-  for (const m of view.curse_models || []) (models[m.territory] = models[m.territory] || []).push(m);
   for (const t of view.territories) {
     const a = geo.anchor[t.territory];
     if (!a) continue;
-    const tokens = pieceTokens(ctx, t, models[t.territory] || [], pend);
     const underTarget = territoryActions(ctx, t.territory).length > 0;
-    const hasPieces = tokens.length > 0;
+    const hasPieces = placed[t.territory].length > 0;
     const iy = hasPieces ? a.y - 17 : a.y - 4;
     const label = s("g", { class: "cb-label", "pointer-events": "none" });
     // the id drawn here is named by its territory's entry (and so left alone by words.chipify)
@@ -550,27 +597,11 @@ function drawMap(ctx, geo) {
     if (!hasPieces) label.append(s("text", { x: a.x, y: iy + 22, class: "cb-terr-icon-name" }, ICON_NAMES[t.icon] || t.icon));
     map.append(label);
     if (!hasPieces) continue;
-    const maxW = Math.max(58, a.w - 8);
-    const rows = [];
-    let row = [];
-    let width = 0;
-    for (const tok of tokens) {
-      if (row.length && width + tok.w > maxW) (rows.push(row), (row = []), (width = 0));
-      row.push(tok);
-      width += tok.w;
+    for (const { tok, x, y } of placed[t.territory]) {
+      const piece = drawToken(ctx, tok, x, y);
+      if (underTarget && !piece.classList.contains("clickable")) piece.setAttribute("pointer-events", "none");
+      map.append(piece);
     }
-    rows.push(row);
-    rows.forEach((r, ri) => {
-      const total = r.reduce((sum, tok) => sum + tok.w, 0);
-      let x = a.x - total / 2;
-      const y = a.y + 9 + ri * 26 - (rows.length - 1) * 9;
-      for (const tok of r) {
-        const piece = drawToken(ctx, tok, x + tok.w / 2, y);
-        if (underTarget && !piece.classList.contains("clickable")) piece.setAttribute("pointer-events", "none");
-        map.append(piece);
-        x += tok.w;
-      }
-    });
   }
   return map;
 }
