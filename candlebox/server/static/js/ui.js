@@ -67,8 +67,12 @@ function noticeRegion() {
 
 const shownAtOnce = () => (narrow.matches ? 1 : 2);
 
+// On a narrow screen a fading notice keeps its place in the flow until it is gone: the next one waits
+// for it, or the two together push the table down (the board left the first screen in learn mode).
+const onShow = (region) => region.querySelectorAll(narrow.matches ? ".notice" : ".notice:not(.fade)").length;
+
 function showNext(region) {
-  while (waiting.length && region.querySelectorAll(".notice:not(.fade)").length < shownAtOnce()) {
+  while (waiting.length && onShow(region) < shownAtOnce()) {
     const { message, kind, ms } = waiting.shift();
     const note = h(`div.notice.toast.${kind}`, message);
     region.append(note);
@@ -96,7 +100,7 @@ export function toast(message, kind = "info", ms = NOTICE_MS) {
   if (kind === "error") {
     // an error is shown at once: the oldest notice on show gives it its place
     const shown = region.querySelectorAll(".notice:not(.fade)");
-    if (shown.length >= shownAtOnce()) retire(shown[0], region);
+    if (shown.length && onShow(region) >= shownAtOnce()) retire(shown[0], region);
   }
   showNext(region);
 }
