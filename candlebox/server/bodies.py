@@ -40,6 +40,32 @@ class SeatSpec(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     level: float | Short | None = None  # another name for strength (issue 12, part A)
 
 
+# A table's clock (issue 35; candlebox/server/clocks.py checks each mode's limits): seconds, from 1 s to
+# 14 days here, so that a wrong type or an absurd number is a 400 naming the field before anything else
+MAX_CLOCK = 14 * 86400.0
+ClockSeconds = Annotated[float, msgspec.Meta(ge=1, le=MAX_CLOCK)]
+
+
+class RealtimeClock(
+    msgspec.Struct, forbid_unknown_fields=True, tag_field="mode", tag="realtime", kw_only=True
+):
+    """``{"mode": "realtime", "initial": s, "increment": s}``: each seat's time for the game."""
+
+    initial: ClockSeconds
+    increment: Annotated[float, msgspec.Meta(ge=0, le=MAX_CLOCK)] = 0.0
+
+
+class TurnBasedClock(
+    msgspec.Struct, forbid_unknown_fields=True, tag_field="mode", tag="turn-based", kw_only=True
+):
+    """``{"mode": "turn-based", "per_move": s}``: the time for each move (played over days)."""
+
+    per_move: ClockSeconds
+
+
+ClockSpec = RealtimeClock | TurnBasedClock
+
+
 class CreateSpec(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     game: Short
     seats: Annotated[list[SeatSpec], msgspec.Meta(min_length=1, max_length=MAX_SEATS)]
@@ -52,6 +78,7 @@ class CreateSpec(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True)
     practice: bool = False  # a practice game may fix the deck or the content (issue 12, part A)
     hints: bool = False  # every seat may ask for hints (issue 16); shown to everyone
     rated: bool = False  # a rated table (issue 34): signed-in players only, no bots, no hints
+    clock: ClockSpec | None = None  # none: no clock (friends, learning); issue 35
 
 
 class AccountSpec(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
@@ -220,6 +247,7 @@ CREATE_CODES = {
     "public": "bad-public",
     "practice": "bad-practice",
     "rated": "bad-rated",
+    "clock": "bad-clock",
 }
 QUEUE_CODES = {
     "game": "bad-game",

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
@@ -129,6 +130,14 @@ class Settings:
     # invitations into seats it may have waiting for an answer at once.
     max_follows: int = 200
     max_invites: int = 20
+    # Clocks (docs/server.md, "Clocks"; candlebox/server/clocks.py): seconds between two looks of a
+    # process's clock watcher for a seat out of time (0: this process watches none), and seconds a
+    # watcher's lease on a clock lasts (another process takes the clock over once it has passed).
+    clock_every: float = 0.5
+    clock_lease: float = 10.0
+    # What time it is for the clocks (Unix seconds): tests put in a clock they move themselves,
+    # to play a turn-based game over days without waiting for them (never read from the environment)
+    clock_now: Callable[[], float] = field(default=time.time, repr=False)
     # /metrics (Prometheus text) answers only these client addresses; empty: nobody (off)
     metrics_from: tuple[str, ...] = ("127.0.0.1", "::1")
     json_logs: bool = False  # one JSON object per log line (for a log collector)
@@ -147,6 +156,8 @@ class Settings:
             if text is None:
                 continue
             current = getattr(base, spec.name)
+            if callable(current):
+                continue  # a function (clock_now) is set in code only
             try:
                 changes[spec.name] = _parse(text.strip(), current)
             except ValueError:

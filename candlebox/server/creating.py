@@ -12,7 +12,7 @@ import candlebox
 from candlebox import bots
 from candlebox.engine import State, fairness
 from candlebox.server import bots as botlib
-from candlebox.server import security
+from candlebox.server import clocks, security
 from candlebox.server.bodies import CreateSpec, SeatSpec
 from candlebox.server.config import Settings
 from candlebox.server.errors import Rejected
@@ -63,6 +63,9 @@ def new_game(spec: CreateSpec, settings: Settings) -> NewGame:
     made.record.seats = [_seat(settings, spec, number, made) for number in range(players)]
     if not any(seat.kind == "human" for seat in made.record.seats):
         _bot_table(settings, made)
+    made.record.clock = clocks.choose(spec.clock, made.record, spec.practice)  # issue 35
+    if made.record.clock is not None:
+        clocks.started(made.record.clock, made.record, state.to_act, settings.clock_now())
     nonce = fairness.draw()[1]
     record = made.record
     commitment = fairness.commit(

@@ -16,6 +16,7 @@ from typing import Any
 
 import candlebox
 from candlebox.server import bots as botlib
+from candlebox.server import clocks
 from candlebox.server.bodies import CreateSpec, SeatSpec
 from candlebox.server.errors import Rejected
 from candlebox.server.live import LiveGame
@@ -116,4 +117,5 @@ def same_table(live: LiveGame, you: int) -> CreateSpec:
         you=you,
         public=record.public,
         practice=practice,
+        clock=clocks.spec_of(record.clock),  # the same clock (issue 35)
     )

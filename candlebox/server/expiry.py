@@ -14,7 +14,7 @@ from functools import partial
 
 from sqlalchemy import Connection
 
-from candlebox.server import ratings
+from candlebox.server import clocks, ratings
 from candlebox.server.bottables import BotTables
 from candlebox.server.frames import closed_frame
 from candlebox.server.live import LiveGame
@@ -84,7 +84,8 @@ class Sweeper:
             )
 
     def _quiet(self, live: LiveGame, now: float) -> bool:
-        return now - live.active_at >= self.settings.expire_after
+        allowed = self.settings.expire_after + clocks.allowance(live.record.clock)  # issue 35
+        return now - live.active_at >= allowed
 
     async def _close(self, live: LiveGame, now: float) -> bool:
         if not self._quiet(live, now):

@@ -12,6 +12,7 @@ import msgspec
 from candlebox.engine import State, fairness
 from candlebox.engine.howto import rule_link
 from candlebox.server import bots as botlib
+from candlebox.server import clocks
 from candlebox.server.config import Settings
 from candlebox.server.endgame import Rematches
 from candlebox.server.errors import Rejected
@@ -82,6 +83,7 @@ class Frames:
             "zombie_after": self.settings.zombie_after,
             "hints": record.hints,  # the table allowed hints for every seat (issue 16)
             "rated": record.rated,  # a rated table (issue 34)
+            "clock": clocks.config_public(record.clock),  # the table's clock (issue 35)
             **fairness_public(live),
         }
 
@@ -104,6 +106,7 @@ class Frames:
             "you": seat,
             **_seen(live, seat, entries),
             **self.rematches.frame_part(live, seat),
+            **clocks.frame_part(live, self.settings.clock_now()),  # every seat's clock (issue 35)
         }
         return encode(payload).decode(), len(entries)
 
@@ -116,6 +119,7 @@ class Frames:
             return
         seats = self.seats_public(live)
         game = self.game_public(live)
+        timing = clocks.frame_part(live, self.settings.clock_now())
         for seat, conns in live.watchers.items():
             if not conns:
                 continue
@@ -125,7 +129,7 @@ class Frames:
             payload = {"type": "update", "game": game, "seats": seats, "you": seat}
             end = self.rematches.frame_part(live, seat)
             frame = encode(
-                {**payload, "log_from": known, **_seen(live, seat, entries), **end}
+                {**payload, "log_from": known, **_seen(live, seat, entries), **end, **timing}
             ).decode()
             for conn in conns:
                 conn.push(frame)
@@ -139,7 +143,13 @@ class Frames:
 
     def broadcast_seats(self, live: LiveGame) -> None:
         seats = {"type": "seats", "seats": self.seats_public(live), "move": live.moves}
+        seats.update(clocks.frame_part(live, self.settings.clock_now()))  # a bot's seat: no clock
         live.push_all(encode(seats).decode())
+
+    def broadcast_clocks(self, live: LiveGame) -> None:
+        """Every seat's clock to every watcher (a seat ran out of time, or another process moved)."""
+        timing = {"type": "clocks", **clocks.frame_part(live, self.settings.clock_now())}
+        live.push_all(encode(timing).decode())
 
     # ------------------------------------------------------------------ finished games
     def replay_frame(self, live: LiveGame, seat: int | None, at: int) -> dict[str, Any]:

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from sqlalchemy import Connection
 
 from candlebox.engine import MalformedAction
+from candlebox.server import clocks
 from candlebox.server.errors import Rejected
 from candlebox.server.live import ABANDONED_MESSAGE, CLOSED_MESSAGE, LiveGame
 from candlebox.server.metrics import Histogram
@@ -44,8 +45,10 @@ class Moves:
                 if expect > live.moves or attempt > 0:
                     await self.games.catch_up(live)
                 self._check(live, seat, action, expect, bot)
+                now = self.games.settings.clock_now()
+                tick = clocks.after_move(live, seat, action, now)  # None: no clock
                 try:
-                    number = await self._commit(live, MoveRecord(live.moves, seat, action))
+                    number = await self._commit(live, MoveRecord(live.moves, seat, action), tick)
                 except MoveConflict:
                     continue
                 break
@@ -53,6 +56,7 @@ class Moves:
                 raise Rejected("conflict", "another move was recorded first; try again", 409)
             live.state.apply(seat, action)  # legal, so this cannot fail
             live.moves += 1
+            clocks.ticked(live, tick)
             live.active_at = time.time()
             self.stats["moves"] += 1
             self.stats["bot_moves"] += bot
@@ -93,16 +97,20 @@ class Moves:
                 raise Rejected("malformed-action", str(refused), 422)
             raise Rejected("illegal", str(refused), 422)
 
-    async def _commit(self, live: LiveGame, move: MoveRecord) -> int:
+    async def _commit(
+        self, live: LiveGame, move: MoveRecord, tick: clocks.Tick | None = None
+    ) -> int:
         """Record the move (MoveConflict if another process recorded move *n* first), with, in one
-        transaction, the bot turn it may make owed (bot workers) and the notification to the other
-        processes."""
+        transaction, the bot turn it may make owed (bot workers), the clocks it stops and starts,
+        and the notification to the other processes."""
         owes = self.games.settings.bots == "workers" and any(
             seat.kind == "bot" for seat in live.record.seats
         )
 
         def op(conn: Connection) -> None:
             Storage.record_move(conn, live.id, move, owe_next=owes)
+            if tick is not None:
+                tick.write(conn)
 
         try:
             await self.games.writer.run(op)

@@ -232,6 +232,27 @@ class GameRecord:
     fair: FairRecord | None = None  # None: a game from before verifiable shuffles
     table: BotTable | None = None  # a bot-only table's credential and time limit (None: other)
     rated: bool = False  # a rated table (issue 34): every seat a signed-in player, no bot, no hint
+    clock: ClockRecord | None = None  # the table's clock (issue 35); None: no clock
+
+
+@dataclass
+class SeatClock:
+    """One seat's clock: the seconds left at ``since`` (None: stopped, left as it is)."""
+
+    remaining: float
+    since: float | None = None
+    out_of_time: bool = False
+
+
+@dataclass
+class ClockRecord:
+    """A table's clock (candlebox/server/clocks.py): ``initial`` is each seat's time (turn-based:
+    the time for one move) and ``increment`` what a move adds (realtime)."""
+
+    mode: str  # "realtime" or "turn-based"
+    initial: float
+    increment: float = 0.0
+    seats: list[SeatClock] = field(default_factory=list)
 
 
 @dataclass
@@ -632,6 +653,36 @@ ratings = Table(
 )
 
 
+# Clocks (issue 35; candlebox/server/clocks.py, migration 0007_clocks): a table's clock as chosen at
+# its creation (no row: no clock), and the lease of the one process that watches it for a seat
+# running out of time; each seat's time left as of ``since``, the moment its clock started running
+# (NULL: stopped), so that a restart loses no time: it keeps running from the stored start.
+game_clocks = Table(
+    "game_clocks",
+    metadata,
+    Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),
+    Column("mode", String(16), nullable=False),  # "realtime" or "turn-based"
+    Column(
+        "initial", Float, nullable=False
+    ),  # seconds each seat starts with (turn-based: a move's)
+    Column("increment", Float, nullable=False),  # seconds added after each move (realtime)
+    Column("lease_until", Float, nullable=False),  # 0: any process may watch it now
+    Column("watcher", String(64), nullable=True),  # the process watching it (for the logs)
+    Index("game_clocks_lease", "lease_until"),
+)
+
+seat_clocks = Table(
+    "seat_clocks",
+    metadata,
+    Column("game_id", String(32), ForeignKey("games.id"), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("remaining", Float, nullable=False),  # seconds left at ``since`` (stopped: now)
+    Column("since", Float, nullable=True),  # when it started running; NULL: not running
+    Column("out_of_time", Boolean, nullable=False),
+    PrimaryKeyConstraint("game_id", "seat", name="seat_clocks_game_seat"),
+)
+
+
 class Storage:
     """The tables and every query; synchronous (called from the writer thread or a worker thread)."""
 
@@ -684,6 +735,8 @@ class Storage:
             conn.execute(insert(coaching).values(game_id=record.id, hints=True))
         if record.rated:
             conn.execute(insert(rated_games).values(game_id=record.id))
+        if record.clock is not None:
+            Storage.insert_clock(conn, record.id, record.clock)
         if record.table is not None:
             conn.execute(
                 insert(bot_tables).values(
@@ -904,10 +957,13 @@ class Storage:
         """Mark expired the live games with no move (nor creation) since ``before``, whichever
         process held them (several processes: one may hold none of them); returns their ids."""
         last = select(func.max(moves.c.at)).where(moves.c.game_id == games.c.id).scalar_subquery()
+        # a game with a clock waits its clock's time longer (clocks.allowance: a move's, or a game's)
+        clock = select(game_clocks.c.initial).where(game_clocks.c.game_id == games.c.id)
+        since = func.coalesce(last, games.c.created_at) + func.coalesce(
+            clock.scalar_subquery(), 0.0
+        )
         quiet = conn.execute(
-            select(games.c.id)
-            .where(games.c.status == "live", func.coalesce(last, games.c.created_at) < before)
-            .limit(1000)
+            select(games.c.id).where(games.c.status == "live", since < before).limit(1000)
         )
         ids = [row.id for row in quiet]
         if ids:
@@ -1039,7 +1095,46 @@ class Storage:
             record.hints_given = [(int(row.seat), int(row.move)) for row in given]
             record.table = self._table_of(conn, game_id)
             record.rated = bool(self._rated_of(conn, [game_id]))
+            record.clock = Storage.clock_of(conn, game_id)
             return record, self._moves(conn, game_id)
+
+    @staticmethod
+    def insert_clock(conn: Connection, game_id: str, clock: ClockRecord) -> None:
+        conn.execute(
+            insert(game_clocks).values(
+                game_id=game_id,
+                mode=clock.mode,
+                initial=clock.initial,
+                increment=clock.increment,
+                lease_until=0.0,
+                watcher=None,
+            )
+        )
+        conn.execute(
+            insert(seat_clocks),
+            [
+                {
+                    "game_id": game_id,
+                    "seat": number,
+                    "remaining": seat.remaining,
+                    "since": seat.since,
+                    "out_of_time": seat.out_of_time,
+                }
+                for number, seat in enumerate(clock.seats)
+            ],
+        )
+
+    @staticmethod
+    def clock_of(conn: Connection, game_id: str) -> ClockRecord | None:
+        """The game's clock as stored now (None: it has none)."""
+        row = conn.execute(select(game_clocks).where(game_clocks.c.game_id == game_id)).first()
+        if row is None:
+            return None
+        rows = conn.execute(
+            select(seat_clocks).where(seat_clocks.c.game_id == game_id).order_by(seat_clocks.c.seat)
+        )
+        seats = [SeatClock(r.remaining, r.since, bool(r.out_of_time)) for r in rows]
+        return ClockRecord(row.mode, row.initial, row.increment, seats)
 
     @staticmethod
     def _table_of(conn: Connection, game_id: str) -> BotTable | None:
