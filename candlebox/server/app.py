@@ -13,6 +13,8 @@ HTTP API (JSON; a seat's credential goes in ``Authorization: Bearer TOKEN``):
 - ``POST /api/games/{id}/seats/{seat}/claim`` — take an open seat: ``{"name", "invite"}`` → credential
 - ``POST /api/games/{id}/seats/{seat}/bot`` — hand a seat to a bot (zombie mode)
 - ``POST /api/games/{id}/seats/{seat}/human`` — take your seat back from the bot
+- ``POST /api/games/{id}/seats/{seat}/timeout`` — hand another seat, out of time, to its bot
+  (a rated table: it loses on time); ``"clock"`` at creation chooses the table's clock
 - ``POST /api/games/{id}/resign`` — your seat resigns: the game ends, your seat last (rulings EG-1)
 - ``POST /api/games/{id}/abandon`` — close a game no other person has joined; it leaves every list
 - ``GET  /api/games/{id}/state`` — what your seat (or a spectator) sees now

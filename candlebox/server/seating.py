@@ -86,10 +86,13 @@ class Seating:
             self.frames.broadcast_seats(live)
         return token
 
-    async def hand_to_bot(self, live: LiveGame, seat: int, by: int, spec: BotSpec) -> None:
+    async def hand_to_bot(
+        self, live: LiveGame, seat: int, by: int, spec: BotSpec, out_of_time: bool = False
+    ) -> None:
         """Zombie mode: a bot plays ``seat`` from now on. Its own player may do this at any time; any
         other player of the game when the seat was never taken or its player has been away for
-        ``zombie_after`` seconds."""
+        ``zombie_after`` seconds, or (``out_of_time``, checked by candlebox/server/clockwatch.py)
+        when the seat ran out of time, present or not."""
         async with live.lock:
             self._seat_of(live, seat)
             if live.record.rated:
@@ -103,7 +106,7 @@ class Seating:
             record = live.seat(seat)
             if record.kind == "bot":
                 raise Rejected("taken", f"a bot already plays seat {seat}", 409)
-            if by != seat and record.token_hash is not None:
+            if by != seat and record.token_hash is not None and not out_of_time:
                 if self.presence is not None:  # connected through another process?
                     await self.presence.refresh(live)
                 self._check_away(live, seat)

@@ -16,7 +16,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
+import socket
 import time
+import uuid
 from typing import Any
 
 from sqlalchemy import Connection as SqlConnection
@@ -25,6 +28,7 @@ import candlebox
 from candlebox.server import bodies
 from candlebox.server.accounts import DELETED, Account
 from candlebox.server.botplay import BotPlayers
+from candlebox.server.clockwatch import ClockWatch
 from candlebox.server.coaching import Coach
 from candlebox.server.config import Settings
 from candlebox.server.creating import NewGame, new_game
@@ -63,7 +67,7 @@ class GameService:
         self.coach = Coach(self.registry, settings.max_bot_seconds, self.bots.elsewhere)
         self.sweeping: asyncio.Task[None] | None = None
         # other processes' moves (PostgreSQL): heard, then caught up from the moves table
-        self.catching = CatchUp(self.registry, self.bots.schedule)
+        self.catching = CatchUp(self.registry, self._caught_up)
         self.listener: Listener | None = None
         self.listening: asyncio.Task[None] | None = None
         self.beating: asyncio.Task[None] | None = None
@@ -72,6 +76,10 @@ class GameService:
             settings, self.registry.storage.engine, lambda made: self._hold(made, None)
         )
         self.queueing: asyncio.Task[None] | None = None
+        # the clocks (issue 35): this process watches those whose lease it holds
+        name = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+        self.clock_watch = ClockWatch(self.registry, self.seating, name)
+        self.clocking: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------------ start and stop
     async def start(self) -> None:
@@ -98,6 +106,8 @@ class GameService:
             self.sweeping = asyncio.create_task(self.sweeper.forever())
         if self.settings.queue_every > 0:
             self.queueing = asyncio.create_task(self.matchmaker.forever())
+        if self.settings.clock_every > 0:
+            self.clocking = asyncio.create_task(self.clock_watch.forever())
         if self.registry.shared:
             self.listener = Listener(self.registry.storage.url, self._heard)
             self.listening = asyncio.create_task(self.listener.forever())
@@ -108,8 +118,15 @@ class GameService:
         workers: nothing to do here), or a move or seat change to catch up with."""
         if what == "presence":
             self.presence.heard(game_id)
+        elif what == "clocks":
+            self.clock_watch.heard(game_id)
         elif what != "review":
             self.catching.heard(game_id, what)
+
+    def _caught_up(self, live: LiveGame) -> None:
+        """A game caught up with another process's moves: its bots, and its clocks as stored."""
+        self.bots.schedule(live)
+        self.clock_watch.heard(live.id)
 
     async def stop(self) -> None:
         self.registry.closed = True
@@ -124,6 +141,8 @@ class GameService:
         self.matchmaker.closed = True
         if self.queueing is not None:
             tasks.append(self.queueing)
+        if self.clocking is not None:
+            tasks.append(self.clocking)
         await self.catching.stop()
         for task in tasks:
             task.cancel()
@@ -135,6 +154,7 @@ class GameService:
         self.bots.stop()
         self.coach.close()
         await self.presence.stop()
+        await self.clock_watch.stop()
         await asyncio.to_thread(self.registry.writer.close)
         self.registry.storage.close()
 
@@ -306,6 +326,15 @@ class GameService:
         if await self.registry.seat_of(live, token, account_id) != seat:
             raise Rejected("credential", "that credential is not for this seat", 403)
         await self.seating.take_back(live, seat)
+
+    async def time_out(
+        self, game_id: str, seat: int, token: str | None, account_id: int | None = None
+    ) -> str:
+        """Another player hands ``seat``, out of time, to its bot (a rated table: the seat loses
+        on time); "bot" or "lost" (candlebox/server/clockwatch.py)."""
+        live = await self.registry.held(game_id)
+        by = await self.registry.seat_of(live, token, account_id)
+        return await self.clock_watch.time_out(live, seat, by)
 
     async def resign(
         self, game_id: str, token: str | None, account_id: int | None = None

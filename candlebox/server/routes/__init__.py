@@ -8,6 +8,7 @@ from fastapi import APIRouter
 
 from candlebox.server.routes import (
     accounts,
+    clocks,
     coach,
     email,
     friends,
@@ -45,4 +46,5 @@ ROUTERS: tuple[APIRouter, ...] = (
     friends.router,  # /api/me/follows, /api/me/invites, seats' invitations by name (issue 34)
     players.router,  # /api/players, /api/leaderboard (issue 34)
     players.pages,  # /u/NAME, /leaderboard/GAME
+    clocks.router,  # /api/games/{id}/seats/{seat}/timeout (issue 35)
 )
