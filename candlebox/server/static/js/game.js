@@ -17,6 +17,7 @@ import * as coach from "./hint.js";
 import { clear, h, namedSeats, plural, seatWho, toast } from "./ui.js";
 import * as words from "./words.js";
 import { profileLink } from "./people.js";
+import * as clock from "./clock.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
 const $ = (id) => document.getElementById(id);
@@ -214,6 +215,11 @@ async function receive(msg) {
     if (msg.error !== "stale" && msg.error !== "duplicate" && !repeated) toast(msg.message, "error");
     if (msg.error === "illegal" || msg.error === "malformed-action") learn.refused(msg.message, page.frame);
     renderBoard();
+  }
+  // every seat's clock (issue 35): snapshots and updates carry them, and "seats" and "clocks" frames
+  if (page.frame && msg.clocks) {
+    page.frame = { ...page.frame, clock: msg.clock, clocks: msg.clocks };
+    clock.show($("clocks"), page.frame, gameId, page.token);
   }
 }
 

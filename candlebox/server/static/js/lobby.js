@@ -9,6 +9,7 @@ import { lookUp, mineCard } from "./mygames.js";
 import { quickPlay } from "./quickplay.js";
 import { showWho, whoAmI } from "./account.js";
 import { boardLink, seatNames } from "./people.js";
+import { clockOf, clockRow } from "./clock.js";
 
 const $ = (id) => document.getElementById(id);
 const SPEEDS = [["Fast", 0], ["Normal", 0.8], ["Slow", 2]];
@@ -35,6 +36,7 @@ const form = {
   public: true,
   hints: false,
   rated: false,
+  clock: "", // none by default (js/clock.js CHOICES)
   levelHelp: false,
   // kept here as it is typed: every choice above it re-renders the form, which would otherwise
   // reset the field to the last name saved
@@ -261,6 +263,8 @@ function render() {
   // a rated table (issue 34): every seat a signed-in player, no bots, no hints; the server says what is missing
   const rated = h("input", { type: "checkbox", id: "rated", checked: form.rated, onchange: (e) => (form.rated = e.target.checked) });
   box.append(h("div.form-row", h("label", { htmlFor: "rated" }, "Rated game"), rated, h("span.note", "counts for the players' ratings: signed-in players only, no bots, no hints")));
+  // a clock (issue 35) for tables with a person other than you: none by default
+  if (form.seats.some((s) => s.kind !== "bot")) box.append(clockRow(form.clock, (value) => (form.clock = value)));
   const offered = variant.options.filter((o) => !HIDDEN.has(o.name));
   const rules = offered.filter((o) => !PRACTICE.has(o.name));
   const practice = offered.filter((o) => PRACTICE.has(o.name));
@@ -290,7 +294,7 @@ function render() {
           game: form.game, variant: form.variant, options: form.options, seats,
           practice: Object.keys(form.options).some((name) => PRACTICE.has(name)),
           you: youSeat >= 0 ? youSeat : null, bot_delay: form.speed, public: form.public, hints: form.hints,
-          rated: form.rated,
+          rated: form.rated, clock: form.seats.some((s) => s.kind !== "bot") ? clockOf(form.clock) : null,
         },
       });
       // a table of bots only: its owner_token is the one way to stop it (issue 33), kept as "owner"
