@@ -359,3 +359,37 @@ def test_a_rematch_keeps_the_clock(client: TestClient) -> None:
     assert again.status_code in (200, 201), again.text
     table = client.get(f"/api/games/{again.json()['id']}").json()["game"]
     assert table["clock"] == clock
+
+
+def test_a_simultaneous_choice_at_a_real_table(timed: TestClient, fake_time: FakeTime) -> None:
+    """The Curse of Candelabria's secret choice waits for several seats at once: every choosing
+    seat's clock runs from the start of the choice, and each stops as its seat chooses."""
+    clock = {"mode": "realtime", "initial": 3 * HOUR}
+    game_id, tokens = all_human(timed, 3, game="candelabria", clock=clock)
+    rng = random.Random(4)
+    for _ in range(300):
+        choosing = state(timed, game_id)["view"]["pending"]["seats"]
+        if len(choosing) > 1:
+            break
+        play_one(timed, game_id, tokens, rng)
+    else:
+        pytest.fail("no simultaneous choice came up")
+    start = {seat: clock_of(state(timed, game_id), seat)["remaining"] for seat in choosing}
+    fake_time.pass_(100)
+    first = choosing[0]
+    mine = state(timed, game_id, tokens[first])
+    answer = move(timed, game_id, tokens[first], rng.choice(mine["legal"]), mine["move"])
+    assert answer.status_code == 200, answer.text
+    fake_time.pass_(50)
+    after = state(timed, game_id)
+    assert clock_of(after, first)["remaining"] == start[first] - 100
+    still = after["view"]["pending"]["seats"]
+    assert set(choosing[1:]) & set(still), "the others were still to choose"
+    for seat in choosing[1:]:
+        if seat in still:  # still choosing: running since the choice began, 150 s ago
+            assert clock_of(after, seat) == {
+                "seat": seat,
+                "remaining": start[seat] - 150,
+                "running": True,
+                "out_of_time": False,
+            }
