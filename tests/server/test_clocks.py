@@ -393,3 +393,16 @@ def test_a_simultaneous_choice_at_a_real_table(timed: TestClient, fake_time: Fak
                 "running": True,
                 "out_of_time": False,
             }
+
+
+def test_a_hand_over_from_another_site_is_refused(timed: TestClient, fake_time: FakeTime) -> None:
+    game_id, tokens = all_human(timed, 2, practice=True, clock={"mode": "realtime", "initial": 1})
+    late = to_act(timed, game_id)
+    fake_time.pass_(2)
+    wait_for(lambda: clock_of(state(timed, game_id), late)["out_of_time"])
+    answer = timed.post(
+        f"/api/games/{game_id}/seats/{late}/timeout",
+        headers={**auth(tokens[1 - late]), "Origin": "https://elsewhere.example"},
+    )
+    assert answer.status_code == 403 and answer.json()["error"] == "cross-origin"
+    assert state(timed, game_id)["seats"][late]["kind"] == "human"
