@@ -1,6 +1,7 @@
 """The engine contract shared by every game: State, IllegalAction, the seeded RNG, the registry and
 the plug-in object (GameInfo and its capabilities), and saved games."""
 
+from candlebox.engine import undoing  # noqa: F401  (installs State.undoable and State.undo)
 from candlebox.engine.errors import IllegalAction, MalformedAction
 from candlebox.engine.options import Fixed, Option
 from candlebox.engine.plugin import Capabilities

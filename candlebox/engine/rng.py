@@ -16,6 +16,9 @@ T = TypeVar("T")
 
 _MASK = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
+# SplitMix64's state is a counter: each output adds _GOLDEN, so multiplying a difference of states by
+# its inverse counts the outputs drawn between them (Rng.draws_since) at no cost to drawing.
+_GOLDEN_INVERSE = pow(_GOLDEN, -1, 1 << 64)
 
 
 _BATCH_LIMIT = 1 << 56  # a batch's bound product: at most 2**-8 of its draws are redrawn
@@ -109,6 +112,12 @@ class Rng:
 
     def choice(self, items: Sequence[T]) -> T:
         return items[self.below(len(items))]
+
+    def draws_since(self, earlier: int) -> int:
+        """How many 64-bit outputs were drawn since the generator's state was ``earlier`` (a value
+        of :attr:`state`): 0 when no chance was used in between. Taking back a move relies on it
+        (candlebox/engine/undoing.py)."""
+        return ((self.state - earlier) * _GOLDEN_INVERSE) & _MASK
 
     def copy(self) -> Rng:
         twin = Rng(0)

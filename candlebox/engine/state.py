@@ -134,6 +134,22 @@ def set_scoring_lookup(lookup: Callable[[str], Any]) -> None:
     _scoring_of = lookup
 
 
+# Taking back (candlebox/engine/undoing.py, which imports this module and installs itself here):
+# how many of a seat's last decisions it may take back, and the state without them.
+def _no_undoing(state: State, seat: int, count: int | None) -> Any:
+    raise RuntimeError("candlebox.engine.undoing is not loaded (import candlebox.engine)")
+
+
+_undoing: Callable[[State, int, int | None], Any] = _no_undoing
+
+
+def set_undoing(undoing: Callable[[State, int, int | None], Any]) -> None:
+    """Installed once by candlebox.engine.undoing: ``undoing(state, seat, None)`` is how many
+    decisions ``seat`` may take back, ``undoing(state, seat, k)`` the state without its last k."""
+    global _undoing
+    _undoing = undoing
+
+
 class State(abc.ABC):
     """One game in progress. Subclasses keep all their data in ``__slots__`` of plain values.
 
@@ -395,6 +411,32 @@ class State(abc.ABC):
                 f"seat {seat!r} is not a seat of this {self.num_players}-player game "
                 f"(seats 0–{self.num_players - 1}, or None for a spectator)"
             )
+
+    # ----------------------------------------------------------------- taking back
+    def undoable(self, seat: int) -> int:
+        """How many of ``seat``'s own last decisions it may take back now: the last run of its
+        consecutive moves, back to the latest that let something hidden or random come out (chance
+        used, a private event, a reveal, the end of the game; candlebox/engine/undoing.py). 0 when
+        another seat moved last. ValueError for a bad seat."""
+        self._check_seat(seat)
+        found: int = _undoing(self, seat, None)
+        return found
+
+    def undo(self, seat: int, count: int = 1) -> State:
+        """A new state: this game without ``seat``'s last ``count`` decisions, replayed from its seed
+        (so the generator is where it was, and redoing a move shows what it showed before). This
+        state is untouched. :class:`IllegalAction` naming why when ``count`` is more than
+        :meth:`undoable`; ValueError for a bad seat or count."""
+        self._check_seat(seat)
+        if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+            raise ValueError(f"count is how many decisions to take back (1 or more), got {count!r}")
+        undone: State = _undoing(self, seat, count)
+        return undone
+
+    def _check_seat(self, seat: int) -> None:
+        if seat is None:
+            raise ValueError("a spectator has no decisions to take back: name a seat")
+        self._check_viewer(seat)
 
     # ----------------------------------------------------------------- copies and saves
     def clone(self) -> State:

@@ -3,7 +3,7 @@
 ``check(game_id)`` runs every check on a registered game — seeded random and heuristic games at every
 variant and player count (the engine contract, refusals, saving and loading, secrecy through resampled
 twins, the same seed replaying the same game), words and texts, the terminal board, typed views,
-standings, RL encoders and perft counts — and returns a :class:`Report`. What is particular to a game
+standings, RL encoders, perft counts and take-backs — and returns a :class:`Report`. What is particular to a game
 (its invariants, the story its events tell, how to read the codes it shows, its test data) comes from
 its plug-in: the ``conformance`` capability, a :class:`candlebox.engine.plugin.Conformance`. A part
 the game lacks the capability for is skipped and says why. ``candlebox check GAME`` prints the
@@ -27,9 +27,9 @@ from types import ModuleType
 from typing import Any
 
 from candlebox.engine import game_info
-from candlebox.testing import contract, perft, views, words
+from candlebox.testing import contract, perft, undo, views, words
 
-PARTS = ("contract", "words", "texts", "terminal", "views", "standings", "encoder", "perft")
+PARTS = ("contract", "words", "texts", "terminal", "views", "standings", "encoder", "perft", "undo")
 
 
 class Skip(Exception):
@@ -235,6 +235,16 @@ def _perft(game: str, quick: bool) -> list[Case]:
     ]
 
 
+def _undo(game: str, quick: bool) -> list[Case]:
+    seeds = undo.SEEDS[:1] if quick else undo.SEEDS
+    configs = contract.configurations(game)
+    if quick:
+        configs = _ends(configs, lambda c: c[1])
+    return [
+        Case("undo", _label(v, p), partial(undo.take_backs, game, v, p, seeds)) for v, p in configs
+    ]
+
+
 BUILDERS: dict[str, Callable[[str, bool], list[Case]]] = {
     "contract": _contract,
     "words": _words,
@@ -244,6 +254,7 @@ BUILDERS: dict[str, Callable[[str, bool], list[Case]]] = {
     "standings": _standings,
     "encoder": _encoder,
     "perft": _perft,
+    "undo": _undo,
 }
 
 
