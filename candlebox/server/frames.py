@@ -19,6 +19,7 @@ from candlebox.server.errors import Rejected
 from candlebox.server.live import CLOSED_MESSAGE, LiveGame
 from candlebox.server.packs import fresh_state
 from candlebox.server.sentences import entry_text, seat_words
+from candlebox.server.takebacks import TakeBackFrames
 
 encode = msgspec.json.Encoder().encode
 # Options that fix what chance would decide (a deck's order, the content itself): practice only.
@@ -29,6 +30,7 @@ class Frames:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self.rematches = Rematches()  # the end screen: standings and rematch offers
+        self.take_backs = TakeBackFrames()  # take-backs: what a seat may take back, requests
 
     # ------------------------------------------------------------------ public facts
     def seats_public(self, live: LiveGame) -> list[dict[str, Any]]:
@@ -107,6 +109,7 @@ class Frames:
             **_seen(live, seat, entries),
             **self.rematches.frame_part(live, seat),
             **clocks.frame_part(live, self.settings.clock_now()),  # every seat's clock (issue 35)
+            **self.take_backs.frame_part(live, seat),
         }
         return encode(payload).decode(), len(entries)
 
@@ -127,7 +130,10 @@ class Frames:
             entries = live.state.log(seat, since=start)
             live.log_lengths[seat] = known + len(entries)
             payload = {"type": "update", "game": game, "seats": seats, "you": seat}
-            end = self.rematches.frame_part(live, seat)
+            end = {
+                **self.rematches.frame_part(live, seat),
+                **self.take_backs.frame_part(live, seat),
+            }
             frame = encode(
                 {**payload, "log_from": known, **_seen(live, seat, entries), **end, **timing}
             ).decode()

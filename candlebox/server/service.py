@@ -45,6 +45,8 @@ from candlebox.server.presence import Presence
 from candlebox.server.registry import LiveGames
 from candlebox.server.seating import GUEST_AT_RATED, Seating
 from candlebox.server.storage import Storage
+from candlebox.server.taking_back import HEARD as TAKE_BACK_HEARD
+from candlebox.server.taking_back import TakingBack
 
 log = logging.getLogger("candlebox.server")
 
@@ -80,6 +82,8 @@ class GameService:
         name = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
         self.clock_watch = ClockWatch(self.registry, self.seating, name)
         self.clocking: asyncio.Task[None] | None = None
+        # take-backs (issue 35): asked, answered, done; other processes rebuild on hearing one
+        self.taking_back = TakingBack(self.registry, self.bots.schedule)
 
     # ------------------------------------------------------------------ start and stop
     async def start(self) -> None:
@@ -120,6 +124,8 @@ class GameService:
             self.presence.heard(game_id)
         elif what == "clocks":
             self.clock_watch.heard(game_id)
+        elif what == TAKE_BACK_HEARD:
+            self.taking_back.heard(game_id)
         elif what != "review":
             self.catching.heard(game_id, what)
 
@@ -143,6 +149,7 @@ class GameService:
             tasks.append(self.queueing)
         if self.clocking is not None:
             tasks.append(self.clocking)
+        tasks.extend(self.taking_back.tasks)
         await self.catching.stop()
         for task in tasks:
             task.cancel()

@@ -652,6 +652,20 @@ ratings = Table(
     Index("ratings_game", "game"),
 )
 
+# Take-backs (issue 35; candlebox/server/takebacks.py, migration 0010_take_backs): a seat's request
+# to take back its last moves, waiting for the other players' answers. One per game; it stands only
+# while the game is at move ``at_move``, and goes when it is granted or refused.
+take_backs = Table(
+    "take_backs",
+    metadata,
+    Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),
+    Column("seat", Integer, nullable=False),
+    Column("at_move", Integer, nullable=False),  # the game's move count when it was asked
+    Column("moves", Integer, nullable=False),  # how many moves it takes back
+    Column("accepted", String(200), nullable=False),  # the seats that accepted: "1,3"
+    Column("asked_at", Float, nullable=False),
+)
+
 
 # Clocks (issue 35; candlebox/server/clocks.py, migration 0007_clocks): a table's clock as chosen at
 # its creation (no row: no clock), and the lease of the one process that watches it for a seat

@@ -24,6 +24,7 @@ from candlebox.server.routes import (
     rematch,
     rules,
     seats,
+    takebacks,
     websocket,
 )
 
@@ -47,4 +48,5 @@ ROUTERS: tuple[APIRouter, ...] = (
     players.router,  # /api/players, /api/leaderboard (issue 34)
     players.pages,  # /u/NAME, /leaderboard/GAME
     clocks.router,  # /api/games/{id}/seats/{seat}/timeout (issue 35)
+    takebacks.router,  # /api/games/{id}/undo, .../undo/accept, .../undo/refuse (issue 35)
 )

@@ -1,0 +1,138 @@
+"""Take-backs at a table (issue 35), what frames show of them: which moves a seat's take-back
+would remove (``plan``), and the request waiting for the other players' answers.
+
+The engine decides what a seat may take back (``State.undoable``, candlebox/engine/undoing.py): its
+own last decisions while nothing hidden or random came out since. At a table the bots' replies to
+them are taken back first, by the same rule — each bot's last run of moves, whole, when none of it
+let anything hidden or random out; a person's move after them stands. Rated tables have none. The
+requests and answers are candlebox/server/taking_back.py.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from candlebox.engine import State
+from candlebox.engine.undoing import own_run, verdict
+from candlebox.server.live import LiveGame
+
+RATED = "rated tables have no take-backs: every move stands"
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What a seat's take-back would do now: ``moves`` taken back (its own and its bots' replies),
+    leaving ``state``; or none (``moves`` 0) and why not."""
+
+    seat: int
+    moves: int
+    state: State | None
+    reason: str
+
+
+@dataclass
+class Request:
+    """A seat asked to take back ``moves`` moves of the game at move ``at_move``; the other
+    players' answers so far."""
+
+    seat: int
+    at_move: int
+    moves: int
+    accepted: list[int] = field(default_factory=list)
+    asked_at: float = 0.0
+
+
+def deciders(live: LiveGame, seat: int) -> list[int]:
+    """The players who must accept ``seat``'s take-back: every other seat a person holds."""
+    return [
+        s.seat
+        for s in live.record.seats
+        if s.seat != seat and s.kind == "human" and s.token_hash is not None
+    ]
+
+
+def plan(live: LiveGame, seat: int) -> Plan:
+    """What ``seat``'s take-back would do now (bots' replies first, then its own decisions)."""
+    if live.record.rated:
+        return Plan(seat, 0, None, RATED)
+    if live.over:
+        return Plan(seat, 0, None, "the game is over: every move stands")
+    state, taken = live.state, 0
+    while state.history:
+        mover = state.history[-1][0]
+        name = live.record.seats[mover].name or f"seat {mover}"
+        if mover != seat and live.record.seats[mover].kind != "bot":
+            return Plan(seat, 0, None, f"{name} moved after you: their move stands")
+        found = verdict(state, mover)
+        if mover == seat:
+            if found.without is None:
+                return Plan(seat, 0, None, found.reason)
+            return Plan(seat, taken + found.count, found.without, "")
+        if found.without is None or found.count < own_run(state.history, mover):
+            return Plan(seat, 0, None, f"{name}'s reply stands: {found.reason}")
+        state = found.without
+        taken += found.count
+    return Plan(seat, 0, None, f"seat {seat} has made no move to take back")
+
+
+def last_person(live: LiveGame) -> int | None:
+    """The seat a person holds that moved last, before any bots' replies: the only seat that may
+    have something to take back."""
+    for mover, _ in reversed(live.state.history):
+        if live.record.seats[mover].kind != "bot":
+            return mover
+    return None
+
+
+class TakeBackFrames:
+    """The requests waiting at the tables this process holds, and each table's latest plan (worked
+    out once per move: it replays the game), for the frames."""
+
+    def __init__(self) -> None:
+        self.requests: dict[str, Request] = {}
+        # by game: (its state object, its move count) when worked out, and the plan
+        self._plans: dict[str, tuple[int, int, Plan]] = {}
+
+    def waiting(self, live: LiveGame) -> Request | None:
+        """The request that stands now (one asked at an earlier move has lapsed)."""
+        request = self.requests.get(live.id)
+        if request is None or request.at_move != live.moves or live.over:
+            return None
+        return request
+
+    def plan(self, live: LiveGame, seat: int) -> Plan:
+        kept = self._plans.get(live.id)
+        if kept is not None and kept[:2] == (id(live.state), live.moves) and kept[2].seat == seat:
+            return kept[2]
+        found = plan(live, seat)
+        self._plans[live.id] = (id(live.state), live.moves, found)
+        return found
+
+    @staticmethod
+    def _may_ask(live: LiveGame, seat: int) -> bool:
+        """Whether ``seat`` may have something to take back (else no replay is needed to know)."""
+        return not live.record.rated and not live.over and last_person(live) == seat
+
+    def forget(self, live: LiveGame) -> None:
+        self._plans.pop(live.id, None)
+
+    def frame_part(self, live: LiveGame, seat: int | None) -> dict[str, Any]:
+        """The frame's ``undoable`` (how many moves ``seat``'s take-back would remove now; 0 for a
+        spectator, at a rated table, or while a request waits) and ``take_back`` (the request
+        waiting: who asked, how many moves, who accepted and who is still to answer)."""
+        request = self.waiting(live)
+        shown = None
+        if request is not None:
+            seats = live.record.seats
+            shown = {
+                "seat": request.seat,
+                "name": seats[request.seat].name or f"seat {request.seat}",
+                "moves": request.moves,
+                "accepted": list(request.accepted),
+                "waiting": [s for s in deciders(live, request.seat) if s not in request.accepted],
+            }
+        undoable = 0
+        if seat is not None and request is None and self._may_ask(live, seat):
+            undoable = self.plan(live, seat).moves
+        return {"undoable": undoable, "take_back": shown}
