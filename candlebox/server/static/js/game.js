@@ -18,6 +18,7 @@ import { clear, h, namedSeats, plural, seatWho, toast } from "./ui.js";
 import * as words from "./words.js";
 import { profileLink } from "./people.js";
 import * as clock from "./clock.js";
+import * as undo from "./undo.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
 const $ = (id) => document.getElementById(id);
@@ -312,6 +313,7 @@ function renderAll(full, added) {
   };
   coach.render({ gameId, token: page.token, frame, act, replaying: Boolean(page.replay), replay });
   renderEnd();
+  undo.render(frame, { gameId, token: page.token, replaying: Boolean(page.replay) }); // take-backs
 }
 
 // The end screen (js/endscreen.js): standings with breakdowns, the winner and why, Rematch / Replay / Lobby.
