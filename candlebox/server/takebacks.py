@@ -111,15 +111,19 @@ class TakeBackFrames:
 
     @staticmethod
     def _may_ask(live: LiveGame, seat: int) -> bool:
-        """Whether ``seat`` may have something to take back (else no replay is needed to know)."""
-        return not live.record.rated and not live.over and last_person(live) == seat
+        """Whether ``seat`` may have something to take back (else no replay is needed to know).
+        Not while a bot is to act: its reply is coming, and the plan, a replay of the game, is
+        worked out once it has come rather than after each of a bot's moves."""
+        if live.record.rated or live.over or last_person(live) != seat:
+            return False
+        return all(live.seat(s).kind != "bot" for s in live.state.to_act)
 
     def forget(self, live: LiveGame) -> None:
         self._plans.pop(live.id, None)
 
     def frame_part(self, live: LiveGame, seat: int | None) -> dict[str, Any]:
         """The frame's ``undoable`` (how many moves ``seat``'s take-back would remove now; 0 for a
-        spectator, at a rated table, or while a request waits) and ``take_back`` (the request
+        spectator, at a rated table, while a bot is to act, or while a request waits) and ``take_back`` (the request
         waiting: who asked, how many moves, who accepted and who is still to answer)."""
         request = self.waiting(live)
         shown = None
