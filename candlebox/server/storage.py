@@ -652,7 +652,7 @@ ratings = Table(
     Index("ratings_game", "game"),
 )
 
-# Take-backs (issue 35; candlebox/server/takebacks.py, migration 0010_take_backs): a seat's request
+# Take-backs (issue 35; candlebox/server/takebacks.py, migration 0008_take_backs): a seat's request
 # to take back its last moves, waiting for the other players' answers. One per game; it stands only
 # while the game is at move ``at_move``, and goes when it is granted or refused.
 take_backs = Table(

@@ -1,8 +1,8 @@
 """Take-backs (issue 35): a seat's request to take back its last moves while the other players
 answer it. A new table only: every stored game stays as it was.
 
-Revision ID: 0010
-Revises: 0006 (this branch; the lead chains it after 0009 at merge)
+Revision ID: 0008
+Revises: 0007
 Create Date: 2026-12-06
 """
 
@@ -11,8 +11,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0010"
-down_revision = "0006"
+revision = "0008"
+down_revision = "0007"
 branch_labels = None
 depends_on = None
 
