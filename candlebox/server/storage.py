@@ -554,6 +554,8 @@ outbox = Table(
     Column("created_at", Float, nullable=False),
     Column("sent_at", Float, nullable=True),
     Column("last_error", String(200), nullable=True),
+    # JSON {name: value} of extra headers (List-Unsubscribe; migration 0008); NULL: none
+    Column("headers", Text, nullable=True),
     Index("outbox_due", "status", "next_try"),
 )
 
@@ -695,6 +697,89 @@ seat_clocks = Table(
     Column("out_of_time", Boolean, nullable=False),
     PrimaryKeyConstraint("game_id", "seat", name="seat_clocks_game_seat"),
 )
+
+
+# Turn-based games and notices (issue 35; candlebox/server/notices.py, pushing.py, migration 0008).
+# An account's notices ("your turn in GAME"), at most one unread one per game and kind (a newer turn
+# renews it); deleted with the game (``delete_ended``) or the account.
+notices = Table(
+    "notices",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("account_id", Integer, ForeignKey("accounts.id"), nullable=False),
+    Column("game_id", String(32), ForeignKey("games.id"), nullable=False),
+    Column("kind", String(16), nullable=False),  # "your-turn"
+    Column("text", String(200), nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("read_at", Float, nullable=True),  # NULL: unread
+    Index("notices_account", "account_id", "read_at"),
+)
+
+# What an account wants told outside the site (no row: the defaults, notices.DEFAULT_PREFERENCES),
+# and when its last daily digest was taken (one process takes each digest: a guarded update).
+notice_preferences = Table(
+    "notice_preferences",
+    metadata,
+    Column("account_id", Integer, ForeignKey("accounts.id"), primary_key=True),
+    Column("turn_mail", Boolean, nullable=False),
+    Column("digest", Boolean, nullable=False),
+    Column("push", Boolean, nullable=False),
+    Column("digest_at", Float, nullable=False),  # the last digest (0: never)
+)
+
+# The last "your turn" mail per account and game: at most one an hour (notices.MAIL_EVERY).
+turn_mail = Table(
+    "turn_mail",
+    metadata,
+    Column("account_id", Integer, ForeignKey("accounts.id"), nullable=False),
+    Column("game_id", String(32), ForeignKey("games.id"), nullable=False),
+    Column("sent_at", Float, nullable=False),
+    PrimaryKeyConstraint("account_id", "game_id", name="turn_mail_key"),
+)
+
+# Browsers that subscribed to Web Push (the PushSubscription's endpoint and keys), per account.
+push_subscriptions = Table(
+    "push_subscriptions",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("account_id", Integer, ForeignKey("accounts.id"), nullable=False),
+    Column("endpoint", String(1000), nullable=False),
+    Column("p256dh", String(200), nullable=False),
+    Column("auth", String(100), nullable=False),
+    Column("created_at", Float, nullable=False),
+    UniqueConstraint("endpoint", name="push_subscriptions_endpoint"),
+    Index("push_subscriptions_account", "account_id"),
+)
+
+# Pushes waiting to be sent (candlebox/server/pushing.py), taken like mail from the outbox: SKIP
+# LOCKED, a lease while sending, retries further apart, given up after ``Settings.mail_tries``.
+push_outbox = Table(
+    "push_outbox",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("account_id", Integer, nullable=False),  # deleted with the account
+    Column("subscription_id", Integer, nullable=False),  # gone with it: the push is dropped
+    Column("payload", Text, nullable=False),  # JSON {"title", "body", "url"}
+    Column("status", String(8), nullable=False),  # "waiting", "sent" or "failed"
+    Column("tries", Integer, nullable=False),
+    Column("next_try", Float, nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("last_error", String(200), nullable=True),
+    Index("push_outbox_due", "status", "next_try"),
+)
+
+# Secrets the server makes once and keeps (every process reads the same): the VAPID key pushes are
+# signed with, and the key that signs unsubscribe links. Rotated by deleting the row (docs/deploy.md).
+server_keys = Table(
+    "server_keys",
+    metadata,
+    Column("name", String(32), primary_key=True),
+    Column("value", Text, nullable=False),
+    Column("created_at", Float, nullable=False),
+)
+
+# What is kept of an account's notices, deleted with it (candlebox/server/accounts.py)
+NOTICE_TABLES = (notices, notice_preferences, turn_mail, push_outbox, push_subscriptions)
 
 
 class Storage:

@@ -286,3 +286,52 @@ def test_a_database_from_before_ratings_upgrades_and_keeps_every_game(empty_url:
         assert [game["id"] for game in profile["recent"]] == [over.json()["id"]]
     assert revision(empty_url) == migrating.head()
     assert differences(empty_url, metadata) == []
+
+
+def test_a_database_from_before_notices_upgrades_and_keeps_every_game(empty_url: str) -> None:
+    """Migration 0008 (notices) on a database as the code before it left it: a signed-in player's
+    game and its mail waiting in the outbox are kept, and the player's notices are served."""
+    from alembic import command
+    from sqlalchemy import text
+
+    from candlebox.server.storage import outbox
+    from tests.server.test_accounts import HERE, rows, sign_in, sign_up
+
+    before = migrating.scripts().get_revision("0008").down_revision
+    assert isinstance(before, str)
+    with make_client(empty_url) as client:
+        client.headers.update(HERE)
+        assert sign_up(client, "Wickham").status_code == 201
+        seats = [{"kind": "human"}, {"kind": "human"}]
+        made = client.post("/api/games", json={"game": "candle-quest", "seats": seats, "you": 0})
+        game_id = made.json()["id"]
+        view = essence(state(client, game_id, made.json()["token"]))
+    engine = make_engine(empty_url)
+    try:
+        with engine.begin() as conn:  # back to the schema the code before notices wrote
+            migrating.lock(conn)
+            command.downgrade(migrating.config(conn), before)
+            assert "notices" not in inspect(conn).get_table_names()
+            assert "headers" not in {c["name"] for c in inspect(conn).get_columns("outbox")}
+            conn.execute(  # a mail the code before wrote, waiting to be sent
+                text(
+                    "INSERT INTO outbox (account_id, recipient, subject, body, status, tries, "
+                    "next_try, created_at) VALUES (NULL, 'wick@example.org', 'Old', 'old mail', "
+                    "'waiting', 0, 0, 0)"
+                )
+            )
+    finally:
+        engine.dispose()
+    assert revision(empty_url) == before
+    with make_client(empty_url) as client:
+        client.headers.update(HERE)
+        assert essence(state(client, game_id, made.json()["token"])) == view
+        assert sign_in(client, "Wickham").status_code == 200
+        listed = client.get("/api/me/notices")
+        assert listed.status_code == 200, listed.text
+        waits_for_him = 0 in state(client, game_id)["view"]["pending"]["seats"]
+        assert listed.json()["unread"] == 0 and listed.json()["your_turn"] == waits_for_him
+    kept = rows(empty_url, outbox)
+    assert [(row.subject, row.headers) for row in kept] == [("Old", None)]
+    assert revision(empty_url) == migrating.head()
+    assert differences(empty_url, metadata) == []
