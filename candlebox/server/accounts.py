@@ -36,6 +36,7 @@ from candlebox.server.config import Settings
 from candlebox.server.errors import Rejected
 from candlebox.server.storage import (
     FINISHED,
+    NOTICE_TABLES,
     Storage,
     account_sessions,
     accounts,
@@ -437,6 +438,7 @@ class Accounts:
                 outbox,
                 queue_tickets,  # a waiting ticket must never seat a deleted account
                 ratings,
+                *NOTICE_TABLES,  # notices, their preferences, pushes (issue 35)
             ):
                 conn.execute(delete(table).where(table.c.account_id == account.id))
             mine = account.id

@@ -55,6 +55,7 @@ from candlebox.server.config import Settings
 from candlebox.server.friends import Friends
 from candlebox.server.mail import Mailer, check
 from candlebox.server.meta import server_meta
+from candlebox.server.notice_senders import NoticeSenders
 from candlebox.server.routes import ROUTERS
 from candlebox.server.routes.pages import STATIC
 from candlebox.server.service import GameService
@@ -72,12 +73,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.accounts = Accounts(service.registry.storage.engine, settings)
         app.state.mail = Mailer(service.registry.storage.engine, settings)
         app.state.friends = Friends(service.registry.storage.engine, settings)
+        app.state.notices = NoticeSenders(service.registry.storage.engine, settings, app.state.mail)
         await service.start()
         app.state.mail.start()
+        await app.state.notices.start(service.moves.turns)
         app.state.meta = await asyncio.to_thread(server_meta, settings)
         try:
             yield
         finally:
+            await app.state.notices.stop()
             await app.state.mail.stop()
             await service.stop()
 

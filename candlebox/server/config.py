@@ -141,6 +141,10 @@ class Settings:
     # /metrics (Prometheus text) answers only these client addresses; empty: nobody (off)
     metrics_from: tuple[str, ...] = ("127.0.0.1", "::1")
     json_logs: bool = False  # one JSON object per log line (for a log collector)
+    # Notices (issue 35; docs/server.md, "Turn-based games and notices"): Web Push endpoints on this
+    # machine or a private network are refused (the server would post wherever a player says)
+    # unless this is on — for tests with a local receiver, never on a public server.
+    push_private_endpoints: bool = False
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import time
 from dataclasses import dataclass, field
@@ -59,6 +60,7 @@ class Mail:
     subject: str
     body: str
     tries: int  # this one included
+    headers: dict[str, str] = field(default_factory=dict)  # extra ones (List-Unsubscribe)
 
 
 def smtp_server(url: str) -> SmtpServer:
@@ -125,10 +127,15 @@ class Outbox:
 
     @staticmethod
     def add(
-        conn: Connection, recipient: str, subject: str, body: str, account_id: int | None
+        conn: Connection,
+        recipient: str,
+        subject: str,
+        body: str,
+        account_id: int | None,
+        headers: dict[str, str] | None = None,
     ) -> None:
         """A mail to send, in ``conn``'s transaction (so it exists exactly when what it tells of
-        does); the caller wakes the sender after the commit."""
+        does), with any extra ``headers``; the caller wakes the sender after the commit."""
         now = time.time()
         conn.execute(
             insert(outbox).values(
@@ -140,6 +147,7 @@ class Outbox:
                 tries=0,
                 next_try=now,
                 created_at=now,
+                headers=json.dumps(headers) if headers else None,
             )
         )
 
@@ -149,7 +157,12 @@ class Outbox:
         with self.engine.begin() as conn:
             rows = conn.execute(
                 select(
-                    outbox.c.id, outbox.c.recipient, outbox.c.subject, outbox.c.body, outbox.c.tries
+                    outbox.c.id,
+                    outbox.c.recipient,
+                    outbox.c.subject,
+                    outbox.c.body,
+                    outbox.c.tries,
+                    outbox.c.headers,
                 )
                 .where(outbox.c.status == "waiting", outbox.c.next_try <= now)
                 .order_by(outbox.c.next_try, outbox.c.id)
@@ -162,7 +175,17 @@ class Outbox:
                     .where(outbox.c.id.in_([row.id for row in rows]))
                     .values(next_try=now + LEASE, tries=outbox.c.tries + 1)
                 )
-        return [Mail(r.id, r.recipient, r.subject, r.body, r.tries + 1) for r in rows]
+        return [
+            Mail(
+                r.id,
+                r.recipient,
+                r.subject,
+                r.body,
+                r.tries + 1,
+                json.loads(r.headers) if r.headers else {},
+            )
+            for r in rows
+        ]
 
     def sent(self, mail: Mail, now: float) -> None:
         with self.engine.begin() as conn:
@@ -259,6 +282,8 @@ class Sender:
         message["Subject"] = mail.subject
         message["Date"] = formatdate(localtime=False)
         message["Message-ID"] = make_msgid(domain=self.sender.rpartition("@")[2].rstrip(">"))
+        for name, value in mail.headers.items():
+            message[name] = value
         message.set_content(mail.body)
         return message
 

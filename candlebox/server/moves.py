@@ -15,6 +15,7 @@ from candlebox.server import clocks
 from candlebox.server.errors import Rejected
 from candlebox.server.live import ABANDONED_MESSAGE, CLOSED_MESSAGE, LiveGame
 from candlebox.server.metrics import Histogram
+from candlebox.server.notices import TurnNotices
 from candlebox.server.registry import LiveGames
 from candlebox.server.storage import MoveConflict, MoveRecord, Storage
 
@@ -28,6 +29,7 @@ class Moves:
         self.schedule_bots = schedule_bots
         self.stats = {"moves": 0, "bot_moves": 0, "rejected": 0}
         self.latency = Histogram()  # seconds from a move's arrival to its broadcast
+        self.turns = TurnNotices(games)  # "your turn" notices, written after the broadcast
 
     async def submit(
         self, game_id: str, seat: int, action: str, expect: int, bot: bool = False
@@ -47,6 +49,7 @@ class Moves:
                 self._check(live, seat, action, expect, bot)
                 now = self.games.settings.clock_now()
                 tick = clocks.after_move(live, seat, action, now)  # None: no clock
+                waiting = self.turns.waiting(live)
                 try:
                     number = await self._commit(live, MoveRecord(live.moves, seat, action), tick)
                 except MoveConflict:
@@ -61,6 +64,7 @@ class Moves:
             self.stats["moves"] += 1
             self.stats["bot_moves"] += bot
             self.games.frames.broadcast(live)
+            self.turns.after_move(live, waiting)
             if live.over:
                 await self.games.record_result(live)
         if live.over:

@@ -160,6 +160,7 @@ class GameService:
                     conn.close()
         self.bots.stop()
         self.coach.close()
+        await self.moves.turns.settle()  # notices being written go before the writer stops
         await self.presence.stop()
         await self.clock_watch.stop()
         await asyncio.to_thread(self.registry.writer.close)

@@ -204,6 +204,7 @@ class BotWorker:
         await asyncio.gather(*tasks, return_exceptions=True)
         await self.catching.stop()
         self.bots.stop()
+        await self.moves.turns.settle()  # "your turn" notices of its moves, written first
         await asyncio.to_thread(self.games.writer.close)
         self.games.storage.close()
 

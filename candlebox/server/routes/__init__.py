@@ -16,6 +16,7 @@ from candlebox.server.routes import (
     leaving,
     lobby,
     moves,
+    notices,
     ops,
     pages,
     passkeys,
@@ -49,4 +50,5 @@ ROUTERS: tuple[APIRouter, ...] = (
     players.pages,  # /u/NAME, /leaderboard/GAME
     clocks.router,  # /api/games/{id}/seats/{seat}/timeout (issue 35)
     takebacks.router,  # /api/games/{id}/undo, .../undo/accept, .../undo/refuse (issue 35)
+    notices.router,  # /api/me/notices, /api/me/push, /sw.js, /unsubscribe (issue 35)
 )
