@@ -3,6 +3,7 @@
 // browser keeps handed to the account when it signs in, and a refusal shown by the field it names.
 
 import { api, myGames } from "./api.js";
+import { startBell } from "./bell.js";
 import { clear, h } from "./ui.js";
 
 let asked = null;
@@ -35,6 +36,7 @@ export async function showWho(box) {
     box.append(h("a.who-link", { href: `/signin${back}` }, "Sign in"));
   }
   box.dataset.state = me ? "signed-in" : "guest";
+  if (me) startBell(box); // notices and "(2) Your turn" in the title (issue 35)
   return me;
 }
 

@@ -5,6 +5,7 @@
 
 import { api } from "./api.js";
 import { claimGuestSeats, fieldErrors, showWho, whoAmI } from "./account.js";
+import { noticePrefsPanel } from "./noticeprefs.js";
 import { clear, h, toast } from "./ui.js";
 
 const main = document.getElementById("account-main");
@@ -138,6 +139,7 @@ async function account() {
         h("a.button", { href: "/api/me/export", download: "candlebox-account.json" }, "Export my data")),
     ),
     friendsPanel(),
+    noticePrefsPanel(me),
     signOutPanel(),
     deletePanel(),
   );
