@@ -26,7 +26,7 @@ let pushing = false; // this browser has a push subscription: the service worker
 export function startBell(box) {
   if (!box) return;
   if (parts) {
-    if (!box.contains(parts.wrap)) box.prepend(parts.wrap); // the box was drawn again
+    if (!box.contains(parts.wrap)) box.append(parts.wrap); // the box was drawn again
     return;
   }
   const count = h("span.bell-count", { hidden: true });
@@ -43,7 +43,7 @@ export function startBell(box) {
     status);
   const wrap = h("div.bell-wrap", button, panel);
   parts = { wrap, button, count, list, status, panel, markAll, notify };
-  box.prepend(wrap);
+  box.append(wrap); // after the account link, which stays the header's first stop
   document.addEventListener("keydown", (event) => {
     if (event.key === "Escape" && !panel.hidden) {
       toggle(false);
