@@ -31,7 +31,7 @@ class NoticeSenders:
 
     async def start(self, turns: TurnNotices) -> None:
         """Send pushes, look for digests, and be woken by ``turns`` (this process's moves)."""
-        await self.pusher.start()
+        self.pusher.start()
         turns.wake = self.wake
         self.task = asyncio.create_task(self.forever())
 

@@ -1,9 +1,10 @@
 """Web Push (issue 35; docs/server.md, "Turn-based games and notices"; docs/deploy.md, "Web Push").
 
-- The server signs its pushes with a VAPID key (P-256) made at its first start and kept in the
-  database (``server_keys``), so every process signs with the same key and a restart never makes a
-  new one (which would silently end every browser's subscription). docs/deploy.md says how to
-  rotate it.
+- The server signs its pushes with a VAPID key (P-256) made the first time one is needed (a
+  browser asking for it, or a push to sign) and kept in the database (``server_keys``), so every
+  process signs with the same key and a restart never makes a new one (which would silently end
+  every browser's subscription). Not made at each start: the tests start thousands of apps on
+  fresh databases, and writing a key cost each about 15 ms. docs/deploy.md says how to rotate it.
 - A browser subscribes through ``POST /api/me/push`` with the PushSubscription its service worker
   (``/sw.js``) made; ``DELETE /api/me/push`` forgets it.
 - A turn writes a row per subscription to ``push_outbox`` (candlebox/server/notices.py); a
@@ -284,14 +285,18 @@ class Pusher:
         self.woken = asyncio.Event()
         self.task: asyncio.Task[None] | None = None
 
-    async def start(self) -> None:
-        """Make (or read) the VAPID key, then send in the background."""
-        self.key_pem = await asyncio.to_thread(vapid_key, self.engine)
+    def start(self) -> None:
         self.task = asyncio.create_task(self.forever())
 
-    @property
-    def public_key(self) -> str | None:
-        return None if self.key_pem is None else public_key(self.key_pem)
+    def key(self) -> str:
+        """The VAPID private key (PEM), read (or made) once per process (call it in a thread)."""
+        if self.key_pem is None:
+            self.key_pem = vapid_key(self.engine)
+        return self.key_pem
+
+    def application_key(self) -> str:
+        """The browser's ``applicationServerKey`` (call it in a thread)."""
+        return public_key(self.key())
 
     async def stop(self) -> None:
         if self.task is not None:
@@ -341,7 +346,7 @@ class Pusher:
         endpoint = push.subscription.endpoint
         if not self.settings.push_private_endpoints and resolves_privately(endpoint):
             return None, "the endpoint's host is not on the public internet"
-        assert self.key_pem is not None
+        pem = self.key()
         try:
             answer = webpush(
                 subscription_info={
@@ -349,7 +354,7 @@ class Pusher:
                     "keys": {"p256dh": push.subscription.p256dh, "auth": push.subscription.auth},
                 },
                 data=push.payload,
-                vapid_private_key=Vapid.from_pem(self.key_pem.encode()),
+                vapid_private_key=Vapid.from_pem(pem.encode()),
                 vapid_claims={"sub": contact(self.settings)},
                 ttl=PUSH_TTL,
                 timeout=SEND_TIMEOUT,

@@ -78,13 +78,14 @@ def notice_json(notice: Notice) -> dict[str, Any]:
     }
 
 
-def preferences_json(request: Request, chosen: Preferences) -> dict[str, Any]:
+async def preferences_json(request: Request, chosen: Preferences) -> dict[str, Any]:
+    push_key = await asyncio.to_thread(senders(request).pusher.application_key)
     return {
         "turn_mail": chosen.turn_mail,
         "digest": chosen.digest,
         "push": chosen.push,
         "mail": bool(settings(request).smtp_url),  # whether this server sends mail at all
-        "push_key": senders(request).pusher.public_key,  # the browser's applicationServerKey
+        "push_key": push_key,  # the browser's applicationServerKey
     }
 
 
@@ -118,7 +119,7 @@ async def api_notices_read(request: Request) -> JSONResponse:
 async def api_preferences(request: Request) -> JSONResponse:
     session = await signed_in(request)
     chosen = await asyncio.to_thread(senders(request).notices.preferences, session.account.id)
-    return JSONResponse(preferences_json(request, chosen))
+    return JSONResponse(await preferences_json(request, chosen))
 
 
 @router.post("/api/me/notices/preferences")
@@ -133,7 +134,7 @@ async def api_choose(request: Request) -> JSONResponse:
         push=was.push if spec.push is None else spec.push,
     )
     await asyncio.to_thread(store.choose, session.account.id, chosen)
-    return JSONResponse(preferences_json(request, chosen))
+    return JSONResponse(await preferences_json(request, chosen))
 
 
 @router.post("/api/me/push")
