@@ -289,7 +289,7 @@ def test_a_database_from_before_ratings_upgrades_and_keeps_every_game(empty_url:
 
 
 def test_a_database_from_before_notices_upgrades_and_keeps_every_game(empty_url: str) -> None:
-    """Migration 0008 (notices) on a database as the code before it left it: a signed-in player's
+    """Migration 0009 (notices) on a database as the code before it left it: a signed-in player's
     game and its mail waiting in the outbox are kept, and the player's notices are served."""
     from alembic import command
     from sqlalchemy import text
@@ -297,7 +297,7 @@ def test_a_database_from_before_notices_upgrades_and_keeps_every_game(empty_url:
     from candlebox.server.storage import outbox
     from tests.server.test_accounts import HERE, rows, sign_in, sign_up
 
-    before = migrating.scripts().get_revision("0008").down_revision
+    before = migrating.scripts().get_revision("0009").down_revision
     assert isinstance(before, str)
     with make_client(empty_url) as client:
         client.headers.update(HERE)

@@ -3,8 +3,8 @@ pushes, the last "your turn" mail per game, browsers subscribed to Web Push and 
 for them, the keys the server makes once (VAPID, unsubscribe links), and extra headers on mail
 (List-Unsubscribe). New tables and one nullable column: nothing stored changes.
 
-Revision ID: 0008
-Revises: 0006 (the lead re-chains it after 0007, clocks, at merge)
+Revision ID: 0009
+Revises: 0008
 Create Date: 2026-12-06
 """
 
@@ -13,8 +13,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0008"
-down_revision = "0006"
+revision = "0009"
+down_revision = "0008"
 branch_labels = None
 depends_on = None
 
