@@ -781,6 +781,62 @@ server_keys = Table(
 # What is kept of an account's notices, deleted with it (candlebox/server/accounts.py)
 NOTICE_TABLES = (notices, notice_preferences, turn_mail, push_outbox, push_subscriptions)
 
+# Table chat (issue 35; candlebox/server/chat.py, migration 0009_chat). Each message of a game: its
+# seat (NULL: the spectators' channel), the name shown, the text (at most 500 characters), and, for
+# the operator only, the account and client address that wrote it. ``author`` is the key a reader
+# mutes it by ("account:NAME", "seat:GAME:N", "spectator:GAME:N"); ``hidden``: by the operator.
+chat_messages = Table(
+    "chat_messages",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("game_id", String(32), ForeignKey("games.id"), nullable=False),
+    Column("seat", Integer, nullable=True),
+    Column("name", String(64), nullable=False),
+    Column("text", Text, nullable=False),
+    Column("at", Float, nullable=False),
+    Column("author", String(100), nullable=False),
+    Column("account_id", Integer, nullable=True),  # no foreign key: as seats.account_id
+    Column("client", String(64), nullable=False),
+    Column("hidden", Boolean, nullable=False),
+    Index("chat_messages_game", "game_id", "id"),
+)
+
+# A message reported by someone who saw it, kept for the operator (``candlebox moderation``):
+# once per message and reporter ("account:ID" or "client:ADDRESS").
+chat_reports = Table(
+    "chat_reports",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("message_id", Integer, ForeignKey("chat_messages.id"), nullable=False),
+    Column("game_id", String(32), ForeignKey("games.id"), nullable=False),
+    Column("reporter", String(100), nullable=False),
+    Column("reason", String(200), nullable=True),
+    Column("at", Float, nullable=False),
+    UniqueConstraint("message_id", "reporter", name="chat_reports_once"),
+)
+
+# Who may not chat (the operator's decision): an account (``value`` its id) or a client address.
+chat_bans = Table(
+    "chat_bans",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("kind", String(8), nullable=False),  # "account" or "client"
+    Column("value", String(64), nullable=False),
+    Column("reason", String(200), nullable=True),
+    Column("at", Float, nullable=False),
+    UniqueConstraint("kind", "value", name="chat_bans_once"),
+)
+
+# The authors a signed-in player muted for themselves (a guest's are kept in the browser).
+chat_mutes = Table(
+    "chat_mutes",
+    metadata,
+    Column("account_id", Integer, ForeignKey("accounts.id"), nullable=False),
+    Column("author", String(100), nullable=False),
+    Column("at", Float, nullable=False),
+    PrimaryKeyConstraint("account_id", "author", name="chat_mutes_key"),
+)
+
 
 class Storage:
     """The tables and every query; synchronous (called from the writer thread or a worker thread)."""
