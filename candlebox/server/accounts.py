@@ -40,6 +40,8 @@ from candlebox.server.storage import (
     Storage,
     account_sessions,
     accounts,
+    chat_messages,
+    chat_mutes,
     database_url,
     email_verifications,
     follows,
@@ -439,8 +441,15 @@ class Accounts:
                 queue_tickets,  # a waiting ticket must never seat a deleted account
                 ratings,
                 *NOTICE_TABLES,  # notices, their preferences, pushes (issue 35)
+                chat_mutes,
             ):
                 conn.execute(delete(table).where(table.c.account_id == account.id))
+            # its chat messages stay with their games, under no name of theirs
+            conn.execute(
+                update(chat_messages)
+                .where(chat_messages.c.account_id == account.id)
+                .values(name=DELETED, author="deleted", account_id=None)
+            )
             mine = account.id
             conn.execute(
                 delete(follows).where(

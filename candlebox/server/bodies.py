@@ -192,6 +192,42 @@ class MoveSpec(msgspec.Struct, forbid_unknown_fields=True):
     )
 
 
+class ChatSpec(msgspec.Struct, forbid_unknown_fields=True):
+    """``POST /api/games/{id}/chat``: its length is checked once trimmed (chat.clean_text)."""
+
+    text: Annotated[str, msgspec.Meta(max_length=4000)]
+
+
+class ReportSpec(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
+    """``POST /api/games/{id}/chat/{message}/report``: why, in a few words (optional)."""
+
+    reason: Short | None = None
+
+
+# a chat author's key (candlebox/server/chat.py): an account's name, a guest seat or spectator,
+# or the deleted accounts'
+AUTHOR = (
+    r"^(account:[^\x00-\x1f]{1,40}"
+    r"|seat:[A-Za-z0-9_-]{1,32}:[0-9]{1,2}"
+    r"|spectator:[A-Za-z0-9_-]{1,32}:[0-9]{1,12}"
+    r"|deleted)$"
+)
+
+
+class MuteSpec(msgspec.Struct, forbid_unknown_fields=True):
+    """``POST /api/me/mutes``: mute (or unmute) a chat author for yourself."""
+
+    author: Annotated[str, msgspec.Meta(pattern=AUTHOR)]
+    muted: bool
+
+
+class MessageId(msgspec.Struct, forbid_unknown_fields=True):
+    message: Number  # a chat message's number in a path
+
+
+CHAT_CODES = {"text": "bad-text", "reason": "bad-reason", "author": "bad-author"}
+
+
 # ---------------------------------------------------------------------------- HTTP queries
 class LobbyQuery(msgspec.Struct, forbid_unknown_fields=True):
     """``GET /api/games``: no list (the first page of each) or one list's page after ``cursor``."""

@@ -138,6 +138,15 @@ class Settings:
     # What time it is for the clocks (Unix seconds): tests put in a clock they move themselves,
     # to play a turn-based game over days without waiting for them (never read from the environment)
     clock_now: Callable[[], float] = field(default=time.time, repr=False)
+    # Table chat (docs/server.md, "Table chat"; candlebox/server/chat.py): messages a seat (or a
+    # spectator's client address) may send at once, then how many a second, the most messages one
+    # game keeps, the most authors a signed-in player may mute, and the seconds a process trusts
+    # its copy of a game's chat before reading it again (a message the operator hid goes by then).
+    chat_burst: int = 5
+    chat_rate: float = 0.5
+    chat_max_messages: int = 1000
+    max_mutes: int = 500
+    chat_fresh: float = 30.0
     # /metrics (Prometheus text) answers only these client addresses; empty: nobody (off)
     metrics_from: tuple[str, ...] = ("127.0.0.1", "::1")
     json_logs: bool = False  # one JSON object per log line (for a log collector)

@@ -5,6 +5,7 @@ seat's credential; and the public facts of a game (its seats, its fairness commi
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
@@ -31,6 +32,8 @@ class Frames:
         self.settings = settings
         self.rematches = Rematches()  # the end screen: standings and rematch offers
         self.take_backs = TakeBackFrames()  # take-backs: what a seat may take back, requests
+        # more parts of a snapshot, each from its own module (the table chat: chat.py)
+        self.extras: list[Callable[[LiveGame, int | None], dict[str, Any]]] = []
 
     # ------------------------------------------------------------------ public facts
     def seats_public(self, live: LiveGame) -> list[dict[str, Any]]:
@@ -111,6 +114,8 @@ class Frames:
             **clocks.frame_part(live, self.settings.clock_now()),  # every seat's clock (issue 35)
             **self.take_backs.frame_part(live, seat),
         }
+        for extra in self.extras:
+            payload.update(extra(live, seat))
         return encode(payload).decode(), len(entries)
 
     def broadcast(self, live: LiveGame) -> None:

@@ -28,6 +28,7 @@ import candlebox
 from candlebox.server import bodies
 from candlebox.server.accounts import DELETED, Account
 from candlebox.server.botplay import BotPlayers
+from candlebox.server.chat import CHAT_NOTE, TableChat
 from candlebox.server.clockwatch import ClockWatch
 from candlebox.server.coaching import Coach
 from candlebox.server.config import Settings
@@ -84,6 +85,9 @@ class GameService:
         self.clocking: asyncio.Task[None] | None = None
         # take-backs (issue 35): asked, answered, done; other processes rebuild on hearing one
         self.taking_back = TakingBack(self.registry, self.bots.schedule)
+        # the table chat (issue 35): its messages are part of every snapshot
+        self.chat = TableChat(self.registry)
+        self.frames.extras.append(self.chat.frame_part)
 
     # ------------------------------------------------------------------ start and stop
     async def start(self) -> None:
@@ -126,6 +130,8 @@ class GameService:
             self.clock_watch.heard(game_id)
         elif what == TAKE_BACK_HEARD:
             self.taking_back.heard(game_id)
+        elif what == CHAT_NOTE:
+            self.chat.heard(game_id)
         elif what != "review":
             self.catching.heard(game_id, what)
 
@@ -151,6 +157,7 @@ class GameService:
             tasks.append(self.clocking)
         tasks.extend(self.taking_back.tasks)
         await self.catching.stop()
+        await self.chat.stop()
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -170,6 +177,7 @@ class GameService:
     async def any_game(self, game_id: str) -> LiveGame:
         live = await self.registry.any_game(game_id)
         await self.presence.first_look(live)  # several processes: who is connected elsewhere
+        await self.chat.load(live)  # its chat, for the snapshots
         return live
 
     def current(self, live: LiveGame) -> LiveGame:
@@ -379,6 +387,7 @@ class GameService:
         """What ``token``'s seat (None: a spectator; else the signed-in ``account_id``'s seat, if
         it holds one) sees now, as a snapshot."""
         live = await self.registry.any_game(game_id)
+        await self.chat.load(live)
         if token is None and account_id is not None:
             return self.frames.frame(live, await self.account_seat(live, account_id))
         seat = None if token is None else await self.registry.seat_of(live, token)
@@ -397,7 +406,10 @@ class GameService:
     async def replay(self, game_id: str, token: str | None, at: int) -> dict[str, Any]:
         live = await self.registry.any_game(game_id)
         seat = None if token is None else self.registry.seat_for_token(live, token)
-        return self.frames.replay_frame(live, seat, at)
+        frame = self.frames.replay_frame(live, seat, at)
+        await self.chat.load(live)
+        frame["chat"] = self.chat.replay_part(live, seat)  # the players' chat, to the seats
+        return frame
 
     async def saved(self, game_id: str) -> tuple[str, dict[str, Any]]:
         """A finished game's file name and its saved-game file (its shuffle opened)."""

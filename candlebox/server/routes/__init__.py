@@ -8,6 +8,7 @@ from fastapi import APIRouter
 
 from candlebox.server.routes import (
     accounts,
+    chat,
     clocks,
     coach,
     email,
@@ -51,4 +52,5 @@ ROUTERS: tuple[APIRouter, ...] = (
     clocks.router,  # /api/games/{id}/seats/{seat}/timeout (issue 35)
     takebacks.router,  # /api/games/{id}/undo, .../undo/accept, .../undo/refuse (issue 35)
     notices.router,  # /api/me/notices, /api/me/push, /sw.js, /unsubscribe (issue 35)
+    chat.router,  # /api/games/{id}/chat, /api/me/mutes (issue 35)
 )
