@@ -21,6 +21,7 @@ from candlebox.cli import play as play_module
 from candlebox.cli import replay as replay_module
 from candlebox.cli import simulate as simulate_module
 from candlebox.cli.errors import CliError, user_errors
+from candlebox.cli.moderation import moderation_app
 from candlebox.engine import State
 from candlebox.engine.howto import how_to_play
 
@@ -709,6 +710,10 @@ def accounts_reset(
             raise CliError(str(exc)) from None
         minutes = max(1, round((expires - time.time()) / 60))
         stdout().print(f"{escape(link)}\n(works once, for {minutes} minutes)")
+
+
+# ----------------------------------------------------------------------------- moderation
+app.add_typer(moderation_app, name="moderation")  # the table chat's reports and bans (issue 35)
 
 
 def main(args: Any = None) -> None:
