@@ -19,6 +19,7 @@ import * as words from "./words.js";
 import { profileLink } from "./people.js";
 import * as clock from "./clock.js";
 import * as undo from "./undo.js";
+import * as chat from "./chat.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
 const $ = (id) => document.getElementById(id);
@@ -71,6 +72,7 @@ async function start() {
     if (ok && page.frame) renderAll(true);
     document.body.dataset.words = ok ? "ready" : "missing"; // for tools and the browser tests
   });
+  chat.start(gameId, () => page.token, () => page.frame); // the table chat (js/chat.js)
   connect();
   document.addEventListener("visibilitychange", () => {
     if (document.visibilityState !== "visible" || !$("link").classList.contains("refused")) return;
@@ -188,6 +190,9 @@ async function receive(msg) {
     motion.lastMove(msg.log.slice(-2)); // words: the move that led here
     renderAll(true);
     if (await learn.ready(msg)) renderLog(page.log, true); // learn mode: the log with its reasons
+    chat.snapshot(msg);
+  } else if (msg.type === "chat") {
+    if (page.frame) chat.received(msg);
   } else if (msg.type === "update") {
     if (!page.frame) return;
     if (msg.log_from !== page.log.length) {

@@ -1,0 +1,209 @@
+// The table chat (issue 35; docs/server.md, "Table chat"): a panel in the sidebar (below the table on
+// a phone, folded there, so it never covers the board), its messages from the frames (a snapshot's
+// `chat`, then `{"type": "chat"}` frames), Enter sends. Every name and text goes in as text
+// (textContent through ui.h): a message is never HTML. Muting is for yourself: kept on the account
+// when signed in, in this browser otherwise. No chat at a table of fewer than two people.
+
+import { api } from "./api.js";
+import { clear, h, toast } from "./ui.js";
+
+const MUTES = "candlebox.chatMutes"; // a guest's muted authors
+const OPEN = "candlebox.chatOpen"; // the panel folded or not, as the player last left it
+const MAX_TEXT = 500;
+const narrow = window.matchMedia ? window.matchMedia("(max-width: 980px)") : { matches: false };
+
+const chat = {
+  gameId: null,
+  token: () => null,
+  frame: () => null,
+  messages: [], // [{id, seat, name, text, at, author}], oldest first
+  mutes: new Set(),
+  signedIn: false,
+  mine: new Set(), // authors of this browser's own messages (a spectator's key comes back with them)
+  unread: 0,
+  panel: null,
+  sending: false,
+};
+
+/** Called once by the game page. */
+export function start(gameId, token, frame) {
+  chat.gameId = gameId;
+  chat.token = token;
+  chat.frame = frame;
+  chat.mutes = new Set(guestMutes());
+  api("/api/me/mutes")
+    .then((data) => {
+      chat.signedIn = true;
+      chat.mutes = new Set(data.mutes);
+      draw();
+    })
+    .catch(() => {}); // a guest: the browser's own list
+}
+
+function guestMutes() {
+  try {
+    const list = JSON.parse(localStorage.getItem(MUTES) || "[]");
+    return Array.isArray(list) ? list.filter((a) => typeof a === "string") : [];
+  } catch {
+    return [];
+  }
+}
+
+/** A snapshot: its chat (when it has one) is the whole chat. */
+export function snapshot(frame) {
+  if (Array.isArray(frame.chat)) chat.messages = frame.chat.slice();
+  draw();
+}
+
+/** A `chat` frame: new messages, and the ids of those the operator hid. */
+export function received(msg) {
+  const hidden = new Set(msg.hidden || []);
+  const known = new Set(chat.messages.map((m) => m.id));
+  const added = (msg.chat || []).filter((m) => !known.has(m.id));
+  chat.messages = chat.messages.filter((m) => !hidden.has(m.id)).concat(added);
+  const open = panel().querySelector("details").open;
+  if (!open) chat.unread += added.filter((m) => !ownMessage(m) && !chat.mutes.has(m.author)).length;
+  draw(added.length > 0);
+}
+
+function people(frame) {
+  return frame.seats.filter((s) => s.kind === "human" || s.stands_in).length;
+}
+
+function ownMessage(m) {
+  const frame = chat.frame();
+  if (frame && frame.you !== null && m.seat === frame.you) return true;
+  return m.seat === null && chat.mine.has(m.author);
+}
+
+// ----------------------------------------------------------------------------- the panel
+function panel() {
+  if (chat.panel) return chat.panel;
+  const stored = localStorage.getItem(OPEN);
+  const details = h("details", { id: "chat", open: stored === null ? !narrow.matches : stored === "1" });
+  const input = h("input", {
+    id: "chat-text", type: "text", maxLength: MAX_TEXT, autocomplete: "off", enterKeyHint: "send",
+    placeholder: "Say something to the table",
+  });
+  const form = h("form.chat-form", { onsubmit: (event) => (event.preventDefault(), send(input)) },
+    h("label.visually-hidden", { htmlFor: "chat-text" }, "Message"),
+    input,
+    h("button.primary", { type: "submit" }, "Send"));
+  details.append(
+    h("summary", h("span.chat-title", "Table chat"), h("span.chat-unread", { hidden: true })),
+    h("p.chat-channel.note"),
+    h("ol.chat-list", { tabindex: "0", "aria-label": "Chat messages", "aria-live": "polite" }),
+    form);
+  details.addEventListener("toggle", () => {
+    localStorage.setItem(OPEN, details.open ? "1" : "0");
+    if (details.open) {
+      chat.unread = 0;
+      draw(true);
+    }
+  });
+  chat.panel = h("section.panel.chat-panel", { id: "chat-panel", "aria-label": "Table chat" }, details);
+  chat.panel.hidden = true;
+  const players = document.getElementById("players");
+  const after = players ? players.closest(".panel") : null;
+  if (after) after.after(chat.panel);
+  else document.querySelector(".sidebar").append(chat.panel);
+  return chat.panel;
+}
+
+function draw(scroll = false) {
+  const frame = chat.frame();
+  const box = panel();
+  // a learn table (one player and a bot), a bot-only table or a learn-mode page: no chat
+  box.hidden = !frame || people(frame) < 2 || document.body.classList.contains("learning");
+  if (box.hidden) return;
+  const spectator = frame.you === null;
+  box.querySelector(".chat-channel").textContent = spectator
+    ? "Spectators' chat: you read the players and other spectators; the players do not read you."
+    : "The players and spectators read this.";
+  const badge = box.querySelector(".chat-unread");
+  badge.hidden = chat.unread === 0;
+  badge.textContent = chat.unread ? `${chat.unread} new` : "";
+  const list = box.querySelector(".chat-list");
+  const atEnd = list.scrollHeight - list.scrollTop - list.clientHeight < 24;
+  clear(list);
+  if (!chat.messages.length) list.append(h("li.chat-empty.note", "No messages yet."));
+  for (const m of chat.messages) list.append(line(m, frame));
+  if (scroll || atEnd) list.scrollTop = list.scrollHeight;
+}
+
+function line(m, frame) {
+  const who = m.seat === null ? `${m.name} (watching)` : m.name;
+  const own = ownMessage(m);
+  if (chat.mutes.has(m.author) && !own) {
+    return h("li.chat-muted", { dataset: { id: m.id } },
+      h("span.chat-name", who), " is muted ",
+      h("button.link-button", { type: "button", onclick: () => mute(m.author, false) }, "Unmute"));
+  }
+  const time = new Date(m.at * 1000).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+  const item = h("li.chat-message", { class: own ? "mine" : "", dataset: { id: m.id, seat: m.seat === null ? "" : m.seat } },
+    h("span.chat-name", { class: m.seat === frame.you && m.seat !== null ? "me" : "" }, who),
+    h("span.chat-text", m.text),
+    h("span.chat-time", time));
+  if (!own) {
+    item.append(h("details.chat-menu",
+      h("summary", { "aria-label": `More for ${who}'s message`, title: "Mute or report" }, "⋯"),
+      h("div.chat-menu-items",
+        h("button", { type: "button", onclick: () => mute(m.author, true) }, `Mute ${m.name}`),
+        h("button", { type: "button", onclick: (event) => report(m, event.target) }, "Report"))));
+  }
+  return item;
+}
+
+// ----------------------------------------------------------------------------- acting
+async function send(input) {
+  const text = input.value.trim();
+  if (!text || chat.sending) return;
+  chat.sending = true;
+  try {
+    const data = await api(`/api/games/${encodeURIComponent(chat.gameId)}/chat`, {
+      method: "POST", body: { text }, token: chat.token(),
+    });
+    chat.mine.add(data.message.author);
+    if (!chat.messages.some((m) => m.id === data.message.id)) chat.messages.push(data.message);
+    input.value = "";
+    draw(true);
+  } catch (err) {
+    toast(err.message, "error");
+  } finally {
+    chat.sending = false;
+    input.focus();
+  }
+}
+
+async function mute(author, muted) {
+  const before = new Set(chat.mutes);
+  if (muted) chat.mutes.add(author);
+  else chat.mutes.delete(author);
+  if (!chat.signedIn) localStorage.setItem(MUTES, JSON.stringify([...chat.mutes]));
+  draw();
+  if (!chat.signedIn) return;
+  try {
+    const data = await api("/api/me/mutes", { method: "POST", body: { author, muted } });
+    chat.mutes = new Set(data.mutes);
+  } catch (err) {
+    chat.mutes = before;
+    toast(err.message, "error");
+  }
+  draw();
+}
+
+async function report(m, button) {
+  button.disabled = true;
+  try {
+    await api(`/api/games/${encodeURIComponent(chat.gameId)}/chat/${m.id}/report`, {
+      method: "POST", body: {}, token: chat.token(),
+    });
+    toast(`Reported ${m.name}'s message to the server's operator.`);
+  } catch (err) {
+    toast(err.message, "error");
+  } finally {
+    button.disabled = false;
+  }
+  const menu = button.closest("details");
+  if (menu) menu.open = false;
+}
