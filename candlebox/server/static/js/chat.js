@@ -61,8 +61,7 @@ export function received(msg) {
   const known = new Set(chat.messages.map((m) => m.id));
   const added = (msg.chat || []).filter((m) => !known.has(m.id));
   chat.messages = chat.messages.filter((m) => !hidden.has(m.id)).concat(added);
-  const open = panel().querySelector("details").open;
-  if (!open) chat.unread += added.filter((m) => !ownMessage(m) && !chat.mutes.has(m.author)).length;
+  if (!isOpen()) chat.unread += added.filter((m) => !ownMessage(m) && !chat.mutes.has(m.author)).length;
   draw(added.length > 0);
 }
 
@@ -80,28 +79,25 @@ function ownMessage(m) {
 function panel() {
   if (chat.panel) return chat.panel;
   const stored = localStorage.getItem(OPEN);
-  const details = h("details", { id: "chat", open: stored === null ? !narrow.matches : stored === "1" });
+  const open = stored === null ? !narrow.matches : stored === "1";
   const input = h("input", {
     id: "chat-text", type: "text", maxLength: MAX_TEXT, autocomplete: "off", enterKeyHint: "send",
-    placeholder: "Say something to the table",
   });
   const form = h("form.chat-form", { onsubmit: (event) => (event.preventDefault(), send(input)) },
-    h("label.visually-hidden", { htmlFor: "chat-text" }, "Message"),
+    h("label.visually-hidden.chat-label", { htmlFor: "chat-text" }, "Message"),
     input,
     h("button.primary", { type: "submit" }, "Send"));
-  details.append(
-    h("summary", h("span.chat-title", "Table chat"), h("span.chat-unread", { hidden: true })),
-    h("p.chat-channel.note"),
+  // a button that folds the panel (not a <details>: the open panel is a column whose list gives
+  // up height to the game log when the sidebar is short)
+  const toggle = h("button.chat-toggle", {
+    id: "chat-toggle", type: "button", "aria-expanded": String(open), "aria-controls": "chat-body",
+    onclick: () => setOpen(toggle.getAttribute("aria-expanded") !== "true"),
+  }, h("span.chat-title", "Table chat"), h("span.chat-unread", { hidden: true }));
+  const body = h("div.chat-body", { id: "chat-body", hidden: !open },
     h("ol.chat-list", { tabindex: "0", "aria-label": "Chat messages", "aria-live": "polite" }),
     form);
-  details.addEventListener("toggle", () => {
-    localStorage.setItem(OPEN, details.open ? "1" : "0");
-    if (details.open) {
-      chat.unread = 0;
-      draw(true);
-    }
-  });
-  chat.panel = h("section.panel.chat-panel", { id: "chat-panel", "aria-label": "Table chat" }, details);
+  chat.panel = h("section.panel.chat-panel", { id: "chat-panel", "aria-label": "Table chat", class: open ? "open" : "" },
+    h("h2.chat-head", toggle), body);
   chat.panel.hidden = true;
   const players = document.getElementById("players");
   const after = players ? players.closest(".panel") : null;
@@ -110,16 +106,34 @@ function panel() {
   return chat.panel;
 }
 
+function isOpen() {
+  return panel().querySelector("#chat-toggle").getAttribute("aria-expanded") === "true";
+}
+
+function setOpen(open) {
+  const box = panel();
+  box.querySelector("#chat-toggle").setAttribute("aria-expanded", String(open));
+  box.querySelector("#chat-body").hidden = !open;
+  box.classList.toggle("open", open);
+  localStorage.setItem(OPEN, open ? "1" : "0");
+  if (open) {
+    chat.unread = 0;
+    draw(true);
+  }
+}
+
 function draw(scroll = false) {
   const frame = chat.frame();
   const box = panel();
   // a learn table (one player and a bot), a bot-only table or a learn-mode page: no chat
   box.hidden = !frame || people(frame) < 2 || document.body.classList.contains("learning");
   if (box.hidden) return;
+  // who reads what you write: said where you write it (the players never read the spectators)
   const spectator = frame.you === null;
-  box.querySelector(".chat-channel").textContent = spectator
-    ? "Spectators' chat: you read the players and other spectators; the players do not read you."
-    : "The players and spectators read this.";
+  box.querySelector("#chat-text").placeholder = spectator ? "To spectators only…" : "To everyone here…";
+  box.querySelector(".chat-label").textContent = spectator
+    ? "Message to the spectators (the players do not read it)"
+    : "Message to the players and spectators";
   const badge = box.querySelector(".chat-unread");
   badge.hidden = chat.unread === 0;
   badge.textContent = chat.unread ? `${chat.unread} new` : "";
