@@ -781,7 +781,7 @@ server_keys = Table(
 # What is kept of an account's notices, deleted with it (candlebox/server/accounts.py)
 NOTICE_TABLES = (notices, notice_preferences, turn_mail, push_outbox, push_subscriptions)
 
-# Table chat (issue 35; candlebox/server/chat.py, migration 0009_chat). Each message of a game: its
+# Table chat (issue 35; candlebox/server/chat.py, migration 0010_chat). Each message of a game: its
 # seat (NULL: the spectators' channel), the name shown, the text (at most 500 characters), and, for
 # the operator only, the account and client address that wrote it. ``author`` is the key a reader
 # mutes it by ("account:NAME", "seat:GAME:N", "spectator:GAME:N"); ``hidden``: by the operator.

@@ -334,11 +334,11 @@ def empty_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 
 
 def test_a_database_from_before_chat_upgrades_and_keeps_every_game(empty_url: str) -> None:
-    """Migration 0009 (chat) on a database as the code before it left it: its games are kept, with
+    """Migration 0010 (chat) on a database as the code before it left it: its games are kept, with
     no chat, and they take messages once the server has upgraded it."""
     from alembic import command
 
-    before = migrating.scripts().get_revision("0009").down_revision
+    before = migrating.scripts().get_revision("0010").down_revision
     assert isinstance(before, str)
     with make_client(empty_url) as client:
         client.headers.update(HERE)

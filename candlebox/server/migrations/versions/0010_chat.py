@@ -2,8 +2,8 @@
 bans and the authors a signed-in player muted. New tables only: every stored game stays as it was
 (a game from before has no chat).
 
-Revision ID: 0009
-Revises: 0006 (the lead re-chains it after 0008 at merge)
+Revision ID: 0010
+Revises: 0009
 Create Date: 2026-12-06
 """
 
@@ -12,8 +12,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0009"
-down_revision = "0006"
+revision = "0010"
+down_revision = "0009"
 branch_labels = None
 depends_on = None
 
