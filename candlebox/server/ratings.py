@@ -166,13 +166,14 @@ def game_ended(conn: Connection, record: GameRecord, ending: Ending) -> bool:
 
 def _first_count(conn: Connection, game_id: str) -> bool:
     """Claim the game's count: True for the first transaction to claim it. A second one waits on
-    PostgreSQL for the first to end, then finds the row and claims nothing."""
+    PostgreSQL for the first to end, then finds the row and claims nothing. The row inserted is
+    returned (an INSERT's row count is not kept on PostgreSQL: it reads -1 there)."""
     values = {"game_id": game_id, "at": time.time()}
     if conn.dialect.name == "postgresql":
         claim: Any = postgresql.insert(counted_games).values(**values).on_conflict_do_nothing()
     else:
         claim = sqlite.insert(counted_games).values(**values).on_conflict_do_nothing()
-    return bool(conn.execute(claim).rowcount == 1)
+    return conn.execute(claim.returning(counted_games.c.game_id)).first() is not None
 
 
 def _locked(conn: Connection, ids: list[int], game: str, now: float) -> dict[int, Rating]:
