@@ -4,31 +4,21 @@ keyboard alone (a screenshot of each is kept to be looked at)."""
 
 from __future__ import annotations
 
-import time
 import uuid
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from sqlalchemy import insert
 
 from candlebox.server import ratings as ratinglib
-from candlebox.server.accounts import name_key
-from candlebox.server.storage import Storage, accounts, ratings
 from tests.e2e.conftest import SHOTS, Pages, httpx, shot
 from tests.e2e.test_a11y import serious
 from tests.e2e.test_layout import SIZES
+from tests.server.seeding import RatedPlayer, seed_ratings
+from tests.server.test_accounts import signed_up
 
 BOARD_GAME = "candle-quest"  # the leaderboard seeded with players, two pages of them
 SETTLED = ratinglib.PAGE_SIZE + 5
-
-
-def account(web: Any, name: str) -> str:
-    answer = web.post("/api/accounts", json={"name": name, "password": "a long password"})
-    assert answer.status_code == 201, answer.text
-    token = str(web.cookies["candlebox_session"])
-    web.cookies.clear()
-    return token
 
 
 def rated_game(web: Any, sessions: list[str]) -> str:
@@ -53,36 +43,14 @@ def rated_game(web: Any, sessions: list[str]) -> str:
 
 def seed_board(url: str, prefix: str) -> None:
     """Established players of ``BOARD_GAME``, written to the server's database directly."""
-    storage = Storage(url)
-    try:
-        with storage.engine.begin() as conn:
-            for n in range(SETTLED):
-                name = f"{prefix}{n:02d}"
-                done = conn.execute(
-                    insert(accounts).values(
-                        name=name,
-                        name_key=name_key(name),
-                        password_hash="-",
-                        email=None,
-                        created_at=time.time(),
-                    )
-                )
-                key = done.inserted_primary_key
-                assert key is not None
-                conn.execute(
-                    insert(ratings).values(
-                        account_id=key[0],
-                        game=BOARD_GAME,
-                        mu=30.0 + n * 0.25,
-                        sigma=1.5,
-                        rated=20 + n,
-                        played=20 + n,
-                        won=10 + n,
-                        updated_at=time.time(),
-                    )
-                )
-    finally:
-        storage.close()
+    seed_ratings(
+        url,
+        BOARD_GAME,
+        (
+            RatedPlayer(f"{prefix}{n:02d}", mu=30.0 + n * 0.25, sigma=1.5, rated=20 + n, won=10 + n)
+            for n in range(SETTLED)
+        ),
+    )
 
 
 @pytest.fixture(scope="module")
@@ -91,7 +59,7 @@ def people(server: Any) -> Iterator[dict[str, Any]]:
     names = [f"Ada{tag}", f"Bea{tag}"]
     headers = {"Origin": server.base}
     with httpx.Client(base_url=server.base, headers=headers, timeout=30) as web:
-        sessions = [account(web, name) for name in names]
+        sessions = [signed_up(web, name) for name in names]
         game = rated_game(web, sessions)
     prefix = f"B{tag}"
     seed_board(server.db, prefix)

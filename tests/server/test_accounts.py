@@ -71,6 +71,16 @@ def sign_up(client: TestClient, name: str = "Wickham", **extra: Any) -> Any:
     return client.post("/api/accounts", json={"name": name, "password": PASSWORD, **extra})
 
 
+def signed_up(client: TestClient, name: str) -> str:
+    """A new account's session token (the client is left signed out): another player, or the same
+    player's other browser, is then :func:`as_player` with it."""
+    answer = sign_up(client, name)
+    assert answer.status_code == 201, answer.text
+    token = client.cookies["candlebox_session"]
+    client.cookies.clear()
+    return str(token)
+
+
 def sign_in(client: TestClient, name: str = "Wickham", password: str = PASSWORD) -> Any:
     return client.post("/api/session", json={"name": name, "password": password})
 

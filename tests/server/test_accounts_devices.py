@@ -27,6 +27,7 @@ from tests.server.test_accounts import (
     rows,
     sign_in,
     sign_up,
+    signed_up,
 )
 
 with warnings.catch_warnings():
@@ -53,10 +54,6 @@ def two_devices(client: TestClient, name: str = "Wickham") -> tuple[str, str]:
     laptop = session_of(client, sign_up(client, name))
     phone = session_of(client, sign_in(client, name))
     return laptop, phone
-
-
-def account(client: TestClient, name: str) -> str:
-    return session_of(client, sign_up(client, name))
 
 
 def table(client: TestClient, session: str) -> tuple[str, str, str]:
@@ -111,7 +108,7 @@ def test_the_session_plays_the_accounts_seat_without_its_link(client: TestClient
 
 def test_another_accounts_session_is_no_credential_for_the_seat(client: TestClient) -> None:
     laptop, _ = two_devices(client)
-    rival = account(client, "Rival")
+    rival = signed_up(client, "Rival")
     game_id, _, guest = table(client, laptop)
     seat0_to_act(client, game_id, guest)
     with as_player(client, rival):
@@ -153,7 +150,7 @@ def socket(client: TestClient, game_id: str, origin: str = "http://testserver") 
 
 def test_the_websocket_hello_takes_the_accounts_seat(client: TestClient) -> None:
     laptop, phone = two_devices(client)
-    rival = account(client, "Rival")
+    rival = signed_up(client, "Rival")
     game_id, link, guest = table(client, laptop)
     seat0_to_act(client, game_id, guest)
     with as_player(client, phone), socket(client, game_id) as ws:
@@ -199,7 +196,7 @@ def test_guest_seats_are_claimed_with_their_tokens(client: TestClient) -> None:
     url = client.app.state.settings.db  # type: ignore[attr-defined]
     game_id, token = guest_game(client)
     other_id, other_token = guest_game(client)
-    me = account(client, "Wickham")
+    me = signed_up(client, "Wickham")
     with as_player(client, me):
         wrong = client.post(
             "/api/me/claim",
@@ -215,7 +212,7 @@ def test_guest_seats_are_claimed_with_their_tokens(client: TestClient) -> None:
     bound = {row.game_id: row.account_id for row in rows(url, seats) if row.seat == 0}
     assert bound[game_id] is not None and bound[other_id] is None
     # a seat another account holds is not taken over, even with its token
-    rival = account(client, "Rival")
+    rival = signed_up(client, "Rival")
     with as_player(client, rival):
         again = client.post("/api/me/claim", json={"seats": [{"game": game_id, "token": token}]})
         assert again.json() == {"claimed": []}
@@ -224,7 +221,7 @@ def test_guest_seats_are_claimed_with_their_tokens(client: TestClient) -> None:
 
 def test_a_claim_is_refused_with_the_field_named(client: TestClient) -> None:
     assert client.post("/api/me/claim", json={"seats": []}).status_code == 401
-    me = account(client, "Wickham")
+    me = signed_up(client, "Wickham")
     with as_player(client, me):
         many = [{"game": "g", "token": "t"}] * 101
         too_many = client.post("/api/me/claim", json={"seats": many})
@@ -241,8 +238,8 @@ def test_a_claim_is_refused_with_the_field_named(client: TestClient) -> None:
 # ----------------------------------------------------------------------------- friends
 def test_following_players_by_name(client: TestClient) -> None:
     url = client.app.state.settings.db  # type: ignore[attr-defined]
-    rival = account(client, "Rival")
-    me = account(client, "Wickham")
+    rival = signed_up(client, "Rival")
+    me = signed_up(client, "Wickham")
     with as_player(client, rival):
         public = create(client, [{"kind": "human"}, {"kind": "bot"}], you=0)
         create(client, [{"kind": "human"}, {"kind": "bot"}], you=0, public=False)
@@ -272,8 +269,8 @@ def test_follows_are_limited_per_account(sqlite_url: str) -> None:
     with make_client(sqlite_url, max_follows=1) as client:
         client.headers.update(HERE)
         for name in ("Ember1", "Ember2"):
-            account(client, name)
-        me = account(client, "Wickham")
+            signed_up(client, name)
+        me = signed_up(client, "Wickham")
         with as_player(client, me):
             assert client.post("/api/me/follows", json={"name": "Ember1"}).status_code == 201
             over = client.post("/api/me/follows", json={"name": "Ember2"})
@@ -290,8 +287,8 @@ def private_table(client: TestClient, host: str) -> tuple[str, str]:
 
 def test_an_invited_friend_takes_the_seat_from_their_games(client: TestClient) -> None:
     url = client.app.state.settings.db  # type: ignore[attr-defined]
-    host = account(client, "Wickham")
-    friend = account(client, "Rival")
+    host = signed_up(client, "Wickham")
+    friend = signed_up(client, "Rival")
     game_id, link = private_table(client, host)
     invite = client.post(
         f"/api/games/{game_id}/seats/1/invite", json={"name": "rival"}, headers=auth(link)
@@ -316,9 +313,9 @@ def test_an_invited_friend_takes_the_seat_from_their_games(client: TestClient) -
 
 
 def test_an_invitation_is_declined_and_refused_with_reasons(client: TestClient) -> None:
-    host = account(client, "Wickham")
-    friend = account(client, "Rival")
-    stranger = account(client, "Stranger")
+    host = signed_up(client, "Wickham")
+    friend = signed_up(client, "Rival")
+    stranger = signed_up(client, "Stranger")
     game_id, _ = private_table(client, host)
     path = f"/api/games/{game_id}/seats"
     with as_player(client, stranger):  # not at the table
@@ -354,8 +351,8 @@ def test_an_invitation_is_declined_and_refused_with_reasons(client: TestClient) 
 
 
 def test_an_invitation_goes_once_its_seat_is_taken(client: TestClient) -> None:
-    host = account(client, "Wickham")
-    friend = account(client, "Rival")
+    host = signed_up(client, "Wickham")
+    friend = signed_up(client, "Rival")
     with as_player(client, host):
         made = create(client, [{"kind": "human"}, {"kind": "human"}], you=0)
         sent = client.post(f"/api/games/{made['id']}/seats/1/invite", json={"name": "Rival"})
@@ -372,9 +369,9 @@ def test_an_invitation_goes_once_its_seat_is_taken(client: TestClient) -> None:
 def test_invitations_are_limited_per_account(sqlite_url: str) -> None:
     with make_client(sqlite_url, max_invites=1) as client:
         client.headers.update(HERE)
-        host = account(client, "Wickham")
+        host = signed_up(client, "Wickham")
         for name in ("Ember1", "Ember2"):
-            account(client, name)
+            signed_up(client, name)
         with as_player(client, host):
             made = create(client, [{"kind": "human"}] * 3, you=0)
             path = f"/api/games/{made['id']}/seats"
@@ -385,8 +382,8 @@ def test_invitations_are_limited_per_account(sqlite_url: str) -> None:
 
 def test_deleting_an_account_ends_its_follows_and_invitations(client: TestClient) -> None:
     url = client.app.state.settings.db  # type: ignore[attr-defined]
-    host = account(client, "Wickham")
-    friend = account(client, "Rival")
+    host = signed_up(client, "Wickham")
+    friend = signed_up(client, "Rival")
     with as_player(client, friend):
         assert client.post("/api/me/follows", json={"name": "Wickham"}).status_code == 201
     with as_player(client, host):
@@ -405,8 +402,8 @@ def test_friends_and_devices_on_postgresql(postgres_url: str) -> None:
     with make_client(postgres_url) as client:
         client.headers.update(HERE)
         game_id, token = guest_game(client)
-        host = account(client, "Wickham")
-        friend = account(client, "Rival")
+        host = signed_up(client, "Wickham")
+        friend = signed_up(client, "Rival")
         with as_player(client, host):
             claimed = client.post(
                 "/api/me/claim", json={"seats": [{"game": game_id, "token": token}]}
@@ -437,7 +434,7 @@ def test_a_seat_claimed_through_one_process_is_played_through_another(postgres_u
         for app in (one, two):
             app.headers.update(HERE)
         game_id, token = guest_game(one)
-        me = account(one, "Wickham")
+        me = signed_up(one, "Wickham")
         with as_player(two, me):
             assert state(two, game_id)["you"] is None  # its copy: a guest's seat
         with as_player(one, me):

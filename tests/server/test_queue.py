@@ -6,7 +6,6 @@ credential handed over once, and a match kept across a restart."""
 
 from __future__ import annotations
 
-import contextlib
 import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -25,13 +24,12 @@ from candlebox.server.matchmaking import (
 )
 from candlebox.server.storage import Storage, queue_tickets
 from tests.server.conftest import auth, make_client, wait_for
+from tests.server.test_accounts import HERE, PASSWORD, as_player, signed_up
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
 
-HERE = {"Origin": "http://testserver"}  # what a browser sends from the site's own pages
-PASSWORD = "correct horse battery"
 QUICK = {"trusted_proxies": ("testclient",), "queue_every": 0.05}  # X-Forwarded-For: the client
 
 
@@ -108,24 +106,6 @@ def tickets(url: str) -> list[Any]:
             return list(conn.execute(select(queue_tickets)).all())
     finally:
         storage.close()
-
-
-def signed_up(client: TestClient, name: str) -> str:
-    """A new account's session token (the client is left signed out)."""
-    answer = client.post("/api/accounts", json={"name": name, "password": PASSWORD})
-    assert answer.status_code == 201, answer.text
-    token = client.cookies["candlebox_session"]
-    client.cookies.clear()
-    return str(token)
-
-
-@contextlib.contextmanager
-def as_player(client: TestClient, session: str) -> Iterator[TestClient]:
-    client.cookies.set("candlebox_session", session)
-    try:
-        yield client
-    finally:
-        client.cookies.clear()
 
 
 # ----------------------------------------------------------------------------- matching

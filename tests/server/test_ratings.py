@@ -13,16 +13,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import insert, select
+from sqlalchemy import select
 
 import candlebox
 from candlebox.server import Settings, bodies
 from candlebox.server import ratings as ratinglib
-from candlebox.server.accounts import Accounts, name_key
+from candlebox.server.accounts import Accounts
 from candlebox.server.service import GameService
 from candlebox.server.storage import Storage, accounts, ratings
 from tests.server.conftest import auth, make_client, move, run_async, state
-from tests.server.test_accounts import HERE, as_guest, as_player, sign_up
+from tests.server.seeding import RatedPlayer, seed_ratings
+from tests.server.test_accounts import HERE, as_guest, as_player, signed_up
 
 SHORT = {"max_turns": 3}  # a game played to its end in a few moves
 GAME = "sixteen-candies"
@@ -37,12 +38,7 @@ def client(sqlite_url: str) -> Iterator[Any]:
 
 def players(client: Any, *names: str) -> list[str]:
     """The accounts' session tokens (the client left signed out)."""
-    tokens = []
-    for name in names:
-        assert sign_up(client, name).status_code == 201
-        tokens.append(client.cookies["candlebox_session"])
-        client.cookies.clear()
-    return tokens
+    return [signed_up(client, name) for name in names]
 
 
 def rated_table(client: Any, sessions: list[str], **spec: Any) -> tuple[str, list[str]]:
@@ -308,37 +304,20 @@ def test_api_me_has_the_players_ratings(client: Any) -> None:
 def seed_players(url: str, settled: int, provisional: int) -> None:
     """Accounts with ratings written directly: ``settled`` of them with 10+ rated games, each a
     little better than the one before, and ``provisional`` with fewer."""
-    storage = Storage(url)
-    try:
-        with storage.engine.begin() as conn:
-            for n in range(settled + provisional):
-                name = f"P{n:03d}"
-                done = conn.execute(
-                    insert(accounts).values(
-                        name=name,
-                        name_key=name_key(name),
-                        password_hash="x",
-                        email=None,
-                        created_at=time.time(),
-                    )
-                )
-                key = done.inserted_primary_key
-                assert key is not None
-                games = ratinglib.PROVISIONAL_GAMES + n if n < settled else 3
-                conn.execute(
-                    insert(ratings).values(
-                        account_id=key[0],
-                        game=GAME,
-                        mu=20.0 + n * 0.1,
-                        sigma=2.0,
-                        rated=games,
-                        played=games,
-                        won=n,
-                        updated_at=time.time(),
-                    )
-                )
-    finally:
-        storage.close()
+    seed_ratings(
+        url,
+        GAME,
+        (
+            RatedPlayer(
+                f"P{n:03d}",
+                mu=20.0 + n * 0.1,
+                sigma=2.0,
+                rated=ratinglib.PROVISIONAL_GAMES + n if n < settled else 3,
+                won=n,
+            )
+            for n in range(settled + provisional)
+        ),
+    )
 
 
 def test_the_leaderboard_comes_a_bounded_page_at_a_time(client: Any) -> None:
