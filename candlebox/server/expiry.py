@@ -46,12 +46,9 @@ class Sweeper:
             live.id for live in list(self.games.games.values()) if await self._close(live, now)
         ]
         if self.settings.bots == "workers":  # games no process of this one's holds
-            quiet = await self.games.writer.run(
-                partial(Storage.expire_quiet, before=now - self.settings.expire_after)
-            )
-            for game_id in quiet:
-                await self._count_closed_elsewhere(game_id)
-            closed += quiet
+            before = now - self.settings.expire_after
+            closed += await self.games.writer.run(partial(Storage.expire_quiet, before=before))
+            closed += await self._close_rated_elsewhere(before)
         cutoff = now - self.settings.keep_finished
         deleted: list[str] = await self.games.writer.run(
             partial(Storage.delete_ended, before=cutoff)
@@ -65,23 +62,41 @@ class Sweeper:
             log.info("closed %d abandoned games, deleted %d old ones", len(closed), len(deleted))
         return closed, deleted
 
-    async def _count_closed_elsewhere(self, game_id: str) -> None:
+    async def _close_rated_elsewhere(self, before: float) -> list[str]:
+        """Close the quiet rated games, each with its count in one transaction; one that fails is
+        left live and logged, and the next sweep tries it again."""
+        quiet = await self.games.writer.run(partial(Storage.quiet_rated, before=before))
+        closed = []
+        for game_id in quiet:
+            try:
+                if await self._close_rated(game_id):
+                    closed.append(game_id)
+            except Exception:
+                log.exception("closing quiet rated game %s failed; the next sweep retries", game_id)
+        return closed
+
+    async def _close_rated(self, game_id: str) -> bool:
         """A rated game closed here without being held here (bot workers): rebuilt from its moves
-        to see whom it waited for, and counted (in a transaction after the closing one: counted
-        once all the same, but a process stopped between the two leaves it uncounted)."""
+        to see whom it waited for, then closed and counted in one transaction, so that no failure
+        leaves it closed and uncounted. False when a move came meanwhile (it is not quiet)."""
         loaded = await asyncio.to_thread(self.games.storage.load_game, game_id)
-        if loaded is None or not loaded[0].rated:
-            return
+        if loaded is None:
+            return False
+        record, moves = loaded
+        ending = None
         try:
-            live = self.games.rebuild(*loaded)
+            ending = lost_on_time(self.games.rebuild(record, moves))
         except Exception:  # it does not replay: nobody can say whom it waited for
-            log.exception("closed game %s does not replay; not counted", game_id)
-            return
-        ending = lost_on_time(live)
-        if ending is not None:
-            await self.games.writer.run(
-                partial(ratings.game_ended, record=live.record, ending=ending)
-            )
+            log.exception("quiet game %s does not replay; closed, not counted", game_id)
+
+        def op(conn: Connection) -> bool:
+            if not Storage.expire_if_unmoved(conn, game_id, len(moves)):
+                return False
+            if ending is not None:
+                ratings.game_ended(conn, record, ending)
+            return True
+
+        return bool(await self.games.writer.run(op))
 
     def _quiet(self, live: LiveGame, now: float) -> bool:
         allowed = self.settings.expire_after + clocks.allowance(live.record.clock)  # issue 35

@@ -1109,18 +1109,11 @@ class Storage:
 
     @staticmethod
     def expire_quiet(conn: Connection, before: float) -> list[str]:
-        """Mark expired the live games with no move (nor creation) since ``before``, whichever
-        process held them (several processes: one may hold none of them); returns their ids."""
-        last = select(func.max(moves.c.at)).where(moves.c.game_id == games.c.id).scalar_subquery()
-        # a game with a clock waits its clock's time longer (clocks.allowance: a move's, or a game's)
-        clock = select(game_clocks.c.initial).where(game_clocks.c.game_id == games.c.id)
-        since = func.coalesce(last, games.c.created_at) + func.coalesce(
-            clock.scalar_subquery(), 0.0
-        )
-        quiet = conn.execute(
-            select(games.c.id).where(games.c.status == "live", since < before).limit(1000)
-        )
-        ids = [row.id for row in quiet]
+        """Mark expired the unrated live games with no move (nor creation) since ``before``,
+        whichever process held them (several processes: one may hold none of them); returns their
+        ids. A rated one is closed with its count in one transaction: :meth:`quiet_rated` and
+        :meth:`expire_if_unmoved`."""
+        ids = Storage._quiet(conn, before, rated=False)
         if ids:
             conn.execute(
                 update(games)
@@ -1128,6 +1121,45 @@ class Storage:
                 .values(status="expired", updated_at=time.time())
             )
         return ids
+
+    @staticmethod
+    def quiet_rated(conn: Connection, before: float) -> list[str]:
+        """The rated live games with no move (nor creation) since ``before`` (none changed)."""
+        return Storage._quiet(conn, before, rated=True)
+
+    @staticmethod
+    def _quiet(conn: Connection, before: float, rated: bool) -> list[str]:
+        last = select(func.max(moves.c.at)).where(moves.c.game_id == games.c.id).scalar_subquery()
+        # a game with a clock waits its clock's time longer (clocks.allowance: a move's, or a game's)
+        clock = select(game_clocks.c.initial).where(game_clocks.c.game_id == games.c.id)
+        since = func.coalesce(last, games.c.created_at) + func.coalesce(
+            clock.scalar_subquery(), 0.0
+        )
+        is_rated = games.c.id.in_(select(rated_games.c.game_id))
+        quiet = conn.execute(
+            select(games.c.id)
+            .where(
+                games.c.status == "live",
+                since < before,
+                is_rated if rated else ~is_rated,
+            )
+            .limit(1000)
+        )
+        return [row.id for row in quiet]
+
+    @staticmethod
+    def expire_if_unmoved(conn: Connection, game_id: str, made: int) -> bool:
+        """Mark a live game expired if its stored moves are still the ``made`` moves read before
+        (no move came since: whatever was decided from them still holds); True if it was."""
+        count = (
+            select(func.count()).select_from(moves).where(moves.c.game_id == game_id)
+        ).scalar_subquery()
+        done = conn.execute(
+            update(games)
+            .where(games.c.id == game_id, games.c.status == "live", count == made)
+            .values(status="expired", updated_at=time.time())
+        )
+        return bool(done.rowcount == 1)
 
     @staticmethod
     def update_seat(conn: Connection, game_id: str, seat: int, **values: Any) -> None:

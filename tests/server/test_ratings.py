@@ -359,21 +359,20 @@ def test_the_bot_levels_come_from_the_measured_file(client: Any) -> None:
     assert names == [level.name for level in candlebox.game_info(GAME).levels]
 
 
-def test_with_bot_workers_a_rated_game_nobody_holds_is_lost_on_time(tmp_path: Path) -> None:
-    """Bot workers: a quiet game no process holds is closed by any process's sweep, which rebuilds
-    a rated one to see whom it waited for."""
-
-    async def scenario() -> int:
-        chosen = Settings(
-            db=f"sqlite:///{tmp_path / 'workers.sqlite3'}",
-            bots="workers",
-            expire_after=60.0,
-            sweep_every=0,
-            bot_delay=0.0,
-            requests_per_second=0,
-        )
-        first = GameService(chosen)
-        await first.start()
+async def quiet_rated_game(tmp_path: Path) -> tuple[Settings, str, int]:
+    """Bot workers: a rated game of two accounts with one move made, by a process that then
+    stopped (no process holds it). Returns the settings, the game's id and the seat it waits for."""
+    chosen = Settings(
+        db=f"sqlite:///{tmp_path / 'workers.sqlite3'}",
+        bots="workers",
+        expire_after=60.0,
+        sweep_every=0,
+        bot_delay=0.0,
+        requests_per_second=0,
+    )
+    first = GameService(chosen)
+    await first.start()
+    try:
         store = Accounts(first.registry.storage.engine, chosen)
         ada, _ = store.sign_up("Wickham", "correct horse battery", None)
         bea, _ = store.sign_up("Rival", "correct horse battery", None)
@@ -386,18 +385,66 @@ def test_with_bot_workers_a_rated_game_nobody_holds_is_lost_on_time(tmp_path: Pa
         (seat,) = live.state.to_act
         await first.submit(made["id"], seat, live.state.legal_actions(seat)[0], 0)
         (waiting,) = live.state.to_act
+    finally:
         await first.stop()
+    return chosen, made["id"], int(waiting)
+
+
+def assert_lost_on_time_once(url: str, waited: int) -> None:
+    rows = stored(url)
+    late, other = ("Wickham", "Rival") if waited == 0 else ("Rival", "Wickham")
+    assert rows[late][0] < ratinglib.MU < rows[other][0]
+    assert rows[late][2:] == (1, 1, 0) and rows[other][2:] == (1, 1, 1)
+
+
+def test_with_bot_workers_a_rated_game_nobody_holds_is_lost_on_time(tmp_path: Path) -> None:
+    """Bot workers: a quiet game no process holds is closed by any process's sweep, which rebuilds
+    a rated one to see whom it waited for."""
+
+    async def scenario() -> int:
+        chosen, game_id, waiting = await quiet_rated_game(tmp_path)
         later = GameService(chosen)  # a process that never loaded the game
         await later.start()
         try:
             closed, _ = await later.sweep(time.time() + 61)
-            assert closed == [made["id"]]
+            assert closed == [game_id]
         finally:
             await later.stop()
-        return int(waiting)
+        return waiting
 
     waited = run_async(scenario())
-    rows = stored(f"sqlite:///{tmp_path / 'workers.sqlite3'}")
-    late, other = ("Wickham", "Rival") if waited == 0 else ("Rival", "Wickham")
-    assert rows[late][0] < ratinglib.MU < rows[other][0]
-    assert rows[late][2:] == (1, 1, 0) and rows[other][2:] == (1, 1, 1)
+    assert_lost_on_time_once(f"sqlite:///{tmp_path / 'workers.sqlite3'}", waited)
+
+
+def test_a_failure_between_closing_and_counting_leaves_the_game_for_the_next_sweep(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A rated game nobody holds is closed and counted in one transaction: a failure while counting
+    (a process stopped there, the database gone) leaves it live, and the next sweep closes and
+    counts it, once. (Closed first and counted after, it stayed closed and uncounted forever.)"""
+
+    def broken(*args: Any, **kwargs: Any) -> bool:
+        raise RuntimeError("stopped between closing the game and counting it")
+
+    async def scenario() -> int:
+        chosen, game_id, waiting = await quiet_rated_game(tmp_path)
+        later = GameService(chosen)
+        await later.start()
+        try:
+            with monkeypatch.context() as patched:
+                patched.setattr(ratinglib, "game_ended", broken)
+                try:
+                    failed, _ = await later.sweep(time.time() + 61)
+                except RuntimeError:
+                    failed = []  # the sweep gave up; the next one runs all the same
+                assert failed == []
+            closed, _ = await later.sweep(time.time() + 61)
+            assert closed == [game_id]
+            again, _ = await later.sweep(time.time() + 61)
+            assert again == []
+        finally:
+            await later.stop()
+        return waiting
+
+    waited = run_async(scenario())
+    assert_lost_on_time_once(f"sqlite:///{tmp_path / 'workers.sqlite3'}", waited)
