@@ -426,12 +426,21 @@ class GameService:
         with self.registry.storage.engine.connect() as conn:
             return Storage.every_stand_in(conn, game_id)
 
-    async def rematch(self, game_id: str, token: str | None, client: str | None) -> dict[str, Any]:
+    async def rematch(
+        self, game_id: str, token: str | None, client: str | None, account: Account | None = None
+    ) -> dict[str, Any]:
         """A player of a finished game asks for the same table again (candlebox/server/endgame.py);
-        the others' pages are sent the offer."""
+        the others' pages are sent the offer. Without a seat credential, the signed-in
+        ``account``'s seat asks (a player on another device); signed in, the new seat is the
+        account's unless the finished seat was another account's."""
         live = await self.registry.any_game(game_id)
-        seat = self.registry.seat_for_token(live, token)
-        answer = await self.frames.rematches.ask(live, seat, lambda spec: self.create(spec, client))
+        standing_in = account.id if account is not None and token is None else None
+        seat = self.registry.seat_for_token(live, token, standing_in)
+        held = live.record.seats[seat].account_id
+        owner = account if account is not None and held in (None, account.id) else None
+        answer = await self.frames.rematches.ask(
+            live, seat, lambda spec: self.create(spec, client, owner)
+        )
         self.frames.resend_snapshots(live)
         return answer
 

@@ -2,8 +2,9 @@
 with each refusal beside its field, a throttled sign-in's "try again in N s", a new password from the
 operator's link, the account page (friends, export, signing out everywhere, deleting), "Your games"
 from the server with a guest's games claimed at sign-up and played on another browser with the
-session alone, and a friend invited by name into a seat from the game page. Each page is checked with
-axe and photographed at phone, laptop and desktop sizes (/tmp/candlebox-e2e/accounts-*.png)."""
+session alone, a rematch pressed on another browser (the new seat the account's), and a friend
+invited by name into a seat from the game page. Each page is checked with axe and photographed at
+phone, laptop and desktop sizes (/tmp/candlebox-e2e/accounts-*.png)."""
 
 from __future__ import annotations
 
@@ -204,6 +205,47 @@ def test_a_guest_game_is_claimed_and_played_on_another_browser(pages: Pages, ser
     laptop.goto(f"/g/{created['id']}")  # the first browser's link still plays
     laptop.wait_for_selector("#players .player.you")
     assert laptop.locator("#link.live").count() == 1
+
+
+def test_a_rematch_pressed_on_another_browser_is_the_accounts_seat(
+    pages: Pages, server: Any
+) -> None:
+    """The seat was taken in the laptop's browser (its link kept there); the game ends; the phone,
+    signed in to the same account with no link, presses Rematch on the results and plays the new
+    seat, which is the account's: the laptop finds it in "Your games"."""
+    name = new_name()
+    laptop = pages.new()
+    sign_up(laptop, name)
+    body = {
+        "game": "candle-quest",
+        "seats": [{"kind": "human"}, {"kind": "bot", "bot": "random"}],
+        "you": 0,
+        "bot_delay": 0,
+        "public": False,
+    }
+    made = laptop.evaluate(
+        """body => fetch('/api/games', {method: 'POST', headers: {'Content-Type':
+        'application/json'}, body: JSON.stringify(body)}).then(r => r.json())""",
+        body,
+    )
+    seats = {made["id"]: {"seat": 0, "token": made["token"], "title": "Candle Quest"}}
+    laptop.evaluate(
+        "seats => localStorage.setItem('candlebox.seats', JSON.stringify(seats))", seats
+    )
+    resigned = api.post(
+        f"{server.base}/api/games/{made['id']}/resign",
+        headers={"Authorization": f"Bearer {made['token']}"},
+    )
+    assert resigned.status_code == 200, resigned.text
+    phone = pages.new()
+    sign_in(phone, name)
+    phone.goto(f"/g/{made['id']}")
+    phone.click("#endscreen button.rematch")
+    phone.wait_for_url(lambda url: "/g/" in url and made["id"] not in url)
+    phone.wait_for_selector("#players .player.you")
+    rematch = phone.url.rsplit("/g/", 1)[1]
+    laptop.goto("/")
+    laptop.wait_for_selector(f"#mine[data-source=account] [data-game='{rematch}']")
 
 
 def test_a_friend_is_invited_by_name_and_takes_the_seat(pages: Pages, server: Any) -> None:

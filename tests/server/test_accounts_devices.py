@@ -142,6 +142,37 @@ def test_the_session_resigns_the_accounts_seat(client: TestClient) -> None:
     assert answer.json()["result"]["resigned"] == 0
 
 
+def test_a_rematch_asked_on_another_device_is_the_accounts_seat(client: TestClient) -> None:
+    """The seat was taken on the laptop (its link is there); the phone, signed in to the same
+    account and holding no link, presses Rematch: it gets the same seat at the new table, bound to
+    the account, so the new game is in the account's games and the laptop plays it by its session.
+    Another account's session asks for nothing."""
+    laptop, phone = two_devices(client)
+    rival = signed_up(client, "Rival")
+    game_id, _, guest = table(client, laptop)
+    with as_guest(client):
+        resigned = client.post(f"/api/games/{game_id}/resign", headers=auth(guest))
+    assert resigned.status_code == 200, resigned.text
+    with as_player(client, rival):
+        refused = client.post(f"/api/games/{game_id}/rematch")
+    assert refused.status_code == 403 and refused.json()["error"] == "credential"
+    with as_player(client, phone):
+        asked = client.post(f"/api/games/{game_id}/rematch")
+    assert asked.status_code == 200, asked.text
+    rematch = asked.json()
+    assert rematch["seat"] == 0 and rematch["token"]
+    with as_player(client, laptop):
+        games = client.get("/api/me").json()["games"]
+        assert [(g["id"], g["seat"]) for g in games if g["id"] == rematch["id"]] == [
+            (rematch["id"], 0)
+        ]
+        seen = state(client, rematch["id"])  # no link on the laptop for the new game
+        assert seen["you"] == 0
+    with as_guest(client):  # the guest's seat of the finished game is offered its invite
+        offered = client.post(f"/api/games/{game_id}/rematch", headers=auth(guest))
+    assert offered.status_code == 200 and offered.json()["invite"], offered.text
+
+
 @contextlib.contextmanager
 def socket(client: TestClient, game_id: str, origin: str = "http://testserver") -> Iterator[Any]:
     with client.websocket_connect(f"/ws/games/{game_id}", headers={"Origin": origin}) as ws:
