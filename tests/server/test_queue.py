@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from sqlalchemy import select
 
 from candlebox.server import ratings
 from candlebox.server.matchmaking import (
@@ -22,9 +21,9 @@ from candlebox.server.matchmaking import (
     Window,
     plan,
 )
-from candlebox.server.storage import Storage, queue_tickets
+from candlebox.server.storage import queue_tickets
 from tests.server.conftest import auth, make_client, wait_for
-from tests.server.test_accounts import HERE, PASSWORD, as_player, signed_up
+from tests.server.test_accounts import HERE, PASSWORD, as_player, rows, signed_up
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -97,15 +96,6 @@ def rounds_pass(client: TestClient) -> None:
     """Wait until the matchmaker has run a whole round from now."""
     seen = matchmaker(client).rounds
     wait_for(lambda: matchmaker(client).rounds >= seen + 2)  # one may have begun before
-
-
-def tickets(url: str) -> list[Any]:
-    storage = Storage(url)
-    try:
-        with storage.engine.connect() as conn:
-            return list(conn.execute(select(queue_tickets)).all())
-    finally:
-        storage.close()
 
 
 # ----------------------------------------------------------------------------- matching
@@ -307,7 +297,7 @@ def test_bad_tickets_are_refused_naming_the_field(
     assert answer.status_code == 400, answer.text
     assert answer.json()["error"] == code
     assert named in answer.json()["message"]
-    assert tickets(sqlite_url) == []
+    assert rows(sqlite_url, queue_tickets) == []
 
 
 def test_requests_that_are_not_tickets_are_refused(client: TestClient, sqlite_url: str) -> None:
@@ -328,7 +318,7 @@ def test_requests_that_are_not_tickets_are_refused(client: TestClient, sqlite_ur
         headers={"Origin": "https://elsewhere.example"},
     )
     assert (cross.status_code, cross.json()["error"]) == (403, "cross-origin")
-    assert tickets(sqlite_url) == []
+    assert rows(sqlite_url, queue_tickets) == []
 
 
 def test_rated_tickets_need_a_session_and_no_bots(client: TestClient, sqlite_url: str) -> None:
@@ -375,7 +365,7 @@ def test_deleting_an_account_takes_its_tickets_out_of_the_queue(
         ticket = ticket_of(client, "10.0.0.1")
         answer = client.request("DELETE", "/api/me", json={"password": PASSWORD})
         assert answer.status_code == 200, answer.text
-    assert tickets(sqlite_url) == []
+    assert rows(sqlite_url, queue_tickets) == []
     assert client.get(f"/api/queue/{ticket}").status_code == 404
     # the next player waits alone: nobody is seated beside the deleted account
     other = ticket_of(client, "10.0.0.2")
