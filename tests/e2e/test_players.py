@@ -15,7 +15,7 @@ from tests.e2e.conftest import SHOTS, Pages, httpx, shot
 from tests.e2e.test_a11y import serious
 from tests.e2e.test_layout import SIZES
 from tests.server.seeding import RatedPlayer, seed_ratings
-from tests.server.test_accounts import signed_up
+from tests.server.test_accounts import PASSWORD, signed_up
 
 BOARD_GAME = "candle-quest"  # the leaderboard seeded with players, two pages of them
 SETTLED = ratinglib.PAGE_SIZE + 5
@@ -154,7 +154,7 @@ def test_a_signed_in_player_follows_another_from_the_profile(
     page = pages.new()
     signed = page.request.post(
         f"{server.base}/api/session",
-        data={"name": ada, "password": "a long password"},
+        data={"name": ada, "password": PASSWORD},  # signed_up's
         headers={"Origin": server.base},
     )
     assert signed.status == 200, signed.text()
