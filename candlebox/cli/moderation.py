@@ -4,7 +4,7 @@ list the reported messages, hide one, ban (or unban) an account or a client addr
 from __future__ import annotations
 
 import time
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -41,10 +41,15 @@ def _fail(message: str) -> typer.Exit:
     return typer.Exit(USAGE)
 
 
-def _ready() -> None:
+def _moderation() -> Any:
+    """The server's moderation module, once the server extra is known to be installed (deferred:
+    the CLI starts without the optional server extra)."""
     missing = server.missing_packages()
     if missing:
         raise _fail(f"{', '.join(missing)} not installed: pip install -e '.[server]'")
+    from candlebox.server import moderation
+
+    return moderation
 
 
 def _when(at: float) -> str:
@@ -59,9 +64,7 @@ def list_reports(
     ] = False,
 ) -> None:
     """The reported messages, the most reported first: MESSAGE, game, who wrote it, the text."""
-    from candlebox.server import moderation  # deferred: the optional server extra
-
-    _ready()
+    moderation = _moderation()
     found = moderation.reports(db, include_hidden=hidden)
     console = _console()
     if not found:
@@ -88,9 +91,7 @@ def hide_message(
     show: Annotated[bool, typer.Option("--show", help="Show a hidden message again.")] = False,
 ) -> None:
     """Hide a message from every reader of the game's chat (its replay included)."""
-    from candlebox.server import moderation
-
-    _ready()
+    moderation = _moderation()
     try:
         game_id = moderation.hide(db, message, hidden=not show)
     except LookupError as exc:
@@ -107,9 +108,7 @@ def ban(
     reason: Annotated[str | None, typer.Option(help="Why (kept with the ban).")] = None,
 ) -> None:
     """Ban an account or a client address from chat: its messages are refused."""
-    from candlebox.server import moderation
-
-    _ready()
+    moderation = _moderation()
     try:
         new = moderation.ban(db, kind, who, reason)
     except LookupError as exc:
@@ -120,9 +119,7 @@ def ban(
 @moderation_app.command("unban")
 def unban(kind: Kind, who: Who, db: Db = None) -> None:
     """Lift a ban from chat."""
-    from candlebox.server import moderation
-
-    _ready()
+    moderation = _moderation()
     try:
         lifted = moderation.unban(db, kind, who)
     except LookupError as exc:
@@ -133,9 +130,7 @@ def unban(kind: Kind, who: Who, db: Db = None) -> None:
 @moderation_app.command("bans")
 def list_bans(db: Db = None) -> None:
     """Every ban from chat, oldest first."""
-    from candlebox.server import moderation
-
-    _ready()
+    moderation = _moderation()
     found = moderation.bans(db)
     console = _console()
     if not found:

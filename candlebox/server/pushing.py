@@ -32,6 +32,8 @@ from urllib.parse import urlsplit
 
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
+from py_vapid import Vapid
+from pywebpush import WebPushException, webpush
 from sqlalchemy import Engine, delete, insert, select, update
 
 from candlebox.server.config import Settings
@@ -340,9 +342,6 @@ class Pusher:
 
     def _send(self, push: Push) -> tuple[int | None, str]:
         """The push service's status (None: not reached) and why it failed (in a thread)."""
-        from py_vapid import Vapid
-        from pywebpush import WebPushException, webpush
-
         endpoint = push.subscription.endpoint
         if not self.settings.push_private_endpoints and resolves_privately(endpoint):
             return None, "the endpoint's host is not on the public internet"
