@@ -65,7 +65,10 @@ class Table:
 
     def __init__(self, client: TestClient) -> None:
         self.client = client
-        made = client.post("/api/games", json={"game": GAME, "seats": [{}, {}], "you": 0})
+        # pools of 1000 candies: random play never ends the game within the days played (the
+        # server deals from a seed of its own, so a game of the printed 16 could end at any move)
+        body = {"game": GAME, "seats": [{}, {}], "you": 0, "options": {"pool": 1000}}
+        made = client.post("/api/games", json=body)
         assert made.status_code == 201, made.text
         self.id = made.json()["id"]
         guest = TestClient(client.app)
