@@ -8,8 +8,9 @@ own module —
   tables' limits; ``frames``: what each seat is sent;
 - ``lobby``: the lobby's pages; ``expiry``: closing abandoned games, deleting old ones.
 
-It takes typed values (``bodies``) and raises :class:`~candlebox.server.errors.Rejected`; every
-method is one request's work, so a route is a few lines.
+It takes typed values (``bodies``) and raises :class:`~candlebox.server.errors.Rejected`. Its
+methods are the requests that need several parts; a request that is one part's work calls that
+part (``service.seating.claim``, ``service.moves.submit``, ``service.pages``, ...) directly.
 """
 
 from __future__ import annotations
@@ -37,8 +38,8 @@ from candlebox.server.errors import Rejected
 from candlebox.server.expiry import Sweeper
 from candlebox.server.frames import Frames, board_of
 from candlebox.server.leaving import Leaving
-from candlebox.server.live import Connection, LiveGame
-from candlebox.server.lobby import Lobby, Page
+from candlebox.server.live import LiveGame
+from candlebox.server.lobby import Lobby
 from candlebox.server.matchmaking import Matchmaker
 from candlebox.server.moves import Moves
 from candlebox.server.notify import CatchUp, Listener
@@ -184,32 +185,11 @@ class GameService:
         """The game object now held for ``live``'s id (a resync may have replaced it)."""
         return self.registry.games.get(live.id) or live
 
-    def seat_for_token(self, live: LiveGame, token: str | None) -> int:
-        return self.registry.seat_for_token(live, token)
-
-    async def seat_of(
-        self, live: LiveGame, token: str | None, account_id: int | None = None
-    ) -> int:
-        """The seat of ``token`` (else of the signed-in ``account_id``), catching up first if
-        another process may have just given it."""
-        return await self.registry.seat_of(live, token, account_id)
-
     async def player(self, game_id: str, token: str | None, account_id: int | None = None) -> int:
         """The seat ``token`` (else the signed-in ``account_id``) holds in the game; 403 for
         anything else (no credential included)."""
         live = await self.registry.any_game(game_id)
         return await self.registry.seat_of(live, token, account_id)
-
-    # ------------------------------------------------------------------ the lobby
-    async def lobby(self, limit: int | None = None) -> dict[str, Any]:
-        return await self.pages.first_pages(limit)
-
-    async def lobby_page(self, query: bodies.LobbyQuery) -> Page:
-        assert query.which is not None
-        return await self.pages.page(query.which, query.limit, query.cursor)
-
-    async def sweep(self, now: float | None = None) -> tuple[list[str], list[str]]:
-        return await self.sweeper.sweep(now)
 
     # ------------------------------------------------------------------ creating and seats
     async def create(
@@ -272,16 +252,6 @@ class GameService:
         """The game and its seats (public)."""
         live = await self.any_game(game_id)
         return {"game": self.frames.game_public(live), "seats": self.frames.seats_public(live)}
-
-    async def claim(
-        self,
-        game_id: str,
-        seat: int,
-        claim: bodies.ClaimSpec,
-        account: Account | None = None,
-        invited: bool = False,
-    ) -> str:
-        return await self.seating.claim(game_id, seat, claim, account, invited)
 
     def seats_bound(self, account_id: int, bound: list[tuple[str, int]]) -> None:
         """The copies in memory of seats a guest's credentials just bound to an account (the
@@ -352,34 +322,9 @@ class GameService:
         by = await self.registry.seat_of(live, token, account_id)
         return await self.clock_watch.time_out(live, seat, by)
 
-    async def resign(
-        self, game_id: str, token: str | None, account_id: int | None = None
-    ) -> dict[str, Any]:
-        return await self.leaving.resign(game_id, token, account_id)
-
-    async def abandon(self, game_id: str, token: str | None, account_id: int | None = None) -> None:
-        await self.leaving.abandon(game_id, token, account_id)
-
-    async def stop_table(self, game_id: str, token: str | None) -> None:
-        """A bot-only table's creator stops it with its ``owner_token`` (candlebox/server/
-        bottables.py)."""
-        await self.bots.tables.stop_by_owner(game_id, token)
-
-    def attach(self, live: LiveGame, conn: Connection) -> None:
-        self.seating.attach(live, conn)
-
-    def detach(self, live: LiveGame, conn: Connection) -> None:
-        self.seating.detach(live, conn)
-
     # ------------------------------------------------------------------ moves and frames
-    async def submit(self, game_id: str, seat: int, action: str, expect: int) -> int:
-        return await self.moves.submit(game_id, seat, action, expect)
-
     async def _bot_move(self, game_id: str, seat: int, action: str, expect: int) -> int:
         return await self.moves.submit(game_id, seat, action, expect, bot=True)
-
-    def frame(self, live: LiveGame, seat: int | None) -> str:
-        return self.frames.frame(live, seat)
 
     async def state_frame(
         self, game_id: str, token: str | None, account_id: int | None = None
@@ -455,7 +400,3 @@ class GameService:
         """Websockets open on this process (the metric)."""
         held = [*self.registry.games.values(), *self.registry.finished.values()]
         return sum(len(conns) for live in held for conns in live.watchers.values())
-
-    @property
-    def stats(self) -> dict[str, int]:
-        return self.moves.stats

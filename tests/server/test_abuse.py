@@ -180,7 +180,7 @@ def test_an_unexpected_failure_is_a_generic_500(client: Any, monkeypatch: Any) -
     async def broken(*args: Any, **kwargs: Any) -> Any:
         raise RuntimeError("/home/secret/candlebox.py line 3: internals")
 
-    monkeypatch.setattr(service, "lobby", broken)
+    monkeypatch.setattr(service.pages, "first_pages", broken)
     response = client.get("/api/games")
     assert response.status_code == 500 and response.json()["error"] == "internal"
     assert "secret" not in response.text and "internals" not in response.text
@@ -308,7 +308,7 @@ def test_abandoned_games_expire_and_old_ones_are_deleted(sqlite_url: str) -> Non
         service = client.app.state.service  # type: ignore[attr-defined]
 
         def sweep(now: float) -> tuple[list[str], list[str]]:
-            done: tuple[list[str], list[str]] = client.portal.call(service.sweep, now)  # type: ignore[union-attr]
+            done: tuple[list[str], list[str]] = client.portal.call(service.sweeper.sweep, now)  # type: ignore[union-attr]
             return done
 
         finished = create(client, BOTS, seed=3, options=SHORT)["id"]

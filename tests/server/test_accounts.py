@@ -610,10 +610,10 @@ def test_the_sweep_deletes_ended_sessions_and_reset_links_and_old_failures(
     execute(url, ended.values(expires_at=time.time() - 1))
     execute(url, update(password_resets).values(expires_at=time.time() - 1))
     service = client.app.state.service  # type: ignore[attr-defined]
-    client.portal.call(service.sweep, time.time() + 1)  # type: ignore[union-attr]
+    client.portal.call(service.sweeper.sweep, time.time() + 1)  # type: ignore[union-attr]
     assert len(rows(url, account_sessions)) == 1 and client.get("/api/me").status_code == 200
     assert rows(url, password_resets) == []
     assert [row.key for row in rows(url, sign_in_failures)] == ["address:testclient"]
     later = time.time() + client.app.state.settings.sign_in_window + 1  # type: ignore[attr-defined]
-    client.portal.call(service.sweep, later)  # type: ignore[union-attr]
+    client.portal.call(service.sweeper.sweep, later)  # type: ignore[union-attr]
     assert rows(url, sign_in_failures) == []

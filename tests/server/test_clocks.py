@@ -338,8 +338,8 @@ def test_a_turn_based_game_is_not_closed_while_its_clock_allows(tmp_path: Path) 
                 made.append((await service.create(spec))["id"])
             if bots == "workers":
                 service.registry.games.clear()  # held by no process: the query closes them
-            day_later, _ = await service.sweep(time.time() + 25 * HOUR)
-            days_later, _ = await service.sweep(time.time() + 97 * HOUR)
+            day_later, _ = await service.sweeper.sweep(time.time() + 25 * HOUR)
+            days_later, _ = await service.sweeper.sweep(time.time() + 97 * HOUR)
             return day_later, days_later, made[0], made[1]
         finally:
             await service.stop()

@@ -393,10 +393,10 @@ def test_the_sweep_deletes_ended_links_and_old_mail(
     wait_for(lambda: [row.status for row in rows(url, outbox)] == ["sent"])
     service = client.app.state.service  # type: ignore[attr-defined]
     soon = time.time() + 3600  # the link still works: kept, and so is the mail
-    client.portal.call(service.sweep, soon)  # type: ignore[union-attr]
+    client.portal.call(service.sweeper.sweep, soon)  # type: ignore[union-attr]
     assert len(rows(url, email_verifications)) == 1 and len(rows(url, outbox)) == 1
     later = time.time() + 31 * 86400
-    client.portal.call(service.sweep, later)  # type: ignore[union-attr]
+    client.portal.call(service.sweeper.sweep, later)  # type: ignore[union-attr]
     assert rows(url, email_verifications) == [] and rows(url, outbox) == []
 
 

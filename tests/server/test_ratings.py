@@ -168,7 +168,7 @@ def test_a_seat_that_stops_moving_loses_on_time(sqlite_url: str) -> None:
         waiting = state(client, game_id)["view"]["pending"]["seats"]
         assert waiting == [1 - first]
         service = client.app.state.service
-        closed, _ = client.portal.call(service.sweep, time.time() + 61.0)
+        closed, _ = client.portal.call(service.sweeper.sweep, time.time() + 61.0)
         assert closed == [game_id]
     rows = stored(sqlite_url)
     late, other = ("Wickham", "Rival") if waiting == [0] else ("Rival", "Wickham")
@@ -380,10 +380,10 @@ async def quiet_rated_game(tmp_path: Path) -> tuple[Settings, str, int]:
         body = {"game": GAME, "seats": seats, "you": 0, "rated": True}
         made = await first.create(bodies.convert(body, bodies.CreateSpec), None, ada)
         claim = bodies.ClaimSpec(invite=made["invites"]["1"])
-        await first.claim(made["id"], 1, claim, bea)
+        await first.seating.claim(made["id"], 1, claim, bea)
         live = await first.any_game(made["id"])
         (seat,) = live.state.to_act
-        await first.submit(made["id"], seat, live.state.legal_actions(seat)[0], 0)
+        await first.moves.submit(made["id"], seat, live.state.legal_actions(seat)[0], 0)
         (waiting,) = live.state.to_act
     finally:
         await first.stop()
@@ -406,7 +406,7 @@ def test_with_bot_workers_a_rated_game_nobody_holds_is_lost_on_time(tmp_path: Pa
         later = GameService(chosen)  # a process that never loaded the game
         await later.start()
         try:
-            closed, _ = await later.sweep(time.time() + 61)
+            closed, _ = await later.sweeper.sweep(time.time() + 61)
             assert closed == [game_id]
         finally:
             await later.stop()
@@ -434,13 +434,13 @@ def test_a_failure_between_closing_and_counting_leaves_the_game_for_the_next_swe
             with monkeypatch.context() as patched:
                 patched.setattr(ratinglib, "game_ended", broken)
                 try:
-                    failed, _ = await later.sweep(time.time() + 61)
+                    failed, _ = await later.sweeper.sweep(time.time() + 61)
                 except RuntimeError:
                     failed = []  # the sweep gave up; the next one runs all the same
                 assert failed == []
-            closed, _ = await later.sweep(time.time() + 61)
+            closed, _ = await later.sweeper.sweep(time.time() + 61)
             assert closed == [game_id]
-            again, _ = await later.sweep(time.time() + 61)
+            again, _ = await later.sweeper.sweep(time.time() + 61)
             assert again == []
         finally:
             await later.stop()

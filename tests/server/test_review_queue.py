@@ -24,12 +24,12 @@ async def finished_game(service: GameService, rng: random.Random) -> str:
         spec([{"kind": "human"}, {"kind": "human"}], options={"max_turns": 4})
     )
     game = made["id"]
-    await service.claim(game, 1, bodies.ClaimSpec(name="Bo", invite=None))
+    await service.seating.claim(game, 1, bodies.ClaimSpec(name="Bo", invite=None))
     live = await service.any_game(game)
     while not live.over:
         seat = live.state.to_act[0]
         action = rng.choice(live.state.legal_actions(seat))
-        await service.submit(game, seat, action, live.moves)
+        await service.moves.submit(game, seat, action, live.moves)
     return str(game)
 
 

@@ -54,24 +54,24 @@ def test_a_stale_process_catches_up_and_takes_the_move(tmp_path: Path) -> None:
         try:
             made = await a.create(spec([{"kind": "human"}, {"kind": "human"}]))
             game = made["id"]
-            claimed = await b.claim(game, 1, bodies.ClaimSpec(name="Bo", invite=None))
+            claimed = await b.seating.claim(game, 1, bodies.ClaimSpec(name="Bo", invite=None))
             tokens = [made["token"], claimed]
             # A's copy knows nothing of the claim made through B: it catches up for the token
             assert await a.player(game, tokens[1]) == 1
             live_a = await a.any_game(game)
             seat = live_a.state.to_act[0]
             action, number = await first_legal(b, game, seat)
-            assert await b.submit(game, seat, action, number) == 0  # B records move 0
+            assert await b.moves.submit(game, seat, action, number) == 0  # B records move 0
             # A still holds the game at move 0: the same move again is a conflict in the database,
             # caught up and refused as what it is, never applied twice
             with pytest.raises(Rejected) as refused:
-                await a.submit(game, seat, action, 0)
+                await a.moves.submit(game, seat, action, 0)
             assert refused.value.code == "duplicate"
             assert live_a.moves == 1
             # a client that saw move 0 through B answers move 1 through A: accepted
             mover = (await b.any_game(game)).state.to_act[0]
             follow, number = await first_legal(b, game, mover)
-            assert await a.submit(game, mover, follow, number) == 1
+            assert await a.moves.submit(game, mover, follow, number) == 1
             storage = Storage(a.settings.db)
             try:
                 assert [m.action for m in storage.moves_of(game)] == [action, follow]
@@ -113,7 +113,7 @@ def test_a_heard_move_is_applied_without_reading_the_tables_unless_the_copy_is_b
             async def move_through_b() -> str:
                 seat = (await b.any_game(game)).state.to_act[0]
                 action, number = await first_legal(b, game, seat)
-                assert await b.submit(game, seat, action, number) == number
+                assert await b.moves.submit(game, seat, action, number) == number
                 return f"{number} {seat} {action}"
 
             async def hear(what: str) -> None:
@@ -228,7 +228,7 @@ def test_with_bot_workers_a_quiet_game_nobody_holds_is_closed(tmp_path: Path) ->
         later = GameService(chosen)  # a process that never loaded the game
         await later.start()
         try:
-            closed, _ = await later.sweep(time.time() + 61)
+            closed, _ = await later.sweeper.sweep(time.time() + 61)
             assert made["id"] in closed
             with pytest.raises(Rejected) as gone:
                 await later.any_game(made["id"])

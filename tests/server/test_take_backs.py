@@ -219,7 +219,7 @@ def test_two_processes_share_the_request_and_the_take_back(tmp_path: Path) -> No
         try:
             made = await a.create(shared_spec([{"kind": "human"}, {"kind": "human"}]))
             game = made["id"]
-            claimed = await b.claim(game, 1, bodies.ClaimSpec(name="Bo", invite=None))
+            claimed = await b.seating.claim(game, 1, bodies.ClaimSpec(name="Bo", invite=None))
             tokens = [made["token"], claimed]
             assert await a.player(game, tokens[1]) == 1
             live_a = await a.any_game(game)
@@ -228,7 +228,7 @@ def test_two_processes_share_the_request_and_the_take_back(tmp_path: Path) -> No
             while True:
                 seat = live_a.state.to_act[0]
                 action = rng.choice(live_a.state.legal_actions(seat))
-                await a.submit(game, seat, action, live_a.moves)
+                await a.moves.submit(game, seat, action, live_a.moves)
                 mirror.apply(seat, action)
                 if mirror.undoable(seat):
                     break

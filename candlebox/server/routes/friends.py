@@ -76,7 +76,7 @@ async def api_accept(invite: int, request: Request) -> JSONResponse:
     session = await signed_in(request)
     store = friends(request)
     game_id, seat = await asyncio.to_thread(store.invitation, session.account, number)
-    token = await service(request).claim(
+    token = await service(request).seating.claim(
         game_id, seat, bodies.ClaimSpec(), session.account, invited=True
     )
     await asyncio.to_thread(store.answered, game_id, seat)

@@ -13,17 +13,18 @@ router = APIRouter()
 
 @router.post("/api/games/{game_id}/resign")
 async def api_resign(game_id: str, request: Request) -> JSONResponse:
-    result = await service(request).resign(game_id, bearer(request), await seat_account(request))
+    account_id = await seat_account(request)
+    result = await service(request).leaving.resign(game_id, bearer(request), account_id)
     return JSONResponse({"status": "resigned", "result": result})
 
 
 @router.post("/api/games/{game_id}/abandon")
 async def api_abandon(game_id: str, request: Request) -> JSONResponse:
-    await service(request).abandon(game_id, bearer(request), await seat_account(request))
+    await service(request).leaving.abandon(game_id, bearer(request), await seat_account(request))
     return JSONResponse({"status": "abandoned"})
 
 
 @router.post("/api/games/{game_id}/stop")
 async def api_stop(game_id: str, request: Request) -> JSONResponse:
-    await service(request).stop_table(game_id, bearer(request))
+    await service(request).bots.tables.stop_by_owner(game_id, bearer(request))
     return JSONResponse({"status": "stopped"})

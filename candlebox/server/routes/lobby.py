@@ -30,8 +30,8 @@ async def api_lobby(
     ``cursor``; each with the cursor of the page after it."""
     query = bodies.lobby_query(which, limit, cursor)
     if query.which is None:
-        return JSONResponse(await service(request).lobby(query.limit))
-    games, after = await service(request).lobby_page(query)
+        return JSONResponse(await service(request).pages.first_pages(query.limit))
+    games, after = await service(request).pages.page(query.which, query.limit, query.cursor)
     return JSONResponse({"list": query.which, "games": games, "next": after})
 
 

@@ -18,4 +18,4 @@ async def api_move(game_id: str, request: Request) -> JSONResponse:
     # the credential (or the signed-in account's seat) before anything else
     seat = await svc.player(game_id, bearer(request), await seat_account(request))
     made = await body(request, bodies.MoveSpec)
-    return JSONResponse({"move": await svc.submit(game_id, seat, made.action, made.expect)})
+    return JSONResponse({"move": await svc.moves.submit(game_id, seat, made.action, made.expect)})

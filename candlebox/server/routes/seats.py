@@ -16,7 +16,7 @@ async def api_claim(game_id: str, seat: int, request: Request) -> JSONResponse:
     seat = bodies.seat_number(seat)
     claim = await body(request, bodies.ClaimSpec)
     account = await account_of(request)  # signed in: the seat is the account's
-    token = await service(request).claim(game_id, seat, claim, account)
+    token = await service(request).seating.claim(game_id, seat, claim, account)
     return JSONResponse({"seat": seat, "token": token})
 
 

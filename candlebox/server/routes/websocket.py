@@ -122,7 +122,7 @@ class Session:
             live = await self.service.any_game(self.game_id)
             seat: int | None
             if hello.token is not None:
-                seat = await self.service.seat_of(live, hello.token)
+                seat = await self.service.registry.seat_of(live, hello.token)
             else:  # signed in on another device: the account's seat, if it holds one
                 seat = await self.service.account_seat(live, await self.account_id())
         except Rejected as exc:
@@ -141,7 +141,7 @@ class Session:
 
     async def watch(self, live: LiveGame, conn: Connection) -> None:
         try:
-            self.service.attach(live, conn)
+            self.service.seating.attach(live, conn)
         except Rejected as exc:
             await self.refuse(exc.code, exc.message, closing_code(exc))
             return
@@ -149,7 +149,7 @@ class Session:
         try:
             await self.receive(live, conn)
         finally:
-            self.service.detach(live, conn)
+            self.service.seating.detach(live, conn)
             conn.close()
             await asyncio.gather(sender, return_exceptions=True)
 
@@ -203,7 +203,7 @@ class Session:
             self.tasks.add(task)
             task.add_done_callback(self.tasks.discard)
         elif message.kind == "snapshot":
-            conn.push(self.service.frame(self.service.current(live), conn.seat))
+            conn.push(self.service.frames.frame(self.service.current(live), conn.seat))
         else:
             conn.push(reply(message.ref, bodies.unknown_type(message.kind)))
 
@@ -212,7 +212,9 @@ class Session:
             if conn.seat is None:
                 raise Rejected("spectator", "spectators cannot move", 403)
             made = bodies.convert(message.data, bodies.MoveMessage)
-            number = await self.service.submit(self.game_id, conn.seat, made.action, made.expect)
+            number = await self.service.moves.submit(
+                self.game_id, conn.seat, made.action, made.expect
+            )
         except Rejected as exc:
             conn.push(reply(message.ref, exc))
             return
