@@ -25,8 +25,9 @@ bot that maximised points would trade wins for margin. A rollout cut off at ``de
 by an estimate of each seat's standing (the game's ``evaluate`` hook, e.g. Candle Quest's colours
 filled or advanced score; otherwise its current ``scores``), turned into shares of one win.
 
-Parameters: ``iterations`` (default 200) or ``seconds`` per decision (both: whichever comes first);
-``c`` the UCB exploration constant; ``rollout``: ``"heuristic"`` (the heuristic bot's policy for the
+Parameters (``SearchParams``, checked when the bot is made: ``bot.params``): ``iterations``
+(default 200) or ``seconds`` per decision (both: whichever comes first); ``c`` the UCB exploration
+constant; ``rollout``: ``"heuristic"`` (the heuristic bot's policy for the
 game, with ``epsilon`` random moves for variety: default 0.1, or the game's tuned default), ``"random"``, or ``"auto"`` (heuristic when the game
 has one); ``depth`` the rollout cap in steps (default 400 for heuristic rollouts, 40 for random);
 ``prior``: the weight of a progressive bias towards the heuristic's choice at each node (0 turns it
@@ -65,6 +66,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Hashable
+from dataclasses import dataclass
 from typing import Any
 
 from candlebox.bots.policy import PolicyBot, shipped_path
@@ -79,7 +81,15 @@ from candlebox.engine.plugin import (
 )
 from candlebox.engine.rng import fresh_seed
 
-__all__ = ["ISMCTSBot", "SearchHooks", "best_action", "rank_rewards", "shares_of", "win_shares"]
+__all__ = [
+    "ISMCTSBot",
+    "SearchHooks",
+    "SearchParams",
+    "best_action",
+    "rank_rewards",
+    "shares_of",
+    "win_shares",
+]
 
 _UNIT = 1 << 30
 _MIXED_TEMPERATURE = 0.1  # simultaneous decisions: softmax temperature over mean rewards
@@ -138,6 +148,93 @@ def _score_standing(state: State) -> list[float]:
     return shares_of(scores, max(1.0, 0.3 * scale))
 
 
+# ----------------------------------------------------------------------------- the parameters
+def _whole(label: str, value: object, least: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < least:
+        raise ValueError(f"{label} must be a whole number of at least {least}, got {value!r}")
+
+
+def _number(label: str, value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
+        raise ValueError(f"{label} must be a number of at least 0, got {value!r}")
+    return float(value)
+
+
+def _positive(label: str, value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
+        raise ValueError(f"{label} must be a positive number, got {value!r}")
+    return float(value)
+
+
+def _probability(label: str, value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1:
+        raise ValueError(f"{label} must be a probability between 0 and 1, got {value!r}")
+    return float(value)
+
+
+def _choice(label: str, value: object, choices: tuple[str, ...]) -> None:
+    if value not in choices:
+        named = ", ".join(choices[:-1]) + f" or {choices[-1]}"
+        raise ValueError(f"{label} must be {named}, got {value!r}")
+
+
+@dataclass(frozen=True)
+class SearchParams:
+    """ISMCTS's parameters (the module's docstring says what each does), checked when made: a
+    ValueError names the first one out of range. ``None`` means the default, which for
+    ``epsilon``, ``anchor``, ``widening`` and ``depth`` depends on the game (its hooks, whether it
+    has a heuristic); neither ``iterations`` nor ``seconds`` means 200 iterations."""
+
+    iterations: int | None = None
+    seconds: float | None = None
+    c: float = 0.7
+    rollout: str = "auto"
+    depth: int | None = None
+    epsilon: float | None = None
+    prior: float = 0.5
+    widening: float | None = None
+    reward: str = "win"
+    tree_depth: int | None = None
+    anchor: float | None = None
+    horizon: bool | int = True
+    model: int | None = None
+    rivals: str = "auto"
+    hooks: str = "game"
+    guide: str = "heuristic"
+
+    def __post_init__(self) -> None:
+        # frozen: the checked values (numbers as floats) are set through object.__setattr__
+        def set_(name: str, value: object) -> None:
+            object.__setattr__(self, name, value)
+
+        if self.iterations is None and self.seconds is None:
+            set_("iterations", 200)
+        if self.iterations is not None:
+            _whole("iterations", self.iterations, 1)
+        if self.seconds is not None:
+            set_("seconds", _positive("seconds", self.seconds))
+        _choice("rollout", self.rollout, ("auto", "heuristic", "random"))
+        _choice("rivals", self.rivals, ("auto", "search", "policy"))
+        _choice("guide", self.guide, ("heuristic", "policy"))
+        _choice("hooks", self.hooks, ("game", "generic"))
+        _choice("reward", self.reward, ("win", "rank"))
+        set_("c", _number("c", self.c))
+        set_("prior", _number("prior", self.prior))
+        for name in ("widening", "anchor"):
+            if getattr(self, name) is not None:
+                set_(name, _number(name, getattr(self, name)))
+        if self.epsilon is not None:
+            set_("epsilon", _probability("epsilon", self.epsilon))
+        if self.tree_depth is not None:
+            _whole("tree_depth", self.tree_depth, 1)
+        if self.horizon not in (True, False, 0, 1):
+            raise ValueError(f"horizon must be true or false (1 or 0), got {self.horizon!r}")
+        set_("horizon", bool(self.horizon))
+        for name in ("model", "depth"):
+            if getattr(self, name) is not None:
+                _whole(name, getattr(self, name), 0)
+
+
 # ----------------------------------------------------------------------------- the bot
 class ISMCTSBot:
     name = "ismcts"
@@ -162,72 +259,26 @@ class ISMCTSBot:
         hooks: str = "game",
         guide: str = "heuristic",
     ) -> None:
-        if iterations is None and seconds is None:
-            iterations = 200
-        if iterations is not None and (
-            isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1
-        ):
-            raise ValueError(f"iterations must be a whole number of at least 1, got {iterations!r}")
-        if seconds is not None and (
-            isinstance(seconds, bool) or not isinstance(seconds, int | float) or seconds <= 0
-        ):
-            raise ValueError(f"seconds must be a positive number, got {seconds!r}")
-        if rollout not in ("auto", "heuristic", "random"):
-            raise ValueError(f"rollout must be auto, heuristic or random, got {rollout!r}")
-        if rivals not in ("auto", "search", "policy"):
-            raise ValueError(f"rivals must be auto, search or policy, got {rivals!r}")
-        if guide not in ("heuristic", "policy"):
-            raise ValueError(f"guide must be heuristic or policy, got {guide!r}")
-        if hooks not in ("game", "generic"):
-            raise ValueError(f"hooks must be game or generic, got {hooks!r}")
-        if reward not in ("win", "rank"):
-            raise ValueError(f"reward must be win or rank, got {reward!r}")
-        for label, value in (
-            ("c", c),
-            ("prior", prior),
-            ("widening", widening or 0),
-            ("anchor", anchor or 0),
-        ):
-            if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
-                raise ValueError(f"{label} must be a number of at least 0, got {value!r}")
-        if epsilon is not None and (
-            isinstance(epsilon, bool)
-            or not isinstance(epsilon, int | float)
-            or not 0 <= epsilon <= 1
-        ):
-            raise ValueError(f"epsilon must be a probability between 0 and 1, got {epsilon!r}")
-        if tree_depth is not None and (
-            isinstance(tree_depth, bool) or not isinstance(tree_depth, int) or tree_depth < 1
-        ):
-            raise ValueError(f"tree_depth must be a whole number of at least 1, got {tree_depth!r}")
-        if horizon not in (True, False, 0, 1):
-            raise ValueError(f"horizon must be true or false (1 or 0), got {horizon!r}")
-        if model is not None and (
-            isinstance(model, bool) or not isinstance(model, int) or model < 0
-        ):
-            raise ValueError(f"model must be a whole number of at least 0, got {model!r}")
-        if depth is not None and (
-            isinstance(depth, bool) or not isinstance(depth, int) or depth < 0
-        ):
-            raise ValueError(f"depth must be a whole number of at least 0, got {depth!r}")
+        # Keywords, as bots.make passes a bot spec's parameters; checked by SearchParams.
+        self.params = SearchParams(
+            iterations=iterations,
+            seconds=seconds,
+            c=c,
+            rollout=rollout,
+            depth=depth,
+            epsilon=epsilon,
+            prior=prior,
+            widening=widening,
+            reward=reward,
+            tree_depth=tree_depth,
+            anchor=anchor,
+            horizon=horizon,
+            model=model,
+            rivals=rivals,
+            hooks=hooks,
+            guide=guide,
+        )
         self.rng = Rng(fresh_seed() if seed is None else seed)
-        self.iterations = iterations
-        self.seconds = None if seconds is None else float(seconds)
-        self.c = float(c)
-        self.rollout = rollout
-        self.depth = depth
-        # None: the game's tuned default (SearchHooks.defaults), else EPSILON / no anchor.
-        self.epsilon = None if epsilon is None else float(epsilon)
-        self.prior = float(prior)
-        self.widening = None if widening is None else float(widening)
-        self.reward = reward
-        self.tree_depth = tree_depth
-        self.anchor = None if anchor is None else float(anchor)
-        self.horizon = bool(horizon)
-        self.model = model
-        self.rivals = rivals
-        self.hooks = hooks
-        self.guide = guide
         self._network: Any = None  # guide="policy": the PolicyBot whose network guides the tree
         self.last: dict[str, float] = {}  # the last search: iterations and seconds
         # The game's capabilities, looked up once per game rather than once per decision.
@@ -239,7 +290,7 @@ class ISMCTSBot:
         if self._game is None or self._game[0] != game_id:
             info: GameInfo = game_info(game_id)
             hooks = info.search_hooks()
-            if self.hooks == "generic":
+            if self.params.hooks == "generic":
                 # Only the heuristic read straight from the state stays: it chooses exactly as the
                 # heuristic does (a speed-up, not a tuning), so the search is the generic one.
                 hooks = SearchHooks(state_policy=hooks.state_policy)
@@ -249,14 +300,14 @@ class ISMCTSBot:
     def plays(self, game_id: str) -> bool:
         """Every game: a search needs only the engine contract (random rollouts where the game has
         no heuristic); guided by a network, the games that ship one."""
-        if self.guide == "policy":
+        if self.params.guide == "policy":
             return shipped_path(game_id).is_file()
         return True
 
     def check_table(self, state: State) -> None:
         """Guided by a network (``guide="policy"``): a ValueError naming the table it was trained
         for, unless it is ``state``'s. Any other search plays every table."""
-        if self.guide == "policy":
+        if self.params.guide == "policy":
             self._policy_guide(state)
 
     def _policy_guide(self, state: State) -> StatePolicy:
@@ -297,17 +348,18 @@ class ISMCTSBot:
         return choice, stats
 
     def _search(self, state: State, seat: int, actions: list[str]) -> tuple[str, _Node]:
+        params = self.params
         guide, hooks, viewer = self._capabilities(state.game_id)
-        rollout = guide if self.rollout in ("auto", "heuristic") else None
-        if self.rollout == "heuristic" and guide is None:
+        rollout = guide if params.rollout in ("auto", "heuristic") else None
+        if params.rollout == "heuristic" and guide is None:
             rollout = None  # no heuristic for this game: random rollouts
-        depth = self.depth if self.depth is not None else (400 if rollout else 40)
+        depth = params.depth if params.depth is not None else (400 if rollout else 40)
         evaluate = hooks.evaluate or _score_standing
-        prior = guide if self.prior > 0 or self.widening != 0 else None
+        prior = guide if params.prior > 0 or params.widening != 0 else None
         epsilon = (
-            self.epsilon if self.epsilon is not None else hooks.defaults.get("epsilon", EPSILON)
+            params.epsilon if params.epsilon is not None else hooks.defaults.get("epsilon", EPSILON)
         )
-        anchor = self.anchor if self.anchor is not None else hooks.defaults.get("anchor", 0.0)
+        anchor = params.anchor if params.anchor is not None else hooks.defaults.get("anchor", 0.0)
         search = _Search(self, seat, rollout, prior, depth, evaluate, epsilon, viewer)
         own = hooks.policy if guide is not None and hooks.policy is not None else guide
         if rollout is not None:
@@ -319,22 +371,22 @@ class ISMCTSBot:
             search.own_fast = (
                 hooks.own_state_policy if hooks.policy is not None else hooks.state_policy
             )
-        if self.guide == "policy" and search.prior_policy is not None:
+        if params.guide == "policy" and search.prior_policy is not None:
             search.tree_guide = self._policy_guide(state)
-        if self.horizon:
+        if params.horizon:
             search.horizon = hooks.horizon
         modelled = hooks.observe is not None and hooks.plausibility is not None
         search.rivals_by_policy = rollout is not None and (
-            self.rivals == "policy" or (self.rivals == "auto" and modelled)
+            params.rivals == "policy" or (params.rivals == "auto" and modelled)
         )
-        tries = self.model if self.model is not None else _MODEL_TRIES
+        tries = params.model if params.model is not None else _MODEL_TRIES
         observed = None
         if tries > 1 and hooks.observe is not None and hooks.plausibility is not None:
             observed = hooks.observe(state, seat)
         root = _Node()
         start = time.perf_counter()
-        limit = self.iterations
-        deadline = None if self.seconds is None else start + self.seconds
+        limit = params.iterations
+        deadline = None if params.seconds is None else start + params.seconds
         done = 0
         while (limit is None or done < limit) and (
             deadline is None or done == 0 or time.perf_counter() < deadline
@@ -428,7 +480,7 @@ class _Search:
         self.depth = depth
         self.evaluate = evaluate
         self.epsilon = int(epsilon * _UNIT)
-        self.levels = bot.tree_depth if bot.tree_depth else -1  # -1: no limit
+        self.levels = bot.params.tree_depth if bot.params.tree_depth else -1  # -1: no limit
         self.horizon: Callable[[State], Hashable] | None = None  # SearchHooks.horizon, if used
         self.rivals_by_policy = False  # rivals' decisions in the tree: the rollout policy's
         self.own_policy = rollout  # the searching seat's own rollout policy and prior
@@ -438,8 +490,8 @@ class _Search:
         self.own_fast: StatePolicy | None = None
         # guide="policy": the favourite at the tree's nodes for every seat (the rollouts keep theirs).
         self.tree_guide: StatePolicy | None = None
-        if bot.widening is not None:
-            self.widening = bot.widening
+        if bot.params.widening is not None:
+            self.widening = bot.params.widening
         else:  # auto: widen where a heuristic orders the actions, else try every action at once
             self.widening = 1.0 if prior is not None else 0.0
 
@@ -526,8 +578,8 @@ class _Search:
             action = untried[self.rng.below(len(untried))]
             table[action] = [0, 0.0, 1]
             return action, True
-        c = bot.c
-        weight = bot.prior
+        c = bot.params.c
+        weight = bot.params.prior
         best = ""
         best_value = -math.inf
         for action in legal:
@@ -636,6 +688,6 @@ class _Search:
             steps += 1
         if not world.is_over:
             return self.evaluate(world)
-        if self.bot.reward == "rank":
+        if self.bot.params.reward == "rank":
             return rank_rewards(world.scores)
         return win_shares(world)

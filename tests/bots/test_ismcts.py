@@ -3,6 +3,7 @@ and simultaneous decisions searched without peeking. Strength is measured in ben
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import pytest
@@ -86,6 +87,33 @@ def test_registry_and_parameters() -> None:
     for bad in bads:
         with pytest.raises(ValueError):
             bots.make("ismcts", **bad)
+
+
+def test_the_parameters_are_one_checked_value() -> None:
+    """ISMCTS's parameters are a frozen dataclass checked when made: defaults filled in, numbers as
+    floats, and a ValueError naming the parameter that is out of range."""
+    chosen = ismcts.SearchParams()
+    assert (chosen.iterations, chosen.seconds, chosen.horizon) == (200, None, True)
+    timed = ismcts.SearchParams(seconds=1, c=1, epsilon=0, horizon=0)
+    assert (timed.iterations, timed.seconds, timed.c, timed.epsilon) == (None, 1.0, 1.0, 0.0)
+    assert timed.horizon is False and isinstance(timed.seconds, float)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        timed.c = 2.0  # type: ignore[misc]
+    refused = {
+        "iterations": (0, "iterations must be a whole number of at least 1"),
+        "seconds": (0, "seconds must be a positive number"),
+        "epsilon": (1.5, "epsilon must be a probability between 0 and 1"),
+        "prior": (True, "prior must be a number of at least 0"),
+        "widening": (-1, "widening must be a number of at least 0"),
+        "guide": ("oracle", "guide must be heuristic or policy"),
+        "depth": (-1, "depth must be a whole number of at least 0"),
+    }
+    for name, (value, message) in refused.items():
+        with pytest.raises(ValueError, match=message):
+            ismcts.SearchParams(**{name: value})
+    bot = bots.make("ismcts", seed=1, seconds=0.5, model=0)
+    assert isinstance(bot, ismcts.ISMCTSBot)
+    assert bot.params == ismcts.SearchParams(seconds=0.5, model=0)
 
 
 def test_flat_and_anchored_searches_choose_legal_actions() -> None:

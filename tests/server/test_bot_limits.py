@@ -101,4 +101,4 @@ def test_a_stored_hostile_bot_row_is_clamped_on_start(
     assert any("refused or clamped" in r.getMessage() for r in caplog.records)
     # and a bot made from a hostile row directly is made safe too
     bot = botlib.make("ismcts", hostile, 1, 1, 0, max_seconds=0.5)
-    assert (bot.seconds, bot.iterations, bot.model) == (0.5, None, None)
+    assert (bot.params.seconds, bot.params.iterations, bot.params.model) == (0.5, None, None)

@@ -108,7 +108,10 @@ def test_a_stored_level_keeps_its_search_budget_across_a_restart(sqlite_url: str
     assert loaded is not None
     assert loaded[0].seats[1].params == {**level(game, "hard").params, "seconds": 0.5}
     bot = botlib.make("ismcts", loaded[0].seats[1].params, 1, 1, 0, 0.5, game)
-    assert (bot.iterations, bot.seconds) == (level(game, "hard").params["iterations"], 0.5)
+    assert (bot.params.iterations, bot.params.seconds) == (
+        level(game, "hard").params["iterations"],
+        0.5,
+    )
 
 
 def test_a_rematch_asks_for_the_same_level_by_name() -> None:
