@@ -94,3 +94,16 @@ def test_every_install_command_names_extras_that_exist() -> None:
                 unknown.append(f"{path.relative_to(ROOT)}: {match.group(0)}")
     assert seen > 20  # the pattern still finds the commands
     assert not unknown, f"no such extra: {unknown}"
+
+
+def test_what_the_default_run_leaves_out_runs_in_ci_s_second_step() -> None:
+    """Coverage is moved, never lost: every marker the README's test command leaves out
+    (pyproject's addopts), but the long fuzzing runs of ``slow``, is one .ci/run's second step
+    selects, and each is declared."""
+    options = PROJECT["tool"]["pytest"]["ini_options"]
+    left_out = set(re.findall(r"not (\w+)", options["addopts"])) - {"slow"}
+    steps = re.findall(r"python -m pytest -n auto -m '([^']+)'", (ROOT / ".ci" / "run").read_text())
+    assert len(steps) == 1, steps
+    assert left_out == set(steps[0].split(" or ")), (left_out, steps[0])
+    declared = {marker.split(":")[0] for marker in options["markers"]}
+    assert left_out | {"slow"} <= declared
