@@ -3,6 +3,9 @@ kit's contract part (candlebox/testing/contract.py) for every registered game, v
 count, with each game's own invariants and story from its plug-in (``Conformance``).
 
 The registry is read when the tests are collected, so a game registered by a plug-in is checked too.
+The README's test command runs what ``candlebox check --quick`` does (the first seed, at each
+variant's fewest and most players); the other seeds and player counts are marked ``deep`` (CI's
+second step, tests/deep.py).
 """
 
 from __future__ import annotations
@@ -14,29 +17,36 @@ import pytest
 import candlebox
 from candlebox.engine import game_ids, game_info
 from candlebox.testing import contract
+from tests.deep import ends, split
 
 CONFIGS = [
     (game, variant, players)
     for game in game_ids()
     for variant, players in contract.configurations(game)
 ]
+QUICK = ends(CONFIGS, lambda config: config[:2], lambda config: config[2])
+CASES = split(
+    [(config, seed) for config in CONFIGS for seed in contract.SEEDS],
+    lambda case: case[0] in QUICK and case[1] == contract.SEEDS[0],
+    unpack=True,
+)
 
 
-def _ids(config: tuple[str, str, int]) -> str:
-    return "{}-{}-{}p".format(*config)
+def _ids(value: tuple[str, str, int] | int) -> str:
+    return "{}-{}-{}p".format(*value) if isinstance(value, tuple) else f"seed{value}"
 
 
-@pytest.mark.parametrize("config", CONFIGS, ids=_ids)
-def test_random_games(config: tuple[str, str, int]) -> None:
-    contract.random_games(*config)
+@pytest.mark.parametrize(("config", "seed"), CASES, ids=_ids)
+def test_random_games(config: tuple[str, str, int], seed: int) -> None:
+    contract.random_games(*config, seeds=(seed,))
 
 
-@pytest.mark.parametrize("config", CONFIGS, ids=_ids)
-def test_heuristic_games(config: tuple[str, str, int]) -> None:
+@pytest.mark.parametrize(("config", "seed"), CASES, ids=_ids)
+def test_heuristic_games(config: tuple[str, str, int], seed: int) -> None:
     """Bots that finish games, so the natural ends are checked too."""
     if game_info(config[0]).policy() is None:
         pytest.skip(f"{config[0]} has no heuristic")
-    contract.heuristic_games(*config)
+    contract.heuristic_games(*config, seeds=(seed,))
 
 
 @pytest.mark.slow
