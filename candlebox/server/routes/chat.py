@@ -37,7 +37,7 @@ async def seat_here(request: Request, live: LiveGame) -> int | None:
     token = bearer(request)
     svc = service(request)
     if token is not None:
-        return await svc.seat_of(live, token)
+        return await svc.registry.seat_of(live, token)
     account = await account_of(request)
     return await svc.account_seat(live, None if account is None else account.id)
 
