@@ -57,6 +57,7 @@ def standings(state: State, name: SeatNamer) -> Standings:
     order = list(st.order)
     place = {seat: i for i, seat in enumerate(order)}
     known = list(SOURCES)
+    keys = {s: st.vp[s] for s in range(st.num_players)}
     rows = tuple(
         Standing(
             seat,
@@ -71,7 +72,7 @@ def standings(state: State, name: SeatNamer) -> Standings:
                 if points
             ),
             over and seat in st.winning_seats,
-            f"{_ordinal(place[seat] + 1)} in the turn order",
+            _tie_note(seat, [s for s in order if s != seat and keys[s] == keys[seat]], place, name),
         )
         for seat, rank in ranked([(st.vp[s], -place[s]) for s in range(st.num_players)], order)
     )
@@ -80,18 +81,45 @@ def standings(state: State, name: SeatNamer) -> Standings:
     best = number(first.score)
     tied = [row for row in rows[1:] if row.score == first.score]
     verb = "wins" if over else "leads"
-    text = f"{who} {verb} with {best} VP"
+    text = f"{who} {verb} with {best} VP" + ("." if over else f" (Year {st.year}).")
     if tied:
+        others = joined([name(row.seat) for row in tied])
         text += (
-            f", tied with {joined([name(row.seat) for row in tied])} but first of them in the"
-            " turn order: the tie-break"
+            f" {others} {'has' if len(tied) == 1 else 'have'} {best} VP too: a tie goes to the"
+            " player who comes first in the Turn Order (the order in which players take their"
+            f" turns), and {who} plays before {others}. {RULE}"
         )
-    text += "."
     if over and st.end_reason == "max-turns":
         text = "The game reached its turn limit before the Third Year ended. " + text
-    elif not over:
-        text += f" (Year {st.year})"
     return Standings(over, rows, text)
+
+
+# The rulebook's tie-break ("End of the Game"), quoted wherever a tie is decided by it.
+RULE = (
+    "The rulebook: \u201cIn the event of a tie, the first of those players in the Turn Order is"
+    " declared the winner.\u201d"
+)
+
+
+def _tie_note(seat: int, tied: list[int], place: dict[int, int], name: SeatNamer) -> str:
+    """A seat's note when others have as many VP: why it is placed where it is among them, in
+    words; else none (a place that VP alone decide needs no note)."""
+    if not tied:
+        return ""
+    before = [name(s) for s in tied if place[s] < place[seat]]
+    after = [name(s) for s in tied if place[s] > place[seat]]
+    where = " and ".join(
+        words
+        for words in (
+            f"after {joined(before)}" if before else "",
+            f"before {joined(after)}" if after else "",
+        )
+        if words
+    )
+    return (
+        f"Same VP as {joined([name(s) for s in tied])}: a tie goes to whoever plays first in the"
+        f" Turn Order, so placed {where}"
+    )
 
 
 def _ordinal(n: int) -> str:
