@@ -69,18 +69,61 @@ export function hide() {
   if (tip) tip.hidden = true;
 }
 
+// What a pointer may be on its way to: the tooltip never lies over one of these (issue 36: at a
+// laptop's size a card's words lay over the "Next" button the mouse was heading for).
+const CONTROLS = "button, summary, a[href], input, select, textarea, [role=button], .clickable, [data-action], [data-choices]";
+const GAP = 8; // px between the tooltip and what it describes
+const EDGE = 6; // px kept from the screen's edges
+const STEP = 24; // px between the spots tried when none beside the element is free
+
+/** Where the tooltip goes: beside the element (above, below, right, left, in that order) where it
+ * covers neither the element nor any control; else the free spot nearest the element; else (a
+ * screen full of controls) the spot covering the fewest. */
 function place(box, el) {
   const r = el.getBoundingClientRect();
   const w = box.offsetWidth;
   const hgt = box.offsetHeight;
   const vw = document.documentElement.clientWidth;
   const vh = document.documentElement.clientHeight;
-  let left = r.left + r.width / 2 - w / 2;
-  left = Math.max(6, Math.min(left, vw - w - 6));
-  let top = r.top - hgt - 8; // above, or below when there is no room above
-  if (top < 6) top = Math.min(vh - hgt - 6, r.bottom + 8);
-  box.style.left = `${Math.round(left)}px`;
-  box.style.top = `${Math.round(top)}px`;
+  const keep = [r, ...controlRects(el)];
+  const clampX = (x) => Math.max(EDGE, Math.min(x, vw - w - EDGE));
+  const clampY = (y) => Math.max(EDGE, Math.min(y, vh - hgt - EDGE));
+  const midX = clampX(r.left + r.width / 2 - w / 2);
+  const midY = clampY(r.top + r.height / 2 - hgt / 2);
+  const beside = [
+    [midX, r.top - hgt - GAP],
+    [midX, r.bottom + GAP],
+    [r.right + GAP, midY],
+    [r.left - w - GAP, midY],
+  ].filter(([x, y]) => x >= EDGE && y >= EDGE && x + w <= vw - EDGE && y + hgt <= vh - EDGE);
+  const covered = ([x, y]) => keep.filter((k) => x < k.right && k.left < x + w && y < k.bottom && k.top < y + hgt).length;
+  let spot = beside.find((at) => covered(at) === 0);
+  if (!spot) {
+    const spots = [];
+    for (let y = EDGE; y <= vh - hgt - EDGE; y += STEP) for (let x = EDGE; x <= vw - w - EDGE; x += STEP) spots.push([x, y]);
+    if (!spots.length) spots.push([clampX(midX), clampY(r.top - hgt - GAP)]);
+    const far = ([x, y]) => Math.hypot(x + w / 2 - (r.left + r.width / 2), y + hgt / 2 - (r.top + r.height / 2));
+    let best = Infinity;
+    for (const at of spots) {
+      const score = covered(at) * 1e6 + far(at); // fewest covered first, then the nearest
+      if (score < best) [best, spot] = [score, at];
+    }
+  }
+  box.style.left = `${Math.round(spot[0])}px`;
+  box.style.top = `${Math.round(spot[1])}px`;
+}
+
+/** The boxes of the controls on screen, but the element itself and what holds it or it holds. */
+function controlRects(el) {
+  const vw = document.documentElement.clientWidth;
+  const vh = document.documentElement.clientHeight;
+  const out = [];
+  for (const c of document.querySelectorAll(CONTROLS)) {
+    if (c === el || c.contains(el) || el.contains(c) || c.closest("#tooltip")) continue;
+    const b = c.getBoundingClientRect();
+    if (b.width && b.height && b.bottom > 0 && b.right > 0 && b.top < vh && b.left < vw) out.push(b);
+  }
+  return out;
 }
 
 function sourceOf(target) {
