@@ -77,7 +77,10 @@ function slide(el, dx, dy) {
   motion.finished.then(done, done);
 }
 
-/** The log entries of the last move: what their fields name becomes "the last move" on the board. */
+/** The log entries of the last move: what their fields name becomes "the last move" on the board.
+ * The move ends with its turn's end: what the game does next by itself (a round's reveal and scoring,
+ * a new deal, a year's war) is no part of it, and marking it outlined every card a round's result
+ * shows (issue 36). */
 export function lastMove(entries) {
   const codes = new Set();
   const places = new Set();
@@ -85,6 +88,7 @@ export function lastMove(entries) {
   for (const item of entries) {
     const entry = item.entry || item;
     if (typeof entry.seat === "number" && entry.seat >= 0) seats.add(entry.seat);
+    if (entry.event === "end-turn") break; // its turn number names nothing on the board
     for (const [field, value] of Object.entries(entry)) {
       if (field === "event" || field === "seat") continue;
       for (const v of Array.isArray(value) ? value : [value]) {
@@ -97,14 +101,18 @@ export function lastMove(entries) {
   last = { codes, places, seats };
 }
 
+// A part of the board that shows no move (16 Candies' round result: every hand revealed) says so
+// with data-last="none": nothing in it is marked as the last move.
+const MARKED = ":not([data-last='none'] *)";
+
 function markLast(root) {
-  for (const el of root.querySelectorAll("[data-code]")) {
+  for (const el of root.querySelectorAll(`[data-code]${MARKED}`)) {
     if (!el.classList.contains("code-chip") && last.codes.has(el.dataset.code)) el.classList.add("last-move");
   }
-  for (const el of root.querySelectorAll("[data-place]")) {
+  for (const el of root.querySelectorAll(`[data-place]${MARKED}`)) {
     if (last.places.has(el.dataset.place)) el.classList.add("last-move");
   }
-  for (const el of root.querySelectorAll("[data-seat]")) {
+  for (const el of root.querySelectorAll(`[data-seat]${MARKED}`)) {
     if (last.seats.has(Number(el.dataset.seat))) el.classList.add("last-mover");
   }
 }

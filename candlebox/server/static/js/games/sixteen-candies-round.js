@@ -92,7 +92,8 @@ export function roundPanel(ctx, drawHand) {
   if (!document.querySelector(`link[href="${CSS}"]`)) document.head.append(h("link", { rel: "stylesheet", href: CSS }));
   const candies = ctx.facts.candies || {};
   const callerRow = result.rows.find((r) => r.seat === result.caller);
-  const panel = h("section.sc-round", { "aria-label": `Round ${result.round} result`, dataset: { round: String(result.round) } });
+  // the hands it shows are the round's end, not the last move: none of them is marked as that move
+  const panel = h("section.sc-round", { "aria-label": `Round ${result.round} result`, dataset: { round: String(result.round), last: "none" } });
   panel.append(h("h3", `Round ${result.round}: the hands are shown`));
   if (result.instant.length) {
     panel.append(h("p.sc-round-call", `${result.instant.map(ctx.name).join(" and ")} won the round instantly.`));
