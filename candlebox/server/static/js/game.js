@@ -733,10 +733,11 @@ function named(text) {
   return namedSeats(page.frame, text);
 }
 
-/** The server's label of a legal action (the frame's labels are in the order of its legal actions). */
+/** The server's label of a legal action (the frame's labels are in the order of its legal actions),
+ * its codes as words ("Buy Red candle (value 7) (R7)" reads "Buy Red candle (value 7)"). */
 function labelOf(frame, action) {
   const at = (frame.legal || []).indexOf(action);
-  return at >= 0 && frame.labels ? named(frame.labels[at] || "") : "";
+  return at >= 0 && frame.labels ? words.plain(named(frame.labels[at] || "")) : "";
 }
 
 /** A brief notice for each move a bot made ("Taper buys Red candle (value 5)"). */

@@ -54,13 +54,16 @@ export function plain(str) {
     .replace(/\u0000([^\u0000]+)\u0000/g, (all, code) => name(code));
 }
 
-/** A chip for one code: the code as written, its name on hover, focus and long-press (tooltips.js). */
-export function chip(code, shown = code) {
-  return h("span.code-chip", { dataset: { code }, tabIndex: 0, "aria-label": `${shown}: ${name(code)}` }, shown);
+/** A chip for one code: its name (a player reads words, never a code such as "1I1X"), its text on
+ * hover, focus and long-press (tooltips.js). */
+export function chip(code, shown = name(code)) {
+  const label = shown === name(code) ? shown : `${shown}: ${name(code)}`;
+  return h("span.code-chip", { dataset: { code }, tabIndex: 0, "aria-label": label }, shown);
 }
 
-/** Wrap every bare code in the text nodes under root in a chip (skipping ones already inside an
- * element that names its code, form fields, and SVG drawings, where an HTML chip would not show). */
+/** Wrap every bare code in the text nodes under root in a chip of its name (skipping ones already
+ * inside an element that names its code, form fields, and SVG drawings, where an HTML chip would not
+ * show). */
 export function chipify(root) {
   if (!pattern || !root) return root;
   const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT, {
@@ -75,12 +78,25 @@ export function chipify(root) {
     const found = findCodes(node.data);
     if (!found.length) continue;
     const out = document.createDocumentFragment();
+    const data = node.data;
     let last = 0;
     for (const { code, index } of found) {
-      out.append(node.data.slice(last, index), chip(code));
-      last = index + code.length;
+      if (index < last) continue; // inside a name already taken in (below)
+      let before = data.slice(last, index);
+      let end = index + code.length;
+      // the chip shows the name: a name written beside its code ("Blue candle (value 7) (B7)", "B7
+      // (Blue candle (value 7))") is said once, not twice
+      const named = name(code);
+      if (before.endsWith(`${named} (`) && data[end] === ")") {
+        before = before.slice(0, -named.length - 2);
+        end += 1;
+      } else if (data.startsWith(` (${named})`, end)) {
+        end += named.length + 3;
+      }
+      out.append(before, chip(code));
+      last = end;
     }
-    out.append(node.data.slice(last));
+    out.append(data.slice(last));
     node.replaceWith(out);
   }
   return root;

@@ -477,7 +477,9 @@ export default {
       if (match[1] !== undefined) {
         out.append(seatWho(ctx, Number(match[1]), Boolean(match[2]), match.index === 0));
       } else if (info(ctx, match[3])) {
-        out.append(h(`span.cq-chip.k-${kindClass(ctx, match[3])}`, { dataset: { code: match[3] }, tabIndex: 0, "aria-label": `${match[3]}: ${describeCandle(ctx, match[3])}` }, match[3]));
+        // the candle's name, not its code ("Y4"): a player reads words
+        const named = describeCandle(ctx, match[3]);
+        out.append(h(`span.cq-chip.k-${kindClass(ctx, match[3])}`, { dataset: { code: match[3] }, tabIndex: 0, "aria-label": named }, named));
       } else {
         out.append(match[0]);
       }
