@@ -34,11 +34,17 @@ IDS = [game for game, *_ in GAMES]
 
 # The targets of the moment: what makes a move on the board or in the banner, and once the game is
 # over the replay's controls and the end screen's buttons. For each, the problems found (none when
-# every target is on top at every scroll position). A target found covered is looked at again once
-# running animations end (a card sliding into place is not a covered target).
+# every target is on top at every scroll position). The targets are looked at once no card slides
+# into place and none fades in (a state: no ``.sliding`` and no animation with an end running; the
+# glow of what can be clicked runs for ever), and a target found covered is looked at again once
+# that holds again.
 CHECK = """
 async () => {
   const frame = () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+  const moving = () => document.querySelector('.sliding') !== null || document.getAnimations().some(
+    (a) => a.playState === 'running' && Number.isFinite(a.effect && a.effect.getComputedTiming().endTime));
+  const settled = async () => { for (let i = 0; i < 300 && moving(); i++) await frame(); };
+  await settled();
   const TARGETS = '#board [data-action]:not(:disabled), #board [data-choices], #board .clickable, .can-move,'
     + ' #board button:not(:disabled), #banner button, .endscreen button, #replay button, #replay input';
   const READ = '#banner, #title, .endscreen h2';
@@ -92,8 +98,7 @@ async () => {
       if (!el.isConnected) break; // redrawn meanwhile: its successor is checked next time
       let problem = look(el, block);
       if (problem) {
-        const moving = document.getAnimations().map((a) => a.finished.catch(() => null));
-        await Promise.race([Promise.all(moving), new Promise((done) => setTimeout(done, 1000))]);
+        await settled();
         await frame();
         if (!el.isConnected) break;
         problem = look(el, block);
