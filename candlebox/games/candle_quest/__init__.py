@@ -181,6 +181,7 @@ INFO = GameInfo(
         how_to="candlebox.games.candle_quest:HOW_TO",
         network="candlebox.games.candle_quest:NETWORK",
         conformance="candlebox.games.candle_quest.conformance:CONFORMANCE",
+        jax="candlebox.games.candle_quest.jax_rules:JAX_RULES",
     ),
     page=GAME_ID,
     # Opponent levels, measured in bench/levels.py (docs/simulation.md, "Levels").

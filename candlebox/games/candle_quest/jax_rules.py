@@ -1,0 +1,909 @@
+"""Candle Quest as JAX functions (``candlebox.rl.jax``): the rules of turn.py, auction.py, loot.py,
+payment.py, guard.py, junior.py and scoring.py over fixed-size arrays, so that thousands of games
+step at once under ``jax.vmap``.
+
+The engine (the Python modules beside this one) is the reference; ``candlebox.rl.jax.check`` plays
+both on the same deals and the same actions and compares them at every step. Observations are the
+encoder's (encoder.py: the same layout, the same numbers) and action ids its numbering, so a policy
+trained on the PettingZoo env plays here and the reverse.
+
+How the state is held (every array has a size fixed by the configuration):
+
+- the draw stack is an array of candle types with a length, the top at ``stack_len - 1``, as the
+  engine's list; its bottom ``loose`` candles are in no particular order: a draw whose top is loose
+  takes a random one of them (a shuffled stack's top is a uniformly random candle of it, and nobody
+  sees the order), so dealing, rebuilding the stack and mixing set-aside candles back need no sort.
+  The ``deck`` option's candles sit above the loose ones, in order; ``check`` gives the engine's own
+  orders (``step_dealt``), which leave nothing loose;
+- each discard pile is an array with a length (bottom to top) and its counts by type; a screen, the
+  set-aside and the removed candles are counts by type (their order never shows).
+
+Under ``jit``/``vmap`` an illegal action, or any action after the end, leaves that game's state as it
+was; called eagerly, ``step`` raises ValueError naming it.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any, NamedTuple
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from candlebox.engine.encoding import ActionNumbering, Config
+from candlebox.engine.plugin import JaxRules
+from candlebox.engine.state import State
+from candlebox.games.candle_quest import encoder as enc
+from candlebox.games.candle_quest.candles import N_COLOURS, Kind
+from candlebox.games.candle_quest.decision import FOR_GUARD, FOR_LOOT, Phase
+from candlebox.games.candle_quest.scoring import COMPLETION_BONUS
+from candlebox.games.candle_quest.setup import JUNIOR_REMOVED_FACE, STARTING_SHEKELS
+from candlebox.games.candle_quest.state import CandleQuestState
+
+# What an action id does (its verb), each id's argument being a seat, an amount or a candle type.
+FLIP, PASS, BUY, SELL, LOOT, FORCE, AUCTION, BID, PAY, DISCARD, GIVE = range(11)
+VERB_OF = {
+    "flip": FLIP,
+    "pass": PASS,
+    "buy": BUY,
+    "sell": SELL,
+    "loot": LOOT,
+    "force": FORCE,
+    "auction": AUCTION,
+    "bid": BID,
+    "pay": PAY,
+    "discard": DISCARD,
+    "give": GIVE,
+}
+
+
+class CandleQuestJaxState(NamedTuple):
+    """One game (or, under vmap, a batch: every field gains a leading axis).
+
+    The first six fields are pgx's: the seat to act (-1 once over), the observation of the seat to
+    act (once over: of the seat whose move ended the game), the legal action mask, this step's
+    rewards (1 split among the winners at the step that ends the game), and the end: ``truncated``
+    when the ``max_turns`` option ended it, ``terminated`` for any other end."""
+
+    current_player: jax.Array
+    observation: jax.Array
+    legal_action_mask: jax.Array
+    rewards: jax.Array
+    terminated: jax.Array
+    truncated: jax.Array
+    phase: jax.Array  # decision.Phase
+    actor: jax.Array  # who owes the pending decision, -1 once over
+    active: jax.Array  # whose turn it is
+    last_actor: jax.Array  # who made the last move
+    bonus: jax.Array  # this turn is a bonus turn (after guarding)
+    due: jax.Array  # still owed in the payment being made
+    paying: jax.Array  # what the payment is for (FOR_LOOT, FOR_GUARD)
+    high: jax.Array  # the auction's high bid, -1 if none
+    high_bidder: jax.Array
+    table: jax.Array  # the candle face up on the table, -1 if none
+    turns: jax.Array  # completed turns
+    passes: jax.Array  # consecutive turns passed for want of any action
+    stack: jax.Array  # [candles] the draw stack, top at stack_len - 1
+    stack_len: jax.Array
+    loose: jax.Array  # the bottom candles of the stack in no order (drawn at random)
+    piles: jax.Array  # [players, candles] each discard pile, bottom to top
+    pile_len: jax.Array  # [players]
+    pile_counts: jax.Array  # [players, types]
+    screens: jax.Array  # [players, types] the candles behind each screen
+    shekels: jax.Array  # [players]
+    bank: jax.Array
+    aside: jax.Array  # [types] Unlit candles set aside this turn
+    removed: jax.Array  # [types] removed from the game
+    winners: jax.Array  # [players] bool, once over
+
+
+class Deal(NamedTuple):
+    """A game's start: the draw stack (types, top last, zeros past ``stack_len``), how many of its
+    bottom candles are in no order, and the seat that starts."""
+
+    stack: jax.Array
+    stack_len: jax.Array
+    loose: jax.Array
+    start: jax.Array
+
+
+def _i32(x: Any) -> jax.Array:
+    return jnp.asarray(x, dtype=jnp.int32)
+
+
+def _share(num: int, den: float) -> np.ndarray:
+    """``k / den`` for k in 0 … num as float32, rounded from float64 as the encoder's writes are
+    (a table: the quotient is then the encoder's to the last bit, whatever XLA does with division)."""
+    return (np.arange(num + 1, dtype=np.float64) / den).astype(np.float32)
+
+
+class CandleQuestJax:
+    """The environment of one configuration (``make``): ``init``, ``step``, ``observe``, pgx's API."""
+
+    def __init__(self, config: Config) -> None:
+        engine = config.new_game(0)  # the engine checks the options (deck codes, bank) and says why
+        st = _candle_quest(engine)
+        content = st.content
+        if content.code != enc.CODE:
+            raise ValueError(
+                "the Candle Quest encoding knows the printed candles only: this game plays a "
+                "content pack with other candle codes"
+            )
+        self.config = config
+        opts = config.options
+        self.num_players = config.players
+        self.junior = config.variant == "junior"
+        self.advanced = config.variant == "advanced"
+        self.tiebreak_shekels = self.advanced and opts.get("tiebreak") == "shekels"
+        self.max_turns = int(opts["max_turns"])
+        self.bank_total = int(opts["bank"])
+        self.first_player: int | None = opts["first_player"]
+        types = len(content.code)
+        self.types = types
+        self.face = np.array(content.face, dtype=np.int32)
+        self.sell = np.array(content.sell, dtype=np.int32)
+        self.loot_cost = np.array(content.loot_cost, dtype=np.int32)
+        self.unlit = np.array([k is Kind.UNLIT for k in content.kind], dtype=bool)
+        self.dancing = np.array([k is Kind.DANCING for k in content.kind], dtype=bool)
+        lit = np.array([k is Kind.LIT for k in content.kind], dtype=bool)
+        # [types, colours]: a Lit candle's colour (the Menorah's places it can fill)
+        self.colour_of = np.zeros((types, N_COLOURS), dtype=bool)
+        for c in range(types):
+            if lit[c]:
+                self.colour_of[c, content.colour[c]] = True
+        full = list(content.candles.full_set)
+        self.candles = len(full)
+        copies = Counter(full)
+        # One entry per Dancing candle of the box (its type): the wilds a screen can hold.
+        self.wild_types = np.array(
+            [c for c in range(types) if self.dancing[c] for _ in range(copies[c])], dtype=np.int32
+        )
+        self.wild_rank = np.array(
+            [sum(1 for d in self.wild_types[:i] if d == t) for i, t in enumerate(self.wild_types)],
+            dtype=np.int32,
+        )  # which copy of its type each wild entry is
+        pool = [
+            c
+            for c in full
+            if not (self.junior and self.unlit[c] and content.face[c] == JUNIOR_REMOVED_FACE)
+        ]
+        self.pool = np.array(pool, dtype=np.int32)
+        removed = Counter(full) - Counter(pool)
+        self.start_removed = np.array([removed[c] for c in range(types)], dtype=np.int32)
+        self.deck: list[int] | None = (
+            None if opts["deck"] is None else [content.type_of[code] for code in opts["deck"]]
+        )
+        # The action numbering: each id's verb and argument (seat, amount or candle type).
+        numbering = ActionNumbering(enc.action_texts(config))
+        self.num_actions = a = numbering.num_distinct_actions
+        verb = np.zeros(a, dtype=np.int32)
+        arg = np.zeros(a, dtype=np.int32)
+        for number, text in enumerate(numbering.texts):
+            word, _, rest = text.partition(" ")
+            verb[number] = VERB_OF[word]
+            if word in ("discard", "give"):
+                arg[number] = content.type_of[rest]
+            elif rest:
+                arg[number] = int(rest)
+        self.verb = verb
+        self.arg = arg
+        self.flip_id = numbering.to_id("flip")
+        self.pass_id = numbering.to_id("pass")
+        encoder = enc.CandleQuestEncoder(config)
+        self.observation_size = encoder.size
+        self.fields = [name for name, _, _ in encoder.fields()]
+        self.slot = np.array(enc.CANDLE_SLOT, dtype=np.int32)
+        self.decision_of = np.array(
+            [enc.PHASE_DECISION.get(p, 0) for p in Phase],
+            dtype=np.int32,
+        )
+        bank = self.bank_total
+        self.money_share = _share(bank, float(bank))
+        self.turn_share = _share(self.max_turns, float(self.max_turns))
+        self.candle_share = _share(self.candles, enc.CANDLES_SCALE)
+        self.due_share = _share(int(self.loot_cost.max() + self.face.max()), enc.DUE_SCALE)
+        self.count_share = (np.arange(self.candles + 1, dtype=np.float64) * enc.STEP).astype(
+            np.float32
+        )
+        self.colours_share = _share(N_COLOURS, float(N_COLOURS))
+        most = int(self.face.max()) * (N_COLOURS + len(self.wild_types))
+        self.value_share = _share(most, enc.VALUE_SCALE)
+        self.draws = int(self.unlit.astype(np.int32) @ np.array([copies[c] for c in range(types)]))
+
+    # ------------------------------------------------------------------ public API
+    def init(self, key: jax.Array) -> CandleQuestJaxState:
+        """A new game: the stack shuffled (the ``deck`` option's candles on top, in order) and the
+        starting seat drawn (the start-player draw makes every seat as likely), from ``key``."""
+        return self.init_dealt(self.first_deal(key))
+
+    def step(self, state: CandleQuestJaxState, action: Any, key: jax.Array) -> CandleQuestJaxState:
+        """The seat to act plays ``action`` (an action id); the candles drawn at random from the
+        stack's loose part come from ``key``."""
+        if _concrete(action) and _concrete(state.legal_action_mask):
+            self._require_legal(state, action)
+        bits = jax.random.bits(key, (self.draws + 2,), jnp.uint32)
+        none = jnp.zeros(self.candles, jnp.int32)
+        return self._step(state, action, none, none, bits, given=False)
+
+    def observe(self, state: CandleQuestJaxState, player: Any) -> jax.Array:
+        """The seat's observation: what ``Spec.observe`` (the PettingZoo env's) gives for it."""
+        return self._observe(state, _i32(player))
+
+    def observe_all(self, state: CandleQuestJaxState) -> jax.Array:
+        """Every seat's observation, ``[players, size]``."""
+        return jax.vmap(lambda seat: self._observe(state, seat))(jnp.arange(self.num_players))
+
+    def legal_action_ids(self, state: CandleQuestJaxState) -> tuple[jax.Array, jax.Array]:
+        """The legal actions as ``(ids, valid)``: every id, and the mask (a few hundred ids)."""
+        return jnp.arange(self.num_actions, dtype=jnp.int32), state.legal_action_mask
+
+    # ------------------------------------------------------------------ deals
+    def first_deal(self, key: jax.Array) -> Deal:
+        """The stack after setup and the starting seat, drawn from ``key``."""
+        stack = np.zeros(self.candles, dtype=np.int32)
+        if self.deck is None:
+            stack[: len(self.pool)] = self.pool
+            loose = len(self.pool)
+        else:
+            rest = list((Counter(self.pool.tolist()) - Counter(self.deck)).elements())
+            order = rest + self.deck[::-1]
+            stack[: len(order)] = order
+            loose = len(rest)
+        if self.first_player is not None:
+            start = _i32(self.first_player)
+        elif self.deck is not None:
+            start = _i32(0)
+        else:
+            start = jax.random.randint(key, (), 0, self.num_players, dtype=jnp.int32)
+        return Deal(jnp.asarray(stack), _i32(len(self.pool)), _i32(loose), start)
+
+    def init_dealt(self, deal: Deal) -> CandleQuestJaxState:
+        """A new game from its ``deal``."""
+        n, t = self.num_players, self.types
+        zero = _i32(0)
+        blank = CandleQuestJaxState(
+            current_player=zero,
+            observation=jnp.zeros(self.observation_size, jnp.float32),
+            legal_action_mask=jnp.zeros(self.num_actions, bool),
+            rewards=jnp.zeros(n, jnp.float32),
+            terminated=jnp.asarray(False),
+            truncated=jnp.asarray(False),
+            phase=_i32(Phase.TURN),
+            actor=_i32(deal.start),
+            active=_i32(deal.start),
+            last_actor=_i32(deal.start),
+            bonus=jnp.asarray(False),
+            due=zero,
+            paying=_i32(FOR_GUARD),
+            high=_i32(-1),
+            high_bidder=_i32(-1),
+            table=_i32(-1),
+            turns=zero,
+            passes=zero,
+            stack=_i32(deal.stack),
+            stack_len=_i32(deal.stack_len),
+            loose=_i32(deal.loose),
+            piles=jnp.zeros((n, self.candles), jnp.int32),
+            pile_len=jnp.zeros(n, jnp.int32),
+            pile_counts=jnp.zeros((n, t), jnp.int32),
+            screens=jnp.zeros((n, t), jnp.int32),
+            shekels=jnp.full(n, STARTING_SHEKELS, jnp.int32),
+            bank=_i32(self.bank_total - STARTING_SHEKELS * n),
+            aside=jnp.zeros(t, jnp.int32),
+            removed=jnp.asarray(self.start_removed),
+            winners=jnp.zeros(n, bool),
+        )
+        return self._public(blank)
+
+    def step_dealt(
+        self, state: CandleQuestJaxState, action: Any, rebuilt: jax.Array, mixed: jax.Array
+    ) -> CandleQuestJaxState:
+        """``step`` with its randomness given: ``rebuilt`` the stack a rebuild from the discard
+        piles makes (top last), ``mixed`` the whole stack after set-aside candles are mixed back
+        (zeros where none); the stack is then in order, nothing loose."""
+        bits = jnp.zeros(self.draws + 2, jnp.uint32)
+        return self._step(state, action, _i32(rebuilt), _i32(mixed), bits, given=True)
+
+    def _step(
+        self,
+        state: CandleQuestJaxState,
+        action: Any,
+        rebuilt: jax.Array,
+        mixed: jax.Array,
+        bits: jax.Array,
+        given: bool,
+    ) -> CandleQuestJaxState:
+        action = _i32(action)
+        # Only this action's legality, not the mask: a step that never reads the mask lets XLA drop
+        # it where nothing else reads it.
+        legal = self._legal(state, jnp.clip(action, 0, self.num_actions - 1)[None])[0]
+        ok = legal & (action >= 0) & (action < self.num_actions) & (state.actor >= 0)
+        # The wide fields are left out of the rules' selects, and made once at the end.
+        core = state._replace(
+            observation=jnp.zeros(0, jnp.float32), legal_action_mask=jnp.zeros(0, bool)
+        )
+        after = self._advance(core, action, rebuilt, mixed, bits, given)
+        quiet = core._replace(rewards=jnp.zeros_like(state.rewards))
+        return self._public(_select(ok, after, quiet))
+
+    def _require_legal(self, state: CandleQuestJaxState, action: Any) -> None:
+        mask = np.asarray(state.legal_action_mask)
+        if mask.ndim != 1:
+            return  # a batch stepped eagerly: each game's illegal action leaves it unchanged
+        number = int(action)
+        if number != action or not 0 <= number < self.num_actions:
+            raise ValueError(
+                f"action {action!r} is out of range 0–{self.num_actions - 1} for "
+                f"{self.config.describe()}"
+            )
+        if int(state.actor) < 0:
+            raise ValueError("the game is over: no action can be played")
+        if not mask[number]:
+            raise ValueError(
+                f"action {number} is not legal for seat {int(state.actor)} now "
+                "(legal_action_mask is 0 there)"
+            )
+
+    # ------------------------------------------------------------------ the legal actions
+    def _mask(self, s: CandleQuestJaxState) -> jax.Array:
+        return self._legal(s, jnp.arange(self.num_actions))
+
+    def _legal(self, s: CandleQuestJaxState, ids: jax.Array) -> jax.Array:
+        """Whether each of ``ids`` (valid action ids) is legal now: the engine's legal actions of
+        each phase, by the action's verb and argument."""
+        seat = jnp.maximum(s.actor, 0)
+        phase = s.phase
+        verb = jnp.asarray(self.verb)[ids]
+        arg = jnp.asarray(self.arg)[ids]
+        face = jnp.asarray(self.face)
+        money = s.shekels[seat]
+        screen = s.screens[seat]
+        worth = (screen * face).sum()
+        table = jnp.maximum(s.table, 0)
+        is_turn = phase == Phase.TURN
+        can_flip = (s.stack_len > 0) | (s.pile_len > 1).any()
+        seats = jnp.arange(self.num_players)
+        if self.junior:
+            has_unlit = (screen * jnp.asarray(self.unlit)).sum() > 0
+            sizes = s.screens.sum(axis=1)
+            seat_ok = has_unlit & (seats != seat) & (sizes > 0)
+        else:
+            tops = s.piles[seats, jnp.maximum(s.pile_len - 1, 0)]
+            seat_ok = (s.pile_len > 0) & (jnp.asarray(self.loot_cost)[tops] <= money + worth)
+        turn_any = can_flip | seat_ok.any()
+        held = screen[jnp.minimum(arg, self.types - 1)] > 0
+        top_face = jnp.where(screen > 0, face, -1).max()
+        is_top = face[jnp.minimum(arg, self.types - 1)] == top_face
+        by_verb = jnp.stack(
+            [
+                is_turn & can_flip,  # FLIP
+                (is_turn & ~turn_any) | (phase == Phase.BID),  # PASS
+                (phase == Phase.CHOOSE) & (money >= face[table]),  # BUY
+                jnp.asarray(phase == Phase.CHOOSE),  # SELL
+                is_turn,  # LOOT: and the seat's pile
+                is_turn,  # FORCE: and the seat's screen
+                (phase == Phase.CHOOSE) & (not self.junior),  # AUCTION
+                phase == Phase.BID,  # BID
+                (phase == Phase.PAY) | (phase == Phase.SHORT),  # PAY
+                (phase == Phase.PAY) | (phase == Phase.SHORT),  # DISCARD
+                phase == Phase.GIVE,  # GIVE
+            ]
+        )[verb]
+        by_arg = jnp.select(
+            [
+                (verb == LOOT) | (verb == FORCE),
+                verb == AUCTION,
+                verb == BID,
+                verb == PAY,
+                verb == DISCARD,
+                verb == GIVE,
+            ],
+            [
+                seat_ok[jnp.minimum(arg, self.num_players - 1)],
+                arg <= money,
+                (arg > s.high) & (arg <= money),
+                jnp.where(phase == Phase.PAY, (arg == s.due) & (money >= s.due), arg == money),
+                held & ((phase == Phase.PAY) | is_top),
+                held,
+            ],
+            True,
+        )
+        return by_verb & by_arg & (s.actor >= 0)
+
+    # ------------------------------------------------------------------ the rules
+    def _draw(
+        self,
+        s: CandleQuestJaxState,
+        flipping: jax.Array,
+        rebuilt: jax.Array,
+        bits: jax.Array,
+        given: bool,
+    ) -> tuple[CandleQuestJaxState, jax.Array, jax.Array]:
+        """turn.flip's drawing: the top candle (a further Unlit one on a bonus turn is set aside and
+        another drawn), the stack rebuilt from the discard piles if it runs out (once: the piles
+        then hold their tops only). Returns the state, the candle drawn (-1: none) and whether the
+        stack was rebuilt."""
+        n, size = self.num_players, self.candles
+        unlit = jnp.asarray(self.unlit)
+        # The rebuild, made ready: every pile but its top, seat by seat (in order when given).
+        below = jnp.maximum(s.pile_len - 1, 0)
+        ends = jnp.cumsum(below)
+        moved = ends[-1]
+        place = jnp.arange(size)
+        owner = jnp.minimum(jnp.searchsorted(ends, place, side="right"), n - 1)
+        index = place - (ends - below)[owner]
+        rebuild_order = rebuilt if given else s.piles[owner, jnp.clip(index, 0, size - 1)]
+        rebuild_order = jnp.where(place < moved, rebuild_order, 0)
+
+        def going(carry: tuple) -> jax.Array:
+            return carry[-1]
+
+        def one(carry: tuple) -> tuple:
+            stack, length, loose, aside, candle, rebuilt_now, i, _ = carry
+            empty = length == 0
+            rebuild = empty & ~rebuilt_now & (moved > 0)
+            stack = jnp.where(rebuild, rebuild_order, stack)
+            length = jnp.where(rebuild, moved, length)
+            loose = jnp.where(rebuild, 0 if given else moved, loose)
+            dry = empty & ~rebuild  # nothing left to draw: no candle
+            top = jnp.maximum(length - 1, 0)
+            at_random = (loose >= length) & (length > 0)
+            chance = bits[jnp.minimum(i, self.draws + 1)] % jnp.maximum(length, 1).astype(
+                jnp.uint32
+            )
+            pick = jnp.minimum(jnp.where(at_random, chance.astype(jnp.int32), top), top)
+            drawn = stack[pick]
+            swapped = stack.at[pick].set(stack[top])
+            draw = ~dry & ~rebuild
+            stack = jnp.where(draw & at_random, swapped, stack)
+            length = jnp.where(draw, length - 1, length)
+            loose = jnp.minimum(loose, length)
+            aside_it = draw & unlit[drawn] & s.bonus
+            aside = aside.at[drawn].add(aside_it.astype(jnp.int32))
+            got = draw & ~aside_it
+            candle = jnp.where(got, drawn, candle)
+            return (
+                stack,
+                length,
+                loose,
+                aside,
+                candle,
+                rebuilt_now | rebuild,
+                i + draw.astype(jnp.int32),
+                ~got & ~dry,
+            )
+
+        start = (s.stack, s.stack_len, s.loose, s.aside, _i32(-1), jnp.asarray(False), _i32(0))
+        stack, length, loose, aside, candle, rebuilt_now, _, _ = jax.lax.while_loop(
+            going, one, (*start, flipping)
+        )
+        tops = s.piles[jnp.arange(n), below]
+        kept_piles = jnp.zeros_like(s.piles).at[:, 0].set(tops)
+        kept_counts = jax.nn.one_hot(tops, self.types, dtype=jnp.int32) * (s.pile_len > 0)[:, None]
+        drawn_state = s._replace(
+            stack=stack,
+            stack_len=length,
+            loose=loose,
+            aside=aside,
+            piles=jnp.where(rebuilt_now, kept_piles, s.piles),
+            pile_len=jnp.where(rebuilt_now, jnp.minimum(s.pile_len, 1), s.pile_len),
+            pile_counts=jnp.where(rebuilt_now, kept_counts, s.pile_counts),
+        )
+        return drawn_state, candle, rebuilt_now
+
+    def _advance(
+        self,
+        s: CandleQuestJaxState,
+        action: jax.Array,
+        rebuilt: jax.Array,
+        mixed: jax.Array,
+        bits: jax.Array,
+        given: bool,
+    ) -> CandleQuestJaxState:
+        n = self.num_players
+        seat = s.actor
+        phase = s.phase
+        verb = jnp.asarray(self.verb)[jnp.clip(action, 0, self.num_actions - 1)]
+        arg = jnp.asarray(self.arg)[jnp.clip(action, 0, self.num_actions - 1)]
+        face = jnp.asarray(self.face)
+        unlit = jnp.asarray(self.unlit)
+        table = jnp.maximum(s.table, 0)
+        is_turn = phase == Phase.TURN
+        is_choose = phase == Phase.CHOOSE
+        is_bid = phase == Phase.BID
+        is_pay = phase == Phase.PAY
+        is_short = phase == Phase.SHORT
+        is_give = phase == Phase.GIVE
+
+        # ---- TURN: flip (turn.flip, guard.begin_guard), loot, force, pass
+        flipping = is_turn & (verb == FLIP)
+        s, drawn, _ = self._draw(s, flipping, rebuilt, bits, given)
+        money = s.shekels[seat]
+        worth = (s.screens[seat] * face).sum()
+        flipped_unlit = flipping & (drawn >= 0) & unlit[jnp.maximum(drawn, 0)]
+        cost = face[jnp.maximum(drawn, 0)]
+        guard_pays = flipped_unlit & (money + worth >= cost)
+        guard_free = flipped_unlit & ~guard_pays & (money == 0) & (s.screens[seat].sum() == 0)
+        guard_short = flipped_unlit & ~guard_pays & ~guard_free
+        no_candle = flipping & (drawn < 0)
+        looting = is_turn & (verb == LOOT)
+        source = jnp.where(looting, arg, 0)
+        loot_at = jnp.maximum(s.pile_len[source] - 1, 0)
+        looted = s.piles[source, loot_at]
+        forcing = is_turn & (verb == FORCE)
+        own_unlit = (s.screens[seat] > 0) & unlit
+        forced_out = jnp.argmin(jnp.where(own_unlit, face, 1 << 20))
+        passing = is_turn & (verb == PASS)
+        passes = jnp.where(passing, s.passes + 1, jnp.where(is_turn, 0, s.passes))
+        stalled = passing & (passes >= n)
+
+        # ---- CHOOSE: buy, sell, auction
+        buying = is_choose & (verb == BUY)
+        selling = is_choose & (verb == SELL)
+        opening = is_choose & (verb == AUCTION)
+        received = jnp.minimum(jnp.asarray(self.sell)[table], s.bank)
+
+        # ---- BID: bid or pass; after the auctioneer's right, settle (auction.settle)
+        bidding = is_bid & (verb == BID)
+        high = jnp.where(bidding, arg, s.high)
+        high_bidder = jnp.where(bidding, seat, s.high_bidder)
+        following = (seat + 1) % n
+        settling = is_bid & (following == s.active)
+        winner = jnp.maximum(high_bidder, 0)
+
+        # ---- PAY: a candle or the rest in shekels; SHORT: the highest candle or all shekels
+        paying_candle = (is_pay | is_short) & (verb == DISCARD)
+        paying_money = (is_pay | is_short) & (verb == PAY)
+        candle_out = jnp.where(paying_candle, arg, 0)
+        due = jnp.where(paying_candle, s.due - face[candle_out], jnp.where(paying_money, 0, s.due))
+        covered = is_pay & (due <= 0)
+        due = jnp.where(covered, 0, due)
+        loot_paid = covered & (s.paying == FOR_LOOT)
+        guard_paid = covered & (s.paying == FOR_GUARD)
+
+        # ---- GIVE (junior)
+        giving = is_give & (verb == GIVE)
+
+        # ---- the candles moved
+        seats = jnp.arange(n)
+        mine = seats == seat
+        to_pile = selling | (paying_candle & ~unlit[candle_out])
+        pile_candle = jnp.where(selling, table, candle_out)
+        end = jnp.minimum(s.pile_len[seat], self.candles - 1)  # the pile's next place
+        piles = s.piles.at[seat, end].set(jnp.where(to_pile, pile_candle, s.piles[seat, end]))
+        pile_len = s.pile_len + (mine & to_pile) - ((seats == source) & looting)
+        pile_counts = (
+            s.pile_counts.at[seat, pile_candle]
+            .add(to_pile.astype(jnp.int32))
+            .at[source, looted]
+            .add(-looting.astype(jnp.int32))
+        )
+        leaves = (is_short & (paying_candle | paying_money)) | guard_free  # the Unlit candle
+        removed = (
+            s.removed.at[jnp.maximum(s.table, 0)]
+            .add((is_short & leaves).astype(jnp.int32))
+            .at[jnp.maximum(drawn, 0)]
+            .add(guard_free.astype(jnp.int32))
+            .at[forced_out]
+            .add(forcing.astype(jnp.int32))
+            .at[candle_out]
+            .add((paying_candle & unlit[candle_out]).astype(jnp.int32))
+        )
+        out_of_screen = jnp.where(forcing, forced_out, jnp.where(giving, arg, candle_out))
+        screens = s.screens.at[seat, out_of_screen].add(
+            -(forcing | giving | paying_candle).astype(jnp.int32)
+        )
+        # what goes behind a screen (turn.collect), and whose
+        collecting = buying | (settling) | loot_paid | giving
+        taker = jnp.where(settling, winner, jnp.where(giving, s.active, seat))
+        gained = jnp.where(giving, arg, table)
+        screens = screens.at[taker, gained].add((collecting | guard_paid).astype(jnp.int32))
+        price = face[table]
+        shekels = (
+            s.shekels - mine * (buying * price + paying_money * arg) + mine * (selling * received)
+        )
+        auction_price = jnp.where(settling, high, 0)
+        shekels = (
+            shekels
+            - (seats == winner) * auction_price
+            + ((seats == s.active) & (winner != s.active)) * auction_price
+        )
+        bank = (
+            s.bank
+            + buying * price
+            - selling * received
+            + paying_money * arg
+            + jnp.where(winner == s.active, auction_price, 0)
+        )
+
+        # ---- the next decision
+        next_phase = jnp.select(
+            [
+                flipping & (drawn >= 0) & ~flipped_unlit,
+                guard_pays | looting,
+                guard_short,
+                forcing,
+                opening | (is_bid & ~settling),
+            ],
+            [_i32(p) for p in (Phase.CHOOSE, Phase.PAY, Phase.SHORT, Phase.GIVE, Phase.BID)],
+            phase,
+        )
+        next_actor = jnp.select(
+            [forcing, opening, is_bid & ~settling], [arg, following, following], seat
+        )
+        new_table = jnp.select(
+            [flipping & (drawn >= 0) & ~guard_free, looting],
+            [drawn, looted],
+            jnp.where(
+                buying
+                | selling
+                | settling
+                | loot_paid
+                | guard_paid
+                | (is_short & leaves)
+                | guard_free,
+                -1,
+                s.table,
+            ),
+        )
+        mid = s._replace(
+            phase=_i32(next_phase),
+            actor=_i32(next_actor),
+            last_actor=seat,
+            due=_i32(
+                jnp.select([guard_pays, looting], [cost, jnp.asarray(self.loot_cost)[looted]], due)
+            ),
+            paying=_i32(
+                jnp.select([guard_pays, looting], [_i32(FOR_GUARD), _i32(FOR_LOOT)], s.paying)
+            ),
+            high=_i32(jnp.where(opening, arg, jnp.where(settling, -1, high))),
+            high_bidder=_i32(jnp.where(opening, seat, jnp.where(settling, -1, high_bidder))),
+            table=_i32(new_table),
+            passes=_i32(passes),
+            piles=piles,
+            pile_len=_i32(pile_len),
+            pile_counts=pile_counts,
+            screens=screens,
+            shekels=_i32(shekels),
+            bank=_i32(bank),
+            removed=removed,
+        )
+        # ---- how the move ends: a candle collected, the turn over, a bonus turn, the game over
+        complete = self._colours(mid.screens[taker]) >= N_COLOURS
+        menorah = collecting & complete
+        turn_over = (collecting & ~complete) | selling | no_candle | (passing & ~stalled)
+        bonus = guard_paid | guard_free | (is_short & leaves)
+        ended_turn = self._end_turn(mid, mixed, given)
+        after = _select(turn_over, ended_turn, mid)
+        after = _select(
+            bonus,
+            mid._replace(bonus=jnp.asarray(True), phase=_i32(Phase.TURN), actor=mid.active),
+            after,
+        )
+        after = _select(menorah, self._end_game(mid, completer=taker, truncated=False), after)
+        return _select(stalled, self._end_game(mid, completer=_i32(-1), truncated=False), after)
+
+    def _end_turn(
+        self, s: CandleQuestJaxState, mixed: jax.Array, given: bool
+    ) -> CandleQuestJaxState:
+        """turn.end_turn: set-aside candles mixed back, the next seat's turn (or the turn limit)."""
+        count = s.aside.sum()
+        mixing = count > 0
+        place = jnp.arange(self.candles)
+        if given:
+            mixed_stack = mixed
+            loose = s.loose
+            mixed_loose = _i32(0)
+        else:  # the set-aside candles on top, and the whole stack loose
+            ends = jnp.cumsum(s.aside)
+            kinds = jnp.searchsorted(ends, place - s.stack_len, side="right")
+            kinds = jnp.minimum(kinds, self.types - 1).astype(jnp.int32)
+            mixed_stack = jnp.where(place >= s.stack_len, kinds, s.stack)
+            loose = s.loose
+            mixed_loose = s.stack_len + count
+        length = s.stack_len + count
+        stack = jnp.where(mixing, jnp.where(place < length, mixed_stack, 0), s.stack)
+        turns = s.turns + 1
+        passed = s._replace(
+            stack=_i32(stack),
+            stack_len=_i32(length),
+            loose=_i32(jnp.where(mixing, mixed_loose, loose)),
+            aside=jnp.zeros_like(s.aside),
+            turns=_i32(turns),
+        )
+        following = (s.active + 1) % self.num_players
+        nxt = passed._replace(
+            active=_i32(following),
+            actor=_i32(following),
+            bonus=jnp.asarray(False),
+            phase=_i32(Phase.TURN),
+        )
+        return _select(
+            turns >= self.max_turns,
+            self._end_game(passed, completer=_i32(-1), truncated=True),
+            nxt,
+        )
+
+    def _colours(self, screen: jax.Array) -> jax.Array:
+        """screen.colours_filled: distinct Lit colours, each Dancing candle filling one more."""
+        lit = ((screen[:, None] > 0) & jnp.asarray(self.colour_of)).any(axis=0).sum()
+        dancing = (screen * jnp.asarray(self.dancing)).sum()
+        return jnp.minimum(N_COLOURS, lit + dancing)
+
+    def _candle_value(self, screen: jax.Array) -> jax.Array:
+        """scoring.candle_value: the best Lit face per colour, the Dancing candles (highest first)
+        taking the lowest places they beat."""
+        face = jnp.asarray(self.face)
+        best = jnp.where((screen[:, None] > 0) & jnp.asarray(self.colour_of), face[:, None], 0)
+        places = jnp.sort(best.max(axis=0))
+        if len(self.wild_types) == 0:
+            return places.sum()
+        held = screen[jnp.asarray(self.wild_types)] > jnp.asarray(self.wild_rank)
+        wilds = jnp.sort(jnp.where(held, face[jnp.asarray(self.wild_types)], 0))[::-1]
+        k = min(N_COLOURS, len(self.wild_types))
+        wilds = jnp.concatenate([wilds[:k], jnp.zeros(N_COLOURS - k, wilds.dtype)])
+        return jnp.maximum(places, wilds).sum()
+
+    def _end_game(
+        self, s: CandleQuestJaxState, completer: jax.Array, truncated: bool
+    ) -> CandleQuestJaxState:
+        """scoring.end_game: the winners by the variant's measure."""
+        seats = jnp.arange(self.num_players)
+        if self.advanced:
+            values = jax.vmap(self._candle_value)(s.screens)
+            measure = (
+                values
+                + jnp.minimum(s.shekels, values // 2)
+                + jnp.where(seats == completer, COMPLETION_BONUS, 0)
+            )
+        else:
+            colours = jax.vmap(self._colours)(s.screens)
+            measure = jnp.where(completer >= 0, (seats == completer).astype(jnp.int32), colours)
+        winners = measure == measure.max()
+        if self.tiebreak_shekels:
+            most = jnp.where(winners, s.shekels, -1).max()
+            winners = winners & ((winners.sum() == 1) | (s.shekels == most))
+        return s._replace(
+            phase=_i32(Phase.OVER),
+            actor=_i32(-1),
+            winners=winners,
+            rewards=jnp.where(winners, 1.0 / winners.sum(), 0.0).astype(jnp.float32),
+            terminated=jnp.asarray(not truncated),
+            truncated=jnp.asarray(truncated),
+        )
+
+    def _public(self, s: CandleQuestJaxState) -> CandleQuestJaxState:
+        """The fields pgx's API reads: who acts, their observation (once over: the last mover's),
+        the legal mask."""
+        looking = jnp.where(s.actor >= 0, s.actor, s.last_actor)
+        return s._replace(
+            current_player=s.actor,
+            observation=self._observe(s, looking),
+            legal_action_mask=self._mask(s),
+        )
+
+    # ------------------------------------------------------------------ the observation
+    def _observe(self, s: CandleQuestJaxState, seat: jax.Array) -> jax.Array:
+        """encoder.CandleQuestEncoder.fill_state, field by field in the layout's order."""
+        n, t = self.num_players, self.types
+        over = s.phase == Phase.OVER
+        playing = ~over
+        phase = s.phase
+        slot = jnp.asarray(self.slot)
+
+        def one_hot(index: jax.Array, size: int, on: Any = True) -> jax.Array:
+            return jax.nn.one_hot(index, size, dtype=jnp.float32) * on
+
+        def counts(by_type: jax.Array) -> jax.Array:
+            """Counts by type as the encoder's slots, each ``k * STEP``."""
+            share = jnp.asarray(self.count_share)[by_type]
+            return jnp.zeros(by_type.shape, jnp.float32).at[..., slot].set(share)
+
+        money = jnp.asarray(self.money_share)
+        screen = s.screens[seat]
+        is_bid = playing & (phase == Phase.BID)
+        is_pay = playing & (phase == Phase.PAY)
+        seats = jnp.arange(n)
+        tops = s.piles[seats, jnp.maximum(s.pile_len - 1, 0)]
+        value = (
+            jnp.asarray(self.value_share)[self._candle_value(screen)]
+            if self.advanced
+            else jnp.asarray(0.0, jnp.float32)
+        )
+        parts = {
+            "me": one_hot(seat, n),
+            "active": one_hot(s.active, n, playing),
+            "to_act": one_hot(s.actor, n, playing),
+            "decision": one_hot(jnp.asarray(self.decision_of)[phase], len(enc.DECISIONS), playing),
+            "over": over.astype(jnp.float32)[None],
+            "bonus_turn": (playing & (phase == Phase.TURN) & s.bonus).astype(jnp.float32)[None],
+            "paying_for_loot": (is_pay & (s.paying == FOR_LOOT)).astype(jnp.float32)[None],
+            "paying_for_guard": (is_pay & (s.paying == FOR_GUARD)).astype(jnp.float32)[None],
+            "due": jnp.where(
+                is_pay,
+                jnp.asarray(self.due_share)[jnp.clip(s.due, 0, len(self.due_share) - 1)],
+                0.0,
+            )[None],
+            "auctioneer": one_hot(s.active, n, is_bid),
+            "high_bidder": one_hot(s.high_bidder, n, is_bid),
+            "high_bid": jnp.where(is_bid, money[jnp.clip(s.high, 0, self.bank_total)], 0.0)[None],
+            "give_to": one_hot(s.active, n, playing & (phase == Phase.GIVE)),
+            "table": one_hot(jnp.where(s.table >= 0, slot[jnp.maximum(s.table, 0)], -1), t),
+            "turn": jnp.asarray(self.turn_share)[jnp.minimum(s.turns, self.max_turns)][None],
+            "stack": jnp.asarray(self.candle_share)[s.stack_len][None],
+            "bank": money[jnp.clip(s.bank, 0, self.bank_total)][None],
+            "set_aside": counts(s.aside),
+            "removed": counts(s.removed),
+            "my_candles": counts(screen),
+            "my_shekels": money[jnp.clip(s.shekels[seat], 0, self.bank_total)][None],
+            "my_colours": jnp.asarray(self.colours_share)[self._colours(screen)][None],
+            "my_value": value[None],
+            "behind_screen": jnp.asarray(self.candle_share)[s.screens.sum(axis=1)],
+            "piles": counts(s.pile_counts).reshape(-1),
+            "pile_tops": one_hot(jnp.where(s.pile_len > 0, slot[tops], -1), t).reshape(-1),
+            "winners": (s.winners & over).astype(jnp.float32),
+        }
+        return jnp.concatenate([parts[name] for name in self.fields])
+
+    # ------------------------------------------------------------------ check's deals
+    def engine_pile(self, state: State) -> Deal:
+        """The engine's game as dealt (its stack, in order, and the starting seat): valid before
+        any move."""
+        st = _candle_quest(state)
+        stack = np.zeros(self.candles, dtype=np.int32)
+        stack[: len(st.stack)] = st.stack
+        return Deal(jnp.asarray(stack), _i32(len(st.stack)), _i32(0), _i32(st.active))
+
+    def engine_deals(self, before: int, state: State, seat: int) -> tuple[np.ndarray, np.ndarray]:
+        """``step_dealt``'s randomness for the engine's last move, given its ``engine_marks``
+        before the move (how many events it had): the stack a rebuild made, in its shuffled order
+        (the candles drawn from it since put back on its top), and the stack after a mix-back."""
+        st = _candle_quest(state)
+        rebuilt = np.zeros(self.candles, dtype=np.int32)
+        mixed = np.zeros(self.candles, dtype=np.int32)
+        events = st.events[before:]
+        kinds = [event[0] for event in events]
+        type_of = st.content.type_of
+        if "rebuild" in kinds:
+            at = kinds.index("rebuild")
+            drawn = [type_of[e[2]] for e in events[at:] if e[0] in ("set-aside", "flip")]
+            left = [] if "mix-back" in kinds[at:] else list(st.stack)
+            order = left + drawn[::-1]
+            if len(order) != events[at][1]:  # pragma: no cover - the engine's own bookkeeping
+                raise AssertionError(f"rebuilt stack of {len(order)}, not {events[at][1]}")
+            rebuilt[: len(order)] = order
+        if "mix-back" in kinds:
+            mixed[: len(st.stack)] = st.stack
+        return rebuilt, mixed
+
+    @staticmethod
+    def engine_marks(state: State) -> int:
+        """What ``engine_deals`` compares: the events so far."""
+        return len(state.events)
+
+
+def _concrete(value: Any) -> bool:
+    """Whether ``value`` has a value now (called eagerly), not a tracer inside jit or vmap."""
+    try:
+        np.asarray(value)
+    except jax.errors.TracerArrayConversionError:
+        return False
+    return True
+
+
+def _candle_quest(state: State) -> CandleQuestState:
+    if not isinstance(state, CandleQuestState):
+        raise TypeError(f"not a Candle Quest state: {type(state).__name__}")
+    return state
+
+
+def _select(pick: jax.Array, a: CandleQuestJaxState, b: CandleQuestJaxState) -> CandleQuestJaxState:
+    return jax.tree_util.tree_map(lambda x, y: jnp.where(pick, x, y), a, b)
+
+
+def make(config: Config) -> CandleQuestJax:
+    return CandleQuestJax(config)
+
+
+JAX_RULES = JaxRules(make=make)

@@ -1,0 +1,182 @@
+"""candlebox.rl.jax for Candle Quest: the JAX rules agree with the engine step by step (``check``) in
+every variant and at every player count, through rebuilt stacks, set-aside Unlit candles, guards
+that cannot be paid, auctions, loots and the junior game's forcing; they run under jit and vmap on
+games drawn from their keys, and refuse what they cannot play."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.rl.deps import require_rl
+
+require_rl()
+pytest.importorskip("jax", reason="jax is not installed: pip install 'candlebox[jax]'")
+
+import jax  # noqa: E402
+import jax.numpy as jnp  # noqa: E402
+import numpy as np  # noqa: E402
+
+import candlebox.rl  # noqa: E402
+import candlebox.rl.jax as rljax  # noqa: E402
+
+GAME = "candle-quest"
+VARIANTS = ("basic", "advanced", "junior")
+
+
+def test_candle_quest_is_covered() -> None:
+    assert GAME in rljax.covered_games()
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_check_agrees_with_the_engine_in_every_variant_and_count(
+    variant: str, players: int
+) -> None:
+    """Random play: max_turns keeps a game short, and random players rebuild the stack, guard,
+    set Unlit candles aside on bonus turns and run out of shekels within it."""
+    report = rljax.check(GAME, players, games=1, variant=variant, seed=players, max_turns=60)
+    assert report["mismatches"] == 0, report["first"]
+    assert report["steps"] > 60
+
+
+def test_check_agrees_under_the_options() -> None:
+    """A small bank (a dry bank pays what it has), the shekels tiebreak, a deck on top of the
+    stack and a first player."""
+    report = rljax.check(
+        GAME, 3, games=3, variant="advanced", seed=4, bank=40, tiebreak="shekels", max_turns=200
+    )
+    assert report["mismatches"] == 0, report["first"]
+    deck = ["U4", "U6", "U4", "D10", "R8"]
+    report = rljax.check(GAME, 2, games=2, seed=5, deck=deck, first_player=1, max_turns=80)
+    assert report["mismatches"] == 0, report["first"]
+
+
+def test_check_agrees_through_whole_games_of_a_careful_policy() -> None:
+    """Players who buy what they can and never auction finish their Menorah (the game's real end,
+    with the completer's bonus in the advanced game), and empty the stack on the way."""
+
+    def buyer(state, seat, legal, rng):  # type: ignore[no-untyped-def]
+        texts = {spec.actions.to_text(a): a for a in legal}
+        for text in ("buy", "flip"):
+            if text in texts:
+                return texts[text]
+        plain = [a for text, a in texts.items() if not text.startswith(("auction", "bid"))]
+        return rng.choice(plain or legal)
+
+    for variant in ("basic", "advanced"):
+        spec = candlebox.rl.spec(GAME, 3, variant=variant)
+        report = rljax.check(GAME, 3, games=3, variant=variant, seed=8, policy=buyer)
+        assert report["mismatches"] == 0, report["first"]
+        assert report["truncated"] < 3  # at least one game ended on a Menorah
+
+
+def test_check_reports_a_difference() -> None:
+    """A JAX rule changed on purpose (the bank read wrongly): check finds it and names the field."""
+    spec = candlebox.rl.spec(GAME, 2)
+    env = rljax._env(spec.config)
+    original = env._observe
+
+    def wrong(state, seat):  # type: ignore[no-untyped-def]
+        start = next(start for name, start, _ in spec.encoder.fields() if name == "bank")
+        return original(state, seat).at[start].add(0.25)
+
+    env._observe = wrong  # this env object only
+    engine = spec.config.new_game(1)
+    found = rljax._differences(
+        spec,
+        engine,
+        jax.jit(env.init_dealt)(env.engine_pile(engine)),
+        jax.jit(env.observe_all),
+        False,
+    )
+    assert any("observation of seat 0: bank" in problem for problem in found), found
+
+
+def test_spaces_match_the_pettingzoo_env() -> None:
+    for variant, players in (("basic", 2), ("junior", 5)):
+        spec = candlebox.rl.spec(GAME, players, variant=variant)
+        env = rljax.make(GAME, players, variant)
+        state = jax.jit(env.init)(jax.random.key(0))
+        assert state.observation.shape == (spec.observation_size,)
+        assert state.legal_action_mask.shape == (spec.num_distinct_actions,)
+        assert state.rewards.shape == (players,)
+        assert env.observe(state, players - 1).shape == (spec.observation_size,)
+
+
+@pytest.mark.parametrize(
+    "variant", ["basic", *(pytest.param(v, marks=pytest.mark.slow) for v in VARIANTS[1:])]
+)
+def test_jit_and_vmap_play_whole_games_from_their_keys(variant: str) -> None:
+    """32 games vmapped under jit, drawn from their keys, random legal actions: every action chosen
+    is legal by the mask, every candle of the box stays somewhere, the games differ from key to key
+    but not for one key, and each pays 1 once, at its end."""
+    players = 3
+    env = rljax.make(GAME, players, variant, max_turns=40)
+    games = 32
+    keys = jax.random.split(jax.random.key(3), games)
+    init = jax.jit(jax.vmap(env.init))
+    step = jax.jit(jax.vmap(env.step))
+    state = init(keys)
+    again = init(keys)
+    assert np.array_equal(np.asarray(state.active), np.asarray(again.active))
+    assert len(set(np.asarray(state.active).tolist())) > 1  # the starting seat is drawn
+    rng = np.random.default_rng(0)
+    ended = np.zeros(games, bool)
+    paid = np.zeros((games, players), np.float32)
+    box = env.candles
+    seen = set()
+    for i in range(2000):
+        mask = np.asarray(state.legal_action_mask)
+        live = ~np.asarray(state.terminated | state.truncated)
+        assert (mask.any(axis=1) == live).all()
+        actions = np.array([rng.choice(np.flatnonzero(row)) if row.any() else 0 for row in mask])
+        state = step(state, jnp.asarray(actions), jax.random.split(jax.random.key(i), games))
+        candles = (
+            np.asarray(state.stack_len)
+            + np.asarray(state.pile_len).sum(axis=1)
+            + np.asarray(state.screens).sum(axis=(1, 2))
+            + np.asarray(state.aside).sum(axis=1)
+            + np.asarray(state.removed).sum(axis=1)
+            + (np.asarray(state.table) >= 0)
+        )
+        assert (candles == box).all()
+        seen.add(tuple(np.asarray(state.table)[:4].tolist()))
+        ended |= np.asarray(state.terminated | state.truncated)
+        paid += np.asarray(state.rewards)
+        if ended.all():
+            break
+    assert ended.all()  # max_turns=40 ends every game
+    assert np.allclose(paid.sum(axis=1), 1.0)
+    assert len(seen) > 10
+
+
+def test_an_illegal_action_raises_eagerly_and_changes_nothing_under_jit() -> None:
+    env = rljax.make(GAME, 2)
+    state = jax.jit(env.init)(jax.random.key(5))
+    illegal = int(np.flatnonzero(~np.asarray(state.legal_action_mask))[0])
+    with pytest.raises(ValueError, match=f"action {illegal} is not legal for seat"):
+        env.step(state, illegal, jax.random.key(1))
+    with pytest.raises(ValueError, match="out of range"):
+        env.step(state, 10**6, jax.random.key(1))
+    after = jax.jit(env.step)(state, illegal, jax.random.key(1))
+    for before, now in zip(
+        jax.tree_util.tree_leaves(state), jax.tree_util.tree_leaves(after), strict=True
+    ):
+        assert np.array_equal(np.asarray(before), np.asarray(now))
+
+
+def test_what_cannot_be_played_is_refused(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(ValueError, match="first_player"):
+        rljax.make(GAME, 2, first_player=3)
+    with pytest.raises(ValueError, match="players"):
+        rljax.make(GAME, 6)
+    with pytest.raises(ValueError, match="bank"):
+        rljax.make(GAME, 5, bank=30)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_check_agrees_over_many_games(variant: str, players: int) -> None:
+    report = rljax.check(GAME, players, games=25, variant=variant, seed=1000)
+    assert report["mismatches"] == 0, report["first"]
