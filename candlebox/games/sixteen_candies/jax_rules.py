@@ -20,7 +20,11 @@ How the state is held (every array has a size fixed by the configuration):
 
 Randomness: a new round deals from a shuffled box, and an empty draw pile is rebuilt from the
 discard pile; both are drawn from the step's key (``step``), or given (``step_dealt``, which ``check``
-drives with the engine's own deals). Under ``jit``/``vmap`` an illegal action, or any action after the
+drives with the engine's own deals). Drawn from a key, nothing is sorted: a new round's dealt cards
+and first discard are a random sample of the box (a partial Fisher–Yates shuffle of its top), and the
+draw pile's bottom ``loose`` cards are in no order, a draw from them taking a random one (the top of
+a shuffled pile is a uniformly random card of it, and nobody sees the order below), so a rebuilt
+draw pile is the discard pile as it lies. Under ``jit``/``vmap`` an illegal action, or any action after the
 end, leaves that game's state as it was; called eagerly, ``step`` raises ValueError naming it.
 """
 
@@ -110,6 +114,7 @@ class SixteenCandiesJaxState(NamedTuple):
     known: jax.Array  # [players, types] cards each holds that were taken from the discard pile
     draw: jax.Array  # [40] the draw pile, top at draw_len - 1
     draw_len: jax.Array
+    loose: jax.Array  # the draw pile's bottom cards in no order (a draw from them is at random)
     discard: jax.Array  # [40] the discard pile, top at discard_len - 1
     discard_len: jax.Array
     pools: jax.Array  # [players] Health Pools
@@ -191,15 +196,13 @@ class SixteenCandiesJax:
         ``key``."""
         if _concrete(action) and _concrete(state.legal_action_mask):
             self._require_legal(state, action)
-        # One shuffle serves both: a step either draws from an empty draw pile (the discard pile but
-        # its top, shuffled) or may end a round (the whole box); it never does both. A sort of random
-        # keys is most of a step's cost under vmap, so there is one per step. (Two equal 32-bit keys
-        # among 40 keep their order: a bias of about 40² / 2³³, far below anything measurable.)
-        rebuilding = (state.phase == Phase.DRAW) & (state.draw_len == 0)
-        keys = jax.random.bits(key, (BOX,), jnp.uint32)
-        keys = jnp.where(rebuilding & (jnp.arange(BOX) >= state.discard_len - 1), _LAST, keys)
-        order = jnp.argsort(keys)
-        return self.step_dealt(state, action, jnp.asarray(FULL_BOX)[order], state.discard[order])
+        # No sort (once most of a batched step's cost): a new round's deal is a random sample from
+        # the top of the box, the rest of it loose; a rebuilt draw pile is the discard pile as it
+        # lies, loose; a draw from loose cards takes a random one (one number a step).
+        dealt = HAND * self.num_players + 1
+        bits = jax.random.bits(key, (dealt + 1,), jnp.uint32)
+        box = _top_shuffled(jnp.asarray(FULL_BOX), bits[:dealt])
+        return self._step(state, action, box, state.discard, bits[dealt], loose=True)
 
     def observe(self, state: SixteenCandiesJaxState, player: Any) -> jax.Array:
         """The seat's observation: what ``Spec.observe`` (the PettingZoo env's) gives for it."""
@@ -248,6 +251,7 @@ class SixteenCandiesJax:
             known=jnp.zeros((n, N_TYPES), jnp.int32),
             draw=jnp.zeros(BOX, jnp.int32),
             draw_len=zero,
+            loose=zero,
             discard=jnp.zeros(BOX, jnp.int32),
             discard_len=zero,
             pools=jnp.full(n, self.start_pool, jnp.int32),
@@ -256,22 +260,37 @@ class SixteenCandiesJax:
             rounds_played=zero,
             winners=jnp.zeros(n, bool),
         )
-        return self._public(self._start_round(blank, _i32(pile)))
+        return self._public(self._start_round(blank, _i32(pile), loose=False))
 
     def step_dealt(
         self, state: SixteenCandiesJaxState, action: Any, box: jax.Array, reshuffled: jax.Array
     ) -> SixteenCandiesJaxState:
         """``step`` with its randomness given: ``box`` the pile a new round deals from (40 types,
         top last), ``reshuffled`` the draw pile rebuilt from the discard pile if this draw empties
-        it (its first ``discard_len - 1`` slots)."""
+        it (its first ``discard_len - 1`` slots); the piles are then in order, nothing loose."""
+        return self._step(state, action, box, reshuffled, jnp.uint32(0), loose=False)
+
+    def _step(
+        self,
+        state: SixteenCandiesJaxState,
+        action: Any,
+        box: jax.Array,
+        reshuffled: jax.Array,
+        chance: jax.Array,
+        loose: bool,
+    ) -> SixteenCandiesJaxState:
         action = _i32(action)
-        legal = state.legal_action_mask[jnp.clip(action, 0, self.num_actions - 1)]
+        # Legal by the compact candidates, not the 15,666-wide mask: a step that never reads the
+        # mask lets XLA drop it where nothing else reads it (a policy choosing from
+        # legal_action_ids), and building it is most of a batched step's memory traffic.
+        ids, valid = self._candidates(state)
+        legal = ((ids == action) & valid).any()
         ok = legal & (action >= 0) & (action < self.num_actions) & (state.actor >= 0)
         # The wide fields are left out of the rules' selects, and made once at the end.
         core = state._replace(
             observation=jnp.zeros(0, jnp.float32), legal_action_mask=jnp.zeros(0, bool)
         )
-        after = self._advance(core, action, _i32(box), _i32(reshuffled))
+        after = self._advance(core, action, _i32(box), _i32(reshuffled), chance, loose)
         quiet = core._replace(rewards=jnp.zeros_like(state.rewards))
         return self._public(_select(ok, after, quiet))
 
@@ -359,7 +378,13 @@ class SixteenCandiesJax:
         return wins.any(), jnp.asarray(COMBOS)[jnp.argmax(wins)]
 
     def _advance(
-        self, s: SixteenCandiesJaxState, action: jax.Array, box: jax.Array, reshuffled: jax.Array
+        self,
+        s: SixteenCandiesJaxState,
+        action: jax.Array,
+        box: jax.Array,
+        reshuffled: jax.Array,
+        chance: jax.Array,
+        loose: bool,
     ) -> SixteenCandiesJaxState:
         n = self.num_players
         seat = s.actor
@@ -391,10 +416,17 @@ class SixteenCandiesJax:
         empty_draw = s.draw_len == 0
         draw = jnp.where(empty_draw, reshuffled, s.draw)
         draw_len = jnp.where(empty_draw, s.discard_len - 1, s.draw_len)
+        free = jnp.where(empty_draw, draw_len if loose else 0, s.loose)
         top_discard = s.discard[jnp.maximum(s.discard_len - 1, 0)]
         from_pile = action == self.draw_pile_id
         from_discard = action == self.draw_discard_id
-        drawn = jnp.where(from_pile, draw[jnp.maximum(draw_len - 1, 0)], top_discard)
+        # the top card, or when the top is loose a random loose one (the top takes its place)
+        top = jnp.maximum(draw_len - 1, 0)
+        at_random = chance % jnp.maximum(draw_len, 1).astype(jnp.uint32)
+        pick = jnp.where(free >= draw_len, at_random.astype(jnp.int32), top)
+        picked = draw[pick]
+        draw = draw.at[pick].set(draw[top])
+        drawn = jnp.where(from_pile, picked, top_discard)
         pile_discard = jnp.where(empty_draw, s.discard.at[0].set(top_discard), s.discard)
         pile_discard_len = jnp.where(empty_draw, 1, s.discard_len)
         # ---- DISCARD
@@ -439,6 +471,7 @@ class SixteenCandiesJax:
         drew_pile = is_draw & from_pile
         new_draw = jnp.where(drew_pile, draw, s.draw)
         new_draw_len = jnp.where(drew_pile, draw_len - 1, s.draw_len)
+        new_loose = jnp.where(drew_pile, jnp.minimum(free, draw_len - 1), s.loose)
         discard = jnp.where(
             drew_pile,
             pile_discard,
@@ -487,6 +520,7 @@ class SixteenCandiesJax:
             known=known,
             draw=new_draw,
             draw_len=_i32(new_draw_len),
+            loose=_i32(new_loose),
             discard=discard,
             discard_len=_i32(discard_len),
             turns=_i32(turns),
@@ -507,11 +541,11 @@ class SixteenCandiesJax:
         after_turn = _select(finishes & ~round_over, passed, mid)
         ended = self._end_game(after_turn, truncated=True)
         after_turn = _select(out_of_turns, ended, after_turn)
-        scored = self._end_round(mid, instant_seats, box)
+        scored = self._end_round(mid, instant_seats, box, loose)
         return _select(round_over, scored, after_turn)
 
     def _end_round(
-        self, s: SixteenCandiesJaxState, instant: jax.Array, box: jax.Array
+        self, s: SixteenCandiesJaxState, instant: jax.Array, box: jax.Array, loose: bool
     ) -> SixteenCandiesJaxState:
         """rounds.end_round: reveal, score by the tables, then end the game or deal anew."""
         n = self.num_players
@@ -558,7 +592,9 @@ class SixteenCandiesJax:
             self._end_game(scored, truncated=False),
             self._end_game(scored, truncated=True),
         )
-        return _select(last_candy | by_rounds | by_turns, over, self._start_round(scored, box))
+        return _select(
+            last_candy | by_rounds | by_turns, over, self._start_round(scored, box, loose)
+        )
 
     def _end_game(self, s: SixteenCandiesJaxState, truncated: bool) -> SixteenCandiesJaxState:
         """rounds.end_game: the most candy wins (the last player with candy)."""
@@ -573,10 +609,12 @@ class SixteenCandiesJax:
             truncated=jnp.asarray(truncated),
         )
 
-    def _start_round(self, s: SixteenCandiesJaxState, pile: jax.Array) -> SixteenCandiesJaxState:
+    def _start_round(
+        self, s: SixteenCandiesJaxState, pile: jax.Array, loose: bool
+    ) -> SixteenCandiesJaxState:
         """rounds.start_round and setup.deal: the marker moves on, three cards to each player still
         in, one at a time from the marker clockwise, then the first discard; the rest is the draw
-        pile (``pile`` holds the whole box, its top last)."""
+        pile (``pile`` holds the whole box, its top last; ``loose``: the rest in no order)."""
         n = self.num_players
         seats = jnp.arange(n)
         in_game = s.pools > 0
@@ -614,6 +652,7 @@ class SixteenCandiesJax:
             known=jnp.zeros_like(s.known),
             draw=pile,
             draw_len=_i32(flip),
+            loose=_i32(flip) if loose else _i32(0),
             discard=jnp.zeros_like(s.discard).at[0].set(pile[flip]),
             discard_len=_i32(1),
             round=s.round + 1,
@@ -744,7 +783,6 @@ def _hand_value(halves: jax.Array) -> tuple[jax.Array, jax.Array]:
     return totals[best] + wild, best
 
 
-_LAST = np.uint32(0xFFFFFFFF)  # a sort key after every random one: the cards not reshuffled
 # Sorting networks (compare-exchange pairs) for three and four cards: cheaper than XLA's sort for a
 # handful of items in every game of a batch.
 _THREE = ((0, 1), (1, 2), (0, 1))
@@ -763,6 +801,19 @@ def _sorted(
         types = types.at[i].set(jnp.where(swap, tj, ti)).at[j].set(jnp.where(swap, ti, tj))
         ups = ups.at[i].set(jnp.where(swap, uj, ui)).at[j].set(jnp.where(swap, ui, uj))
     return types, ups
+
+
+def _top_shuffled(box: jax.Array, bits: jax.Array) -> jax.Array:
+    """``box`` with its top ``len(bits)`` places a uniformly random ordered sample of its cards (a
+    Fisher–Yates shuffle stopped there: each place, from the top down, swapped with a random one at
+    or below it); the places below hold the rest, in no useful order."""
+    size = box.shape[0]
+    for j in range(bits.shape[0]):
+        place = size - 1 - j
+        other = (bits[j] % jnp.uint32(place + 1)).astype(jnp.int32)
+        here, there = box[place], box[other]
+        box = box.at[place].set(there).at[other].set(here)
+    return box
 
 
 def _select(
