@@ -31,6 +31,7 @@ import random
 import statistics
 import subprocess
 import sys
+import textwrap
 import time
 import traceback
 from collections.abc import Callable
@@ -243,8 +244,17 @@ def adapter_configs(game_ids: list[str]) -> list[Config]:
                 (
                     f"jax{JAX_GAMES}", f"via candlebox.rl.jax ({JAX_GAMES} games vmapped)",
                     f"candlebox.rl.jax.make: jit(vmap(init)), then {JAX_STEPS} x jit(vmap(step)) "
-                    f"of {JAX_GAMES} games, random legal actions from legal_action_ids",
+                    f"of {JAX_GAMES} games, random legal actions from legal_action_ids, each "
+                    "observation read",
                     jax_playout(game_id, players, variant), "",
+                )
+            )  # fmt: skip
+            rows.append(
+                (
+                    f"jax{JAX_GAMES}-unobserved",
+                    f"via candlebox.rl.jax ({JAX_GAMES} games, observations not read)",
+                    f"as jax{JAX_GAMES}, the observations never read (XLA leaves them out)",
+                    jax_playout(game_id, players, variant, observed=False), "",
                 )
             )  # fmt: skip
         for key, label, api, play, aux in rows:
@@ -438,12 +448,15 @@ def jax_games() -> list[str]:
     return covered_games()
 
 
-def jax_playout(game_id: str, players: int, variant: str) -> Playout:
+def jax_playout(game_id: str, players: int, variant: str, observed: bool = True) -> Playout:
     """``JAX_GAMES`` new games dealt from their keys, then ``JAX_STEPS`` batched steps under one
     ``jit(vmap(...))`` (a ``lax.scan``): each game's seat to act plays a random legal action (from
-    ``legal_action_ids``: 17 candidates, not the 15,666-wide mask). A step of a game still in play
-    counts as a step (a game that ends stays ended: there is no auto-reset to pay for, and the
-    dealing of the new games is inside the measured time). The first call compiles (the warm-up)."""
+    ``legal_action_ids``: 16 Candies' 17 candidates, not its 15,666-wide mask; one random number a
+    game picks among them). ``observed``: each step's observation is read (summed), as a policy
+    reads it, so that it is computed as the vector env computes it; without, XLA leaves out what
+    nothing reads. A step of a game still in play counts as a step (a game that ends stays ended:
+    there is no auto-reset to pay for, and the dealing of the new games is inside the measured
+    time). The first call compiles (the warm-up)."""
     import jax
     import jax.numpy as jnp
 
@@ -451,11 +464,15 @@ def jax_playout(game_id: str, players: int, variant: str) -> Playout:
 
     env = make(game_id, players, variant)
 
-    def one(state: Any, key: Any) -> tuple[Any, Any]:
+    def one(state: Any, key: Any) -> tuple[Any, Any, Any]:
         choose, deal = jax.random.split(key)
         ids, valid = env.legal_action_ids(state)
-        action = ids[jnp.argmax(jnp.where(valid, jax.random.uniform(choose, valid.shape), -1.0))]
-        return env.step(state, action, deal), ~(state.terminated | state.truncated)
+        # the k-th legal candidate, k uniform below their count: one random number a game
+        ranks = jnp.cumsum(valid)
+        k = jnp.floor(jax.random.uniform(choose) * ranks[-1]).astype(ranks.dtype)
+        action = ids[jnp.argmax(ranks > k)]
+        seen = state.observation.sum() if observed else jnp.float32(0)
+        return env.step(state, action, deal), ~(state.terminated | state.truncated), seen
 
     @jax.jit
     def games(key: Any) -> Any:
@@ -463,14 +480,15 @@ def jax_playout(game_id: str, players: int, variant: str) -> Playout:
         state = jax.vmap(env.init)(jax.random.split(deal, JAX_GAMES))
 
         def body(carry: Any, k: Any) -> tuple[Any, Any]:
-            state, live = jax.vmap(one)(carry, jax.random.split(k, JAX_GAMES))
-            return state, live.sum()
+            state, live, seen = jax.vmap(one)(carry, jax.random.split(k, JAX_GAMES))
+            return state, (live.sum(), seen.sum())
 
-        _, live = jax.lax.scan(body, state, jax.random.split(play, JAX_STEPS))
-        return live.sum()
+        _, (live, seen) = jax.lax.scan(body, state, jax.random.split(play, JAX_STEPS))
+        return live.sum(), seen.sum()
 
     def play(seed: int) -> tuple[int, int]:
-        return int(games(jax.random.key(seed))), 0  # int() waits for the device
+        live, _ = games(jax.random.key(seed))
+        return int(live), 0  # int() waits for the device
 
     return play
 
@@ -479,7 +497,8 @@ def adapter_figures(
     configs: list[Config], results: dict[str, dict[str, Any]]
 ) -> list[dict[str, Any]]:
     """Per game: our PettingZoo env as a share of the cap (target 75%), the vector env as a share of
-    the engine's random playouts of the same configuration (target 50%)."""
+    its cap (target 75%, issue 38) and of the engine's random playouts of the same configuration,
+    and the JAX rules as a multiple of the vector env (target 10x)."""
     rate = {c.key: results[c.key].get("steps_per_s") for c in configs}
     out = []
     for config in configs:
@@ -490,6 +509,7 @@ def adapter_figures(
         vector, engine = rate.get(f"adapter/vector{VECTOR_ENVS}/{tail}"), rate.get(tail)
         vector_cap = rate.get(f"adapter/vector-cap{VECTOR_ENVS}/{tail}")
         batched = rate.get(f"adapter/jax{JAX_GAMES}/{tail}")
+        unobserved = rate.get(f"adapter/jax{JAX_GAMES}-unobserved/{tail}")
         out.append(
             {
                 "config": tail,
@@ -501,11 +521,99 @@ def adapter_figures(
                 "vector_of_engine": vector / engine if vector and engine else None,
                 "vector_cap": vector_cap,
                 "vector_cap_of_engine": vector_cap / engine if vector_cap and engine else None,
+                "vector_of_cap": vector / vector_cap if vector and vector_cap else None,
                 "jax": batched,
                 "jax_of_vector": batched / vector if batched and vector else None,
+                "jax_unobserved": unobserved,
+                "jax_unobserved_of_vector": unobserved / vector if unobserved and vector else None,
             }
         )
     return out
+
+
+# ----------------------------------------------------------------------------- docs/rl.md's table
+# The adapters' speed table of docs/rl.md ("JAX", "Speed") is generated from a results file kept in
+# git (``--adapters --json bench/results/adapters.json``), never typed: ``--write-docs`` writes it,
+# and tests/docs/test_speed_table.py fails when the document differs from what the file gives.
+DOCS = HERE.parent / "docs" / "rl.md"
+ADAPTER_RESULTS = RESULTS / "adapters.json"
+BEGIN = "<!-- bench/peers.py --write-docs: speed (generated from the file; do not edit) -->"
+END = "<!-- bench/peers.py --write-docs: end of speed -->"
+
+
+def speed_part(report: dict[str, Any]) -> list[str]:
+    """How and when the adapters were measured, then a row per game: the engine, the vector env
+    and its cap, and the JAX rules' 4,096 games, in steps/s, with the shares and multiples."""
+    rows = [row for row in report.get("adapters", []) if row.get("jax")]
+    if not rows:
+        raise ValueError("the results file has no adapter row with a JAX figure (--adapters)")
+    settings = report["settings"]
+    load = report["load_average"]
+    loads = [x[0] for x in (load.get("before"), load.get("after")) if x]
+    said = (
+        f"Measured {report['date'].replace('T', ' ')} on {report['environment']['cpu_count']} "
+        f"CPUs (load average {' / '.join(f'{x:.1f}' for x in loads)} before / after), "
+        f"`python bench/peers.py --adapters --games {','.join(settings['games'])}` by "
+        f"{settings['clock']}, {settings['repeats']} x {settings['seconds']:g} s per figure "
+        "(medians), steps/s:"
+    )
+    lines = [
+        *_wrap(said),
+        "",
+        "| configuration | engine alone | vector env N=64 | vector cap | vector / cap "
+        f"| `candlebox.rl.jax`, {JAX_GAMES:,} games | JAX / vector env "
+        "| JAX, observations not read | JAX / vector env |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for row in rows:
+        game_id, variant, players = row["config"].split("/")
+        title = candlebox.game_info(game_id).title
+        lines.append(
+            f"| {title} {variant} {players} | {_short(row['engine'])} | {_short(row['vector'])} "
+            f"| {_short(row['vector_cap'])} | {_percent(row.get('vector_of_cap'))} "
+            f"| {_short(row['jax'])} | **{row['jax_of_vector']:.1f}x** "
+            f"| {_short(row.get('jax_unobserved'))} | {_times(row.get('jax_unobserved_of_vector'))} |"
+        )
+    return lines
+
+
+def _wrap(text: str) -> list[str]:
+    return textwrap.wrap(text, 100, break_on_hyphens=False)
+
+
+def _short(rate: float | None) -> str:
+    if rate is None:
+        return "n/a"
+    return f"{rate / 1e6:.2f}M" if rate >= 1e6 else f"{rate / 1e3:.1f}k"
+
+
+def _times(ratio: float | None) -> str:
+    return "n/a" if ratio is None else f"{ratio:.1f}x"
+
+
+def _percent(share: float | None) -> str:
+    return "n/a" if share is None else f"{100 * share:.0f}%"
+
+
+def documented(text: str) -> list[str]:
+    """The lines of the speed part of a document, between its BEGIN and END lines."""
+    lines = text.splitlines()
+    if lines.count(BEGIN) != 1 or lines.count(END) != 1:
+        raise ValueError(f"the document needs one line {BEGIN!r} and one line {END!r}")
+    first, last = lines.index(BEGIN), lines.index(END)
+    if last < first:
+        raise ValueError(f"{END!r} comes before {BEGIN!r}")
+    return lines[first + 1 : last]
+
+
+def write_docs(path: Path = DOCS, results: Path = ADAPTER_RESULTS) -> None:
+    """Replace the speed part of ``path`` with what the results file gives."""
+    text = path.read_text(encoding="utf-8")
+    documented(text)  # both marker lines, in order, or a ValueError naming them
+    lines = speed_part(json.loads(results.read_text(encoding="utf-8")))
+    head, rest = text.split(BEGIN + "\n")
+    _, tail = rest.split(END)
+    path.write_text(head + BEGIN + "\n" + "\n".join(lines) + "\n" + END + tail, encoding="utf-8")
 
 
 # ----------------------------------------------------------------------------- peers
@@ -932,6 +1040,17 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     )
     parser.add_argument("--json", type=Path, default=None, help="where to write the results")
     parser.add_argument(
+        "--write-docs",
+        action="store_true",
+        help="write docs/rl.md's speed table from the results file (--results); measure nothing",
+    )
+    parser.add_argument(
+        "--results",
+        type=Path,
+        default=ADAPTER_RESULTS,
+        help=f"the results file --write-docs reads (default {ADAPTER_RESULTS.relative_to(HERE.parent)})",
+    )
+    parser.add_argument(
         "--games",
         default=None,
         help=f"Candlebox game ids, comma-separated (default: all of {', '.join(candlebox.GAMES)})",
@@ -985,6 +1104,14 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
+    if args.write_docs:
+        try:
+            write_docs(DOCS, args.results)
+        except (OSError, ValueError, KeyError) as exc:
+            say(f"error: {exc}")
+            return 2
+        print("\n".join(speed_part(json.loads(args.results.read_text(encoding="utf-8")))))
+        return 0
     if args.cpu_time:
         CLOCK[0] = time.process_time
     ours = candlebox_configs(args.game_ids)
@@ -1077,7 +1204,9 @@ def main(argv: list[str] | None = None) -> int:
     adapters = adapter_figures(configs, results) if args.adapters else []
     if adapters:
         print()
-        print("Adapters (same run; targets: PettingZoo >= 75% of the cap, vector env >= 50%):")
+        print(
+            "Adapters (same run; targets: PettingZoo >= 75% of the cap, vector env >= 75% of its):"
+        )
         for row in adapters:
 
             def pct(x: float | None) -> str:
@@ -1090,13 +1219,16 @@ def main(argv: list[str] | None = None) -> int:
                 f"  {row['config']}: PettingZoo {r(row['pettingzoo'])} steps/s = "
                 f"{pct(row['pettingzoo_of_cap'])} of the cap {r(row['cap'])}; vector env "
                 f"N={VECTOR_ENVS} {r(row['vector'])} = {pct(row['vector_of_engine'])} of the "
-                f"engine's random playouts {r(row['engine'])} (its cap, the observation one "
-                f"copy: {r(row['vector_cap'])} = {pct(row['vector_cap_of_engine'])})"
+                f"engine's random playouts {r(row['engine'])}; its cap, the observation one "
+                f"copy: {r(row['vector_cap'])} ({pct(row['vector_cap_of_engine'])} of the engine), "
+                f"so the vector env is {pct(row['vector_of_cap'])} of its cap"
             )
             if row["jax"]:
                 print(
                     f"    candlebox.rl.jax, {JAX_GAMES} games vmapped: {r(row['jax'])} steps/s = "
-                    f"{row['jax_of_vector']:.1f}x the vector env (target: 10x)"
+                    f"{row['jax_of_vector']:.1f}x the vector env (target: 10x); with the "
+                    f"observations never read {r(row['jax_unobserved'])} = "
+                    f"{row['jax_unobserved_of_vector'] or 0:.1f}x"
                 )
     if load_before and load_after:
         print(
