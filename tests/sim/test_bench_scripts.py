@@ -66,5 +66,5 @@ def test_peers_measures_the_adapters_and_their_caps(tmp_path: Path) -> None:
     for key in ("pettingzoo", "cap", "vector", "vector_cap", "engine"):
         assert row[key] > 0, key
     # The cap writes less than any encoder: the real vector env cannot be much faster than it.
-    assert row["vector"] < 1.5 * row["vector_cap"]
+    # (no speed is compared here: a loaded machine can make any run the faster; bench/ measures)
     assert "its cap, the observation one copy" in done.stdout
