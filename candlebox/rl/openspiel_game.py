@@ -19,7 +19,12 @@ the choices already made until the engine reveals them.
 Observations (``CandleboxObserver``): ``observation_string`` is the seat's view as JSON and
 ``observation_tensor`` that view encoded by the per-game module (the PettingZoo observation, named
 pieces in ``observer.dict``); ``information_state_string`` adds the seat's log and its own actions
-(perfect recall), as text only (no information-state tensor). ``make_observation`` also offers public
+(perfect recall). ``information_state_tensor`` is the observation tensor followed by how far chance
+has dealt (``dealing``) and the seat's own actions in order (``own_actions``, one slot per action,
+``(id + 1) / num_distinct_actions``, 0 after the last): two different own-histories (chance progress,
+own actions, current observation) never share a tensor. It recalls the log only as far as the view
+shows it (Candle Quest's draws for the first player are in the string only): the log is ~90 bytes
+a move, too long to lay out for a 13,000-move bound. ``make_observation`` also offers public
 information only (the spectator's view, with its log under perfect recall) and the seat's private
 information only, as text; it refuses every seat's private information.
 ``str(state)`` is the spectator's view with the generator's position.
@@ -239,13 +244,18 @@ def _private_part(mine: Any, public: Any) -> Any:
     return mine
 
 
+def own_action_ids(spec: Spec, state: State, player: int) -> list[int]:
+    """The seat's own actions so far, in order, as action ids."""
+    return [spec.actions.to_id(action) for seat, action in state.history if seat == player]
+
+
 class CandleboxObserver:
     """OpenSpiel's PyObserver interface, for the observation types the games offer.
 
     - public and the seat's private information, no recall (``observation_*``, the default): the
       seat's view as text and as a tensor (the encoded view, named pieces in ``dict``);
-    - the same with perfect recall (``information_state_string``): the view, the seat's log and
-      its own actions, as text only;
+    - the same with perfect recall (``information_state_*``): the view, the seat's log and its own
+      actions as text; as a tensor the encoded view, the chance progress and the own actions;
     - public information only (``private_info=NONE``): the spectator's view, with perfect recall
       the spectator's log too, as text only — nothing any single seat alone knows;
     - the seat's private information only (``public_info=False``): the parts of its view the
@@ -272,21 +282,34 @@ class CandleboxObserver:
         self.private = private == pyspiel.PrivateInfoType.SINGLE_PLAYER
         self.tensor: np.ndarray | None = None
         self.dict: dict[str, np.ndarray] = {}
-        if self.public and self.private and not self.perfect_recall:
-            tensor = np.zeros(spec.observation_size, np.float32)
+        if self.public and self.private:
+            fields = list(spec.encoder.fields())
+            size = spec.observation_size
+            if self.perfect_recall:  # the information state: recall pieces after the view
+                fields += [
+                    ("dealing", size, len(SEED_DRAWS)),
+                    ("own_actions", size + len(SEED_DRAWS), spec.max_game_length),
+                ]
+                size += len(SEED_DRAWS) + spec.max_game_length
+            tensor = np.zeros(size, np.float32)
             self.tensor = tensor
-            self.dict = {
-                name: tensor[start : start + length]
-                for name, start, length in spec.encoder.fields()
-            }
+            self.dict = {name: tensor[start : start + length] for name, start, length in fields}
 
     def set_from(self, state: CandleboxState, player: int) -> None:
         if self.tensor is None:
             raise ValueError("this observation type has no tensor; use string_from")
-        if not state.dealt:  # nothing to see while chance deals
-            self.tensor.fill(0.0)
+        size = self.spec.observation_size
+        self.tensor.fill(0.0)
+        if self.perfect_recall:
+            self.dict["dealing"][: state._engine.draws] = 1.0
+        if not state.dealt:  # nothing else to see while chance deals
             return
-        self.spec.encoder.encode(self.spec.viewer(state.engine, player), out=self.tensor)
+        engine = state.engine
+        self.spec.encoder.encode(self.spec.viewer(engine, player), out=self.tensor[:size])
+        if self.perfect_recall:
+            # One slot per own action, in order: (id + 1) / N, distinct for each id (0: none yet).
+            mine = np.asarray(own_action_ids(self.spec, engine, player), np.float32)
+            self.dict["own_actions"][: len(mine)] = (mine + 1) / self.spec.num_distinct_actions
 
     def string_from(self, state: CandleboxState, player: int) -> str:
         if not state.dealt:
@@ -365,7 +388,7 @@ def game_type(game_id: str) -> Any:
         max_num_players=max(v.max_players for v in info.variants),
         min_num_players=min(v.min_players for v in info.variants),
         provides_information_state_string=True,
-        provides_information_state_tensor=False,  # perfect recall is offered as text only
+        provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification=params,

@@ -277,10 +277,12 @@ def test_observers_give_what_their_type_asks_for(game: str) -> None:
     private = make_observation(loaded, PRIVATE)
     assert private.tensor is None
     assert private.string_from(state, 0) != private.string_from(state, 1)
-    # perfect recall (the information state) is more than the observation, and has no tensor
+    # perfect recall (the information state) is more than the observation, with a tensor too
     assert state.information_state_string(0) != state.observation_string(0)
-    assert make_observation(loaded, pyspiel.IIGObservationType(perfect_recall=True)).tensor is None
-    assert not loaded.get_type().provides_information_state_tensor
+    recall_tensor = make_observation(loaded, pyspiel.IIGObservationType(perfect_recall=True))
+    recall_tensor.set_from(state, 0)
+    assert recall_tensor.tensor.tolist() == state.information_state_tensor(0)
+    assert loaded.get_type().provides_information_state_tensor
     assert loaded.get_type().provides_observation_tensor
     default = make_observation(loaded)
     default.set_from(state, 0)
@@ -327,3 +329,82 @@ def test_a_state_round_trips_through_serialization(game: str) -> None:
     assert loaded.get_type().chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
     assert seed_outcomes(12345) == dealt(loaded, 12345).history()
     assert dealt(loaded, 12345).engine.seed == 12345
+
+
+def _own_history(state: Any, player: int) -> tuple[Any, ...]:
+    """What the tensor recalls for a seat: how far chance has dealt, the seat's own actions in
+    order, and its current observation."""
+    steps = state.full_history()
+    mine = tuple(step.action for step in steps if step.player == player)
+    chance = sum(1 for step in steps if step.player == pyspiel.PlayerId.CHANCE)
+    return chance, mine, tuple(state.observation_tensor(player))
+
+
+@pytest.mark.parametrize("game", covered_games())
+def test_different_own_histories_never_share_an_information_state_tensor(game: str) -> None:
+    """Every state on a few random paths (half-dealt ones too), for every seat: two different
+    own-histories (chance progress, own actions, observation) give two different tensors, and the
+    observation and the own actions are read back from the tensor's named pieces."""
+    from open_spiel.python.observation import make_observation
+
+    loaded = pyspiel.load_game(short_name(game), {"players": 3, "max_turns": 12})
+    observer = make_observation(loaded, pyspiel.IIGObservationType(perfect_recall=True))
+    actions = loaded.num_distinct_actions()
+    seen: dict[bytes, tuple[Any, ...]] = {}
+    rng = np.random.RandomState(7)
+    for _ in range(3):
+        state = loaded.new_initial_state()
+        while not state.is_terminal():
+            for player in range(3):
+                tensor = np.asarray(state.information_state_tensor(player), np.float32)
+                history = _own_history(state, player)
+                assert seen.setdefault(tensor.tobytes(), history) == history
+                observer.set_from(state, player)
+                assert observer.dict["dealing"].sum() == history[0]
+                own = observer.dict["own_actions"]
+                ids = np.rint(own[own > 0] * actions).astype(int) - 1
+                assert tuple(ids) == history[1]
+            if state.is_chance_node():
+                state.apply_action(int(rng.randint(2)))
+            else:
+                state.apply_action(int(rng.choice(state.legal_actions())))
+    assert len(seen) > 30
+
+
+@pytest.mark.parametrize("game", covered_games())
+def test_game_and_state_serialize_through_the_python_game_api(game: str) -> None:
+    loaded = pyspiel.load_game(short_name(game), {"players": 3, "max_turns": 20})
+    again_game = pyspiel.deserialize_game(loaded.serialize())
+    assert str(again_game) == str(loaded)
+    assert again_game.get_parameters() == loaded.get_parameters()
+    state = dealt(loaded, 99)
+    rng = np.random.RandomState(2)
+    for _ in range(10):
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    for game_object in (loaded, again_game):
+        again = game_object.deserialize_state(state.serialize())
+        assert str(again) == str(state) and again.history() == state.history()
+        assert again.information_state_tensor(1) == state.information_state_tensor(1)
+        move = again.legal_actions()[-1]
+        again.apply_action(move)
+        twin = state.clone()
+        twin.apply_action(move)
+        assert str(again) == str(twin)
+
+
+@pytest.mark.parametrize("game", covered_games())
+def test_outcome_sampling_mccfr_and_mcts_run_on_each_game(game: str) -> None:
+    from open_spiel.python.algorithms import outcome_sampling_mccfr
+
+    loaded = pyspiel.load_game(short_name(game), {"players": 2, "max_turns": 4})
+    np.random.seed(11)  # outcome sampling draws from numpy's global generator
+    solver = outcome_sampling_mccfr.OutcomeSamplingSolver(loaded)
+    for _ in range(3):
+        solver.iteration()
+    policy = solver.average_policy()
+    state = dealt(loaded, 21)
+    probabilities = policy.action_probabilities(state)
+    assert set(probabilities) == set(state.legal_actions())
+    assert sum(probabilities.values()) == pytest.approx(1.0)
+    played, moves = _mcts_against_ismcts(loaded, simulations=4, seed=5)
+    assert played.is_terminal() and moves <= loaded.max_game_length()
