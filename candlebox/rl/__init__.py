@@ -26,6 +26,7 @@ except ImportError as exc:  # pragma: no cover - depends on the environment
     ) from exc
 
 from candlebox.rl.core import ActionNumbering, Config, Spec, covered_games, rewards
+from candlebox.sim.evaluate import Evaluation, evaluate  # an outside agent against the levels
 
 # The batched env is imported here, not on first use: imports inside functions may not grow
 # (tests/conformance/test_imports.py). Without gymnasium, vector_env says what to install.
@@ -127,8 +128,10 @@ def register_openspiel() -> list[str]:
 __all__ = [
     "ActionNumbering",
     "Config",
+    "Evaluation",
     "Spec",
     "covered_games",
+    "evaluate",
     "gymnasium_env",
     "pettingzoo_env",
     "register_gymnasium",

@@ -16,7 +16,7 @@ Game ``i`` of a plan uses seed ``plan.seed + i`` and its bots' seeds follow from
 same however the games are run (one process, J processes, Ray). See docs/simulation.md.
 """
 
-from candlebox.sim import cards, compare, experiment, summary
+from candlebox.sim import cards, compare, evaluate, experiment, summary
 from candlebox.sim.game import Plan, Seat, action_kind, bot_seed, play
 from candlebox.sim.report import build as build_report
 from candlebox.sim.run import RayMissing, run_local, run_ray
@@ -33,6 +33,7 @@ __all__ = [
     "build_report",
     "cards",
     "compare",
+    "evaluate",
     "experiment",
     "play",
     "read",
