@@ -20,6 +20,7 @@ from gymnasium import spaces
 
 from candlebox import bots
 from candlebox.engine import State
+from candlebox.rl import flat as flat_option
 from candlebox.rl.core import Spec, covered_games, rewards
 
 Opponents = str | bots.Bot | Sequence[str | bots.Bot]
@@ -40,8 +41,11 @@ class CandleboxEnv(gym.Env):
         render_mode: str | None = None,
         illegal_action: str = "lose",
         illegal_reward: float = -1.0,
+        flat: bool = False,
     ) -> None:
         config = spec.config
+        if not isinstance(flat, bool):
+            raise ValueError(f"flat is True or False, got {flat!r}")
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < config.players:
             raise ValueError(f"seat must be one of 0–{config.players - 1}, got {seat!r}")
         if render_mode is not None and render_mode not in RENDER_MODES:
@@ -55,7 +59,7 @@ class CandleboxEnv(gym.Env):
         self.illegal_reward = float(illegal_reward)
         self._opponents = self._opponent_list(opponents, config.players)
         self.action_space = spaces.Discrete(spec.num_distinct_actions)
-        self.observation_space = spaces.Dict(
+        self.observation_space: spaces.Space = spaces.Dict(
             {
                 "observation": spaces.Box(
                     0.0, 1.0, shape=(spec.observation_size,), dtype=np.float32
@@ -63,6 +67,9 @@ class CandleboxEnv(gym.Env):
                 "action_mask": spaces.Box(0, 1, shape=(spec.num_distinct_actions,), dtype=np.int8),
             }
         )
+        self.flat = flat  # one Box (view, then mask) instead of the Dict: candlebox/rl/flat.py
+        if flat:
+            self.observation_space = flat_option.flat_space(spec)
         self.game: State | None = None  # the Candlebox game in play (hidden information included)
         self._bots: dict[int, bots.Bot] = {}
 
@@ -85,7 +92,7 @@ class CandleboxEnv(gym.Env):
     # ------------------------------------------------------------------ episode
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+    ) -> tuple[Any, dict[str, Any]]:
         super().reset(seed=seed)
         for _ in range(RESET_ATTEMPTS):
             game_seed = int(self.np_random.integers(0, 2**63 - 1))
@@ -118,7 +125,7 @@ class CandleboxEnv(gym.Env):
                 return
             state.apply(seat, self._bots[seat].choose(state, seat))
 
-    def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
+    def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         state = self._state()
         if state.is_over:
             raise RuntimeError("the episode is over: call reset()")
@@ -150,12 +157,13 @@ class CandleboxEnv(gym.Env):
             self.render()
         return self._observe(), reward, terminated, truncated, info
 
-    def _observe(self) -> dict[str, np.ndarray]:
+    def _observe(self) -> Any:
         state = self._state()
-        return {
-            "observation": self.game_spec.observe(state, self.seat),
-            "action_mask": self.game_spec.actions.mask(state, self.seat),
-        }
+        observation = self.game_spec.observe(state, self.seat)
+        mask = self.game_spec.actions.mask(state, self.seat)
+        if self.flat:
+            return flat_option.join(observation, mask)
+        return {"observation": observation, "action_mask": mask}
 
     def action_masks(self) -> np.ndarray:
         """The legal actions of the learner now, as booleans (for sb3-contrib's MaskablePPO)."""
@@ -197,6 +205,7 @@ def gymnasium_env(
     render_mode: str | None = None,
     illegal_action: str = "lose",
     illegal_reward: float = -1.0,
+    flat: bool = False,
     **options: Any,
 ) -> CandleboxEnv:
     return CandleboxEnv(
@@ -206,6 +215,7 @@ def gymnasium_env(
         render_mode=render_mode,
         illegal_action=illegal_action,
         illegal_reward=illegal_reward,
+        flat=flat,
     )
 
 

@@ -19,6 +19,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from candlebox.engine import IllegalAction, State
+from candlebox.rl import flat as flat_option
 from candlebox.rl.core import Spec, rewards
 
 RENDER_MODES = ("human", "ansi")
@@ -27,8 +28,11 @@ RENDER_MODES = ("human", "ansi")
 class CandleboxAECEnv(AECEnv):
     metadata = {"render_modes": list(RENDER_MODES), "is_parallelizable": False, "render_fps": 4}
 
-    def __init__(self, spec: Spec, render_mode: str | None = None) -> None:
+    def __init__(self, spec: Spec, render_mode: str | None = None, flat: bool = False) -> None:
         super().__init__()
+        if not isinstance(flat, bool):
+            raise ValueError(f"flat is True or False, got {flat!r}")
+        self.flat = flat  # one Box (view, then mask) instead of the Dict: candlebox/rl/flat.py
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ValueError(f"render_mode {render_mode!r} is not one of {list(RENDER_MODES)}")
         self.game_spec = spec
@@ -39,7 +43,7 @@ class CandleboxAECEnv(AECEnv):
         self.possible_agents = [f"player_{seat}" for seat in range(config.players)]
         self._seat_of = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         n_actions = spec.num_distinct_actions
-        self.observation_spaces = {
+        self.observation_spaces: dict[str, spaces.Space] = {
             agent: spaces.Dict(
                 {
                     "observation": spaces.Box(
@@ -50,6 +54,10 @@ class CandleboxAECEnv(AECEnv):
             )
             for agent in self.possible_agents
         }
+        if flat:
+            self.observation_spaces = {
+                agent: flat_option.flat_space(spec) for agent in self.possible_agents
+            }
         self.action_spaces = {agent: spaces.Discrete(n_actions) for agent in self.possible_agents}
         self._seed_rng = np.random.default_rng()
         # One observation per step, made on first demand (``last`` and ``observe`` share it), in
@@ -98,6 +106,13 @@ class CandleboxAECEnv(AECEnv):
             self._finish()
             return
         self.agent_selection = self.possible_agents[state.to_act[0]]
+        if self.flat:  # where PettingZoo's tools look for a mask when the observation is a Box
+            seat = state.to_act[0]
+            mask = self.game_spec.actions.mask(state, seat)
+            self.infos[self.agent_selection] = {
+                **self.infos[self.agent_selection],
+                "action_mask": mask,
+            }
 
     def _finish(self) -> None:
         state = self.game
@@ -116,7 +131,13 @@ class CandleboxAECEnv(AECEnv):
         if self.agents and getattr(self, "agent_selection", None) not in self.agents:
             self.agent_selection = self.agents[0]
 
-    def observe(self, agent: str) -> dict[str, np.ndarray]:
+    def observe(self, agent: str) -> Any:
+        kept = self._observe_dict(agent)
+        if self.flat:
+            return flat_option.join(kept["observation"], kept["action_mask"])
+        return kept
+
+    def _observe_dict(self, agent: str) -> dict[str, np.ndarray]:
         state = self._state()
         seat = self._seat_of[agent]
         if self._seen == (seat, self._moves):
@@ -152,7 +173,7 @@ class CandleboxAECEnv(AECEnv):
             self._accumulate_rewards()
         else:
             # Nobody is paid before the end: the reward dicts stay all zeros, nothing to rebuild.
-            self.agent_selection = self.possible_agents[state.to_act[0]]
+            self._select()
         if self.render_mode == "human":
             self.render()
 
@@ -189,6 +210,7 @@ def pettingzoo_env(
     players: int = 2,
     variant: str | None = None,
     render_mode: str | None = None,
+    flat: bool = False,
     **options: Any,
 ) -> CandleboxAECEnv:
-    return CandleboxAECEnv(Spec.make(game_id, players, variant, **options), render_mode)
+    return CandleboxAECEnv(Spec.make(game_id, players, variant, **options), render_mode, flat)
