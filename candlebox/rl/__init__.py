@@ -64,7 +64,8 @@ def pettingzoo_env(
     render_mode: str | None = None,
     **options: Any,
 ) -> CandleboxAECEnv:
-    """A PettingZoo AEC environment (agents ``player_0`` …) for the configuration."""
+    """A PettingZoo AEC environment (agents ``player_0`` …) for the configuration; ``flat=True``
+    among the options: one Box observation, the view then the mask (candlebox/rl/flat.py)."""
     try:
         from candlebox.rl.pettingzoo_aec import pettingzoo_env as make
     except ImportError as exc:
@@ -84,7 +85,8 @@ def gymnasium_env(
     **options: Any,
 ) -> CandleboxEnv:
     """A Gymnasium environment where ``seat`` learns and the other seats are Candlebox bots
-    (``opponents``: a bot name, a bot, or one per other seat)."""
+    (``opponents``: a bot name, a bot, or one per other seat); ``flat=True`` among the options:
+    one Box observation, the view then the mask (candlebox/rl/flat.py)."""
     try:
         from candlebox.rl.gymnasium_single import gymnasium_env as make
     except ImportError as exc:
