@@ -10,12 +10,12 @@ from candlebox.sim.evaluate import Evaluation
 
 
 def print_evaluation(found: Evaluation, console: Console) -> None:
-    table = Table(
-        title=(
-            f"{escape(found.agent)} in {found.game} ({found.variant}, {found.players} players), "
-            f"seats rotated, seeds from {found.seed}"
-        )
+    # A heading line, not the table's title: rich capitalises a title, and the agent's name is code.
+    console.print(
+        f"{escape(found.agent)} in {found.game} ({found.variant}, {found.players} players), "
+        f"seats rotated, seeds from {found.seed}"
     )
+    table = Table()
     for column in ("level", "bot", "games", "agent's wins", "win rate", "95% interval"):
         table.add_column(column, justify="left" if column in ("level", "bot") else "right")
     for record in found.levels:

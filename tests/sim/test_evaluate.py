@@ -86,6 +86,7 @@ def test_the_command_prints_a_table_or_json() -> None:
     table = runner.invoke(app, common)
     assert table.exit_code == 0, table.output
     assert "beginner" in table.stdout and "95% interval" in table.stdout
+    assert table.stdout.startswith("tests.sim.evaluate_agents:first_legal in candle-quest")
     bad = runner.invoke(app, [*common[:2], "--agent", "nowhere_at_all:make"])
     assert bad.exit_code == 2
     assert "agent module 'nowhere_at_all' cannot be imported" in bad.output
