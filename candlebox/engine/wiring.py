@@ -1,9 +1,15 @@
 """The rules a game's state dispatches to, handed to it once by the game's package.
 
 A game's ``state.py`` is a leaf that its rule modules import (for the state's type), so it cannot import
-them. A game whose decisions are keyed by a phase (Candle Quest, 16 Candies) keeps a :class:`Wiring` in
-its state module, and its ``__init__`` fills it with ``wire(PhaseRules(...))`` once every rule module is
-loaded; the state's contract methods then call through it. See docs/architecture.md.
+them. It keeps a wiring in a module global instead, and the package's ``__init__`` wires the rules in
+once every rule module is loaded; the state's contract methods then call through it. Two shapes:
+
+- a game whose decisions are keyed by a phase (Candle Quest, 16 Candies): a :class:`Wiring` filled with
+  ``wire(PhaseRules(...))``, one handler and one legal-actions function per phase;
+- a game whose pending decisions are a stack of frames ``[phase, seat, ...]`` with one dispatcher (The
+  Curse of Candelabria): a :class:`StackWiring` filled with ``wire(StackRules(...))``.
+
+See docs/architecture.md.
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ S = TypeVar("S", bound=State)  # the game's state
 P = TypeVar("P")  # the game's phase (an enum): what the pending decision is
 H = TypeVar("H")  # how the game applies an action of a phase (its signature is the game's own)
 V = TypeVar("V")  # the game's typed view
+R = TypeVar("R")  # the rules record a wiring holds
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +40,43 @@ class PhaseRules(Generic[S, P, H, V]):
     describe: Callable[[S], str]
     resample: Callable[[S, int, int], State]
     snapshot: Callable[[S], dict[str, Any]]
+
+
+@dataclass(frozen=True, slots=True)
+class StackRules(Generic[S, V]):
+    """The rule modules' entry points for a game whose pending decisions are a stack of frames, each
+    ``[phase, seat, ...]``: one ``do`` for every action and one ``legal`` for the top frame; the seats
+    still ``waiting`` to make a simultaneous secret choice and their ``secret_actions``; the view, an
+    event's view, the pending decision (as data and in words), the resampling of hidden information,
+    the snapshot of a saved game and the mapping of an old save's keys (``saved_snapshot``).
+
+    ``steps`` are the moves from one rule module to another that would close a loop of imports if
+    made directly (Candelabria's year: setup, Kindling, War, then ``"start_year"`` again)."""
+
+    do: Callable[[S, int, str], None]
+    legal: Callable[[S, list[int]], list[str]]
+    waiting: Callable[[S], tuple[int, ...]]
+    secret_actions: Callable[[S, int], list[str]]
+    view: Callable[[S, int | None], V]
+    event_view: Callable[[tuple, int | None], dict[str, Any] | None]
+    pending: Callable[[S, int | None], dict[str, Any] | None]
+    describe: Callable[[S], str]
+    resample: Callable[[S, int, int], State]
+    snapshot: Callable[[S], dict[str, Any]]
+    saved_snapshot: Callable[[dict[str, Any]], dict[str, Any]]
+    steps: Mapping[str, Callable[[S], None]]
+
+
+class StackWiring(Generic[R]):
+    """Where a state module finds its rules once they are wired: ``rules`` is unset until ``wire`` is
+    called (reading it then raises AttributeError)."""
+
+    __slots__ = ("rules",)
+    rules: R
+
+    def wire(self, rules: R) -> None:
+        """Connect the rule modules (called once, by the game's ``__init__``); again replaces them."""
+        self.rules = rules
 
 
 class Wiring(Generic[S, P, H, V]):

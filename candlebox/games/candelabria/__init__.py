@@ -20,6 +20,7 @@ from candlebox.engine.levels import Record, ladder
 from candlebox.engine.options import validate_options
 from candlebox.engine.plugin import PackageData
 from candlebox.engine.saving import load as load_saved
+from candlebox.engine.wiring import StackRules
 from candlebox.games.candelabria import flow, save, setup, view, war
 from candlebox.games.candelabria.checks import ContentError
 from candlebox.games.candelabria.components import load_content
@@ -33,11 +34,11 @@ from candlebox.games.candelabria.options import (
     OPTIONS_TWO_PLAYER,
 )
 from candlebox.games.candelabria.schema import EFFECTS, ICONS
-from candlebox.games.candelabria.state import GAME_ID, CandelabriaState, Rules, register_rules
+from candlebox.games.candelabria.state import GAME_ID, WIRING, CandelabriaState
 
 # state.py is a leaf the rule modules import; its contract methods reach the rules through this.
-register_rules(
-    Rules(
+WIRING.wire(
+    StackRules(
         legal=flow.legal,
         do=flow.do,
         waiting=war.waiting,
@@ -49,7 +50,7 @@ register_rules(
         snapshot=save.snapshot,
         saved_snapshot=save.current_keys,
         resample=save.resample,
-        start_year=setup.start_year,
+        steps={"start_year": setup.start_year},
     )
 )
 

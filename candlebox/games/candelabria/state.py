@@ -8,13 +8,12 @@ folder (in the options) from which they are rebuilt.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 from candlebox.engine import MoveKind, State
 from candlebox.engine.packs import pack_hash
+from candlebox.engine.wiring import StackRules, StackWiring
 from candlebox.games.candelabria.board import Board, board_for
 from candlebox.games.candelabria.components import Content, content_of
 from candlebox.games.candelabria.decision import IDLE, Phase
@@ -25,34 +24,12 @@ GAME_ID = "candelabria"
 _SEATS = tuple((seat,) for seat in range(8))
 
 
-@dataclass(frozen=True, slots=True)
-class Rules:
-    """The rule modules' entry points that the state's contract methods call. The rule modules import
-    this module (it is a leaf: data and the contract), so it cannot import them; the package's
-    ``__init__`` registers them with :func:`register_rules` instead."""
-
-    legal: Callable[[CandelabriaState, list[int]], list[str]]  # flow.legal
-    do: Callable[[CandelabriaState, int, str], None]  # flow.do
-    waiting: Callable[[CandelabriaState], tuple[int, ...]]  # war.waiting
-    secret_actions: Callable[[CandelabriaState, int], list[str]]  # war.secret_actions
-    view: Callable[[CandelabriaState, int | None], CandelabriaView]  # view.typed_view
-    event_view: Callable[[tuple, int | None], dict[str, Any] | None]
-    pending: Callable[[CandelabriaState, int | None], dict[str, Any] | None]
-    describe: Callable[[CandelabriaState], str]
-    snapshot: Callable[[CandelabriaState], dict[str, Any]]
-    saved_snapshot: Callable[[dict[str, Any]], dict[str, Any]]
-    resample: Callable[[CandelabriaState, int, int], CandelabriaState]
-    start_year: Callable[[CandelabriaState], None]  # setup.start_year, after the War's Epilogue
-
-
-def register_rules(rules: Rules) -> None:
-    """Called once by the package's ``__init__``, before any state is made."""
-    CandelabriaState.rules = rules
+# The rule modules (flow, war, view, save, setup), wired in by the package's ``__init__``: the rule
+# modules import this module (a leaf: data and the contract), so it cannot import them.
+WIRING: StackWiring[StackRules[CandelabriaState, CandelabriaView]] = StackWiring()
 
 
 class CandelabriaState(State):
-    rules: ClassVar[Rules]  # registered by the package's __init__ (register_rules)
-
     __slots__ = (
         "active",  # the seat whose Kindling turn it is
         "advanced_deck",  # the Advanced Candle deck, top last
@@ -246,12 +223,12 @@ class CandelabriaState(State):
         if frame[0] in IDLE:
             return ()
         if frame[0] == Phase.SECRET:
-            return self.rules.waiting(self)
+            return WIRING.rules.waiting(self)
         return _SEATS[frame[1]]
 
     def _legal_for(self, seat: int) -> list[str]:
         frame = self.stack[-1]
-        rules = self.rules
+        rules = WIRING.rules
         if frame[0] == Phase.SECRET:
             return rules.secret_actions(self, seat) if seat in rules.waiting(self) else []
         if frame[0] in IDLE or seat != frame[1]:
@@ -259,7 +236,7 @@ class CandelabriaState(State):
         return rules.legal(self, frame)
 
     def _do(self, seat: int, action: str) -> None:
-        self.rules.do(self, seat, action)
+        WIRING.rules.do(self, seat, action)
 
     def _malformed(self, action: str) -> str | None:
         return malformed(self.notation, action)
@@ -281,30 +258,30 @@ class CandelabriaState(State):
         return self.final_scores if self.is_over else (0.0,) * self.num_players
 
     def pending(self) -> dict[str, Any] | None:
-        return self.rules.pending(self, None)
+        return WIRING.rules.pending(self, None)
 
     def describe_pending(self) -> str:
-        return self.rules.describe(self)
+        return WIRING.rules.describe(self)
 
     # ------------------------------------------------------------------ information
     def _typed_view(self, seat: int | None) -> CandelabriaView:
-        return self.rules.view(self, seat)
+        return WIRING.rules.view(self, seat)
 
     def _event_view(self, event: tuple, seat: int | None) -> dict[str, Any] | None:
-        return self.rules.event_view(event, seat)
+        return WIRING.rules.event_view(event, seat)
 
     def _resample(self, seat: int, seed: int) -> State:
-        return self.rules.resample(self, seat, seed)
+        return WIRING.rules.resample(self, seat, seed)
 
     def content_pack(self) -> str | None:
         folder = self.options.get("content")
         return None if folder is None else pack_hash(str(Path(folder).expanduser().resolve()))
 
     def _snapshot(self) -> dict[str, Any]:
-        return self.rules.snapshot(self)
+        return WIRING.rules.snapshot(self)
 
     def _saved_snapshot(self, saved: dict[str, Any]) -> dict[str, Any]:
-        return self.rules.saved_snapshot(saved)
+        return WIRING.rules.saved_snapshot(saved)
 
     # ------------------------------------------------------------------ helpers for the rules
     def house_code(self, seat: int) -> str:

@@ -32,6 +32,7 @@ from candlebox.games.candelabria.notation import PASS, Verb
 from candlebox.games.candelabria.pieces import lift_land_flame
 from candlebox.games.candelabria.schema import BLACK, GREY, VP, WHITE
 from candlebox.games.candelabria.scoring import end_game, final_vp
+from candlebox.games.candelabria.state import WIRING
 from candlebox.games.candelabria.temples import place_temple
 from candlebox.games.candelabria.territory import UPGRADE_SLOTS, to_bottom
 from candlebox.games.candelabria.two_player import spend_tactic
@@ -581,6 +582,6 @@ def run_epilogue(st: CandelabriaState, frame: list[int]) -> None:
         end_game(st, "end")
         return
     st.year += 1
-    # setup.start_year, through the state's table: the year's loop (setup -> Kindling -> War ->
+    # setup.start_year, through the state's wiring: the year's loop (setup -> Kindling -> War ->
     # setup) is one of control, not of imports.
-    st.rules.start_year(st)
+    WIRING.rules.steps["start_year"](st)
