@@ -38,7 +38,9 @@ class SavedGame(msgspec.Struct, forbid_unknown_fields=True):
     state: dict[str, Any] | None = None  # the position reached: checked against the replay
     rng: int | None = None  # format 1 only: the generator's state reached
     events: list[list[Any]] | None = None  # format 1 only: the events logged
-    rules: int = 1  # State.RULES of the code that wrote it (files without it: the first rules)
+    rules: int = (
+        1  # State.RULES_VERSION of the code that wrote it (files without it: the first rules)
+    )
     # A server's verifiable shuffle, opened (candlebox/engine/fairness.py): a finished game's download
     # carries it for ``candlebox replay --verify``; loading ignores it.
     fairness: dict[str, Any] | None = None
@@ -133,14 +135,14 @@ def load(data: dict[str, Any], game: str | None = None) -> State:
                 f"saved game: move {number} (seat {seat}: {action!r}) does not replay: {problem}"
             )
         state.apply_unchecked(seat, action)
-    if saved.rules > state.RULES:
+    if saved.rules > state.RULES_VERSION:
         raise ValueError(
             f"saved game: written under rules version {saved.rules} of {info.title}, newer than "
-            f"this version's {state.RULES}: update Candlebox to load it"
+            f"this version's {state.RULES_VERSION}: update Candlebox to load it"
         )
     # A game saved under older rules is its history replayed under today's (every move must still be
     # legal): the position it records was reached by rules since fixed, so it is no check.
-    wrong = position_differences(state, data) if saved.rules == state.RULES else []
+    wrong = position_differences(state, data) if saved.rules == state.RULES_VERSION else []
     if wrong:
         raise ValueError(
             f"saved game: its {len(saved.history)} moves replayed do not reach the saved position "

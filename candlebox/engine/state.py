@@ -154,14 +154,14 @@ class State(abc.ABC):
     """One game in progress. Subclasses keep all their data in ``__slots__`` of plain values.
 
     Each game declares its move kinds in ``MOVES`` (every action's first word is one of their verbs),
-    and the version of its rules as implemented in ``RULES``.
+    and the version of its rules as implemented in ``RULES_VERSION``.
     """
 
     MOVES: ClassVar[tuple[MoveKind, ...]] = ()
     # Raised when a rules fix changes where a recorded history leads (a log's order, a tally): a saved
     # game records it, and loading an older one replays its history under today's rules without
     # holding it to the position the older rules reached (candlebox/engine/saving.py).
-    RULES: ClassVar[int] = 1
+    RULES_VERSION: ClassVar[int] = 1
     _KINDS: ClassVar[dict[str, MoveKind]] = {}
     _REDACTED: ClassVar[frozenset[str]] = frozenset()
 
@@ -172,6 +172,9 @@ class State(abc.ABC):
             raise TypeError(f"{cls.__name__}.MOVES names a verb twice")
         cls._KINDS = kinds
         cls._REDACTED = frozenset(verb for verb, kind in kinds.items() if kind.redact)
+        if isinstance(cls.__dict__.get("RULES"), int):
+            # The old name: silently ignored, it would save games under the wrong rules version.
+            raise TypeError(f"{cls.__name__}.RULES: the rules' version is named RULES_VERSION")
 
     __slots__ = (
         "_cache_list",
@@ -515,7 +518,7 @@ class State(abc.ABC):
         the version of the game's rules that reached it."""
         saved = {
             "format": FORMAT,
-            "rules": self.RULES,
+            "rules": self.RULES_VERSION,
             "game": self.game_id,
             "variant": self.variant,
             "players": self.num_players,

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 import candlebox
+from candlebox.engine import State
 
 SAVED = Path(__file__).parent.parent / "data" / "saved"
 NAMES = sorted(
@@ -72,11 +73,22 @@ def test_a_game_saved_under_older_rules_replays_its_history_under_todays() -> No
     saved, _ = _read("ca-4p")
     assert "rules" not in saved
     state = candlebox.load(saved)
-    assert state.RULES == 2 and state.to_json()["rules"] == 2
-    newer = {**state.to_json(), "rules": state.RULES + 1}
+    assert state.RULES_VERSION == 2 and state.to_json()["rules"] == 2
+    newer = {**state.to_json(), "rules": state.RULES_VERSION + 1}
     with pytest.raises(ValueError, match="newer than this version's 2"):
         candlebox.load(newer)
     same = state.to_json()  # under today's rules the position is a check again
     same["state"] = {**same["state"], "year": same["state"]["year"] + 1}
     with pytest.raises(ValueError, match="do not reach the saved position"):
         candlebox.load(same)
+
+
+def test_a_state_still_naming_its_rules_version_rules_is_refused_when_defined() -> None:
+    """``RULES`` is the wiring's name in a game's state module; the int the saved ``"rules"`` key holds
+    is ``RULES_VERSION``, and a state class setting the old name would save the wrong version."""
+    with pytest.raises(
+        TypeError, match=r"OldState\.RULES: the rules' version is named RULES_VERSION"
+    ):
+
+        class OldState(State):  # defining it is the check
+            RULES = 3

@@ -101,7 +101,7 @@ class CandelabriaState(State):
     )
     # 2: the K12 tally restarts at each curse granted, and each tactic card resolves (is logged and
     # spent) in its turn (rulings CA-M4, CA-W3): histories saved before replay to other positions.
-    RULES = 2
+    RULES_VERSION = 2
     # docs/notation/candelabria.md. Private: the secret tactic choice, the card Nova Vita keeps, the
     # card put under the Advanced deck (rulings CA-39).
     MOVES = (

@@ -12,7 +12,7 @@ from candlebox.games.candle_quest import rules, save, view
 from candlebox.games.candle_quest.candles import CANDLES
 from candlebox.games.candle_quest.notation import MAX_AMOUNT
 from candlebox.games.candle_quest.setup import set_up
-from candlebox.games.candle_quest.state import GAME_ID, RULES, CandleQuestState
+from candlebox.games.candle_quest.state import GAME_ID, WIRING, CandleQuestState
 
 MAX_TURNS = 1000  # bots finish in 30–120 turns; random players almost never do (rulings CQ-17)
 MAX_TURNS_LIMIT = 100_000  # the largest max_turns accepted: a bound for hostile input
@@ -142,7 +142,7 @@ def create(variant: str, players: int, seed: int, options: dict[str, Any]) -> Ca
 
 
 # state.py is a leaf the rule modules import; the state reaches them through what is wired in here.
-RULES.wire(
+WIRING.wire(
     PhaseRules(
         do=rules.DO,
         legal=rules.LEGAL,

@@ -20,10 +20,10 @@ _Handler = Callable[["CandleQuestState", int, str, str], None]
 
 
 # The rule modules, wired in by the game's ``__init__`` (this module is a leaf they import).
-RULES: Wiring[CandleQuestState, Phase, _Handler, CandleQuestView] = Wiring()
+WIRING: Wiring[CandleQuestState, Phase, _Handler, CandleQuestView] = Wiring()
 # Bound once: ``_legal_for`` and ``_do`` run at every step, and ``wire`` fills these dicts in place.
-_DO = RULES.do
-_LEGAL = RULES.legal
+_DO = WIRING.do
+_LEGAL = WIRING.legal
 
 
 class CandleQuestState(State):
@@ -148,20 +148,20 @@ class CandleQuestState(State):
         return info
 
     def describe_pending(self) -> str:
-        return RULES.rules.describe(self)
+        return WIRING.rules.describe(self)
 
     # ------------------------------------------------------------------ information
     def _typed_view(self, seat: int | None) -> CandleQuestView:
-        return RULES.rules.view(self, seat)
+        return WIRING.rules.view(self, seat)
 
     def _event_view(self, event: tuple, seat: int | None) -> dict[str, Any] | None:
-        return RULES.rules.event_view(event, seat)
+        return WIRING.rules.event_view(event, seat)
 
     def _resample(self, seat: int, seed: int) -> State:
-        return RULES.rules.resample(self, seat, seed)
+        return WIRING.rules.resample(self, seat, seed)
 
     def content_pack(self) -> str | None:
         return self.content.pack
 
     def _snapshot(self) -> dict[str, Any]:
-        return RULES.rules.snapshot(self)
+        return WIRING.rules.snapshot(self)

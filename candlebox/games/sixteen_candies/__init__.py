@@ -22,7 +22,7 @@ from candlebox.games.sixteen_candies.cards import (
 )
 from candlebox.games.sixteen_candies.rounds import start_round
 from candlebox.games.sixteen_candies.setup import set_up
-from candlebox.games.sixteen_candies.state import GAME_ID, RULES, SixteenCandiesState
+from candlebox.games.sixteen_candies.state import GAME_ID, WIRING, SixteenCandiesState
 
 MAX_TURNS = 2000  # far above any natural game (rulings SC-18)
 MAX_TURNS_LIMIT = 100_000  # the largest max_turns accepted: a bound for hostile input
@@ -171,7 +171,7 @@ def create(variant: str, players: int, seed: int, options: dict[str, Any]) -> Si
 
 
 # state.py is a leaf the rule modules import; the state reaches them through what is wired in here.
-RULES.wire(
+WIRING.wire(
     PhaseRules(
         do=gameplay.DO,
         legal=gameplay.LEGAL,

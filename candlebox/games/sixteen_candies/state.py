@@ -19,10 +19,10 @@ _Handler = Callable[["SixteenCandiesState", int, str], None]
 
 
 # The rule modules, wired in by the game's ``__init__`` (this module is a leaf they import).
-RULES: Wiring[SixteenCandiesState, Phase, _Handler, SixteenCandiesView] = Wiring()
+WIRING: Wiring[SixteenCandiesState, Phase, _Handler, SixteenCandiesView] = Wiring()
 # Bound once: ``_legal_for`` and ``_do`` run at every step, and ``wire`` fills these dicts in place.
-_DO = RULES.do
-_LEGAL = RULES.legal
+_DO = WIRING.do
+_LEGAL = WIRING.legal
 
 
 class SixteenCandiesState(State):
@@ -146,17 +146,17 @@ class SixteenCandiesState(State):
         return info
 
     def describe_pending(self) -> str:
-        return RULES.rules.describe(self)
+        return WIRING.rules.describe(self)
 
     # ------------------------------------------------------------------ information
     def _typed_view(self, seat: int | None) -> SixteenCandiesView:
-        return RULES.rules.view(self, seat)
+        return WIRING.rules.view(self, seat)
 
     def _event_view(self, event: tuple, seat: int | None) -> dict[str, Any] | None:
-        return RULES.rules.event_view(event, seat)
+        return WIRING.rules.event_view(event, seat)
 
     def _resample(self, seat: int, seed: int) -> State:
-        return RULES.rules.resample(self, seat, seed)
+        return WIRING.rules.resample(self, seat, seed)
 
     def _snapshot(self) -> dict[str, Any]:
-        return RULES.rules.snapshot(self)
+        return WIRING.rules.snapshot(self)
