@@ -1,5 +1,6 @@
 """Candelabria's state reader keeps each state's last observation and writes again only what changed
-(candlebox/games/candelabria/encoder.py, ``_canvas``). Whatever order states are read in — several
+(candlebox/games/candelabria/encoder/state_reader.py, ``_canvas``).
+Whatever order states are read in — several
 games at once, clones that go their own way, an older state read again, the seats taking turns, a
 caller that scribbles over what it was given — every observation must be the encoding of the seat's
 view."""
