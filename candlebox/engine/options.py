@@ -41,48 +41,53 @@ class Option:
         return normal
 
     def _normalise(self, value: Any) -> Any:
-        if self.kind == "int":
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise ValueError(f"option {self.name!r} takes a whole number, got {value!r}")
-            if self.minimum is not None and value < self.minimum:
-                raise ValueError(
-                    f"option {self.name!r} must be at least {self.minimum}, got {value}"
-                )
-            if self.maximum is not None and value > self.maximum:
-                raise ValueError(
-                    f"option {self.name!r} must be at most {self.maximum}, got {value}"
-                )
-            return value
-        if self.kind == "bool":
-            if not isinstance(value, bool):
-                raise ValueError(f"option {self.name!r} takes true or false, got {value!r}")
-            return value
-        if self.kind == "choice":
-            if value not in self.choices:
-                raise ValueError(
-                    f"option {self.name!r} takes one of {', '.join(self.choices)}; got {value!r}"
-                )
-            return value
-        if self.kind == "codes":
-            if isinstance(value, str) or not isinstance(value, Sequence):
-                raise ValueError(f"option {self.name!r} takes a list of card codes, got {value!r}")
-            if not all(isinstance(code, str) for code in value):
-                raise ValueError(f"option {self.name!r}: every card code must be text")
-            return list(value)
-        if self.kind == "codes-map":
-            if not isinstance(value, Mapping):
-                raise ValueError(
-                    f"option {self.name!r} takes a mapping of names to card code lists, got {value!r}"
-                )
-            return {
-                str(key): Option(f"{self.name}[{key!r}]", "codes", None, "").validate(codes)
-                for key, codes in value.items()
-            }
-        if self.kind == "path":
-            if not isinstance(value, str | os.PathLike):
-                raise ValueError(f"option {self.name!r} takes a path, got {value!r}")
-            return os.fspath(value)
-        raise AssertionError(f"unknown option kind {self.kind}")
+        normalise = _NORMALISE.get(self.kind)
+        if normalise is None:
+            raise AssertionError(f"unknown option kind {self.kind}")
+        return normalise(self, value)
+
+    def _as_int(self, value: Any) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ValueError(f"option {self.name!r} takes a whole number, got {value!r}")
+        if self.minimum is not None and value < self.minimum:
+            raise ValueError(f"option {self.name!r} must be at least {self.minimum}, got {value}")
+        if self.maximum is not None and value > self.maximum:
+            raise ValueError(f"option {self.name!r} must be at most {self.maximum}, got {value}")
+        return value
+
+    def _as_bool(self, value: Any) -> bool:
+        if not isinstance(value, bool):
+            raise ValueError(f"option {self.name!r} takes true or false, got {value!r}")
+        return value
+
+    def _as_choice(self, value: Any) -> Any:
+        if value not in self.choices:
+            raise ValueError(
+                f"option {self.name!r} takes one of {', '.join(self.choices)}; got {value!r}"
+            )
+        return value
+
+    def _as_codes(self, value: Any) -> list[str]:
+        if isinstance(value, str) or not isinstance(value, Sequence):
+            raise ValueError(f"option {self.name!r} takes a list of card codes, got {value!r}")
+        if not all(isinstance(code, str) for code in value):
+            raise ValueError(f"option {self.name!r}: every card code must be text")
+        return list(value)
+
+    def _as_codes_map(self, value: Any) -> dict[str, Any]:
+        if not isinstance(value, Mapping):
+            raise ValueError(
+                f"option {self.name!r} takes a mapping of names to card code lists, got {value!r}"
+            )
+        return {
+            str(key): Option(f"{self.name}[{key!r}]", "codes", None, "").validate(codes)
+            for key, codes in value.items()
+        }
+
+    def _as_path(self, value: Any) -> str:
+        if not isinstance(value, str | os.PathLike):
+            raise ValueError(f"option {self.name!r} takes a path, got {value!r}")
+        return os.fspath(value)
 
     def parse(self, text: str) -> Any:
         """Read a value written at the command line (``KEY=VALUE``)."""
@@ -117,6 +122,17 @@ class Option:
                 decks[name.strip()] = _codes(codes)
             return self.validate(decks)
         return self.validate(text)
+
+
+# How a value of each kind is checked and normalised (Option.kind -> the method).
+_NORMALISE: dict[str, Callable[[Option, Any], Any]] = {
+    "int": Option._as_int,
+    "bool": Option._as_bool,
+    "choice": Option._as_choice,
+    "codes": Option._as_codes,
+    "codes-map": Option._as_codes_map,
+    "path": Option._as_path,
+}
 
 
 def _codes(text: str) -> list[str]:
