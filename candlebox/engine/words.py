@@ -84,9 +84,20 @@ def check_words(
     may say it is reconstructed). ``unique_names``: kinds whose names must differ from each other.
     ``variants``: the variant names a ``variant_text`` may be given for.
     """
-    variants = set(variants)
-    problems: list[str] = []
     table: dict[str, Entry] = {}
+    problems = _entry_problems(data, set(variants), table)
+    problems += _kind_problems(table, {kind: set(codes) for kind, codes in expected.items()})
+    problems += _reconstruction_problems(table, set(reconstructed), set(printed))
+    for kind in unique_names:
+        problems += _same_name_problems(table, kind)
+    if problems:
+        raise WordsError(f"{file}: " + "; ".join(problems))
+    return table
+
+
+def _entry_problems(data: WordsFile, variants: set[str], table: dict[str, Entry]) -> list[str]:
+    """Each entry on its own (filling ``table`` by code): one entry a code, no empty words."""
+    problems: list[str] = []
     for entry in data.entries:
         if entry.code in table:
             problems.append(f"code {entry.code!r}: two entries")
@@ -100,7 +111,12 @@ def check_words(
                 problems.append(f"code {entry.code!r}: text for an unknown variant {variant!r}")
             if not text.strip():
                 problems.append(f"code {entry.code!r}: empty text for variant {variant!r}")
-    wanted = {kind: set(codes) for kind, codes in expected.items()}
+    return problems
+
+
+def _kind_problems(table: Mapping[str, Entry], wanted: Mapping[str, set[str]]) -> list[str]:
+    """Every component has an entry of its kind, and every entry is a component."""
+    problems: list[str] = []
     for kind, codes in wanted.items():
         for code in sorted(codes):
             found = table.get(code)
@@ -111,26 +127,33 @@ def check_words(
     for code, entry in table.items():
         if entry.code not in wanted.get(entry.kind, ()):
             problems.append(f"code {code!r} ({entry.kind}): no such component")
-    must = set(reconstructed)
-    never = set(printed)
+    return problems
+
+
+def _reconstruction_problems(
+    table: Mapping[str, Entry], must: set[str], never: set[str]
+) -> list[str]:
+    """Entries of reconstructed kinds say so; entries of printed kinds do not."""
+    problems: list[str] = []
     for code, entry in table.items():
         if entry.kind in must and not entry.reconstructed:
             problems.append(f"code {code!r}: its data is reconstructed; mark it so")
         if entry.kind in never and entry.reconstructed:
             problems.append(f"code {code!r}: its data is printed, not reconstructed")
-    for kind in unique_names:
-        seen: dict[str, str] = {}
-        for code, entry in table.items():
-            if entry.kind != kind:
-                continue
-            if entry.name in seen:
-                problems.append(
-                    f"code {code!r}: name {entry.name!r} is also {seen[entry.name]!r}'s"
-                )
-            seen.setdefault(entry.name, code)
-    if problems:
-        raise WordsError(f"{file}: " + "; ".join(problems))
-    return table
+    return problems
+
+
+def _same_name_problems(table: Mapping[str, Entry], kind: str) -> list[str]:
+    """The entries of ``kind`` whose name an earlier entry of that kind already has."""
+    problems: list[str] = []
+    seen: dict[str, str] = {}
+    for code, entry in table.items():
+        if entry.kind != kind:
+            continue
+        if entry.name in seen:
+            problems.append(f"code {code!r}: name {entry.name!r} is also {seen[entry.name]!r}'s")
+        seen.setdefault(entry.name, code)
+    return problems
 
 
 def pick(
