@@ -4,6 +4,7 @@ pages (the terminal colours the candle codes through :class:`candlebox.engine.pl
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from candlebox.engine.plugin import (
@@ -165,51 +166,74 @@ def prompt(state: State, seat: int | None) -> str:
     st = state
     if st.phase is Phase.OVER:
         return "The game is over."
-    you = seat == st.actor
     code = st.content.code[st.table] if st.table >= 0 else ""
     candle = f"{_of(code)} ({code})" if code else ""
-    if st.phase is Phase.TURN:
-        kind = "a bonus turn" if st.bonus else "your turn"
-        if st.junior:
-            choices = "flip a candle, discard an Unlit candle to force a player to give you one"
-        else:
-            choices = "flip a candle, or loot the top of a discard pile"
-        if you:
-            return f"It is {kind}: {choices} (or pass if you can do neither)."
-        return f"Seat {st.actor} is taking {'a bonus turn' if st.bonus else 'a turn'}."
-    if st.phase is Phase.CHOOSE:
-        options = "buy it or sell it" if st.junior else "buy it, sell it, or auction it"
-        if you:
-            return f"You flipped {candle}: {options}."
-        return f"Seat {st.actor} flipped {candle} and chooses to {options.replace(' it', '')}."
-    if st.phase is Phase.BID:
-        high = (
-            f"the high bid is {st.high} by seat {st.high_bidder}"
-            if st.high_bidder >= 0
-            else f"the opening bid is {st.high}"
+    # GIVE is the one decision left: the junior game's forced gift.
+    return _PROMPTS.get(st.phase, _give_prompt)(st, seat == st.actor, candle)
+
+
+def _turn_prompt(st: CandleQuestState, you: bool, candle: str) -> str:
+    kind = "a bonus turn" if st.bonus else "your turn"
+    if st.junior:
+        choices = "flip a candle, discard an Unlit candle to force a player to give you one"
+    else:
+        choices = "flip a candle, or loot the top of a discard pile"
+    if you:
+        return f"It is {kind}: {choices} (or pass if you can do neither)."
+    return f"Seat {st.actor} is taking {'a bonus turn' if st.bonus else 'a turn'}."
+
+
+def _choose_prompt(st: CandleQuestState, you: bool, candle: str) -> str:
+    options = "buy it or sell it" if st.junior else "buy it, sell it, or auction it"
+    if you:
+        return f"You flipped {candle}: {options}."
+    return f"Seat {st.actor} flipped {candle} and chooses to {options.replace(' it', '')}."
+
+
+def _bid_prompt(st: CandleQuestState, you: bool, candle: str) -> str:
+    high = (
+        f"the high bid is {st.high} by seat {st.high_bidder}"
+        if st.high_bidder >= 0
+        else f"the opening bid is {st.high}"
+    )
+    if you:
+        return f"Bid on {candle} or pass; {high}."
+    return f"Seat {st.actor} is bidding on {candle}; {high}."
+
+
+def _pay_prompt(st: CandleQuestState, you: bool, candle: str) -> str:
+    purpose = "guard your Menorah against" if st.paying == FOR_GUARD else "loot"
+    if you:
+        return (
+            f"Pay {st.due} to {purpose} {candle}: discard collected candles "
+            "towards it or pay the rest in shekels."
         )
-        if you:
-            return f"Bid on {candle} or pass; {high}."
-        return f"Seat {st.actor} is bidding on {candle}; {high}."
-    if st.phase is Phase.PAY:
-        purpose = "guard your Menorah against" if st.paying == FOR_GUARD else "loot"
-        if you:
-            return (
-                f"Pay {st.due} to {purpose} {candle}: discard collected candles "
-                "towards it or pay the rest in shekels."
-            )
-        return f"Seat {st.actor} is paying to {purpose.replace('your', 'their')} {candle}."
-    if st.phase is Phase.SHORT:
-        if you:
-            return (
-                f"You cannot pay to guard against {candle}: give up your most valuable "
-                "candle, or all your shekels."
-            )
-        return f"Seat {st.actor} cannot pay to guard against {candle}."
+    return f"Seat {st.actor} is paying to {purpose.replace('your', 'their')} {candle}."
+
+
+def _short_prompt(st: CandleQuestState, you: bool, candle: str) -> str:
+    if you:
+        return (
+            f"You cannot pay to guard against {candle}: give up your most valuable "
+            "candle, or all your shekels."
+        )
+    return f"Seat {st.actor} cannot pay to guard against {candle}."
+
+
+def _give_prompt(st: CandleQuestState, you: bool, candle: str) -> str:
     if you:
         return f"Seat {st.active} forced you to give a candle: choose which."
     return f"Seat {st.actor} is choosing a candle to give seat {st.active}."
 
+
+# Each pending decision's prompt: (state, whether the seat reading owes it, the candle in words).
+_PROMPTS: dict[Phase, Callable[[CandleQuestState, bool, str], str]] = {
+    Phase.TURN: _turn_prompt,
+    Phase.CHOOSE: _choose_prompt,
+    Phase.BID: _bid_prompt,
+    Phase.PAY: _pay_prompt,
+    Phase.SHORT: _short_prompt,
+}
 
 HELP = {
     "": (
