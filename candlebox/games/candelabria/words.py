@@ -260,23 +260,11 @@ def components(
     counts = [players] if players is not None else list(game_info(GAME_ID).variant(variant).players)
     sides = [key for key, side in content.sides.items() if set(side.players) & set(counts)]
     houses = sorted(chosen or {h for side in sides for h in content.seatable(side)})
+    codes = _house_codes(content, houses) + _card_codes(content, set(houses))
     regions = {r.number for key in sides for r in content.sides[key].regions}
-    playing = set(houses)
-    codes: list[str] = []
-    for i in houses:
-        h = content.houses[i]
-        codes.append(f"house:{h.code}")
-        codes += [power_key(h.code, p[0]) for p in h.powers]
-        codes += [war_board_key(h.code, s + 1) for s in range(len(content.war_boards[i]))]
-    codes += [c.code for c in content.candles if c.house < 0 or c.house in playing]
-    codes += [t.code for t in content.tactics if t.house < 0 or t.house in playing]
-    codes += [t.code for t in content.tiles]
     codes += [f"curse:{k.code}" for k in content.curses if k.region in regions]
     codes += [*ROLES, *TEMPLES, *ICON_KEYS, *EFFECT_KEYS, *MARKS]
-    if options.get("missions"):
-        codes += MISSIONS
-    if options.get("decay"):
-        codes += decay.CODES
+    codes += _option_codes(options)
     words = table(options.get("content"), bool(options.get("design")))
     territories = (
         territory_entries(content, sides[0], variant)
@@ -286,3 +274,31 @@ def components(
     words = {**words, **territories}
     codes += list(territories)
     return pick(words, codes, variant)
+
+
+def _house_codes(content: Content, houses: list[int]) -> list[str]:
+    """Each seatable house, its powers and its War Board's slots."""
+    codes: list[str] = []
+    for i in houses:
+        h = content.houses[i]
+        codes.append(f"house:{h.code}")
+        codes += [power_key(h.code, p[0]) for p in h.powers]
+        codes += [war_board_key(h.code, s + 1) for s in range(len(content.war_boards[i]))]
+    return codes
+
+
+def _card_codes(content: Content, playing: set[int]) -> list[str]:
+    """The candle and tactic cards of the houses playing (and of none), and the Upgrade tiles."""
+    codes = [c.code for c in content.candles if c.house < 0 or c.house in playing]
+    codes += [t.code for t in content.tactics if t.house < 0 or t.house in playing]
+    return codes + [t.code for t in content.tiles]
+
+
+def _option_codes(options: dict[str, Any]) -> list[str]:
+    """The Mission and Decay cards, when those options are on."""
+    codes: list[str] = []
+    if options.get("missions"):
+        codes += MISSIONS
+    if options.get("decay"):
+        codes += decay.CODES
+    return codes
