@@ -218,6 +218,12 @@ class CandleQuestEncoder(ViewEncoder):
             )
         )  # fmt: skip
         self.shekels_at = at["my_shekels"]
+        self._section_places(n, t)
+        self._kept: dict[int, _Kept | None] = {}  # None: read once
+
+    def _section_places(self, n: int, t: int) -> None:
+        """The places of ``_tables`` counted from the start of the section they are copied in."""
+        at = self.start
         # The count section (``set_aside`` … ``pile_tops``) and the seat's own section
         # (``my_candles`` … ``my_value``), each with its places counted from its start.
         first = at["set_aside"]
@@ -233,7 +239,6 @@ class CandleQuestEncoder(ViewEncoder):
         self.colours_rel = at["my_colours"] - mine
         self.value_rel = at["my_value"] - mine
         self.no_mine = _zeros_view(self.mine_span)
-        self._kept: dict[int, _Kept | None] = {}  # None: read once
 
     reads_state = True
     bounded = True  # every number is a share of a bound it cannot pass (see the scales above)
