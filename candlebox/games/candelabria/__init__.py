@@ -23,7 +23,7 @@ from candlebox.engine.saving import load as load_saved
 from candlebox.engine.wiring import StackRules
 from candlebox.games.candelabria import flow, save, setup, view, war
 from candlebox.games.candelabria.checks import ContentError
-from candlebox.games.candelabria.components import load_content
+from candlebox.games.candelabria.components import Content, load_content
 from candlebox.games.candelabria.decay import CODES as DECAY_CODES
 from candlebox.games.candelabria.missions import MISSIONS
 from candlebox.games.candelabria.notation import MAX_WAREHOUSE
@@ -131,35 +131,13 @@ load = restore
 def facts() -> dict[str, Any]:
     """Public facts about the shipped components, as plain data."""
     content = load_content()
-    houses = [h.code for h in content.houses]
     return {
-        "houses": {
-            h.code: {
-                "name": h.name,
-                "colour": h.colour,
-                "turn_order": h.turn_order,
-                "region": h.region,
-                "powers": [  # Year I first
-                    {"year": year, "effect": effect, "icon": ICONS[icon] if icon >= 0 else None}
-                    for year, effect, _amount, icon in h.powers
-                ],
-            }
-            for h in content.houses
-        },
+        "houses": _house_facts(content),
         "candles": {
             c.code: {"cost": c.cost, "year": c.year, "house": c.house} for c in content.candles
         },
         "tactics": [t.code for t in content.tactics],
-        # every tactic card type: its house (null: common), copies in the box, the cannot-cancel mark
-        "tactic_cards": {
-            t.code: {
-                "house": houses[t.house] if t.house >= 0 else None,
-                "copies": content.common_tactics.count(i) if t.house < 0 else 1,
-                "no_cancel": t.no_cancel,
-                "effects": {EFFECTS[icon]: n for icon, n in t.effects},
-            }
-            for i, t in enumerate(content.tactics)
-        },
+        "tactic_cards": _tactic_facts(content),
         "upgrades": {
             t.code: {
                 "year": t.year,
@@ -170,19 +148,53 @@ def facts() -> dict[str, Any]:
         },
         "upgrade_piles": setup.UPGRADE_PILES,
         "curses": {k.code: {"region": k.region, "effect": k.effect} for k in content.curses},
-        # the two sides of the board: who plays on each, its regions and territories (in board order)
-        "sides": {
-            key: {
-                "players": list(side.players),
-                "regions": [r.number for r in side.regions],
-                "territories": [t.id for r in side.regions for t in r.territories],
-                "icons": {t.id: t.icon for r in side.regions for t in r.territories},
-            }
-            for key, side in content.sides.items()
-        },
+        "sides": _side_facts(content),
         "warehouse": MAX_WAREHOUSE,  # gold and wax a house can hold together
         "missions": [m[0] for m in MISSIONS],
         "decay_cards": list(DECAY_CODES),
+    }
+
+
+def _house_facts(content: Content) -> dict[str, dict[str, Any]]:
+    return {
+        h.code: {
+            "name": h.name,
+            "colour": h.colour,
+            "turn_order": h.turn_order,
+            "region": h.region,
+            "powers": [  # Year I first
+                {"year": year, "effect": effect, "icon": ICONS[icon] if icon >= 0 else None}
+                for year, effect, _amount, icon in h.powers
+            ],
+        }
+        for h in content.houses
+    }
+
+
+def _tactic_facts(content: Content) -> dict[str, dict[str, Any]]:
+    """Every tactic card type: its house (None: common), copies in the box, the cannot-cancel mark."""
+    houses = [h.code for h in content.houses]
+    return {
+        t.code: {
+            "house": houses[t.house] if t.house >= 0 else None,
+            "copies": content.common_tactics.count(i) if t.house < 0 else 1,
+            "no_cancel": t.no_cancel,
+            "effects": {EFFECTS[icon]: n for icon, n in t.effects},
+        }
+        for i, t in enumerate(content.tactics)
+    }
+
+
+def _side_facts(content: Content) -> dict[str, dict[str, Any]]:
+    """The two sides of the board: who plays on each, its regions and territories (board order)."""
+    return {
+        key: {
+            "players": list(side.players),
+            "regions": [r.number for r in side.regions],
+            "territories": [t.id for r in side.regions for t in r.territories],
+            "icons": {t.id: t.icon for r in side.regions for t in r.territories},
+        }
+        for key, side in content.sides.items()
     }
 
 
