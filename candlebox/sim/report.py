@@ -328,42 +328,62 @@ def configuration_section(
     section = Section(f"{title_of(game)} ({variant}), {players} players{named} — {len(rows)} games")
     even = 1 / players
 
+    section.add(_overview(rows))
+
+    section.add("<h3>Findings</h3>")
+    section.add(findings_html(rows, players))
+
+    _seat_rates(section, rows, plots, base, players)
+    bot_rates = _bot_rates(section, rows, plots, base, even)
+    means, text_facts = stats.seat_facts(rows)
+    _fact_rates(section, rows, plots, base, even, text_facts)
+    _lengths_and_scores(section, rows, plots, base, players, list(bot_rates))
+    _actions_chosen(section, rows, plots, base)
+    if means:
+        _means_by_bot(section, means)
+    _ratings(section, rows, plots, base)
+    return section
+
+
+def _overview(rows: list[dict[str, Any]]) -> str:
+    """The games at a glance: seeds, line-ups, endings, content, length and options."""
     lineups = Counter(" · ".join(row["bots"]) for row in rows)
     reasons = Counter(row["end_reason"] or "unknown" for row in rows)
     seeds = sorted(row["seed"] for row in rows)
     truncated = sum(row["truncated"] for row in rows)
     option_sets = Counter(json.dumps(row["options"], sort_keys=True) for row in rows)
-    section.add(
-        table(
-            ["", ""],
+    return table(
+        ["", ""],
+        [
+            ["games", len(rows)],
+            ["seeds", f"{seeds[0]}–{seeds[-1]}" if seeds else "—"],
             [
-                ["games", len(rows)],
-                ["seeds", f"{seeds[0]}–{seeds[-1]}" if seeds else "—"],
-                [
-                    "line-ups (seat 0 · seat 1 · ...)",
-                    "; ".join(f"{k} ×{n}" for k, n in lineups.items()),
-                ],
-                ["ended by", ", ".join(f"{k} {n}" for k, n in reasons.most_common())],
-                ["truncated (turn limit)", f"{truncated} ({truncated / len(rows):.1%})"],
-                ["content", summary.pack_text(rows)],
-                [
-                    "mean length",
-                    f"{_mean(r['turns'] for r in rows):.1f} turns, {_mean(r['steps'] for r in rows):.1f} steps",
-                ],
-                [
-                    "options",
-                    "; ".join(option_sets)
-                    if len(option_sets) <= 3
-                    else f"{len(option_sets)} different sets",
-                ],
+                "line-ups (seat 0 · seat 1 · ...)",
+                "; ".join(f"{k} ×{n}" for k, n in lineups.items()),
             ],
-            numeric_from=9,
-        )
+            ["ended by", ", ".join(f"{k} {n}" for k, n in reasons.most_common())],
+            ["truncated (turn limit)", f"{truncated} ({truncated / len(rows):.1%})"],
+            ["content", summary.pack_text(rows)],
+            [
+                "mean length",
+                f"{_mean(r['turns'] for r in rows):.1f} turns, {_mean(r['steps'] for r in rows):.1f} steps",
+            ],
+            [
+                "options",
+                "; ".join(option_sets)
+                if len(option_sets) <= 3
+                else f"{len(option_sets)} different sets",
+            ],
+        ],
+        numeric_from=9,
     )
 
-    section.add("<h3>Findings</h3>")
-    section.add(findings_html(rows, players))
 
+def _seat_rates(
+    section: Section, rows: list[dict[str, Any]], plots: Plots, base: str, players: int
+) -> None:
+    """Win rates by seat and by place in the turn order, and the first player's advantage."""
+    even = 1 / players
     seat_rates = stats.by_seat(rows)
     position = stats.by_position(rows)
     section.add("<h3>Win rate by seat and by place in the turn order</h3>")
@@ -401,6 +421,11 @@ def configuration_section(
     section.add(table(["seat", *RATE_HEADER[1:]], rate_rows(seat_rates, "seat ")))
     section.add(table(["place", *RATE_HEADER[1:]], rate_rows(position, "place ")))
 
+
+def _bot_rates(
+    section: Section, rows: list[dict[str, Any]], plots: Plots, base: str, even: float
+) -> dict[Hashable, Rate]:
+    """Win rates by bot, best first (returned: the later sections list the bots in this order)."""
     bot_rates = dict(sorted(stats.by_bot(rows).items(), key=lambda kv: -kv[1].rate))
     section.add("<h3>Win rate by bot</h3>")
     section.add(
@@ -414,7 +439,18 @@ def configuration_section(
     )
     section.add(table(["bot", *RATE_HEADER[1:]], rate_rows(bot_rates)))
 
-    means, text_facts = stats.seat_facts(rows)
+    return bot_rates
+
+
+def _fact_rates(
+    section: Section,
+    rows: list[dict[str, Any]],
+    plots: Plots,
+    base: str,
+    even: float,
+    text_facts: Any,
+) -> None:
+    """Win rates by each of the seats' text facts, then the components' statistics."""
     for name in text_facts:
         rates = stats.by_seat_fact(rows, name)
         section.add(f"<h3>Win rate by {esc(name)}</h3>")
@@ -427,17 +463,28 @@ def configuration_section(
     if found_cards:
         section.add(cards_html(found_cards))
 
+
+def _lengths_and_scores(
+    section: Section,
+    rows: list[dict[str, Any]],
+    plots: Plots,
+    base: str,
+    players: int,
+    bots: list[Hashable],
+) -> None:
     section.add("<h3>Game length and scores</h3>")
     section.add(image(plots.lengths(f"{base}-length.png", rows), "game length"))
     section.add(image(plots.scores(f"{base}-scores.png", rows), "final scores"))
     score_rows = []
-    for bot in bot_rates:
+    for bot in bots:
         values = [row["scores"][s] for row in rows for s in range(players) if row["bots"][s] == bot]
         score_rows.append(
             [bot, len(values), f"{_mean(values):.2f}", f"{min(values):g}", f"{max(values):g}"]
         )
     section.add(table(["bot", "seat-games", "mean score", "min", "max"], score_rows))
 
+
+def _actions_chosen(section: Section, rows: list[dict[str, Any]], plots: Plots, base: str) -> None:
     shares = stats.action_shares(rows)
     section.add("<h3>Actions chosen</h3>")
     section.add(
@@ -453,19 +500,22 @@ def configuration_section(
         )
     )
 
-    if means:
-        names = sorted({name for per in means.values() for name in per})
-        section.add("<h3>Seats at the end (means by bot)</h3>")
-        section.add(
-            table(
-                ["bot", *names],
-                [
-                    [bot, *(f"{per.get(n, float('nan')):.2f}" for n in names)]
-                    for bot, per in means.items()
-                ],
-            )
-        )
 
+def _means_by_bot(section: Section, means: Any) -> None:
+    names = sorted({name for per in means.values() for name in per})
+    section.add("<h3>Seats at the end (means by bot)</h3>")
+    section.add(
+        table(
+            ["bot", *names],
+            [
+                [bot, *(f"{per.get(n, float('nan')):.2f}" for n in names)]
+                for bot, per in means.items()
+            ],
+        )
+    )
+
+
+def _ratings(section: Section, rows: list[dict[str, Any]], plots: Plots, base: str) -> None:
     section.add("<h3>Ratings</h3>")
     found = ratings.rate(rows)
     if found is None:
@@ -488,7 +538,6 @@ def configuration_section(
                 ],
             )
         )
-    return section
 
 
 def cards_html(found: list[cards.CardStat]) -> str:
