@@ -58,8 +58,6 @@ class ViewWriter(EncoderLayout):
         at = self.at
         n = self.n
         seat_of = {info.house: info.seat for info in view.seats}
-        ti = self.terr_index
-        ri = self.region_index
         seat = view.seat
         pending = view.pending
         self.fill_seats(out, seat, view.active, None if pending is None else pending.seats)
@@ -70,7 +68,24 @@ class ViewWriter(EncoderLayout):
         out[at["turn"].start] = view.turn / self.turn_scale
         for place, s in enumerate(view.order):
             out[at["order"].start + s * n + place] = 1.0
-        # the map
+        self._map(view, seat_of, out)
+        self._war(view, seat_of, out)
+        self._boards(view, out)
+        for info in view.seats:
+            self._seat(info, seat, out)
+        if self.missions and view.missions is not UNSET:
+            self._missions(view.missions, seat_of, out)
+        if isinstance(view, FinishedView):
+            self.fill_winners(out, view.winners)
+            for s, score in enumerate(view.scores):
+                out[at["scores"].start + s] = score / VP_SCALE
+
+    def _map(self, view: CandelabriaView, seat_of: dict[str | None, int], out: np.ndarray) -> None:
+        """The territories (Land Flames, castles, candles), the curse standees and the regions."""
+        at = self.at
+        n = self.n
+        ti = self.terr_index
+        ri = self.region_index
         lf, castles, candles = at["land_flames"].start, at["castles"].start, at["candles"].start
         for terr in view.territories:
             t = ti[terr.territory]
@@ -97,7 +112,12 @@ class ViewWriter(EncoderLayout):
                 out[at["temples"].start + r * 3 + TEMPLE_NAMES.index(colour)] += 1 / TEMPLES_EACH
             if temples:
                 out[at["temple_top"].start + r * 3 + TEMPLE_NAMES.index(temples[-1])] = 1.0
-        # the Curse Board and the War Season
+
+    def _war(self, view: CandelabriaView, seat_of: dict[str | None, int], out: np.ndarray) -> None:
+        """The Curse Board with the flames before each curse, and the War Season's battles."""
+        at = self.at
+        n = self.n
+        ri = self.region_index
         for k, curse in enumerate(view.curses[:CURSE_PLACES]):
             out[at["curse_cards"].start + k * len(CURSE_CARDS) + CURSE_INDEX[curse.curse]] = 1.0
             for h, flames in curse.flames.items():
@@ -106,7 +126,10 @@ class ViewWriter(EncoderLayout):
             out[at["battles_left"].start + ri[region_number]] = 1.0
         for s in view.battle:
             out[at["battle"].start + s] = 1.0
-        # the public boards and decks
+
+    def _boards(self, view: CandelabriaView, out: np.ndarray) -> None:
+        """The public boards and decks: Tactics board, Upgrade piles, temples, decks, reserve."""
+        at = self.at
         self.add_counts(
             out,
             at["tactics_board"].start,
@@ -127,14 +150,6 @@ class ViewWriter(EncoderLayout):
             out[decks + 3] = view.decay_deck / len(DECAY)
         out[at["reserve"].start] = view.reserve.gold / RESERVE
         out[at["reserve"].start + 1] = view.reserve.wax / RESERVE
-        for info in view.seats:
-            self._seat(info, seat, out)
-        if self.missions and view.missions is not UNSET:
-            self._missions(view.missions, seat_of, out)
-        if isinstance(view, FinishedView):
-            self.fill_winners(out, view.winners)
-            for s, score in enumerate(view.scores):
-                out[at["scores"].start + s] = score / VP_SCALE
 
     def _pending(self, pending: Pending, seat_of: dict[str | None, int], out: np.ndarray) -> None:
         at = self.at
@@ -170,7 +185,7 @@ class ViewWriter(EncoderLayout):
     def _seat(self, info: Seat, viewer: int | None, out: np.ndarray) -> None:
         at = self.at
         s = info.seat
-        c, k = self.c, self.k
+        c, _k = self.c, self.k
         if info.house is not None:  # None: not chosen yet (2-player house choice)
             out[at["houses"].start + s * len(HOUSES) + HOUSES.index(info.house)] = 1.0
         out[at["vp"].start + s] = info.vp / VP_SCALE
@@ -191,6 +206,13 @@ class ViewWriter(EncoderLayout):
                 out[at["known_cards"].start + s * c + CARD_INDEX[code]] = 1.0
         for code in info.upgrades:
             out[at["upgrades"].start + s * len(TILES) + TILE_INDEX[code]] = 1.0
+        self._seat_tactics(info, viewer, out)
+
+    def _seat_tactics(self, info: Seat, viewer: int | None, out: np.ndarray) -> None:
+        """A seat's tactic cards (owned, used, its secret choice to itself, played) and Decay cards."""
+        at = self.at
+        s = info.seat
+        k = self.k
         step = 1.0 / TACTIC_COPIES
         self.add_counts(
             out, at["tactics"].start + s * k, (TACTIC_INDEX[code] for code in info.tactics), step
