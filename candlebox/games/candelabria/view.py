@@ -326,6 +326,42 @@ def _seat(st: CandelabriaState, owner: int, viewer: int | None) -> Seat:
     house = content.houses[st.house_of[owner]]
     names = st.board.names
     tactic_codes = content.tactics
+    chosen, secret, played = _battle_tactics(st, owner, viewer)
+    seen = viewer == owner or st.is_over
+    land = st.land_flames
+    return Seat(
+        seat=owner,
+        house=house.code,
+        name=house.name,
+        vp=st.vp[owner],
+        gold=st.gold[owner],
+        wax=st.wax[owner],
+        land_flames=st.land_flame_supply[owner],
+        candle_flames=st.candle_flame_supply[owner],
+        castle=names[st.castles[owner]],
+        candles=_seat_candles(st, owner),
+        deployed=[_card(st, c) if c >= 0 else None for c in st.seal_cards[owner]],
+        maneuvered=[_card(st, c) for c in st.maneuvered[owner]],
+        upgrades=[content.tiles[t].code for t in st.upgrades[owner]],
+        tactics=[tactic_codes[t].code for t in st.tactics[owner]],
+        tactics_used=[tactic_codes[t].code for t in st.tactics_used[owner]],
+        decay=[_decay_card(c) for c in st.decay_slots[owner]] if st.decay_slots else UNSET,
+        hand_size=len(st.hands[owner]),
+        territories=[names[t] for t in range(st.board.size) if land[t] >> owner & 1],
+        chosen=chosen,
+        secret=secret,
+        played=played,
+        hand=[_card(st, c) for c in st.hands[owner]] if seen else UNSET,
+        known_hand=UNSET if seen else [_card(st, c) for c in st.known_hands[owner]],
+    )
+
+
+def _battle_tactics(
+    st: CandelabriaState, owner: int, viewer: int | None
+) -> tuple[bool | UnsetType, list[str | None] | UnsetType, list[str | None] | UnsetType]:
+    """In a battle: whether ``owner`` has chosen its tactic cards (seen by all), what it chose (seen
+    by itself), and once revealed the cards it played."""
+    tactic_codes = st.content.tactics
     chosen: bool | UnsetType = UNSET
     secret: list[str | None] | UnsetType = UNSET
     played: list[str | None] | UnsetType = UNSET
@@ -341,41 +377,21 @@ def _seat(st: CandelabriaState, owner: int, viewer: int | None) -> Seat:
                 tactic_codes[c].code if c >= 0 else ("resolved" if c == -2 else None)
                 for c in st.played_tactics[owner]
             ]
-    seen = viewer == owner or st.is_over
-    land = st.land_flames
-    return Seat(
-        seat=owner,
-        house=house.code,
-        name=house.name,
-        vp=st.vp[owner],
-        gold=st.gold[owner],
-        wax=st.wax[owner],
-        land_flames=st.land_flame_supply[owner],
-        candle_flames=st.candle_flame_supply[owner],
-        castle=names[st.castles[owner]],
-        candles={
-            ROLE_NAMES[r].lower(): SeatCandle(
-                territory=names[st.candle_territories[owner][r]],
-                flames=st.candle_flames[owner][r],
-                card=_card(st, st.seal_cards[owner][r]),
-            )
-            for r in range(3)
-            if st.seal_cards[owner][r] >= 0 and st.candle_territories[owner][r] >= 0
-        },
-        deployed=[_card(st, c) if c >= 0 else None for c in st.seal_cards[owner]],
-        maneuvered=[_card(st, c) for c in st.maneuvered[owner]],
-        upgrades=[content.tiles[t].code for t in st.upgrades[owner]],
-        tactics=[tactic_codes[t].code for t in st.tactics[owner]],
-        tactics_used=[tactic_codes[t].code for t in st.tactics_used[owner]],
-        decay=[_decay_card(c) for c in st.decay_slots[owner]] if st.decay_slots else UNSET,
-        hand_size=len(st.hands[owner]),
-        territories=[names[t] for t in range(st.board.size) if land[t] >> owner & 1],
-        chosen=chosen,
-        secret=secret,
-        played=played,
-        hand=[_card(st, c) for c in st.hands[owner]] if seen else UNSET,
-        known_hand=UNSET if seen else [_card(st, c) for c in st.known_hands[owner]],
-    )
+    return chosen, secret, played
+
+
+def _seat_candles(st: CandelabriaState, owner: int) -> dict[str, SeatCandle]:
+    """The seat's candles on the map, by role."""
+    names = st.board.names
+    return {
+        ROLE_NAMES[r].lower(): SeatCandle(
+            territory=names[st.candle_territories[owner][r]],
+            flames=st.candle_flames[owner][r],
+            card=_card(st, st.seal_cards[owner][r]),
+        )
+        for r in range(3)
+        if st.seal_cards[owner][r] >= 0 and st.candle_territories[owner][r] >= 0
+    }
 
 
 def _missions(st: CandelabriaState, seat: int | None) -> Missions:
