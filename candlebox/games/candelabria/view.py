@@ -500,14 +500,10 @@ def _undealt_missions(st: CandelabriaState) -> Missions:
     )
 
 
-def typed_view(st: CandelabriaState, seat: int | None) -> CandelabriaView:
-    """What ``seat`` may know, as typed data (``State.typed_view``; its plain form is ``view``)."""
-    if st.stack[-1][0] == Phase.PICK:
-        return _house_choice(st, seat)
-    content = st.content
+def _territories(st: CandelabriaState, codes: list[str]) -> list[Territory]:
+    """Every territory of the board side: its Land Flames, castle and candles, by house code."""
     board = st.board
     players = range(st.num_players)
-    codes = [st.house_code(s) for s in players]
     territories = []
     for t, name in enumerate(board.names):
         flames = st.land_flames[t]
@@ -528,6 +524,18 @@ def typed_view(st: CandelabriaState, seat: int | None) -> CandelabriaView:
                 candles=candles or UNSET,
             )
         )
+    return territories
+
+
+def typed_view(st: CandelabriaState, seat: int | None) -> CandelabriaView:
+    """What ``seat`` may know, as typed data (``State.typed_view``; its plain form is ``view``)."""
+    if st.stack[-1][0] == Phase.PICK:
+        return _house_choice(st, seat)
+    content = st.content
+    board = st.board
+    players = range(st.num_players)
+    codes = [st.house_code(s) for s in players]
+    territories = _territories(st, codes)
     regions = [
         Region(
             region=r,
