@@ -80,31 +80,9 @@ def _connected(nodes: list[str], edges: dict[str, set[str]]) -> bool:
     return seen == allowed
 
 
-def check_side(c: _Checker, at: str, side: SideData) -> None:
-    want_regions, want_track, want_players = (
-        (10, 5, [4, 5]) if side.key == "large" else (8, 3, [2, 3])
-    )
-    c.require(
-        len(side.regions) == want_regions,
-        f"{at}.regions",
-        f"the {side.key} side has {want_regions} regions, found {len(side.regions)}",
-    )
-    c.require(
-        side.turn_track == want_track,
-        f"{at}.turn_track",
-        f"the {side.key} side's turn order track has {want_track} spaces, found {side.turn_track}",
-    )
-    c.require(
-        sorted(side.players) == want_players,
-        f"{at}.players",
-        f"the {side.key} side is for {want_players} players, found {side.players}",
-    )
-    numbers = [r.number for r in side.regions]
-    c.require(
-        sorted(numbers) == list(range(1, want_regions + 1)),
-        f"{at}.regions",
-        f"regions are numbered 1–{want_regions}, found {numbers}",
-    )
+def _check_territories(c: _Checker, at: str, side: SideData) -> dict[str, int]:
+    """Each region's three territories, named by its number and a letter; returns territory ->
+    region."""
     names: dict[str, int] = {}
     for i, region in enumerate(side.regions):
         where = f"{at}.regions[{i}]"
@@ -136,6 +114,14 @@ def check_side(c: _Checker, at: str, side: SideData) -> None:
                 f"{where}.half",
                 f"region {region.number} needs a half (west or east) for the 2-player house choice",
             )
+    return names
+
+
+def _check_edges(
+    c: _Checker, at: str, side: SideData, names: dict[str, int], numbers: list[int]
+) -> tuple[dict[str, set[str]], dict[int, set[int]]]:
+    """The borders and bridges; returns each territory's neighbours and each region's bordering
+    regions (bridges join regions that do not border)."""
     edges: dict[str, set[str]] = {n: set() for n in names}
     region_touch: dict[int, set[int]] = {r: set() for r in numbers}
     for kind in ("borders", "bridges"):
@@ -171,6 +157,36 @@ def check_side(c: _Checker, at: str, side: SideData) -> None:
                 )
             edges[a].add(b)
             edges[b].add(a)
+    return edges, region_touch
+
+
+def check_side(c: _Checker, at: str, side: SideData) -> None:
+    want_regions, want_track, want_players = (
+        (10, 5, [4, 5]) if side.key == "large" else (8, 3, [2, 3])
+    )
+    c.require(
+        len(side.regions) == want_regions,
+        f"{at}.regions",
+        f"the {side.key} side has {want_regions} regions, found {len(side.regions)}",
+    )
+    c.require(
+        side.turn_track == want_track,
+        f"{at}.turn_track",
+        f"the {side.key} side's turn order track has {want_track} spaces, found {side.turn_track}",
+    )
+    c.require(
+        sorted(side.players) == want_players,
+        f"{at}.players",
+        f"the {side.key} side is for {want_players} players, found {side.players}",
+    )
+    numbers = [r.number for r in side.regions]
+    c.require(
+        sorted(numbers) == list(range(1, want_regions + 1)),
+        f"{at}.regions",
+        f"regions are numbered 1–{want_regions}, found {numbers}",
+    )
+    names = _check_territories(c, at, side)
+    edges, region_touch = _check_edges(c, at, side, names, numbers)
     for region in side.regions:
         ids = [t.id for t in region.territories]
         inner = {t: {u for u in edges[t] if names[u] == region.number} for t in ids}
