@@ -5,7 +5,7 @@ through their schemas, schema.py)."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from candlebox.games.candelabria.schema import (
@@ -28,6 +28,7 @@ from candlebox.games.candelabria.schema import (
     CandlesFile,
     ComponentsFile,
     CursesFile,
+    HouseData,
     HousesFile,
     SideData,
     TacticsFile,
@@ -264,6 +265,50 @@ def check_powers(c: _Checker, at: str, name: str, powers: list[Any], design: boo
             )
 
 
+def _check_house_start(
+    c: _Checker, at: str, house: HouseData, sides: Mapping[str, SideData], design: bool
+) -> None:
+    """One house against the rulebook's start table, its powers, and the regions it starts in."""
+    order, region, castle, no_flame, temple = START_TABLE[house.name]
+    c.require(
+        house.turn_order == order,
+        f"{at}.turn_order",
+        f"{house.name} is number {order} on the turn order track",
+    )
+    c.require(
+        house.start.region == region,
+        f"{at}.start.region",
+        f"{house.name} starts in region {region}",
+    )
+    c.require(
+        house.start.castle == castle,
+        f"{at}.start.castle",
+        f"{house.name}'s castle starts on the {castle} territory",
+    )
+    c.require(
+        tuple(house.start.no_flame) == no_flame,
+        f"{at}.start.no_flame",
+        f"{house.name} leaves {list(no_flame) or 'no territory'} without a Land Flame",
+    )
+    c.require(
+        house.start.temple == temple,
+        f"{at}.start.temple",
+        f"{house.name} starts with {temple or 'no'} temple",
+    )
+    check_powers(c, at, house.name, house.powers, design)
+    for key, side in sides.items():
+        match = [r for r in side.regions if r.number == house.start.region]
+        if not match:
+            continue  # the house is not seated on this side (rulings CA-9)
+        icons = [t.icon for t in match[0].territories]
+        for icon in (castle, *no_flame):
+            c.require(
+                icon in icons,
+                f"{at}.start",
+                f"the {key} side's region {region} has no {icon} territory for {house.name}",
+            )
+
+
 def check_houses(data: HousesFile, board: BoardFile, design: bool = False) -> None:
     c = _Checker("houses.json")
     names = [h.name for h in data.houses]
@@ -280,45 +325,7 @@ def check_houses(data: HousesFile, board: BoardFile, design: bool = False) -> No
     )
     sides = {s.key: s for s in board.sides}
     for i, house in enumerate(data.houses):
-        at = f"houses[{i}]"
-        order, region, castle, no_flame, temple = START_TABLE[house.name]
-        c.require(
-            house.turn_order == order,
-            f"{at}.turn_order",
-            f"{house.name} is number {order} on the turn order track",
-        )
-        c.require(
-            house.start.region == region,
-            f"{at}.start.region",
-            f"{house.name} starts in region {region}",
-        )
-        c.require(
-            house.start.castle == castle,
-            f"{at}.start.castle",
-            f"{house.name}'s castle starts on the {castle} territory",
-        )
-        c.require(
-            tuple(house.start.no_flame) == no_flame,
-            f"{at}.start.no_flame",
-            f"{house.name} leaves {list(no_flame) or 'no territory'} without a Land Flame",
-        )
-        c.require(
-            house.start.temple == temple,
-            f"{at}.start.temple",
-            f"{house.name} starts with {temple or 'no'} temple",
-        )
-        check_powers(c, at, house.name, house.powers, design)
-        for key, side in sides.items():
-            match = [r for r in side.regions if r.number == house.start.region]
-            if not match:
-                continue  # the house is not seated on this side (rulings CA-9)
-            icons = [t.icon for t in match[0].territories]
-            for icon in (castle, *no_flame):
-                c.require(
-                    icon in icons,
-                    f"{at}.start",
-                    f"the {key} side's region {region} has no {icon} territory for {house.name}",
-                )
+        _check_house_start(c, f"houses[{i}]", house, sides, design)
     large = sides["large"]
     c.require(
         all(any(r.number == h.start.region for r in large.regions) for h in data.houses),
