@@ -5,8 +5,8 @@ through their schemas, schema.py)."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping
-from typing import Any
+from collections.abc import Iterable
+from typing import Any, Literal
 
 from candlebox.games.candelabria.schema import (
     CURSE_EFFECTS,
@@ -266,7 +266,11 @@ def check_powers(c: _Checker, at: str, name: str, powers: list[Any], design: boo
 
 
 def _check_house_start(
-    c: _Checker, at: str, house: HouseData, sides: Mapping[str, SideData], design: bool
+    c: _Checker,
+    at: str,
+    house: HouseData,
+    sides: dict[Literal["large", "small"], SideData],
+    design: bool,
 ) -> None:
     """One house against the rulebook's start table, its powers, and the regions it starts in."""
     order, region, castle, no_flame, temple = START_TABLE[house.name]
