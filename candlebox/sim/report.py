@@ -176,38 +176,69 @@ class Plots:
             high = [max(0.0, rate.high - rate.rate) for rate in rates.values()]
             colours = [PALETTE[i % len(PALETTE)] for i in range(len(keys))]
             positions = list(range(len(keys)))
-            if horizontal:
-                ax.barh(positions, values, xerr=[low, high], color=colours, capsize=4, height=0.6)
-                ax.set_yticks(positions, keys)
-                ax.invert_yaxis()
-                ax.set_xlim(0, 1)
-                ax.xaxis.set_major_formatter(self.percent)
-                ax.set_xlabel("win rate (bars: 95% interval; dashed line: even share)")
-                if baseline is not None:
-                    ax.axvline(baseline, color="#555", linestyle="--", linewidth=1)
-                # The figures in a column right of the plot, clear of bars and intervals.
-                for pos, rate in zip(positions, rates.values(), strict=True):
-                    ax.text(
-                        1.02,
-                        pos,
-                        f"{rate.rate:.1%}  [{rate.low:.0%}–{rate.high:.0%}]  n={rate.games}",
-                        va="center",
-                        transform=ax.get_yaxis_transform(),
-                    )
-            else:
-                ax.bar(positions, values, yerr=[low, high], color=colours, capsize=5, width=0.6)
-                ax.set_xticks(positions, keys)
-                ax.set_ylim(0, 1.12)
-                ax.set_yticks([0, 0.2, 0.4, 0.6, 0.8, 1.0])
-                ax.yaxis.set_major_formatter(self.percent)
-                ax.set_ylabel("win rate (bars: 95% interval)")
-                ax.set_xlabel(f"{label}\n(dashed line: even share)")
-                if baseline is not None:
-                    ax.axhline(baseline, color="#555", linestyle="--", linewidth=1)
-                for pos, rate in zip(positions, rates.values(), strict=True):
-                    ax.text(pos, rate.high + 0.02, f"{rate.rate:.0%}", ha="center")
+            draw = self._horizontal_bars if horizontal else self._vertical_bars
+            draw(ax, label, rates, positions, values, [low, high], colours, baseline)
             ax.set_title(title)
         return self.save(figure, name)
+
+    def _horizontal_bars(
+        self,
+        ax: Any,
+        label: str,
+        rates: dict[Hashable, Rate],
+        positions: list[int],
+        values: list[float],
+        errors: list[list[float]],
+        colours: list[str],
+        baseline: float | None,
+    ) -> None:
+        """One row a bar, the figures in a column right of the plot (``label`` goes unused: the
+        rows name themselves)."""
+        keys = [str(key) for key in rates]
+        low, high = errors
+        ax.barh(positions, values, xerr=[low, high], color=colours, capsize=4, height=0.6)
+        ax.set_yticks(positions, keys)
+        ax.invert_yaxis()
+        ax.set_xlim(0, 1)
+        ax.xaxis.set_major_formatter(self.percent)
+        ax.set_xlabel("win rate (bars: 95% interval; dashed line: even share)")
+        if baseline is not None:
+            ax.axvline(baseline, color="#555", linestyle="--", linewidth=1)
+        # The figures in a column right of the plot, clear of bars and intervals.
+        for pos, rate in zip(positions, rates.values(), strict=True):
+            ax.text(
+                1.02,
+                pos,
+                f"{rate.rate:.1%}  [{rate.low:.0%}–{rate.high:.0%}]  n={rate.games}",
+                va="center",
+                transform=ax.get_yaxis_transform(),
+            )
+
+    def _vertical_bars(
+        self,
+        ax: Any,
+        label: str,
+        rates: dict[Hashable, Rate],
+        positions: list[int],
+        values: list[float],
+        errors: list[list[float]],
+        colours: list[str],
+        baseline: float | None,
+    ) -> None:
+        """One column a bar, its rate above it."""
+        keys = [str(key) for key in rates]
+        low, high = errors
+        ax.bar(positions, values, yerr=[low, high], color=colours, capsize=5, width=0.6)
+        ax.set_xticks(positions, keys)
+        ax.set_ylim(0, 1.12)
+        ax.set_yticks([0, 0.2, 0.4, 0.6, 0.8, 1.0])
+        ax.yaxis.set_major_formatter(self.percent)
+        ax.set_ylabel("win rate (bars: 95% interval)")
+        ax.set_xlabel(f"{label}\n(dashed line: even share)")
+        if baseline is not None:
+            ax.axhline(baseline, color="#555", linestyle="--", linewidth=1)
+        for pos, rate in zip(positions, rates.values(), strict=True):
+            ax.text(pos, rate.high + 0.02, f"{rate.rate:.0%}", ha="center")
 
     def lengths(self, name: str, rows: list[dict[str, Any]]) -> str | None:
         if not self.enabled:
