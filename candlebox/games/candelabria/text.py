@@ -96,38 +96,49 @@ def candelabria_line(
 ) -> str | None:
     """A Candelabria log entry in words (seats named by ``seat_name``), or None for an event this
     table does not know."""
-    template = _CANDELABRIA.get(str(entry.get("event")))
+    template = _template(entry)
     if template is None:
         return None
-    if entry.get("event") == "ignite":
-        template = (
-            "{seat} ignites a Land Flame on {territory}."
-            if entry.get("territory")
-            else "{seat} adds a flame to its {role}."
-        )
-    elif entry.get("event") == "haunt" and entry.get("seat", -1) < 0:
-        template = "Curse {curse} stands on {to}."  # placed at the Mist
-    elif entry.get("event") == "mission-private" and entry.get("mission"):
-        template = "{seat} takes private mission {mission}."
-    elif entry.get("event") == "deploy" and not entry.get("territory"):
-        template = template.replace(" on {territory}", "")
-    fields: dict[str, Any] = {}
-    for key, value in entry.items():
-        if key in _SEAT_FIELDS and type(value) is int and value >= 0:
-            value = seat_name(value)
-        elif key in ("role", "model"):
-            value = _ROLE.get(value, value) if value is not None else "candle"
-        elif key == "cards" and entry.get("event") == "reveal":
-            value = _slots(value)
-        elif isinstance(value, list):
-            value = ", ".join("—" if v is None else str(v) for v in value) or "none"
-        elif value is None:
-            value = ""
-        fields[key] = value
+    fields = {key: _field(entry, key, value, seat_name) for key, value in entry.items()}
     try:
         return " ".join(template.format(**fields).split())
     except (KeyError, IndexError, ValueError):
         return None
+
+
+def _template(entry: dict[str, Any]) -> str | None:
+    """The sentence's template: the event's, or its form for this entry's case."""
+    template = _CANDELABRIA.get(str(entry.get("event")))
+    if template is None:
+        return None
+    if entry.get("event") == "ignite":
+        return (
+            "{seat} ignites a Land Flame on {territory}."
+            if entry.get("territory")
+            else "{seat} adds a flame to its {role}."
+        )
+    if entry.get("event") == "haunt" and entry.get("seat", -1) < 0:
+        return "Curse {curse} stands on {to}."  # placed at the Mist
+    if entry.get("event") == "mission-private" and entry.get("mission"):
+        return "{seat} takes private mission {mission}."
+    if entry.get("event") == "deploy" and not entry.get("territory"):
+        return template.replace(" on {territory}", "")
+    return template
+
+
+def _field(entry: dict[str, Any], key: str, value: Any, seat_name: Callable[[int], str]) -> Any:
+    """One field of an entry as the sentence writes it."""
+    if key in _SEAT_FIELDS and type(value) is int and value >= 0:
+        return seat_name(value)
+    if key in ("role", "model"):
+        return _ROLE.get(value, value) if value is not None else "candle"
+    if key == "cards" and entry.get("event") == "reveal":
+        return _slots(value)
+    if isinstance(value, list):
+        return ", ".join("—" if v is None else str(v) for v in value) or "none"
+    if value is None:
+        return ""
+    return value
 
 
 def event_line(entry: dict[str, Any], marks: Marks = PLAIN) -> str | None:
