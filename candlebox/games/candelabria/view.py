@@ -249,59 +249,54 @@ def describe(st: CandelabriaState) -> str:
     return f"{who} {_what(st, frame)}"
 
 
+# What a seat is to do, by decision: the same words whatever the frame says...
+_WHAT_FIXED: dict[int, str] = {
+    Phase.TURN: "is to deploy a candle or maneuver",
+    Phase.DEPLOY_AT: "is to choose where the new candle goes",
+    Phase.PUSH_TO: "is to choose where the candle goes",
+    Phase.PORTAL_TO: "is to choose where the miniature goes",
+    Phase.FLAME: "is to place an extinguished Land Flame: in front of a Curse or in the supply",
+    Phase.KEEP: "is to keep one of the cards drawn",
+    Phase.LIFT_TO: "is to choose where the candle goes",
+    Phase.DECAY_AT: "is to place a Decay card over a War Board slot",
+    Phase.EITHER: "is to choose one effect of its Decay card",
+    Phase.NUDGE: "may move one of its candles one territory (Decay)",
+}
+# ... naming the frame's territory ...
+_WHAT_AT: dict[int, str] = {
+    Phase.DESTROY: "is to destroy an enemy flame in {}",
+    Phase.PUSH: "is to push an enemy candle out of {}",
+    Phase.EXTINGUISH_AT: "is to choose the flame to extinguish in {}",
+}
+# ... or giving the frame's number (a region, moves left).
+_WHAT_NUMBER: dict[int, str] = {
+    Phase.SHIFT: "may move a candle within region {}",
+    Phase.RECAST: "is to choose a candle in region {} whose effects it performs again",
+    Phase.LIFT: "is to choose a candle in region {} to place anywhere",
+    Phase.GIFT: "is to place a Temple in region {} or take a free Upgrade tile",
+    Phase.HAUNT: "is to move a curse one territory ({} move(s) left)",
+    Phase.CANCEL: "may cancel an opponent's tactic card in the battle for region {}",
+}
+
+
 def _what(st: CandelabriaState, frame: list[int]) -> str:
     kind = frame[0]
-    names = st.board.names
-    if kind == Phase.TURN:
-        return "is to deploy a candle or maneuver"
-    if kind == Phase.DEPLOY_AT:
-        return "is to choose where the new candle goes"
+    if kind in _WHAT_FIXED:
+        return _WHAT_FIXED[kind]
+    if kind in _WHAT_AT:
+        return _WHAT_AT[kind].format(st.board.names[frame[2]])
+    if kind in _WHAT_NUMBER:
+        return _WHAT_NUMBER[kind].format(frame[2])
     if kind == Phase.MOVE:
         return f"is maneuvering ({frame[2]} move{'' if frame[2] == 1 else 's'} left)"
-    if kind == Phase.DESTROY:
-        return f"is to destroy an enemy flame in {names[frame[2]]}"
-    if kind == Phase.PUSH:
-        return f"is to push an enemy candle out of {names[frame[2]]}"
-    if kind in (Phase.PUSH_TO, Phase.PORTAL_TO):
-        return (
-            "is to choose where the candle goes"
-            if kind == Phase.PUSH_TO
-            else ("is to choose where the miniature goes")
-        )
-    if kind == Phase.FLAME:
-        return "is to place an extinguished Land Flame: in front of a Curse or in the supply"
-    if kind == Phase.KEEP:
-        return "is to keep one of the cards drawn"
-    if kind == Phase.EXTINGUISH_AT:
-        return f"is to choose the flame to extinguish in {names[frame[2]]}"
-    if kind == Phase.SHIFT:
-        return f"may move a candle within region {frame[2]}"
     if kind == Phase.CURSE_AT:
         return f"is to place curse {frame[2] + 1} on a territory at war"
-    if kind == Phase.RECAST:
-        return f"is to choose a candle in region {frame[2]} whose effects it performs again"
-    if kind == Phase.LIFT:
-        return f"is to choose a candle in region {frame[2]} to place anywhere"
-    if kind == Phase.LIFT_TO:
-        return "is to choose where the candle goes"
-    if kind == Phase.GIFT:
-        return f"is to place a Temple in region {frame[2]} or take a free Upgrade tile"
     if kind == Phase.PICK:
         return (
             "is to choose a start region and its house"
             if frame[2] == 0
             else "is to choose a house on the opposite side of the map"
         )
-    if kind == Phase.DECAY_AT:
-        return "is to place a Decay card over a War Board slot"
-    if kind == Phase.EITHER:
-        return "is to choose one effect of its Decay card"
-    if kind == Phase.NUDGE:
-        return "may move one of its candles one territory (Decay)"
-    if kind == Phase.HAUNT:
-        return f"is to move a curse one territory ({frame[2]} move(s) left)"
-    if kind == Phase.CANCEL:
-        return f"may cancel an opponent's tactic card in the battle for region {frame[2]}"
     count = frame[2]
     return {
         Phase.INFLUENCE: f"is to place {count} flame(s) in front of the Curses",
