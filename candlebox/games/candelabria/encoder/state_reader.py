@@ -298,6 +298,31 @@ class StateReader(EncoderLayout):
     def _seldom(self, st: CandelabriaState, c: _Canvas) -> None:
         """The fields whose data change seldom (some of them differ): each written again if its
         data differ, and the copies compared all at once kept."""
+        self._seldom_board(st, c)
+        self._seldom_seats(st, c)
+        c.seldom = (
+            c.year,
+            c.order,
+            c.castles,
+            c.curse_models,
+            c.curse_owners,
+            c.corrupted,
+            c.temples,
+            c.curses,
+            c.curse_influence,
+            c.battles_left,
+            c.battle,
+            c.upgrade_piles,
+            c.house_of,
+            c.seal_cards,
+            c.upgrades,
+            c.tactics_used,
+            c.decay_slots,
+        )
+
+    def _seldom_board(self, st: CandelabriaState, c: _Canvas) -> None:
+        """The year and turn order, the map's castles, curses and regions, the Curse Board, the
+        battles and the Upgrade piles."""
         m = c.view
         tab = c.tab
         at = self.start
@@ -340,6 +365,14 @@ class StateReader(EncoderLayout):
             c.upgrade_piles = _copy(st.upgrade_piles)
             c.clear((at["upgrade_tops"], span["upgrade_sizes"][1]))
             self._piles(st, tab, m)
+
+    def _seldom_seats(self, st: CandelabriaState, c: _Canvas) -> None:
+        """Each seat's house, deployed cards, upgrades, used tactic cards and Decay cards."""
+        m = c.view
+        tab = c.tab
+        at = self.start
+        span = self.span
+        n = self.n
         if st.house_of != c.house_of:
             c.house_of = st.house_of[:]
             c.clear(span["houses"])
@@ -364,25 +397,6 @@ class StateReader(EncoderLayout):
             if self.decay:
                 c.clear(span["decay_slots"])
                 self._decay(st, tab, m)
-        c.seldom = (
-            c.year,
-            c.order,
-            c.castles,
-            c.curse_models,
-            c.curse_owners,
-            c.corrupted,
-            c.temples,
-            c.curses,
-            c.curse_influence,
-            c.battles_left,
-            c.battle,
-            c.upgrade_piles,
-            c.house_of,
-            c.seal_cards,
-            c.upgrades,
-            c.tactics_used,
-            c.decay_slots,
-        )
 
     def _head(
         self, st: CandelabriaState, seat: int, frame: list[int], over: bool, c: _Canvas
