@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 import msgspec
 
-from candlebox.engine.packs import read_pack_file
+from candlebox.engine.packs import pack_hash, read_pack_file
 
 CONTENT = Path(__file__).parent / "content"
 DECK_FILE = CONTENT / "deck.json"
@@ -193,26 +195,107 @@ def build_deck(data: DeckFile) -> Deck:
     )
 
 
-DATA = read_deck_file()
-DECK = build_deck(DATA)
+@dataclass(frozen=True, eq=False, slots=True)
+class Tables:
+    """The flat tables one game plays, indexed by card type or half number (the hot paths read
+    these): the printed deck's (``PRINTED``) or a content pack's. A state holds one in its
+    ``content`` slot, shared by its clones and never copied; ``pack`` is the hash of the pack's
+    files (None: the printed deck), which saved games record."""
 
-# Flat tables: the hot paths read these.
-N_CANDIES = len(DECK.candy_codes)
-WILD = len(DATA.cards)  # the Wild's type number (present in the tables even with no copies)
-N_TYPES = WILD + 1
-CODE: tuple[str, ...] = DECK.codes
-TYPE_OF: dict[str, int] = {code: number for number, code in enumerate(CODE)}
-CANDY_INDEX: dict[str, int] = {code: i for i, code in enumerate(DECK.candy_codes)}
-HALF_CODE: tuple[str, ...] = tuple(
-    f"{candy}{count}" if candy else CODE[WILD] for candy, count, _ in DECK.halves
-)
-HALF_CANDY: tuple[int, ...] = tuple(CANDY_INDEX.get(candy, -1) for candy, _, _ in DECK.halves)
-HALF_COUNT: tuple[int, ...] = tuple(count for _, count, _ in DECK.halves)
-HALF_PENALTY: tuple[int, ...] = tuple(penalty for _, _, penalty in DECK.halves)
-# The orientations worth telling apart for each type: both for a numbered card, one for the Wild.
-ORIENTATIONS: tuple[tuple[int, ...], ...] = tuple(
-    (0,) if t == WILD else (0, 1) for t in range(N_TYPES)
-)
-FULL_SET: tuple[int, ...] = DECK.full_set
-COPIES: dict[int, int] = {t: FULL_SET.count(t) for t in set(FULL_SET)}
-HALF_CODES: frozenset[str] = frozenset(HALF_CODE)
+    data: DeckFile
+    deck: Deck
+    n_candies: int
+    wild: int  # the Wild's type number (present in the tables even with no copies)
+    n_types: int
+    code: tuple[str, ...]
+    type_of: dict[str, int]
+    candy_index: dict[str, int]
+    half_code: tuple[str, ...]
+    half_candy: tuple[int, ...]  # -1 for the Wild
+    half_count: tuple[int, ...]
+    half_penalty: tuple[int, ...]
+    # The orientations worth telling apart for each type: both for a numbered card, one for the Wild.
+    orientations: tuple[tuple[int, ...], ...]
+    full_set: tuple[int, ...]
+    copies: dict[int, int]
+    half_codes: frozenset[str]
+    pack: str | None = None
+
+
+def tables_from(data: DeckFile, pack: str | None = None) -> Tables:
+    deck = build_deck(data)
+    wild = len(data.cards)
+    code = deck.codes
+    candy_index = {c: i for i, c in enumerate(deck.candy_codes)}
+    half_code = tuple(f"{candy}{count}" if candy else code[wild] for candy, count, _ in deck.halves)
+    return Tables(
+        data=data,
+        deck=deck,
+        n_candies=len(deck.candy_codes),
+        wild=wild,
+        n_types=wild + 1,
+        code=code,
+        type_of={c: number for number, c in enumerate(code)},
+        candy_index=candy_index,
+        half_code=half_code,
+        half_candy=tuple(candy_index.get(candy, -1) for candy, _, _ in deck.halves),
+        half_count=tuple(count for _, count, _ in deck.halves),
+        half_penalty=tuple(penalty for _, _, penalty in deck.halves),
+        orientations=tuple((0,) if t == wild else (0, 1) for t in range(wild + 1)),
+        full_set=deck.full_set,
+        copies={t: deck.full_set.count(t) for t in set(deck.full_set)},
+        half_codes=frozenset(half_code),
+        pack=pack,
+    )
+
+
+DATA = read_deck_file()
+PRINTED = tables_from(DATA)
+DECK = PRINTED.deck
+
+# The printed deck's tables, for what is about the printed game (its facts, words, encoder and the
+# JAX rules); the rules read a state's own ``content``.
+N_CANDIES = PRINTED.n_candies
+WILD = PRINTED.wild
+N_TYPES = PRINTED.n_types
+CODE: tuple[str, ...] = PRINTED.code
+TYPE_OF: dict[str, int] = PRINTED.type_of
+CANDY_INDEX: dict[str, int] = PRINTED.candy_index
+HALF_CODE: tuple[str, ...] = PRINTED.half_code
+HALF_CANDY: tuple[int, ...] = PRINTED.half_candy
+HALF_COUNT: tuple[int, ...] = PRINTED.half_count
+HALF_PENALTY: tuple[int, ...] = PRINTED.half_penalty
+ORIENTATIONS: tuple[tuple[int, ...], ...] = PRINTED.orientations
+FULL_SET: tuple[int, ...] = PRINTED.full_set
+COPIES: dict[int, int] = PRINTED.copies
+HALF_CODES: frozenset[str] = PRINTED.half_codes
+
+
+def load_deck(folder: str, design: bool = False) -> Tables:
+    """A content pack's deck (``deck.json`` in ``folder``), read once and shared by every game that
+    plays it; a ValueError names the file and the field."""
+    return _cached(str(Path(folder).expanduser().resolve()), design)
+
+
+@lru_cache(maxsize=8)
+def _cached(folder: str, design: bool) -> Tables:
+    path = Path(folder)
+    if not path.is_dir():
+        raise ValueError(f"option 'content': the content pack folder {folder} does not exist")
+    data = read_deck_file(path / "deck.json", design)
+    try:
+        return tables_from(data, pack_hash(folder))
+    except ValueError as exc:
+        raise ValueError(f"deck.json: {exc}") from None
+
+
+def tables_of(options: dict[str, Any]) -> Tables:
+    """The deck a game's options play: option ``content`` (a pack's folder; None: the printed deck)
+    read in design mode when option ``design`` is on, which needs a pack to design."""
+    folder = options.get("content")
+    if options.get("design") and folder is None:
+        raise ValueError(
+            "option 'design' plays a content pack whose printed values were changed: give the "
+            "pack's folder as option 'content' too"
+        )
+    return PRINTED if folder is None else load_deck(folder, bool(options.get("design")))

@@ -17,17 +17,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from candlebox.games.sixteen_candies import rounds
-from candlebox.games.sixteen_candies.cards import CODE, WILD
 from candlebox.games.sixteen_candies.decision import Phase
 from candlebox.games.sixteen_candies.notation import (
     CALL,
-    DISCARD,
-    DISCARD_TYPE,
     DRAW_DISCARD,
     DRAW_PILE,
     END,
     SKIP,
-    rotations,
 )
 
 if TYPE_CHECKING:
@@ -44,12 +40,12 @@ _CALL_OR_END = [CALL, END]
 
 # ----------------------------------------------------------------------------- orientation
 def rotate_actions(st: SixteenCandiesState, seat: int) -> list[str]:
-    return rotations(st.hands[seat]).actions
+    return st.notation.rotations(st.hands[seat]).actions
 
 
 def shows_instant(st: SixteenCandiesState, seat: int) -> bool:
     """Whether the seat's hand triggers an Instant Round Win now (turning it up in 'held' mode)."""
-    rot = rotations(st.hands[seat])
+    rot = st.notation.rotations(st.hands[seat])
     if st.held_mode:
         if rot.held is None:
             return False
@@ -60,7 +56,7 @@ def shows_instant(st: SixteenCandiesState, seat: int) -> bool:
 
 def do_setup(st: SixteenCandiesState, seat: int, action: str) -> None:
     """A player picks up the dealt cards and orients them; after the last, instant wins are checked."""
-    st.ups[seat] = list(rotations(st.hands[seat]).bits[action])
+    st.ups[seat] = list(st.notation.rotations(st.hands[seat]).bits[action])
     queue = st.queue
     del queue[0]
     if queue:
@@ -83,7 +79,7 @@ def do_setup(st: SixteenCandiesState, seat: int, action: str) -> None:
 
 
 def do_rotate(st: SixteenCandiesState, seat: int, action: str) -> None:
-    rot = rotations(st.hands[seat])
+    rot = st.notation.rotations(st.hands[seat])
     st.ups[seat] = list(rot.bits[action])
     if rot.instant[action]:  # in 'held' mode such a hand already won at the discard
         finish_turn(st, seat, instant=True)
@@ -130,7 +126,7 @@ def do_draw(st: SixteenCandiesState, seat: int, action: str) -> None:
         st.phase = Phase.ROTATE
         return
     st.srcs[seat].append(len(st.events))
-    st.events.append(("draw", seat, source, CODE[card]))
+    st.events.append(("draw", seat, source, st.content.code[card]))
     st.hands[seat].append(card)
     st.ups[seat].append(0)
     st.phase = Phase.DISCARD
@@ -141,8 +137,9 @@ def discard_actions(st: SixteenCandiesState, seat: int) -> list[str]:
     hand = st.hands[seat]
     # The card just taken from the discard pile is the last in hand.
     cards = hand[:-1] if st.taken >= 0 and not st.rediscard else hand
-    actions = [DISCARD[t] for t in cards]
-    if cards.count(WILD) > 1:
+    discard = st.notation.discard
+    actions = [discard[t] for t in cards]
+    if cards.count(st.content.wild) > 1:
         actions = list(dict.fromkeys(actions))
     return actions
 
@@ -152,8 +149,9 @@ def _wild_slot(st: SixteenCandiesState, seat: int) -> int:
     known to be in hand (taken from the discard pile) goes first, unless it was just taken and may not
     go back."""
     hand = st.hands[seat]
-    last = len(hand) - 1 if st.taken == WILD and not st.rediscard else len(hand)
-    slots = [i for i in range(last) if hand[i] == WILD]
+    wild = st.content.wild
+    last = len(hand) - 1 if st.taken == wild and not st.rediscard else len(hand)
+    slots = [i for i in range(last) if hand[i] == wild]
     for i in slots:
         event = st.events[st.srcs[seat][i]]
         if event[0] == "draw" and event[2] == "discard":
@@ -162,16 +160,17 @@ def _wild_slot(st: SixteenCandiesState, seat: int) -> int:
 
 
 def do_discard(st: SixteenCandiesState, seat: int, action: str) -> None:
-    card = DISCARD_TYPE[action]
+    card = st.notation.discard_type[action]
+    wild = st.content.wild
     hand = st.hands[seat]
     ups = st.ups[seat]
     srcs = st.srcs[seat]
-    i = _wild_slot(st, seat) if card == WILD and hand.count(WILD) > 1 else hand.index(card)
+    i = _wild_slot(st, seat) if card == wild and hand.count(wild) > 1 else hand.index(card)
     del hand[i]
     del ups[i]
     del srcs[i]
     st.discard.append(card)
-    st.events.append(("discard", seat, CODE[card]))
+    st.events.append(("discard", seat, st.content.code[card]))
     st.taken = -1
     j = len(hand) - 1  # keep the hand sorted: only the drawn card can be out of place
     while j > 0 and hand[j - 1] > hand[j]:

@@ -11,14 +11,15 @@ with ``"held"`` the three cards need only hold those halves and are turned up fo
 
 from __future__ import annotations
 
-from candlebox.games.sixteen_candies.cards import HALF_CANDY, HALF_COUNT
+from candlebox.games.sixteen_candies.cards import Tables
 
 
-def shows_four_five_six(halves: list[int]) -> bool:
+def shows_four_five_six(deck: Tables, halves: list[int]) -> bool:
     """Three halves of one candy showing 4, 5 and 6 (a Wild is no 4, 5 or 6: rulings SC-12)."""
     if len(halves) != 3:
         return False
-    candy = HALF_CANDY[halves[0]]
-    if candy < 0 or HALF_CANDY[halves[1]] != candy or HALF_CANDY[halves[2]] != candy:
+    half_candy = deck.half_candy
+    candy = half_candy[halves[0]]
+    if candy < 0 or half_candy[halves[1]] != candy or half_candy[halves[2]] != candy:
         return False
-    return sorted(HALF_COUNT[h] for h in halves) == [4, 5, 6]
+    return sorted(deck.half_count[h] for h in halves) == [4, 5, 6]

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from candlebox.games.sixteen_candies import setup
-from candlebox.games.sixteen_candies.cards import CODE, DECK, HALF_CODE, HALF_PENALTY
+from candlebox.games.sixteen_candies.cards import Tables
 from candlebox.games.sixteen_candies.decision import Phase
 from candlebox.games.sixteen_candies.scoring import apply_change, round_changes
 from candlebox.games.sixteen_candies.wild import hand_value
@@ -36,26 +36,26 @@ def reveal(st: SixteenCandiesState) -> tuple[dict[int, int], dict[int, int]]:
     for seat, hand in enumerate(st.hands):
         if not hand:
             continue
-        shown = _shown(tuple(hand), tuple(st.ups[seat]))
+        shown = _shown(st.content, tuple(hand), tuple(st.ups[seat]))
         values[seat] = shown[2]
         penalties[seat] = shown[4]
         events.append(("reveal", seat, *shown))
     return values, penalties
 
 
-def _shown(hand: tuple[int, ...], ups: tuple[int, ...]) -> tuple:
+def _shown(deck: Tables, hand: tuple[int, ...], ups: tuple[int, ...]) -> tuple:
     """What a reveal shows of a hand: the card codes, the top halves' codes, the value, the declared
     candy and the penalty. Worked out at each reveal from per-half tables, in C where it can be
     (``map``): a cache of it met thousands of new hands in a fresh process's first hundred games, so
     that they ran well below the warm speed (issue 18), and saved little once warm."""
     halves = [2 * t + o for t, o in zip(hand, ups, strict=True)]
-    value, candy = hand_value(halves)
+    value, candy = hand_value(deck, halves)
     return (
-        tuple(map(CODE.__getitem__, hand)),
-        tuple(map(HALF_CODE.__getitem__, halves)),
+        tuple(map(deck.code.__getitem__, hand)),
+        tuple(map(deck.half_code.__getitem__, halves)),
         value,
-        DECK.candy_codes[candy],
-        sum(map(HALF_PENALTY.__getitem__, halves)),
+        deck.deck.candy_codes[candy],
+        sum(map(deck.half_penalty.__getitem__, halves)),
     )
 
 

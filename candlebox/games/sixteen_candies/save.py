@@ -7,25 +7,24 @@ from bisect import bisect_left
 from typing import Any
 
 from candlebox.engine import Rng
-from candlebox.games.sixteen_candies.cards import CODE, HALF_CODE, TYPE_OF, WILD
 from candlebox.games.sixteen_candies.decision import Phase
 from candlebox.games.sixteen_candies.instant_win import shows_four_five_six
-from candlebox.games.sixteen_candies.notation import rotations
 from candlebox.games.sixteen_candies.state import SixteenCandiesState
 from candlebox.games.sixteen_candies.view import is_private
 
 
-def _codes(cards: list[int]) -> list[str]:
-    return [CODE[card] for card in cards]
-
-
 def snapshot(st: SixteenCandiesState) -> dict[str, Any]:
+    code, half_code = st.content.code, st.content.half_code
+
+    def _codes(cards: list[int]) -> list[str]:
+        return [code[card] for card in cards]
+
     return {
         "draw": _codes(st.draw[::-1]),
         "discard": _codes(st.discard),
         "hands": [_codes(hand) for hand in st.hands],
         "tops": [
-            [HALF_CODE[2 * card + up] for card, up in zip(hand, ups, strict=True)]
+            [half_code[2 * card + up] for card, up in zip(hand, ups, strict=True)]
             for hand, ups in zip(st.hands, st.ups, strict=True)
         ],
         "sources": [list(srcs) for srcs in st.srcs],
@@ -36,7 +35,7 @@ def snapshot(st: SixteenCandiesState) -> dict[str, Any]:
         "phase": st.phase.name.lower(),
         "queue": list(st.queue),
         "caller": st.caller,
-        "taken": CODE[st.taken] if st.taken >= 0 else None,
+        "taken": code[st.taken] if st.taken >= 0 else None,
         "epoch": st.epoch,
         "round": st.round,
         "round_start": st.round_start,
@@ -123,14 +122,14 @@ def _deal(twin: SixteenCandiesState, seat: int, rng: Rng) -> None:
         rng.shuffle(cards)
         for (owner, src), card in zip(places, cards, strict=False):
             twin.hands[owner][where[owner, src]] = card
-            events[src] = (*events[src][:-1], CODE[card])
+            events[src] = (*events[src][:-1], twin.content.code[card])
         if pool == twin.epoch:
             twin.draw = cards[len(places) :]
     for owner, hand in enumerate(twin.hands):
         if owner == seat or not hand:
             continue
         _sort_hand(twin, owner)
-        twin.ups[owner] = [0 if card == WILD else rng.below(2) for card in hand]
+        twin.ups[owner] = [0 if card == twin.content.wild else rng.below(2) for card in hand]
 
 
 def possible(st: SixteenCandiesState) -> bool:
@@ -152,17 +151,19 @@ def possible(st: SixteenCandiesState) -> bool:
             if owner == st.actor and st.phase is Phase.DISCARD:  # the hand before its draw
                 hand, ups = hand[:-1], ups[:-1]
             halves = [2 * card + up for card, up in zip(hand, ups, strict=True)]
-            if shows_four_five_six(halves):
+            if shows_four_five_six(st.content, halves):
                 return False
         return True
     hands: list[list[int]] = [[] for _ in st.hands]
+    type_of = st.content.type_of
+    rotations = st.notation.rotations
     for event in st.events[st.round_start :]:
         kind = event[0]
         if kind == "deal" or kind == "draw":
-            hands[event[1]].append(TYPE_OF[event[-1]])
+            hands[event[1]].append(type_of[event[-1]])
         elif kind == "discard":
             hand = hands[event[1]]
-            hand.remove(TYPE_OF[event[2]])
+            hand.remove(type_of[event[2]])
             if rotations(sorted(hand)).held is not None:
                 return False
         elif kind == "flip" and any(

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING
 
-from candlebox.games.sixteen_candies.cards import CODE, FULL_SET, HAND, TYPE_OF
+from candlebox.games.sixteen_candies.cards import HAND
 from candlebox.games.sixteen_candies.decision import Phase
 
 if TYPE_CHECKING:
@@ -22,25 +22,26 @@ if TYPE_CHECKING:
 
 def shuffled_box(st: SixteenCandiesState) -> list[int]:
     """Every card of the box, shuffled; the top is the end of the list."""
-    pile = list(FULL_SET)
+    pile = list(st.content.full_set)
     st.rng.shuffle(pile)
     return pile
 
 
 def pile_from_deck(st: SixteenCandiesState, deck: list[str]) -> list[int]:
     """The pile with ``deck`` on top (top first) and the remaining cards shuffled beneath."""
+    type_of = st.content.type_of
     wanted = []
     for code in deck:
-        if code not in TYPE_OF:
+        if code not in type_of:
             raise ValueError(
                 f"option 'deck': {code!r} is not a card code (codes such as G6-K1, C4-G3 or W; "
                 "see docs/notation/sixteen-candies.md)"
             )
-        wanted.append(TYPE_OF[code])
-    available = Counter(FULL_SET)
+        wanted.append(type_of[code])
+    available = Counter(st.content.full_set)
     too_many = Counter(wanted) - available
     if too_many:
-        extra = ", ".join(f"{CODE[t]}×{k}" for t, k in sorted(too_many.items()))
+        extra = ", ".join(f"{st.content.code[t]}×{k}" for t, k in sorted(too_many.items()))
         raise ValueError(f"option 'deck': more cards than the box holds ({extra} too many)")
     rest = list((available - Counter(wanted)).elements())
     st.rng.shuffle(rest)
@@ -56,7 +57,8 @@ def deal(st: SixteenCandiesState, pile: list[int], order: list[int]) -> None:
     dealt = pile[: -HAND * seats - 1 : -1]  # the top cards, in the order they are dealt
     del pile[-HAND * seats :]
     first = len(events)  # card k of the deal is event first + k
-    events.extend([("deal", order[k % seats], CODE[card]) for k, card in enumerate(dealt)])
+    code = st.content.code
+    events.extend([("deal", order[k % seats], code[card]) for k, card in enumerate(dealt)])
     hands: list[list[int]] = [[] for _ in range(n)]
     srcs: list[list[int]] = [[] for _ in range(n)]
     for place, seat in enumerate(order):  # hands are kept sorted by card type, equal cards by deal
@@ -69,7 +71,7 @@ def deal(st: SixteenCandiesState, pile: list[int], order: list[int]) -> None:
     st.ups = [[0] * len(hand) for hand in hands]
     flip = pile.pop()
     st.discard = [flip]
-    events.append(("flip", CODE[flip]))
+    events.append(("flip", code[flip]))
     st.draw = pile
     st.caller = -1
     st.taken = -1

@@ -7,9 +7,9 @@ from typing import Any
 
 from candlebox.engine import MoveKind, State
 from candlebox.engine.wiring import Wiring
-from candlebox.games.sixteen_candies.cards import CODE
+from candlebox.games.sixteen_candies.cards import Tables, tables_of
 from candlebox.games.sixteen_candies.decision import NAMES, Phase
-from candlebox.games.sixteen_candies.notation import build_hands, malformed
+from candlebox.games.sixteen_candies.notation import Notation, notation_of
 from candlebox.games.sixteen_candies.scoring import INSTANT_WINNER
 from candlebox.games.sixteen_candies.views import SixteenCandiesView
 
@@ -32,6 +32,7 @@ class SixteenCandiesState(State):
         "all_tied",  # option: how a call is scored when every hand is equal
         "caller",  # who called "I've got candy!" this round, -1 if nobody yet
         "cap",  # option pool_cap: the most a gain can take a pool to, or None
+        "content",  # the deck played (printed or a pack's): shared, immutable, never copied
         "discard",  # the discard pile, bottom to top (the top is the end of the list)
         "draw",  # the draw pile; the top is the end of the list
         "end_reason",
@@ -43,6 +44,7 @@ class SixteenCandiesState(State):
         "marker",  # who holds the First Player Marker
         "max_turns",
         "next_seat",  # the next seat clockwise still in the round (derived at each deal)
+        "notation",  # the content's action texts (notation.Notation): shared, never copied
         "optional_draw",  # option draw == "optional"
         "phase",
         "pools",  # each seat's Health Pool
@@ -72,7 +74,9 @@ class SixteenCandiesState(State):
 
     def __init__(self, variant: str, players: int, seed: int, options: dict[str, Any]) -> None:
         super().__init__(GAME_ID, variant, players, seed, options)
-        build_hands()  # once per process: a fresh one then plays at its warm speed
+        self.content: Tables = tables_of(options)
+        self.notation: Notation = notation_of(self.content)
+        self.notation.build_hands()  # once per process: a fresh one then plays at its warm speed
         self.max_turns: int = options["max_turns"]
         self.rounds_limit: int | None = options["rounds"]
         self.start_pool: int = options["pool"]
@@ -117,7 +121,7 @@ class SixteenCandiesState(State):
         _DO[self.phase](self, seat, action)
 
     def _malformed(self, action: str) -> str | None:
-        return malformed(action)
+        return self.notation.malformed(action)
 
     @property
     def is_over(self) -> bool:
@@ -141,7 +145,7 @@ class SixteenCandiesState(State):
         if self.phase is not Phase.SETUP:
             info["final_turn"] = self.caller >= 0
         if self.phase is Phase.DISCARD and self.taken >= 0:
-            info["taken"] = CODE[self.taken]
+            info["taken"] = self.content.code[self.taken]
             info["may_discard_taken"] = self.rediscard
         return info
 
@@ -160,3 +164,6 @@ class SixteenCandiesState(State):
 
     def _snapshot(self) -> dict[str, Any]:
         return WIRING.rules.snapshot(self)
+
+    def content_pack(self) -> str | None:
+        return self.content.pack

@@ -17,9 +17,7 @@ from candlebox.engine.plugin import (
     game_over_sentence,
 )
 from candlebox.engine.state import State
-from candlebox.games.sixteen_candies.cards import CODE, HALF_PENALTY, WILD
 from candlebox.games.sixteen_candies.decision import Phase
-from candlebox.games.sixteen_candies.notation import rotations
 from candlebox.games.sixteen_candies.state import SixteenCandiesState
 from candlebox.games.sixteen_candies.words import table
 
@@ -119,13 +117,13 @@ def card(code: str) -> str:
     return f"the {_name(code)}" if code == "W" else f"{_name(code)} ({code})"
 
 
-def orientation(hand: list[int], halves: list[str]) -> str:
+def orientation(hand: list[int], halves: list[str], wild: int) -> str:
     """Which half of each card of the hand (in hand order) is on top: "4 Gummy Bears, 6 Chocolate
     and the Wild card on top". The top halves say it all: no card has one half twice, so the half
     on top names the card's way up, and the hand names the cards (naming them too made each option
     forty words long, alike but for one, and a phone's hint strip showed only the first card)."""
     parts = [
-        "the Wild card" if t == WILD else _name(half) for t, half in zip(hand, halves, strict=True)
+        "the Wild card" if t == wild else _name(half) for t, half in zip(hand, halves, strict=True)
     ]
     listed = ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0]
     return f"{listed} on top"
@@ -139,17 +137,20 @@ def label(state: State, seat: int, action: str) -> str:
     if action == "draw pile":
         return "Draw the top card of the draw pile (unseen)"
     if action == "draw discard":
-        return f"Take {card(CODE[st.discard[-1]])} from the top of the discard pile"
+        return f"Take {card(st.content.code[st.discard[-1]])} from the top of the discard pile"
     if verb == "skip":
         return "Draw nothing this turn"
     if verb == "discard":
         return f"Discard {card(arg)}"
     if verb == "top":
         halves = arg.split(" ")
-        bits = rotations(st.hands[seat]).bits[action]
-        penalty = sum(HALF_PENALTY[2 * t + o] for t, o in zip(st.hands[seat], bits, strict=True))
-        win = " — an Instant Round Win" if rotations(st.hands[seat]).instant[action] else ""
-        return f"Hold {orientation(st.hands[seat], halves)} (penalty {penalty}){win}"
+        rot = st.notation.rotations(st.hands[seat])
+        bits = rot.bits[action]
+        pen = st.content.half_penalty
+        penalty = sum(pen[2 * t + o] for t, o in zip(st.hands[seat], bits, strict=True))
+        win = " — an Instant Round Win" if rot.instant[action] else ""
+        shown = orientation(st.hands[seat], halves, st.content.wild)
+        return f"Hold {shown} (penalty {penalty}){win}"
     if verb == "call":
         return "Call \u201cI've got candy!\u201d: everyone else gets one last turn, then hands are shown"
     return "End your turn without calling"
@@ -190,7 +191,7 @@ def prompt(state: State, seat: int | None) -> str:
             return "Pick up your new hand and choose which half of each card is on top."
         return f"{other} is picking up their new hand and turning the cards."
     if st.phase is Phase.DRAW:
-        top = card(CODE[st.discard[-1]]) if st.discard else "nothing"
+        top = card(st.content.code[st.discard[-1]]) if st.discard else "nothing"
         final = " (your last turn: someone has called)" if st.caller >= 0 and you else ""
         if you:
             return (
@@ -206,7 +207,8 @@ def prompt(state: State, seat: int | None) -> str:
     if you:
         hand = st.hands[seat] if seat is not None else []
         ups = st.ups[seat] if seat is not None else []
-        penalty = sum(HALF_PENALTY[2 * t + o] for t, o in zip(hand, ups, strict=False))
+        pen = st.content.half_penalty
+        penalty = sum(pen[2 * t + o] for t, o in zip(hand, ups, strict=False))
         if sum(1 for pool in st.pools if pool) == 2:
             return _CALL_RISK_TWO.format(penalty=penalty, tied=_TIED_TWO[st.all_tied]).strip()
         return _CALL_RISK.format(penalty=penalty, tied=_ALL_TIED[st.all_tied]).strip()

@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Any
 
 from msgspec import structs
 
-from candlebox.games.sixteen_candies.cards import CODE, DECK, HALF_CODE
 from candlebox.games.sixteen_candies.decision import NAMES, Phase
 from candlebox.games.sixteen_candies.views import (
     Card,
@@ -50,7 +49,6 @@ EVENT_FIELDS: dict[str, tuple[str, ...]] = {
 
 
 # Shared by every typed view (read only); the plain view gets its own copy.
-CANDIES = dict(zip(DECK.candy_codes, DECK.candy_names, strict=True))
 
 
 def is_private(event: tuple) -> bool:
@@ -75,7 +73,7 @@ def known_cards(st: SixteenCandiesState, owner: int) -> list[str]:
     for card, src in zip(st.hands[owner], st.srcs[owner], strict=True):
         event = st.events[src]
         if event[0] == "draw" and event[2] == "discard":
-            known.append(CODE[card])
+            known.append(st.content.code[card])
     return known
 
 
@@ -87,17 +85,19 @@ def _player(st: SixteenCandiesState, owner: int, viewer: int | None, over: bool)
         return Seat(seat=owner, pool=pool, out=pool == 0, cards=len(hand), known=known)
     # The hand as its owner sees it: each card with its top and bottom half, and, for three cards,
     # their worth.
+    deck = st.content
+    code, half_code = deck.code, deck.half_code
     cards = []
     halves = []
     for card, up in zip(hand, st.ups[owner], strict=True):
         top = 2 * card + up
         halves.append(top)
-        cards.append(Card(card=CODE[card], top=HALF_CODE[top], bottom=HALF_CODE[top ^ 1]))
+        cards.append(Card(card=code[card], top=half_code[top], bottom=half_code[top ^ 1]))
     if len(hand) != 3:
         return HandSeat(
             seat=owner, pool=pool, out=pool == 0, cards=len(hand), known=known, hand=cards
         )
-    value, candy = hand_value(halves)
+    value, candy = hand_value(deck, halves)
     return ValuedSeat(
         seat=owner,
         pool=pool,
@@ -106,8 +106,8 @@ def _player(st: SixteenCandiesState, owner: int, viewer: int | None, over: bool)
         known=known,
         hand=cards,
         value=value,
-        candy=DECK.candy_codes[candy],
-        penalty=hand_penalty(halves),
+        candy=deck.deck.candy_codes[candy],
+        penalty=hand_penalty(deck, halves),
     )
 
 
@@ -130,7 +130,7 @@ def pending(st: SixteenCandiesState) -> Pending | None:
             decision=decision,
             seats=seats,
             final_turn=final,
-            taken=CODE[st.taken],
+            taken=st.content.code[st.taken],
             may_discard_taken=st.rediscard,
         )
     return Pending(decision=decision, seats=seats, final_turn=final)
@@ -144,7 +144,7 @@ def typed_view(st: SixteenCandiesState, seat: int | None) -> SixteenCandiesView:
         variant=st.variant,
         players=st.num_players,
         seat=seat,
-        candies=CANDIES,
+        candies=dict(zip(st.content.deck.candy_codes, st.content.deck.candy_names, strict=True)),
         round=st.round,
         rounds_played=st.rounds_played,
         rounds=st.rounds_limit,
@@ -157,7 +157,7 @@ def typed_view(st: SixteenCandiesState, seat: int | None) -> SixteenCandiesView:
         caller=st.caller if st.caller >= 0 else None,
         final_turns=list(st.queue) if st.caller >= 0 and not over else [],
         draw_pile=len(st.draw),
-        discard_pile=[CODE[card] for card in st.discard],
+        discard_pile=[st.content.code[card] for card in st.discard],
         seats=[_player(st, owner, seat, over) for owner in range(st.num_players)],
         over=over,
     )

@@ -12,26 +12,30 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from candlebox.games.sixteen_candies.cards import HALF_CANDY, HALF_COUNT, HALF_PENALTY, N_CANDIES
+from candlebox.games.sixteen_candies.cards import Tables
 
 
-def hand_value(halves: Iterable[int]) -> tuple[int, int]:
+def hand_value(deck: Tables, halves: Iterable[int]) -> tuple[int, int]:
     """(value, index of the candy counted — the Wild's declared candy) of the given top halves."""
-    totals = [0] * N_CANDIES
+    n_candies = deck.n_candies
+    half_candy = deck.half_candy
+    half_count = deck.half_count
+    totals = [0] * n_candies
     wild = 0
     for half in halves:
-        candy = HALF_CANDY[half]
+        candy = half_candy[half]
         if candy < 0:
-            wild += HALF_COUNT[half]
+            wild += half_count[half]
         else:
-            totals[candy] += HALF_COUNT[half]
+            totals[candy] += half_count[half]
     best = 0
-    for candy in range(1, N_CANDIES):
+    for candy in range(1, n_candies):
         if totals[candy] > totals[best]:
             best = candy
     return totals[best] + wild, best
 
 
-def hand_penalty(halves: Iterable[int]) -> int:
+def hand_penalty(deck: Tables, halves: Iterable[int]) -> int:
     """The Penalty Candy amount of a hand: the sum of its top halves' penalties."""
-    return sum(HALF_PENALTY[half] for half in halves)
+    half_penalty = deck.half_penalty
+    return sum(half_penalty[half] for half in halves)
