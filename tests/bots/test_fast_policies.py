@@ -92,7 +92,8 @@ def _plausibility_from_views(world: State, rivals: tuple[sc_search.Rival, ...]) 
                 rival.called
                 and (
                     value < rival.at_least
-                    or (player.value, player.penalty) != sc_search.best_shown(tuple(sorted(hand)))
+                    or (player.value, player.penalty)
+                    != sc_search.best_shown(sc.PRINTED_FACES, tuple(sorted(hand)))
                 )
             )
         ):
@@ -122,7 +123,9 @@ def test_sixteen_candies_rival_model_reads_the_state_as_its_views() -> None:
             for rival in rivals:
                 player = world.typed_view(rival.seat).seats[rival.seat]
                 if rival.called and isinstance(player, ValuedSeat):
-                    best = sc_search.best_shown(tuple(sorted(c.card for c in player.hand)))
+                    best = sc_search.best_shown(
+                        sc.PRINTED_FACES, tuple(sorted(c.card for c in player.hand))
+                    )
                     if best[0] < sc.INSTANT:
                         assert (player.value, player.penalty) == best
                         oriented += 1

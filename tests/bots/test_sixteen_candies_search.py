@@ -74,7 +74,7 @@ def _ref_policy(view: dict[str, Any], actions: list[str], rng: Rng) -> str:
 
 
 def test_cached_hand_values_equal_the_plain_evaluation() -> None:
-    deck = [code for code, info in sc.CARDS.items() for _ in range(info["copies"])]
+    deck = [code for code, copies in sc.BOX.items() for _ in range(copies)]
     rng = Rng(3)
     for _ in range(3000):
         rng.shuffle(deck)
@@ -83,7 +83,7 @@ def test_cached_hand_values_equal_the_plain_evaluation() -> None:
         assert sc.best_value(hand) == sc.evaluate_hand(hand)
         assert sc.best_value(list(reversed(hand))) == sc.evaluate_hand(hand)
     hand = tuple(sorted(deck[:3]))
-    assert sc.with_each(hand) == {code: sc.evaluate_hand([*hand, code]) for code in sc.CARDS}
+    assert sc.with_each(hand) == {code: sc.evaluate_hand([*hand, code]) for code in sc.BOX}
 
 
 @pytest.mark.parametrize("options", [{}, {"draw": "optional"}, {"rediscard": False}])
@@ -107,8 +107,7 @@ def test_a_heuristic_game_is_replayed_move_for_move() -> None:
     for seed in (1, 2):
         histories = []
         for _ in range(2):
-            sc._best_value_sorted.cache_clear()
-            sc.with_each.cache_clear()
+            sc.PRINTED_FACES.clear_caches()
             state = candlebox.new_game(GAME, players=2, seed=seed)
             players = [bots.make("heuristic", seed=seed + i) for i in range(2)]
             while not state.is_over:

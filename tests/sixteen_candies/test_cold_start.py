@@ -15,7 +15,7 @@ import pytest
 
 import candlebox
 from candlebox.games.sixteen_candies import notation
-from candlebox.games.sixteen_candies.cards import N_TYPES, ORIENTATIONS
+from candlebox.games.sixteen_candies.cards import N_TYPES, ORIENTATIONS, PRINTED
 from candlebox.games.sixteen_candies.instant_win import shows_four_five_six
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -29,7 +29,7 @@ def _plain(hand: tuple[int, ...]) -> tuple[list[str], dict, dict, tuple | None, 
     for bits in product(*(ORIENTATIONS[t] for t in hand)):
         halves = [2 * t + o for t, o in zip(hand, bits, strict=True)]
         action = "top " + " ".join(HALF_CODE[h] for h in halves)
-        win = shows_four_five_six(halves)
+        win = shows_four_five_six(PRINTED, halves)
         actions.append(action)
         bits_of[action] = bits
         instant[action] = win
@@ -46,7 +46,7 @@ def test_three_card_rotations_equal_the_plain_construction() -> None:
     # every instant-win hand type too (three cards of one candy), where held/winning matter
     hands += [h for h in product(range(N_TYPES), repeat=3) if _plain(h)[3] is not None]
     for hand in hands:
-        rot = notation.Rotations(hand)
+        rot = notation.Rotations(notation.PRINTED_NOTATION, hand)
         assert (rot.actions, rot.bits, rot.instant, rot.held, rot.winning) == _plain(hand), hand
 
 
@@ -75,11 +75,11 @@ def test_a_new_game_has_every_hand_it_can_deal_built_already() -> None:
     """What the engine keeps per hand is built by the process's first new game: playing games then
     builds nothing more (a fresh process meets no new hand, so it plays at its warm speed)."""
     candlebox.new_game("sixteen-candies", players=4, seed=0)
-    built = dict(notation._ROTATIONS)
+    built = dict(notation.PRINTED_NOTATION._rotations)
     for seed in range(40):
         rng = random.Random(seed)
         state = candlebox.new_game("sixteen-candies", players=4, seed=seed)
         while not state.is_over:
             seat = state.to_act[0]
             state.apply(seat, rng.choice(state.legal_actions(seat)))
-    assert notation._ROTATIONS.keys() == built.keys()
+    assert notation.PRINTED_NOTATION._rotations.keys() == built.keys()

@@ -16,6 +16,7 @@ from candlebox.games.sixteen_candies.cards import (
     DECK,
     DECK_FILE,
     FULL_SET,
+    PRINTED,
     WILD,
     read_deck_file,
     schema,
@@ -64,8 +65,10 @@ def _hands() -> list[tuple[int, int, bool]]:
     for hand in combinations(types, 3):
         for ups in product(*((0,) if t == WILD else (0, 1) for t in hand)):
             halves = [2 * t + o for t, o in zip(hand, ups, strict=True)]
-            value, _ = hand_value(halves)
-            result.append((value, hand_penalty(halves), shows_four_five_six(halves)))
+            value, _ = hand_value(PRINTED, halves)
+            result.append(
+                (value, hand_penalty(PRINTED, halves), shows_four_five_six(PRINTED, halves))
+            )
     return result
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from candlebox.games.sixteen_candies.cards import TYPE_OF
+from candlebox.games.sixteen_candies.cards import PRINTED, TYPE_OF
 from candlebox.games.sixteen_candies.instant_win import shows_four_five_six
 from candlebox.games.sixteen_candies.scoring import apply_change, round_changes
 from candlebox.games.sixteen_candies.wild import hand_penalty, hand_value
@@ -119,23 +119,23 @@ def halves(*tops: str) -> list[int]:
 
 
 def test_only_the_top_half_counts() -> None:
-    assert hand_value(halves("G6-K1:G6", "G5-K2:G5", "C4-K3:K3")) == (11, 0)
-    assert hand_value(halves("G6-K1:K1", "G5-K2:K2", "C4-K3:K3")) == (6, 2)
-    assert hand_penalty(halves("G6-K1:K1", "G5-K2:K2", "C4-K3:K3")) == 3 + 3 + 2
+    assert hand_value(PRINTED, halves("G6-K1:G6", "G5-K2:G5", "C4-K3:K3")) == (11, 0)
+    assert hand_value(PRINTED, halves("G6-K1:K1", "G5-K2:K2", "C4-K3:K3")) == (6, 2)
+    assert hand_penalty(PRINTED, halves("G6-K1:K1", "G5-K2:K2", "C4-K3:K3")) == 3 + 3 + 2
 
 
 def test_the_wild_adds_three_of_the_best_candy_and_costs_two() -> None:
-    assert hand_value(halves("W", "G6-K1:G6", "H5-G2:H5")) == (9, 0)
-    assert hand_value(halves("W", "C6-K1:C6", "C5-H2:C5")) == (14, 1)
-    assert hand_value(halves("W", "W", "W")) == (9, 0)
-    assert hand_penalty(halves("W", "C6-K1:C6", "C5-H2:C5")) == 2 + 1 + 1
+    assert hand_value(PRINTED, halves("W", "G6-K1:G6", "H5-G2:H5")) == (9, 0)
+    assert hand_value(PRINTED, halves("W", "C6-K1:C6", "C5-H2:C5")) == (14, 1)
+    assert hand_value(PRINTED, halves("W", "W", "W")) == (9, 0)
+    assert hand_penalty(PRINTED, halves("W", "C6-K1:C6", "C5-H2:C5")) == 2 + 1 + 1
 
 
 def test_instant_win_is_4_5_6_of_one_candy_on_top_and_no_wild() -> None:
-    assert shows_four_five_six(halves("G6-K1:G6", "G5-K2:G5", "G4-H3:G4"))
-    assert shows_four_five_six(halves("H6-C1:H6", "K4-H3:H3", "C5-H2:C5")) is False
-    assert not shows_four_five_six(halves("G6-K1:G6", "G5-K2:G5", "W"))
-    assert not shows_four_five_six(halves("G6-K1:G6", "G6-H1:G6", "G5-K2:G5"))
+    assert shows_four_five_six(PRINTED, halves("G6-K1:G6", "G5-K2:G5", "G4-H3:G4"))
+    assert shows_four_five_six(PRINTED, halves("H6-C1:H6", "K4-H3:H3", "C5-H2:C5")) is False
+    assert not shows_four_five_six(PRINTED, halves("G6-K1:G6", "G5-K2:G5", "W"))
+    assert not shows_four_five_six(PRINTED, halves("G6-K1:G6", "G6-H1:G6", "G5-K2:G5"))
 
 
 # ----------------------------------------------------------------------------- through the game

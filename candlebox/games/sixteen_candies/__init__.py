@@ -120,6 +120,21 @@ OPTIONS = (
         choices=("caller-loses", "caller-wins"),
         nullable=False,
     ),
+    Option(
+        "content",
+        "path",
+        None,
+        "a folder holding your own content pack (deck.json, from candlebox content export "
+        "sixteen-candies); default: the printed deck",
+    ),
+    Option(
+        "design",
+        "bool",
+        False,
+        "play the 'content' pack in design mode: its penalties and the Wild's count and penalty "
+        "may differ from the rulebook's, while the structure stays (candlebox simulate --design)",
+        nullable=False,
+    ),
 )
 
 VARIANTS = (

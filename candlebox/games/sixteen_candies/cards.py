@@ -284,9 +284,25 @@ def _cached(folder: str, design: bool) -> Tables:
         raise ValueError(f"option 'content': the content pack folder {folder} does not exist")
     data = read_deck_file(path / "deck.json", design)
     try:
-        return tables_from(data, pack_hash(folder))
+        tables = tables_from(data, pack_hash(folder))
     except ValueError as exc:
         raise ValueError(f"deck.json: {exc}") from None
+    assert tables.pack is not None
+    _LOADED[tables.pack] = tables
+    return tables
+
+
+# The packs' decks this process has read, by their hash: a view names its game's deck by the hash
+# (``content``), and a bot reading a view finds the deck's faces here.
+_LOADED: dict[str, Tables] = {}
+
+
+def loaded_deck(pack: str) -> Tables:
+    """The deck of a content pack this process plays, by its hash."""
+    found = _LOADED.get(pack)
+    if found is None:
+        raise ValueError(f"content pack {pack} is not one this process has read")
+    return found
 
 
 def tables_of(options: dict[str, Any]) -> Tables:

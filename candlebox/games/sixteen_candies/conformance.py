@@ -17,7 +17,7 @@ from typing import Any
 from candlebox.engine import State
 from candlebox.engine.plugin import Conformance
 from candlebox.games.sixteen_candies.cards import DECK, HALF_CODES, TYPE_OF
-from candlebox.games.sixteen_candies.notation import malformed
+from candlebox.games.sixteen_candies.notation import PRINTED_NOTATION
 
 CONTENT = Path(__file__).with_name("content")
 
@@ -233,7 +233,7 @@ def shown_codes(state: State) -> set[str]:
     found: set[str] = set()
     for seat in range(state.num_players):
         for action in state.legal_actions(seat):
-            assert malformed(action) is None
+            assert PRINTED_NOTATION.malformed(action) is None
             verb, _, arg = action.partition(" ")
             if verb == "discard":
                 _card(arg, found)

@@ -188,6 +188,11 @@ class SixteenCandiesEncoder(ViewEncoder):
         by one equal the view encoder's."""
         assert isinstance(state, SixteenCandiesState)
         st = state
+        if st.content.code is not CODE and st.content.code != CODE:
+            raise ValueError(
+                "the 16 Candies encoding knows the printed cards only: this game plays a content "
+                "pack with other card codes"
+            )
         at = self.start
         mv = items(out)
         step = STEP
@@ -240,10 +245,10 @@ class SixteenCandiesEncoder(ViewEncoder):
             mv[self.hand_at[place][card]] = 1.0
             mv[self.half_at[place][top]] = 1.0
         if len(hand) == 3:
-            value, candy = hand_value(halves)
+            value, candy = hand_value(st.content, halves)
             mv[at["hand_value"]] = value / VALUE_SCALE
             mv[self.candy_at[candy]] = 1.0
-            mv[at["hand_penalty"]] = hand_penalty(halves) / PENALTY_SCALE
+            mv[at["hand_penalty"]] = hand_penalty(st.content, halves) / PENALTY_SCALE
         if over:
             for w in st.winners:
                 mv[self.winner_at[w]] = 1.0

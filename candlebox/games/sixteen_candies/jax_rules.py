@@ -141,6 +141,11 @@ class SixteenCandiesJax:
         config.new_game(0)  # the engine checks the options (deck codes, first player) and says why
         self.config = config
         opts = config.options
+        if opts.get("content") is not None:
+            raise ValueError(
+                "option 'content': the JAX rules play the printed deck only (its tables are "
+                "compiled in); play a content pack through the engine"
+            )
         self.num_players = n = config.players
         self.max_turns = int(opts["max_turns"])
         self.rounds_limit: int | None = opts["rounds"]

@@ -1,7 +1,8 @@
 """16 Candies as a content pack: ``candlebox content export sixteen-candies DIR`` writes the deck (with
 its schema, the words and a README); ``candlebox content check`` checks a pack against the rulebook's
-numbers (or, with ``--design``, its structure only). The game does not play packs yet: its rules read
-the shipped deck's tables (cards.py), built once at import."""
+numbers (or, with ``--design``, its structure only). The option ``content`` plays a pack: the state
+holds the pack's tables (``cards.Tables``) and action texts (``notation.Notation``), built once per
+pack and process."""
 
 from __future__ import annotations
 
@@ -41,8 +42,11 @@ check sixteen-candies THIS_FOLDER`: the file is decoded through its schema (`dec
 held to every number the rulebook gives; an error names the file and the field. With `--design` the
 penalties and the Wild's count and penalty may differ from the rulebook's, while the structure stays:
 codes, two halves of different candies on every card, counts of 1–6, halves of 4, 5 and 6 of every
-candy (the Instant Round Win), enough cards to deal four hands. 16 Candies does not play packs yet (its
-rules read the shipped deck).
+candy (the Instant Round Win), enough cards to deal four hands. Play it with `candlebox simulate sixteen-candies --content
+THIS_FOLDER` (add `--design` for a design pack), `candlebox play ... --content THIS_FOLDER`, or a
+practice table on a server that offers it. The rules, the bots and the hands' values and penalties use
+the pack's numbers; the card faces drawn at the terminal and in the browser are the printed ones, and
+the learning encoders (RL) know the printed card codes only.
 """
 
 
@@ -59,4 +63,9 @@ def check_pack(folder: str, design: bool) -> None:
         raise ValueError(f"deck.json: {exc}") from None
 
 
-PACKS = ContentPacks(files={f.name: f.about for f in FILES}, export=export_pack, check=check_pack)
+PACKS = ContentPacks(
+    files={f.name: f.about for f in FILES},
+    export=export_pack,
+    check=check_pack,
+    design_option="design",
+)

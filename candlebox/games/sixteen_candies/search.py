@@ -17,18 +17,16 @@ from itertools import product
 from candlebox.engine import Rng, State
 from candlebox.engine.plugin import SearchHooks
 from candlebox.games.sixteen_candies import save
-from candlebox.games.sixteen_candies.cards import CODE, HALF_CODE
-from candlebox.games.sixteen_candies.cards import WILD as WILD_TYPE
+from candlebox.games.sixteen_candies.cards import Tables
 from candlebox.games.sixteen_candies.decision import Phase
 from candlebox.games.sixteen_candies.heuristic import (
-    CARDS,
     INSTANT,
-    _orient,
-    best_value,
+    Faces,
     call_need,
+    faces_in,
+    faces_of,
     own_seat,
     policy,
-    shown,
     state_players,
     state_policy,
     state_value,
@@ -61,9 +59,10 @@ def search_policy(view: SixteenCandiesView, actions: list[str], rng: Rng) -> str
         need = call_need(players, view.turn_in_round) + LATER
         return "call" if me.value >= need else "end"
     if decision == "rotate" and view.caller is not None:
-        best = _orient(actions)
-        if shown(best.split(" ")[1:])[0] < caller_bound(view):
-            return _least_penalty(tuple(actions))
+        faces = faces_in(view)
+        best = faces.best_orientation(tuple(actions))
+        if faces.shown(best.split(" ")[1:])[0] < caller_bound(view):
+            return _least_penalty(faces, tuple(actions))
         return best
     return policy(view, actions, rng)
 
@@ -76,10 +75,12 @@ def own_state_policy(state: State, seat: int, actions: list[str], rng: Rng) -> s
         need = call_need(state_players(state), turns_in_round(state)) + LATER
         return "call" if state_value(state, seat) >= need else "end"
     if phase is Phase.ROTATE and state.caller >= 0:
-        best = _orient(actions)
+        faces = faces_of(state.content)
+        best = faces.best_orientation(tuple(actions))
         players = state_players(state)
-        if shown(best.split(" ")[1:])[0] < _bound(players, len(state.queue), turns_in_round(state)):
-            return _least_penalty(tuple(actions))
+        bound = _bound(players, len(state.queue), turns_in_round(state))
+        if faces.shown(best.split(" ")[1:])[0] < bound:
+            return _least_penalty(faces, tuple(actions))
         return best
     return state_policy(state, seat, actions, rng)
 
@@ -96,9 +97,9 @@ def _bound(players: int, finals_left: int, turn_in_round: int) -> int:
 
 
 @lru_cache(maxsize=1 << 14)
-def _least_penalty(actions: tuple[str, ...]) -> str:
+def _least_penalty(faces: Faces, actions: tuple[str, ...]) -> str:
     def cost(action: str) -> tuple[int, int]:
-        value, penalty = shown(action.split(" ")[1:])
+        value, penalty = faces.shown(action.split(" ")[1:])
         return penalty, -value
 
     return min(actions, key=cost)
@@ -232,12 +233,12 @@ def observe(state: State, seat: int) -> tuple[Rival, ...]:
 
 
 @lru_cache(maxsize=1 << 14)
-def best_shown(cards: tuple[str, ...]) -> tuple[int, int]:
+def best_shown(faces: Faces, cards: tuple[str, ...]) -> tuple[int, int]:
     """(value, penalty) of the (sorted) cards turned as this policy turns them."""
-    tops = [[h["code"] for h in CARDS[code]["halves"]] for code in cards]
+    tops = [faces.halves_of[code] for code in cards]
     best = (-1, 0)
     for choice in product(*(dict.fromkeys(t) for t in tops)):
-        value, penalty = shown(list(choice))
+        value, penalty = faces.shown(list(choice))
         if (value, -penalty) > (best[0], -best[1]):
             best = (value, penalty)
     return best
@@ -248,12 +249,15 @@ def plausibility(world: State, seat: int, rivals: tuple[Rival, ...]) -> float:
     policy: 1 when each would have made them, UNLIKELY for each choice it would not have. It reads
     each rival's hand straight from the determinization (what ``typed_view(rival)`` would show)."""
     assert isinstance(world, SixteenCandiesState)
+    deck = world.content
+    faces = faces_of(deck)
+    best_value = faces.best_value
     weight = 1.0
     for rival in rivals:
         types = world.hands[rival.seat]
         if len(types) != 3:  # not three cards
             continue
-        hand = [CODE[card] for card in types]
+        hand = [deck.code[card] for card in types]
         value = best_value(hand)
         # This policy would have turned up an instant win, called with this hand when the rival
         # did not, or not called with it when it did; and a caller's cards stay turned its best
@@ -265,8 +269,8 @@ def plausibility(world: State, seat: int, rivals: tuple[Rival, ...]) -> float:
                 rival.called
                 and (
                     value < rival.at_least
-                    or _shown_of(tuple(types), tuple(world.ups[rival.seat]))
-                    != best_shown(tuple(sorted(hand)))
+                    or _shown_of(deck, tuple(types), tuple(world.ups[rival.seat]))
+                    != best_shown(faces, tuple(sorted(hand)))
                 )
             )
         ):
@@ -280,22 +284,23 @@ def plausibility(world: State, seat: int, rivals: tuple[Rival, ...]) -> float:
 
 
 @lru_cache(maxsize=1 << 14)
-def _shown_of(types: tuple[int, ...], ups: tuple[int, ...]) -> tuple[int, int]:
+def _shown_of(deck: Tables, types: tuple[int, ...], ups: tuple[int, ...]) -> tuple[int, int]:
     """(value, penalty) of cards turned so, as the holder's view shows them (``ValuedSeat``)."""
     halves = [2 * card + up for card, up in zip(types, ups, strict=True)]
-    return hand_value(halves)[0], hand_penalty(halves)
+    return hand_value(deck, halves)[0], hand_penalty(deck, halves)
 
 
 @lru_cache(maxsize=1 << 14)
-def _best_ups(types: tuple[int, ...]) -> tuple[int, ...] | None:
+def _best_ups(faces: Faces, types: tuple[int, ...]) -> tuple[int, ...] | None:
     """How this policy turns these cards (the first of the best ways), or None when the best way
     shows an instant win (the model then rules the hand out anyway)."""
-    choices = [(0,) if card == WILD_TYPE else (0, 1) for card in types]
+    wild, half_code = faces.deck.wild, faces.deck.half_code
+    choices = [(0,) if card == wild else (0, 1) for card in types]
     best: tuple[int, ...] | None = None
     best_key = (-1, 0)
     for ups in product(*choices):
-        value, penalty = shown(
-            [HALF_CODE[2 * card + up] for card, up in zip(types, ups, strict=True)]
+        value, penalty = faces.shown(
+            [half_code[2 * card + up] for card, up in zip(types, ups, strict=True)]
         )
         if (value, -penalty) > best_key:
             best, best_key = ups, (value, -penalty)
@@ -314,7 +319,7 @@ def orient(world: State, seat: int, rivals: tuple[Rival, ...]) -> None:
         types = world.hands[rival.seat]
         if len(types) != 3:
             continue
-        ups = _best_ups(tuple(types))
+        ups = _best_ups(faces_of(world.content), tuple(types))
         if ups is not None:
             world.ups[rival.seat] = list(ups)
 

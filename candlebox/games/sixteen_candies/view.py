@@ -160,6 +160,7 @@ def typed_view(st: SixteenCandiesState, seat: int | None) -> SixteenCandiesView:
         discard_pile=[st.content.code[card] for card in st.discard],
         seats=[_player(st, owner, seat, over) for owner in range(st.num_players)],
         over=over,
+        content=st.content.pack,
     )
     if not over:
         return typed

@@ -80,6 +80,7 @@ class SixteenCandiesView(msgspec.Struct, kw_only=True, frozen=True, gc=False):
     discard_pile: list[str]
     seats: list[Seat]
     over: bool
+    content: str | None = None  # the content pack's hash, None for the printed deck
 
 
 class FinishedView(SixteenCandiesView, kw_only=True, frozen=True, gc=False):
