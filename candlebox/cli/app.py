@@ -717,6 +717,8 @@ def accounts_reset(
 
 # ----------------------------------------------------------------------------- moderation
 app.add_typer(moderation_app, name="moderation")  # the table chat's reports and bans (issue 35)
+
+
 # ----------------------------------------------------------------------------- evaluate
 @app.command()
 def evaluate(
