@@ -57,7 +57,9 @@ class Pending(msgspec.Struct, kw_only=True, frozen=True, gc=False):
     may_discard_taken: bool | UnsetType = UNSET
 
 
-class SixteenCandiesView(msgspec.Struct, kw_only=True, frozen=True, gc=False):
+# omit_defaults: ``content`` (a pack's hash) is left out for the printed deck, so that a view of the
+# printed game is what it always was (saved games' replays are checked against stored views)
+class SixteenCandiesView(msgspec.Struct, kw_only=True, frozen=True, gc=False, omit_defaults=True):
     """What one seat (``seat``; None: a spectator) may know of a game of 16 Candies."""
 
     game: str
