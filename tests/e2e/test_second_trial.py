@@ -72,18 +72,28 @@ TIP_OVER_CONTROLS = """
 """
 
 
+# Scroll the probed element into view and return its box (None when it has been redrawn away).
+SCROLL_TO = """
+(probe) => {
+  const el = document.querySelector(`[data-probe="${probe}"]`);
+  if (!el) return null;
+  el.scrollIntoView({block: 'nearest', inline: 'nearest'});
+  const r = el.getBoundingClientRect();
+  return r.width && r.height ? {x: r.left, y: r.top, width: r.width, height: r.height} : null;
+}
+"""
+
+
 def hover_problems(page: Any, limit: int = 12) -> list[str]:
     """Hover (a real mouse) each thing with words on the board and return each control its tooltip
     lay over."""
     problems: list[str] = []
     for probe in page.evaluate(SOURCES)[:limit]:
-        target = page.locator(f'[data-probe="{probe}"]')
-        if not target.count():
-            continue  # redrawn meanwhile
-        target.scroll_into_view_if_needed()
-        box = target.bounding_box()
+        # One step in the page, so that a redraw (a frame arriving) between finding the element and
+        # scrolling to it cannot leave the test waiting for an element that is gone.
+        box = page.evaluate(SCROLL_TO, probe)
         if box is None:
-            continue
+            continue  # redrawn meanwhile, or not shown
         page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
         try:
             page.wait_for_function(
