@@ -18,7 +18,6 @@ and a background sender that delivers it through an SMTP server with ``aiosmtpli
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 import time
@@ -31,6 +30,7 @@ import aiosmtplib
 from sqlalchemy import Connection, Engine, insert, select, update
 
 from candlebox.server.config import Settings
+from candlebox.server.outbox_worker import BATCH, OutboxWorker
 from candlebox.server.storage import outbox
 
 log = logging.getLogger("candlebox.server")
@@ -38,7 +38,6 @@ log = logging.getLogger("candlebox.server")
 LEASE = 120.0  # seconds a taken mail is held by its sender before another may take it
 SEND_TIMEOUT = 30.0  # seconds to reach the SMTP server and hand it one mail
 FIRST_WAIT, LONGEST_WAIT = 30.0, 3600.0  # seconds before the first retry, and the longest wait
-BATCH = 20  # mails taken at once
 SCHEMES = {"smtp": 25, "smtps": 465}
 
 
@@ -211,49 +210,19 @@ class Outbox:
 
 
 # ---------------------------------------------------------------------------- the sender
-class Sender:
-    """Delivers the outbox in the background of a web process: woken when this process adds a
-    mail, and every ``Settings.mail_poll`` seconds for mail other processes added or retries."""
+class Sender(OutboxWorker[Mail]):
+    """Delivers the outbox in the background of a web process (the loop: OutboxWorker)."""
+
+    what = "mail"
 
     def __init__(self, outbox_: Outbox, server: SmtpServer, settings: Settings) -> None:
+        super().__init__(settings)
         self.outbox = outbox_
         self.server = server
-        self.settings = settings
         self.sender = sender_address(settings)
-        self.woken = asyncio.Event()
-        self.task: asyncio.Task[None] | None = None
 
-    def start(self) -> None:
-        self.task = asyncio.create_task(self.forever())
-
-    async def stop(self) -> None:
-        if self.task is not None:
-            self.task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.task
-
-    def wake(self) -> None:
-        self.woken.set()
-
-    async def forever(self) -> None:
-        while True:
-            try:
-                await self.send_due()
-            except Exception:  # the database may be away for a moment: look again later
-                log.exception("the mail sender could not read the outbox")
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.woken.wait(), self.settings.mail_poll)
-            self.woken.clear()
-
-    async def send_due(self, now: float | None = None) -> int:
-        """Send every due mail (``now``: the time to take them at); how many were sent."""
-        sent = 0
-        while True:
-            mails = await asyncio.to_thread(self.outbox.take, now or time.time())
-            for mail in mails:
-                sent += await self.deliver(mail)
-            if len(mails) < BATCH:
-                return sent
+    def take(self, now: float) -> list[Mail]:
+        return self.outbox.take(now)
 
     async def deliver(self, mail: Mail) -> bool:
         try:

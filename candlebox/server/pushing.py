@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import asyncio
 import base64
-import contextlib
 import ipaddress
 import logging
 import socket
@@ -38,8 +37,9 @@ from sqlalchemy import Engine, delete, insert, select, update
 
 from candlebox.server.config import Settings
 from candlebox.server.errors import Rejected
-from candlebox.server.mail import BATCH, LEASE, retry_wait, sender_address
+from candlebox.server.mail import LEASE, retry_wait, sender_address
 from candlebox.server.notices import server_key
+from candlebox.server.outbox_worker import BATCH, OutboxWorker
 from candlebox.server.storage import push_outbox, push_subscriptions
 
 log = logging.getLogger("candlebox.server")
@@ -275,20 +275,19 @@ class PushOutbox:
 
 
 # ---------------------------------------------------------------------------- the sender
-class Pusher:
-    """Sends the push outbox in the background of a web process: woken when this process wrote a
-    push, and every ``Settings.mail_poll`` seconds for those of other processes and retries."""
+class Pusher(OutboxWorker[Push]):
+    """Sends the push outbox in the background of a web process (the loop: OutboxWorker)."""
+
+    what = "push"
 
     def __init__(self, engine: Engine, settings: Settings) -> None:
+        super().__init__(settings)
         self.outbox = PushOutbox(engine, settings)
         self.engine = engine
-        self.settings = settings
         self.key_pem: str | None = None
-        self.woken = asyncio.Event()
-        self.task: asyncio.Task[None] | None = None
 
-    def start(self) -> None:
-        self.task = asyncio.create_task(self.forever())
+    def take(self, now: float) -> list[Push]:
+        return self.outbox.take(now)
 
     def key(self) -> str:
         """The VAPID private key (PEM), read (or made) once per process (call it in a thread)."""
@@ -299,34 +298,6 @@ class Pusher:
     def application_key(self) -> str:
         """The browser's ``applicationServerKey`` (call it in a thread)."""
         return public_key(self.key())
-
-    async def stop(self) -> None:
-        if self.task is not None:
-            self.task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.task
-
-    def wake(self) -> None:
-        self.woken.set()
-
-    async def forever(self) -> None:
-        while True:
-            try:
-                await self.send_due()
-            except Exception:  # the database may be away for a moment: look again later
-                log.exception("the push sender could not read its outbox")
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.woken.wait(), self.settings.mail_poll)
-            self.woken.clear()
-
-    async def send_due(self, now: float | None = None) -> int:
-        sent = 0
-        while True:
-            pushes = await asyncio.to_thread(self.outbox.take, now or time.time())
-            for push in pushes:
-                sent += await self.deliver(push)
-            if len(pushes) < BATCH:
-                return sent
 
     async def deliver(self, push: Push) -> bool:
         status, reason = await asyncio.to_thread(self._send, push)
