@@ -202,9 +202,14 @@ def test_sixteen_candies_shows_the_round_result_before_the_next_deal(
     pages: Pages, server: Any
 ) -> None:
     base = server.base
-    created = create_game(base, "sixteen-candies", 3, options={"rounds": 3}, bot="heuristic")
-    # At a call, the decision says what calling risks, in the game's own words.
-    at_call = play_seat(base, created, seed=11, until=lambda f: "call" in f["legal"])
+    rounds = 4
+    created = create_game(base, "sixteen-candies", 3, options={"rounds": rounds}, bot="heuristic")
+    # At a call, the decision says what calling risks, in the game's own words. Not in the last
+    # round: its result is the game's end, shown as such (the server deals from a seed of its own,
+    # and once the first call this seat could make came in the last round).
+    at_call = play_seat(
+        base, created, seed=11, until=lambda f: "call" in f["legal"] and f["view"]["round"] < rounds
+    )
     assert "call" in at_call["legal"], "the game ended before this seat could call"
     page = pages.new()
     page.goto("/")

@@ -298,8 +298,12 @@ def test_bots_play_a_whole_game_and_it_replays(client: Any) -> None:
     final = wait_for(lambda: (s := state(client, game_id))["over"] and s, timeout=30)
     assert final["result"]["winners"]
     moves = final["game"]["moves"]
-    lobby = client.get("/api/games").json()
-    assert game_id in [g["id"] for g in lobby["finished"]]
+    # The lobby's finished list is read from the database, where the result is written just
+    # after the last move is on show: wait for it there.
+    assert wait_for(
+        lambda: game_id in [g["id"] for g in client.get("/api/games").json()["finished"]],
+        timeout=30,
+    )
     first = client.get(f"/api/games/{game_id}/replay?at=0").json()
     assert first["move"] == 0 and first["moves"] == moves
     assert first["view"] == candlebox.new_game("candle-quest", 3, seed=21).view(None)
