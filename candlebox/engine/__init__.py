@@ -3,6 +3,7 @@ the plug-in object (GameInfo and its capabilities), and saved games."""
 
 from candlebox.engine import undoing  # noqa: F401  (installs State.undoable and State.undo)
 from candlebox.engine.errors import IllegalAction, MalformedAction
+from candlebox.engine.lazy import Lazy
 from candlebox.engine.options import Fixed, Option
 from candlebox.engine.plugin import Capabilities
 from candlebox.engine.registry import (
@@ -25,6 +26,7 @@ __all__ = [
     "Fixed",
     "GameInfo",
     "IllegalAction",
+    "Lazy",
     "MalformedAction",
     "MoveKind",
     "Option",
