@@ -1,23 +1,27 @@
 """The interfaces a game's optional capabilities implement: plain types, no numpy or rich.
 
-A game is one :class:`candlebox.engine.GameInfo` (rules and facts) whose ``capabilities`` name, by
-``"module:attribute"`` path inside the game's package, the objects below. The engine's typed accessors
-(``GameInfo.text()``, ``.policy()``, ``.search_hooks()``, ``.renderer()``, ``.encoding()``) import a
-capability the first time a caller asks for it, so a heavy dependency (rich for the renderer, numpy for
-the encoder) is imported only when that capability is used. A game package may import this module; it
-never imports a higher layer (bots, cli, server, sim, rl, testing). See docs/architecture.md.
+A game is one :class:`candlebox.engine.GameInfo` (rules and facts) whose ``capabilities`` are the
+objects below, each given as itself or as a typed :class:`~candlebox.engine.lazy.Lazy` reference to
+where it is in the game's package. The engine's typed accessors (``GameInfo.text()``, ``.policy()``,
+``.search_hooks()``, ``.renderer()``, ``.encoding()``) import a lazy capability the first time a caller
+asks for it, so a heavy dependency (rich for the renderer, numpy for the encoder) is imported only
+when that capability is used, and check what they import against the capability's type. A game
+package may import this module; it never imports a higher layer (bots, cli, server, sim, rl,
+testing). See docs/architecture.md.
 """
 
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeAlias, TypeVar
 
+from candlebox.engine.lazy import Lazy
 from candlebox.engine.rng import Rng
 from candlebox.engine.standings import ScorePart, Scoring, Standing, Standings
 from candlebox.engine.state import State
@@ -30,13 +34,17 @@ __all__ = ["ScorePart", "Scoring", "Standing", "Standings"]
 # instance of the type its plug-in declares (``Capabilities.view``, ``GameInfo.view_type()``; a
 # msgspec Struct read by attribute), or for a game that declares none the plain ``view(seat)`` dict.
 # ``GameInfo.viewer()`` is the function that gives a state's view in that form.
+# The capabilities that read a view are generic over its type, ``ViewT`` (a plug-in's GameInfo is a
+# ``GameInfo[ItsState, ItsView]``); unparameterised, they read ``Any``.
 View = Any
-Viewer = Callable[[State, int | None], View]
+ViewT = TypeVar("ViewT")
+T = TypeVar("T")
+Viewer: TypeAlias = Callable[[State, int | None], ViewT]
 
 # ----------------------------------------------------------------------------- bots
 # A policy reads the seat's view (see View) and legal actions and returns one of them (the heuristic
 # bot, and the rollouts and priors of the ISMCTS bot).
-Policy = Callable[[View, list[str], Rng], str]
+Policy: TypeAlias = Callable[[ViewT, list[str], Rng], str]
 # A policy read straight from a state for one seat (state, seat, legal actions, rng): the same
 # choice as a Policy given that seat's view, without building the view (a search's rollouts).
 StatePolicy = Callable[[State, int, list[str], Rng], str]
@@ -70,7 +78,7 @@ class SearchHooks:
     seat's view but without building it (faster rollouts; each reads only what the seat may know).
     """
 
-    policy: Policy | None = None
+    policy: Policy[Any] | None = None
     # Parameter defaults measured best for the game (the user's own values always win).
     defaults: dict[str, float] = field(default_factory=dict)
     evaluate: Evaluator | None = None
@@ -237,14 +245,14 @@ NARROW_TERMINAL = 72
 
 
 @dataclass(frozen=True)
-class Renderer:
+class Renderer(Generic[ViewT]):
     """A game at the terminal (rich): ``render(view, console, prompt)`` prints what a seat sees (a
     View) with ``prompt``, the pending decision in the game's words (``State.prompt(seat)``, given by
     the caller so that no renderer words a decision its own way), as its "▶" line; ``code(text)`` a component code as rich markup (used as :attr:`Marks.code` for the game's
     sentences); ``action(text)`` an action as rich markup; ``read(typed, legal)`` typed text as a legal action. The module defining it imports rich; the
     engine does not."""
 
-    render: Callable[[View, Any, str], None]
+    render: Callable[[ViewT, Any, str], None]
     code: Callable[[str], str] | None = None
     action: Callable[[str], str] | None = None
     # What a person typed, read as one of the legal actions (e.g. halves in any order), or None
@@ -332,9 +340,17 @@ class JaxRules:
 
 
 # ----------------------------------------------------------------------------- the plug-in
+# A capability as a plug-in declares it: the object itself (the type checker sees it whole; it is
+# imported with the game, so only for light ones: a view class, a PackageData) or a typed Lazy
+# reference to it (imported on first use: heavy ones). The older "package.module:ATTRIBUTE" string
+# still loads (Capabilities.__post_init__), but is no longer of the type: a checker flags it.
+Declared: TypeAlias = T | Lazy[T] | None
+
+
 @dataclass(frozen=True)
-class Capabilities:
-    """Where a game's optional capabilities are, each ``"package.module:ATTRIBUTE"`` (None: absent).
+class Capabilities(Generic[ViewT]):
+    """A game's optional capabilities (None: absent), each declared as itself or by a typed
+    ``Lazy("package.module", "ATTRIBUTE")`` reference (see :data:`Declared`).
 
     ``view`` the type of the game's typed view (a msgspec Struct: what ``State.typed_view`` returns);
     when it is named, the game's heuristic, search hooks, renderer and encoder read that typed view,
@@ -354,24 +370,52 @@ class Capabilities:
     variants, options and the game's words). ``network`` a :class:`PackageData` file: the policy
     bot's trained network (``python -m candlebox.rl.train``; none: the policy bot says so).
     ``conformance`` a :class:`Conformance`: what the game adds to the conformance kit.
+
+    Generic over the game's view type, so that the type checker holds the ``view`` class, the
+    heuristic and the renderer given as themselves to one view type (and to ``GameInfo``'s).
     """
 
-    view: str | None = None
+    view: Declared[type[ViewT]] = None
 
-    text: str | None = None
-    heuristic: str | None = None
-    search: str | None = None
-    renderer: str | None = None
-    encoding: str | None = None
-    scoring: str | None = None
-    policy_view: str | None = None
-    uses: str | None = None
-    content: str | None = None
-    words: str | None = None
-    how_to: str | None = None
-    network: str | None = None
-    conformance: str | None = None
-    jax: str | None = None
+    text: Declared[GameText] = None
+    heuristic: Declared[Policy[ViewT]] = None
+    search: Declared[SearchHooks] = None
+    renderer: Declared[Renderer[ViewT]] = None
+    encoding: Declared[Encoding] = None
+    scoring: Declared[Scoring] = None
+    policy_view: Declared[Viewer[Any]] = None
+    uses: Declared[ComponentUses] = None
+    content: Declared[ContentPacks] = None
+    words: Declared[Components] = None
+    how_to: Declared[PackageData] = None
+    network: Declared[PackageData] = None
+    conformance: Declared[Conformance] = None
+    jax: Declared[JaxRules] = None
+
+    def __post_init__(self) -> None:
+        # The string form (before typed references) still loads, so plug-ins written for it keep
+        # working; it is read into a Lazy here, so a malformed one fails when the game is declared.
+        for slot in fields(self):
+            declared = getattr(self, slot.name)
+            if isinstance(declared, str):
+                reference = Lazy.path(declared)
+                warnings.warn(
+                    f"Capabilities({slot.name}={declared!r}): a capability named by a string is "
+                    f"deprecated; declare it as Lazy({reference.module!r}, "
+                    f"{reference.attribute!r}) (candlebox.engine.Lazy), which the type checker reads",
+                    DeprecationWarning,
+                    stacklevel=3,
+                )
+                object.__setattr__(self, slot.name, reference)
+
+    def declared(self, kind: str) -> Any:
+        """The capability ``kind`` as declared (its object, a Lazy reference, or None), ValueError
+        for a name that is no capability."""
+        if kind not in CAPABILITY_TYPES:
+            raise ValueError(
+                f"{kind!r} is not a capability; capabilities: {', '.join(CAPABILITY_TYPES)}"
+            )
+        return getattr(self, kind)
 
 
 # ----------------------------------------------------------------------------- conformance
@@ -413,3 +457,46 @@ class Conformance:
     perft_counts: Path | None = None
     perft_options: tuple[dict[str, Any], ...] = ()
     perft_later_steps: tuple[int, ...] = ()
+
+
+# ----------------------------------------------------------------------------- loading checks
+# What each capability must be once loaded (GameInfo's accessors check it, naming the game, the
+# capability and what was found): an instance of the class given, a class (CLASS), or a function
+# (FUNCTION: anything callable; its signature is the contract, which only the type checker reads).
+CLASS = "a class"
+FUNCTION = "a function"
+CAPABILITY_TYPES: dict[str, type[Any] | str] = {
+    "view": CLASS,
+    "text": GameText,
+    "heuristic": FUNCTION,
+    "search": SearchHooks,
+    "renderer": Renderer,
+    "encoding": Encoding,
+    "scoring": Scoring,
+    "policy_view": FUNCTION,
+    "uses": FUNCTION,
+    "content": ContentPacks,
+    "words": FUNCTION,
+    "how_to": PackageData,
+    "network": PackageData,
+    "conformance": Conformance,
+    "jax": JaxRules,
+}
+
+
+def fits(found: object, expected: type[Any] | str) -> bool:
+    """Whether a loaded capability is what its slot expects (see CAPABILITY_TYPES)."""
+    if expected == CLASS:
+        return isinstance(found, type)
+    if expected == FUNCTION:
+        return callable(found)
+    assert isinstance(expected, type)
+    return isinstance(found, expected)
+
+
+def expected_text(expected: type[Any] | str) -> str:
+    """What a capability's slot expects, in words: ``a GameText``, ``a function``."""
+    if isinstance(expected, str):
+        return expected
+    name = expected.__name__
+    return f"{'an' if name[0] in 'AEIOU' else 'a'} {name}"

@@ -8,16 +8,17 @@ through this registry, the :class:`State` contract and those capabilities (docs/
 
 from __future__ import annotations
 
-import importlib
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, TypeVar, cast
 
 from candlebox.engine.discovery import PluginProblem, PluginWarning, declared
+from candlebox.engine.lazy import Lazy, LazyError
 from candlebox.engine.levels import DEFAULT_LEVELS, Level, check_ladder
 from candlebox.engine.options import Fixed, Option, validate_options
 from candlebox.engine.plugin import (
+    CAPABILITY_TYPES,
     Capabilities,
     Components,
     ComponentUses,
@@ -32,9 +33,14 @@ from candlebox.engine.plugin import (
     Scoring,
     SearchHooks,
     Viewer,
+    expected_text,
+    fits,
 )
 from candlebox.engine.rng import Rng, fresh_seed
 from candlebox.engine.state import State, set_scoring_lookup, set_text_lookup
+
+StateT = TypeVar("StateT", bound=State)  # the game's state: what ``create`` returns
+ViewT = TypeVar("ViewT")  # the game's typed view (``Any`` for a game whose view is plain data)
 
 
 @dataclass(frozen=True)
@@ -62,18 +68,26 @@ class Variant:
 
 
 @dataclass(frozen=True)
-class GameInfo:
+class GameInfo(Generic[StateT, ViewT]):
+    """A game's plug-in object, generic over its state and view types: a plug-in declares
+    ``INFO: GameInfo[ItsState, ItsView] = GameInfo(...)``, and the type checker holds ``create``,
+    ``typed_view`` and the capabilities given as themselves (the view class, ...) to those types."""
+
     id: str
     title: str
     variants: tuple[Variant, ...]
     default_variant: Callable[[int], str]  # player count -> variant name
     max_turns: int  # the default bound on turns, so every game ends
-    create: Callable[[str, int, int, dict[str, Any]], State]  # (variant, players, seed, options)
+    create: Callable[[str, int, int, dict[str, Any]], StateT]  # (variant, players, seed, options)
     # Public facts about the components (card values and the like), as plain data for bots and
     # interfaces that must not import a game: ``candlebox.game_info(id).facts``.
     facts: dict[str, Any] = field(default_factory=dict)
-    # Optional capabilities, each named by "module:attribute" and imported on first use.
-    capabilities: Capabilities = field(default_factory=Capabilities)
+    # Optional capabilities, each the object or a Lazy reference imported on first use.
+    capabilities: Capabilities[ViewT] = field(default_factory=Capabilities)
+    # The game's typed view function, ``(state, seat) -> view`` (what ``State.typed_view`` returns;
+    # None: not declared): with ``capabilities.view`` it ties the view type for the type checker, and
+    # the conformance kit checks it gives the state's own typed view.
+    typed_view: Callable[[StateT, int | None], ViewT] | None = None
     # The browser page's board module: candlebox/server/static/js/games/<page>.js (None: generic).
     page: str | None = None
     # The random-playout speed the game promises at its headline configuration (bench/peers.py):
@@ -83,101 +97,93 @@ class GameInfo:
     levels: tuple[Level, ...] = DEFAULT_LEVELS
 
     # ------------------------------------------------------------------ capabilities
-    def view_type(self) -> type | None:
+    def view_type(self) -> type[ViewT] | None:
         """The type of the game's typed view (``State.typed_view``), or None: its view is plain."""
-        return self._capability("view", type)
+        return cast("type[ViewT] | None", self.capability("view"))
 
-    def viewer(self) -> Viewer:
+    def viewer(self) -> Viewer[ViewT]:
         """How to get a state's view in the form the game's capabilities read: ``State.typed_view``
         when the game declares a view type, else ``State.view``. Look it up once, call it per view."""
-        return _typed_view if self._capability("view", type) is not None else _plain_view
+        return _typed_view if self.capability("view") is not None else _plain_view
 
-    def policy_viewer(self) -> Viewer:
+    def policy_viewer(self) -> Viewer[Any]:
         """What the game's policies (heuristic, search rollouts) are given for a seat: the game's
         ``policy_view`` when it declares one, else :meth:`viewer`'s view."""
-        found = self._capability("policy_view", object)
-        if found is not None and not callable(found):
-            raise TypeError(f"{self.title}: the policy_view capability is not a viewer function")
+        found = cast("Viewer[Any] | None", self.capability("policy_view"))
         return found if found is not None else self.viewer()
 
     def text(self) -> GameText | None:
         """The game's words (log sentences), or None."""
-        return self._capability("text", GameText)
+        return cast("GameText | None", self.capability("text"))
 
-    def policy(self) -> Policy | None:
+    def policy(self) -> Policy[ViewT] | None:
         """The game's rule-of-thumb policy (the heuristic bot), or None."""
-        found = self._capability("heuristic", object)
-        if found is not None and not callable(found):
-            raise TypeError(f"{self.title}: the heuristic capability is not a policy function")
-        return found  # checked callable; its signature is the contract (Policy)
+        return cast("Policy[ViewT] | None", self.capability("heuristic"))
 
     def search_hooks(self) -> SearchHooks:
         """What the game tells the ISMCTS bot (empty hooks when it tells nothing)."""
-        return self._capability("search", SearchHooks) or _NO_HOOKS
+        return cast("SearchHooks | None", self.capability("search")) or _NO_HOOKS
 
-    def renderer(self) -> Renderer | None:
+    def renderer(self) -> Renderer[ViewT] | None:
         """The game at the terminal (imports rich), or None for the generic renderer."""
-        return self._capability("renderer", Renderer)
+        return cast("Renderer[ViewT] | None", self.capability("renderer"))
 
     def encoding(self) -> Encoding | None:
         """The game for the RL adapters (imports numpy), or None."""
-        return self._capability("encoding", Encoding)
+        return cast("Encoding | None", self.capability("encoding"))
 
     def jax_rules(self) -> JaxRules | None:
         """The game's rules as JAX functions (imports JAX), or None."""
-        return self._capability("jax", JaxRules)
+        return cast("JaxRules | None", self.capability("jax"))
 
     def scoring(self) -> Scoring | None:
         """How the game breaks its scores down into standings (``State.standings``), or None."""
-        return self._capability("scoring", Scoring)
+        return cast("Scoring | None", self.capability("scoring"))
 
     def uses(self) -> ComponentUses | None:
         """What each seat did with which components in a finished game (per-card statistics)."""
-        found = self._capability("uses", object)
-        if found is not None and not callable(found):
-            raise TypeError(f"{self.title}: the uses capability is not a function")
-        return found
+        return cast("ComponentUses | None", self.capability("uses"))
 
     def content_packs(self) -> ContentPacks | None:
         """The game's data as content packs (export, checks), or None."""
-        return self._capability("content", ContentPacks)
+        return cast("ContentPacks | None", self.capability("content"))
 
     def words(self) -> Components | None:
         """The game's component words (``candlebox.components``), or None: no component has words."""
-        found = self._capability("words", object)
-        if found is not None and not callable(found):
-            raise TypeError(f"{self.title}: the words capability is not a function")
-        return found  # checked callable; its signature is the contract (Components)
+        return cast("Components | None", self.capability("words"))
 
     def how_to(self) -> PackageData | None:
         """The folder of the game's rules inside the app, or None: engine/howto.py generates them."""
-        return self._capability("how_to", PackageData)
+        return cast("PackageData | None", self.capability("how_to"))
 
     def network(self) -> PackageData | None:
         """The policy bot's trained network for the game, or None: it ships none."""
-        return self._capability("network", PackageData)
+        return cast("PackageData | None", self.capability("network"))
 
     def conformance(self) -> Conformance:
         """What the game adds to the conformance kit (an empty Conformance when nothing)."""
-        return self._capability("conformance", Conformance) or _NO_CONFORMANCE
+        return cast("Conformance | None", self.capability("conformance")) or _NO_CONFORMANCE
 
-    def _capability(self, kind: str, expected: type[Any]) -> Any:
-        path = getattr(self.capabilities, kind)
-        if path is None:
+    def capability(self, kind: str) -> object:
+        """The capability ``kind`` (None: not declared), imported on first use when declared by a
+        Lazy reference and checked against its type: ImportError or TypeError naming the game, the
+        capability and what was found. The accessors above give each one typed."""
+        declared = self.capabilities.declared(kind)
+        if declared is None:
             return None
-        found = _LOADED.get(path)
-        if found is None:
-            module_name, _, attribute = path.partition(":")
+        found: object = declared
+        if isinstance(declared, Lazy):
             try:
-                found = getattr(importlib.import_module(module_name), attribute)
-            except (ImportError, AttributeError) as exc:
-                raise ImportError(f"{self.title}: {kind} capability {path!r}: {exc}") from exc
-            if not isinstance(found, expected):
-                raise TypeError(
-                    f"{self.title}: {kind} capability {path!r} is a {type(found).__name__}, "
-                    f"not a {expected.__name__}"
-                )
-            _LOADED[path] = found
+                found = declared.load()
+            except LazyError as exc:
+                raise ImportError(f"{self.title}: the {kind} capability {exc}") from exc
+        expected = CAPABILITY_TYPES[kind]
+        if not fits(found, expected):
+            where = f" {declared}" if isinstance(declared, Lazy) else ""
+            raise TypeError(
+                f"{self.title}: the {kind} capability{where} is {_described(found)}, not "
+                f"{expected_text(expected)}"
+            )
         return found
 
     def variant(self, name: str) -> Variant:
@@ -186,6 +192,13 @@ class GameInfo:
                 return v
         names = ", ".join(v.name for v in self.variants)
         raise ValueError(f"{self.title} has no variant {name!r}; variants: {names}")
+
+
+def _described(found: object) -> str:
+    """What a capability turned out to be, for an error: ``a str ('oops')``, ``a function``."""
+    kind = type(found).__name__
+    shown = f" ({found!r:.60})" if isinstance(found, str | int | float | bool) else ""
+    return f"{'an' if kind[0] in 'aeiouAEIOU' else 'a'} {kind}{shown}"
 
 
 def _typed_view(state: State, seat: int | None) -> Any:
@@ -197,8 +210,7 @@ def _plain_view(state: State, seat: int | None) -> Any:
     return state.view(seat)
 
 
-_GAMES: dict[str, GameInfo] = {}
-_LOADED: dict[str, Any] = {}  # capability path -> the object, imported once
+_GAMES: dict[str, GameInfo[Any, Any]] = {}
 _NO_HOOKS = SearchHooks()
 # The games loaded from the entry points, in order (None: not looked for yet), and what failed.
 _DISCOVERED: list[str] | None = None
@@ -258,14 +270,14 @@ def _discover() -> None:
         _ORIGINS[info.id] = entry.distribution
 
 
-def _add(info: GameInfo) -> None:
+def _add(info: GameInfo[Any, Any]) -> None:
     if info.id in _GAMES:
         raise ValueError(f"game {info.id!r} is registered twice")
     check_ladder(info.levels)
     _GAMES[info.id] = info
 
 
-def register(info: GameInfo) -> None:
+def register(info: GameInfo[Any, Any]) -> None:
     """Add a game by hand (a test game; a package not installed). Installed games are found
     through their entry points instead (engine/discovery.py)."""
     _discover()  # the declared games first, so the order of the registry does not depend on timing
@@ -301,7 +313,7 @@ def plugin_problems() -> tuple[PluginProblem, ...]:
     return tuple(_PROBLEMS)
 
 
-def game_info(game_id: str) -> GameInfo:
+def game_info(game_id: str) -> GameInfo[Any, Any]:
     _discover()
     try:
         return _GAMES[game_id]
@@ -316,7 +328,7 @@ def variants(game_id: str) -> list[Variant]:
 
 def resolve(
     game_id: str, players: int, variant: str | None, options: dict[str, Any]
-) -> tuple[GameInfo, Variant, dict[str, Any]]:
+) -> tuple[GameInfo[Any, Any], Variant, dict[str, Any]]:
     """Check a game configuration; return (info, variant, validated options)."""
     info = game_info(game_id)
     if isinstance(players, bool) or not isinstance(players, int):
@@ -344,4 +356,5 @@ def new_game(
     if seed is None:
         seed = fresh_seed()
     Rng(seed)  # validates the seed's type with a clear message
-    return info.create(var.name, players, seed, opts)
+    state: State = info.create(var.name, players, seed, opts)
+    return state
