@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from candlebox import testing
 from candlebox.cli import app
-from candlebox.engine import Capabilities, State, register, unregister
+from candlebox.engine import Capabilities, Lazy, State, register, unregister
 from candlebox.engine.plugin import Conformance
 
 pytest.importorskip("numpy", reason="the test game's encoder needs numpy (the rl extra)")
@@ -44,8 +44,8 @@ def secret_numbers() -> Iterator[str]:
 def strict_numbers() -> Iterator[str]:
     """The test game with an invariant it breaks (three rounds, where the invariant allows two)."""
     capabilities = Capabilities(
-        encoding="tests.rl.secret_game:ENCODING",
-        conformance="tests.conformance.test_kit:STRICT",
+        encoding=Lazy("tests.rl.secret_game", "ENCODING"),
+        conformance=STRICT,
     )
     register(dataclasses.replace(secret_game.INFO, capabilities=capabilities))
     try:

@@ -16,6 +16,7 @@ import numpy as np
 from candlebox.engine import (
     Capabilities,
     GameInfo,
+    Lazy,
     MoveKind,
     Option,
     Rng,
@@ -192,7 +193,7 @@ INFO = GameInfo(
     default_variant=lambda players: "standard",
     max_turns=3,
     create=_create,
-    capabilities=Capabilities(encoding="tests.rl.secret_game:ENCODING"),
+    capabilities=Capabilities(encoding=Lazy("tests.rl.secret_game", "ENCODING")),
 )
 
 

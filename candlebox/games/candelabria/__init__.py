@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from candlebox.engine import Capabilities, GameInfo, Variant
+from candlebox.engine import Capabilities, GameInfo, Lazy, Variant
 from candlebox.engine.levels import Record, ladder
 from candlebox.engine.options import validate_options
 from candlebox.engine.plugin import PackageData
@@ -35,6 +35,7 @@ from candlebox.games.candelabria.options import (
 )
 from candlebox.games.candelabria.schema import EFFECTS, ICONS
 from candlebox.games.candelabria.state import GAME_ID, WIRING, CandelabriaState
+from candlebox.games.candelabria.views import CandelabriaView
 
 # state.py is a leaf the rule modules import; its contract methods reach the rules through this.
 WIRING.wire(
@@ -202,28 +203,29 @@ def _side_facts(content: Content) -> dict[str, dict[str, Any]]:
 HOW_TO = PackageData(__name__, "content")
 NETWORK = PackageData("candlebox.bots", f"policies/{GAME_ID}.npz")
 
-INFO = GameInfo(
+INFO: GameInfo[CandelabriaState, CandelabriaView] = GameInfo(
     id=GAME_ID,
     title="The Curse of Candelabria",
     variants=VARIANTS,
     default_variant=default_variant,
     max_turns=MAX_TURNS,
     create=create,
+    typed_view=view.typed_view,
     facts=facts(),
     capabilities=Capabilities(
-        view="candlebox.games.candelabria.views:CandelabriaView",
-        text="candlebox.games.candelabria.text:TEXT",
-        heuristic="candlebox.games.candelabria.heuristic:policy",
-        renderer="candlebox.games.candelabria.render:RENDERER",
-        encoding="candlebox.games.candelabria.encoder:ENCODING",
-        policy_view="candlebox.games.candelabria.sight:glance",
-        scoring="candlebox.games.candelabria.standings:SCORING",
-        uses="candlebox.games.candelabria.uses:uses",
-        content="candlebox.games.candelabria.pack:PACKS",
-        words="candlebox.games.candelabria.words:components",
-        how_to="candlebox.games.candelabria:HOW_TO",
-        network="candlebox.games.candelabria:NETWORK",
-        conformance="candlebox.games.candelabria.conformance:CONFORMANCE",
+        view=CandelabriaView,
+        text=Lazy("candlebox.games.candelabria.text", "TEXT"),
+        heuristic=Lazy("candlebox.games.candelabria.heuristic", "policy"),
+        renderer=Lazy("candlebox.games.candelabria.render", "RENDERER"),
+        encoding=Lazy("candlebox.games.candelabria.encoder", "ENCODING"),
+        policy_view=Lazy("candlebox.games.candelabria.sight", "glance"),
+        scoring=Lazy("candlebox.games.candelabria.standings", "SCORING"),
+        uses=Lazy("candlebox.games.candelabria.uses", "uses"),
+        content=Lazy("candlebox.games.candelabria.pack", "PACKS"),
+        words=Lazy("candlebox.games.candelabria.words", "components"),
+        how_to=HOW_TO,
+        network=NETWORK,
+        conformance=Lazy("candlebox.games.candelabria.conformance", "CONFORMANCE"),
     ),
     page=GAME_ID,
     playout_target=(40_000, None),  # a heavier game: no pure-Python peer to beat (bench/README.md)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from candlebox.engine import Capabilities, Fixed, GameInfo, Option, Variant
+from candlebox.engine import Capabilities, Fixed, GameInfo, Lazy, Option, Variant
 from candlebox.engine.levels import Record, ladder
 from candlebox.engine.plugin import PackageData
 from candlebox.engine.wiring import PhaseRules
@@ -13,6 +13,7 @@ from candlebox.games.candle_quest.candles import CANDLES
 from candlebox.games.candle_quest.notation import MAX_AMOUNT
 from candlebox.games.candle_quest.setup import set_up
 from candlebox.games.candle_quest.state import GAME_ID, WIRING, CandleQuestState
+from candlebox.games.candle_quest.views import CandleQuestView
 
 MAX_TURNS = 1000  # bots finish in 30–120 turns; random players almost never do (rulings CQ-17)
 MAX_TURNS_LIMIT = 100_000  # the largest max_turns accepted: a bound for hostile input
@@ -159,29 +160,30 @@ HOW_TO = PackageData(__name__, "content")
 NETWORK = PackageData("candlebox.bots", f"policies/{GAME_ID}.npz")
 
 # The game's plug-in object, declared in pyproject.toml's "candlebox.games" entry points.
-INFO = GameInfo(
+INFO: GameInfo[CandleQuestState, CandleQuestView] = GameInfo(
     id=GAME_ID,
     title="Candle Quest",
     variants=VARIANTS,
     default_variant=lambda players: "basic",
     max_turns=MAX_TURNS,
     create=create,
+    typed_view=view.typed_view,
     facts=facts(),
     capabilities=Capabilities(
-        view="candlebox.games.candle_quest.views:CandleQuestView",
-        text="candlebox.games.candle_quest.text:TEXT",
-        heuristic="candlebox.games.candle_quest.heuristic:policy",
-        search="candlebox.games.candle_quest.search:SEARCH_HOOKS",
-        renderer="candlebox.games.candle_quest.render:RENDERER",
-        encoding="candlebox.games.candle_quest.encoder:ENCODING",
-        scoring="candlebox.games.candle_quest.standings:SCORING",
-        uses="candlebox.games.candle_quest.uses:uses",
-        content="candlebox.games.candle_quest.pack:PACKS",
-        words="candlebox.games.candle_quest.words:components",
-        how_to="candlebox.games.candle_quest:HOW_TO",
-        network="candlebox.games.candle_quest:NETWORK",
-        conformance="candlebox.games.candle_quest.conformance:CONFORMANCE",
-        jax="candlebox.games.candle_quest.jax_rules:JAX_RULES",
+        view=CandleQuestView,
+        text=Lazy("candlebox.games.candle_quest.text", "TEXT"),
+        heuristic=Lazy("candlebox.games.candle_quest.heuristic", "policy"),
+        search=Lazy("candlebox.games.candle_quest.search", "SEARCH_HOOKS"),
+        renderer=Lazy("candlebox.games.candle_quest.render", "RENDERER"),
+        encoding=Lazy("candlebox.games.candle_quest.encoder", "ENCODING"),
+        scoring=Lazy("candlebox.games.candle_quest.standings", "SCORING"),
+        uses=Lazy("candlebox.games.candle_quest.uses", "uses"),
+        content=Lazy("candlebox.games.candle_quest.pack", "PACKS"),
+        words=Lazy("candlebox.games.candle_quest.words", "components"),
+        how_to=HOW_TO,
+        network=NETWORK,
+        conformance=Lazy("candlebox.games.candle_quest.conformance", "CONFORMANCE"),
+        jax=Lazy("candlebox.games.candle_quest.jax_rules", "JAX_RULES"),
     ),
     page=GAME_ID,
     # Opponent levels, measured in bench/levels.py (docs/simulation.md, "Levels").

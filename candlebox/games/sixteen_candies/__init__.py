@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from candlebox.engine import Capabilities, GameInfo, Option, Variant
+from candlebox.engine import Capabilities, GameInfo, Lazy, Option, Variant
 from candlebox.engine.levels import Record, ladder
 from candlebox.engine.plugin import PackageData
 from candlebox.engine.wiring import PhaseRules
@@ -23,6 +23,7 @@ from candlebox.games.sixteen_candies.cards import (
 from candlebox.games.sixteen_candies.rounds import start_round
 from candlebox.games.sixteen_candies.setup import set_up
 from candlebox.games.sixteen_candies.state import GAME_ID, WIRING, SixteenCandiesState
+from candlebox.games.sixteen_candies.views import SixteenCandiesView
 
 MAX_TURNS = 2000  # far above any natural game (rulings SC-18)
 MAX_TURNS_LIMIT = 100_000  # the largest max_turns accepted: a bound for hostile input
@@ -203,29 +204,30 @@ HOW_TO = PackageData(__name__, "content")
 NETWORK = PackageData("candlebox.bots", f"policies/{GAME_ID}.npz")
 
 # The game's plug-in object, declared in pyproject.toml's "candlebox.games" entry points.
-INFO = GameInfo(
+INFO: GameInfo[SixteenCandiesState, SixteenCandiesView] = GameInfo(
     id=GAME_ID,
     title="16 Candies",
     variants=VARIANTS,
     default_variant=lambda players: "standard",
     max_turns=MAX_TURNS,
     create=create,
+    typed_view=view.typed_view,
     facts=facts(),
     capabilities=Capabilities(
-        view="candlebox.games.sixteen_candies.views:SixteenCandiesView",
-        text="candlebox.games.sixteen_candies.text:TEXT",
-        heuristic="candlebox.games.sixteen_candies.heuristic:policy",
-        search="candlebox.games.sixteen_candies.search:SEARCH_HOOKS",
-        renderer="candlebox.games.sixteen_candies.render:RENDERER",
-        encoding="candlebox.games.sixteen_candies.encoder:ENCODING",
-        scoring="candlebox.games.sixteen_candies.standings:SCORING",
-        uses="candlebox.games.sixteen_candies.uses:uses",
-        content="candlebox.games.sixteen_candies.pack:PACKS",
-        words="candlebox.games.sixteen_candies.words:components",
-        how_to="candlebox.games.sixteen_candies:HOW_TO",
-        network="candlebox.games.sixteen_candies:NETWORK",
-        conformance="candlebox.games.sixteen_candies.conformance:CONFORMANCE",
-        jax="candlebox.games.sixteen_candies.jax_rules:JAX_RULES",
+        view=SixteenCandiesView,
+        text=Lazy("candlebox.games.sixteen_candies.text", "TEXT"),
+        heuristic=Lazy("candlebox.games.sixteen_candies.heuristic", "policy"),
+        search=Lazy("candlebox.games.sixteen_candies.search", "SEARCH_HOOKS"),
+        renderer=Lazy("candlebox.games.sixteen_candies.render", "RENDERER"),
+        encoding=Lazy("candlebox.games.sixteen_candies.encoder", "ENCODING"),
+        scoring=Lazy("candlebox.games.sixteen_candies.standings", "SCORING"),
+        uses=Lazy("candlebox.games.sixteen_candies.uses", "uses"),
+        content=Lazy("candlebox.games.sixteen_candies.pack", "PACKS"),
+        words=Lazy("candlebox.games.sixteen_candies.words", "components"),
+        how_to=HOW_TO,
+        network=NETWORK,
+        conformance=Lazy("candlebox.games.sixteen_candies.conformance", "CONFORMANCE"),
+        jax=Lazy("candlebox.games.sixteen_candies.jax_rules", "JAX_RULES"),
     ),
     page=GAME_ID,
     # Opponent levels, measured in bench/levels.py (docs/simulation.md, "Levels").

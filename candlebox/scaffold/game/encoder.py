@@ -18,7 +18,8 @@ def action_texts(config: Config) -> list[str]:
 
 
 def max_game_length(config: Config) -> int:
-    return config.players * config.options["hand"]  # one bid per seat and round
+    hand: int = config.options["hand"]
+    return config.players * hand  # one bid per seat and round
 
 
 def always_a_winner(config: Config) -> bool:

@@ -113,29 +113,9 @@ class BidsState(State):
         return tuple(float(p) for p in self.points)
 
     def _typed_view(self, seat: int | None) -> BidsView:
-        over = self.is_over
-        return BidsView(
-            seat=seat,
-            round=self.round,
-            rounds=self.rounds,
-            prize=self.prize,
-            prizes_left=len(self.prizes),
-            hand=[] if seat is None else list(self.hands[seat]),
-            my_bid=0 if seat is None else self.bids[seat],
-            seats=[
-                SeatView(
-                    seat=s,
-                    points=self.points[s],
-                    has_bid=bool(self.bids[s]),
-                    last_bid=self.last[s] if self.last else 0,
-                )
-                for s in range(self.num_players)
-            ],
-            pending=None if over else Pending(decision="bid", seats=list(self.to_act)),
-            winners=list(self.winners),
-        )
+        return typed_view(self, seat)
 
-    def _event_view(self, event: tuple, seat: int | None) -> dict[str, Any] | None:
+    def _event_view(self, event: tuple[Any, ...], seat: int | None) -> dict[str, Any] | None:
         kind = event[0]
         if kind == "prize":
             return {"event": "prize", "round": event[1], "prize": event[2]}
@@ -184,3 +164,29 @@ class BidsState(State):
             "prize": self.prize,
             "round": self.round,
         }
+
+
+def typed_view(state: BidsState, seat: int | None) -> BidsView:
+    """What ``seat`` (None: a spectator) may know, as the typed view: the game's view function
+    (``GameInfo.typed_view``; ``State.typed_view`` checks the seat, then builds it here)."""
+    over = state.is_over
+    return BidsView(
+        seat=seat,
+        round=state.round,
+        rounds=state.rounds,
+        prize=state.prize,
+        prizes_left=len(state.prizes),
+        hand=[] if seat is None else list(state.hands[seat]),
+        my_bid=0 if seat is None else state.bids[seat],
+        seats=[
+            SeatView(
+                seat=s,
+                points=state.points[s],
+                has_bid=bool(state.bids[s]),
+                last_bid=state.last[s] if state.last else 0,
+            )
+            for s in range(state.num_players)
+        ],
+        pending=None if over else Pending(decision="bid", seats=list(state.to_act)),
+        winners=list(state.winners),
+    )
