@@ -3,6 +3,8 @@
 - ``typed_view_is_the_view``: a game that declares a view type builds its view as that typed
   structure, and ``view(seat)`` is exactly its plain form, for every seat and the spectator, all
   along a game (bots, with one move in three at random in the second game).
+- ``finished_game_has_typed_views``: so does a whole game's end; along it, the view function the
+  plug-in declares (``GameInfo.typed_view``) gives the state's typed view.
 - ``standings_agree``: each seat's parts sum to its score; at the end the scores are the engine's
   ``scores`` and the seats ranked first are exactly its ``winners``; rows come in rank order, and the
   summary names the winner.
@@ -13,6 +15,7 @@ from __future__ import annotations
 import itertools
 import json
 import random
+from collections.abc import Iterable
 from typing import Any
 
 import msgspec
@@ -63,6 +66,13 @@ def typed_view_is_the_view(game: str, variant: str, players: int) -> None:
             state.apply(*_next_action(state, robots, rng, mix))
 
 
+def _declared_view_agrees(state: State, seats: Iterable[int | None]) -> None:
+    """The view function the plug-in declares (``GameInfo.typed_view``) gives the state's view."""
+    declared = game_info(state.game_id).typed_view
+    for seat in seats if declared is not None else ():
+        assert declared(state, seat) == state.typed_view(seat), f"GameInfo.typed_view, seat {seat}"
+
+
 def finished_game_has_typed_views(game: str) -> None:
     info = game_info(game)
     players = min(variant.min_players for variant in info.variants)  # at its default variant
@@ -70,8 +80,10 @@ def finished_game_has_typed_views(game: str) -> None:
     state = candlebox.new_game(game, players=players, seed=5)
     while not state.is_over:
         seat = state.to_act[0]
+        _declared_view_agrees(state, (None, seat))
         state.apply(seat, bot.choose(state, seat))
     check_views(state)
+    _declared_view_agrees(state, (None, *range(state.num_players)))
     assert state.typed_view(None).winners == list(state.winners)
 
 
