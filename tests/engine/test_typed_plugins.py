@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import json
 import os
 import re
@@ -26,7 +27,16 @@ from typing import Any
 import pytest
 
 import candlebox
-from candlebox.engine import Capabilities, GameInfo, Lazy, game_info, registry
+from candlebox import testing
+from candlebox.engine import (
+    Capabilities,
+    GameInfo,
+    Lazy,
+    game_info,
+    register,
+    registry,
+    unregister,
+)
 from candlebox.engine.lazy import LazyError
 from candlebox.engine.plugin import GameText, Renderer
 from candlebox.scaffold import write_game
@@ -113,6 +123,29 @@ def test_the_kit_holds_the_declared_view_function_to_the_states_view(
     monkeypatch.setitem(registry._GAMES, "candle-quest", spectators)
     with pytest.raises(AssertionError, match=r"GameInfo\.typed_view, seat \d"):
         views.finished_game_has_typed_views("candle-quest")
+
+
+def test_the_new_game_passes_the_conformance_kit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``candlebox check`` on the game ``candlebox new-game`` writes (registered by hand here; the
+    installed trial is tests/plugins): its typed declaration loads and the whole kit passes."""
+    write_game("kit-trial", tmp_path / "trial")
+    monkeypatch.syspath_prepend(str(tmp_path / "trial"))
+    try:
+        plugin = importlib.import_module("kit_trial")
+        register(plugin.INFO)
+        report = testing.check("kit-trial")
+        failed = [
+            f"{o.case.part}: {o.case.name}: {o.detail}"
+            for o in report.outcomes
+            if o.status == "failed"
+        ]
+        assert report.ok, failed
+    finally:
+        unregister("kit-trial")
+        for name in [name for name in sys.modules if name.split(".")[0] == "kit_trial"]:
+            del sys.modules[name]
 
 
 # ----------------------------------------------------------------------------- Lazy

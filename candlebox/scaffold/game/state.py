@@ -81,7 +81,8 @@ class BidsState(State):
         return "over" if self.is_over else f"seats {list(self.to_act)} bid for a {self.prize}"
 
     def _legal_for(self, seat: int) -> list[str]:
-        if self.is_over or self.bids[seat]:
+        # Any value may be asked about, even one that is no seat (-1 would read the last seat's).
+        if self.is_over or seat not in range(self.num_players) or self.bids[seat]:
             return []
         return [f"bid {card}" for card in self.hands[seat]]
 
@@ -144,6 +145,9 @@ class BidsState(State):
             pool += twin.hands[other]
             if twin.bids[other]:
                 pool.append(twin.bids[other])
+        # Sorted first, so the deal depends only on what seat knows and the seed (canonical): two
+        # states seat cannot tell apart resample alike.
+        pool.sort()
         twin.rng.shuffle(pool)
         for other in others:
             size = len(twin.hands[other])
@@ -152,6 +156,7 @@ class BidsState(State):
             if twin.bids[other]:
                 twin.bids[other] = pool.pop()
         twin.unseen = pool
+        twin.prizes.sort()
         twin.rng.shuffle(twin.prizes)
         return twin
 
