@@ -69,7 +69,9 @@ def typed_view_is_the_view(game: str, variant: str, players: int) -> None:
 def _declared_view_agrees(state: State, seats: Iterable[int | None]) -> None:
     """The view function the plug-in declares (``GameInfo.typed_view``) gives the state's view."""
     declared = game_info(state.game_id).typed_view
-    for seat in seats if declared is not None else ():
+    if declared is None:
+        return
+    for seat in seats:
         assert declared(state, seat) == state.typed_view(seat), f"GameInfo.typed_view, seat {seat}"
 
 
