@@ -196,107 +196,137 @@ def _tactic(state: State, code: str) -> str:
 
 def label(state: State, seat: int, action: str) -> str:
     """A legal Candelabria action in words."""
-    words = action.split(" ")
-    verb, args = words[0], words[1:]
+    verb, *args = action.split(" ")
+    said = _SAID.get(verb)
+    if said is not None:
+        return said
+    worded = _LABELS.get(verb)
+    if worded is None:
+        return action  # every verb is worded; kept total for a game that grows one
+    return worded(state, seat, args)
+
+
+# The actions whose words never change.
+_SAID: dict[str, str] = {
+    "done": "Stop here",
+    "supply": "Put the Land Flame back in your supply",
+    "stay": "Leave your candles where they are",
+    "skip": "Do nothing more of this effect",
+    "spare": "Spare them: destroy or push nothing",
+    "pass": "Cancel nothing",
+}
+
+
+def _deploy(state: State, seat: int, args: list[str]) -> str:
+    role = _MODEL[args[1]]
+    return f"Deploy {_named(state, args[0])} as your {role} ({_cost(state, args[0])})"
+
+
+def _at(state: State, seat: int, args: list[str]) -> str:
     pending = state.pending() or {}
-    if verb == "deploy":
-        role = _MODEL[args[1]]
-        return f"Deploy {_named(state, args[0])} as your {role} ({_cost(state, args[0])})"
-    if verb == "maneuver":
-        return f"Discard {_named(state, args[0])} to maneuver"
-    if verb == "at":
-        if pending.get("decision") == "curse-at":
-            return f"Set the curse on {_territory(state, args[0])}"
-        return f"Place it on {_territory(state, args[0])}"
-    if verb == "move":
-        return f"Move your {_MODEL[args[0]]} to {_territory(state, args[1])}"
-    if verb == "extra":
-        return f"Burn a flame to move your {_MODEL[args[0]]} again, to {_territory(state, args[1])}"
-    if verb == "done":
-        return "Stop here"
-    if verb == "destroy":
-        if "-" in args[0]:
-            return f"Destroy a flame of {_candle(state, args[0])}"
-        return f"Destroy the Land Flame of the {_house(state, args[0])}"
-    if verb == "push":
-        return f"Push back {_candle(state, args[0])}"
-    if verb == "to":
-        return f"Send it to {_territory(state, args[0])}"
-    if verb == "curse":
-        return f"Put the flame in front of curse {args[0]} (from the left of the Curse board)"
-    if verb == "supply":
-        return "Put the Land Flame back in your supply"
-    if verb == "take":
-        # a tactic's name only lists its icons ("Tactic card: 1 Destroy temple, 1 VP"): what they do
-        # is what a choice needs
-        entry = _words(state).get(args[0])
-        effect = f": {entry.text[0].lower()}{entry.text[1:]}" if entry and entry.text else ""
-        return f"Take {_named(state, args[0])} from the Tactics board{effect}"
-    if verb == "upgrade":
-        piles = state.typed_view(seat).upgrade_piles  # typed: no plain copy of the whole view
-        pile = int(args[0]) - 1
-        top = piles[pile].top if 0 <= pile < len(piles) else None
-        tile = f": {_named(state, top)}" if top else ""
-        return f"Take the top Upgrade tile of pile {args[0]}{tile}"
-    if verb == "temple":
-        return f"Build a {_TEMPLE[args[0]]} Temple level in region {args[1]}"
-    if verb == "mine":
-        return f"Mine {args[1]} gold and {args[3]} wax"
-    if verb == "relocate":
-        return f"Relocate your {_MODEL[args[0]]} through the Portal"
-    if verb == "keep":
-        return f"Keep {_named(state, args[0])}"
-    if verb == "return":
-        return f"Put {_named(state, args[0])} under the Advanced deck"
-    if verb == "ignite":
-        if args[0] in _MODEL:
-            return f"Add a flame to your {_MODEL[args[0]]}"
-        return f"Light a Land Flame on {_territory(state, args[0])}"
-    if verb == "extinguish":
-        if "-" in args[0]:
-            return f"Put out a flame of {_candle(state, args[0])}"
-        if args[0] in _words_houses(state):
-            return f"Put out the Land Flame of the {_house(state, args[0])}"
-        return f"Put out a flame on {_territory(state, args[0])}"
-    if verb == "steal":
-        return f"Steal 1 {args[1]} from the {_house(state, args[0])}"
-    if verb == "raze":
-        return f"Destroy the top Temple level in region {args[0]}"
-    if verb == "shift":
-        return f"Move your {_MODEL[args[0]]} to {_territory(state, args[1])}"
-    if verb == "stay":
-        return "Leave your candles where they are"
-    if verb == "skip":
-        return "Do nothing more of this effect"
-    if verb == "spare":
-        return "Spare them: destroy or push nothing"
-    if verb == "play":
-        if args == ["-", "-"]:
-            return "Play no tactic card in this battle"
-        return (
-            f"Play {_tactic(state, args[0])} in War Board slot 1 and "
-            f"{_tactic(state, args[1])} in slot 2"
-        )
-    if verb == "cancel":
-        return (
-            f"Cancel the {_house(state, args[1])}'s card in its slot {args[2]} "
-            f"with your card in slot {args[0]}"
-        )
-    if verb == "pass":
-        return "Cancel nothing"
-    if verb == "recast":
-        return f"Carry out again the effects of {_candle(state, args[0])}"
-    if verb == "lift":
-        return f"Lift {_candle(state, args[0])} and place it anywhere"
-    if verb == "house":
-        return f"Play the {_house(state, args[0])}"
-    if verb == "haunt":
-        return f"Move curse {args[0]} to {_territory(state, args[1])}"
-    if verb == "decay":
-        return f"Cover your War Board slot {args[0]} with the Decay card"
-    if verb == "either":
-        return f"Take the {'first' if args[0] == '1' else 'second'} effect of the Decay card"
-    return action  # every verb is above; kept total for a game that grows one
+    if pending.get("decision") == "curse-at":
+        return f"Set the curse on {_territory(state, args[0])}"
+    return f"Place it on {_territory(state, args[0])}"
+
+
+def _destroy(state: State, seat: int, args: list[str]) -> str:
+    if "-" in args[0]:
+        return f"Destroy a flame of {_candle(state, args[0])}"
+    return f"Destroy the Land Flame of the {_house(state, args[0])}"
+
+
+def _take(state: State, seat: int, args: list[str]) -> str:
+    # a tactic's name only lists its icons ("Tactic card: 1 Destroy temple, 1 VP"): what they do
+    # is what a choice needs
+    entry = _words(state).get(args[0])
+    effect = f": {entry.text[0].lower()}{entry.text[1:]}" if entry and entry.text else ""
+    return f"Take {_named(state, args[0])} from the Tactics board{effect}"
+
+
+def _upgrade(state: State, seat: int, args: list[str]) -> str:
+    piles = state.typed_view(seat).upgrade_piles  # typed: no plain copy of the whole view
+    pile = int(args[0]) - 1
+    top = piles[pile].top if 0 <= pile < len(piles) else None
+    tile = f": {_named(state, top)}" if top else ""
+    return f"Take the top Upgrade tile of pile {args[0]}{tile}"
+
+
+def _ignite(state: State, seat: int, args: list[str]) -> str:
+    if args[0] in _MODEL:
+        return f"Add a flame to your {_MODEL[args[0]]}"
+    return f"Light a Land Flame on {_territory(state, args[0])}"
+
+
+def _extinguish(state: State, seat: int, args: list[str]) -> str:
+    if "-" in args[0]:
+        return f"Put out a flame of {_candle(state, args[0])}"
+    if args[0] in _words_houses(state):
+        return f"Put out the Land Flame of the {_house(state, args[0])}"
+    return f"Put out a flame on {_territory(state, args[0])}"
+
+
+def _play(state: State, seat: int, args: list[str]) -> str:
+    if args == ["-", "-"]:
+        return "Play no tactic card in this battle"
+    return (
+        f"Play {_tactic(state, args[0])} in War Board slot 1 and "
+        f"{_tactic(state, args[1])} in slot 2"
+    )
+
+
+def _cancel(state: State, seat: int, args: list[str]) -> str:
+    return (
+        f"Cancel the {_house(state, args[1])}'s card in its slot {args[2]} "
+        f"with your card in slot {args[0]}"
+    )
+
+
+def _either(state: State, seat: int, args: list[str]) -> str:
+    return f"Take the {'first' if args[0] == '1' else 'second'} effect of the Decay card"
+
+
+# Each verb's words, from the action's arguments (docs/notation/candelabria.md).
+_LABELS: dict[str, Callable[[State, int, list[str]], str]] = {
+    "deploy": _deploy,
+    "maneuver": lambda state, seat, args: f"Discard {_named(state, args[0])} to maneuver",
+    "at": _at,
+    "move": lambda state, seat, args: (
+        f"Move your {_MODEL[args[0]]} to {_territory(state, args[1])}"
+    ),
+    "extra": lambda state, seat, args: (
+        f"Burn a flame to move your {_MODEL[args[0]]} again, to {_territory(state, args[1])}"
+    ),
+    "destroy": _destroy,
+    "push": lambda state, seat, args: f"Push back {_candle(state, args[0])}",
+    "to": lambda state, seat, args: f"Send it to {_territory(state, args[0])}",
+    "curse": lambda state, seat, args: (
+        f"Put the flame in front of curse {args[0]} (from the left of the Curse board)"
+    ),
+    "take": _take,
+    "upgrade": _upgrade,
+    "temple": lambda state, seat, args: (
+        f"Build a {_TEMPLE[args[0]]} Temple level in region {args[1]}"
+    ),
+    "mine": lambda state, seat, args: f"Mine {args[1]} gold and {args[3]} wax",
+    "relocate": lambda state, seat, args: f"Relocate your {_MODEL[args[0]]} through the Portal",
+    "keep": lambda state, seat, args: f"Keep {_named(state, args[0])}",
+    "return": lambda state, seat, args: f"Put {_named(state, args[0])} under the Advanced deck",
+    "ignite": _ignite,
+    "extinguish": _extinguish,
+    "steal": lambda state, seat, args: f"Steal 1 {args[1]} from the {_house(state, args[0])}",
+    "raze": lambda state, seat, args: f"Destroy the top Temple level in region {args[0]}",
+    "shift": lambda state, seat, args: (
+        f"Move your {_MODEL[args[0]]} to {_territory(state, args[1])}"
+    ),
+    "play": _play,
+    "cancel": _cancel,
+    "recast": lambda state, seat, args: f"Carry out again the effects of {_candle(state, args[0])}",
+    "lift": lambda state, seat, args: f"Lift {_candle(state, args[0])} and place it anywhere",
+    "house": lambda state, seat, args: f"Play the {_house(state, args[0])}",
+    "haunt": lambda state, seat, args: f"Move curse {args[0]} to {_territory(state, args[1])}",
+    "decay": lambda state, seat, args: f"Cover your War Board slot {args[0]} with the Decay card",
+    "either": _either,
+}
 
 
 def _words_houses(state: State) -> set[str]:
