@@ -12,6 +12,8 @@ worth at least its own; its Extinguish and Steal aim at the leader in Victory Po
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from candlebox.engine import Rng
 from candlebox.games.candelabria.sight import Glance, Sight, ViewSight
 from candlebox.games.candelabria.views import CandelabriaView
@@ -70,59 +72,108 @@ def _move_score(sight: Sight, target: str) -> float:
 
 def policy(view: CandelabriaView | Glance, actions: list[str], rng: Rng) -> str:
     sight: Sight = view if isinstance(view, Glance) else ViewSight(view)
-    decision = sight.decision
     real = [a for a in actions if a not in DECLINE] or actions
-    if decision == "turn":
-        deploys = [a for a in real if a.startswith("deploy")]
-        if deploys:
-            return max(deploys, key=lambda a: ("EPW".index(a[-1]), -len(a), a))
+    choose = _BY_DECISION.get(sight.decision)
+    if choose is None:
         return real[rng.below(len(real))]
-    if decision == "move":
-        moves = [a for a in real if a.startswith(("move", "extra"))]
-        if not moves:
-            return actions[-1]
-        scores = {a: _move_score(sight, a.split()[-1]) for a in moves}
-        best = max(moves, key=scores.__getitem__)
-        if scores[best] < 4:
-            return "done" if "done" in actions else best
-        return best
-    if decision in ("influence", "flame"):
-        curses = [a for a in real if a.startswith("curse")]
-        if not curses:
-            return actions[0]
-        me = sight.me
+    return choose(sight, actions, real, rng)
 
-        def margin(a: str) -> int:
-            flames = sight.curse_flames(int(a.split()[1]) - 1)
-            mine = flames.get(me, 0)
-            best_other = max((v for h, v in flames.items() if h != me), default=0)
-            return -abs(mine + 1 - best_other)
 
-        return max(curses, key=margin)
-    if decision == "haunt":
-        return max(real, key=lambda a: (_haunt_score(sight, a), -rng.below(1000)))
-    if decision == "take":
-        return max(real, key=lambda a: _card_worth(a.split()[1]))
-    if decision == "mine":
-        return max(real, key=lambda a: (sum(int(x) for x in a.split()[2::2]), a))
-    if decision in ("forge", "gift"):
-        temples = [a for a in real if a.startswith("temple W")]
-        return temples[0] if temples else real[0]
-    if decision == "curse-at":
-        power = sight.region_power(sight.me)
-        return max(real, key=lambda a: power.get(sight.spot(a.split()[1])[0], 0))
-    if decision == "secret":
-        return max(real, key=_play_worth)
-    if decision == "cancel":
-        return _cancel(sight, actions)
-    if decision in ("extinguish-at", "steal"):
-        leader = sight.leader()
-        aimed = [a for a in real if leader and a.split()[1].startswith(leader)]
-        return (aimed or real)[0]
-    if decision == "ignite":
-        candles = [a for a in real if a.split()[1] in ("E", "P", "W")]
-        return (candles or real)[0]
+# Each decision's choice from (the sight, the legal actions, those that decline nothing, the rng).
+_Choice = Callable[[Sight, list[str], list[str], Rng], str]
+
+
+def _turn(sight: Sight, actions: list[str], real: list[str], rng: Rng) -> str:
+    """Deploy when it can, the Warrior role first; otherwise maneuver."""
+    deploys = [a for a in real if a.startswith("deploy")]
+    if deploys:
+        return max(deploys, key=lambda a: ("EPW".index(a[-1]), -len(a), a))
     return real[rng.below(len(real))]
+
+
+def _move(sight: Sight, actions: list[str], real: list[str], rng: Rng) -> str:
+    """The best move, or stop when none is worth a new flame."""
+    moves = [a for a in real if a.startswith(("move", "extra"))]
+    if not moves:
+        return actions[-1]
+    scores = {a: _move_score(sight, a.split()[-1]) for a in moves}
+    best = max(moves, key=scores.__getitem__)
+    if scores[best] < 4:
+        return "done" if "done" in actions else best
+    return best
+
+
+def _influence(sight: Sight, actions: list[str], real: list[str], rng: Rng) -> str:
+    """A flame in front of the curse where it leads or can catch up."""
+    curses = [a for a in real if a.startswith("curse")]
+    if not curses:
+        return actions[0]
+    me = sight.me
+
+    def margin(a: str) -> int:
+        flames = sight.curse_flames(int(a.split()[1]) - 1)
+        mine = flames.get(me, 0)
+        best_other = max((v for h, v in flames.items() if h != me), default=0)
+        return -abs(mine + 1 - best_other)
+
+    return max(curses, key=margin)
+
+
+def _haunt(sight: Sight, actions: list[str], real: list[str], rng: Rng) -> str:
+    return max(real, key=lambda a: (_haunt_score(sight, a), -rng.below(1000)))
+
+
+def _take(sight: Sight, actions: list[str], real: list[str], rng: Rng) -> str:
+    return max(real, key=lambda a: _card_worth(a.split()[1]))
+
+
+def _mine(sight: Sight, actions: list[str], real: list[str], rng: Rng) -> str:
+    return max(real, key=lambda a: (sum(int(x) for x in a.split()[2::2]), a))
+
+
+def _forge(sight: Sight, actions: list[str], real: list[str], rng: Rng) -> str:
+    temples = [a for a in real if a.startswith("temple W")]
+    return temples[0] if temples else real[0]
+
+
+def _curse_at(sight: Sight, actions: list[str], real: list[str], rng: Rng) -> str:
+    """The curse on the territory where its power is greatest."""
+    power = sight.region_power(sight.me)
+    return max(real, key=lambda a: power.get(sight.spot(a.split()[1])[0], 0))
+
+
+def _secret(sight: Sight, actions: list[str], real: list[str], rng: Rng) -> str:
+    return max(real, key=_play_worth)
+
+
+def _aim_at_leader(sight: Sight, actions: list[str], real: list[str], rng: Rng) -> str:
+    leader = sight.leader()
+    aimed = [a for a in real if leader and a.split()[1].startswith(leader)]
+    return (aimed or real)[0]
+
+
+def _ignite(sight: Sight, actions: list[str], real: list[str], rng: Rng) -> str:
+    candles = [a for a in real if a.split()[1] in ("E", "P", "W")]
+    return (candles or real)[0]
+
+
+_BY_DECISION: dict[str, _Choice] = {
+    "turn": _turn,
+    "move": _move,
+    "influence": _influence,
+    "flame": _influence,
+    "haunt": _haunt,
+    "take": _take,
+    "mine": _mine,
+    "forge": _forge,
+    "gift": _forge,
+    "curse-at": _curse_at,
+    "secret": _secret,
+    "cancel": lambda sight, actions, real, rng: _cancel(sight, actions),
+    "extinguish-at": _aim_at_leader,
+    "steal": _aim_at_leader,
+    "ignite": _ignite,
+}
 
 
 def _cancel(sight: Sight, actions: list[str]) -> str:
