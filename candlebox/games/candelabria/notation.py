@@ -163,22 +163,50 @@ def notation_for(content: Content, board: Board) -> Notation:
 
 
 def _build(content: Content, board: Board) -> Notation:
-    n = Notation()
-    parse = n.parse
+    words = _Words(content, board)
+    _kindling(words)
+    _entering(words)
+    _territory_actions(words)
+    _candle_effects(words)
+    _war(words)
+    _variants(words)
+    return words.n
 
-    def add(text: str, verb: Verb, a: int = 0, b: int = 0) -> str:
+
+class _Words:
+    """The notation being built, and what its words are made of: the territories' names, the houses'
+    and the candle cards' codes."""
+
+    def __init__(self, content: Content, board: Board) -> None:
+        self.n = Notation()
+        self.content = content
+        self.board = board
+        self.terr = board.names
+        self.houses = [h.code for h in content.houses]
+        self.cards = [c.code for c in content.candles]
+
+    def add(self, text: str, verb: Verb, a: int = 0, b: int = 0) -> str:
+        parse = self.n.parse
         assert text not in parse or parse[text] == (verb, a, b), text
         parse[text] = (verb, a, b)
         return text
 
-    terr = board.names
-    houses = [h.code for h in content.houses]
-    cards = [c.code for c in content.candles]
+    def by_house_role(self, verb_word: str, verb: Verb) -> list[list[str]]:
+        """``verb house-role`` for every house and role ('push N-W')."""
+        return [
+            [self.add(f"{verb_word} {h}-{ROLE_LETTER[r]}", verb, i, r) for r in range(3)]
+            for i, h in enumerate(self.houses)
+        ]
+
+
+def _kindling(w: _Words) -> None:
+    """A Kindling turn: deploy or maneuver, place the candle, move the models."""
+    add, n, terr = w.add, w.n, w.terr
     n.deploy = [
         [add(f"deploy {code} {ROLE_LETTER[r]}", Verb.DEPLOY, c, r) for r in range(3)]
-        for c, code in enumerate(cards)
+        for c, code in enumerate(w.cards)
     ]
-    n.maneuver = [add(f"maneuver {code}", Verb.MANEUVER, c) for c, code in enumerate(cards)]
+    n.maneuver = [add(f"maneuver {code}", Verb.MANEUVER, c) for c, code in enumerate(w.cards)]
     n.at = [add(f"at {name}", Verb.AT, t) for t, name in enumerate(terr)]
     n.move = [
         [add(f"move {MODEL_LETTER[m]} {name}", Verb.MOVE, m, t) for t, name in enumerate(terr)]
@@ -189,19 +217,23 @@ def _build(content: Content, board: Board) -> Notation:
         for r in range(3)
     ]
     add(DONE, Verb.DONE)
-    n.destroy_land = [add(f"destroy {h}", Verb.DESTROY_LAND, i) for i, h in enumerate(houses)]
-    n.destroy_candle = [
-        [add(f"destroy {h}-{ROLE_LETTER[r]}", Verb.DESTROY_CANDLE, i, r) for r in range(3)]
-        for i, h in enumerate(houses)
-    ]
-    n.push = [
-        [add(f"push {h}-{ROLE_LETTER[r]}", Verb.PUSH, i, r) for r in range(3)]
-        for i, h in enumerate(houses)
-    ]
-    n.to = [add(f"to {name}", Verb.TO, t) for t, name in enumerate(terr)]
+
+
+def _entering(w: _Words) -> None:
+    """A castle or a warrior entering a territory: destroy, push back, and where to."""
+    add, n = w.add, w.n
+    n.destroy_land = [add(f"destroy {h}", Verb.DESTROY_LAND, i) for i, h in enumerate(w.houses)]
+    n.destroy_candle = w.by_house_role("destroy", Verb.DESTROY_CANDLE)
+    n.push = w.by_house_role("push", Verb.PUSH)
+    n.to = [add(f"to {name}", Verb.TO, t) for t, name in enumerate(w.terr)]
+
+
+def _territory_actions(w: _Words) -> None:
+    """Curse Influence, Barracks, Forge, Mine and Portal, and the candle cards kept or returned."""
+    add, n, board, cards = w.add, w.n, w.board, w.cards
     n.curse = [add(f"curse {k + 1}", Verb.CURSE, k) for k in range(3)]
     add(SUPPLY, Verb.SUPPLY)
-    n.take = [add(f"take {t.code}", Verb.TAKE, i) for i, t in enumerate(content.tactics)]
+    n.take = [add(f"take {t.code}", Verb.TAKE, i) for i, t in enumerate(w.content.tactics)]
     n.upgrade = [add(f"upgrade {p + 1}", Verb.UPGRADE, p) for p in range(9)]
     n.temple = [
         [
@@ -211,12 +243,20 @@ def _build(content: Content, board: Board) -> Notation:
         for c in range(len(TEMPLES))
     ]
     n.mine = [
-        [add(f"mine gold {g} wax {w}", Verb.MINE, g, w) for w in range(MAX_WAREHOUSE + 1)]
-        for g in range(MAX_WAREHOUSE + 1)
+        [
+            add(f"mine gold {gold} wax {wax}", Verb.MINE, gold, wax)
+            for wax in range(MAX_WAREHOUSE + 1)
+        ]
+        for gold in range(MAX_WAREHOUSE + 1)
     ]
     n.relocate = [add(f"relocate {MODEL_LETTER[m]}", Verb.RELOCATE, m) for m in range(4)]
     n.keep = [add(f"keep {code}", Verb.KEEP, c) for c, code in enumerate(cards)]
     n.ret = [add(f"return {code}", Verb.RETURN, c) for c, code in enumerate(cards)]
+
+
+def _candle_effects(w: _Words) -> None:
+    """Ignite, Extinguish, Steal, destroying a Temple level, shifting a candle, and declining."""
+    add, n, terr, houses = w.add, w.n, w.terr, w.houses
     n.ignite_candle = [add(f"ignite {ROLE_LETTER[r]}", Verb.IGNITE_CANDLE, r) for r in range(3)]
     n.ignite_land = [add(f"ignite {name}", Verb.IGNITE_LAND, t) for t, name in enumerate(terr)]
     n.extinguish_at = [
@@ -225,27 +265,32 @@ def _build(content: Content, board: Board) -> Notation:
     n.extinguish_land = [
         add(f"extinguish {h}", Verb.EXTINGUISH_LAND, i) for i, h in enumerate(houses)
     ]
-    n.extinguish_candle = [
-        [add(f"extinguish {h}-{ROLE_LETTER[r]}", Verb.EXTINGUISH_CANDLE, i, r) for r in range(3)]
-        for i, h in enumerate(houses)
-    ]
+    n.extinguish_candle = w.by_house_role("extinguish", Verb.EXTINGUISH_CANDLE)
     n.steal = [
         [add(f"steal {h} {res}", Verb.STEAL, i, k) for k, res in enumerate(RESOURCES)]
         for i, h in enumerate(houses)
     ]
     n.raze = [
-        add(f"raze {r}", Verb.RAZE, r) if r in board.regions else ""
-        for r in range(board.max_region + 1)
+        add(f"raze {r}", Verb.RAZE, r) if r in w.board.regions else ""
+        for r in range(w.board.max_region + 1)
     ]
     n.shift = [
         [add(f"shift {ROLE_LETTER[r]} {name}", Verb.SHIFT, r, t) for t, name in enumerate(terr)]
         for r in range(3)
     ]
-    add(STAY, Verb.STAY)
-    add(SKIP, Verb.SKIP)
-    add(SPARE, Verb.SPARE)
-    add(PASS, Verb.PASS)
-    tcodes = [NO_CARD] + [t.code for t in content.tactics]
+    for word, verb in (
+        (STAY, Verb.STAY),
+        (SKIP, Verb.SKIP),
+        (SPARE, Verb.SPARE),
+        (PASS, Verb.PASS),
+    ):
+        add(word, verb)
+
+
+def _war(w: _Words) -> None:
+    """A battle: the secret choice of tactic cards, cancelling, and the powers that recast or lift."""
+    add, n, houses = w.add, w.n, w.houses
+    tcodes = [NO_CARD] + [t.code for t in w.content.tactics]
     n.play = [
         [add(f"play {c1} {c2}", Verb.PLAY, i, j) for j, c2 in enumerate(tcodes)]
         for i, c1 in enumerate(tcodes)
@@ -260,22 +305,20 @@ def _build(content: Content, board: Board) -> Notation:
         ]
         for mine in (0, 1)
     ]
-    n.recast = [
-        [add(f"recast {h}-{ROLE_LETTER[r]}", Verb.RECAST, i, r) for r in range(3)]
-        for i, h in enumerate(houses)
-    ]
-    n.lift = [
-        [add(f"lift {h}-{ROLE_LETTER[r]}", Verb.LIFT, i, r) for r in range(3)]
-        for i, h in enumerate(houses)
-    ]
-    n.house = [add(f"house {h}", Verb.HOUSE, i) for i, h in enumerate(houses)]
+    n.recast = w.by_house_role("recast", Verb.RECAST)
+    n.lift = w.by_house_role("lift", Verb.LIFT)
+
+
+def _variants(w: _Words) -> None:
+    """The house choice and the curses moved (two players), and the Decay cards."""
+    add, n = w.add, w.n
+    n.house = [add(f"house {h}", Verb.HOUSE, i) for i, h in enumerate(w.houses)]
     n.haunt = [
-        [add(f"haunt {k + 1} {name}", Verb.HAUNT, k, t) for t, name in enumerate(terr)]
+        [add(f"haunt {k + 1} {name}", Verb.HAUNT, k, t) for t, name in enumerate(w.terr)]
         for k in range(3)
     ]
     n.decay = [add(f"decay {k + 1}", Verb.DECAY, k) for k in range(2)]
     n.either = [add(f"either {k + 1}", Verb.EITHER, k) for k in range(2)]
-    return n
 
 
 _SHAPES = {
