@@ -109,6 +109,18 @@ def render(view: CandelabriaView, console: Console, prompt: str) -> None:
         f"[bold]The Curse of Candelabria[/] — year {view.year}, {view.season}   turn order {order}"
     )
     rows = _map_rows(view, regions, models, haunted)
+    _print_house_choice(view, console)
+    _print_map(rows, console)
+    _print_curses(_curse_lines(view, two), console)
+    if isinstance(view.missions, Missions):
+        _missions(view.missions, console)
+    _print_seats(view, console)
+    _print_boards(view, console)
+    _print_battle(view, console)
+    _print_ending(view, console, prompt)
+
+
+def _print_house_choice(view: CandelabriaView, console: Console) -> None:
     pending = view.pending
     if pending is not None and pending.decision == "pick":
         first = f" (the first chose {house(pending.first)})" if pending.first else ""
@@ -116,7 +128,10 @@ def render(view: CandelabriaView, console: Console, prompt: str) -> None:
             f"[bold]House choice[/]{first} — the pieces, cards and tiles are dealt once both "
             "players have chosen"
         )
-    _print_map(rows, console)
+
+
+def _curse_lines(view: CandelabriaView, two: bool) -> list[str]:
+    """Each curse on the Curse board: with two players where it stands, else the flames before it."""
     curses = []
     by_code = {t.territory: t for t in view.territories}
     for i, c in enumerate(view.curses, 1):
@@ -128,40 +143,51 @@ def render(view: CandelabriaView, console: Console, prompt: str) -> None:
         flames = " ".join(f"{house(h)}×{n}" for h, n in c.flames.items()) or "no flames"
         effect = CURSE_EFFECT_SHORT.get(c.effect, c.effect)
         curses.append(f"{i}: region {c.curse} ({escape(effect)}) — {flames}")
+    return curses
+
+
+def _print_curses(curses: list[str], console: Console) -> None:
     if curses and console.width < NARROW_TERMINAL:
         console.print("[bold]Curses[/]")
         for line in curses:
             console.print(f"  {line}")
     elif curses:
         console.print("[bold]Curses[/]  " + "   ".join(curses))
-    if isinstance(view.missions, Missions):
-        _missions(view.missions, console)
-    cards: list[str] = []  # each house's cards and tiles by name, below the table (long lines wrap)
+
+
+def _print_seats(view: CandelabriaView, console: Console) -> None:
+    """The houses' table, then each house's cards and tiles by name (long lines wrap)."""
+    cards: list[str] = []
     cells: list[list[str]] = []
     for s in view.order:
-        info = seats[s]
-        hand = (
-            f"{len(info.hand)} card(s)"
-            if isinstance(info.hand, list)
-            else f"{info.hand_size} card(s)"
-        )
-        me = " [reverse]you[/]" if s == view.seat else ""
-        cells.append(
-            [
-                f"{_house(info)} {escape(info.name or '')}{me}",
-                str(info.vp),
-                str(info.gold),
-                str(info.wax),
-                str(info.land_flames),
-                str(info.candle_flames),
-                hand,
-                str(len(info.tactics)),
-            ]
-        )
+        info = view.seats[s]
+        cells.append(_house_cells(info, you=s == view.seat))
         cards += [f"{_house(info)} {line}" for line in _held(info)]
     _print_houses(cells, console)
     for line in cards:
         console.print(line)
+
+
+def _house_cells(info: Seat, you: bool) -> list[str]:
+    """A house's row of the houses' table (HOUSE_COLUMNS)."""
+    hand = (
+        f"{len(info.hand)} card(s)" if isinstance(info.hand, list) else f"{info.hand_size} card(s)"
+    )
+    me = " [reverse]you[/]" if you else ""
+    return [
+        f"{_house(info)} {escape(info.name or '')}{me}",
+        str(info.vp),
+        str(info.gold),
+        str(info.wax),
+        str(info.land_flames),
+        str(info.candle_flames),
+        hand,
+        str(len(info.tactics)),
+    ]
+
+
+def _print_boards(view: CandelabriaView, console: Console) -> None:
+    """The Tactics board, and the top tile of each Upgrade pile."""
     console.print(f"[dim]Tactics board:[/] {', '.join(_lines(view.tactics_board))}")
     piles = [
         f"{i}: {named(p.top) if p.top else '[dim]empty[/]'}"
@@ -170,15 +196,23 @@ def render(view: CandelabriaView, console: Console, prompt: str) -> None:
     console.print("[dim]Upgrade piles (the top tile of each; upgrade N buys from pile N):[/]")
     for line in piles:
         console.print(f"  {line}")
+
+
+def _print_battle(view: CandelabriaView, console: Console) -> None:
     if view.battle:
+        pending = view.pending
         region = "?" if pending is None or pending.region is UNSET else pending.region
         console.print(
             f"[bold]Battle[/] in region {region}: "
-            + " ".join(_house(seats[s]) for s in view.battle)
+            + " ".join(_house(view.seats[s]) for s in view.battle)
         )
+
+
+def _print_ending(view: CandelabriaView, console: Console, prompt: str) -> None:
+    """How the game ended, or the pending decision."""
     if isinstance(view, FinishedView):
         # the winners by their houses' names; the standings that follow give every score
-        names = [_house_name(seats[s]) for s in view.winners]
+        names = [_house_name(view.seats[s]) for s in view.winners]
         said = " and ".join(names) if names else "nobody"
         console.print(f"[bold]Game over[/]: {escape(said)} {'wins' if len(names) == 1 else 'win'}.")
     else:
