@@ -148,6 +148,16 @@ def _score_standing(state: State) -> list[float]:
     return shares_of(scores, max(1.0, 0.3 * scale))
 
 
+def _own_policy(guide: Policy | None, hooks: SearchHooks) -> Policy | None:
+    """The searching seat's own policy: the game's own hook where it has one, else the guide."""
+    return hooks.policy if guide is not None and hooks.policy is not None else guide
+
+
+def _models_rivals(hooks: SearchHooks) -> bool:
+    """Whether the game models its rivals (observes their choices, weighs determinizations)."""
+    return hooks.observe is not None and hooks.plausibility is not None
+
+
 # ----------------------------------------------------------------------------- the parameters
 def _whole(label: str, value: object, least: int) -> None:
     if isinstance(value, bool) or not isinstance(value, int) or value < least:
@@ -348,22 +358,34 @@ class ISMCTSBot:
         return choice, stats
 
     def _search(self, state: State, seat: int, actions: list[str]) -> tuple[str, _Node]:
-        params = self.params
         guide, hooks, viewer = self._capabilities(state.game_id)
-        rollout = guide if params.rollout in ("auto", "heuristic") else None
-        if params.rollout == "heuristic" and guide is None:
-            rollout = None  # no heuristic for this game: random rollouts
+        search = self._prepare(state, seat, guide, hooks, viewer)
+        root = _Node()
+        done = self._iterate(root, search, state, seat, hooks)
+        params = self.params
+        anchor = params.anchor if params.anchor is not None else hooks.defaults.get("anchor", 0.0)
+        own = _own_policy(guide, hooks)
+        favourite = None
+        if own is not None and anchor > 0:
+            favourite = own(viewer(state, seat), actions, self.rng)
+        return best_action(root, seat, actions, favourite, anchor * done), root
+
+    def _prepare(
+        self, state: State, seat: int, guide: Policy | None, hooks: SearchHooks, viewer: Viewer
+    ) -> _Search:
+        """One decision's search: its policies, budgets and rival model, from the parameters and
+        the game's hooks."""
+        params = self.params
+        rollout = None if params.rollout == "random" else guide  # no heuristic: random rollouts
         depth = params.depth if params.depth is not None else (400 if rollout else 40)
         evaluate = hooks.evaluate or _score_standing
         prior = guide if params.prior > 0 or params.widening != 0 else None
         epsilon = (
             params.epsilon if params.epsilon is not None else hooks.defaults.get("epsilon", EPSILON)
         )
-        anchor = params.anchor if params.anchor is not None else hooks.defaults.get("anchor", 0.0)
         search = _Search(self, seat, rollout, prior, depth, evaluate, epsilon, viewer)
-        own = hooks.policy if guide is not None and hooks.policy is not None else guide
         if rollout is not None:
-            search.own_policy = own
+            search.own_policy = _own_policy(guide, hooks)
         if (
             guide is not None
         ):  # the same policies read straight from the state, where the game has them
@@ -375,15 +397,22 @@ class ISMCTSBot:
             search.tree_guide = self._policy_guide(state)
         if params.horizon:
             search.horizon = hooks.horizon
-        modelled = hooks.observe is not None and hooks.plausibility is not None
         search.rivals_by_policy = rollout is not None and (
-            params.rivals == "policy" or (params.rivals == "auto" and modelled)
+            params.rivals == "policy" or (params.rivals == "auto" and _models_rivals(hooks))
         )
+        return search
+
+    def _iterate(
+        self, root: _Node, search: _Search, state: State, seat: int, hooks: SearchHooks
+    ) -> int:
+        """The search's iterations, each in a new determinization, until the budget is spent: how
+        many were made (``last`` says it, with the time taken)."""
+        params = self.params
         tries = params.model if params.model is not None else _MODEL_TRIES
         observed = None
-        if tries > 1 and hooks.observe is not None and hooks.plausibility is not None:
+        if tries > 1 and _models_rivals(hooks):
+            assert hooks.observe is not None
             observed = hooks.observe(state, seat)
-        root = _Node()
         start = time.perf_counter()
         limit = params.iterations
         deadline = None if params.seconds is None else start + params.seconds
@@ -398,10 +427,7 @@ class ISMCTSBot:
             search.iterate(root, world)
             done += 1
         self.last = {"iterations": done, "seconds": time.perf_counter() - start}
-        favourite = None
-        if own is not None and anchor > 0:
-            favourite = own(viewer(state, seat), actions, self.rng)
-        return best_action(root, seat, actions, favourite, anchor * done), root
+        return done
 
     def determinize(
         self, state: State, seat: int, hooks: SearchHooks, observed: Any, tries: int
