@@ -41,6 +41,7 @@ from candlebox.games.candelabria.schema import (
     CandlesFile,
     ComponentsFile,
     CursesFile,
+    HouseData,
     HousesFile,
     SideData,
     TacticsFile,
@@ -101,6 +102,23 @@ def _effects(effects: dict[Any, int]) -> tuple[tuple[int, int], ...]:
     return tuple((EFFECTS.index(icon), n) for icon, n in effects.items())
 
 
+def _house(h: HouseData) -> House:
+    """A house as the rules read it: its start's icons and temple, and its powers, as indices."""
+    return House(
+        h.code,
+        h.name,
+        h.colour,
+        h.turn_order,
+        h.start.region,
+        ICONS.index(h.start.castle),
+        tuple(ICONS.index(i) for i in h.start.no_flame),
+        TEMPLES.index(h.start.temple) if h.start.temple else -1,
+        tuple(
+            (p.year, p.effect, p.amount, ICONS.index(p.icon) if p.icon else -1) for p in h.powers
+        ),
+    )
+
+
 class Content:
     """The decoded pack and its lookup tables (shared, never changed; a state keeps a reference)."""
 
@@ -112,26 +130,33 @@ class Content:
         self.sides: dict[str, SideData] = {side.key: side for side in board.sides}
         hf = files["houses"]
         assert isinstance(hf, HousesFile)
-        self.houses = tuple(
-            House(
-                h.code,
-                h.name,
-                h.colour,
-                h.turn_order,
-                h.start.region,
-                ICONS.index(h.start.castle),
-                tuple(ICONS.index(i) for i in h.start.no_flame),
-                TEMPLES.index(h.start.temple) if h.start.temple else -1,
-                tuple(
-                    (p.year, p.effect, p.amount, ICONS.index(p.icon) if p.icon else -1)
-                    for p in h.powers
-                ),
-            )
-            for h in hf.houses
-        )
+        self.houses = tuple(_house(h) for h in hf.houses)
         self.house_index = {h.code: i for i, h in enumerate(self.houses)}
         tf = files["tactics"]
         assert isinstance(tf, TacticsFile)
+        self._read_tactics(tf)
+        cf = files["candles"]
+        assert isinstance(cf, CandlesFile)
+        self._read_candles(cf)
+        uf = files["upgrades"]
+        assert isinstance(uf, UpgradesFile)
+        self.tiles = tuple(
+            Tile(t.code, t.year, t.effect, t.amount, ICONS.index(t.icon) if t.icon else -1)
+            for t in uf.tiles
+        )
+        self.tile_index = {t.code: i for i, t in enumerate(self.tiles)}
+        self.all_tiles = [i for i, t in enumerate(uf.tiles) for _ in range(t.copies)]
+        kf = files["curses"]
+        assert isinstance(kf, CursesFile)
+        self.curses = tuple(Curse(str(k.region), k.region, k.effect) for k in kf.cards)
+        self.curse_index = {k.code: i for i, k in enumerate(self.curses)}
+        comp = files["components"]
+        assert isinstance(comp, ComponentsFile)
+        self.temples = (comp.temples.white, comp.temples.grey, comp.temples.black)
+        self.reserve = (comp.reserve.gold, comp.reserve.wax)
+
+    def _read_tactics(self, tf: TacticsFile) -> None:
+        """The tactic card types (the common ones, then the houses'), and the War Boards."""
         tactics: list[Tactic] = []
         self.common_tactics: list[int] = []  # every common card, as type ids (copies repeated)
         for card in tf.common:
@@ -161,8 +186,9 @@ class Content:
         self.war_boards: list[tuple[tuple[tuple[int, int], ...], ...]] = [() for _ in self.houses]
         for wb in tf.war_boards:
             self.war_boards[self.house_index[wb.house]] = tuple(_effects(s) for s in wb.slots)
-        cf = files["candles"]
-        assert isinstance(cf, CandlesFile)
+
+    def _read_candles(self, cf: CandlesFile) -> None:
+        """The candle cards (the houses', then the Advanced deck's), and each house's by year."""
         self.candles = tuple(
             Candle(
                 card.code,
@@ -182,22 +208,6 @@ class Content:
         for i, candle in enumerate(self.candles):
             if candle.house >= 0:
                 self.house_candles[candle.house][candle.year].append(i)
-        uf = files["upgrades"]
-        assert isinstance(uf, UpgradesFile)
-        self.tiles = tuple(
-            Tile(t.code, t.year, t.effect, t.amount, ICONS.index(t.icon) if t.icon else -1)
-            for t in uf.tiles
-        )
-        self.tile_index = {t.code: i for i, t in enumerate(self.tiles)}
-        self.all_tiles = [i for i, t in enumerate(uf.tiles) for _ in range(t.copies)]
-        kf = files["curses"]
-        assert isinstance(kf, CursesFile)
-        self.curses = tuple(Curse(str(k.region), k.region, k.effect) for k in kf.cards)
-        self.curse_index = {k.code: i for i, k in enumerate(self.curses)}
-        comp = files["components"]
-        assert isinstance(comp, ComponentsFile)
-        self.temples = (comp.temples.white, comp.temples.grey, comp.temples.black)
-        self.reserve = (comp.reserve.gold, comp.reserve.wax)
 
     def seatable(self, side: str) -> list[int]:
         """The houses whose start region is on a side of the board (rulings CA-9)."""
