@@ -111,33 +111,63 @@ def choose_houses(st: CandelabriaState, given: list[str] | None, first: int | No
 
 
 def set_up(st: CandelabriaState, options: dict[str, Any]) -> None:
-    content = st.content
-    board = st.board
-    n = st.num_players
     decks: dict[str, list[str]] = options.get("decks") or {}
+    first = _checked_options(st, options, decks)
+    _seat_houses(st, options, first)
+    _lay_tactics_board(st, decks)
+    _lay_upgrade_board(st, decks, options.get("upgrade_pile") or 3)
+    _build_curse_deck(st, decks)
+    # The Advanced Candle deck.
+    st.advanced_deck = stack_from(
+        st, list(st.content.advanced), decks.get("advanced", []), _advanced_index(st), "advanced"
+    )
+    st.advanced_known_by = [-1] * len(st.advanced_deck)
+    _give_pieces(st)
+    _log_setup(st)
+    assert NEVER_CORRUPTED in st.board.regions
+    if options.get("missions"):
+        missions.deal(st)
+    if options.get("decay"):
+        decay_set_up(st)
+
+
+def _checked_options(
+    st: CandelabriaState, options: dict[str, Any], decks: dict[str, list[str]]
+) -> int | None:
+    """The first player asked for (or None); a ValueError names an unknown deck or seat."""
+    n = st.num_players
     for name in decks:
         if name not in DECK_NAMES:
             raise ValueError(f"option 'decks': no deck {name!r}; decks: {', '.join(DECK_NAMES)}")
     first = options.get("first_player")
     if first is not None and first >= n:
         raise ValueError(f"option 'first_player': seat {first} is not in a {n}-player game")
+    return first
 
-    # Player area: houses, and the turn order track (compacted).
+
+def _seat_houses(st: CandelabriaState, options: dict[str, Any], first: int | None) -> None:
+    """Player area: houses, and the turn order track (compacted)."""
     st.house_of = choose_houses(st, options.get("houses"), first)
     for seat, h in enumerate(st.house_of):
         st.seat_of[h] = seat
-    st.order = sorted(range(n), key=lambda s: content.houses[st.house_of[s]].turn_order)
+    houses = st.content.houses
+    st.order = sorted(range(st.num_players), key=lambda s: houses[st.house_of[s]].turn_order)
 
-    # Tactics board of 6 face up, the rest the Tactics deck.
+
+def _lay_tactics_board(st: CandelabriaState, decks: dict[str, list[str]]) -> None:
+    """Tactics board of 6 face up, the rest the Tactics deck."""
     st.tactics_deck = stack_from(
-        st, list(content.common_tactics), decks.get("tactics", []), _common_index(st), "tactics"
+        st, list(st.content.common_tactics), decks.get("tactics", []), _common_index(st), "tactics"
     )
     st.tactics_board = [
         st.tactics_deck.pop() for _ in range(min(TACTICS_BOARD, len(st.tactics_deck)))
     ]
 
-    # Upgrade Board: 9 piles of 3 (option upgrade_pile: 4); the tiles left over stay in the box.
-    size = options.get("upgrade_pile") or 3
+
+def _lay_upgrade_board(st: CandelabriaState, decks: dict[str, list[str]], size: int) -> None:
+    """Upgrade Board: 9 piles of ``size`` (3; option upgrade_pile: 4); the tiles left over stay in
+    the box."""
+    content = st.content
     tiles = stack_from(
         st, list(content.all_tiles), decks.get("upgrades", []), content.tile_index, "upgrades"
     )
@@ -147,12 +177,16 @@ def set_up(st: CandelabriaState, options: dict[str, Any]) -> None:
         st.upgrade_piles.append(pile[::-1])
     st.upgrade_box = tiles
 
-    # The Curse deck: curse piles with the Year II and III house candles between them.
-    on_board = set(board.regions)
+
+def _build_curse_deck(st: CandelabriaState, decks: dict[str, list[str]]) -> None:
+    """The Curse deck: curse piles with the Year II and III house candles between them; the
+    candles of the houses not played stay in the box."""
+    content = st.content
+    on_board = set(st.board.regions)
     playing = [k for k, curse in enumerate(content.curses) if curse.region in on_board]
     st.curses_out = [k for k in range(len(content.curses)) if k not in playing]
     curses = stack_from(st, playing, decks.get("curse", []), _curse_index(st, playing), "curse")
-    sizes = CURSE_PILES.get(n, (3, 3, 3))
+    sizes = CURSE_PILES.get(st.num_players, (3, 3, 3))
     piles = []
     for k in sizes:
         piles.append([curses.pop() for _ in range(min(k, len(curses)))])
@@ -169,15 +203,12 @@ def set_up(st: CandelabriaState, options: dict[str, Any]) -> None:
         for c in content.house_candles[h][year]
     ]
 
-    # The Advanced Candle deck.
-    st.advanced_deck = stack_from(
-        st, list(content.advanced), decks.get("advanced", []), _advanced_index(st), "advanced"
-    )
-    st.advanced_known_by = [-1] * len(st.advanced_deck)
 
-    # Each house's pieces, supply and start position.
+def _give_pieces(st: CandelabriaState) -> None:
+    """Each house's pieces, supply and start position."""
+    content, board = st.content, st.board
     st.reserve_gold, st.reserve_wax = content.reserve
-    for seat in range(n):
+    for seat in range(st.num_players):
         house = content.houses[st.house_of[seat]]
         st.gold[seat] = START_GOLD
         st.wax[seat] = START_WAX
@@ -197,6 +228,11 @@ def set_up(st: CandelabriaState, options: dict[str, Any]) -> None:
         if house.temple >= 0:
             st.temple_supply[house.temple] -= 1
             st.temples[house.region].append(house.temple)
+
+
+def _log_setup(st: CandelabriaState) -> None:
+    """The setup's events: the board, houses, turn order and Tactics board; each house's start."""
+    content, board, n = st.content, st.board, st.num_players
     st.events.append(
         (
             "setup",
@@ -219,11 +255,6 @@ def set_up(st: CandelabriaState, options: dict[str, Any]) -> None:
                 TEMPLES[house.temple] if house.temple >= 0 else None,
             )
         )
-    assert NEVER_CORRUPTED in on_board
-    if options.get("missions"):
-        missions.deal(st)
-    if options.get("decay"):
-        decay_set_up(st)
 
 
 def _common_index(st: CandelabriaState) -> dict[str, int]:
