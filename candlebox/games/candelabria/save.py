@@ -62,52 +62,90 @@ def current_keys(saved: dict[str, Any]) -> dict[str, Any]:
 
 
 def snapshot(st: CandelabriaState) -> dict[str, Any]:
-    content = st.content
-    names = st.board.names
-    n = st.num_players
+    return {
+        **_turn_part(st),
+        **_pieces_part(st),
+        **_cards_part(st),
+        **_temples_and_curses_part(st),
+        **_candle_decks_part(st),
+        **_war_part(st),
+        "missions": _missions(st),
+        "decay": _decay(st),
+    }
 
-    def card(c: int) -> str:
-        return content.candles[c].code
 
-    def cards(cs: list[int]) -> list[str]:
-        return [content.candles[c].code for c in cs]
+def _candle_codes(st: CandelabriaState, cs: list[int]) -> list[str]:
+    return [st.content.candles[c].code for c in cs]
 
-    def tcode(c: int) -> str | None:
-        return content.tactics[c].code if c >= 0 else None
 
-    def deck_entry(e: int) -> str:
-        return content.curses[e].code if e >= 0 else content.candles[~e].code
+def _tactic_codes(st: CandelabriaState, ts: list[int]) -> list[str]:
+    return [st.content.tactics[t].code for t in ts]
 
+
+def _tile_codes(st: CandelabriaState, ts: list[int]) -> list[str]:
+    return [st.content.tiles[t].code for t in ts]
+
+
+def _turn_part(st: CandelabriaState) -> dict[str, Any]:
+    """The board's side, the houses, the turn order, the year and whose turn it is."""
     return {
         "side": st.side,
-        "house_of": [st.house_code(s) for s in range(n)],
+        "house_of": [st.house_code(s) for s in range(st.num_players)],
         "order": list(st.order),
         "year": st.year,
         "turns": st.turns,
         "active": st.active,
+    }
+
+
+def _pieces_part(st: CandelabriaState) -> dict[str, Any]:
+    """The flames, castles and candles on the board, the supplies, gold, wax and VP."""
+    names = st.board.names
+    candles = st.content.candles
+    return {
         "land_flames": [
-            [names[t] for t in range(st.board.size) if st.land_flames[t] >> s & 1] for s in range(n)
+            [names[t] for t in range(st.board.size) if st.land_flames[t] >> s & 1]
+            for s in range(st.num_players)
         ],
         "castles": [names[t] for t in st.castles],
         "candle_territories": [
             [names[t] if t >= 0 else None for t in pos] for pos in st.candle_territories
         ],
         "candle_flames": [list(fl) for fl in st.candle_flames],
-        "seal_cards": [[card(c) if c >= 0 else None for c in slots] for slots in st.seal_cards],
+        "seal_cards": [
+            [candles[c].code if c >= 0 else None for c in slots] for slots in st.seal_cards
+        ],
         "land_flame_supply": list(st.land_flame_supply),
         "candle_flame_supply": list(st.candle_flame_supply),
         "gold": list(st.gold),
         "wax": list(st.wax),
         "vp": list(st.vp),
-        "hands": [cards(h) for h in st.hands],
-        "known_hands": [cards(h) for h in st.known_hands],
-        "maneuvered": [cards(h) for h in st.maneuvered],
-        "upgrades": [[content.tiles[t].code for t in u] for u in st.upgrades],
-        "tactics": [[content.tactics[t].code for t in ts] for ts in st.tactics],
-        "tactics_board": [content.tactics[t].code for t in st.tactics_board],
-        "tactics_deck": [content.tactics[t].code for t in reversed(st.tactics_deck)],
-        "upgrade_piles": [[content.tiles[t].code for t in reversed(p)] for p in st.upgrade_piles],
-        "upgrade_box": [content.tiles[t].code for t in st.upgrade_box],
+    }
+
+
+def _cards_part(st: CandelabriaState) -> dict[str, Any]:
+    """The hands, the tactic cards and the Upgrade tiles: held, on their boards and in the box."""
+    return {
+        "hands": [_candle_codes(st, h) for h in st.hands],
+        "known_hands": [_candle_codes(st, h) for h in st.known_hands],
+        "maneuvered": [_candle_codes(st, h) for h in st.maneuvered],
+        "upgrades": [_tile_codes(st, u) for u in st.upgrades],
+        "tactics": [_tactic_codes(st, ts) for ts in st.tactics],
+        "tactics_board": _tactic_codes(st, st.tactics_board),
+        "tactics_deck": _tactic_codes(st, st.tactics_deck[::-1]),
+        "upgrade_piles": [_tile_codes(st, p[::-1]) for p in st.upgrade_piles],
+        "upgrade_box": _tile_codes(st, st.upgrade_box),
+    }
+
+
+def _temples_and_curses_part(st: CandelabriaState) -> dict[str, Any]:
+    """The temples, the reserve, the Curse board and the Curse deck."""
+    content = st.content
+
+    def deck_entry(e: int) -> str:
+        return content.curses[e].code if e >= 0 else content.candles[~e].code
+
+    return {
         "temples": {
             str(r): [TEMPLES[c] for c in st.temples[r]] for r in st.board.regions if st.temples[r]
         },
@@ -119,11 +157,30 @@ def snapshot(st: CandelabriaState) -> dict[str, Any]:
         "corrupted": [r for r in st.board.regions if st.corrupted >> r & 1],
         "curse_deck": [deck_entry(e) for e in reversed(st.curse_deck)],
         "curses_out": [content.curses[k].code for k in st.curses_out],
-        "advanced_deck": cards(st.advanced_deck[::-1]),
+    }
+
+
+def _candle_decks_part(st: CandelabriaState) -> dict[str, Any]:
+    """The Advanced deck (and who knows its cards), the cards set aside and boxed, the decisions'
+    stack."""
+    return {
+        "advanced_deck": _candle_codes(st, st.advanced_deck[::-1]),
         "advanced_known_by": st.advanced_known_by[::-1],
-        "set_aside": cards(st.set_aside),
-        "boxed_candles": cards(st.boxed_candles),
+        "set_aside": _candle_codes(st, st.set_aside),
+        "boxed_candles": _candle_codes(st, st.boxed_candles),
         "stack": [list(frame) for frame in st.stack],
+    }
+
+
+def _war_part(st: CandelabriaState) -> dict[str, Any]:
+    """The curses won and where they stand, the battles and their tactic cards, the game's end."""
+    names = st.board.names
+    tactics = st.content.tactics
+
+    def tcode(c: int) -> str | None:
+        return tactics[c].code if c >= 0 else None
+
+    return {
         "curses_granted": st.curses_granted,
         "curse_models": [names[t] if t >= 0 else None for t in st.curse_models],
         "curse_owners": list(st.curse_owners),
@@ -131,12 +188,10 @@ def snapshot(st: CandelabriaState) -> dict[str, Any]:
         "battle": list(st.battle),
         "secret_tactics": [[tcode(c) for c in sec] for sec in st.secret_tactics],
         "played_tactics": [[tcode(c) if c != -2 else 0 for c in pl] for pl in st.played_tactics],
-        "tactics_used": [[content.tactics[t].code for t in ts] for ts in st.tactics_used],
+        "tactics_used": [_tactic_codes(st, ts) for ts in st.tactics_used],
         "end_reason": st.end_reason,
         "final_scores": list(st.final_scores),
         "winning_seats": list(st.winning_seats),
-        "missions": _missions(st),
-        "decay": _decay(st),
     }
 
 
