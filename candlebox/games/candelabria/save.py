@@ -232,6 +232,23 @@ def resample(st: CandelabriaState, seat: int, seed: int) -> CandelabriaState:
     # Every unknown pool is sorted before it is shuffled, so the result depends only on what the
     # seat knows and the seed, never on the real hidden order (two indistinguishable states resample
     # alike, which information-set search relies on).
+    _shuffle_decks(twin, rng)
+    if twin.mission_places:
+        _deal_private_missions(twin, seat, rng)
+    _choose_secret_tactics(twin, seat, rng)
+    # Candle cards: a hidden history dealt anew, its events naming the cards it deals (redeal.py).
+    dealt = redeal(st, seat, rng)
+    twin.hands = dealt.hands
+    twin.advanced_deck = dealt.advanced_deck
+    twin.set_aside = dealt.set_aside
+    for k, event in dealt.events.items():
+        twin.events[k] = event
+    return twin
+
+
+def _shuffle_decks(twin: CandelabriaState, rng: Rng) -> None:
+    """The Tactics deck, the curses in the Curse deck, the tiles under the Upgrade piles' tops and in
+    the box, and the Decay deck (rulings CA-D4), each shuffled."""
     twin.tactics_deck.sort()
     rng.shuffle(twin.tactics_deck)
     slots = [i for i, e in enumerate(twin.curse_deck) if e >= 0]
@@ -246,30 +263,26 @@ def resample(st: CandelabriaState, seat: int, seed: int) -> CandelabriaState:
             p[i] = tiles.pop()
     twin.upgrade_box = tiles
     twin.decay_deck.sort()
-    rng.shuffle(twin.decay_deck)  # the Decay deck's order (rulings CA-D4)
-    if (
-        twin.mission_places
-    ):  # the others' private missions not yet shown, and the box (rulings CA-M2)
-        unknown = [o for o in range(st.num_players) if o != seat and not revealed(twin, o)]
-        missions = sorted([twin.private_missions[o] for o in unknown] + twin.mission_box)
-        rng.shuffle(missions)
-        for o in unknown:
-            twin.private_missions[o] = missions.pop()
-        twin.mission_box = sorted(missions)
-        for k, event in enumerate(twin.events):  # the log tells each its own mission: the new one
-            if event[0] == "mission-private" and event[1] in unknown:
-                twin.events[k] = (event[0], event[1], MISSIONS[twin.private_missions[event[1]]][0])
-    # The others' secret choices of tactic cards, made but not revealed: any they could have made.
+    rng.shuffle(twin.decay_deck)
+
+
+def _deal_private_missions(twin: CandelabriaState, seat: int, rng: Rng) -> None:
+    """The others' private missions not yet shown, and the box (rulings CA-M2)."""
+    unknown = [o for o in range(twin.num_players) if o != seat and not revealed(twin, o)]
+    missions = sorted([twin.private_missions[o] for o in unknown] + twin.mission_box)
+    rng.shuffle(missions)
+    for o in unknown:
+        twin.private_missions[o] = missions.pop()
+    twin.mission_box = sorted(missions)
+    for k, event in enumerate(twin.events):  # the log tells each its own mission: the new one
+        if event[0] == "mission-private" and event[1] in unknown:
+            twin.events[k] = (event[0], event[1], MISSIONS[twin.private_missions[event[1]]][0])
+
+
+def _choose_secret_tactics(twin: CandelabriaState, seat: int, rng: Rng) -> None:
+    """The others' secret choices of tactic cards, made but not revealed: any they could have made."""
     if twin.stack[-1][0] == Phase.SECRET:
         for other in twin.battle:
             if other != seat and twin.secret_tactics[other]:
                 _, a, b = twin.notation.parse[rng.choice(secret_actions(twin, other))]
                 twin.secret_tactics[other] = [a - 1, b - 1]
-    # Candle cards: a hidden history dealt anew, its events naming the cards it deals (redeal.py).
-    dealt = redeal(st, seat, rng)
-    twin.hands = dealt.hands
-    twin.advanced_deck = dealt.advanced_deck
-    twin.set_aside = dealt.set_aside
-    for k, event in dealt.events.items():
-        twin.events[k] = event
-    return twin
