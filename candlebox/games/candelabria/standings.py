@@ -56,26 +56,36 @@ def standings(state: State, name: SeatNamer) -> Standings:
     counted = parts_of(st)
     order = list(st.order)
     place = {seat: i for i, seat in enumerate(order)}
-    known = list(SOURCES)
     keys = {s: st.vp[s] for s in range(st.num_players)}
     rows = tuple(
         Standing(
             seat,
             rank,
             float(st.vp[seat]),
-            tuple(
-                ScorePart(SOURCES.get(reason, reason), float(points))
-                for reason, points in sorted(
-                    counted[seat].items(),
-                    key=lambda kv: known.index(kv[0]) if kv[0] in known else len(known),
-                )
-                if points
-            ),
+            _score_parts(counted[seat]),
             over and seat in st.winning_seats,
             _tie_note(seat, [s for s in order if s != seat and keys[s] == keys[seat]], place, name),
         )
         for seat, rank in ranked([(st.vp[s], -place[s]) for s in range(st.num_players)], order)
     )
+    return Standings(over, rows, _summary(st, rows, name))
+
+
+def _score_parts(parts: dict[str, int]) -> tuple[ScorePart, ...]:
+    """A seat's VP by source, in the order of SOURCES (a source it does not name last)."""
+    known = list(SOURCES)
+    return tuple(
+        ScorePart(SOURCES.get(reason, reason), float(points))
+        for reason, points in sorted(
+            parts.items(), key=lambda kv: known.index(kv[0]) if kv[0] in known else len(known)
+        )
+        if points
+    )
+
+
+def _summary(st: CandelabriaState, rows: tuple[Standing, ...], name: SeatNamer) -> str:
+    """Who wins (or leads) with how many VP, and how the Turn Order breaks a tie for first."""
+    over = st.is_over
     first = rows[0]
     who = name(first.seat)
     best = number(first.score)
@@ -91,7 +101,7 @@ def standings(state: State, name: SeatNamer) -> Standings:
         )
     if over and st.end_reason == "max-turns":
         text = "The game reached its turn limit before the Third Year ended. " + text
-    return Standings(over, rows, text)
+    return text
 
 
 # The rulebook's tie-break ("End of the Game"), quoted wherever a tie is decided by it.
