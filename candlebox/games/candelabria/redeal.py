@@ -656,21 +656,38 @@ class _Replay:
 
     def finish(self) -> Redeal:
         st, seat = self.st, self.seat
+        self.check_public()
+        for i, mark in enumerate(st.advanced_known_by):
+            if mark in (seat, -2):  # the deck cards the seat knows are where it knows
+                self.deck[i] = self.fix(self.deck[i], st.advanced_deck[i])
+        for other, hand in enumerate(self.hands):
+            if Counter(st.known_hands[other]) - Counter(hand):
+                raise _Impossible
+        self.value_tokens()
+        hands = [
+            list(st.hands[s]) if s == seat else [self.final(item) for item in hand]
+            for s, hand in enumerate(self.hands)
+        ]
+        return Redeal(
+            hands=hands,
+            advanced_deck=[self.final(item) for item in self.deck],
+            set_aside=[self.final(item) for item in self.set_aside],
+            events=self.named_events(),
+        )
+
+    def check_public(self) -> None:
+        """What the replay cannot have changed: the public places and sizes, the seat's own hand."""
+        st, seat = self.st, self.seat
         if self.seal_cards != st.seal_cards or self.maneuvered != st.maneuvered:
             raise _Impossible  # pragma: no cover - public: the replay follows them exactly
         if Counter(self.hands[seat]) != Counter(st.hands[seat]):
             raise _Impossible  # pragma: no cover - the seat's own hand is known to it
         if len(self.deck) != len(st.advanced_deck) or len(self.set_aside) != len(st.set_aside):
             raise _Impossible  # pragma: no cover - sizes are public
-        for i, mark in enumerate(
-            st.advanced_known_by
-        ):  # the deck cards the seat knows are where it knows
-            if mark in (seat, -2):
-                self.deck[i] = self.fix(self.deck[i], st.advanced_deck[i])
-        for other, hand in enumerate(self.hands):
-            if Counter(st.known_hands[other]) - Counter(hand):
-                raise _Impossible
-        # The tokens left get the cards nobody has placed, in an order that depends on the replay only.
+
+    def value_tokens(self) -> None:
+        """The tokens left get the cards nobody has placed, in an order that depends on the replay
+        only."""
         left = sorted(self.free)
         self.rng.shuffle(left)
         places = [item for hand in self.hands for item in hand if item < 0]
@@ -680,28 +697,23 @@ class _Replay:
         for item, card in zip(places, left, strict=True):
             self.value[item] = card
 
-        def final(item: int) -> int:
-            return item if item >= 0 else self.value[item]
+    def final(self, item: int) -> int:
+        """The card an item is once every token has its value."""
+        return item if item >= 0 else self.value[item]
 
+    def named_events(self) -> dict[int, tuple]:
+        """The events the replay dealt anew, naming the cards they deal now."""
+        st = self.st
         codes = st.content.candles
         events: dict[int, tuple] = {}
         for k, items in self.named.items():
             kind, who = st.events[k][0], st.events[k][1]
-            cards = [codes[final(item)].code for item in items]
+            cards = [codes[self.final(item)].code for item in items]
             if kind == "keep":
                 events[k] = (kind, who, cards[0], tuple(cards[1:]))
             else:
                 events[k] = (kind, who, cards[0])
-        hands = [
-            list(st.hands[s]) if s == seat else [final(item) for item in hand]
-            for s, hand in enumerate(self.hands)
-        ]
-        return Redeal(
-            hands=hands,
-            advanced_deck=[final(item) for item in self.deck],
-            set_aside=[final(item) for item in self.set_aside],
-            events=events,
-        )
+        return events
 
 
 def _aside_draws(st: CandelabriaState) -> set[int]:
