@@ -416,69 +416,94 @@ class _Replay:
         (one nobody has placed, or one that can still get to its hand in time). Its later draws count
         as tokens and its later secret choices as giving nothing away (they are checked in their
         turn)."""
-        tokens = 0
-        cards: Counter[int] = Counter()
-        value = self.value
-        for item in self.hands[owner]:
-            card = item if item >= 0 else value.get(item, -1)
-            if card >= 0:
-                cards[card] += 1
-            else:
-                tokens += 1
+        cards, tokens = self.holding(owner)
         steps = self.steps[owner]
-        deck, rank = self.deck, self.facts.draw_rank
         drawn = bisect_right(self.facts.draws, k)  # the rank of the next draw
-        taken, aside_of, known_draws = self.facts.taken, self.facts.aside_of, self.facts.known_draws
-        size = len(deck) - 1
         back: dict[int, int] = {}  # a later draw -> the known card a later return puts there
         for at in range(bisect_right(steps, (k, _RETURN, 1 << 30)), len(steps)):
             e, kind, card = steps[at]
             if kind == _RETURN:
-                idle = [c for c, m in cards.items() if m > 0 and not self.shown_after(owner, c, e)]
-                if idle:
-                    cards[idle[0]] -= 1
-                    if tokens == 0 and len(+cards) == 0:
-                        # The only choice: should it draw that place again, that card comes back.
-                        # (With another choice it could return a token now and the card later.)
-                        back[taken.get((e, 0), -1)] = idle[0]
-                elif all(self.pinned(owner, c, e) for c, m in cards.items() if m > 0):
-                    if tokens == 0:
-                        return False
-                    tokens -= 1
+                tokens = self.give_back(owner, e, cards, tokens, back)
             elif kind == _GAIN_TOKEN:
-                # A draw of a place already in the deck brings the item there now (draws take the
-                # top, returns go under the bottom): a known card is no token. A Nova Vita keep
-                # of known cards only, none of which it shows again, brings nothing it needs.
-                places = aside_of.get(e) or [e]
-                known = []
-                for d in places:
-                    top = size - (rank[d] - drawn)
-                    if 0 <= top < size + 1:
-                        card = deck[top]
-                        card = card if card >= 0 else value.get(card, -1)
-                    else:
-                        card = back.get(d, known_draws.get(d, -1))
-                    if card >= 0:
-                        known.append(card)
-                if len(known) == len(places) and (
-                    len(places) == 1 or not any(self.shown_after(owner, c, e) for c in known)
-                ):
-                    cards[known[0]] += 1
+                known = self.gained(owner, e, drawn, back)
+                if known >= 0:
+                    cards[known] += 1
                 else:
                     tokens += 1
             elif kind == _GAIN_CARD:
                 cards[card] += 1
             elif cards[card] > 0:
                 cards[card] -= 1
-            elif tokens > 0 and (
-                card in self.free
-                or self.facts.next_target(card, k) != e  # shown elsewhere first: let pass
-                or self.can_reach(card, e, k)
-            ):
+            elif tokens > 0 and self.may_become(card, e, k):
                 tokens -= 1  # a token it holds turns out to be that card, or a draw brings it
             else:
                 return False
+            if tokens < 0:
+                return False
         return True
+
+    def holding(self, owner: int) -> tuple[Counter[int], int]:
+        """``owner``'s hand: the cards known in it (tokens with a value count as their card), and
+        how many tokens are left."""
+        tokens = 0
+        cards: Counter[int] = Counter()
+        for item in self.hands[owner]:
+            card = item if item >= 0 else self.value.get(item, -1)
+            if card >= 0:
+                cards[card] += 1
+            else:
+                tokens += 1
+        return cards, tokens
+
+    def give_back(
+        self, owner: int, e: int, cards: Counter[int], tokens: int, back: dict[int, int]
+    ) -> int:
+        """A later return, at event ``e``, of an item ``owner`` need not show again: a card if it
+        has one, else a token unless every card it holds is pinned. The tokens it then holds, or
+        -1 when it has none to give."""
+        idle = [c for c, m in cards.items() if m > 0 and not self.shown_after(owner, c, e)]
+        if idle:
+            cards[idle[0]] -= 1
+            if tokens == 0 and len(+cards) == 0:
+                # The only choice: should it draw that place again, that card comes back.
+                # (With another choice it could return a token now and the card later.)
+                back[self.facts.taken.get((e, 0), -1)] = idle[0]
+            return tokens
+        if all(self.pinned(owner, c, e) for c, m in cards.items() if m > 0):
+            return tokens - 1
+        return tokens
+
+    def gained(self, owner: int, e: int, drawn: int, back: dict[int, int]) -> int:
+        """The known card a later draw (or Nova Vita keep) at event ``e`` brings ``owner``, or -1
+        for a token. A draw of a place already in the deck brings the item there now (draws take
+        the top, returns go under the bottom): a known card is no token. A Nova Vita keep of known
+        cards only, none of which it shows again, brings nothing it needs."""
+        facts, deck, value = self.facts, self.deck, self.value
+        size = len(deck) - 1
+        places = facts.aside_of.get(e) or [e]
+        known = []
+        for d in places:
+            top = size - (facts.draw_rank[d] - drawn)
+            if 0 <= top < size + 1:
+                card = deck[top]
+                card = card if card >= 0 else value.get(card, -1)
+            else:
+                card = back.get(d, facts.known_draws.get(d, -1))
+            if card >= 0:
+                known.append(card)
+        if len(known) == len(places) and (
+            len(places) == 1 or not any(self.shown_after(owner, c, e) for c in known)
+        ):
+            return known[0]
+        return -1
+
+    def may_become(self, card: int, e: int, k: int) -> bool:
+        """Whether a token can turn out to be ``card``, shown at event ``e``: one nobody has placed,
+        one shown elsewhere first (let pass), or one that can get there from where it is after
+        ``k``."""
+        return (
+            card in self.free or self.facts.next_target(card, k) != e or self.can_reach(card, e, k)
+        )
 
     def shown_after(self, owner: int, card: int, now: int) -> bool:
         shows = self.facts.shows.get((owner, card))
