@@ -48,28 +48,58 @@ def invariant(state: State) -> None:
     saved = state.to_json()
     snap = saved["state"]
     n = state.num_players
+    over = state.is_over
+    _candle_cards_conserved(snap, n)
+    _curses_conserved(snap)
+    for seat in range(n):
+        _house_pieces(snap, seat)
+    _components_conserved(snap, n)
+    if saved["variant"] == "two-player":
+        _two_player(snap, n)
+    decay = snap.get("decay")
+    if decay is not None:
+        _decay_cards(snap, decay)
+    missions = snap.get("missions")
+    if missions is not None:
+        _missions_hidden(state, snap, missions, over)
+    _hands_hidden(state, over)
+    if len(saved["history"]) % 25 == 0 or over:
+        _log_hidden(state)
+
+
+def _candle_cards_conserved(snap: dict[str, Any], n: int) -> None:
     cards = snap["advanced_deck"] + snap["set_aside"] + snap["boxed_candles"]
     cards += [c for c in snap["curse_deck"] if not c.isdigit()]
     for seat in range(n):
         cards += snap["hands"][seat] + snap["maneuvered"][seat]
         cards += [c for c in snap["seal_cards"][seat] if c is not None]
     assert Counter(cards) == CA_CANDLES, "every candle card is somewhere, once"
+
+
+def _curses_conserved(snap: dict[str, Any]) -> None:
     curses = snap["curses"] + snap["curses_out"] + [c for c in snap["curse_deck"] if c.isdigit()]
     assert sorted(curses, key=int) == sorted(set(curses), key=int) and len(curses) == CA_CURSES
+
+
+def _house_pieces(snap: dict[str, Any], seat: int) -> None:
+    """A house's 25 Land Flames, 12 candle flames, warehouse and upgrade slots."""
     in_hand = Counter(f[1] for f in snap["stack"] if f[0] == CA_FLAME_IN_HAND)
-    for seat in range(n):
-        on_map = len(snap["land_flames"][seat])
-        at_curses = sum(row[seat] for row in snap["curse_influence"])
-        marker = 1  # the turn-order marker is one of the 25
-        total = on_map + at_curses + snap["land_flame_supply"][seat] + in_hand[seat] + marker
-        assert total == CA_LAND_FLAMES, f"seat {seat}: {total} Land Flames, not 25"
-        assert len(set(snap["land_flames"][seat])) == on_map, "one Land Flame per house a territory"
-        assert snap["land_flame_supply"][seat] >= 0
-        flames = snap["candle_flames"][seat]
-        assert min(flames) >= 0 and sum(flames) + snap["candle_flame_supply"][seat] == 12
-        assert snap["gold"][seat] >= 0 and snap["wax"][seat] >= 0
-        assert snap["gold"][seat] + snap["wax"][seat] <= CA_WAREHOUSE, "the warehouse holds 10"
-        assert len(snap["upgrades"][seat]) <= 6, "six upgrade slots"
+    on_map = len(snap["land_flames"][seat])
+    at_curses = sum(row[seat] for row in snap["curse_influence"])
+    marker = 1  # the turn-order marker is one of the 25
+    total = on_map + at_curses + snap["land_flame_supply"][seat] + in_hand[seat] + marker
+    assert total == CA_LAND_FLAMES, f"seat {seat}: {total} Land Flames, not 25"
+    assert len(set(snap["land_flames"][seat])) == on_map, "one Land Flame per house a territory"
+    assert snap["land_flame_supply"][seat] >= 0
+    flames = snap["candle_flames"][seat]
+    assert min(flames) >= 0 and sum(flames) + snap["candle_flame_supply"][seat] == 12
+    assert snap["gold"][seat] >= 0 and snap["wax"][seat] >= 0
+    assert snap["gold"][seat] + snap["wax"][seat] <= CA_WAREHOUSE, "the warehouse holds 10"
+    assert len(snap["upgrades"][seat]) <= 6, "six upgrade slots"
+
+
+def _components_conserved(snap: dict[str, Any], n: int) -> None:
+    """Gold, wax, temples, Upgrade tiles, tactic cards and castles: all there, once."""
     assert snap["reserve_gold"] + sum(snap["gold"]) == CA_RESERVE["gold"], "gold conserved"
     assert snap["reserve_wax"] + sum(snap["wax"]) == CA_RESERVE["wax"], "wax conserved"
     placed = Counter(c for stack in snap["temples"].values() for c in stack)
@@ -83,52 +113,62 @@ def invariant(state: State) -> None:
     tactics += [t for p in snap.get("played_tactics", []) for t in p if isinstance(t, str)]
     assert len(tactics) == CA_COMMON + 3 * n, "75 common tactic cards and 3 per house"
     assert len(set(snap["castles"])) == n, "one castle per territory"
-    if saved["variant"] == "two-player":
-        assert n == 2 and len(snap["curses"]) <= 3
-        assert not snap["corrupted"], "2-player: region tokens stay on their numbered side"
-        assert all(not any(row) for row in snap["curse_influence"]), "2-player: no curse influence"
-        assert all(o == -1 for o in snap["curse_owners"]), "2-player: no curse is controlled"
-        if snap["stack"][-1][0] != 31:  # once the houses are chosen, every curse stands on the map
-            assert len(snap["curse_models"]) == len(snap["curses"])
-            assert all(t is not None for t in snap["curse_models"])
-    over = state.is_over
-    decay = snap.get("decay")
-    if decay is not None:
-        held = [f[2] for f in snap["stack"] if f[0] == 32]  # DECAY_AT: a card being placed
-        cards = (
-            decay["decay_deck"]
-            + [c for s in decay["decay_slots"] for c in s if c]
-            + [f"D{c + 1}" for c in held]
-        )
-        assert sorted(cards) == sorted(f"D{k}" for k in range(1, 17)), "16 Decay cards, each once"
-        assert all(len(s) == 2 for s in decay["decay_slots"]), "two War Board slots"
-    missions = snap.get("missions")
-    if missions is not None:
-        cards = missions["mission_box"] + missions["public_missions"] + missions["private_missions"]
-        assert len(cards) == len(set(cards)) == 24, "24 mission cards, each once"
-        assert len(missions["private_missions"]) == n, "one private mission a seat"
-        for seat in range(n):
-            shown = state.view(seat)["missions"]["private"]
-            for other, code in enumerate(missions["private_missions"]):
-                done = seat in (other,) or other in missions["mission_places"][code]
-                assert shown[snap["house_of"][other]] is not None or not done or over
-                if not done and not over:
-                    assert shown[snap["house_of"][other]] is None, (
-                        "another's private mission is hidden"
-                    )
-    for seat in [None, *range(n)]:
+
+
+def _two_player(snap: dict[str, Any], n: int) -> None:
+    assert n == 2 and len(snap["curses"]) <= 3
+    assert not snap["corrupted"], "2-player: region tokens stay on their numbered side"
+    assert all(not any(row) for row in snap["curse_influence"]), "2-player: no curse influence"
+    assert all(o == -1 for o in snap["curse_owners"]), "2-player: no curse is controlled"
+    if snap["stack"][-1][0] != 31:  # once the houses are chosen, every curse stands on the map
+        assert len(snap["curse_models"]) == len(snap["curses"])
+        assert all(t is not None for t in snap["curse_models"])
+
+
+def _decay_cards(snap: dict[str, Any], decay: dict[str, Any]) -> None:
+    held = [f[2] for f in snap["stack"] if f[0] == 32]  # DECAY_AT: a card being placed
+    cards = (
+        decay["decay_deck"]
+        + [c for s in decay["decay_slots"] for c in s if c]
+        + [f"D{c + 1}" for c in held]
+    )
+    assert sorted(cards) == sorted(f"D{k}" for k in range(1, 17)), "16 Decay cards, each once"
+    assert all(len(s) == 2 for s in decay["decay_slots"]), "two War Board slots"
+
+
+def _missions_hidden(
+    state: State, snap: dict[str, Any], missions: dict[str, Any], over: bool
+) -> None:
+    """24 mission cards, one private mission a seat, hidden from the others until it is done."""
+    n = state.num_players
+    cards = missions["mission_box"] + missions["public_missions"] + missions["private_missions"]
+    assert len(cards) == len(set(cards)) == 24, "24 mission cards, each once"
+    assert len(missions["private_missions"]) == n, "one private mission a seat"
+    for seat in range(n):
+        shown = state.view(seat)["missions"]["private"]
+        for other, code in enumerate(missions["private_missions"]):
+            done = seat in (other,) or other in missions["mission_places"][code]
+            assert shown[snap["house_of"][other]] is not None or not done or over
+            if not done and not over:
+                assert shown[snap["house_of"][other]] is None, "another's private mission is hidden"
+
+
+def _hands_hidden(state: State, over: bool) -> None:
+    for seat in [None, *range(state.num_players)]:
         view = state.view(seat)
         for other in view["seats"]:
             if other["seat"] != seat and not over:
                 assert "hand" not in other, "candle hands are hidden"
                 assert "secret" not in other, "a secret choice of tactic cards is hidden"
-    if len(saved["history"]) % 25 == 0 or over:
-        for seat in [None, *range(n)]:
-            for entry in state.log(seat):
-                if entry["event"] == "chose":
-                    assert set(entry) == {"event", "seat"}, "a secret choice is logged bare"
-                elif entry["event"] in ("draw", "return") and entry["seat"] != seat:
-                    assert "card" not in entry, "another's drawn or returned card is hidden"
+
+
+def _log_hidden(state: State) -> None:
+    for seat in [None, *range(state.num_players)]:
+        for entry in state.log(seat):
+            if entry["event"] == "chose":
+                assert set(entry) == {"event", "seat"}, "a secret choice is logged bare"
+            elif entry["event"] in ("draw", "return") and entry["seat"] != seat:
+                assert "card" not in entry, "another's drawn or returned card is hidden"
 
 
 # A resampled state must be a possible world: what each seat's log says about the cards must agree
