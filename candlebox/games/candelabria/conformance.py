@@ -201,67 +201,89 @@ def story(state: State) -> None:
     Advanced deck, draws, keeps, returns, deploys, maneuvers, house candles from the Curse deck, the
     Epilogue): every card an event moves is where the story so far puts it, and the story ends with
     the hands, the aside cards and the Advanced deck the state holds."""
-    saved = state.to_json()
-    snap = saved["state"]
-    n = state.num_players
-    hands = [Counter(CA_START_HANDS[house]) for house in snap["house_of"]]
-    deck = Counter(CA_ADVANCED)
-    deployed: list[list[str]] = [[] for _ in range(n)]
-    maneuvered: list[list[str]] = [[] for _ in range(n)]
-    order = list(range(n))
-
-    def leave(where: Counter, card: str, what: str) -> None:
-        assert where[card] > 0, f"{card} is not {what}"
-        where[card] -= 1
-
+    snap = state.to_json()["state"]
+    told = _CandleStory([Counter(CA_START_HANDS[house]) for house in snap["house_of"]])
     for k, event in enumerate(_events(state)):
+        told.tell(k, event)
+    _story_ends_as_held(snap, told)
+
+
+class _CandleStory:
+    """Where the events so far put the candle cards: each seat's hand, the Advanced deck, each seat's
+    deployed and maneuvered cards, and the turn order (the Epilogue takes them back in it)."""
+
+    def __init__(self, hands: list[Counter]) -> None:
+        n = len(hands)
+        self.hands = hands
+        self.deck = Counter(CA_ADVANCED)
+        self.deployed: list[list[str]] = [[] for _ in range(n)]
+        self.maneuvered: list[list[str]] = [[] for _ in range(n)]
+        self.order: list[int] = list(range(n))
+
+    def tell(self, k: int, event: list[Any]) -> None:
         kind = event[0]
         if kind == "setup":
-            order = event[3]
+            self.order = event[3]
         elif kind == "order":
-            order = event[1]
+            self.order = event[1]
         elif kind == "draw":
-            leave(deck, event[2], "in the Advanced deck")
-            hands[event[1]][event[2]] += 1
-        elif kind == "keep":  # the three drawn went to the hand in this story; the others leave it
-            for card in event[3]:
-                leave(hands[event[1]], card, f"among the cards seat {event[1]} drew")
-                deck[card] += 1
-            assert hands[event[1]][event[2]] > 0, f"event {k}: {event[2]} was not drawn"
-        elif kind == "return":
-            leave(hands[event[1]], event[2], f"in seat {event[1]}'s hand")
-            deck[event[2]] += 1
-        elif kind == "deploy":
-            leave(hands[event[1]], event[2], f"in seat {event[1]}'s hand")
-            deployed[event[1]].append(event[2])
-        elif kind == "maneuver":
-            leave(hands[event[1]], event[2], f"in seat {event[1]}'s hand")
-            maneuvered[event[1]].append(event[2])
+            _leave(self.deck, event[2], "in the Advanced deck")
+            self.hands[event[1]][event[2]] += 1
+        elif kind == "keep":
+            self.keep(k, event)
+        elif kind in ("return", "deploy", "maneuver"):
+            _leave(self.hands[event[1]], event[2], f"in seat {event[1]}'s hand")
+            if kind == "return":
+                self.deck[event[2]] += 1
+            else:
+                (self.deployed if kind == "deploy" else self.maneuvered)[event[1]].append(event[2])
         elif kind == "house-candle":
-            hands[event[3]][event[2]] += 1
+            self.hands[event[3]][event[2]] += 1
         elif kind == "epilogue":
-            for seat in order:
-                deck.update(deployed[seat])
-                hands[seat].update(maneuvered[seat])
-                deployed[seat], maneuvered[seat] = [], []
+            self.epilogue()
+
+    def keep(self, k: int, event: list[Any]) -> None:
+        """The three drawn went to the hand in this story; the others leave it."""
+        for card in event[3]:
+            _leave(self.hands[event[1]], card, f"among the cards seat {event[1]} drew")
+            self.deck[card] += 1
+        assert self.hands[event[1]][event[2]] > 0, f"event {k}: {event[2]} was not drawn"
+
+    def epilogue(self) -> None:
+        """The deployed cards go to the Advanced deck, the maneuvered ones back to the hands."""
+        for seat in self.order:
+            self.deck.update(self.deployed[seat])
+            self.hands[seat].update(self.maneuvered[seat])
+            self.deployed[seat], self.maneuvered[seat] = [], []
+
+
+def _leave(where: Counter, card: str, what: str) -> None:
+    assert where[card] > 0, f"{card} is not {what}"
+    where[card] -= 1
+
+
+def _story_ends_as_held(snap: dict[str, Any], told: _CandleStory) -> None:
+    """The story's hands, aside cards, Advanced deck, deployed and maneuvered cards are the state's."""
     drawn_aside: Counter = Counter()
-    for seat in range(n):
+    for seat, hand in enumerate(told.hands):
         held = Counter(snap["hands"][seat])
-        assert not held - hands[seat], (
-            f"seat {seat} holds {sorted((held - hands[seat]).elements())}, which no event gave it"
+        assert not held - hand, (
+            f"seat {seat} holds {sorted((held - hand).elements())}, which no event gave it"
         )
-        drawn_aside += hands[seat] - held
+        drawn_aside += hand - held
         assert not Counter(snap["known_hands"][seat]) - held, (
             f"seat {seat}'s known cards are in hand"
         )
     assert drawn_aside == Counter(snap["set_aside"]), (
         f"the events leave {sorted(drawn_aside.elements())} in hands the state does not hold"
     )
-    assert Counter(snap["advanced_deck"]) == deck, "the Advanced deck holds what the events left"
-    for seat in range(n):
+    assert Counter(snap["advanced_deck"]) == told.deck, (
+        "the Advanced deck holds what the events left"
+    )
+    for seat, deployed in enumerate(told.deployed):
         placed = [c for c in snap["seal_cards"][seat] if c is not None]
-        assert sorted(placed) == sorted(deployed[seat]), f"seat {seat}'s deployed cards"
-        assert sorted(snap["maneuvered"][seat]) == sorted(maneuvered[seat])
+        assert sorted(placed) == sorted(deployed), f"seat {seat}'s deployed cards"
+        assert sorted(snap["maneuvered"][seat]) == sorted(told.maneuvered[seat])
 
 
 # The tokens after the verb, by verb: what kind of code each one is ("-" for none we explain).
