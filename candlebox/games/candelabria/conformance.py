@@ -356,20 +356,24 @@ def _view_codes(view: dict[str, Any], found: set[str]) -> None:
     _cards((pile["top"] for pile in view["upgrade_piles"]), found)
     found.update(_temple(t) for t in view["temples_left"])
     for seat in view["seats"]:
-        if seat["house"] is None:  # the 2-player house choice, before it is made
-            continue
-        found.add(f"house:{seat['house']}")
-        for key in ("deployed", "maneuvered", "upgrades", "tactics", "tactics_used"):
-            _cards(seat[key], found)
-        _cards(seat.get("hand", []), found)
-        _cards(seat.get("known_hand", []), found)
-        _cards((c["card"] for c in seat["candles"].values()), found)
-        for slot in seat.get("decay", []):
-            if slot is not None:
-                found.add(slot["card"])
+        if seat["house"] is not None:  # None: the 2-player house choice, before it is made
+            _seat_codes(seat, found)
     if "missions" in view:
         _cards((m["mission"] for m in view["missions"]["public"]), found)
         _cards((m["mission"] for m in view["missions"]["private"].values() if m), found)
+
+
+def _seat_codes(seat: dict[str, Any], found: set[str]) -> None:
+    """The codes a house's part of the view shows: its house, cards, tiles and Decay cards."""
+    found.add(f"house:{seat['house']}")
+    for key in ("deployed", "maneuvered", "upgrades", "tactics", "tactics_used"):
+        _cards(seat[key], found)
+    _cards(seat.get("hand", []), found)
+    _cards(seat.get("known_hand", []), found)
+    _cards((c["card"] for c in seat["candles"].values()), found)
+    for slot in seat.get("decay", []):
+        if slot is not None:
+            found.add(slot["card"])
 
 
 def _log_codes(log: list[dict[str, Any]], found: set[str]) -> None:
