@@ -102,10 +102,25 @@ def action_texts(config: Config) -> list[str]:
     decay = bool(config.options.get("decay"))
     shifting = decay or _has_power(config, "temple-shift")
     side = side_of(config)
-    terr: list[str] = side["territories"]
-    regions: list[int] = side["regions"]
     houses = seatable(config)
-    cards = cards_in_play(config)
+    texts = _declining_texts(config, two, shifting)
+    texts += _candle_card_texts(config)
+    texts += _territory_texts(side["territories"], two, shifting)
+    texts += [f"ignite {r}" for r in ROLES]
+    texts += [f"relocate {m}" for m in MODELS]
+    for h in houses:
+        texts += _house_texts(h, two)
+    texts += [f"cancel {mine} {h} {theirs}" for mine in (1, 2) for h in houses for theirs in (1, 2)]
+    texts += _board_texts(config, two, side["regions"])
+    texts += [f"take {c}" for c in COMMON]
+    texts += play_texts(config)
+    if decay:
+        texts += ["decay 1", "decay 2", "either 1", "either 2"]
+    return texts
+
+
+def _declining_texts(config: Config, two: bool, shifting: bool) -> list[str]:
+    """The actions that decline: stop, do nothing more, cancel nothing, and those the options add."""
     texts = ["done", "skip", "pass"]
     if shifting:
         texts.append("stay")
@@ -113,11 +128,24 @@ def action_texts(config: Config) -> list[str]:
         texts.append("spare")
     if not two:
         texts.append("supply")
-    texts += [f"deploy {c} {r}" for c in cards for r in ROLES]
+    return texts
+
+
+def _candle_card_texts(config: Config) -> list[str]:
+    """Deploy, maneuver, return (and keep, where Nova Vita draws three) each candle card in play."""
+    cards = cards_in_play(config)
+    texts = [f"deploy {c} {r}" for c in cards for r in ROLES]
     texts += [f"maneuver {c}" for c in cards]
     texts += [f"return {c}" for c in cards]
     if _has_power(config, "draw-three"):
         texts += [f"keep {c}" for c in cards]
+    return texts
+
+
+def _territory_texts(terr: list[str], two: bool, shifting: bool) -> list[str]:
+    """The actions on a territory: placing, sending, igniting and extinguishing there, the models'
+    moves to it, and (by the options) shifting a candle or moving a curse there."""
+    texts: list[str] = []
     for verb in ("at", "to", "ignite", "extinguish"):
         texts += [f"{verb} {t}" for t in terr]
     texts += [f"move {m} {t}" for m in MODELS for t in terr]
@@ -126,23 +154,29 @@ def action_texts(config: Config) -> list[str]:
         texts += [f"shift {r} {t}" for r in ROLES for t in terr]
     if two:
         texts += [f"haunt {k} {t}" for k in range(1, CURSE_PLACES + 1) for t in terr]
-    texts += [f"ignite {r}" for r in ROLES]
-    texts += [f"relocate {m}" for m in MODELS]
-    for h in houses:
-        texts.append(f"destroy {h}")
-        texts += [f"destroy {h}-{r}" for r in ROLES]
-        texts += [f"push {h}-{r}" for r in ROLES]
-        texts.append(f"extinguish {h}")
-        texts += [f"extinguish {h}-{r}" for r in ROLES]
-        texts += [f"steal {h} gold", f"steal {h} wax"]
-        if not two:
-            texts += [f"recast {h}-{r}" for r in ROLES]
-            texts += [f"lift {h}-{r}" for r in ROLES]
-        else:
-            texts.append(f"house {h}")
-    texts += [f"cancel {mine} {h} {theirs}" for mine in (1, 2) for h in houses for theirs in (1, 2)]
+    return texts
+
+
+def _house_texts(h: str, two: bool) -> list[str]:
+    """The actions aimed at house ``h``: its flames destroyed or put out, its candles pushed, recast
+    or lifted, its gold and wax stolen (with two players: choosing it)."""
+    texts = [f"destroy {h}"]
+    texts += [f"destroy {h}-{r}" for r in ROLES]
+    texts += [f"push {h}-{r}" for r in ROLES]
+    texts.append(f"extinguish {h}")
+    texts += [f"extinguish {h}-{r}" for r in ROLES]
+    texts += [f"steal {h} gold", f"steal {h} wax"]
     if not two:
-        texts += [f"curse {k}" for k in range(1, CURSE_PLACES + 1)]
+        texts += [f"recast {h}-{r}" for r in ROLES]
+        texts += [f"lift {h}-{r}" for r in ROLES]
+    else:
+        texts.append(f"house {h}")
+    return texts
+
+
+def _board_texts(config: Config, two: bool, regions: list[int]) -> list[str]:
+    """The Curse board's places, the Upgrade piles, the temples and the Mine's takings."""
+    texts: list[str] = [] if two else [f"curse {k}" for k in range(1, CURSE_PLACES + 1)]
     texts += [f"upgrade {p}" for p in range(1, PILES + 1)]
     texts += [f"temple {c} {r}" for c in TEMPLE_LETTERS for r in regions]
     texts += [f"raze {r}" for r in regions]
@@ -153,10 +187,6 @@ def action_texts(config: Config) -> list[str]:
         for w in range(most + 1)
         if 1 <= g + w <= most
     ]
-    texts += [f"take {c}" for c in COMMON]
-    texts += play_texts(config)
-    if decay:
-        texts += ["decay 1", "decay 2", "either 1", "either 2"]
     return texts
 
 
