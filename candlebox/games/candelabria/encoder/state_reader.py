@@ -157,11 +157,6 @@ class StateReader(EncoderLayout):
     def _update(self, st: CandelabriaState, seat: int, frame: list[int], c: _Canvas) -> None:
         """Write in the canvas what differs from what it was written from; each field as ``fill``
         writes it, clipped. The data that change seldom are first compared all at once."""
-        m = c.view
-        tab = c.tab
-        at = self.start
-        span = self.span
-        n = self.n
         over = frame[0] == _OVER
         self._head(st, seat, frame, over, c)
         if (
@@ -186,8 +181,17 @@ class StateReader(EncoderLayout):
             self._seldom(st, c)
         if st.turns != c.turns:
             c.turns = st.turns
-            m[at["turn"]] = _unit(st.turns / self.turn_scale)
-        # the map
+            c.view[self.start["turn"]] = _unit(st.turns / self.turn_scale)
+        self._update_map(st, c)
+        self._update_boards(st, c)
+        self._update_seats(st, c)
+        self._update_held(st, seat, over, c)
+        self._update_battle(st, seat, c)
+        self._update_missions(st, seat, over, c)
+
+    def _update_map(self, st: CandelabriaState, c: _Canvas) -> None:
+        """The map: the Land Flames, the candles and their flames."""
+        m, tab, span = c.view, c.tab, self.span
         if st.land_flames != c.land_flames:
             c.land_flames = st.land_flames[:]
             c.clear(span["land_flames"])
@@ -200,7 +204,10 @@ class StateReader(EncoderLayout):
             c.candle_flames = _copy(st.candle_flames)
             c.clear(span["candles"])
             self._candles(st, tab, m)
-        # the public boards and decks
+
+    def _update_boards(self, st: CandelabriaState, c: _Canvas) -> None:
+        """The public boards and decks: the Tactics board, the decks' sizes, the supplies."""
+        m, tab, at, span = c.view, c.tab, self.start, self.span
         if st.tactics_board != c.tactics_board:
             c.tactics_board = st.tactics_board[:]
             c.clear(span["tactics_board"])
@@ -220,7 +227,11 @@ class StateReader(EncoderLayout):
             c.temple_supply = st.temple_supply[:]
             c.reserve_gold, c.reserve_wax = st.reserve_gold, st.reserve_wax
             self._supplies(st, tab, m)
-        # the seats (each of these fields is written whole: nothing to clear)
+
+    def _update_seats(self, st: CandelabriaState, c: _Canvas) -> None:
+        """Each seat's VP, gold, wax, supplies and hand size (each field written whole: nothing to
+        clear)."""
+        m, at = c.view, self.start
         if st.vp != c.vp:
             c.vp = st.vp[:]
             _per_seat(m, at["vp"], st.vp, VP_SCALE)
@@ -241,7 +252,12 @@ class StateReader(EncoderLayout):
         if sizes != c.hand_sizes:
             c.hand_sizes = sizes
             _per_seat(m, at["hand_size"], sizes, HAND_SCALE)
-        # the cards each seat is known to hold: its own hand to itself, every hand once over
+
+    def _update_held(self, st: CandelabriaState, seat: int, over: bool, c: _Canvas) -> None:
+        """The cards each seat is known to hold (its own hand to itself, every hand once over), the
+        maneuvered cards and the tactic cards held."""
+        m, tab, at, span, n = c.view, c.tab, self.start, self.span, self.n
+        hands = st.hands
         shown = c.shown
         if shown is None:
             shown = c.shown = [None] * n
@@ -263,6 +279,10 @@ class StateReader(EncoderLayout):
             c.clear(span["tactics"])
             for s in range(n):
                 _counts(m, at["tactics"] + s * self.k, tab.tactic, st.tactics[s])
+
+    def _update_battle(self, st: CandelabriaState, seat: int, c: _Canvas) -> None:
+        """A battle's secret and played tactic cards."""
+        at, span = self.start, self.span
         if (st.battle or c.battle_seen) and (  # out of battle, and written so: nothing to do
             st.battle != c.battle_seen
             or st.secret_tactics != c.secret_tactics
@@ -274,7 +294,11 @@ class StateReader(EncoderLayout):
             c.played_tactics = _copy(st.played_tactics)
             c.secret_seat = seat
             c.clear((at["chosen"], span["played"][1]))  # chosen, my_secret, played
-            self._battle(st, seat, tab, m)
+            self._battle(st, seat, c.tab, c.view)
+
+    def _update_missions(self, st: CandelabriaState, seat: int, over: bool, c: _Canvas) -> None:
+        """The missions: their places, the public ones, the private ones the seat may see, the box."""
+        at, span = self.start, self.span
         if (
             self.missions
             and st.mission_places
@@ -293,7 +317,7 @@ class StateReader(EncoderLayout):
             c.private_missions = st.private_missions[:]
             c.mission_box = len(st.mission_box)
             c.clear((at["mission_public"], span["mission_box"][1]))
-            self._missions_state(st, seat, tab, m)
+            self._missions_state(st, seat, c.tab, c.view)
 
     def _seldom(self, st: CandelabriaState, c: _Canvas) -> None:
         """The fields whose data change seldom (some of them differ): each written again if its
