@@ -143,17 +143,25 @@ def possible(st: SixteenCandiesState) -> bool:
     """
     if st.phase is Phase.OVER or st.phase is Phase.SETUP:
         return True  # over: the hands are shown; setup: nothing has been checked this round
-    if not st.held_mode:
-        for owner, hand in enumerate(st.hands):
-            if not hand or (owner == st.actor and st.phase is Phase.ROTATE):
-                continue  # the actor's new hand is checked once it is turned
-            ups = st.ups[owner]
-            if owner == st.actor and st.phase is Phase.DISCARD:  # the hand before its draw
-                hand, ups = hand[:-1], ups[:-1]
-            halves = [2 * card + up for card, up in zip(hand, ups, strict=True)]
-            if shows_four_five_six(st.content, halves):
-                return False
-        return True
+    return _held_possible(st) if st.held_mode else _tops_possible(st)
+
+
+def _tops_possible(st: SixteenCandiesState) -> bool:
+    """``"top"`` mode: no hand checked since it last changed shows a 4-5-6 on its current tops."""
+    for owner, hand in enumerate(st.hands):
+        if not hand or (owner == st.actor and st.phase is Phase.ROTATE):
+            continue  # the actor's new hand is checked once it is turned
+        ups = st.ups[owner]
+        if owner == st.actor and st.phase is Phase.DISCARD:  # the hand before its draw
+            hand, ups = hand[:-1], ups[:-1]
+        halves = [2 * card + up for card, up in zip(hand, ups, strict=True)]
+        if shows_four_five_six(st.content, halves):
+            return False
+    return True
+
+
+def _held_possible(st: SixteenCandiesState) -> bool:
+    """``"held"`` mode: no hand, as dealt or after any discard this round, could show a 4-5-6."""
     hands: list[list[int]] = [[] for _ in st.hands]
     type_of = st.content.type_of
     rotations = st.notation.rotations
