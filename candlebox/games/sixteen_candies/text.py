@@ -191,13 +191,7 @@ def prompt(state: State, seat: int | None) -> str:
             return "Pick up your new hand and choose which half of each card is on top."
         return f"{other} is picking up their new hand and turning the cards."
     if st.phase is Phase.DRAW:
-        top = card(st.content.code[st.discard[-1]]) if st.discard else "nothing"
-        final = " (your last turn: someone has called)" if st.caller >= 0 and you else ""
-        if you:
-            return (
-                f"Draw the top card of the draw pile, or take {top} from the discard pile{final}."
-            )
-        return f"{other} is drawing."
+        return _draw_prompt(st) if you else f"{other} is drawing."
     if st.phase is Phase.DISCARD:
         return "Discard one of your four cards." if you else f"{other} is discarding a card."
     if st.phase is Phase.ROTATE:
@@ -205,14 +199,26 @@ def prompt(state: State, seat: int | None) -> str:
             return "Choose which half of each of the three cards you keep is on top."
         return f"{other} is turning their cards."
     if you:
-        hand = st.hands[seat] if seat is not None else []
-        ups = st.ups[seat] if seat is not None else []
-        pen = st.content.half_penalty
-        penalty = sum(pen[2 * t + o] for t, o in zip(hand, ups, strict=False))
-        if sum(1 for pool in st.pools if pool) == 2:
-            return _CALL_RISK_TWO.format(penalty=penalty, tied=_TIED_TWO[st.all_tied]).strip()
-        return _CALL_RISK.format(penalty=penalty, tied=_ALL_TIED[st.all_tied]).strip()
+        return _call_prompt(st, seat)
     return f"{other} is deciding whether to call \u201cI've got candy!\u201d."
+
+
+def _draw_prompt(st: SixteenCandiesState) -> str:
+    """The actor's draw: from the draw pile or the discard pile's top card."""
+    top = card(st.content.code[st.discard[-1]]) if st.discard else "nothing"
+    final = " (your last turn: someone has called)" if st.caller >= 0 else ""
+    return f"Draw the top card of the draw pile, or take {top} from the discard pile{final}."
+
+
+def _call_prompt(st: SixteenCandiesState, seat: int | None) -> str:
+    """The actor's call or end of turn, with what a failed call would cost it now."""
+    hand = st.hands[seat] if seat is not None else []
+    ups = st.ups[seat] if seat is not None else []
+    pen = st.content.half_penalty
+    penalty = sum(pen[2 * t + o] for t, o in zip(hand, ups, strict=False))
+    if sum(1 for pool in st.pools if pool) == 2:
+        return _CALL_RISK_TWO.format(penalty=penalty, tied=_TIED_TWO[st.all_tied]).strip()
+    return _CALL_RISK.format(penalty=penalty, tied=_ALL_TIED[st.all_tied]).strip()
 
 
 HELP = {
