@@ -107,55 +107,78 @@ def invariant(state: State) -> None:
     assert len(pools) == n and min(pools) >= 0
     over = snap["phase"] == "over"
     if not over:
-        for seat in range(n):
-            want = 0 if pools[seat] == 0 else 3
-            if seat == snap["actor"] and snap["phase"] == "discard":
-                want = 4
-            assert len(snap["hands"][seat]) == want, f"seat {seat} holds the wrong number of cards"
-    # The pools change only by the scoring tables: check the latest scored round against the
-    # pools before it (the previous round's scores, or the starting pool).
+        _hand_sizes(snap, n)
+    _pools_by_the_tables(state, pools, options)
+    _views_hidden(state)
+    if len(saved["history"]) % 16 == 0 or over:
+        _logs_hidden(state)
+
+
+def _hand_sizes(snap: dict[str, Any], n: int) -> None:
+    """Three cards a seat with candy left (four to the actor about to discard), none without."""
+    pools = snap["pools"]
+    for seat in range(n):
+        want = 0 if pools[seat] == 0 else 3
+        if seat == snap["actor"] and snap["phase"] == "discard":
+            want = 4
+        assert len(snap["hands"][seat]) == want, f"seat {seat} holds the wrong number of cards"
+
+
+def _pools_by_the_tables(state: State, pools: list[int], options: dict[str, Any]) -> None:
+    """The pools change only by the scoring tables: the latest scored round is checked against the
+    pools before it (the previous round's scores, or the starting pool)."""
+    n = state.num_players
     events = json.loads(json.dumps(state.events))  # as plain lists, as a log would have them
     ends = [i for i, e in enumerate(events) if e[0] == "score"]
     if not ends:
         assert pools == [options["pool"]] * n, "no round scored yet: every pool is the starting one"
-    else:
-        last = ends[-1]
-        start = max(i for i in range(last + 1) if events[i][0] == "round")
-        block = events[start : last + 1]
-        before = [options["pool"]] * n
-        for event in events[:start]:
-            if event[0] == "score":
-                before[event[1]] = event[5]
-        due = _sc_expected(block, options)
-        after = list(before)
-        for event in block:
-            if event[0] == "score":
-                seat, logged_due, pool = event[1], event[4], event[5]
-                assert logged_due == due[seat], (
-                    f"seat {seat}: due {logged_due}, tables say {due[seat]}"
-                )
-                expected = before[seat] + logged_due
-                if options["pool_cap"] and logged_due > 0:
-                    expected = min(expected, max(options["pool"], before[seat]))
-                assert pool == max(0, expected), f"seat {seat}'s pool went to {pool}"
-                after[seat] = pool
-        assert set(due) == {e[1] for e in block if e[0] == "score"}, "every hand is scored"
-        assert after == pools, "the pools are what the last scoring left"
-    # No hidden information in views (and, now and then, in logs).
-    for seat in [None, *range(n)]:
+        return
+    last = ends[-1]
+    start = max(i for i in range(last + 1) if events[i][0] == "round")
+    block = events[start : last + 1]
+    before = [options["pool"]] * n
+    for event in events[:start]:
+        if event[0] == "score":
+            before[event[1]] = event[5]
+    due = _sc_expected(block, options)
+    after = list(before)
+    for event in block:
+        if event[0] == "score":
+            after[event[1]] = _scored(event, before[event[1]], due, options)
+    assert set(due) == {e[1] for e in block if e[0] == "score"}, "every hand is scored"
+    assert after == pools, "the pools are what the last scoring left"
+
+
+def _scored(event: list[Any], before: int, due: dict[int, int], options: dict[str, Any]) -> int:
+    """A score event's pool, checked against the tables' due and the pool before it."""
+    seat, logged_due, pool = event[1], event[4], event[5]
+    assert logged_due == due[seat], f"seat {seat}: due {logged_due}, tables say {due[seat]}"
+    expected = before + logged_due
+    if options["pool_cap"] and logged_due > 0:
+        expected = min(expected, max(options["pool"], before))
+    assert pool == max(0, expected), f"seat {seat}'s pool went to {pool}"
+    return pool
+
+
+def _views_hidden(state: State) -> None:
+    """No hidden information in views: the others' hands, the draw pile's order."""
+    for seat in [None, *range(state.num_players)]:
         view = state.view(seat)
         for other in view["seats"]:
             if other["seat"] != seat and not view["over"]:
                 assert "hand" not in other and "value" not in other, "hands are hidden"
         assert isinstance(view["draw_pile"], int), "the draw pile's order is nobody's to see"
-    if len(saved["history"]) % 16 == 0 or over:
-        for seat in [None, *range(n)]:
-            for entry in state.log(seat):
-                private = entry["event"] == "deal" or (
-                    entry["event"] == "draw" and entry["source"] == "pile"
-                )
-                if private and entry["seat"] != seat:
-                    assert "card" not in entry, f"seat {seat} sees another's private card"
+
+
+def _logs_hidden(state: State) -> None:
+    """No hidden information in logs: another's dealt or drawn card."""
+    for seat in [None, *range(state.num_players)]:
+        for entry in state.log(seat):
+            private = entry["event"] == "deal" or (
+                entry["event"] == "draw" and entry["source"] == "pile"
+            )
+            if private and entry["seat"] != seat:
+                assert "card" not in entry, f"seat {seat} sees another's private card"
 
 
 def _events(state: State) -> list[list[Any]]:
