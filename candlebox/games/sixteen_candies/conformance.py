@@ -195,8 +195,26 @@ def story(state: State) -> None:
     if snap["phase"] == "over":
         return
     held_mode = saved["options"]["instant_win"] == "held"
+    hands = _round_told(_events(state)[snap["round_start"] :], snap, held_mode)
+    for seat, hand in enumerate(snap["hands"]):
+        assert Counter(hand) == hands[seat], f"seat {seat} holds cards its events did not give it"
+    if held_mode or snap["phase"] in ("setup", "rotate"):
+        return
+    for seat, tops in enumerate(snap["tops"]):
+        if seat == snap["actor"] and snap["phase"] == "discard":
+            tops = tops[:-1]  # the card just drawn: the hand is checked once turned
+        assert not _sc_shows_456(tops), (
+            f"seat {seat} shows a 4-5-6 of one candy, an Instant Round Win nobody called"
+        )
+
+
+def _round_told(
+    round_events: list[list[Any]], snap: dict[str, Any], held_mode: bool
+) -> list[Counter]:
+    """Each hand as the round's events give it, checked (in ``"held"`` mode) at each discard and
+    once all are picked up."""
     hands: list[Counter] = [Counter() for _ in snap["hands"]]
-    for event in _events(state)[snap["round_start"] :]:
+    for event in round_events:
         kind = event[0]
         if kind in ("deal", "draw"):
             hands[event[1]][event[-1]] += 1
@@ -210,18 +228,14 @@ def story(state: State) -> None:
         elif kind == "flip" and held_mode and snap["phase"] != "setup":
             for seat, hand in enumerate(hands):
                 assert not _sc_holds_456(list(hand.elements())), f"seat {seat} was dealt a 4-5-6"
-    for seat, hand in enumerate(snap["hands"]):
-        assert Counter(hand) == hands[seat], f"seat {seat} holds cards its events did not give it"
-    if held_mode or snap["phase"] in ("setup", "rotate"):
-        return
-    for seat, tops in enumerate(snap["tops"]):
-        if seat == snap["actor"] and snap["phase"] == "discard":
-            tops = tops[:-1]  # the card just drawn: the hand is checked once turned
-        candies = {SC_HALVES[t][0] for t in tops}
-        counts = sorted(SC_HALVES[t][1] for t in tops)
-        assert not (
-            len(tops) == 3 and len(candies) == 1 and "*" not in candies and counts == [4, 5, 6]
-        ), f"seat {seat} shows a 4-5-6 of one candy, an Instant Round Win nobody called"
+    return hands
+
+
+def _sc_shows_456(tops: list[str]) -> bool:
+    """Whether three top halves show 4, 5 and 6 of one candy (no Wild)."""
+    candies = {SC_HALVES[t][0] for t in tops}
+    counts = sorted(SC_HALVES[t][1] for t in tops)
+    return len(tops) == 3 and len(candies) == 1 and "*" not in candies and counts == [4, 5, 6]
 
 
 def _sc_holds_456(cards: list[str]) -> bool:
