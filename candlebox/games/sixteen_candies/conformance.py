@@ -270,42 +270,53 @@ def shown_codes(state: State) -> set[str]:
     found: set[str] = set()
     for seat in range(state.num_players):
         for action in state.legal_actions(seat):
-            assert PRINTED_NOTATION.malformed(action) is None
-            verb, _, arg = action.partition(" ")
-            if verb == "discard":
-                _card(arg, found)
-            elif verb == "top":
-                for half in arg.split(" "):
-                    _half(half, found)
+            _action_codes(action, found)
     for seat in [*range(state.num_players), None]:
-        view = state.view(seat)
-        for code in view["candies"]:
-            _candy(code, found)
-        for code in view["discard_pile"]:
-            _card(code, found)
-        for player in view["seats"]:
-            for code in player["known"]:
-                _card(code, found)
-            for card in player.get("hand", []):
-                _card(card["card"], found)
-                _half(card["top"], found)
-                _half(card["bottom"], found)
-            if "candy" in player:
-                _candy(player["candy"], found)
+        _view_codes(state.view(seat), found)
         for event in state.log(seat):
-            if "card" in event:
-                _card(event["card"], found)
-            if event["event"] == "reveal":
-                for code in event["cards"]:
-                    _card(code, found)
-                for code in event["tops"]:
-                    _half(code, found)
-                _candy(event["candy"], found)
-            if event["event"] == "instant-win":
-                found.add("term:instant-win")
-            if event["event"] == "call":
-                found.add("term:call")
+            _event_codes(event, found)
     return found
+
+
+def _action_codes(action: str, found: set[str]) -> None:
+    assert PRINTED_NOTATION.malformed(action) is None
+    verb, _, arg = action.partition(" ")
+    if verb == "discard":
+        _card(arg, found)
+    elif verb == "top":
+        for half in arg.split(" "):
+            _half(half, found)
+
+
+def _view_codes(view: dict[str, Any], found: set[str]) -> None:
+    for code in view["candies"]:
+        _candy(code, found)
+    for code in view["discard_pile"]:
+        _card(code, found)
+    for player in view["seats"]:
+        for code in player["known"]:
+            _card(code, found)
+        for card in player.get("hand", []):
+            _card(card["card"], found)
+            _half(card["top"], found)
+            _half(card["bottom"], found)
+        if "candy" in player:
+            _candy(player["candy"], found)
+
+
+def _event_codes(event: dict[str, Any], found: set[str]) -> None:
+    if "card" in event:
+        _card(event["card"], found)
+    if event["event"] == "reveal":
+        for code in event["cards"]:
+            _card(code, found)
+        for code in event["tops"]:
+            _half(code, found)
+        _candy(event["candy"], found)
+    if event["event"] == "instant-win":
+        found.add("term:instant-win")
+    if event["event"] == "call":
+        found.add("term:call")
 
 
 def seen(view: dict[str, Any], log: list[dict[str, Any]], seat: int | None) -> None:
