@@ -99,52 +99,74 @@ def redeal(
 def _told(st: CandelabriaState) -> bool:
     """Whether the events, read with the cards they really name, bring the cards where they are: not
     so in a position made by hand (a test's, an edited save's), whose hands were set, not dealt."""
-    content = st.content
-    index = {card.code: i for i, card in enumerate(content.candles)}
-    hands = [Counter(content.house_candles[st.house_of[s]][1]) for s in range(st.num_players)]
-    deck = Counter(content.advanced)
-    aside: Counter[int] = Counter()
-    sealed: list[list[int]] = [[] for _ in hands]
-    maneuvered: list[list[int]] = [[] for _ in hands]
-    to_aside = _aside_draws(st)
-
-    def move(source: Counter[int], card: int, target: Counter[int] | None) -> bool:
-        if source[card] <= 0:
-            return False
-        source[card] -= 1
-        if target is not None:
-            target[card] += 1
-        return True
-
+    told = _CardsTold(st)
     for k, event in enumerate(st.events):
-        kind = event[0]
-        if kind in ("draw", "keep", "return", "deploy", "maneuver", "house-candle"):
-            card, who = index[event[2]], event[1]
-            if kind == "draw":
-                ok = move(deck, card, aside if k in to_aside else hands[who])
-            elif kind == "keep":
-                ok = move(aside, card, hands[who])
-                ok = ok and all(move(aside, index[code], deck) for code in event[3])
-            elif kind == "return":
-                ok = move(hands[who], card, deck)
-            elif kind == "house-candle":
-                hands[event[3]][card] += 1
-                ok = True
-            else:
-                ok = move(hands[who], card, None)
-                (sealed if kind == "deploy" else maneuvered)[who].append(card)
-            if not ok:
-                return False
-        elif kind == "epilogue":
-            for s in range(len(hands)):
-                deck.update(sealed[s])
-                hands[s].update(maneuvered[s])
-                sealed[s], maneuvered[s] = [], []
+        if not told.follow(k, event):
+            return False
     return (
-        all(+hands[s] == Counter(hand) for s, hand in enumerate(st.hands))
-        and +deck == Counter(st.advanced_deck)
-        and +aside == Counter(st.set_aside)
+        all(+told.hands[s] == Counter(hand) for s, hand in enumerate(st.hands))
+        and +told.deck == Counter(st.advanced_deck)
+        and +told.aside == Counter(st.set_aside)
     )
+
+
+def _move(source: Counter[int], card: int, target: Counter[int] | None) -> bool:
+    """``card`` moved from ``source`` to ``target`` (None: out of the counts), if it is there."""
+    if source[card] <= 0:
+        return False
+    source[card] -= 1
+    if target is not None:
+        target[card] += 1
+    return True
+
+
+class _CardsTold:
+    """Where the events so far, read with the cards they really name, put the candle cards: the
+    hands, the Advanced deck, the cards set aside, and each seat's deployed and maneuvered cards."""
+
+    def __init__(self, st: CandelabriaState) -> None:
+        content = st.content
+        self.index = {card.code: i for i, card in enumerate(content.candles)}
+        self.hands = [
+            Counter(content.house_candles[st.house_of[s]][1]) for s in range(st.num_players)
+        ]
+        self.deck = Counter(content.advanced)
+        self.aside: Counter[int] = Counter()
+        self.sealed: list[list[int]] = [[] for _ in self.hands]
+        self.maneuvered: list[list[int]] = [[] for _ in self.hands]
+        self.to_aside = _aside_draws(st)
+
+    def follow(self, k: int, event: tuple) -> bool:
+        """Event ``k`` followed: false when a card it moves is not where it comes from."""
+        kind = event[0]
+        if kind == "epilogue":
+            self.epilogue()
+            return True
+        if kind not in ("draw", "keep", "return", "deploy", "maneuver", "house-candle"):
+            return True
+        card, who = self.index[event[2]], event[1]
+        hands = self.hands
+        if kind == "draw":
+            return _move(self.deck, card, self.aside if k in self.to_aside else hands[who])
+        if kind == "keep":
+            return _move(self.aside, card, hands[who]) and all(
+                _move(self.aside, self.index[code], self.deck) for code in event[3]
+            )
+        if kind == "return":
+            return _move(hands[who], card, self.deck)
+        if kind == "house-candle":
+            hands[event[3]][card] += 1
+            return True
+        moved = _move(hands[who], card, None)
+        (self.sealed if kind == "deploy" else self.maneuvered)[who].append(card)
+        return moved
+
+    def epilogue(self) -> None:
+        """The deployed cards go to the Advanced deck, the maneuvered ones back to the hands."""
+        for s in range(len(self.hands)):
+            self.deck.update(self.sealed[s])
+            self.hands[s].update(self.maneuvered[s])
+            self.sealed[s], self.maneuvered[s] = [], []
 
 
 def _shuffled(st: CandelabriaState, seat: int, rng: Rng) -> Redeal:
