@@ -208,7 +208,6 @@ class _Facts:
         self.to_aside = _aside_draws(st)
         self.seen, self.taken = _places(st, seat, self.index)
         self.steps = _steps(st, self.to_aside, self.index)
-        index, seen = self.index, self.seen
         self.draws: list[int] = []
         # The keep and return events (where a secret choice may move a card), in order; a keep's
         # count of cards put under the deck; the keep each draw set aside for Nova Vita ends in.
@@ -219,7 +218,28 @@ class _Facts:
         # Where each card must be next, by event: the deploys and maneuvers that show it (in the
         # hand of their seat) and the seat's own draws of it (at that place in the deck).
         self.targets: dict[int, list[int]] = {}
-        pending: dict[int, list[int]] = {}
+        self._read_events()
+        self.draw_rank = {d: i for i, d in enumerate(self.draws)}
+        # The draws that take a place the seat itself filled: it knows the card they bring.
+        self.known_draws: dict[int, int] = {}
+        for (k, j), d in self.taken.items():
+            event = events[k]
+            if event[1] == seat:
+                code = event[2] if event[0] == "return" else event[3][j]
+                self.known_draws[d] = self.index[code]
+        self.shows: dict[tuple[int, int], list[int]] = {}  # (seat, card) -> its shows, in order
+        self.gains: list[list[int]] = []  # seat -> the events it draws or keeps an unseen card
+        for who, steps in enumerate(self.steps):
+            self.gains.append([k for k, kind, _ in steps if kind == _GAIN_TOKEN])
+            for k, kind, card in steps:
+                if kind == _SHOW:
+                    self.shows.setdefault((who, card), []).append(k)
+        self.reaches: dict[int, _Reach] = {}
+
+    def _read_events(self) -> None:
+        """The draws, the transfers (keeps and returns) and the targets, from the events in order."""
+        events, seat, index = self.events, self.seat, self.index
+        pending: dict[int, list[int]] = {}  # a seat -> its draws set aside, not yet kept
         for k, event in enumerate(events):
             kind = event[0]
             if kind == "draw":
@@ -231,40 +251,32 @@ class _Facts:
             elif kind == "deploy" or kind == "maneuver":
                 self.targets.setdefault(index[event[2]], []).append(k)
             elif kind == "keep":
-                self.transfers.append(k)
-                after = events[k + 1] if k + 1 < len(events) else ()
-                bottom = after[:1] == ("bottom",) and after[1] == event[1]
-                self.bottomed[k] = after[2] if bottom else 0
-                self.aside_of[k] = pending.pop(event[1], [])
-                for d in self.aside_of[k]:
-                    self.keep_of[d] = k
+                self._keep(k, event, pending.pop(event[1], []))
             elif kind == "return":
-                self.transfers.append(k)
-                # A card another seat returns where the seat later draws it is shown then, to the
-                # seat: it must be in that hand (or a token that can be it) as surely as a card it
-                # deploys. Its other returns take one item from the hand, any: a card it never
-                # shows again if it has one, a token if each card it has is shown before it could
-                # draw it back (else the count cannot tell which, and lets it pass).
-                if event[1] != seat:
-                    card = seen.get((k, 0), -1)
-                    step = (k, _SHOW, card) if card >= 0 else (k, _RETURN, -1)
-                    insort(self.steps[event[1]], step)
-        self.draw_rank = {d: i for i, d in enumerate(self.draws)}
-        # The draws that take a place the seat itself filled: it knows the card they bring.
-        self.known_draws: dict[int, int] = {}
-        for (k, j), d in self.taken.items():
-            event = events[k]
-            if event[1] == seat:
-                code = event[2] if event[0] == "return" else event[3][j]
-                self.known_draws[d] = index[code]
-        self.shows: dict[tuple[int, int], list[int]] = {}  # (seat, card) -> its shows, in order
-        self.gains: list[list[int]] = []  # seat -> the events it draws or keeps an unseen card
-        for who, steps in enumerate(self.steps):
-            self.gains.append([k for k, kind, _ in steps if kind == _GAIN_TOKEN])
-            for k, kind, card in steps:
-                if kind == _SHOW:
-                    self.shows.setdefault((who, card), []).append(k)
-        self.reaches: dict[int, _Reach] = {}
+                self._return(k, event)
+
+    def _keep(self, k: int, event: tuple, aside: list[int]) -> None:
+        """A keep: a transfer, with its count put under the deck and the draws it chose among."""
+        events = self.events
+        self.transfers.append(k)
+        after = events[k + 1] if k + 1 < len(events) else ()
+        bottom = after[:1] == ("bottom",) and after[1] == event[1]
+        self.bottomed[k] = after[2] if bottom else 0
+        self.aside_of[k] = aside
+        for d in aside:
+            self.keep_of[d] = k
+
+    def _return(self, k: int, event: tuple) -> None:
+        """A return: a transfer. A card another seat returns where the seat later draws it is shown
+        then, to the seat: it must be in that hand (or a token that can be it) as surely as a card
+        it deploys. Its other returns take one item from the hand, any: a card it never shows again
+        if it has one, a token if each card it has is shown before it could draw it back (else the
+        count cannot tell which, and lets it pass)."""
+        self.transfers.append(k)
+        if event[1] != self.seat:
+            card = self.seen.get((k, 0), -1)
+            step = (k, _SHOW, card) if card >= 0 else (k, _RETURN, -1)
+            insort(self.steps[event[1]], step)
 
     def reach(self, target: int) -> _Reach:
         found = self.reaches.get(target)
