@@ -173,13 +173,20 @@ class LiveGames:
         """Apply the moves (and seat changes) other processes recorded since this process's copy of
         the game; broadcast them to its watchers. True if anything changed. The caller holds
         ``live.lock``."""
-        loaded = await asyncio.to_thread(self.storage.since, live.id, live.moves)
+        # from this copy's last move: whether the tables still have it (a take-back elsewhere)
+        loaded = await asyncio.to_thread(self.storage.since, live.id, max(0, live.moves - 1))
         if loaded is None:
             return False
         record, moves = loaded
         if record.status in ENDED_EARLY and live.record.status == "live":
             self._ended_elsewhere(live, record)
             return True
+        if live.moves > 0:
+            if not moves or _differs(live, moves[0]):  # taken back elsewhere, perhaps moved on
+                self.frames.take_backs.forget(live)
+                await self.resync(live)
+                return True
+            moves = moves[1:]
         changed = _seats_changed(live, record)
         if changed:
             live.record.seats = record.seats
@@ -247,8 +254,17 @@ class LiveGames:
         record, moves = loaded
         fresh = self.rebuild(record, moves)
         live.state, live.moves, live.record.seats = fresh.state, fresh.moves, record.seats
+        # what a take-back elsewhere changed with the moves (candlebox/server/takeback_cut.py)
+        live.record.clock, live.record.hints_given = record.clock, record.hints_given
         live.events_sent = live.state.event_count
         self.frames.resend_snapshots(live)
+
+
+def _differs(live: LiveGame, last: MoveRecord) -> bool:
+    """The stored move is not this copy's last move (it was taken back, and perhaps another made
+    in its place)."""
+    mine = live.state.history[-1]
+    return last.number != live.moves - 1 or (last.seat, last.action) != (mine[0], mine[1])
 
 
 def _seats_changed(live: LiveGame, record: GameRecord) -> bool:

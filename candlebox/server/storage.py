@@ -49,6 +49,7 @@ from sqlalchemy import (
     exists,
     func,
     insert,
+    literal,
     or_,
     select,
     text,
@@ -175,15 +176,20 @@ def move_payload(game_id: str, move: MoveRecord) -> str:
     return payload
 
 
-# A move on PostgreSQL in one statement (Storage.record_move): the move, the bot turn it may make owed
-# (an upsert on the game's one row) and the notification, which PostgreSQL delivers only when the
-# transaction commits. The CTEs run even though nothing reads ``owed``; both depend on ``recorded``, so
-# a duplicate move number fails the whole statement and nothing of it is written.
+# A move on PostgreSQL in one statement (Storage.record_move), once the game's row is held
+# (Storage.hold_game): the move, only when the move before it is recorded (a take-back may have just
+# removed it), the bot turn it may make owed (an upsert on the game's one row) and the notification,
+# which PostgreSQL delivers only when the transaction commits. The CTEs run even though nothing reads
+# ``owed``; both depend on ``recorded``, so a duplicate move number fails the whole statement, a
+# missing previous move records nothing, and nothing of it is written.
 _RECORD_MOVE = text(
     """
     WITH recorded AS (
         INSERT INTO moves (game_id, number, seat, action, at)
-        VALUES (:game_id, :number, :seat, :action, :at)
+        SELECT CAST(:game_id AS VARCHAR), :number, :seat, :action, :at
+        WHERE :first OR EXISTS (
+            SELECT 1 FROM moves WHERE game_id = :game_id AND number = :previous
+        )
         RETURNING game_id
     ), owed AS (
         INSERT INTO bot_turns (game_id, number, lease_until, worker)
@@ -197,7 +203,15 @@ _RECORD_MOVE = text(
 
 
 class MoveConflict(Exception):
-    """Move number *n* of this game is already recorded (another writer got there first)."""
+    """Move number *n* of this game cannot be recorded: it is already (another writer got there
+    first), or move *n - 1* is not (taken back meanwhile): the game's copy is behind the tables."""
+
+
+def _missing_previous(game_id: str, number: int) -> MoveConflict:
+    return MoveConflict(
+        f"move {number} of game {game_id} follows move {number - 1}, which is not recorded "
+        "(taken back meanwhile)"
+    )
 
 
 @dataclass
@@ -923,12 +937,15 @@ class Storage:
             if owe_next:
                 Storage.owe_bot_turn(conn, game_id, move.number + 1)
             return
+        Storage.hold_game(conn, game_id)
         try:
-            conn.execute(
+            done = conn.execute(
                 _RECORD_MOVE,
                 {
                     "game_id": game_id,
                     "number": move.number,
+                    "first": move.number == 0,
+                    "previous": move.number - 1,
                     "seat": move.seat,
                     "action": move.action,
                     "at": time.time(),
@@ -940,21 +957,46 @@ class Storage:
             )
         except IntegrityError as exc:
             raise MoveConflict(f"move {move.number} of game {game_id} is already recorded") from exc
+        if done.first() is None:  # nothing recorded: the move before it is not there
+            raise _missing_previous(game_id, move.number)
 
     @staticmethod
     def insert_move(conn: Connection, game_id: str, move: MoveRecord) -> None:
-        try:
-            conn.execute(
-                insert(moves).values(
-                    game_id=game_id,
-                    number=move.number,
-                    seat=move.seat,
-                    action=move.action,
-                    at=time.time(),
-                )
+        """Record ``move``: MoveConflict if move *n* is already recorded or move *n - 1* is not, so
+        the moves of a game never have a gap (a game with one would no longer replay)."""
+        Storage.hold_game(conn, game_id)
+        row = select(
+            literal(game_id, String),
+            literal(move.number, Integer),
+            literal(move.seat, Integer),
+            literal(move.action, Text),
+            literal(time.time(), Float),
+        )
+        if move.number > 0:
+            row = row.where(
+                exists().where(moves.c.game_id == game_id, moves.c.number == move.number - 1)
             )
+        columns = ["game_id", "number", "seat", "action", "at"]
+        recorded = insert(moves).from_select(columns, row).returning(moves.c.number)
+        try:
+            done = conn.execute(recorded)
         except IntegrityError as exc:
             raise MoveConflict(f"move {move.number} of game {game_id} is already recorded") from exc
+        if done.first() is None:  # nothing recorded: the move before it is not there
+            raise _missing_previous(game_id, move.number)
+
+    @staticmethod
+    def hold_game(conn: Connection, game_id: str, sole: bool = False) -> None:
+        """Serialise a move's insert with a take-back's delete of the same game (PostgreSQL: a lock
+        on the game's row until the transaction ends; a move holds it shared, ``sole`` — a
+        take-back — alone). A move's next statement then sees whether a take-back removed the move
+        before it, and a take-back's sees every move recorded before it; without it, a move could
+        check its previous move just before a take-back removed it and leave a gap. SQLite has one
+        writer at a time, whose statements see every commit before them: nothing to do."""
+        if conn.dialect.name != "postgresql":
+            return
+        query = select(games.c.id).where(games.c.id == game_id)
+        conn.execute(query.with_for_update(read=not sole, key_share=not sole))
 
     @staticmethod
     def notify(conn: Connection, game_id: str, what: str) -> None:

@@ -8,7 +8,7 @@ import concurrent.futures
 from typing import Any
 
 import pytest
-from sqlalchemy import inspect, select, update
+from sqlalchemy import delete, inspect, select, update
 
 from candlebox.server.storage import (
     CHANNEL,
@@ -22,6 +22,7 @@ from candlebox.server.storage import (
     database_url,
     metadata,
     move_payload,
+    moves,
 )
 from tests.server.pg import start_together
 
@@ -247,5 +248,34 @@ def test_processes_starting_together_on_a_fresh_database_all_start(url: str) -> 
             *metadata.tables,
             "alembic_version",
         }
+    finally:
+        storage.close()
+
+
+def test_a_move_without_the_one_before_it_is_refused(url: str) -> None:
+    """Move *n* is recorded only after move *n - 1* (issue 35: a take-back elsewhere may just have
+    removed it): ``insert_move`` and ``record_move`` both refuse with MoveConflict and write
+    nothing, so a game's moves never have a gap and it always replays."""
+    storage = Storage(url)
+    try:
+        with storage.engine.begin() as conn:
+            Storage.insert_game(conn, record())
+            Storage.insert_move(conn, "g1", MoveRecord(0, 0, "flip"))
+            Storage.insert_move(conn, "g1", MoveRecord(1, 1, "buy"))
+        for insert_one in (
+            lambda c, m: Storage.insert_move(c, "g1", m),
+            lambda c, m: Storage.record_move(c, "g1", m, owe_next=True),
+        ):
+            with pytest.raises(MoveConflict, match="move 2"), storage.engine.begin() as conn:
+                insert_one(conn, MoveRecord(3, 0, "flip"))
+        with storage.engine.begin() as conn:  # a take-back removes move 1
+            conn.execute(delete(moves).where(moves.c.game_id == "g1", moves.c.number >= 1))
+        with pytest.raises(MoveConflict), storage.engine.begin() as conn:
+            Storage.record_move(conn, "g1", MoveRecord(2, 0, "flip"), owe_next=True)
+        assert [m.number for m in storage.moves_of("g1")] == [0]
+        assert bot_turn(storage, "g1") is None, "nothing of the refused move is written"
+        with storage.engine.begin() as conn:  # the move after the last one is recorded
+            Storage.record_move(conn, "g1", MoveRecord(1, 1, "pass"), owe_next=False)
+        assert [(m.number, m.action) for m in storage.moves_of("g1")] == [(0, "flip"), (1, "pass")]
     finally:
         storage.close()
