@@ -157,14 +157,21 @@ class Tick:
     def write(self, conn: Connection) -> None:
         stored = read_seats(conn, self.game_id, lock=True) or self.clock.seats
         self.seats = advance(self.clock, stored, self.mover, self.waiting, self.runs, self.now)
-        for number, (before, seat) in enumerate(zip(stored, self.seats, strict=True)):
-            if seat == before:
-                continue
-            conn.execute(
-                update(seat_clocks)
-                .where(seat_clocks.c.game_id == self.game_id, seat_clocks.c.seat == number)
-                .values(remaining=seat.remaining, since=seat.since, out_of_time=seat.out_of_time)
-            )
+        write_seats(conn, self.game_id, stored, self.seats)
+
+
+def write_seats(
+    conn: Connection, game_id: str, stored: list[SeatClock], seats: list[SeatClock]
+) -> None:
+    """Store the seats' clocks that differ from ``stored``."""
+    for number, (before, seat) in enumerate(zip(stored, seats, strict=True)):
+        if seat == before:
+            continue
+        conn.execute(
+            update(seat_clocks)
+            .where(seat_clocks.c.game_id == game_id, seat_clocks.c.seat == number)
+            .values(remaining=seat.remaining, since=seat.since, out_of_time=seat.out_of_time)
+        )
 
 
 def read_seats(conn: Connection, game_id: str, lock: bool = False) -> list[SeatClock]:

@@ -22,10 +22,11 @@ from candlebox.server.bodies import Number
 from candlebox.server.errors import Rejected
 from candlebox.server.live import ABANDONED_MESSAGE, CLOSED_MESSAGE, LiveGame
 from candlebox.server.registry import LiveGames
-from candlebox.server.storage import Storage, moves, take_backs
+from candlebox.server.storage import MoveConflict, Storage, moves, take_backs
+from candlebox.server.takeback_cut import HEARD, Cut
 from candlebox.server.takebacks import RATED, Plan, Request, deciders
 
-HEARD = "take-back"  # the notification other processes hear
+__all__ = ["HEARD", "TakeBackSpec", "TakingBack"]
 
 
 class TakeBackSpec(msgspec.Struct, forbid_unknown_fields=True):
@@ -176,13 +177,27 @@ class TakingBack:
         return Request(row.seat, row.at_move, row.moves, accepted, row.asked_at), count
 
     async def _take_back(self, live: LiveGame, found: Plan) -> None:
-        """The moves leave the table and the game; every watcher is sent a snapshot. The caller
-        holds ``live.lock``."""
+        """The moves leave the table and the game, with everything recorded about them
+        (candlebox/server/takeback_cut.py); every watcher is sent a snapshot. The caller holds
+        ``live.lock``. Another process that recorded a move first wins: this copy is rebuilt from
+        the tables and the take-back refused, nothing taken back."""
         assert found.state is not None
-        keep = live.moves - found.moves
-        await self.games.writer.run(partial(_cut, game_id=live.id, keep=keep))
+        settings = self.games.settings
+        cut = Cut.of(live, found.state, settings.bots == "workers", settings.clock_now())
+        try:
+            await self.games.writer.run(cut.write)
+        except MoveConflict:
+            self.frames.forget(live)
+            await self.games.resync(live)
+            raise Rejected(
+                "stale",
+                f"the game has moved on: a move was made meanwhile, and the game is at move "
+                f"{live.moves}; nothing was taken back",
+                409,
+            ) from None
+        cut.applied(live)
         live.state = found.state
-        live.moves = keep
+        live.moves = cut.keep
         live.events_sent = found.state.event_count
         live.active_at = time.time()
         self.frames.requests.pop(live.id, None)
@@ -218,12 +233,5 @@ def _accept(conn: Connection, game_id: str, accepted: str) -> None:
 
 
 def _forget(conn: Connection, game_id: str) -> None:
-    conn.execute(delete(take_backs).where(take_backs.c.game_id == game_id))
-    Storage.notify(conn, game_id, HEARD)
-
-
-def _cut(conn: Connection, game_id: str, keep: int) -> None:
-    """The moves from number ``keep`` on leave the table, with any request, in one transaction."""
-    conn.execute(delete(moves).where(moves.c.game_id == game_id, moves.c.number >= keep))
     conn.execute(delete(take_backs).where(take_backs.c.game_id == game_id))
     Storage.notify(conn, game_id, HEARD)
