@@ -21,6 +21,11 @@ replay: nothing can be taken back.
 
 Taking back replays the history from the seed without those moves. They used no chance, so the
 generator is where it was before them, and redoing a move shows exactly what it showed before.
+
+A caller that asks again and again as a game goes on (a server, after each of a player's turns)
+passes ``verdict`` a ``base``: an earlier state of the same game, such as the ``start`` of a
+previous verdict. The replay then starts from a copy of it instead of the seed — the same moves
+from the same state, so the same generator and the same verdict, in the time of the moves since.
 """
 
 from __future__ import annotations
@@ -40,11 +45,13 @@ RESAMPLE_SEEDS = (1, 2, 3)
 @dataclass(frozen=True)
 class Verdict:
     """How many of the seat's last decisions it may take back, why not one more, and the game
-    without those decisions (None when there are none)."""
+    without those decisions (None when there are none); ``start``: the game before the seat's last
+    run of decisions (None when it made none), a ``base`` for later verdicts."""
 
     count: int
     reason: str
     without: State | None = None
+    start: State | None = None
 
 
 def fresh(state: State) -> State:
@@ -63,9 +70,10 @@ def own_run(history: list[tuple[int, str]], seat: int) -> int:
     return run
 
 
-def verdict(state: State, seat: int) -> Verdict:
+def verdict(state: State, seat: int, base: State | None = None) -> Verdict:
     """How many of ``seat``'s last decisions it may take back now, why not more, and the game
-    without them."""
+    without them. ``base``: an earlier state of the same game to replay from (see :func:`usable`;
+    one that is not is ignored and the game replayed from its seed)."""
     history = state.history
     run = own_run(history, seat)
     if run == 0:
@@ -73,7 +81,9 @@ def verdict(state: State, seat: int) -> Verdict:
         return Verdict(0, f"seat {seat} has no decision to take back: {last}")
     if any(action == HIDDEN_ACTION for _, action in history):
         return Verdict(0, "this history hides other seats' moves: it cannot be replayed")
-    steps = _replay_run(state, seat, run)
+    if base is not None and not usable(base, state, seat):
+        base = None
+    steps = _replay_run(state, seat, run, base)
     count = 0
     reason = f"all of seat {seat}'s last {run} decisions can be taken back"
     for step in reversed(steps):
@@ -83,7 +93,28 @@ def verdict(state: State, seat: int) -> Verdict:
         count += 1
     if count == run and run < len(history):
         reason = f"seat {history[-run - 1][0]} moved before that"
-    return Verdict(count, reason, steps[run - count].before if count else None)
+    without = steps[run - count].before if count else None
+    return Verdict(count, reason, without, steps[0].before.clone())
+
+
+def usable(base: State, state: State, seat: int) -> bool:
+    """Whether ``verdict(state, seat)`` may replay from ``base``: the same game (game, variant,
+    players, seed, options, content), its history a beginning of ``state``'s that ends no later
+    than ``seat``'s previous decision before its last run (the replay learns from the moves
+    after that decision whether another seat chose in secret alongside ``seat``)."""
+    same = (base.game_id, base.variant, base.num_players, base.seed, base.options) == (
+        state.game_id,
+        state.variant,
+        state.num_players,
+        state.seed,
+        state.options,
+    )
+    if not same or base.content_pack() != state.content_pack():
+        return False
+    history, length = state.history, len(base.history)
+    start = len(history) - own_run(history, seat)
+    previous = next((n for n in range(start - 1, -1, -1) if history[n][0] == seat), -1)
+    return length <= previous + 1 and history[:length] == base.history
 
 
 @dataclass(frozen=True)
@@ -96,13 +127,14 @@ class Step:
     why: str | None
 
 
-def _replay_run(state: State, seat: int, run: int) -> list[Step]:
-    """The game replayed from its seed, and each move of the seat's last run as it was made."""
+def _replay_run(state: State, seat: int, run: int, base: State | None = None) -> list[Step]:
+    """The game replayed from its seed (or from ``base``), and each move of the seat's last run as
+    it was made."""
     history = state.history
     start = len(history) - run
-    twin = fresh(state)
+    twin = fresh(state) if base is None else base.clone()
     together = False  # another seat chose in secret in a decision shared with ``seat``
-    for mover, action in history[:start]:
+    for mover, action in history[len(twin.history) : start]:
         together = _after(twin, mover, action, seat, together)
     steps: list[Step] = []
     for number in range(start, len(history)):

@@ -10,10 +10,11 @@ requests and answers are candlebox/server/taking_back.py.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
-from candlebox.engine import State
+from candlebox.engine import State, undoing
 from candlebox.engine.undoing import own_run, verdict
 from candlebox.server.live import LiveGame
 
@@ -52,8 +53,10 @@ def deciders(live: LiveGame, seat: int) -> list[int]:
     ]
 
 
-def plan(live: LiveGame, seat: int) -> Plan:
-    """What ``seat``'s take-back would do now (bots' replies first, then its own decisions)."""
+def plan(live: LiveGame, seat: int, bases: Bases | None = None) -> Plan:
+    """What ``seat``'s take-back would do now (bots' replies first, then its own decisions);
+    ``bases``: earlier states of the game to replay from, added to as the replay goes (None: every
+    verdict replays the game from its seed)."""
     if live.record.rated:
         return Plan(seat, 0, None, RATED)
     if live.over:
@@ -64,7 +67,11 @@ def plan(live: LiveGame, seat: int) -> Plan:
         name = live.record.seats[mover].name or f"seat {mover}"
         if mover != seat and live.record.seats[mover].kind != "bot":
             return Plan(seat, 0, None, f"{name} moved after you: their move stands")
-        found = verdict(state, mover)
+        if bases is None:
+            found = verdict(state, mover)
+        else:
+            found = verdict(state, mover, bases.best(state, mover))
+            bases.add(found.start)
         if mover == seat:
             if found.without is None:
                 return Plan(seat, 0, None, found.reason)
@@ -74,6 +81,33 @@ def plan(live: LiveGame, seat: int) -> Plan:
         state = found.without
         taken += found.count
     return Plan(seat, 0, None, f"seat {seat} has made no move to take back")
+
+
+class Bases:
+    """A game's states kept to replay from (issue 35): each verdict's ``start``, the game before a
+    seat's last run of decisions. A plan then replays only the moves since the player's previous
+    turn instead of the whole game; a take-back that goes further back than any of them replays from
+    the seed. Each replay from one gives what a replay from the seed would (the engine's ``base``:
+    candlebox/engine/undoing.py), so nothing is re-rolled."""
+
+    KEPT = 6  # states kept per game: a few turns of every seat
+
+    def __init__(self) -> None:
+        self.states: list[State] = []
+
+    def best(self, state: State, seat: int) -> State | None:
+        """The latest kept state the verdict on ``seat``'s last run may replay from."""
+        usable = [base for base in self.states if undoing.usable(base, state, seat)]
+        return max(usable, key=lambda base: len(base.history), default=None)
+
+    def add(self, start: State | None) -> None:
+        if start is None:
+            return
+        # one of the same length is the same state, or one from before a take-back: the new one
+        self.states = [s for s in self.states if len(s.history) != len(start.history)]
+        self.states.append(start)
+        self.states.sort(key=lambda base: len(base.history))
+        del self.states[: -self.KEPT]
 
 
 def last_person(live: LiveGame) -> int | None:
@@ -89,10 +123,13 @@ class TakeBackFrames:
     """The requests waiting at the tables this process holds, and each table's latest plan (worked
     out once per move: it replays the game), for the frames."""
 
+    KEPT_GAMES = 1024  # games whose states to replay from are kept (the least recently used go)
+
     def __init__(self) -> None:
         self.requests: dict[str, Request] = {}
         # by game: (its state object, its move count) when worked out, and the plan
         self._plans: dict[str, tuple[int, int, Plan]] = {}
+        self._bases: OrderedDict[str, Bases] = OrderedDict()
 
     def waiting(self, live: LiveGame) -> Request | None:
         """The request that stands now (one asked at an earlier move has lapsed)."""
@@ -105,9 +142,17 @@ class TakeBackFrames:
         kept = self._plans.get(live.id)
         if kept is not None and kept[:2] == (id(live.state), live.moves) and kept[2].seat == seat:
             return kept[2]
-        found = plan(live, seat)
+        found = plan(live, seat, self.bases_of(live.id))
         self._plans[live.id] = (id(live.state), live.moves, found)
         return found
+
+    def bases_of(self, game_id: str) -> Bases:
+        """The states of the game kept to replay from (made when first asked for)."""
+        bases = self._bases.pop(game_id, None) or Bases()
+        self._bases[game_id] = bases
+        while len(self._bases) > self.KEPT_GAMES:
+            self._bases.popitem(last=False)
+        return bases
 
     @staticmethod
     def _may_ask(live: LiveGame, seat: int) -> bool:
