@@ -140,27 +140,27 @@ def ending(show: Replay) -> tuple[str, list[str]]:
     problems = []
     if not isinstance(data.get("state"), dict):
         problems.append("the file has no final position ('state') to check the replay against")
-    resigned = data.get("resigned")
+    # the end the file records, when the game ended before its rules' end: a resignation, or a
+    # seat out of time at a rated table
+    key, said = (
+        ("out_of_time", "ran out of time") if "out_of_time" in data else ("resigned", "resigned")
+    )
+    seat = data.get(key)
     if state.is_over:
-        if resigned is not None:
+        if seat is not None:
             problems.append(
-                f"the file says seat {resigned!r:.20} resigned, yet the replay "
-                "reaches the game's end"
+                f"the file says seat {seat!r:.20} {said}, yet the replay reaches the game's end"
             )
         limit = " (its turn limit)" if state.truncated else ""
         return f"they lead to the game's end{limit}", problems
-    if resigned is None:
+    if seat is None:
         problems.append(
             f"the replay stops after move {moves}, before the game's end: the history is cut "
             "short, or the game was not over"
         )
-    elif (
-        isinstance(resigned, bool)
-        or not isinstance(resigned, int)
-        or not (0 <= resigned < state.num_players)
-    ):
-        problems.append(f"'resigned' is {resigned!r:.20}, not a seat of this game")
-    return f"they were played until seat {resigned} resigned after move {moves}", problems
+    elif isinstance(seat, bool) or not isinstance(seat, int) or not (0 <= seat < state.num_players):
+        problems.append(f"'{key}' is {seat!r:.20}, not a seat of this game")
+    return f"they were played until seat {seat} {said} after move {moves}", problems
 
 
 def verify(path: Path, console: Console) -> None:

@@ -51,6 +51,9 @@ class SavedGame(msgspec.Struct, forbid_unknown_fields=True):
     # A server's record that the game ended when this seat resigned (rulings EG-1), after the
     # history's last move rather than at the end the rules reach; loading ignores it.
     resigned: int | None = None
+    # A server's record that the game ended when this seat ran out of time at a rated table (it
+    # lost on time), likewise after the history's last move; loading ignores it.
+    out_of_time: int | None = None
     # The hash of the content pack the game played (State.content_pack; absent: the printed content,
     # or a file written before packs were recorded): a replay under other candles or cards would be
     # another game, so loading refuses it.

@@ -23,14 +23,14 @@ from typing import Any
 
 from sqlalchemy import Connection, and_, select, update
 
-from candlebox.engine.leaving import resignation
-from candlebox.server import clocks, ratings
+from candlebox.server import clocks, ratings, timeloss
 from candlebox.server.bodies import BotSpec
 from candlebox.server.errors import Rejected
 from candlebox.server.live import LiveGame
 from candlebox.server.registry import LiveGames
 from candlebox.server.seating import Seating
 from candlebox.server.storage import (
+    LOST_ON_TIME,
     ClockRecord,
     Storage,
     game_clocks,
@@ -259,17 +259,17 @@ class ClockWatch:
             if live.over or live.record.status != "live":
                 raise Rejected("over", "the game is over", 409)
             players = live.record.players
-            outcome = {**resignation(players, seat).as_result(), "out_of_time": seat}
+            outcome = timeloss.outcome(players, seat)  # stored as a time loss, not a resignation
             ending = ratings.lost_on_time(players, [seat])
 
             def op(conn: Connection) -> None:
-                Storage.set_status(conn, live.id, "resigned", outcome)
+                Storage.set_status(conn, live.id, LOST_ON_TIME, outcome)
                 if ending is not None:
                     ratings.game_ended(conn, live.record, ending)
                 Storage.notify(conn, live.id, "seats")  # other processes: it ended
 
             await self.games.writer.run(op)
-            live.record.status, live.record.result = "resigned", outcome
+            live.record.status, live.record.result = LOST_ON_TIME, outcome
             self.games.frames.broadcast(live)
         for task in live.bot_tasks.values():
             task.cancel()

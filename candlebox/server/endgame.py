@@ -16,7 +16,7 @@ from typing import Any
 
 import candlebox
 from candlebox.server import bots as botlib
-from candlebox.server import clocks
+from candlebox.server import clocks, timeloss
 from candlebox.server.bodies import CreateSpec, SeatSpec
 from candlebox.server.errors import Rejected
 from candlebox.server.live import LiveGame
@@ -27,6 +27,9 @@ log = logging.getLogger(__name__)
 
 def standings_data(live: LiveGame) -> dict[str, Any] | None:
     """The standings as plain data for the frame, or None where they may not be shown yet."""
+    late = timeloss.lost_on_time(live)
+    if late is not None:  # a rated game lost on time: the others first, said so
+        return timeloss.standings(live, late)
     state = live.state
     scoring = candlebox.game_info(state.game_id).scoring()
     if not state.is_over and (scoring is None or scoring.secret_until_over):

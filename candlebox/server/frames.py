@@ -13,7 +13,7 @@ import msgspec
 from candlebox.engine import State, fairness
 from candlebox.engine.howto import rule_link
 from candlebox.server import bots as botlib
-from candlebox.server import clocks
+from candlebox.server import clocks, timeloss
 from candlebox.server.config import Settings
 from candlebox.server.endgame import Rematches
 from candlebox.server.errors import Rejected
@@ -202,6 +202,9 @@ class Frames:
         result = live.result()
         if live.resigned and result is not None:  # the end the replay cannot reach by itself
             data["resigned"] = result["resigned"]
+        late = timeloss.lost_on_time(live)
+        if late is not None:  # a rated seat out of time: likewise, and said as what it was
+            data["out_of_time"] = late
         return data
 
 

@@ -8,10 +8,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from candlebox.engine import State
-from candlebox.server.storage import GameRecord, SeatRecord
+from candlebox.server.storage import LOST_ON_TIME, GameRecord, SeatRecord
 
 CLOSED_MESSAGE = "this game was closed: nobody moved in it for a long time"
-ENDED_EARLY = ("resigned", "stopped")  # statuses of games over before their end (a stored result)
+# statuses of games over before their end (a stored result)
+ENDED_EARLY = ("resigned", LOST_ON_TIME, "stopped")
 ABANDONED_MESSAGE = "this game was abandoned by its host before anyone else played in it"
 
 
@@ -72,7 +73,8 @@ class LiveGame:
 
     @property
     def ended_early(self) -> bool:
-        """Ended before its end: a seat resigned, or a bot-only table was stopped."""
+        """Ended before its end: a seat resigned or (rated) lost on time, or a bot-only table was
+        stopped."""
         return self.record.status in ENDED_EARLY
 
     def result(self) -> dict[str, Any] | None:

@@ -326,6 +326,9 @@ def _recent(conn: Connection, account_id: int) -> list[dict[str, Any]]:
                 "rated": row.id in rated,
                 "seat": row.seat,
                 "won": row.seat in result.get("winners", []),
+                # how it ended early, if it did: the seat that resigned or ran out of time
+                "resigned": result.get("resigned"),
+                "out_of_time": result.get("out_of_time"),
                 "seats": names[row.id],
             }
         )

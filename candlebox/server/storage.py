@@ -73,9 +73,10 @@ games = Table(
     Column("public", Boolean, nullable=False),  # listed in the lobby's open games
     Column("bot_delay", Float, nullable=False),  # seconds a bot waits before moving
     # "live", "over", "broken", "expired" (closed unplayed), "resigned" (a seat resigned: over,
-    # the result says who), "stopped" (a bot-only table stopped by its creator or its time limit:
-    # over, the result says why) or "abandoned" (its host left it before anyone else played); a
-    # plain string, so databases made before a status existed need no migration
+    # the result says who), "lost-on-time" (a rated seat ran out of time: over, the result's
+    # ``out_of_time`` says who), "stopped" (a bot-only table stopped by its creator or its time
+    # limit: over, the result says why) or "abandoned" (its host left it before anyone else
+    # played); a plain string, so databases made before a status existed need no migration
     Column("status", String(16), nullable=False),
     Column("created_at", Float, nullable=False),
     Column("updated_at", Float, nullable=False),
@@ -127,7 +128,9 @@ fairness = Table(
 )
 
 
-FINISHED = ("over", "resigned", "stopped")  # statuses of games with a result (listed, replayable)
+LOST_ON_TIME = "lost-on-time"  # a rated game's seat ran out of time (issue 35): it lost
+# statuses of games with a result (listed, replayable)
+FINISHED = ("over", "resigned", LOST_ON_TIME, "stopped")
 ENDED = (*FINISHED, "expired", "abandoned")  # statuses of games deleted once old
 MAIL_KEPT = 30 * 86400.0  # seconds sent and given-up mail is kept (the sweep deletes it)
 

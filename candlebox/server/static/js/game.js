@@ -401,6 +401,9 @@ function renderBanner() {
       : "Game over: nobody wins.";
     // a table of bots only, stopped by its creator or its time limit: the server's words say which
     if (frame.result && frame.result.stopped) text = `Game over: ${frame.result.message}.`;
+    // a rated seat out of time (issue 35): the banner says so, not merely who won
+    const late = frame.result ? frame.result.out_of_time : null;
+    if (late !== null && late !== undefined) text = `Game over: ${late === frame.you ? "you" : ctx.name(late)} ran out of time. ${text.replace(/^Game over: /, "")}`;
     mood = winners.includes(frame.you) ? "won" : "over";
   } else if ((ctx.yourTurn && ctx.prompt) || (page.module.describe && page.module.describe(ctx)) || ctx.prompt) {
     // words: the engine's prompt for the seat to act; a module's describe() only for the others

@@ -26,7 +26,7 @@ export function resultLine(game, seat) {
   const result = game.result || {};
   const winners = result.winners || [];
   if (result.stopped) return result.stopped === "time-limit" ? "stopped at its time limit" : "stopped";
-  // a rated seat out of time (issue 35): stored as a resignation, said as what it was
+  // a rated seat out of time (issue 35): stored as a time loss ("lost-on-time"), said so
   if (result.out_of_time !== undefined && result.out_of_time !== null) {
     return result.out_of_time === seat ? "you lost on time" : `${nameOf(game, result.out_of_time)} lost on time`;
   }

@@ -27,11 +27,21 @@ function ratingsPanel(player) {
     h("p.note", "A rating is a cautious estimate: it starts at 1500, wins raise it, losses lower it, and it rises as it grows surer. “?”: provisional, fewer than 10 rated games."));
 }
 
+/** How the game ended for the profile's player: a time loss or resignation is said as such. */
+function ending(g) {
+  const who = (seat) => (seat === g.seat ? "" : `${(g.seats[seat] || {}).name || `seat ${seat + 1}`} `);
+  if (g.out_of_time !== null && g.out_of_time !== undefined) {
+    return g.out_of_time === g.seat ? "lost on time" : `won: ${who(g.out_of_time)}ran out of time`;
+  }
+  if (g.resigned !== null && g.resigned !== undefined && g.resigned === g.seat) return "resigned";
+  return g.won ? "won" : "did not win";
+}
+
 function recentPanel(player) {
   const items = player.recent.map((g) => h("li.game-card", { dataset: { game: g.id } },
     h("span.gc-title", `${g.title} · ${g.variant}`, g.rated ? h("span.gc-rated", "rated") : null),
     h("span.gc-seats", seatNames(g)),
-    h("span.gc-when", `${day(g.finished_at)} · ${g.won ? "won" : "did not win"}`),
+    h("span.gc-when", `${day(g.finished_at)} · ${ending(g)}`),
     h("span.gc-actions", h("a.button.small", { href: `/g/${encodeURIComponent(g.id)}` }, "Replay"))));
   return h("section.panel",
     h("h2", "Recent games"),
