@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from candlebox.engine.standings import ScorePart, SeatNamer, Standing, Standings, joined
+
 
 @dataclass(frozen=True)
 class Resignation:
@@ -31,3 +33,22 @@ def resignation(players: int, seat: int) -> Resignation:
     winners = tuple(n for n in range(players) if n != seat)
     scores = tuple(0.0 if n == seat else 1.0 for n in range(players))
     return Resignation(seat, winners, scores)
+
+
+def standings_after(
+    resigned: Resignation, moves: int, name: SeatNamer, out_of_time: bool = False
+) -> Standings:
+    """The end screen of a game ``resigned`` ended after ``moves`` moves: the seat that resigned (or,
+    ``out_of_time``, ran out of time) last, every other seat sharing first place, and words that say
+    who left and when. The game's own points at that moment do not rank it (a seat that resigned
+    while ahead is still last; at move 0 every seat has the same), so none is shown: each row's score
+    is the resignation's (1 or 0), its one part saying why."""
+    left = resigned.seat
+    why = "ran out of time" if out_of_time else "resigned"
+    won = ScorePart(f"{name(left)} {why}", 1.0)
+    first = [Standing(seat, 1, 1.0, (won,), True) for seat in resigned.winners]
+    last = Standing(left, len(first) + 1, 0.0, (), False, f"{why} at move {moves}")
+    who = [name(seat) for seat in resigned.winners]
+    verb = "wins" if len(who) == 1 else "share the win"
+    summary = f"{name(left)} {why} at move {moves}, so {joined(who)} {verb}."
+    return Standings(True, (*first, last), summary, points=False)

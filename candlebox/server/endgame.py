@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import candlebox
+from candlebox.engine.leaving import resignation, standings_after
+from candlebox.engine.standings import Standings
 from candlebox.server import bots as botlib
 from candlebox.server import clocks, timeloss
 from candlebox.server.bodies import CreateSpec, SeatSpec
@@ -30,16 +32,30 @@ def standings_data(live: LiveGame) -> dict[str, Any] | None:
     late = timeloss.lost_on_time(live)
     if late is not None:  # a rated game lost on time: the others first, said so
         return timeloss.standings(live, late)
+    names = [seat.name for seat in live.record.seats]
+    left = (live.record.result or {}).get("resigned") if live.resigned else None
+    if isinstance(left, int):  # the game's points at that move do not rank it (rulings EG-1)
+        return resigned_standings(live, left, names).as_data()
     state = live.state
     scoring = candlebox.game_info(state.game_id).scoring()
     if not state.is_over and (scoring is None or scoring.secret_until_over):
         return None
     try:
-        names = [seat.name for seat in live.record.seats]
         return state.standings(names).as_data()
     except Exception:  # a game's scoring that fails must not stop the game being shown
         log.exception("no standings for %s", live.id)
         return None
+
+
+def resigned_standings(live: LiveGame, left: int, names: list[str]) -> Standings:
+    """A resigned game's standings: ``left``, the seat that resigned (or ran out of time), last."""
+    result = live.record.result or {}
+    return standings_after(
+        resignation(live.record.players, left),
+        live.moves,
+        lambda seat: names[seat],
+        out_of_time=result.get("out_of_time") == left,
+    )
 
 
 @dataclass
