@@ -350,7 +350,7 @@ def test_a_name_shows_whole_once_a_bot_plays_the_seat(
     open_seat(page, response.json())
     wait_for_decision(page)
     page.get_by_role("button", name="Let a bot play for me").click()
-    page.get_by_role("button", name="Take my seat back").wait_for()
+    page.locator("#players").get_by_role("button", name="Take my seat back").wait_for()
     assert NAME in page.locator("#players").inner_text()
     found = page.evaluate(CLIPPED, ".topbar, #players")
     if found:

@@ -184,7 +184,7 @@ async function receive(msg) {
     page.refused = null;
     setLink("live");
     await loadModule(msg.game.game);
-    page.frame = msg;
+    page.frame = seen(msg, msg.legal);
     page.log = msg.log;
     page.busy = false;
     motion.lastMove(msg.log.slice(-2)); // words: the move that led here
@@ -199,7 +199,7 @@ async function receive(msg) {
       send({ type: "snapshot" }); // we missed something: start again from a snapshot
       return;
     }
-    page.frame = { ...page.frame, ...msg };
+    page.frame = seen({ ...page.frame, ...msg }, msg.legal);
     page.log = page.log.concat(msg.log);
     page.busy = false;
     if (msg.log.length) motion.lastMove(msg.log); // words: what just happened
@@ -207,9 +207,12 @@ async function receive(msg) {
     noticeBots(msg.log);
   } else if (msg.type === "seats") {
     if (!page.frame) return;
-    page.frame = { ...page.frame, seats: msg.seats };
+    const was = page.frame.botPlays;
+    page.frame = seen({ ...page.frame, seats: msg.seats }, page.frame.sent);
     renderPlayers();
-    renderBanner();
+    // the seat handed to a bot or taken back: what is clickable changes with it
+    if (was !== page.frame.botPlays) renderAll(false, []);
+    else renderBanner();
   } else if (msg.type === "ack") {
     page.busy = false;
   } else if (msg.type === "error") {
@@ -227,6 +230,16 @@ async function receive(msg) {
     page.frame = { ...page.frame, clock: msg.clock, clocks: msg.clocks };
     clock.show($("clocks"), page.frame, gameId, page.token);
   }
+}
+
+// A bot playing this browser's seat (handed over with "Let a bot play for me", at a timeout or as a
+// stand-in for an absent player) makes its moves: the server still sends the seat's legal actions,
+// but none is the player's to click until they take the seat back. ``sent`` keeps the server's list
+// for the moment they do (a "seats" frame says so, with no new legal actions).
+function seen(frame, sent) {
+  const seat = frame.you !== null && frame.seats ? frame.seats[frame.you] : null;
+  const botPlays = Boolean(seat && seat.kind === "bot" && !frame.over);
+  return { ...frame, sent, legal: botPlays ? [] : sent, botPlays };
 }
 
 // ----------------------------------------------------------------------------- acting
@@ -261,8 +274,10 @@ function context(frame) {
     you,
     seats: frame.seats,
     names: names(),
-    // in a replay "You" would read "You's turn": the seat's own name reads better there
-    name: (seat) => (seat === you && !page.replay ? "You" : (frame.seats[seat] || {}).name || `Seat ${seat}`),
+    // in a replay "You" would read "You's turn": the seat's own name reads better there; while a bot
+    // plays the seat, the moves made for it are the bot's ("Your bot's turn", "Your bot flipped …")
+    name: (seat) => (seat === you && !page.replay ? (frame.botPlays ? "Your bot" : "You") : (frame.seats[seat] || {}).name || `Seat ${seat}`),
+    botPlays: Boolean(frame.botPlays) && !page.replay, // a bot plays this seat for its player
     label: (seat) => ((frame.seats[seat] || {}).name || `Seat ${seat}`) + (seat === you ? " (you)" : ""),
     facts: page.facts,
     log: page.replay ? frame.log : page.log, // [{entry, text}] as this seat saw it (16 Candies' round panel)
@@ -427,6 +442,12 @@ function renderBanner() {
     text = `Waiting for ${empty.map((s) => s.name).join(" and ")} to join: send the join link (Players, on the right).`;
     mood = "wait";
   }
+  // the seat handed to a bot: it is the bot's to play, and nothing is for the player to click
+  const standIn = !frame.over && !page.replay && frame.botPlays;
+  if (standIn) {
+    text = `A bot is playing for you (${botName(frame.seats[frame.you])}).`;
+    mood = "wait";
+  }
   if (page.replay) {
     text = `Replay · move ${page.replay.at} of ${page.replay.moves}` + (frame.over ? ` · ${text}` : "");
     mood = "replay";
@@ -434,10 +455,20 @@ function renderBanner() {
   banner.className = `banner ${mood}`;
   banner.append(words.chipify(h("span.banner-text", text)));
   // what to click, in one line (moves.js), under the decision in the game's words
-  const how = held || empty.length ? "" : instruction(page.module, ctx);
+  const how = held || empty.length || standIn ? "" : instruction(page.module, ctx);
   if (how) banner.append(h("span.banner-how", how));
+  if (standIn) banner.append(takeBackLine(frame.you));
   const thinking = empty.length ? null : thinkingNote(frame, page.replay);
   if (thinking) banner.append(thinking);
+}
+
+/** Under "A bot is playing for you": how to play again, with the button that does it. */
+function takeBackLine(seat) {
+  return h(
+    "span.banner-how.banner-take-back",
+    "To play your own moves again: ",
+    h("button.small", { type: "button", onclick: () => takeBack(seat) }, "Take my seat back"),
+  );
 }
 
 function renderPlayers() {
@@ -659,7 +690,8 @@ function renderActions() {
   const legal = page.replay ? [] : frame.legal;
   $("action-count").textContent = legal.length ? `(${legal.length})` : "";
   if (!legal.length) {
-    box.append(h("p.note", frame.you === null ? "Spectators only watch." : "Nothing to do right now."));
+    const note = frame.you === null ? "Spectators only watch." : frame.botPlays ? "A bot is playing for you." : "Nothing to do right now.";
+    box.append(h("p.note", note));
     return;
   }
   const ctx = context(frame);
@@ -748,7 +780,8 @@ function noticeBots(entries) {
   const seats = (page.frame && page.frame.seats) || [];
   for (const item of entries) {
     const seat = item.entry.seat;
-    if (typeof seat !== "number" || seat === page.frame.you || !seats[seat] || seats[seat].kind !== "bot") continue;
+    // a bot playing this browser's seat is noticed too: its player sees what it did for them
+    if (typeof seat !== "number" || !seats[seat] || seats[seat].kind !== "bot") continue;
     if (item.entry.event === "end-turn") continue; // the turn's end is no move of its own
     motion.notice(named(item.text));
   }

@@ -202,7 +202,7 @@ function yourArea(ctx, player) {
       "div.cq-you-head",
       h("span.cq-name", "Your screen"),
       h("span.cq-you-facts", facts.join(" · ")),
-      view.active === player.seat && !ctx.over && !ctx.replaying ? h("span.cq-turnmark", "your turn") : null,
+      view.active === player.seat && !ctx.over && !ctx.replaying ? h("span.cq-turnmark", ctx.botPlays ? "your bot's turn" : "your turn") : null,
     ),
   );
   const body = h("div.cq-you-body");

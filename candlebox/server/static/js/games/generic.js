@@ -14,7 +14,7 @@
 // data-step when the click prepares a move); the shell marks the legal ones alike in every game
 // (js/moves.js), so a module draws no highlight of its own.
 //
-// ctx: {view, legal, you, seats, names, name(seat), facts, game, over, result, replaying, yourTurn,
+// ctx: {view, legal, you, seats, names, name(seat), facts, game, over, result, replaying, yourTurn, botPlays,
 //       act(action), can(action), toast(message), prompt, labelOf(action), plain(text)}: prompt and
 //       labelOf are the engine's words for the decision and each legal action (docs/server.md). ctx.act(action) sends a move; only actions in
 //       ctx.legal are ever sent. The view is what this seat may see (view(seat) on the server).

