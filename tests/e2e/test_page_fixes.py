@@ -100,3 +100,44 @@ def test_a_bot_playing_your_seat_is_said_and_leaves_nothing_to_click(
     assert "is playing for you" not in page.locator("#banner").inner_text()
 
 
+# ----------------------------------------------------------------------------- results at first paint
+# From the first frame the page draws: the computed style of each results panel in the first frame it
+# shows in (what the player sees first), kept to compare with its style once everything loaded.
+FIRST_PAINT = """
+(() => {
+  const PANELS = {end: '#endscreen:not([hidden])', round: '.sc-round'};
+  window.firstPaint = {};
+  const style = (el) => { const cs = getComputedStyle(el);
+    return [cs.paddingTop, cs.backgroundColor, cs.borderTopStyle, cs.borderTopWidth].join(' '); };
+  window.paintedStyle = (key) => style(document.querySelector(PANELS[key]));
+  const look = () => {
+    for (const [key, selector] of Object.entries(PANELS)) {
+      const el = document.querySelector(selector);
+      if (!(key in window.firstPaint) && el && el.getBoundingClientRect().height > 0) window.firstPaint[key] = style(el);
+    }
+    requestAnimationFrame(look);
+  };
+  requestAnimationFrame(look);
+})();
+"""
+
+
+def test_the_results_panels_are_styled_from_their_first_paint(
+    sized: Any, server: ServerProcess
+) -> None:
+    """On a phone the end screen and 16 Candies' round result showed bare (no padding, no border)
+    at first: their stylesheets were added once they were drawn, and came after the first paint."""
+    created = create_game(server.base, "sixteen-candies", 2, None, {"rounds": 1}, "heuristic")
+    play_seat(server.base, created, seed=4)
+    page = sized("phone", FIRST_PAINT)
+    open_seat(page, created, drawn=False)
+    page.wait_for_selector("#endscreen .standing")
+    page.wait_for_selector(".sc-round")
+    page.wait_for_function("() => 'end' in window.firstPaint && 'round' in window.firstPaint")
+    for key in ("end", "round"):
+        first = page.evaluate("k => window.firstPaint[k]", key)
+        settled = page.evaluate("k => window.paintedStyle(k)", key)
+        assert first == settled, f"{key}: first painted as {first!r}, then {settled!r}"
+    shots(page, "results-first-paint")
+
+

@@ -6,7 +6,6 @@
 import { api, joinLink, remember } from "./api.js";
 import { clear, h, toast } from "./ui.js";
 
-const CSS = "/static/css/endscreen.css";
 let closed = false; // the player closed it to look at the board; a button brings it back
 let asking = false;
 
@@ -17,10 +16,7 @@ function holder() {
     const board = document.getElementById("board");
     board.parentNode.insertBefore(box, board);
   }
-  if (!document.querySelector(`link[href="${CSS}"]`)) {
-    document.head.append(h("link", { rel: "stylesheet", href: CSS }));
-  }
-  return box;
+  return box; // styled by css/endscreen.css, which game.html loads before the first paint
 }
 
 /** opts: {gameId, token, replaying, label(seat), replay()} */

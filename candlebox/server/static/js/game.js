@@ -98,15 +98,19 @@ async function loadModule(game) {
     mod = (await import("./games/generic.js")).default;
   }
   if (mod.css && !document.querySelector(`link[data-game="${game}"]`)) {
-    // wait for the board's stylesheet: a board drawn before it flashes bare, its targets the wrong size
-    const link = h("link", { rel: "stylesheet", href: mod.css, dataset: { game } });
-    const loaded = new Promise((done) => {
-      link.addEventListener("load", done);
-      link.addEventListener("error", done);
-      setTimeout(done, 5000);
+    // wait for the board's stylesheets: a board drawn before them flashes bare, its targets the wrong
+    // size (and a panel it shows later, such as 16 Candies' round result, is styled from its first paint)
+    const loaded = [].concat(mod.css).map((href) => {
+      const link = h("link", { rel: "stylesheet", href, dataset: { game } });
+      const done = new Promise((ready) => {
+        link.addEventListener("load", ready);
+        link.addEventListener("error", ready);
+        setTimeout(ready, 5000);
+      });
+      document.head.append(link);
+      return done;
     });
-    document.head.append(link);
-    await loaded;
+    await Promise.all(loaded);
   }
   page.module = { id: game, ...mod };
   page.facts = info ? info.facts : {};

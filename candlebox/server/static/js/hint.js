@@ -1,7 +1,8 @@
 // The coach on the game page (issue 16): a Hint button while it is your turn, where hints are allowed
 // (every other seat is a bot, or the table allowed hints when it was created), and a Review button on a
 // finished game, which the server computes in the background while this shows its progress.
-// game.js calls render(...) after every frame; this module owns its own panel and styles.
+// game.js calls render(...) after every frame; this module owns its own panel, styled by css/coach.css
+// (game.html loads it before the first paint).
 
 import { api } from "./api.js";
 import { clear, h, namedSeats, svg, toast } from "./ui.js";
@@ -17,9 +18,6 @@ const state = {
 
 function panel() {
   if (state.panel && state.panel.isConnected) return state.panel;
-  if (!document.querySelector('link[href="/static/css/coach.css"]')) {
-    document.head.append(h("link", { rel: "stylesheet", href: "/static/css/coach.css" }));
-  }
   state.panel = h("section.panel.coach-panel", { hidden: true, "aria-live": "polite" });
   const actions = document.querySelector(".actions-panel");
   if (actions) actions.before(state.panel);

@@ -2,7 +2,7 @@
 // actions as buttons. It shows how a game module works:
 //
 //   export default {
-//     css: "/static/css/games/<id>.css",      // optional stylesheet, loaded once
+//     css: "/static/css/games/<id>.css",      // optional stylesheet (or a list), loaded once, before render
 //     render(root, ctx) { ... },              // draw the board into root (called after every change)
 //     describe(ctx) { return "Your turn…" },  // optional: the banner line
 //     actionLabel(action, ctx) { ... },       // optional: a button label for the list of actions

@@ -6,7 +6,8 @@
 
 import { h } from "../ui.js";
 
-const CSS = "/static/css/games/sixteen-candies-round.css";
+// its stylesheet: loaded with the board's (sixteen-candies.js's css), before the board is drawn
+export const CSS = "/static/css/games/sixteen-candies-round.css";
 const KEY = "candlebox.sc-round."; // + game id: the last round result dismissed (this tab)
 const SPECTATOR_SECONDS = 5;
 let timer = null;
@@ -89,7 +90,6 @@ export function roundShowing(ctx) {
 export function roundPanel(ctx, drawHand) {
   const result = showing(ctx);
   if (!result) return null;
-  if (!document.querySelector(`link[href="${CSS}"]`)) document.head.append(h("link", { rel: "stylesheet", href: CSS }));
   const candies = ctx.facts.candies || {};
   const callerRow = result.rows.find((r) => r.seat === result.caller);
   // the hands it shows are the round's end, not the last move: none of them is marked as that move

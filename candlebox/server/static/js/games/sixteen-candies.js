@@ -4,7 +4,7 @@
 // the turn arrows on your cards then "Keep this way" to orient them, "I've got candy!" to call.
 
 import { h, svg } from "../ui.js";
-import { roundPanel, roundShowing } from "./sixteen-candies-round.js";
+import { CSS as ROUND_CSS, roundPanel, roundShowing } from "./sixteen-candies-round.js";
 import * as words from "../words.js";
 
 const SHAPES = {
@@ -303,7 +303,8 @@ function instruction(ctx) {
 export default {
   instruction,
 
-  css: "/static/css/games/sixteen-candies.css",
+  // the round's result panel's sheet too: loaded before the board is drawn, never after it shows
+  css: ["/static/css/games/sixteen-candies.css", ROUND_CSS],
 
   /** While a round's result is up, the banner speaks of it, not of the next deal's decision (which the
    * table shows once the player goes on: a new player read "Pick up your new hand" over the result). */
