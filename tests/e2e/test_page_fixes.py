@@ -100,6 +100,62 @@ def test_a_bot_playing_your_seat_is_said_and_leaves_nothing_to_click(
     assert "is playing for you" not in page.locator("#banner").inner_text()
 
 
+# ----------------------------------------------------------------------------- the account header
+# The lowest contrast of each header text against every colour under it (the header is a gradient:
+# each of its stops), as WCAG counts it.
+HEADER_CONTRAST = """
+() => {
+  const rgb = (s) => (s.match(/[\\d.]+/g) || []).map(Number);
+  const lum = ([r, g, b]) => {
+    const c = [r, g, b].map((v) => v / 255).map((v) => v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+    return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2];
+  };
+  const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+  const under = (el) => {
+    for (let e = el; e; e = e.parentElement) {
+      const cs = getComputedStyle(e);
+      const stops = [...cs.backgroundImage.matchAll(/rgba?\\([^)]*\\)/g)].map((m) => rgb(m[0]));
+      if (stops.length) return stops;
+      const bg = rgb(cs.backgroundColor);
+      if (bg.length === 3 || (bg.length === 4 && bg[3] > 0)) return [bg];
+    }
+    return [[255, 255, 255]];
+  };
+  const out = [];
+  for (const el of document.querySelectorAll('header *')) {
+    const text = [...el.childNodes].filter((n) => n.nodeType === 3).map((n) => n.textContent).join('').trim();
+    if (!text || !el.getClientRects().length) continue;
+    const worst = Math.min(...under(el).map((bg) => ratio(rgb(getComputedStyle(el).color), bg)));
+    out.push([text, Math.round(worst * 100) / 100]);
+  }
+  return out;
+}
+"""
+
+
+@pytest.mark.parametrize("signed_in", [True, False], ids=["account", "signin"])
+def test_the_account_pages_header_reads_light_on_dark(
+    sized: Any, server: ServerProcess, signed_in: bool
+) -> None:
+    """The brand ("Candlebox") and the name's link were the page's dark wood colour on the header's
+    dark wood: axe cannot judge a gradient background, so each text is checked against its stops."""
+    page = sized("laptop")
+    name = new_name("U")
+    if signed_in:
+        sign_up(page, name)
+        page.goto("/account")
+    else:
+        page.goto("/signin")
+    page.wait_for_selector("#account-main .account-panel")
+    page.wait_for_selector("#who a")
+    seen = page.evaluate(HEADER_CONTRAST)
+    assert any(text == "Candlebox" for text, _ in seen), seen
+    assert not signed_in or any(text == name for text, _ in seen), seen
+    assert [(text, worst) for text, worst in seen if worst < 4.5] == []
+    assert a11y_problems(page) == []
+    shots(page, f"account-header-{'account' if signed_in else 'signin'}")
+
+
 # ----------------------------------------------------------------------------- results at first paint
 # From the first frame the page draws: the computed style of each results panel in the first frame it
 # shows in (what the player sees first), kept to compare with its style once everything loaded.
