@@ -100,6 +100,106 @@ def test_a_bot_playing_your_seat_is_said_and_leaves_nothing_to_click(
     assert "is playing for you" not in page.locator("#banner").inner_text()
 
 
+# ----------------------------------------------------------------------------- chat and log
+def two_players(base: str) -> dict[str, Any]:
+    seats = [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bea"}]
+    body = {
+        "game": "candle-quest",
+        "variant": "basic",
+        "seats": seats,
+        "you": 0,
+        "public": False,
+        "options": {"max_turns": 6},
+    }
+    made = api.post(f"{base}/api/games", json=body, timeout=30)
+    made.raise_for_status()
+    table = made.json()
+    claim = api.post(
+        f"{base}/api/games/{table['id']}/seats/1/claim",
+        json={"invite": table["invites"]["1"]},
+        timeout=30,
+    )
+    claim.raise_for_status()
+    return {"id": table["id"], "tokens": [table["token"], claim.json()["token"]]}
+
+
+def play_out(base: str, table: dict[str, Any]) -> None:
+    """Both seats make random legal moves through the API until the game is over."""
+    rng = random.Random(35)
+    for _ in range(2000):
+        frames = [
+            api.get(f"{base}/api/games/{table['id']}/state", headers=auth(t)).json()
+            for t in table["tokens"]
+        ]
+        if frames[0]["over"]:
+            return
+        seat = next(n for n, frame in enumerate(frames) if frame["legal"])
+        answer = api.post(
+            f"{base}/api/games/{table['id']}/moves",
+            json={"action": rng.choice(frames[seat]["legal"]), "expect": frames[seat]["move"]},
+            headers=auth(table["tokens"][seat]),
+        )
+        answer.raise_for_status()
+    raise AssertionError("the game did not end")
+
+
+# Each panel's list: how much of it shows on the screen inside the sidebar, and whether the middle of
+# that part is the list itself (nothing lies over it, nothing clips it away)
+SHOWN = """
+(selector) => {
+  const el = document.querySelector(selector);
+  const side = document.querySelector('.sidebar').getBoundingClientRect();
+  const r = el.getBoundingClientRect();
+  const top = Math.max(r.top, side.top, 0), bottom = Math.min(r.bottom, side.bottom, innerHeight);
+  const shown = Math.max(0, bottom - top);
+  const hit = shown > 0 ? document.elementFromPoint(r.left + r.width / 2, (top + bottom) / 2) : null;
+  return {shown, onTop: Boolean(hit && (hit === el || el.contains(hit)))};
+}
+"""
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_the_chat_and_the_game_log_both_show_at_the_end_of_a_game(
+    sized: Any, server: ServerProcess, size: str
+) -> None:
+    """At the end of a game (its review, its revealed shuffle) with a long chat open, the chat
+    pushed the game log out of the laptop's sidebar. Both keep a part of the sidebar on the screen
+    (on a phone, where the page scrolls, each is brought into view)."""
+    table = two_players(server.base)
+    for n in range(10):  # as long as a chat gets: each seat's burst of five long messages
+        text = f"message {n}: " + "a rather long thought about the candles " * 8
+        sent = api.post(
+            f"{server.base}/api/games/{table['id']}/chat",
+            json={"text": text},
+            headers=auth(table["tokens"][n % 2]),
+        )
+        assert sent.status_code == 201, sent.text
+    play_out(server.base, table)
+    page = sized(size)
+    seats = {table["id"]: {"seat": 0, "token": table["tokens"][0]}}
+    page.evaluate("s => localStorage.setItem('candlebox.seats', JSON.stringify(s))", seats)
+    page.evaluate("localStorage.setItem('candlebox.chatOpen', '1')")
+    page.goto(f"/g/{table['id']}")
+    page.wait_for_selector("#endscreen .standing")
+    page.wait_for_selector("#fair-check")
+    page.wait_for_function("document.querySelectorAll('.chat-text').length === 10")
+    phone = size == "phone"
+    problems = []
+    # at least three lines of the chat, and a few moves of the log
+    for selector, least in ((".chat-list", 45), ("#log", 90)):
+        if phone:
+            page.locator(selector).scroll_into_view_if_needed()
+        seen = page.evaluate(SHOWN, selector)
+        if seen["shown"] < least or not seen["onTop"]:
+            problems.append(f"{selector}: {seen}")
+    if not phone:  # beside the table: both in the first screen, with no scrolling of the page
+        assert page.evaluate("scrollY") == 0
+    page.evaluate("scrollTo(0, 0)")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"chat-and-log-over-{size}.png"))
+    assert problems == []
+
+
 # ----------------------------------------------------------------------------- the account header
 # The lowest contrast of each header text against every colour under it (the header is a gradient:
 # each of its stops), as WCAG counts it.
