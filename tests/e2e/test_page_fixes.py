@@ -297,3 +297,32 @@ def test_the_results_panels_are_styled_from_their_first_paint(
     shots(page, "results-first-paint")
 
 
+# ----------------------------------------------------------------------------- resigning
+GAMES = [("candle-quest", "basic"), ("sixteen-candies", "standard"), ("candelabria", None)]
+
+
+@pytest.mark.parametrize(("game", "variant"), GAMES, ids=[g for g, _ in GAMES])
+def test_a_resignation_at_the_start_ranks_that_seat_last_and_says_so(
+    sized: Any, server: ServerProcess, game: str, variant: str | None
+) -> None:
+    """Resigned before any move (or after the bots' first), every seat had the same points: the end
+    screen ranked both players "1st" and never said that anyone resigned."""
+    created = create_game(server.base, game, 2, variant)
+    resigned = api.post(
+        f"{server.base}/api/games/{created['id']}/resign", headers=auth(created["token"])
+    )
+    assert resigned.status_code == 200, resigned.text
+    moves = api.get(f"{server.base}/api/games/{created['id']}/state").json()["move"]
+    page = sized("laptop")
+    open_seat(page, created)
+    page.wait_for_selector("#endscreen .standing")
+    ranks = page.eval_on_selector_all(
+        "#endscreen .standing", "rows => rows.map(r => [Number(r.dataset.seat), r.dataset.rank])"
+    )
+    assert ranks == [[1, "1"], [0, "2"]], ranks
+    assert page.locator("#endscreen .standing.you .place").inner_text() == "2nd"
+    said = f"resigned at move {moves}"
+    assert said in page.locator("#endscreen .standing.you").inner_text()
+    assert f"Ada {said}" in page.locator("#endscreen .end-summary").inner_text()
+    assert page.locator("#banner").inner_text().startswith("Game over: You resigned")
+    shots(page, f"resigned-{game}")

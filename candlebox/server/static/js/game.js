@@ -423,6 +423,13 @@ function renderBanner() {
     // a rated seat out of time (issue 35): the banner says so, not merely who won
     const late = frame.result ? frame.result.out_of_time : null;
     if (late !== null && late !== undefined) text = `Game over: ${late === frame.you ? "you" : ctx.name(late)} ran out of time. ${text.replace(/^Game over: /, "")}`;
+    // ended by a seat that resigned (or ran out of time at a rated table): who, first (rulings EG-1)
+    const left = frame.result ? frame.result.resigned : null;
+    if (typeof left === "number") {
+      const why = frame.result.out_of_time === left ? "ran out of time" : "resigned";
+      const verb = winners.length === 1 && winners[0] !== frame.you ? "wins" : "win";
+      text = `Game over: ${ctx.name(left)} ${why}, so ${winners.map(ctx.name).join(" and ")} ${verb}.`;
+    }
     mood = winners.includes(frame.you) ? "won" : "over";
   } else if ((ctx.yourTurn && ctx.prompt) || (page.module.describe && page.module.describe(ctx)) || ctx.prompt) {
     // words: the engine's prompt for the seat to act; a module's describe() only for the others

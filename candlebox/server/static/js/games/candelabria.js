@@ -741,12 +741,18 @@ function upgradeBoard(ctx) {
 function finalPanel(ctx) {
   const view = ctx.view;
   const scores = view.scores || view.seats.map((p) => p.vp);
-  const ranking = view.seats.map((p) => p.seat).sort((a, b) => scores[b] - scores[a]);
-  const box = h("div.cb-panel.cb-final", h("h3", "Game over", h("small", view.truncated ? " · stopped at the turn limit: the most VP wins" : "")));
+  // a game a seat resigned: that seat last and the others first, whatever the VP (rulings EG-1)
+  const left = ctx.result && typeof ctx.result.resigned === "number" ? ctx.result.resigned : null;
+  const winners = left === null ? view.winners || [] : ctx.result.winners || [];
+  const ranking = view.seats.map((p) => p.seat).sort((a, b) => (a === left) - (b === left) || scores[b] - scores[a]);
+  const place = (seat) => (left === null ? ranking.indexOf(seat) + 1 : seat === left ? ranking.length : 1);
+  const why = left !== null ? ` · ${ctx.name(left)} resigned` : view.truncated ? " · stopped at the turn limit: the most VP wins" : "";
+  const box = h("div.cb-panel.cb-final", h("h3", "Game over", h("small", why)));
   const list = h("ol.cb-ranking");
   for (const seat of ranking) {
     const p = view.seats[seat];
-    const li = h("li", { class: (view.winners || []).includes(seat) ? "winner" : "" }, h("span.cb-order", String(ranking.indexOf(seat) + 1)), h("b", ctx.name(seat)), h("span.muted", ` ${p.name}`), h("span.cb-vp", h("b", String(scores[seat])), " VP"));
+    const house = p.name ? h("span.muted", ` ${p.name}`) : null; // no house chosen yet: none named
+    const li = h("li", { class: winners.includes(seat) ? "winner" : "" }, h("span.cb-order", String(place(seat))), h("b", ctx.name(seat)), house, h("span.cb-vp", h("b", String(scores[seat])), " VP"));
     li.style.setProperty("--hc", houseColour(ctx, p.house));
     li.style.setProperty("--hc-ink", houseInk(ctx, p.house));
     list.append(li);
