@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from candlebox.engine.standings import Standing, Standings, joined, ranked
+from candlebox.engine.leaving import resignation, standings_after
 from candlebox.server.live import LiveGame
 from candlebox.server.storage import LOST_ON_TIME
 
@@ -36,22 +36,7 @@ def lost_on_time(live: LiveGame) -> int | None:
 
 def standings(live: LiveGame, late: int) -> dict[str, Any]:
     """The end screen's standings of a game seat ``late`` lost on time: every other seat first,
-    ``late`` last, and a sentence saying so."""
-    players = live.record.players
+    ``late`` last, and a sentence saying so (the engine's words for a seat that left early)."""
     name = [seat.name or f"seat {seat.seat + 1}" for seat in live.record.seats]
-    scores = [0.0 if n == late else 1.0 for n in range(players)]
-    rows = tuple(
-        Standing(
-            seat,
-            rank,
-            scores[seat],
-            (),
-            seat != late,
-            "ran out of time" if seat == late else "",
-        )
-        for seat, rank in ranked([(score,) for score in scores])
-    )
-    winners = [name[n] for n in range(players) if n != late]
-    verb = "wins" if len(winners) == 1 else "share the win"
-    summary = f"{name[late]} ran out of time: {joined(winners)} {verb}."
-    return Standings(True, rows, summary, points=False).as_data()
+    left = resignation(live.record.players, late)
+    return standings_after(left, live.moves, lambda n: name[n], out_of_time=True).as_data()

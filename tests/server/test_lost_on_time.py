@@ -68,7 +68,9 @@ def test_a_rated_game_lost_on_time_is_stored_and_shown_so(
         frame = state(client, game_id)
         assert frame["over"] is True and frame["result"] == expected
         standings = frame["standings"]
-        assert standings["summary"] == f"{NAMES[late]} ran out of time: {NAMES[winner]} wins."
+        assert standings["summary"] == (
+            f"{NAMES[late]} ran out of time at move {frame['move']}, so {NAMES[winner]} wins."
+        )
         assert [(r["seat"], r["rank"], r["winner"]) for r in standings["rows"]] == [
             (winner, 1, True),
             (late, 2, False),
