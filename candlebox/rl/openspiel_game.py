@@ -10,9 +10,10 @@ a state (its history, and its engine pickled).
 ``resample_from_infostate(player, sampler)`` deals what ``player`` cannot know anew (the engine's
 ``resample``) and reseeds chance, as ISMCTS needs.
 
-Parameters: ``players``, ``variant`` ('' for the game's default) and the game's options of
-kind int, bool or choice (a nullable int option takes -1 for "not set"). An option the chosen variant
-does not have is ignored. Several seats deciding at once are asked one after another in seat order
+Parameters: ``players``, ``variant`` ('' for the game's default), ``recall_bytes`` (the bound of the
+information state tensor's exact recall, below) and the game's options of kind int, bool or choice
+(a nullable int option takes -1 for "not set"). An option the chosen variant does not have is
+ignored. Several seats deciding at once are asked one after another in seat order
 (``current_player`` is the first seat of ``to_act``); each seat's information state shows nothing of
 the choices already made until the engine reveals them.
 
@@ -20,13 +21,20 @@ Observations (``CandleboxObserver``): ``observation_string`` is the seat's view 
 ``observation_tensor`` that view encoded by the per-game module (the PettingZoo observation, named
 pieces in ``observer.dict``); ``information_state_string`` adds the seat's log and its own actions
 (perfect recall). ``information_state_tensor`` is the observation tensor followed by how far chance
-has dealt (``dealing``) and the seat's own actions in order (``own_actions``, one slot per action,
-``(id + 1) / num_distinct_actions``, 0 after the last): two different own-histories (chance progress,
-own actions, current observation) never share a tensor. It recalls the log only as far as the view
-shows it (Candle Quest's draws for the first player are in the string only): the log is ~90 bytes
-a move, too long to lay out for a 13,000-move bound. ``make_observation`` also offers public
-information only (the spectator's view, with its log under perfect recall) and the seat's private
-information only, as text; it refuses every seat's private information.
+has dealt (``dealing``), the seat's own actions in order (``own_actions``, one slot per action,
+``(id + 1) / num_distinct_actions``, 0 after the last) and ``recall``: the information state string
+itself, its bytes packed three to a number (:func:`pack_text`), so the tensor is a function of the
+whole information state (the view, the seat's log with its private events in order, its own
+actions) and two information states never share one. The string grows ~90 bytes a move, so laying
+it out for the 13,000-move bound (Candle Quest; Candelabria 52,832) would take a million numbers:
+the recall holds ``recall_bytes`` (default 196,608: 65,536 numbers, 2.5 times the longest string
+measured in whole heuristic games of every game and count at the default ``max_turns``), and a
+longer string is refused with a
+ValueError naming the parameter, never cut (a cut could make two information states one). A learner
+that wants features rather than identity reads the named pieces (``observer.dict``) before
+``recall``. ``make_observation`` also offers public information only (the spectator's view, with its
+log under perfect recall) and the seat's private information only, as text; it refuses every seat's
+private information.
 ``str(state)`` is the spectator's view with the generator's position.
 """
 
@@ -45,6 +53,11 @@ from candlebox.rl.core import Config, Spec, covered_games, rewards
 
 PREFIX = "candlebox_"
 _REGISTERED: dict[str, str] = {}  # short name -> game id
+# The information state tensor's exact recall holds an information state string of up to this many
+# bytes (the ``recall_bytes`` parameter), packed three to a number: see :func:`pack_text`.
+# 2^16 numbers: 2.5 times the longest string of whole heuristic games at the default max_turns
+# (5-player Candelabria, 77,673 bytes; 16 Candies' 4-player 25,412; Candle Quest's 5-player 19,270).
+RECALL_BYTES = 3 * 65_536
 
 
 def short_name(game_id: str) -> str:
@@ -57,7 +70,7 @@ def _parameter_spec(game_id: str) -> tuple[dict[str, Any], dict[str, str]]:
     players = min(
         max(2, min(v.min_players for v in info.variants)), max(v.max_players for v in info.variants)
     )
-    spec: dict[str, Any] = {"players": players, "variant": ""}
+    spec: dict[str, Any] = {"players": players, "variant": "", "recall_bytes": RECALL_BYTES}
     kinds: dict[str, str] = {}
     for variant in info.variants:
         for opt in variant.options:
@@ -244,6 +257,27 @@ def _private_part(mine: Any, public: Any) -> Any:
     return mine
 
 
+def pack_text(text: str, out: np.ndarray, player: int) -> None:
+    """Write ``text``'s UTF-8 bytes into ``out``, three bytes to a number: ``(b0·2^16 + b1·2^8 +
+    b2) / 2^24``, exact in float32 (24 bits of mantissa), zeros after the end. Different texts give
+    different numbers: the byte strings differ, and no text holds a NUL byte (JSON escapes it), so
+    the zeros that pad a shorter text never read as its bytes. A text longer than ``out`` holds is
+    refused (a ValueError naming the bound), never cut: a cut could make two texts one."""
+    data = text.encode()
+    room = 3 * len(out)
+    if len(data) > room:
+        raise ValueError(
+            f"seat {player}'s information state is {len(data):,} bytes, more than the {room:,} "
+            "this game's information_state_tensor recalls: load the game with a larger "
+            f"recall_bytes (at least {len(data):,}), or read information_state_string"
+        )
+    data += b"\0" * (-len(data) % 3)
+    triples = np.frombuffer(data, np.uint8).reshape(-1, 3).astype(np.uint32)
+    values = (triples[:, 0] << 16) | (triples[:, 1] << 8) | triples[:, 2]
+    out[: len(values)] = values.astype(np.float64) / (1 << 24)
+    out[len(values) :] = 0.0
+
+
 def own_action_ids(spec: Spec, state: State, player: int) -> list[int]:
     """The seat's own actions so far, in order, as action ids."""
     return [spec.actions.to_id(action) for seat, action in state.history if seat == player]
@@ -255,7 +289,8 @@ class CandleboxObserver:
     - public and the seat's private information, no recall (``observation_*``, the default): the
       seat's view as text and as a tensor (the encoded view, named pieces in ``dict``);
     - the same with perfect recall (``information_state_*``): the view, the seat's log and its own
-      actions as text; as a tensor the encoded view, the chance progress and the own actions;
+      actions as text; as a tensor the encoded view, the chance progress, the own actions and that
+      text packed exactly (``recall``, up to ``recall_bytes``);
     - public information only (``private_info=NONE``): the spectator's view, with perfect recall
       the spectator's log too, as text only — nothing any single seat alone knows;
     - the seat's private information only (``public_info=False``): the parts of its view the
@@ -265,7 +300,13 @@ class CandleboxObserver:
     does a type whose tensor is asked for but not offered (pyspiel reads ``tensor is None`` as "no
     tensor")."""
 
-    def __init__(self, spec: Spec, iig_obs_type: Any, params: dict[str, Any] | None) -> None:
+    def __init__(
+        self,
+        spec: Spec,
+        iig_obs_type: Any,
+        params: dict[str, Any] | None,
+        recall_bytes: int = RECALL_BYTES,
+    ) -> None:
         if params:
             raise ValueError(f"observation parameters are not supported; got {params}")
         private = iig_obs_type.private_info
@@ -286,11 +327,13 @@ class CandleboxObserver:
             fields = list(spec.encoder.fields())
             size = spec.observation_size
             if self.perfect_recall:  # the information state: recall pieces after the view
+                recall = -(-recall_bytes // 3)
                 fields += [
                     ("dealing", size, len(SEED_DRAWS)),
                     ("own_actions", size + len(SEED_DRAWS), spec.max_game_length),
+                    ("recall", size + len(SEED_DRAWS) + spec.max_game_length, recall),
                 ]
-                size += len(SEED_DRAWS) + spec.max_game_length
+                size += len(SEED_DRAWS) + spec.max_game_length + recall
             tensor = np.zeros(size, np.float32)
             self.tensor = tensor
             self.dict = {name: tensor[start : start + length] for name, start, length in fields}
@@ -302,6 +345,8 @@ class CandleboxObserver:
         self.tensor.fill(0.0)
         if self.perfect_recall:
             self.dict["dealing"][: state._engine.draws] = 1.0
+            # The whole information state, exactly: equal tensors only for equal strings.
+            pack_text(self.string_from(state, player), self.dict["recall"], player)
         if not state.dealt:  # nothing else to see while chance deals
             return
         engine = state.engine
@@ -340,6 +385,9 @@ class CandleboxGame(pyspiel.Game):
         spec_defaults, _ = _parameter_spec(self.GAME_ID)
         params = {**spec_defaults, **(params or {})}
         config = config_from_params(self.GAME_ID, params)
+        self.recall_bytes = int(params["recall_bytes"])
+        if self.recall_bytes < 1:
+            raise ValueError(f"recall_bytes must be 1 or more, not {self.recall_bytes}")
         self.candlebox_spec = Spec(config)
         spec = self.candlebox_spec
         info = pyspiel.GameInfo(
@@ -366,7 +414,7 @@ class CandleboxGame(pyspiel.Game):
     ) -> CandleboxObserver:
         # no type: the default observation (public and the seat's own information, no recall)
         kind = iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False)
-        return CandleboxObserver(self.candlebox_spec, kind, params)
+        return CandleboxObserver(self.candlebox_spec, kind, params, self.recall_bytes)
 
 
 def game_type(game_id: str) -> Any:

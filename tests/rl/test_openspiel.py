@@ -20,6 +20,7 @@ import candlebox  # noqa: E402
 import candlebox.rl  # noqa: E402
 from candlebox.rl import covered_games  # noqa: E402
 from candlebox.rl.openspiel_game import register_game, seed_outcomes, short_name  # noqa: E402
+from tests.deep import split  # noqa: E402
 
 NAMES = candlebox.rl.register_openspiel()
 
@@ -408,3 +409,65 @@ def test_outcome_sampling_mccfr_and_mcts_run_on_each_game(game: str) -> None:
     assert sum(probabilities.values()) == pytest.approx(1.0)
     played, moves = _mcts_against_ismcts(loaded, simulations=4, seed=5)
     assert played.is_terminal() and moves <= loaded.max_game_length()
+
+
+def _counts(game: str) -> list[int]:
+    """Every player count the game plays (in its default variant for that count)."""
+    info = candlebox.game_info(game)
+    return sorted({n for v in info.variants for n in range(v.min_players, v.max_players + 1)})
+
+
+# The default run keeps every game at 2 players and Candle Quest at 4 (where the tensor before the
+# exact recall collided); CI's second step (-m deep) plays the other counts.
+RECALL_KEPT = {("candle-quest", 4)}
+
+
+@pytest.mark.parametrize(
+    "game,players",
+    split(
+        [(game, n) for game in covered_games() for n in _counts(game)],
+        lambda pair: pair[1] == 2 or pair in RECALL_KEPT,
+        unpack=True,
+    ),
+)
+def test_information_state_tensors_are_equal_exactly_when_the_strings_are(
+    game: str, players: int
+) -> None:
+    """Perfect recall in the tensor: over every state of a few random games (half-dealt ones too)
+    and every seat, two states share an information_state_tensor if and only if they share an
+    information_state_string (the tensor recalls what the string recalls: the log as well as the
+    view), and the tensor has the game's declared shape."""
+    loaded = pyspiel.load_game(short_name(game), {"players": players, "max_turns": 10})
+    shape = tuple(loaded.information_state_tensor_shape())
+    by_string: dict[str, bytes] = {}
+    by_tensor: dict[bytes, str] = {}
+    rng = np.random.RandomState(players)
+    for _ in range(3):
+        state = loaded.new_initial_state()
+        while not state.is_terminal():
+            for player in range(players):
+                tensor = np.asarray(state.information_state_tensor(player), np.float32)
+                assert tensor.shape == shape
+                text = state.information_state_string(player)
+                assert by_string.setdefault(text, tensor.tobytes()) == tensor.tobytes()
+                assert by_tensor.setdefault(tensor.tobytes(), text) == text
+            if state.is_chance_node():
+                state.apply_action(int(rng.randint(2)))
+            else:
+                state.apply_action(int(rng.choice(state.legal_actions())))
+    assert len(by_string) > 20 * players
+
+
+def test_an_information_state_beyond_the_recall_bound_is_refused_naming_it() -> None:
+    """The tensor never cuts what it recalls (two cut strings could share a tensor): a string
+    longer than ``recall_bytes`` is refused, naming the parameter; the string itself still reads."""
+    loaded = pyspiel.load_game(short_name("candle-quest"), {"players": 2, "recall_bytes": 600})
+    assert loaded.information_state_tensor_size() == (
+        loaded.observation_tensor_size() + 8 + loaded.max_game_length() + 200
+    )
+    state = dealt(loaded, 3)
+    assert len(state.information_state_string(0)) > 600
+    with pytest.raises(Exception, match="larger recall_bytes"):
+        state.information_state_tensor(0)
+    with pytest.raises(Exception, match="recall_bytes must be 1 or more, not 0"):
+        pyspiel.load_game(short_name("candle-quest"), {"recall_bytes": 0})
