@@ -92,7 +92,7 @@ def _register_builtin() -> None:
     register(
         "policy",
         PolicyBot,
-        "a small network trained with masked PPO, shipped per game (numpy only): temperature=T "
+        "a small trained network, shipped per game and player count (numpy only): temperature=T "
         "(0: the best-scoring legal action), path= another trained file (docs/rl.md)",
     )
 

@@ -1,10 +1,11 @@
 """The policy bot: a small trained network picks the move, with numpy alone (no torch).
 
-A game's network is the file its plug-in names as its ``network`` capability (the built-in games':
-``candlebox/bots/policies/<game id>.npz``, made by ``python -m candlebox.rl.train GAME``, docs/rl.md);
-``path=`` loads another file. The bot encodes its
-seat's observation with the game's own RL encoder, runs the network's policy half and picks among the
-legal actions only (candlebox/bots/network.py). numpy is imported when the bot first plays, so that
+A game's network for 2 players is the file its plug-in names as its ``network`` capability (the
+built-in games': ``candlebox/bots/policies/<game id>.npz``, made by ``python -m candlebox.rl.train
+GAME``, docs/rl.md); for another player count the file beside it, ``<game id>-<n>p.npz`` (made by
+``python -m candlebox.rl.imitation GAME --players N``); ``path=`` loads another file. The bot
+encodes its seat's observation with the game's own RL encoder, runs the network's policy half and
+picks among the legal actions only (candlebox/bots/network.py). numpy is imported when the bot first plays, so that
 importing the bots (and playing with the others) never needs it.
 """
 
@@ -20,12 +21,14 @@ if TYPE_CHECKING:
     from candlebox.bots.network import Network
 
 
-def shipped_path(game_id: str) -> Path:
-    """Where the network shipped for a game lives (it may not exist): the game's ``network``
-    capability, or for a game that names none ``<game id>.npz`` in the current folder (where
-    ``python -m candlebox.rl.train`` writes it by default)."""
+def shipped_path(game_id: str, players: int = 2) -> Path:
+    """Where the network shipped for a game and player count lives (it may not exist): for 2
+    players the game's ``network`` capability, for another count the file beside it named
+    ``<its stem>-<players>p.npz`` (``candle-quest-3p.npz``); a game that names none has them in the
+    current folder (``<game id>.npz``, ``<game id>-3p.npz``: where the trainers write by default)."""
     network = game_info(game_id).network()
-    return Path(f"{game_id}.npz") if network is None else Path(str(network.file()))
+    two = Path(f"{game_id}.npz") if network is None else Path(str(network.file()))
+    return two if players == 2 else two.with_name(f"{two.stem}-{players}p{two.suffix}")
 
 
 class PolicyBot:
@@ -34,7 +37,7 @@ class PolicyBot:
     logits / temperature with the bot's own seeded generator."""
 
     name = "policy"
-    one_table = True  # trained for one player count and variant: servers do not offer it
+    one_table = True  # a file per player count, each for one variant: servers do not offer it
 
     def __init__(
         self, seed: int | None = None, temperature: float = 0.0, path: str | None = None
@@ -61,11 +64,13 @@ class PolicyBot:
                 if exc.name != "numpy":
                     raise
                 raise ValueError("the policy bot needs numpy: pip install -e '.[rl]'") from None
-            path = self.path or shipped_path(state.game_id)
+            path = self.path or shipped_path(state.game_id, state.num_players)
             if not path.is_file():
                 raise ValueError(
-                    f"no trained policy ships for the game {state.game_id!r}; train one with "
-                    f"`python -m candlebox.rl.train {state.game_id}` and pass its file as path="
+                    f"no trained policy ships for the game {state.game_id!r} with "
+                    f"{state.num_players} players; train one with `python -m "
+                    f"candlebox.rl.imitation {state.game_id} --players {state.num_players}` "
+                    "and pass its file as path="
                 )
             network = Network.load(path, state)
             self._networks[key] = network

@@ -118,9 +118,11 @@ def test_action_tokens_tell_every_action_apart() -> None:
 
 def test_a_game_without_a_policy_is_named(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     game = GAMES[0]
-    monkeypatch.setattr(policy, "shipped_path", lambda game_id: tmp_path / f"{game_id}.npz")
+    monkeypatch.setattr(
+        policy, "shipped_path", lambda game_id, players=2: tmp_path / f"{game_id}.npz"
+    )
     state = candlebox.new_game(game, players=2, seed=1)
-    with pytest.raises(ValueError, match=f"no trained policy ships for the game '{game}'"):
+    with pytest.raises(ValueError, match=f"no trained policy ships for the game '{game}' with 2"):
         bots.make("policy", seed=1).choose(state, state.to_act[0])
 
 
