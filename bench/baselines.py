@@ -1,11 +1,14 @@
-"""The baselines to beat: each game's shipped policy bot against random, heuristic and ISMCTS-Easy.
+"""The baselines to beat: each shipped policy bot against random, heuristic and ISMCTS-Easy.
 
-For every game with a shipped policy (candlebox/bots/policies/, or ``--games``), 2 players, the
-default variant and options: the ``policy`` bot (greedy, ``temperature=0``) against the random bot
-(``--n-random``, 200 games), the heuristic bot (``--n-heuristic``, 200) and ISMCTS-Easy, the ISMCTS bot
-at a small fixed budget (``--easy``, ``iterations=50`` by default; 100 games). Seats alternate from game
-to game, games are seeded (game ``i``: seed ``--seed + i``); win rates have Wilson 95% intervals (a tie
-pays each winner its share). Each match's result is appended to ``--json`` as one JSON line as soon as
+For every game and player count with a shipped policy (candlebox/bots/policies/: ``<game>.npz`` for
+2 players, ``<game>-<n>p.npz`` for n; or ``--games`` and ``--players``), the default variant and
+options for that count: the ``policy`` bot (greedy, ``temperature=0``) at one seat against the random
+bot at every other seat (``--n-random``, 200 games at 2 players), the heuristic bot likewise
+(``--n-heuristic``, 200) and, at 2 players only, ISMCTS-Easy, the ISMCTS bot at a small fixed budget
+(``--easy``, ``iterations=50`` by default; 100 games). With n players a match plans ``2/n`` of those
+games (a game there costs about n/2 times a 2-player one), and even is ``1/n``, not one half. The
+policy's seat moves on one from game to game, games are seeded (game ``i``: seed ``--seed + i``); win
+rates have Wilson 95% intervals (a tie pays each winner its share). Each match's result is appended to ``--json`` as one JSON line as soon as
 the match ends; ``--minutes`` bounds each match (the games played by then are what is reported, and the
 line says how many were planned). Run it under ``nice -n 19`` on a shared machine.
 
@@ -17,6 +20,9 @@ line says how many were planned). Run it under ``nice -n 19`` on a shared machin
 The tables of docs/rl.md are generated, never typed: the baselines from the results file
 (bench/results/baselines.jsonl, kept in git; the last line of each game and opponent counts) and the
 training runs from the logs beside the shipped files (candlebox/bots/policies/<game>.train.jsonl).
+The policies for more than 2 players
+are trained by imitation (``python -m candlebox.rl.imitation GAME --players N``), logged beside their
+files (``<game>-<n>p.train.jsonl``), and have a table of their own.
 tests/docs/test_baselines_table.py fails when docs/rl.md differs from what the files give, or when a
 result was measured with a policy file other than the one shipped.
 
@@ -46,22 +52,41 @@ from candlebox.bots.policy import shipped_path
 from candlebox.cli.config import parse_bot
 from candlebox.cli.errors import CliError
 
-PLAYERS = 2
 BENCH = Path(__file__).resolve().parent
 RESULTS = BENCH / "results" / "baselines.jsonl"
 DOCS = BENCH.parent / "docs" / "rl.md"
 # The generated parts of docs/rl.md sit between these lines ({} is the part's name).
 BEGIN = "<!-- bench/baselines.py --write-docs: {} (generated from the files; do not edit) -->"
 END = "<!-- bench/baselines.py --write-docs: end of {} -->"
-PARTS = ("baselines", "training")
+PARTS = ("baselines", "training", "imitation")
 WIDTH = 100  # the docs' prose lines
 
 
+def player_counts(game: str) -> list[int]:
+    """The player counts the game plays with a shipped policy file, ascending."""
+    info = candlebox.game_info(game)
+    counts = {n for v in info.variants for n in range(v.min_players, v.max_players + 1)}
+    return [n for n in sorted(counts) if shipped_path(game, n).is_file()]
+
+
+def planned(games: int, players: int) -> int:
+    """A match's games at ``players``: ``games`` at 2 players, 2/n of them at n (at least 1)."""
+    return max(1, round(games * 2 / players))
+
+
 def match(
-    game: str, first: sim.Seat, second: sim.Seat, n: int, seed: int, minutes: float | None
+    game: str,
+    players: int,
+    first: sim.Seat,
+    second: sim.Seat,
+    n: int,
+    seed: int,
+    minutes: float | None,
 ) -> dict[str, Any]:
-    """``first`` against ``second``, seats alternating, up to ``n`` games or ``minutes``."""
-    plan = sim.Plan(game, PLAYERS, None, {}, (first, second), n, seed, True)
+    """``first`` against ``second`` at every other seat, ``first``'s seat moving on one each game,
+    up to ``n`` games or ``minutes``."""
+    lineup = (first,) + (second,) * (players - 1)
+    plan = sim.Plan(game, players, None, {}, lineup, n, seed, True)
     start = time.perf_counter()
     rows: list[dict[str, Any]] = []
     for game_seed in plan.seeds:
@@ -75,7 +100,7 @@ def match(
     return {
         "game": game,
         "variant": rows[0]["variant"],
-        "players": PLAYERS,
+        "players": players,
         "bot": first.shown,
         "against": second.shown,
         "games": played,
@@ -91,14 +116,14 @@ def match(
         "measured": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
         "nice": os.nice(0),
         "cpus": os.cpu_count(),
-        "policy_sha256": policy_digest(game),
+        "policy_sha256": policy_digest(game, players),
     }
 
 
-def policy_digest(game: str) -> str:
+def policy_digest(game: str, players: int = 2) -> str:
     """The shipped network's SHA-256: a result belongs to the policy file it was measured with
     (the docs test refuses a table measured with a policy since retrained)."""
-    return hashlib.sha256(shipped_path(game).read_bytes()).hexdigest()
+    return hashlib.sha256(shipped_path(game, players).read_bytes()).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -116,6 +141,7 @@ class Baseline:
     nice: int | None  # the process's niceness (None in lines written before it was recorded)
     cpus: int | None  # the machine's (likewise)
     policy_sha256: str
+    players: int = 2
 
     @classmethod
     def of(cls, line: dict[str, Any]) -> Baseline:
@@ -131,6 +157,7 @@ class Baseline:
             line.get("nice"),
             line.get("cpus"),
             line["policy_sha256"],
+            line.get("players", 2),
         )
 
     @property
@@ -148,10 +175,13 @@ def load(path: Path = RESULTS) -> list[Baseline]:
 
 
 def current(baselines: Iterable[Baseline]) -> list[Baseline]:
-    """The last line of each game and opponent (a rerun supersedes), in the games' order."""
-    last = {(b.game, b.against): b for b in baselines}
+    """The last line of each game, player count and opponent (a rerun supersedes), in the games'
+    order, then by player count."""
+    last = {(b.game, b.players, b.against): b for b in baselines}
     order = candlebox.game_ids()
-    return sorted(last.values(), key=lambda b: (order.index(b.game), b.rival_rank, b.against))
+    return sorted(
+        last.values(), key=lambda b: (order.index(b.game), b.players, b.rival_rank, b.against)
+    )
 
 
 def game_title(game: str, variant: str) -> str:
@@ -162,13 +192,18 @@ def rival_title(against: str) -> str:
     return against if against in ("random", "heuristic") else f"ISMCTS-Easy (`{against}`)"
 
 
-def reading(rate: sim.stats.Rate) -> str:
-    """What the interval says about the policy against that opponent."""
-    if rate.low > 0.5:
+def reading(rate: sim.stats.Rate, players: int = 2) -> str:
+    """What the interval says about the policy against that opponent: beside even, 1/players."""
+    even = 1 / players
+    if rate.low > even:
         return "ahead"
-    if rate.high < 0.5:
+    if rate.high < even:
         return "behind"
-    return "level (the interval holds one half)"
+    return "level (the interval holds even)"
+
+
+def even_share(players: int) -> str:
+    return f"1/{players} ({1 / players:.1%})"
 
 
 def span(values: Iterable[str]) -> str:
@@ -187,7 +222,8 @@ def baselines_part(baselines: list[Baseline]) -> list[str]:
     stopped = (
         "; stopped at the `--minutes` bound: "
         + ", ".join(
-            f"{candlebox.game_info(b.game).title} against {rival_title(b.against)} after "
+            f"{candlebox.game_info(b.game).title} ({b.players} players) against "
+            f"{rival_title(b.against)} after "
             f"{b.games} of {b.planned} games"
             for b in cut
         )
@@ -205,15 +241,17 @@ def baselines_part(baselines: list[Baseline]) -> list[str]:
     lines = [
         *textwrap.wrap(said, WIDTH),
         "",
-        "| game (2 players) | against | games | policy's win rate | 95% interval | the policy is |",
-        "| --- | --- | --- | --- | --- | --- |",
+        "| game | players | against (every other seat) | games | policy's win rate "
+        "| 95% interval | even | the policy is |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     for b in rows:
         rate = b.rate
         games = str(b.games) if b.games == b.planned else f"{b.games} of {b.planned} planned"
         lines.append(
-            f"| {game_title(b.game, b.variant)} | {rival_title(b.against)} | {games} "
-            f"| **{rate.rate:.1%}** | {rate.low:.1%}–{rate.high:.1%} | {reading(rate)} |"
+            f"| {game_title(b.game, b.variant)} | {b.players} | {rival_title(b.against)} "
+            f"| {games} | **{rate.rate:.1%}** | {rate.low:.1%}–{rate.high:.1%} "
+            f"| {even_share(b.players)} | {reading(rate, b.players)} |"
         )
     return lines
 
@@ -308,9 +346,106 @@ def training_part(runs: list[TrainingRun]) -> list[str]:
     return lines
 
 
+@dataclass(frozen=True)
+class ImitationRun:
+    """What the log beside a file trained by imitation (candlebox.rl.imitation) says of its run."""
+
+    game: str
+    players: int
+    trained: str
+    load_average: float  # over the last minute, when the run started
+    seed: int
+    budget_minutes: float | None
+    decisions: int
+    games: int
+    epochs: int
+    cross_entropy: float  # the last epoch's, on the training decisions
+    held_out: int
+    agreement_before: float  # the untrained network's, on the held-out decisions
+    agreement: float
+    collect_cpu_seconds: float
+    cpu_seconds: float
+    wall_seconds: float
+    bytes: int
+
+    @classmethod
+    def of(cls, path: Path) -> ImitationRun:
+        lines = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+        head, summary = lines[0], lines[-1]
+        collected = next(line for line in lines if "collected" in line)
+        return cls(
+            summary["game"],
+            summary["players"],
+            summary["trained"],
+            head["load_average"][0],
+            summary["seed"],
+            head["budget"]["minutes"],
+            summary["decisions"],
+            summary["games"],
+            summary["epochs"],
+            summary["last_loss"],
+            summary["held_out"]["decisions"],
+            summary["held_out"]["agreement_before"],
+            summary["held_out"]["agreement"],
+            collected["cpu_seconds"],
+            summary["cpu_seconds"],
+            summary["wall_seconds"],
+            summary["bytes"],
+        )
+
+
+def imitation_runs() -> list[ImitationRun]:
+    """The runs behind the files for more than 2 players, in the games' order, then by count."""
+    logs = [
+        shipped_path(game, n).with_suffix(".train.jsonl")
+        for game in candlebox.game_ids()
+        for n in player_counts(game)
+        if n != 2
+    ]
+    return [ImitationRun.of(log) for log in logs if log.is_file()]
+
+
+def imitation_part(runs: list[ImitationRun]) -> list[str]:
+    """The command, budget and load, then each run's row."""
+    if not runs:
+        raise ValueError("no imitation logs beside the shipped policies for more than 2 players")
+    seeds = ", ".join(sorted({str(r.seed) for r in runs}))
+    budgets = ", ".join(sorted({f"{r.budget_minutes:g}" for r in runs if r.budget_minutes}))
+    loads = sorted(r.load_average for r in runs)
+    said = (
+        f"Trained {span(r.trained for r in runs)} by `python -m candlebox.rl.imitation GAME "
+        f"--players N --seed {seeds} --minutes {budgets}` (numpy; the CPU budget half for "
+        f"collecting the heuristic's decisions, half for the training, each part stopping at its "
+        f"half), load average over the last minute {loads[0]:.1f}–{loads[-1]:.1f} when a run "
+        "started; each run's log is beside its file, `candlebox/bots/policies/<game id>-<n>p."
+        "train.jsonl`. Agreement: how often the network's choice is the heuristic's on the "
+        "held-out games' decisions (the last tenth), untrained and trained:"
+    )
+    lines = [
+        *textwrap.wrap(said, WIDTH),
+        "",
+        "| game | players | heuristic's decisions (games) | epochs | last cross-entropy "
+        "| agreement held out | CPU time (of it collecting) | on the clock | file |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for r in runs:
+        lines.append(
+            f"| {candlebox.game_info(r.game).title} | {r.players} "
+            f"| {r.decisions:,} ({r.games:,} games) | {r.epochs} | {r.cross_entropy:.2f} "
+            f"| {r.agreement_before:.0%} → **{r.agreement:.0%}** of {r.held_out:,} "
+            f"| {r.cpu_seconds:.0f} s ({r.collect_cpu_seconds:.0f} s) "
+            f"| {minutes(r.wall_seconds)} | {r.bytes / 1024:.0f} KB |"
+        )
+    return lines
+
+
 def parts(results: Path = RESULTS) -> dict[str, list[str]]:
     """docs/rl.md's generated parts, by name."""
-    return {"baselines": baselines_part(load(results)), "training": training_part(training_runs())}
+    return {
+        "baselines": baselines_part(load(results)),
+        "training": training_part(training_runs()),
+        "imitation": imitation_part(imitation_runs()),
+    }
 
 
 def documented(text: str, name: str) -> list[str]:
@@ -348,7 +483,7 @@ def seat(bot: str, params: str) -> sim.Seat:
 def show(result: dict[str, Any]) -> None:
     cut = "" if result["games"] == result["planned"] else f" (of {result['planned']} planned)"
     print(
-        f"{result['game']:<16} {result['bot']} vs {result['against']:<22} "
+        f"{result['game']:<16} {result['players']}p {result['bot']} vs {result['against']:<22} "
         f"{result['win_rate']:6.1%}  [{result['low95']:.1%}, {result['high95']:.1%}]  "
         f"n={result['games']}{cut}  {result['wall_seconds']:.0f} s",
         flush=True,
@@ -359,11 +494,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    shipped = [g for g in candlebox.game_ids() if shipped_path(g).is_file()]
+    shipped = [g for g in candlebox.game_ids() if player_counts(g)]
     parser.add_argument("--games", default=",".join(shipped), help="game ids, comma-separated")
-    parser.add_argument("--n-random", type=int, default=200)
-    parser.add_argument("--n-heuristic", type=int, default=200)
-    parser.add_argument("--n-ismcts", type=int, default=100)
+    parser.add_argument(
+        "--players",
+        help="player counts, comma-separated (default: every count with a shipped policy)",
+    )
+    parser.add_argument("--n-random", type=int, default=200, help="games at 2 players (n: 2/n)")
+    parser.add_argument("--n-heuristic", type=int, default=200, help="likewise")
+    parser.add_argument("--n-ismcts", type=int, default=100, help="games, at 2 players only")
     parser.add_argument("--easy", default="iterations=50", help="ISMCTS-Easy's parameters")
     parser.add_argument("--policy", default="", help="the policy bot's parameters: key=value,...")
     parser.add_argument("--seed", type=int, default=50_000)
@@ -397,21 +536,45 @@ def main() -> None:
     except CliError as exc:
         parser.error(f"--easy: {str(exc).removeprefix('--bots: ')}")
     rivals = [
-        (sim.Seat("random"), args.n_random),
-        (sim.Seat("heuristic"), args.n_heuristic),
-        (easy, args.n_ismcts),
+        (sim.Seat("random"), args.n_random, False),
+        (sim.Seat("heuristic"), args.n_heuristic, False),
+        (easy, args.n_ismcts, True),
     ]
+    tables = tables_asked(parser, args.games, args.players)
     print(f"load average before: {os.getloadavg()}", flush=True)
-    for game in args.games.split(","):
-        for rival, n in rivals:
-            if n <= 0:
+    for game, players in tables:
+        for rival, n, two_only in rivals:
+            if n <= 0 or (two_only and players != 2):
                 continue
-            result = match(game, policy, rival, n, args.seed, args.minutes)
+            result = match(
+                game, players, policy, rival, planned(n, players), args.seed, args.minutes
+            )
             show(result)
             if args.json:
                 with args.json.open("a") as handle:
                     handle.write(json.dumps(result) + "\n")
     print(f"load average after: {os.getloadavg()}", flush=True)
+
+
+def tables_asked(
+    parser: argparse.ArgumentParser, games: str, players: str | None
+) -> list[tuple[str, int]]:
+    """The (game, player count) pairs to play: each asked count must have a shipped policy."""
+    tables = []
+    for game in games.split(","):
+        if game not in candlebox.game_ids():
+            parser.error(f"--games: unknown game {game!r}")
+        shipped = player_counts(game)
+        if players is None:
+            tables += [(game, n) for n in shipped]
+            continue
+        for word in players.split(","):
+            if not word.strip().isdigit():
+                parser.error(f"--players: {word!r} is not a player count")
+            if int(word) not in shipped:
+                parser.error(f"--players: no policy ships for {game} with {word} players")
+            tables.append((game, int(word)))
+    return tables
 
 
 if __name__ == "__main__":

@@ -35,6 +35,32 @@ def test_every_covered_game_ships_a_small_policy() -> None:
         assert policy.shipped_path(game).stat().st_size < 3_000_000
 
 
+def _counts(game: str) -> list[int]:
+    info = candlebox.game_info(game)
+    return sorted({n for v in info.variants for n in range(v.min_players, v.max_players + 1)})
+
+
+TABLES = [(game, n) for game in GAMES for n in _counts(game)]
+
+
+def test_2_player_files_keep_their_names_and_other_counts_sit_beside_them() -> None:
+    for game in GAMES:
+        two = policy.shipped_path(game)
+        assert two.name == f"{game}.npz" and policy.shipped_path(game, 2) == two
+        assert policy.shipped_path(game, 4) == two.with_name(f"{game}-4p.npz")
+
+
+@pytest.mark.parametrize("game,players", TABLES, ids=lambda x: str(x))
+def test_every_player_count_has_a_policy_that_plays_its_table(game: str, players: int) -> None:
+    """A file per (game, player count), for the count's default variant: check_table accepts the
+    table, and the bot plays legal actions at every seat of a short game."""
+    assert policy.shipped_path(game, players).stat().st_size < 3_000_000
+    state = candlebox.new_game(game, players=players, seed=3, max_turns=8)
+    bots.check_table("policy", state)
+    seats: list[bots.Bot] = [bots.make("policy", seed=1)] * players
+    assert _play(state, seats).is_over
+
+
 @pytest.mark.parametrize("game", GAMES)
 @pytest.mark.parametrize("policy_seat", [0, 1])
 def test_whole_games_with_legal_actions_only(game: str, policy_seat: int) -> None:
@@ -132,11 +158,16 @@ def test_another_configuration_is_refused() -> None:
     players = next(p for p in range(3, 6) if p in info.variant(info.default_variant(p)).players)
     state = candlebox.new_game(game, players=players, seed=1)
     title = info.title
+    two = str(policy.shipped_path(game))
     says = rf"plays {title} \(.*\) with 2 players only; this table has {players}$"
     with pytest.raises(ValueError, match=says):
-        bots.make("policy", seed=1).choose(state, state.to_act[0])
+        bots.make("policy", seed=1, path=two).choose(state, state.to_act[0])
     with pytest.raises(ValueError, match=says):  # asked before a game starts: the same words
-        bots.check_table("policy", state)
+        bots.check_table("policy", state, path=two)
+    other_variant = next(v.name for v in info.variants if v.name != state.variant)
+    elsewhere = candlebox.new_game(game, players=players, variant=other_variant, seed=1)
+    with pytest.raises(ValueError, match=rf"with {players} players only; this table is {title} "):
+        bots.check_table("policy", elsewhere)  # the count's file plays its default variant only
     other = GAMES[1]
     state = candlebox.new_game(other, players=2, seed=1)
     elsewhere = f"plays {title} .* only; this table is {candlebox.game_info(other).title} "
@@ -187,13 +218,14 @@ def test_the_network_guides_the_search_when_asked(game: str) -> None:
 def test_the_network_guide_is_refused_where_it_was_not_trained() -> None:
     game = GAMES[0]
     bot = bots.make("ismcts", seed=1, iterations=2, guide="policy")
-    state = candlebox.new_game(game, players=3, seed=8)
+    state = candlebox.new_game(game, players=3, variant="advanced", seed=8)
     rng = random.Random(2)
     while len(state.legal_actions(state.to_act[0])) < 2:
         state.apply(state.to_act[0], rng.choice(state.legal_actions(state.to_act[0])))
-    with pytest.raises(ValueError, match=r"with 2 players only; this table has 3"):
+    says = r"\(basic\) with 3 players only; this table is Candle Quest \(advanced\) with 3"
+    with pytest.raises(ValueError, match=says):
         bot.choose(state, state.to_act[0])
-    with pytest.raises(ValueError, match=r"with 2 players only; this table has 3"):
+    with pytest.raises(ValueError, match=says):
         bots.check_table("ismcts", state, iterations=2, guide="policy")
     with pytest.raises(ValueError, match="guide must be heuristic or policy"):
         bots.make("ismcts", guide="network")

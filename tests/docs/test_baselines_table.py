@@ -1,7 +1,8 @@
 """docs/rl.md's baseline and training tables are what their files say, never typed by hand.
 
-bench/baselines.py writes both (``--write-docs``): the baselines from bench/results/baselines.jsonl
-(the matches it played), the training runs from the logs beside the shipped policies. These tests only
+bench/baselines.py writes them (``--write-docs``): the baselines from bench/results/baselines.jsonl
+(the matches it played, every game and player count with a shipped policy), the training runs from
+the logs beside the shipped policies (PPO's for 2 players, the imitation trainer's for more). These tests only
 read the files and compare (no game is played), so a table that drifts from its measurement, or a
 measurement of a policy that is no longer the one shipped, fails here.
 """
@@ -32,7 +33,11 @@ def shipped_games() -> list[str]:
     return [game for game in candlebox.game_ids() if shipped_path(game).is_file()]
 
 
-@pytest.mark.parametrize("part", ["baselines", "training"])
+def shipped_tables(baselines: ModuleType) -> list[tuple[str, int]]:
+    return [(game, n) for game in candlebox.game_ids() for n in baselines.player_counts(game)]
+
+
+@pytest.mark.parametrize("part", ["baselines", "training", "imitation"])
 def test_the_docs_table_is_the_one_its_files_give(baselines: ModuleType, part: str) -> None:
     written = baselines.documented(baselines.DOCS.read_text(), part)
     given = baselines.parts()[part]
@@ -44,17 +49,22 @@ def test_the_docs_table_is_the_one_its_files_give(baselines: ModuleType, part: s
 def test_every_shipped_policy_is_measured_against_each_opponent_as_shipped(
     baselines: ModuleType,
 ) -> None:
-    """A retrained policy makes its old figures another file's: the match must be played again."""
+    """A retrained policy makes its old figures another file's: the match must be played again.
+    Every game and player count with a file is measured against random and the heuristic, and at
+    2 players against ISMCTS-Easy too."""
     rows = baselines.current(baselines.load())
-    for game in shipped_games():
-        played = {row.against: row for row in rows if row.game == game}
-        assert {"random", "heuristic"} <= played.keys(), (game, sorted(played))
-        assert any(name.startswith("ismcts") for name in played), (game, sorted(played))
-        digest = baselines.policy_digest(game)
+    tables = shipped_tables(baselines)
+    assert {n for _, n in tables} >= {2, 3, 4, 5}, tables
+    for game, players in tables:
+        played = {row.against: row for row in rows if (row.game, row.players) == (game, players)}
+        assert {"random", "heuristic"} <= played.keys(), (game, players, sorted(played))
+        if players == 2:
+            assert any(name.startswith("ismcts") for name in played), (game, sorted(played))
+        digest = baselines.policy_digest(game, players)
         for row in played.values():
             assert row.policy_sha256 == digest, (
-                f"{game} against {row.against} was measured with another policy file: "
-                "play the match again (bench/baselines.py)"
+                f"{game} ({players} players) against {row.against} was measured with another "
+                "policy file: play the match again (bench/baselines.py)"
             )
             assert 0 < row.games <= row.planned and 0 <= row.wins <= row.games
 
@@ -65,6 +75,13 @@ def test_each_training_log_is_the_shipped_files(baselines: ModuleType) -> None:
     for game in shipped_games():
         assert game in runs, f"{game}'s policy ships without its training log"
         assert runs[game].bytes == shipped_path(game).stat().st_size, game
+    imitated = {(run.game, run.players): run for run in baselines.imitation_runs()}
+    for game, players in shipped_tables(baselines):
+        if players == 2:
+            continue
+        assert (game, players) in imitated, f"{game}-{players}p ships without its training log"
+        size = shipped_path(game, players).stat().st_size
+        assert imitated[game, players].bytes == size, (game, players)
 
 
 def test_a_document_without_the_parts_markers_is_refused_naming_them(

@@ -30,14 +30,22 @@ def test_the_script_starts(script: str) -> None:
 def test_baselines_plays_its_matches() -> None:
     done = run(
         str(BENCH / "baselines.py"),
-        "--games", "candle-quest", "--n-random", "2", "--n-heuristic", "0", "--n-ismcts", "1",
-        "--easy", "iterations=2",
+        "--games", "candle-quest", "--players", "2,3", "--n-random", "2", "--n-heuristic", "0",
+        "--n-ismcts", "1", "--easy", "iterations=2",
     )  # fmt: skip
     assert done.returncode == 0, done.stderr[-2000:]
     lines = [line for line in done.stdout.splitlines() if "policy vs" in line]
-    assert len(lines) == 2, done.stdout
-    assert "vs random" in lines[0] and "n=2" in lines[0]
-    assert "vs ismcts:iterations=2" in lines[1] and "n=1" in lines[1]
+    assert len(lines) == 3, done.stdout
+    assert "2p policy vs random" in lines[0] and "n=2" in lines[0]
+    assert "2p policy vs ismcts:iterations=2" in lines[1] and "n=1" in lines[1]
+    # 3 players: 2/3 of the games (rounded), and ISMCTS-Easy plays 2-player tables only
+    assert "3p policy vs random" in lines[2] and "n=1" in lines[2]
+
+
+def test_baselines_names_a_player_count_without_a_policy() -> None:
+    done = run(str(BENCH / "baselines.py"), "--games", "sixteen-candies", "--players", "5")
+    assert done.returncode == 2
+    assert "--players: no policy ships for sixteen-candies with 5 players" in done.stderr
 
 
 def test_baselines_names_a_wrong_bot_parameter() -> None:
