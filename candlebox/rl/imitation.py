@@ -498,7 +498,7 @@ def train(
             "agreement_before": round(before, 4),
             "agreement": round(held, 4),
         },
-        "out": str(out),
+        "out": out.name,  # the log sits beside the file: no path of the machine it was made on
         "bytes": size,
     }
     journal.write(summary)
