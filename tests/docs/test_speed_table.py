@@ -49,3 +49,23 @@ def test_a_document_without_the_markers_is_refused_naming_them(
     with pytest.raises(ValueError, match=re.escape("bench/peers.py --write-docs: speed")):
         peers.write_docs(doc)
     assert doc.read_text() == "# no generated part here\n"  # left as it was
+
+
+def test_a_game_without_jax_rules_keeps_its_vector_env_row(peers: ModuleType) -> None:
+    """The vector env's goal (75% of its cap) holds in every game, Candelabria included, so the
+    table shows each measured game's vector env and cap, its JAX columns n/a where it has none."""
+    report = json.loads(peers.ADAPTER_RESULTS.read_text(encoding="utf-8"))
+    jax_row = next(row for row in report["adapters"] if row.get("jax"))
+    plain = {
+        **jax_row,
+        "config": "candelabria/standard/3p",
+        "jax": None,
+        "jax_of_vector": None,
+        "jax_unobserved": None,
+        "jax_unobserved_of_vector": None,
+    }
+    lines = peers.speed_part({**report, "adapters": [jax_row, plain]})
+    (row,) = [line for line in lines if line.startswith("| The Curse of Candelabria")]
+    cells = [cell.strip() for cell in row.strip("|").split("|")]
+    assert cells[4] == f"{100 * plain['vector_of_cap']:.0f}%"
+    assert cells[5:] == ["n/a"] * 4
