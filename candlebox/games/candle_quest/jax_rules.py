@@ -25,6 +25,7 @@ was; called eagerly, ``step`` raises ValueError naming it.
 from __future__ import annotations
 
 from collections import Counter
+from itertools import pairwise
 from typing import Any, NamedTuple
 
 import jax
@@ -98,6 +99,22 @@ class CandleQuestJaxState(NamedTuple):
     winners: jax.Array  # [players] bool, once over
 
 
+class _Now(NamedTuple):
+    """What the legality of the actions reads from a state (``CandleQuestJax._now``)."""
+
+    phase: jax.Array
+    is_turn: jax.Array
+    can_flip: jax.Array
+    turn_any: jax.Array  # any turn action but pass (a flip or a loot/force)
+    seat_ok: jax.Array  # [players] the seat may loot this pile (force this screen)
+    money: jax.Array
+    held: jax.Array  # [types] the seat holds one
+    is_top: jax.Array  # [types] of the highest face the seat holds
+    price: jax.Array  # the face of the candle on the table
+    high: jax.Array
+    due: jax.Array
+
+
 class Deal(NamedTuple):
     """A game's start: the draw stack (types, top last, zeros past ``stack_len``), how many of its
     bottom candles are in no order, and the seat that starts."""
@@ -155,6 +172,7 @@ class CandleQuestJax:
         full = list(content.candles.full_set)
         self.candles = len(full)
         copies = Counter(full)
+        self.most_copies = max(copies.values())
         # One entry per Dancing candle of the box (its type): the wilds a screen can hold.
         self.wild_types = np.array(
             [c for c in range(types) if self.dancing[c] for _ in range(copies[c])], dtype=np.int32
@@ -188,6 +206,7 @@ class CandleQuestJax:
                 arg[number] = int(rest)
         self.verb = verb
         self.arg = arg
+        self.runs = _runs(verb, arg)
         self.flip_id = numbering.to_id("flip")
         self.pass_id = numbering.to_id("pass")
         encoder = enc.CandleQuestEncoder(config)
@@ -206,6 +225,12 @@ class CandleQuestJax:
         self.count_share = (np.arange(self.candles + 1, dtype=np.float64) * enc.STEP).astype(
             np.float32
         )
+        step = np.float32(enc.STEP)
+        exact = np.array_equal(
+            np.arange(self.candles + 1, dtype=np.float32) * step, self.count_share
+        )
+        self.count_step: np.float32 | None = step if exact else None
+        self.slot_is_type = bool(np.array_equal(self.slot, np.arange(types)))
         self.colours_share = _share(N_COLOURS, float(N_COLOURS))
         most = int(self.face.max()) * (N_COLOURS + len(self.wild_types))
         self.value_share = _share(most, enc.VALUE_SCALE)
@@ -317,7 +342,7 @@ class CandleQuestJax:
         action = _i32(action)
         # Only this action's legality, not the mask: a step that never reads the mask lets XLA drop
         # it where nothing else reads it.
-        legal = self._legal(state, jnp.clip(action, 0, self.num_actions - 1)[None])[0]
+        legal = self._legal(state, jnp.clip(action, 0, self.num_actions - 1))
         ok = legal & (action >= 0) & (action < self.num_actions) & (state.actor >= 0)
         # The wide fields are left out of the rules' selects, and made once at the end.
         core = state._replace(
@@ -347,20 +372,31 @@ class CandleQuestJax:
 
     # ------------------------------------------------------------------ the legal actions
     def _mask(self, s: CandleQuestJaxState) -> jax.Array:
-        return self._legal(s, jnp.arange(self.num_actions))
+        """Every id's legality, a verb's run of ids at a time: each run is its arguments (seats,
+        amounts, candle types) compared with the state elementwise, so the mask needs no gather
+        over its ids (under vmap a gather is a slow loop on a CPU, the runs vectorise)."""
+        now = self._now(s)
+        runs = []
+        for verb, args in self.runs:
+            allowed = self._allowed(now, verb, args)
+            runs.append(jnp.broadcast_to(allowed, (len(args),)))
+        return jnp.concatenate(runs) & (s.actor >= 0)
 
-    def _legal(self, s: CandleQuestJaxState, ids: jax.Array) -> jax.Array:
-        """Whether each of ``ids`` (valid action ids) is legal now: the engine's legal actions of
-        each phase, by the action's verb and argument."""
+    def _legal(self, s: CandleQuestJaxState, action: jax.Array) -> jax.Array:
+        """Whether the (valid) action id ``action`` is legal now: its verb's rule at its argument."""
+        now = self._now(s)
+        verb = jnp.asarray(self.verb)[action]
+        arg = jnp.asarray(self.arg)[action]
+        rules = [jnp.ravel(self._allowed(now, v, arg[None]))[0] for v in range(len(VERB_OF))]
+        return jnp.stack(rules)[verb] & (s.actor >= 0)
+
+    def _now(self, s: CandleQuestJaxState) -> _Now:
+        """What the legality of every verb reads from the state, for the seat to act."""
         seat = jnp.maximum(s.actor, 0)
         phase = s.phase
-        verb = jnp.asarray(self.verb)[ids]
-        arg = jnp.asarray(self.arg)[ids]
         face = jnp.asarray(self.face)
         money = s.shekels[seat]
         screen = s.screens[seat]
-        worth = (screen * face).sum()
-        table = jnp.maximum(s.table, 0)
         is_turn = phase == Phase.TURN
         can_flip = (s.stack_len > 0) | (s.pile_len > 1).any()
         seats = jnp.arange(self.num_players)
@@ -369,47 +405,52 @@ class CandleQuestJax:
             sizes = s.screens.sum(axis=1)
             seat_ok = has_unlit & (seats != seat) & (sizes > 0)
         else:
+            worth = (screen * face).sum()
             tops = s.piles[seats, jnp.maximum(s.pile_len - 1, 0)]
             seat_ok = (s.pile_len > 0) & (jnp.asarray(self.loot_cost)[tops] <= money + worth)
-        turn_any = can_flip | seat_ok.any()
-        held = screen[jnp.minimum(arg, self.types - 1)] > 0
-        top_face = jnp.where(screen > 0, face, -1).max()
-        is_top = face[jnp.minimum(arg, self.types - 1)] == top_face
-        by_verb = jnp.stack(
-            [
-                is_turn & can_flip,  # FLIP
-                (is_turn & ~turn_any) | (phase == Phase.BID),  # PASS
-                (phase == Phase.CHOOSE) & (money >= face[table]),  # BUY
-                jnp.asarray(phase == Phase.CHOOSE),  # SELL
-                is_turn,  # LOOT: and the seat's pile
-                is_turn,  # FORCE: and the seat's screen
-                (phase == Phase.CHOOSE) & (not self.junior),  # AUCTION
-                phase == Phase.BID,  # BID
-                (phase == Phase.PAY) | (phase == Phase.SHORT),  # PAY
-                (phase == Phase.PAY) | (phase == Phase.SHORT),  # DISCARD
-                phase == Phase.GIVE,  # GIVE
-            ]
-        )[verb]
-        by_arg = jnp.select(
-            [
-                (verb == LOOT) | (verb == FORCE),
-                verb == AUCTION,
-                verb == BID,
-                verb == PAY,
-                verb == DISCARD,
-                verb == GIVE,
-            ],
-            [
-                seat_ok[jnp.minimum(arg, self.num_players - 1)],
-                arg <= money,
-                (arg > s.high) & (arg <= money),
-                jnp.where(phase == Phase.PAY, (arg == s.due) & (money >= s.due), arg == money),
-                held & ((phase == Phase.PAY) | is_top),
-                held,
-            ],
-            True,
+        held = screen > 0
+        top_face = jnp.where(held, face, -1).max()
+        return _Now(
+            phase=phase,
+            is_turn=is_turn,
+            can_flip=can_flip,
+            turn_any=can_flip | seat_ok.any(),
+            seat_ok=seat_ok,
+            money=money,
+            held=held,
+            is_top=face == top_face,
+            price=face[jnp.maximum(s.table, 0)],
+            high=s.high,
+            due=s.due,
         )
-        return by_verb & by_arg & (s.actor >= 0)
+
+    def _allowed(self, now: _Now, verb: int, args: Any) -> jax.Array:
+        """Whether ``verb`` with each of ``args`` (a constant array, or one traced argument) is
+        legal: the engine's legal actions of each phase."""
+        phase = now.phase
+        paying = (phase == Phase.PAY) | (phase == Phase.SHORT)
+        amounts = jnp.asarray(args)
+        if verb == FLIP:
+            return now.is_turn & now.can_flip
+        if verb == PASS:
+            return (now.is_turn & ~now.turn_any) | (phase == Phase.BID)
+        if verb == BUY:
+            return (phase == Phase.CHOOSE) & (now.money >= now.price)
+        if verb == SELL:
+            return phase == Phase.CHOOSE
+        if verb in (LOOT, FORCE):  # the seat's pile (loot) or screen (force)
+            return now.is_turn & _at(now.seat_ok, args, self.num_players)
+        if verb == AUCTION:
+            return (phase == Phase.CHOOSE) & (not self.junior) & (amounts <= now.money)
+        if verb == BID:
+            return (phase == Phase.BID) & (amounts > now.high) & (amounts <= now.money)
+        if verb == PAY:
+            exact = (amounts == now.due) & (now.money >= now.due)
+            return paying & jnp.where(phase == Phase.PAY, exact, amounts == now.money)
+        held = _at(now.held, args, self.types)
+        if verb == DISCARD:
+            return paying & held & ((phase == Phase.PAY) | _at(now.is_top, args, self.types))
+        return (phase == Phase.GIVE) & held  # GIVE
 
     # ------------------------------------------------------------------ the rules
     def _draw(
@@ -428,10 +469,10 @@ class CandleQuestJax:
         unlit = jnp.asarray(self.unlit)
         # The rebuild, made ready: every pile but its top, seat by seat (in order when given).
         below = jnp.maximum(s.pile_len - 1, 0)
-        ends = jnp.cumsum(below)
+        ends = _running_total(below)
         moved = ends[-1]
         place = jnp.arange(size)
-        owner = jnp.minimum(jnp.searchsorted(ends, place, side="right"), n - 1)
+        owner = jnp.minimum(_places_before(ends, place), n - 1)
         index = place - (ends - below)[owner]
         rebuild_order = rebuilt if given else s.piles[owner, jnp.clip(index, 0, size - 1)]
         rebuild_order = jnp.where(place < moved, rebuild_order, 0)
@@ -695,11 +736,8 @@ class CandleQuestJax:
             mixed_stack = mixed
             loose = s.loose
             mixed_loose = _i32(0)
-        else:  # the set-aside candles on top, and the whole stack loose
-            ends = jnp.cumsum(s.aside)
-            kinds = jnp.searchsorted(ends, place - s.stack_len, side="right")
-            kinds = jnp.minimum(kinds, self.types - 1).astype(jnp.int32)
-            mixed_stack = jnp.where(place >= s.stack_len, kinds, s.stack)
+        else:  # the set-aside candles on top, in type order, and the whole stack loose
+            mixed_stack = self._on_top(s.stack, s.stack_len, s.aside)
             loose = s.loose
             mixed_loose = s.stack_len + count
         length = s.stack_len + count
@@ -724,6 +762,17 @@ class CandleQuestJax:
             self._end_game(passed, completer=_i32(-1), truncated=True),
             nxt,
         )
+
+    def _on_top(self, stack: jax.Array, length: jax.Array, counts: jax.Array) -> jax.Array:
+        """``stack`` with the candles ``counts`` (by type) written above its first ``length``, each
+        type's copies from where the types before it end: one write per type and copy (a few
+        places a game under vmap, where a search of each place's type was most of a step)."""
+        starts = length + jnp.cumsum(counts) - counts
+        types = jnp.arange(self.types, dtype=jnp.int32)
+        for copy in range(self.most_copies):
+            places = jnp.where(counts > copy, starts + copy, self.candles)  # past the end: none
+            stack = stack.at[places].set(types, mode="drop")
+        return stack
 
     def _colours(self, screen: jax.Array) -> jax.Array:
         """screen.colours_filled: distinct Lit colours, each Dancing candle filling one more."""
@@ -796,8 +845,15 @@ class CandleQuestJax:
             return jax.nn.one_hot(index, size, dtype=jnp.float32) * on
 
         def counts(by_type: jax.Array) -> jax.Array:
-            """Counts by type as the encoder's slots, each ``k * STEP``."""
-            share = jnp.asarray(self.count_share)[by_type]
+            """Counts by type as the encoder's slots, each ``k * STEP``: a float32 product where it
+            rounds as the encoder's table (checked at construction), no table lookup; and no
+            scatter where the slots are the types' order (both cost a loop per game under vmap)."""
+            if self.count_step is None:
+                share = jnp.asarray(self.count_share)[by_type]
+            else:
+                share = by_type.astype(jnp.float32) * self.count_step
+            if self.slot_is_type:
+                return share
             return jnp.zeros(by_type.shape, jnp.float32).at[..., slot].set(share)
 
         money = jnp.asarray(self.money_share)
@@ -896,6 +952,39 @@ def _candle_quest(state: State) -> CandleQuestState:
     if not isinstance(state, CandleQuestState):
         raise TypeError(f"not a Candle Quest state: {type(state).__name__}")
     return state
+
+
+def _running_total(counts: jax.Array) -> jax.Array:
+    """``jnp.cumsum`` of a short vector as one masked sum: XLA lowers a cumulative sum to a
+    windowed reduction, several times dearer under vmap on a CPU."""
+    size = counts.shape[-1]
+    earlier = np.tril(np.ones((size, size), dtype=bool))  # [i, j]: j <= i
+    return jnp.where(earlier, counts[None, :], 0).sum(axis=1)
+
+
+def _places_before(ends: jax.Array, places: jax.Array) -> jax.Array:
+    """``jnp.searchsorted(ends, places, side="right")``: how many ``ends`` are at most each place,
+    by comparing all of them (a short ``ends``: no binary search's loop, whose steps under vmap
+    cost more than the comparisons)."""
+    return (ends[None, :] <= places[:, None]).sum(axis=1).astype(jnp.int32)
+
+
+def _runs(verb: np.ndarray, arg: np.ndarray) -> list[tuple[int, np.ndarray]]:
+    """The numbering as runs of one verb each, in id order, with each id's argument."""
+    starts = [0, *np.flatnonzero(np.diff(verb) != 0) + 1, len(verb)]
+    runs = [(int(verb[a]), arg[a:b]) for a, b in pairwise(starts)]
+    verbs = [v for v, _ in runs]
+    if len(set(verbs)) != len(verbs):  # pragma: no cover - the encoder's numbering groups verbs
+        raise AssertionError(f"a verb's ids are not contiguous: {verbs}")
+    return runs
+
+
+def _at(values: jax.Array, args: Any, size: int) -> jax.Array:
+    """``values`` at ``args`` (clipped to ``size``): no gather when ``args`` is every index in
+    order."""
+    if isinstance(args, np.ndarray) and np.array_equal(args, np.arange(size)):
+        return values
+    return values[jnp.minimum(args, size - 1)]
 
 
 def _select(pick: jax.Array, a: CandleQuestJaxState, b: CandleQuestJaxState) -> CandleQuestJaxState:
