@@ -80,6 +80,7 @@ HALF_COUNT_OF = np.array([*HALF_COUNT, *_PAD], dtype=np.int32)
 HALF_PENALTY_OF = np.array([*HALF_PENALTY, *_PAD], dtype=np.int32)
 HALF_SLOT_OF = np.array([*enc.HALF_SLOT, -1, -1], dtype=np.int32)
 CARD_SLOT_OF = np.array([*enc.CARD_SLOT, -1], dtype=np.int32)  # EMPTY: no slot (a zero one-hot)
+SLOT_IS_TYPE = bool(np.array_equal(enc.CARD_SLOT, np.arange(N_TYPES)))  # the same numbering
 CANDY_SLOT_OF = np.array(enc.CANDY_SLOT, dtype=np.int32)
 # Which orientations of a type are worth telling apart: both for a numbered card, one for the Wild.
 ORIENTS = np.array([[True, t != WILD] for t in range(N_TYPES + 1)], dtype=bool)
@@ -684,11 +685,11 @@ class SixteenCandiesJax:
         def one_hot(index: jax.Array, size: int, on: Any = True) -> jax.Array:
             return jax.nn.one_hot(index, size, dtype=jnp.float32) * on
 
-        card_slot = jnp.asarray(CARD_SLOT_OF)
+        card_slot = self._card_slot
         pile_cards = jnp.where(
-            jnp.arange(BOX) < s.discard_len, card_slot[s.discard], t
+            jnp.arange(BOX) < s.discard_len, card_slot(s.discard), t
         )  # the discard pile's cards, as the encoder's slots (t: none, dropped)
-        top = card_slot[s.discard[jnp.maximum(s.discard_len - 1, 0)]]
+        top = card_slot(s.discard[jnp.maximum(s.discard_len - 1, 0)])
         own = s.hands[seat]
         own_ups = s.ups[seat]
         halves = 2 * own + own_ups
@@ -696,7 +697,11 @@ class SixteenCandiesJax:
         value, candy = _hand_value(halves[:HAND])
         penalty = jnp.asarray(HALF_PENALTY_OF)[halves[:HAND]].sum()
         # known[owner, encoder slot]: the counts reordered from types to the encoder's slots
-        known = jnp.zeros((n, t), jnp.int32).at[:, card_slot[:t]].set(s.known)
+        known = (
+            s.known
+            if SLOT_IS_TYPE
+            else jnp.zeros((n, t), jnp.int32).at[:, CARD_SLOT_OF[:t]].set(s.known)
+        )
         pool_index = jnp.minimum(s.pools, len(self.pool_share) - 1)
         parts = {
             "me": one_hot(seat, n),
@@ -718,7 +723,7 @@ class SixteenCandiesJax:
             "out": (s.pools == 0).astype(jnp.float32),
             "cards": s.hand_len.astype(jnp.float32) / SLOTS,
             "known": (known.astype(jnp.float32) * enc.STEP).reshape(-1),
-            "hand_cards": one_hot(card_slot[own], t).reshape(-1),
+            "hand_cards": one_hot(card_slot(own), t).reshape(-1),
             "hand_tops": one_hot(
                 jnp.where(own < EMPTY, jnp.asarray(HALF_SLOT_OF)[halves], -1), N_HALVES
             ).reshape(-1),
@@ -728,6 +733,14 @@ class SixteenCandiesJax:
             "winners": (s.winners & over).astype(jnp.float32),
         }
         return jnp.concatenate([parts[name] for name in self.fields])
+
+    @staticmethod
+    def _card_slot(types: jax.Array) -> jax.Array:
+        """Card types (EMPTY included) as the encoder's slots (EMPTY: out of range, a zero
+        one-hot); no lookup when they are the same numbers (a gather is a loop under vmap)."""
+        if SLOT_IS_TYPE:
+            return types
+        return jnp.asarray(CARD_SLOT_OF)[types]
 
     # ------------------------------------------------------------------ check's deals
     def engine_pile(self, state: State) -> np.ndarray:
