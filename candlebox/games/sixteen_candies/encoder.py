@@ -22,7 +22,7 @@ import numpy as np
 from candlebox.engine import State, game_info
 from candlebox.engine.encoding import Config, Layout, ViewEncoder, items
 from candlebox.engine.plugin import Encoding
-from candlebox.games.sixteen_candies.cards import CODE, DECK, HALF_CODE
+from candlebox.games.sixteen_candies.cards import CODE, DECK, HALF_CODE, Tables
 from candlebox.games.sixteen_candies.decision import NAMES, Phase
 from candlebox.games.sixteen_candies.state import SixteenCandiesState
 from candlebox.games.sixteen_candies.views import (
@@ -146,6 +146,7 @@ class SixteenCandiesEncoder(ViewEncoder):
         self.start = {name: place.start for name, place in layout.fields.items()}
 
         self._tables(n, t)
+        self._values = _Values(None)
 
     def _tables(self, n: int, t: int) -> None:
         """Absolute places for ``fill_state``: one tuple index per write instead of offset sums."""
@@ -245,13 +246,28 @@ class SixteenCandiesEncoder(ViewEncoder):
             mv[self.hand_at[place][card]] = 1.0
             mv[self.half_at[place][top]] = 1.0
         if len(hand) == 3:
-            value, candy = hand_value(st.content, halves)
-            mv[at["hand_value"]] = value / VALUE_SCALE
-            mv[self.candy_at[candy]] = 1.0
-            mv[at["hand_penalty"]] = hand_penalty(st.content, halves) / PENALTY_SCALE
+            value, candy_at, penalty = self._valued(st.content, tuple(halves))
+            mv[at["hand_value"]] = value
+            mv[candy_at] = 1.0
+            mv[at["hand_penalty"]] = penalty
         if over:
             for w in st.winners:
                 mv[self.winner_at[w]] = 1.0
+
+    def _valued(self, content: Tables, halves: tuple[int, ...]) -> tuple[float, int, float]:
+        """A three-card hand's value and penalty shares and its candy's place, worked out once per
+        set of top halves (of one content's tables) and then looked up: working a hand's value
+        out costs more than the rest of the seat's own section."""
+        known = self._values
+        if known.content is not content:
+            known = self._values = _Values(content)
+        entry = known.get(halves)
+        if entry is None:
+            value, candy = hand_value(content, halves)
+            penalty = hand_penalty(content, halves)
+            entry = (value / VALUE_SCALE, self.candy_at[candy], penalty / PENALTY_SCALE)
+            known[halves] = entry
+        return entry
 
     def fill(self, view: SixteenCandiesView, out: np.ndarray) -> None:
         at = self.at
@@ -291,6 +307,15 @@ class SixteenCandiesEncoder(ViewEncoder):
                     out[at["hand_penalty"].start] = info.penalty / PENALTY_SCALE
         if isinstance(view, FinishedView):
             self.fill_winners(out, view.winners)
+
+
+class _Values(dict[tuple[int, ...], tuple[float, int, float]]):
+    """``SixteenCandiesEncoder._valued``'s answers for one content's tables, by top halves (at most
+    every three cards of the box turned every way)."""
+
+    def __init__(self, content: Tables | None) -> None:
+        super().__init__()
+        self.content = content
 
 
 def _counts(out: np.ndarray, start: int, codes: list[str]) -> None:
