@@ -2,6 +2,9 @@
 driven by Playwright for Python (never ``playwright install``: the browser is /usr/bin/chromium).
 
 Screenshots go to /tmp/candlebox-e2e/ (override with CANDLEBOX_SCREENSHOTS) to be looked at.
+
+The README's test command runs only the browser tests in :data:`DEFAULT_RUN`; every other test here is
+marked ``browser_games`` as it is collected, and CI's second step runs it (.ci/run).
 """
 
 from __future__ import annotations
@@ -40,6 +43,38 @@ SHOTS = Path(os.environ.get("CANDLEBOX_SCREENSHOTS", "/tmp/candlebox-e2e"))
 VIEWPORT = {"width": 1440, "height": 900}  # a laptop screen
 # The screen sizes every page is looked at in (a phone is also touch)
 SIZES = {"phone": (390, 844), "laptop": (1280, 800), "large": (1920, 1080)}
+
+
+# The browser tests the README's test command runs (a second or two each, on one server and browser
+# per worker): one short test per game and a few guards of what every page must do. The rest, whole
+# games and every screen size, are marked ``browser_games`` by the hook below: CI's second step.
+DEFAULT_RUN = {
+    # each game's page draws a decision with no serious axe violation (one short test per game)
+    "test_a11y.py::test_a_game_page_has_no_serious_violation",
+    # the lobby with its options open and a game listed: axe-clean on a phone
+    "test_a11y.py::test_the_lobby_has_no_serious_violation[phone]",
+    # keyboard use: the lobby's groups one Tab stop each; after a move the focus is on the next one
+    "test_keyboard.py::test_the_lobby_groups_are_one_tab_stop_each",
+    "test_keyboard.py::test_after_a_move_the_focus_is_on_the_next_decision",
+    # a board that cannot load says so instead of leaving a blank table
+    "test_layout.py::test_a_board_that_cannot_load_says_so",
+    # bad input is refused beside the field it names
+    "test_accounts_pages.py::test_sign_up_shows_each_refusal_beside_its_field",
+}
+
+
+def in_default_run(item: pytest.Item) -> bool:
+    name = f"{item.path.name}::{item.name}"
+    return name in DEFAULT_RUN or name.split("[")[0] in DEFAULT_RUN
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest's own hook deselects by marker
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    # a conftest's collection hook sees the whole session's items: only this folder's are marked
+    here = Path(__file__).parent
+    for item in items:
+        if item.path.parent == here and not in_default_run(item):
+            item.add_marker(pytest.mark.browser_games)
 
 
 @pytest.fixture(scope="session")

@@ -7,8 +7,8 @@ quarters' centres) must land on it or inside it: no sticky panel, banner, badge 
 the decision's banner or the game's title: they take no taps, so elementFromPoint looks through them
 and their boxes are compared instead.
 
-The whole games are marked ``browser_games`` (CI's second step: ``-m browser_games``); a few
-decisions of each game at the phone's size run in the default suite."""
+The whole games are marked ``browser_games`` (CI's second step: ``-m browser_games``), and so is
+every test here (tests/e2e/conftest.py's DEFAULT_RUN)."""
 
 from __future__ import annotations
 

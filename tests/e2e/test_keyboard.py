@@ -81,7 +81,7 @@ def play_by_keyboard(page: Any, limit_seconds: float = 150) -> tuple[int, list[s
 
 
 @pytest.mark.parametrize(
-    "size",  # a phone in the default run; a laptop's and a desktop's with -m browser_games
+    "size",  # every size with -m browser_games (tests/e2e/conftest.py's DEFAULT_RUN)
     [
         size if size == "phone" else pytest.param(size, marks=pytest.mark.browser_games)
         for size in SIZES

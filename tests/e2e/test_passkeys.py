@@ -1,7 +1,7 @@
 """Passkeys in Chromium (static/passkeys.html, js/passkeys.js): a CDP virtual authenticator (the
 DevTools protocol's WebAuthn domain, a real CTAP2 authenticator inside the browser) registers a
 passkey for a signed-in player, who signs out and signs in again with it, keyboard only, with no
-serious axe violation, at a phone's size (a laptop's and a desktop's with ``-m browser_games``);
+serious axe violation, at each size (``-m browser_games``: tests/e2e/conftest.py's DEFAULT_RUN);
 and the verification page."""
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ def local_page(browser: Any, server: Any, size: str, errors: list[str]) -> tuple
     return context, page
 
 
-# the phone by default (the narrowest screen); the larger ones in CI's second step
+# every size in CI's second step (tests/e2e/conftest.py's DEFAULT_RUN)
 SIZE_RUNS = [
     size if size == "phone" else pytest.param(size, marks=pytest.mark.browser_games)
     for size in SIZES
