@@ -11,7 +11,9 @@
   Other commands (``pip``, ``python -m pytest``, ``apt-get``) are shell instructions and are skipped.
 - Opting out: an HTML comment ``<!-- docs-check: parse-only -->`` on the line before a block keeps its
   commands to the parse check (for what cannot run here: a server that never ends, a Ray cluster);
-  ``<!-- docs-check: skip -->`` skips a block entirely (for text that is not meant to run at all).
+  ``<!-- docs-check: skip -->`` skips a block entirely (for text that is not meant to run at all);
+  ``<!-- docs-check: deep -->`` runs a slow block (JAX compiling for tens of seconds) only in CI's
+  second step (the file's ``deep`` case, ``-m deep``) and keeps it to the parse check otherwise.
   ``candlebox serve`` never ends, so it is always parse-only. ``candlebox report`` runs without drawing
   its plots (slow here; tests/sim checks them).
 """
@@ -19,6 +21,7 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import doctest
 import os
 import re
@@ -52,7 +55,7 @@ RUN_LANGUAGES = {
     "bash": "shell",
     "sh": "shell",
 }
-MARKER = re.compile(r"<!--\s*docs-check:\s*(parse-only|skip)\s*-->")
+MARKER = re.compile(r"<!--\s*docs-check:\s*(parse-only|skip|deep)\s*-->")
 FENCE = re.compile(r"^(?P<indent>[ \t]*)```(?P<lang>[\w+-]*)[ \t]*$")
 NEVER_ENDS = {"serve", "bots-worker"}  # started for real, these would not return: parsed only
 SMALL_GAMES = 2
@@ -66,7 +69,7 @@ class Block:
     line: int  # the line of the opening fence, from 1
     kind: str  # "python" or "shell"
     code: str
-    mode: str  # "run", "parse-only" or "skip"
+    mode: str  # "run", "parse-only", "skip" or "deep" (run in CI's second step only)
 
     @property
     def where(self) -> str:
@@ -209,14 +212,21 @@ def inside(directory: Path) -> Iterator[None]:
         os.chdir(old)
 
 
-def check_file(path: Path, scratch: Path, text: str | None = None) -> int:
-    """Run every example of one Markdown file from ``scratch``; the number of blocks checked."""
+def has_deep_blocks(path: Path, text: str | None = None) -> bool:
+    return any(block.mode == "deep" for block in blocks(path, text))
+
+
+def check_file(path: Path, scratch: Path, text: str | None = None, deep: bool = False) -> int:
+    """Run every example of one Markdown file from ``scratch``; the number of blocks checked. Its
+    ``deep`` blocks run only with ``deep`` and are parsed otherwise."""
     namespace: dict[str, Any] = {"__name__": "__docs__"}
     checked = 0
     with inside(scratch):
         for block in blocks(path, text):
             if block.mode == "skip":
                 continue
+            if block.mode == "deep":
+                block = dataclasses.replace(block, mode="run" if deep else "parse-only")
             if block.kind == "python":
                 if block.mode == "run":
                     run_python(block, namespace)

@@ -72,3 +72,20 @@ def test_opt_outs(tmp_path: Path) -> None:
     assert check(tmp_path, block("python", "this is not Python", "skip")) == 0
     with pytest.raises(AssertionError, match="does not parse"):
         check(tmp_path, block("bash", "candlebox simulate candle-quest --nonsense", "parse-only"))
+
+
+def test_a_deep_block_runs_only_in_the_deep_case(tmp_path: Path) -> None:
+    """``deep``: a slow block (JAX compiling) is only compiled by the README's test command and runs
+    in CI's second step (the file's ``deep`` case); a block after it still runs in both."""
+    text = block("python", "raise RuntimeError('ran the deep block')", "deep") + block(
+        "python", "after = True"
+    )
+    path = tmp_path / "page.md"
+    path.write_text(text)
+    assert examples.check_file(path, tmp_path, text) == 2
+    with pytest.raises(RuntimeError, match="ran the deep block"):
+        examples.check_file(path, tmp_path, text, deep=True)
+    with pytest.raises(SyntaxError):
+        examples.check_file(path, tmp_path, block("python", "not Python at all", "deep"))
+    assert examples.has_deep_blocks(path, text)
+    assert not examples.has_deep_blocks(path, block("python", "x = 1"))

@@ -9,6 +9,7 @@ import doctest
 import importlib
 import pkgutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -42,12 +43,21 @@ def _skip_if_optional(exc: ModuleNotFoundError) -> None:
         pytest.skip(f"{exc.name} is not installed (an optional extra)")
 
 
-@pytest.mark.parametrize(
-    "path", examples.markdown_files(), ids=lambda p: str(p.relative_to(examples.ROOT))
-)
-def test_markdown_examples_run(path: Path, tmp_path: Path) -> None:
+def _markdown_cases() -> list[Any]:
+    """Each file; a file with ``deep`` blocks once more with them run: ``-m deep`` (CI's second step)."""
+    cases: list[Any] = []
+    for path in examples.markdown_files():
+        name = str(path.relative_to(examples.ROOT))
+        cases.append(pytest.param(path, False, id=name))
+        if examples.has_deep_blocks(path):
+            cases.append(pytest.param(path, True, id=f"{name}-deep", marks=pytest.mark.deep))
+    return cases
+
+
+@pytest.mark.parametrize(("path", "deep"), _markdown_cases())
+def test_markdown_examples_run(path: Path, deep: bool, tmp_path: Path) -> None:
     try:
-        examples.check_file(path, tmp_path)
+        examples.check_file(path, tmp_path, deep=deep)
     except ModuleNotFoundError as exc:
         _skip_if_optional(exc)
         raise
