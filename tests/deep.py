@@ -40,3 +40,16 @@ def ends(
         for config in configs
         if players_of(config) in (min(counts[variant_of(config)]), max(counts[variant_of(config)]))
     ]
+
+
+def first_of(values: Iterable[T], key: Callable[[T], Any], unpack: bool = False) -> list[Any]:
+    """``values`` as parameters, all but the first of each ``key`` marked ``deep``: one case per
+    game (or per game and variant) in the README's run, every case in CI's second step."""
+    seen: set[Any] = set()
+
+    def first(value: T) -> bool:
+        found = key(value) not in seen
+        seen.add(key(value))
+        return found
+
+    return split(values, first, unpack)
