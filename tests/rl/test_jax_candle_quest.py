@@ -103,6 +103,7 @@ def test_check_reports_a_difference() -> None:
     assert any("observation of seat 0: bank" in problem for problem in found), found
 
 
+@pytest.mark.deep  # compiles anew; 16 Candies' twin runs by default (CI's second step)
 def test_spaces_match_the_pettingzoo_env() -> None:
     for variant, players in (("basic", 2), ("junior", 5)):
         spec = candlebox.rl.spec(GAME, players, variant=variant)
@@ -161,6 +162,7 @@ def test_jit_and_vmap_play_whole_games_from_their_keys(variant: str) -> None:
     assert len(seen) > 10
 
 
+@pytest.mark.deep  # compiles anew; 16 Candies' twin runs by default (CI's second step)
 def test_an_illegal_action_raises_eagerly_and_changes_nothing_under_jit() -> None:
     env = rljax.make(GAME, 2)
     state = jax.jit(env.init)(jax.random.key(5))

@@ -152,6 +152,7 @@ def _alive(pid: int) -> bool:
 
 
 @pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs Linux's /proc")
+@pytest.mark.processes  # a real server process, killed (CI's second step)
 def test_the_bot_processes_end_with_a_killed_server(tmp_path: Path) -> None:
     server = ServerProcess(f"sqlite:///{tmp_path / 'db.sqlite3'}", tmp_path / "server.log").start()
     try:

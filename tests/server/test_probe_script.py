@@ -46,6 +46,7 @@ def test_probe_script_tiny_run(tmp_path: Path) -> None:
     assert rows["10 option named seed"].endswith("internals: none")
 
 
+@pytest.mark.processes  # a server per probe, started and stopped (CI's second step)
 def test_probes_11_and_14_tiny_run(tmp_path: Path) -> None:
     """Issue 33: one seat's sockets from one address, and numbers out of range."""
     _, rows = probe_rows(tmp_path, "11,14", timeout=300)

@@ -194,6 +194,7 @@ async def close_all(sockets: list[Any]) -> None:
     await asyncio.gather(*(ws.close() for ws in sockets), return_exceptions=True)
 
 
+@pytest.mark.processes  # a real server process, flooded (CI's second step)
 def test_a_flood_of_one_seats_sockets_leaves_the_server_serving_others(tmp_path: Path) -> None:
     """The audit's attack, scaled to a server that takes 200 connections: 300 sockets of one seat
     from another address. Before the caps every one was held open, and the others' requests got

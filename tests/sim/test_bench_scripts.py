@@ -55,6 +55,7 @@ def test_baselines_names_a_wrong_bot_parameter() -> None:
     assert "Traceback" not in done.stderr
 
 
+@pytest.mark.deep  # a whole measuring run; that it starts is checked above (CI's second step)
 def test_peers_measures_the_adapters_and_their_caps(tmp_path: Path) -> None:
     """``--adapters`` gives, per game, the PettingZoo env beside its cap and the vector env beside
     the engine and the vector env's own cap (the same env whose observation is one copied row),
