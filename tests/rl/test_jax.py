@@ -23,8 +23,8 @@ GAME = "sixteen-candies"
 BOX = 40  # the cards of the box: the piles and hands always hold them all
 
 
-# Each configuration compiles for tens of seconds on 2 cores: the README's run keeps 2 players and
-# the options' 3, CI's second step (-m deep) the rest.
+# Each configuration compiles for tens of seconds on 2 cores: the README's run keeps 2 players, CI's
+# second step (-m deep) the rest, the options and the rules' corners.
 @pytest.mark.parametrize("players", split([2, 3, 4], lambda n: n == 2))
 def test_check_agrees_with_the_engine_at_every_player_count(players: int) -> None:
     report = rljax.check(GAME, players, games=2, seed=10 * players)
@@ -40,14 +40,14 @@ OPTION_SETS = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("players", "options"), split(OPTION_SETS, lambda c: c[0] == 3, unpack=True), ids=str
-)
+@pytest.mark.deep  # compiles twice more; every option is a variant (CI's second step)
+@pytest.mark.parametrize(("players", "options"), OPTION_SETS, ids=str)
 def test_check_agrees_under_every_option(players: int, options: dict) -> None:
     report = rljax.check(GAME, players, games=3, seed=7, **options)
     assert report["mismatches"] == 0, report["first"]
 
 
+@pytest.mark.deep  # compiles anew for one rule's corner (CI's second step)
 def test_check_agrees_through_reshuffles_and_truncation() -> None:
     """Random play calls so often that a round rarely empties the draw pile; players who never call
     and always draw from the pile play one round until ``max_turns``, rebuilding the draw pile from
@@ -68,6 +68,7 @@ def test_check_agrees_through_reshuffles_and_truncation() -> None:
     assert report["truncated"] >= 1
 
 
+@pytest.mark.deep  # compiles anew for one rule's corner (CI's second step)
 def test_check_agrees_on_a_dealt_instant_win() -> None:
     """Both hands of the deck can show 4, 5 and 6 of one candy: in 'held' mode both win the round
     when picked up (the deck option: dealt one card at a time, seat 0 first)."""

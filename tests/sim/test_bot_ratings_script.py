@@ -23,6 +23,7 @@ def script(monkeypatch: pytest.MonkeyPatch) -> ModuleType:
     return importlib.import_module(SCRIPT.stem)
 
 
+@pytest.mark.deep  # a whole measuring run, every level searching (CI's second step)
 def test_a_small_round_robin_rates_every_level_on_the_players_scale(script: ModuleType) -> None:
     game = "sixteen-candies"
     measured = script.measure(game, tables=1, pairs=1, seed=7, workers=1)

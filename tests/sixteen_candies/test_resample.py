@@ -26,7 +26,8 @@ def _states(mode: str, games: int, players: int = 4):  # type: ignore[no-untyped
                 yield state
 
 
-@pytest.mark.parametrize("mode", ["top", "held"])
+# the default mode by default; "held": -m deep (CI's second step)
+@pytest.mark.parametrize("mode", ["top", pytest.param("held", marks=pytest.mark.deep)])
 def test_no_twin_holds_an_instant_win_nobody_called(mode: str) -> None:
     twins = 0
     for state in _states(mode, 12):
@@ -60,7 +61,7 @@ def test_resample_stays_uniform_by_redealing_from_scratch() -> None:
                 assert twin.to_json()["state"] == first.to_json()["state"]
 
 
-@pytest.mark.parametrize("mode", ["top", "held"])
+@pytest.mark.parametrize("mode", ["top", pytest.param("held", marks=pytest.mark.deep)])
 def test_a_redeal_in_place_is_the_resample_of_its_seed(mode: str) -> None:
     """The search deals again into one determinization instead of copying the state for each deal
     it rejects (``save.redeal``): the world it gets must be exactly the fresh resample of that seed,
