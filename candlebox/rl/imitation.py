@@ -28,7 +28,6 @@ import datetime
 import json
 import os
 import sys
-import time
 import zipfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -40,6 +39,7 @@ import numpy as np
 from candlebox import bots
 from candlebox.bots.network import FORMAT, action_tokens, token_vocabulary
 from candlebox.bots.policy import shipped_path
+from candlebox.rl.budget import Clock
 from candlebox.rl.core import Spec, covered_games
 
 HIDDEN = (128, 128)  # as candlebox.rl.train's network, so the policy bot reads either
@@ -123,25 +123,6 @@ def collect(
                 found.chosen.append(spec.actions.to_id(action))
             state.apply(seat, action)
     return found, games
-
-
-class Clock:
-    """The process's CPU time (what a busy machine does not shorten) and the time on the clock."""
-
-    def __init__(self) -> None:
-        self.cpu = time.process_time()
-        self.wall = time.perf_counter()
-
-    def cpu_seconds(self) -> float:
-        return time.process_time() - self.cpu
-
-    def wall_seconds(self) -> float:
-        return time.perf_counter() - self.wall
-
-    def past(self, cpu: float | None, wall: float | None) -> bool:
-        return (cpu is not None and self.cpu_seconds() >= cpu) or (
-            wall is not None and self.wall_seconds() >= wall
-        )
 
 
 @dataclass

@@ -31,7 +31,6 @@ import json
 import os
 import platform
 import sys
-import time
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -47,6 +46,7 @@ from candlebox import bots
 from candlebox.bots.network import FORMAT, action_tokens, token_vocabulary
 from candlebox.bots.policy import shipped_path
 from candlebox.engine import State
+from candlebox.rl.budget import Clock
 from candlebox.rl.core import Spec, covered_games, rewards
 
 try:
@@ -213,26 +213,6 @@ class FactoredPolicy(MaskableActorCriticPolicy):
         self.optimizer = optimizer_class(
             self.parameters(), lr=lr_schedule(1), **self.optimizer_kwargs
         )
-
-
-class Clock:
-    """The run's CPU time (its own process: what a busy machine does not shorten) and wall time."""
-
-    def __init__(self) -> None:
-        self.cpu = time.process_time()
-        self.wall = time.perf_counter()
-
-    def cpu_seconds(self) -> float:
-        return time.process_time() - self.cpu
-
-    def wall_seconds(self) -> float:
-        return time.perf_counter() - self.wall
-
-    def stamp(self) -> dict[str, float]:
-        return {
-            "cpu_seconds": round(self.cpu_seconds(), 1),
-            "wall_seconds": round(self.wall_seconds(), 1),
-        }
 
 
 class Progress(BaseCallback):
