@@ -159,6 +159,32 @@ def sized_context(browser: Any, base: str, size: str, timeout: int = 15_000) -> 
     return context
 
 
+@pytest.fixture
+def sized(browser: Any, server: ServerProcess) -> Iterator[Any]:
+    """A page maker for one of :data:`SIZES`: ``sized(size, script=None)`` opens the lobby in a
+    context of its own (``script`` run before each page's own); every page's JavaScript errors fail
+    the test."""
+    contexts: list[Any] = []
+    errors: list[str] = []
+
+    def new(size: str, script: str | None = None) -> Any:
+        context = sized_context(browser, server.base, size)
+        if script:
+            context.add_init_script(script)
+        contexts.append(context)
+        page = context.new_page()
+        watch(page, errors)
+        page.goto("/")
+        return page
+
+    try:
+        yield new
+    finally:
+        for context in contexts:
+            context.close()
+    assert not errors, f"JavaScript errors on the page: {errors}"
+
+
 class Pages:
     """New browser contexts (separate players: separate localStorage), closed at the end."""
 

@@ -7,12 +7,11 @@ two browsers with the chat open is marked ``browser_games`` (CI's second step)."
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import SIZES, api, shot, sized_context, watch
+from tests.e2e.conftest import SIZES, api, shot
 from tests.e2e.test_a11y import serious
 from tests.e2e.test_cover import CHECK, move, wait_for_decision
 from tests.server.live import ServerProcess
@@ -39,28 +38,6 @@ def two_players(base: str, game: str = "candle-quest", **options: Any) -> dict[s
     )
     claim.raise_for_status()
     return {"id": table["id"], "tokens": [table["token"], claim.json()["token"]]}
-
-
-@pytest.fixture
-def sized(browser: Any, server: ServerProcess) -> Iterator[Any]:
-    """A page maker for one screen size; every page's JavaScript errors fail the test."""
-    contexts: list[Any] = []
-    errors: list[str] = []
-
-    def new(size: str) -> Any:
-        context = sized_context(browser, server.base, size)
-        contexts.append(context)
-        page = context.new_page()
-        watch(page, errors)
-        page.goto("/")
-        return page
-
-    try:
-        yield new
-    finally:
-        for context in contexts:
-            context.close()
-    assert not errors, f"JavaScript errors on the page: {errors}"
 
 
 def sit(page: Any, table: dict[str, Any], seat: int | None) -> None:

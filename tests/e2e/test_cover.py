@@ -14,13 +14,12 @@ from __future__ import annotations
 
 import os
 import random
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import SIZES, api, create_game, open_seat, sized_context, watch
+from tests.e2e.conftest import SIZES, api, create_game, open_seat
 from tests.server.live import ServerProcess
 
 SHOTS = Path(os.environ.get("CANDLEBOX_SCREENSHOTS", "/tmp/candlebox-e2e")) / "cover"
@@ -173,28 +172,6 @@ def play(page: Any, label: str, decisions: int | None, seed: int = 36) -> list[s
 def shot(page: Any, name: str) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{name}.png"))
-
-
-@pytest.fixture
-def sized(browser: Any, server: ServerProcess) -> Iterator[Any]:
-    """A page maker for one screen size; every page's JavaScript errors fail the test."""
-    contexts: list[Any] = []
-    errors: list[str] = []
-
-    def new(size: str) -> Any:
-        context = sized_context(browser, server.base, size)
-        contexts.append(context)
-        page = context.new_page()
-        watch(page, errors)
-        page.goto("/")
-        return page
-
-    try:
-        yield new
-    finally:
-        for context in contexts:
-            context.close()
-    assert not errors, f"JavaScript errors on the page: {errors}"
 
 
 def open_game(

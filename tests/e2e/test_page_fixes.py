@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import os
 import random
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import SIZES, api, create_game, open_seat, sized_context, watch
+from tests.e2e.conftest import SIZES, api, create_game, open_seat
 from tests.e2e.test_accounts_pages import new_name, sign_up
 from tests.e2e.test_endscreen import a11y_problems, play_seat
 from tests.server.live import ServerProcess
@@ -37,30 +36,6 @@ def shots(page: Any, name: str) -> None:
             "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
         )
         page.screenshot(path=str(SHOTS / f"{name}-{size}.png"))
-
-
-@pytest.fixture
-def sized(browser: Any, server: ServerProcess) -> Iterator[Any]:
-    """A page maker for one screen size; every page's JavaScript errors fail the test."""
-    contexts: list[Any] = []
-    errors: list[str] = []
-
-    def new(size: str, script: str | None = None) -> Any:
-        context = sized_context(browser, server.base, size)
-        if script:
-            context.add_init_script(script)
-        contexts.append(context)
-        page = context.new_page()
-        watch(page, errors)
-        page.goto("/")
-        return page
-
-    try:
-        yield new
-    finally:
-        for context in contexts:
-            context.close()
-    assert not errors, f"JavaScript errors on the page: {errors}"
 
 
 # ----------------------------------------------------------------------------- a bot plays your seat

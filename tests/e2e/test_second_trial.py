@@ -13,10 +13,8 @@ from typing import Any
 import pytest
 
 from tests.e2e.conftest import api, create_game, open_seat
-from tests.e2e.test_cover import move, open_game, shot, sized, wait_for_decision
+from tests.e2e.test_cover import move, open_game, shot, wait_for_decision
 from tests.server.live import ServerProcess
-
-__all__ = ["sized"]  # the page maker at one screen size (a fixture of test_cover)
 
 GAMES = [
     ("candle-quest", "basic", 3, {"max_turns": 30}),
