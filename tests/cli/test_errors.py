@@ -60,14 +60,16 @@ def test_an_option_of_another_variant_is_fine_there() -> None:
 @pytest.mark.parametrize("command", ["play", "simulate"])
 @pytest.mark.parametrize("bot", ["policy", "ismcts:guide=policy"])
 def test_a_bot_that_cannot_play_the_table_is_one_line(command: str, bot: str) -> None:
-    """A network trained for two players at a table of three: named before any game starts."""
+    """A network trained for another table (each player count has a file for its default variant;
+    this table plays another variant): named before any game starts."""
     pytest.importorskip("numpy", reason="the policy bot needs numpy: pip install -e '.[rl]'")
-    result = run(command, "candle-quest", "-p", "3", "--bots", bot, input="quit\n")
+    table = ("-p", "3", "--variant", "advanced")
+    result = run(command, "candle-quest", *table, "--bots", bot, input="quit\n")
     assert result.exit_code == 2, result.output
     assert result.stderr.count("\n") == 1, result.stderr
     assert (
-        f"--bots: {bot}: the policy network in candle-quest.npz plays Candle Quest (basic) "
-        "with 2 players only; this table has 3"
+        f"--bots: {bot}: the policy network in candle-quest-3p.npz plays Candle Quest (basic) "
+        "with 3 players only; this table is Candle Quest (advanced) with 3 players"
     ) in result.stderr
     assert "Traceback" not in result.output
 
