@@ -108,10 +108,11 @@ def test_paths_may_be_text_or_path_objects(tmp_path: Path, monkeypatch: pytest.M
 def test_a_bot_that_cannot_play_the_table_is_refused_before_any_game() -> None:
     pytest.importorskip("numpy", reason="the policy bot needs numpy: pip install -e '.[rl]'")
     seats = (sim.Seat("heuristic"), sim.Seat("policy"), sim.Seat("random"))
-    three = sim.Plan("candle-quest", 3, None, SHORT, seats, 4, seed=40)
+    # each player count has a file for its default variant (basic): this table plays another
+    three = sim.Plan("candle-quest", 3, "advanced", SHORT, seats, 4, seed=40)
     played: list[int] = []
     with pytest.raises(
-        ValueError, match=r"seat 1 \(policy\): .*with 2 players only; this table has 3"
+        ValueError, match=r"seat 1 \(policy\): .*with 3 players only; this table is .*\(advanced\)"
     ):
         sim.run_local(three, progress=played.append)
     assert not played
