@@ -103,7 +103,7 @@ def test_the_profile_page(pages: Pages, people: dict[str, Any], size: str) -> No
     page.keyboard.press("Enter")
     page.wait_for_url(f"**/u/{bea}")
     page.wait_for_selector("#profile[aria-busy='false'] table.ratings")
-    assert "did not win" in page.locator("li.game-card").first.inner_text()
+    assert "resigned" in page.locator("li.game-card").first.inner_text()
 
 
 def winner_after_one_game() -> tuple[float, float]:

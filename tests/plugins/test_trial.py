@@ -70,7 +70,7 @@ def test_every_bot_plays_it(installed: Installed) -> None:
     # The policy bot needs a network trained for the game: it says so, and how to make one.
     assert set(out["refused"]) <= {"policy"}
     for why in out["refused"].values():
-        assert "python -m candlebox.rl.train lantern-duel" in why
+        assert "python -m candlebox.rl.imitation lantern-duel" in why
     simulated = installed.run(
         "-m",
         "candlebox.cli",
