@@ -122,9 +122,16 @@ DECIDING = (
 
 
 def wait_for_decision(page: Any) -> bool:
-    """Wait until you decide or the game is over; True while the game goes on."""
-    page.wait_for_function(DECIDING, timeout=30_000)
-    return bool(page.evaluate("document.body.dataset.over !== 'true'"))
+    """Wait until you decide or the game is over; True while the game goes on. The wait lasts as
+    long as the game moves on: a seat that is out (a 16 Candies pool spent) watches the bots play
+    to the end, which can take minutes on a loaded machine; only 30 s without a move fails."""
+    while True:
+        seen = page.evaluate("document.body.dataset.move")
+        page.wait_for_function(
+            f"m => ({DECIDING})() || document.body.dataset.move !== m", arg=seen, timeout=30_000
+        )
+        if page.evaluate(f"({DECIDING})()"):
+            return bool(page.evaluate("document.body.dataset.over !== 'true'"))
 
 
 def move(page: Any, rng: random.Random) -> None:

@@ -179,7 +179,16 @@ def until(page: Any, selector: str) -> None:
         if page.locator(selector).count():
             return
         if not act_once(page):
-            page.wait_for_timeout(300)
+            # the bots' turn: wait for their next move (a state, never a time: a loaded machine's
+            # bots once took longer than thirty short sleeps)
+            page.wait_for_function(
+                "([wanted, seen]) => document.querySelector(wanted) !== null"
+                " || document.body.dataset.move !== seen || document.body.dataset.over === 'true'"
+                " || document.querySelector("
+                "'#board [data-action]:not([disabled]), #actions [data-action]') !== null",
+                arg=[selector, page.evaluate("document.body.dataset.move")],
+                timeout=30_000,
+            )
     page.wait_for_selector(selector)
 
 
