@@ -29,7 +29,7 @@ import json
 import os
 import sys
 import zipfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -47,10 +47,14 @@ BATCH = 256
 LEARNING_RATE = 1e-3
 EPOCHS = 8
 DECISIONS = 60_000
-# Observations are kept in memory as float32 rows: at most this many bytes of them (Candelabria's
-# 5-player observation is 3,954 numbers, so about 12,600 decisions).
-MEMORY = 200_000_000
+# Observations are kept in memory as float16 rows (every number is in [0, 1], where half precision
+# keeps a relative error under 0.1%, far finer than any count's step): at most this many bytes of
+# them (Candelabria's 5-player observation is 3,954 numbers, so about 126,000 decisions). A 200 MB
+# bound of float32 rows held 12,600 of them, too few for Candelabria (docs/rl.md).
+MEMORY = 1_000_000_000
+STORED = np.float16
 HELD_OUT = 0.1
+PROGRESS_SECONDS = 60.0
 
 
 @dataclass(frozen=True)
@@ -97,8 +101,11 @@ def collect(
     seed: int,
     cpu_seconds: float | None = None,
     wall_seconds: float | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> tuple[Decisions, int]:
-    """Up to ``decisions`` of the heuristic's decisions (within the time bounds); and the games."""
+    """Up to ``decisions`` of the heuristic's decisions (within the time bounds); and the games.
+    ``progress(decisions, games)`` is called between games every ``PROGRESS_SECONDS`` on the clock
+    (a long collection on a busy machine says how far it got)."""
     rng = np.random.default_rng(seed)
     weights = np.array([kind.weight for kind in SEATS])
     weights /= weights.sum()
@@ -106,7 +113,11 @@ def collect(
     found = Decisions()
     clock = Clock()
     games = 0
+    said = 0.0
     while len(found) < decisions and not clock.past(cpu_seconds, wall_seconds):
+        if progress is not None and clock.wall_seconds() - said >= PROGRESS_SECONDS:
+            said = clock.wall_seconds()
+            progress(len(found), games)
         kinds = [SEATS[int(i)] for i in rng.choice(len(SEATS), size=players, p=weights)]
         kinds[games % players] = TEACHER
         seats = [_seat_bot(kind, int(rng.integers(2**62))) for kind in kinds]
@@ -118,7 +129,7 @@ def collect(
             action = seats[seat].choose(state, seat)
             legal = spec.actions.legal_ids(state, seat)
             if kinds[seat].teacher and len(legal) > 1:
-                found.observations.append(spec.observe(state, seat).copy())
+                found.observations.append(spec.observe(state, seat).astype(STORED))
                 found.legal.append(legal)
                 found.chosen.append(spec.actions.to_id(action))
             state.apply(seat, action)
@@ -309,9 +320,12 @@ def fit(
     seed: int,
     cpu_seconds: float | None = None,
     wall_seconds: float | None = None,
-    report: Any = None,
+    report: Callable[[float, float], None] | None = None,
 ) -> list[float]:
-    """Epochs of Adam over ``picks`` in shuffled batches; each epoch's mean training loss."""
+    """Epochs of Adam over ``picks`` in shuffled batches; each epoch's mean training loss.
+    ``report(epochs done, loss)`` after each epoch. A time bound is checked after every batch, so
+    that a large collection on a busy machine stops on time: the last epoch may then be a part of
+    one (its loss the mean over the batches it took, its epochs done a fraction)."""
     rng = np.random.default_rng(seed)
     optimizer = Adam(net.parameters())
     clock = Clock()
@@ -319,14 +333,18 @@ def fit(
     for epoch in range(epochs):
         order = rng.permutation(np.asarray(picks))
         total = 0.0
+        seen = 0
         for start in range(0, len(order), BATCH):
             chunk = order[start : start + BATCH].tolist()
             value, grads = loss_and_gradients(net, Batch.of(data, chunk))
             optimizer.step(grads)
             total += value * len(chunk)
-        losses.append(total / max(1, len(order)))
+            seen += len(chunk)
+            if clock.past(cpu_seconds, wall_seconds):
+                break
+        losses.append(total / max(1, seen))
         if report is not None:
-            report(epoch, losses[-1])
+            report(epoch + seen / max(1, len(order)), losses[-1])
         if clock.past(cpu_seconds, wall_seconds):
             break
     return losses
@@ -380,6 +398,12 @@ class Budget:
     epochs: int = EPOCHS
     minutes: float | None = None
     wall_minutes: float | None = None
+    memory: int = MEMORY  # bytes of stored observations
+
+    def most_decisions(self, spec: Spec) -> int:
+        """The decisions to collect: as asked, within the memory bound."""
+        row = np.dtype(STORED).itemsize * spec.observation_size
+        return min(self.decisions, max(1, self.memory // row))
 
     def half(self) -> tuple[float | None, float | None]:
         cpu = None if self.minutes is None else self.minutes * 30
@@ -436,14 +460,18 @@ def train(
                 "epochs": budget.epochs,
                 "minutes": budget.minutes,
                 "wall_minutes": budget.wall_minutes,
+                "memory_mb": budget.memory // 1_000_000,
             },
             "load_average": os.getloadavg(),
             "started": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
         }
     )
-    most = max(1, MEMORY // (4 * spec.observation_size))
     cpu, wall = budget.half()
-    data, games = collect(spec, min(budget.decisions, most), seed, cpu, wall)
+
+    def collecting(decisions: int, games: int) -> None:
+        journal.write({"collecting": {"decisions": decisions, "games": games}})
+
+    data, games = collect(spec, budget.most_decisions(spec), seed, cpu, wall, collecting)
     if len(data) == 0:
         raise ValueError(f"no decision was collected for {spec.config.describe()}")
     journal.write({"collected": {"decisions": len(data), "games": games}})
@@ -451,8 +479,11 @@ def train(
     net = new_net(spec.observation_size, spec.actions.texts, seed)
     before = agreement(net, data, held_out)
 
-    def report(epoch: int, value: float) -> None:
-        journal.write({"epoch": epoch + 1, "loss": round(value, 4)})
+    done: list[float] = [0]
+
+    def report(epochs: float, value: float) -> None:
+        done[0] = int(epochs) if epochs == int(epochs) else round(epochs, 2)
+        journal.write({"epoch": done[0], "loss": round(value, 4)})
 
     losses = fit(net, data, train_picks, budget.epochs, seed, cpu, wall, report)
     held = agreement(net, data, held_out)
@@ -461,7 +492,7 @@ def train(
         "trainer": "imitation (numpy)",
         "decisions": len(data),
         "games": games,
-        "epochs": len(losses),
+        "epochs": done[0],
     }
     size = export(net, spec, out, meta)
     summary = {
@@ -472,7 +503,7 @@ def train(
         "trained": datetime.date.today().isoformat(),
         "decisions": len(data),
         "games": games,
-        "epochs": len(losses),
+        "epochs": done[0],
         "last_loss": round(losses[-1], 4) if losses else None,
         "held_out": {
             "decisions": len(held_out),
@@ -498,18 +529,27 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--epochs", type=int, default=EPOCHS)
     parser.add_argument("--minutes", type=float, help="CPU time budget (half each part)")
     parser.add_argument("--wall-minutes", type=float, help="and at most this long on the clock")
+    parser.add_argument(
+        "--memory-mb",
+        type=int,
+        default=MEMORY // 1_000_000,
+        help="the most megabytes of observations kept (float16 rows)",
+    )
     parser.add_argument("--out", type=Path, help="the .npz to write (default: the shipped file)")
     parser.add_argument("--log", type=Path, help="progress as JSON lines")
     args = parser.parse_args(argv)
-    for name in ("decisions", "epochs"):
+    for name in ("decisions", "epochs", "memory_mb"):
         if getattr(args, name) < 1:
-            parser.error(f"--{name} must be 1 or more, not {getattr(args, name)}")
+            flag = name.replace("_", "-")
+            parser.error(f"--{flag} must be 1 or more, not {getattr(args, name)}")
     for name in ("minutes", "wall_minutes"):
         value = getattr(args, name)
         if value is not None and not value > 0:
             parser.error(f"--{name.replace('_', '-')} must be above 0, not {value}")
     try:
-        budget = Budget(args.decisions, args.epochs, args.minutes, args.wall_minutes)
+        budget = Budget(
+            args.decisions, args.epochs, args.minutes, args.wall_minutes, args.memory_mb * 1_000_000
+        )
         train(args.game, args.players, args.seed, budget, args.out, args.log)
     except ValueError as exc:
         parser.error(str(exc))

@@ -102,9 +102,49 @@ def test_the_command_refuses_bad_budgets(capsys: pytest.CaptureFixture[str]) -> 
     for args, says in (
         (["candle-quest", "--epochs", "0"], "--epochs must be 1 or more, not 0"),
         (["candle-quest", "--minutes", "-1"], "--minutes must be above 0, not -1.0"),
+        (["candle-quest", "--memory-mb", "0"], "--memory-mb must be 1 or more, not 0"),
         (["sixteen-candies", "--players", "5"], "is for 2–4 players, not 5"),
     ):
         with pytest.raises(SystemExit) as exit_:
             imitation.main(args)
         assert exit_.value.code == 2
         assert says in capsys.readouterr().err
+
+
+def test_observations_are_kept_in_half_precision_within_the_memory_bound() -> None:
+    """float16 rows halve the memory a collection needs (Candelabria's 200 MB of float32 rows held
+    12,600 decisions, too few), and a number in [0, 1] loses under 0.1% of itself."""
+    spec = Spec.make("candelabria", 3)
+    budget = imitation.Budget(decisions=10**9, memory=100_000_000)
+    assert budget.most_decisions(spec) == 100_000_000 // (2 * spec.observation_size)
+    assert imitation.Budget(decisions=50).most_decisions(spec) == 50
+    data, _ = imitation.collect(spec, 40, seed=3)
+    assert {row.dtype for row in data.observations} == {np.dtype(np.float16)}
+    batch = imitation.Batch.of(data, list(range(len(data))))
+    assert batch.observations.dtype == np.float32  # trained in single precision
+    assert batch.observations.min() >= 0.0 and batch.observations.max() <= 1.0
+
+
+def test_a_time_bound_stops_the_training_between_batches() -> None:
+    """A bound is checked after every batch, not only after an epoch (an epoch of 150,000
+    Candelabria decisions on a busy machine would overrun it); the part done is reported."""
+    spec = Spec.make("candle-quest", 3)
+    data, _ = imitation.collect(spec, 1000, seed=2)
+    net = imitation.new_net(spec.observation_size, spec.actions.texts, seed=1)
+    reports: list[tuple[float, float]] = []
+    picks = list(range(len(data)))
+    losses = imitation.fit(
+        net, data, picks, epochs=5, seed=1, wall_seconds=0.0, report=lambda *r: reports.append(r)
+    )
+    assert len(losses) == 1 and len(reports) == 1
+    assert reports[0][0] == pytest.approx(imitation.BATCH / len(picks)), reports
+
+
+def test_collection_reports_its_progress(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(imitation, "PROGRESS_SECONDS", 0.0)
+    said: list[tuple[int, int]] = []
+    data, games = imitation.collect(
+        Spec.make("candle-quest", 3), 300, seed=1, progress=lambda *p: said.append(p)
+    )
+    assert said[0] == (0, 0) and len(said) == games
+    assert [n for n, _ in said] == sorted(n for n, _ in said) and said[-1][0] < len(data)
