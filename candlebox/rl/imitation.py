@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import hashlib
 import json
 import os
 import sys
@@ -55,6 +56,7 @@ MEMORY = 1_000_000_000
 STORED = np.float16
 HELD_OUT = 0.1
 PROGRESS_SECONDS = 60.0
+LEARNER_SHARE = 0.5  # with --learner: the games where it plays the rotating heuristic seat
 
 
 @dataclass(frozen=True)
@@ -102,10 +104,18 @@ def collect(
     cpu_seconds: float | None = None,
     wall_seconds: float | None = None,
     progress: Callable[[int, int], None] | None = None,
+    learner: Path | None = None,
+    learner_share: float = LEARNER_SHARE,
 ) -> tuple[Decisions, int]:
     """Up to ``decisions`` of the heuristic's decisions (within the time bounds); and the games.
     ``progress(decisions, games)`` is called between games every ``PROGRESS_SECONDS`` on the clock
-    (a long collection on a busy machine says how far it got)."""
+    (a long collection on a busy machine says how far it got).
+
+    With a ``learner`` (a policy file of the configuration), a ``learner_share`` of the games is
+    played at the rotating heuristic seat by that policy (greedy, as the bot plays) while the
+    heuristic's choice in each of its positions is what is recorded (DAgger, Ross et al. 2011): the
+    network then learns the heuristic's answers in the positions its own mistakes lead to, which
+    games of the heuristic alone never reach."""
     rng = np.random.default_rng(seed)
     weights = np.array([kind.weight for kind in SEATS])
     weights /= weights.sum()
@@ -114,6 +124,7 @@ def collect(
     clock = Clock()
     games = 0
     said = 0.0
+    driver = None if learner is None else bots.make("policy", path=str(learner))
     while len(found) < decisions and not clock.past(cpu_seconds, wall_seconds):
         if progress is not None and clock.wall_seconds() - said >= PROGRESS_SECONDS:
             said = clock.wall_seconds()
@@ -122,6 +133,8 @@ def collect(
         kinds[games % players] = TEACHER
         seats = [_seat_bot(kind, int(rng.integers(2**62))) for kind in kinds]
         state = spec.config.new_game(int(rng.integers(2**62)))
+        # drawn only with a learner, so that a seed without one collects what it always did
+        driven = games % players if driver and rng.random() < learner_share else -1
         games += 1
         found.game_starts.append(len(found))
         while not state.is_over and len(found) < decisions:
@@ -132,6 +145,8 @@ def collect(
                 found.observations.append(spec.observe(state, seat).astype(STORED))
                 found.legal.append(legal)
                 found.chosen.append(spec.actions.to_id(action))
+            if seat == driven and driver is not None:
+                action = driver.choose(state, seat)
             state.apply(seat, action)
     return found, games
 
@@ -439,12 +454,15 @@ def train(
     budget: Budget = Budget(),
     out: Path | None = None,
     log: Path | None = None,
+    learner: Path | None = None,
+    learner_share: float = LEARNER_SHARE,
 ) -> dict[str, Any]:
     """Collect the heuristic's decisions, fit the network, write it; the run's summary."""
     if game_id not in covered_games():
         raise ValueError(f"unknown game {game_id!r}; games: {', '.join(covered_games())}")
     spec = Spec.make(game_id, players)
     out = out or shipped_path(game_id, players)
+    driving = _learner(spec, learner, learner_share)
     clock = Clock()
     journal = Log(log, clock)
     journal.write(
@@ -462,6 +480,7 @@ def train(
                 "wall_minutes": budget.wall_minutes,
                 "memory_mb": budget.memory // 1_000_000,
             },
+            **driving,
             "load_average": os.getloadavg(),
             "started": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
         }
@@ -471,7 +490,9 @@ def train(
     def collecting(decisions: int, games: int) -> None:
         journal.write({"collecting": {"decisions": decisions, "games": games}})
 
-    data, games = collect(spec, budget.most_decisions(spec), seed, cpu, wall, collecting)
+    data, games = collect(
+        spec, budget.most_decisions(spec), seed, cpu, wall, collecting, learner, learner_share
+    )
     if len(data) == 0:
         raise ValueError(f"no decision was collected for {spec.config.describe()}")
     journal.write({"collected": {"decisions": len(data), "games": games}})
@@ -493,6 +514,7 @@ def train(
         "decisions": len(data),
         "games": games,
         "epochs": done[0],
+        **({"learner": driving["learner"]["sha256"]} if driving else {}),
     }
     size = export(net, spec, out, meta)
     summary = {
@@ -517,6 +539,29 @@ def train(
     return summary
 
 
+def _learner(spec: Spec, learner: Path | None, share: float) -> dict[str, Any]:
+    """The learner's part of the log: its file, digest and how it was made (its ``meta``); a
+    ValueError when it is missing or plays another table, before any game."""
+    if learner is None:
+        return {}
+    if not 0.0 < share <= 1.0:
+        raise ValueError(f"--learner-share must be above 0 and at most 1, not {share}")
+    if not learner.is_file():
+        raise ValueError(f"no policy file at {learner}")
+    bots.check_table("policy", spec.config.new_game(0), path=str(learner))
+    with np.load(learner, allow_pickle=False) as data:
+        meta = json.loads(str(data["meta"]))
+    made_by = {key: meta[key] for key in ("seed", "decisions", "epochs", "learner") if key in meta}
+    return {
+        "learner": {
+            "file": learner.name,
+            "sha256": hashlib.sha256(learner.read_bytes()).hexdigest(),
+            "share": share,
+            "made_by": made_by,
+        }
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m candlebox.rl.imitation",
@@ -535,6 +580,13 @@ def main(argv: list[str] | None = None) -> int:
         default=MEMORY // 1_000_000,
         help="the most megabytes of observations kept (float16 rows)",
     )
+    parser.add_argument(
+        "--learner",
+        type=Path,
+        help="a policy file of this table: it plays the heuristic's seat in a share of the games, "
+        "the heuristic's choices there recorded (DAgger)",
+    )
+    parser.add_argument("--learner-share", type=float, default=LEARNER_SHARE)
     parser.add_argument("--out", type=Path, help="the .npz to write (default: the shipped file)")
     parser.add_argument("--log", type=Path, help="progress as JSON lines")
     args = parser.parse_args(argv)
@@ -550,7 +602,16 @@ def main(argv: list[str] | None = None) -> int:
         budget = Budget(
             args.decisions, args.epochs, args.minutes, args.wall_minutes, args.memory_mb * 1_000_000
         )
-        train(args.game, args.players, args.seed, budget, args.out, args.log)
+        train(
+            args.game,
+            args.players,
+            args.seed,
+            budget,
+            args.out,
+            args.log,
+            args.learner,
+            args.learner_share,
+        )
     except ValueError as exc:
         parser.error(str(exc))
     return 0

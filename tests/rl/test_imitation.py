@@ -148,3 +148,41 @@ def test_collection_reports_its_progress(monkeypatch: pytest.MonkeyPatch) -> Non
     )
     assert said[0] == (0, 0) and len(said) == games
     assert [n for n, _ in said] == sorted(n for n, _ in said) and said[-1][0] < len(data)
+
+
+def test_a_learner_plays_the_heuristic_seat_while_the_heuristic_is_recorded(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """DAgger: with ``learner``, that policy's moves are played at the rotating heuristic seat and
+    the heuristic's choices in those positions are the labels (not the learner's)."""
+    from candlebox.bots.heuristic import HeuristicBot
+    from candlebox.bots.policy import PolicyBot
+
+    spec = Spec.make("candle-quest", 3)
+    first = tmp_path / "first.npz"
+    imitation.train("candle-quest", 3, seed=5, budget=imitation.Budget(200, 1), out=first)
+    # (bot, seat, moves played so far, legal actions, its choice); the heuristic's noisy seats apart
+    calls: list[tuple[str, int, int, int, str]] = []
+    for cls, name in ((HeuristicBot, "heuristic"), (PolicyBot, "learner")):
+        original = cls.choose
+
+        def recorded(self, state, seat, original=original, name=name):  # type: ignore[no-untyped-def]
+            action = original(self, state, seat)
+            kind = "noisy" if getattr(self, "epsilon", 0.0) else name
+            calls.append((kind, seat, len(state.history), len(state.legal_actions(seat)), action))
+            return action
+
+        monkeypatch.setattr(cls, "choose", recorded)
+    data, _ = imitation.collect(spec, 400, seed=2, learner=first, learner_share=1.0)
+    learned = {(seat, at): action for who, seat, at, _, action in calls if who == "learner"}
+    taught = {(seat, at): action for who, seat, at, _, action in calls if who == "heuristic"}
+    assert learned and set(learned) <= set(taught)  # the heuristic answers where the learner plays
+    assert any(learned[key] != taught[key] for key in learned), "the learner never disagreed"
+    labels = [who == "heuristic" and n > 1 for who, _, _, n, _ in calls]
+    recorded_texts = [spec.actions.to_text(i) for i in data.chosen]
+    expected = [call[4] for call, label in zip(calls, labels, strict=True) if label]
+    assert recorded_texts == expected[: len(recorded_texts)]  # the heuristic's, every one
+    with pytest.raises(ValueError, match="--learner-share must be above 0"):
+        imitation.train("candle-quest", 3, learner=first, learner_share=0.0, out=tmp_path / "x.npz")
+    with pytest.raises(ValueError, match="plays Candle Quest \\(basic\\) with 3 players only"):
+        imitation.train("candle-quest", 4, learner=first, out=tmp_path / "y.npz")
