@@ -355,10 +355,9 @@ class ImitationRun:
     trained: str
     load_average: float  # over the last minute, when the run started
     seed: int
-    budget_minutes: float | None
     decisions: int
     games: int
-    epochs: int
+    epochs: float  # a part of the last one when a time bound stopped it
     cross_entropy: float  # the last epoch's, on the training decisions
     held_out: int
     agreement_before: float  # the untrained network's, on the held-out decisions
@@ -367,6 +366,9 @@ class ImitationRun:
     cpu_seconds: float
     wall_seconds: float
     bytes: int
+    budget: dict[str, Any]  # the command's bounds, as the log's first line records them
+    file: str
+    learner: dict[str, Any] | None  # the policy that played the heuristic's seat (DAgger), if any
 
     @classmethod
     def of(cls, path: Path) -> ImitationRun:
@@ -379,7 +381,6 @@ class ImitationRun:
             summary["trained"],
             head["load_average"][0],
             summary["seed"],
-            head["budget"]["minutes"],
             summary["decisions"],
             summary["games"],
             summary["epochs"],
@@ -391,7 +392,48 @@ class ImitationRun:
             summary["cpu_seconds"],
             summary["wall_seconds"],
             summary["bytes"],
+            head["budget"],
+            summary["out"],
+            head.get("learner"),
         )
+
+    @property
+    def command(self) -> str:
+        """The command that made the file, from its log (the defaults left out)."""
+        words = [
+            f"python -m candlebox.rl.imitation {self.game} --players {self.players}",
+            f"--seed {self.seed}",
+            f"--decisions {self.budget['decisions']}",
+            f"--epochs {self.budget['epochs']}",
+        ]
+        for key in ("minutes", "wall_minutes"):
+            if self.budget.get(key) is not None:
+                words.append(f"--{key.replace('_', '-')} {self.budget[key]:g}")
+        memory = self.budget.get("memory_mb")
+        if memory is not None and memory != IMITATION_MEMORY_MB:
+            words.append(f"--memory-mb {memory}")
+        if self.learner is not None:
+            words.append(f"--learner first.npz --learner-share {self.learner['share']:g}")
+        return " ".join(words)
+
+    @property
+    def first(self) -> str:
+        """How the learner file of a DAgger run was made (its own meta), or ""."""
+        if self.learner is None:
+            return ""
+        made = self.learner["made_by"]
+        before = made.get("learner")
+        how = f"with `--learner` (SHA-256 `{before[:12]}…`)" if before else "without `--learner`"
+        return (
+            f"`first.npz` (SHA-256 `{self.learner['sha256'][:12]}…`) came from a run {how}, "
+            f"`--seed {made['seed']}`, that collected {made['decisions']:,} decisions and trained "
+            f"{made['epochs']:g} epochs"
+        )
+
+
+# candlebox.rl.imitation's default --memory-mb (its MEMORY, in megabytes); bench/ imports no
+# numpy-only module just for it (the --report path must run without numpy).
+IMITATION_MEMORY_MB = 1000
 
 
 def imitation_runs() -> list[ImitationRun]:
@@ -409,17 +451,16 @@ def imitation_part(runs: list[ImitationRun]) -> list[str]:
     """The command, budget and load, then each run's row."""
     if not runs:
         raise ValueError("no imitation logs beside the shipped policies for more than 2 players")
-    seeds = ", ".join(sorted({str(r.seed) for r in runs}))
-    budgets = ", ".join(sorted({f"{r.budget_minutes:g}" for r in runs if r.budget_minutes}))
     loads = sorted(r.load_average for r in runs)
     said = (
-        f"Trained {span(r.trained for r in runs)} by `python -m candlebox.rl.imitation GAME "
-        f"--players N --seed {seeds} --minutes {budgets}` (numpy; the CPU budget half for "
-        f"collecting the heuristic's decisions, half for the training, each part stopping at its "
-        f"half), load average over the last minute {loads[0]:.1f}–{loads[-1]:.1f} when a run "
-        "started; each run's log is beside its file, `candlebox/bots/policies/<game id>-<n>p."
-        "train.jsonl`. Agreement: how often the network's choice is the heuristic's on the "
-        "held-out games' decisions (the last tenth), untrained and trained:"
+        f"Trained {span(r.trained for r in runs)} by `python -m candlebox.rl.imitation` (numpy; "
+        "each file's command is listed below the table: a time bound, `--minutes` of CPU or "
+        "`--wall-minutes` on the clock, is half for collecting the heuristic's decisions and half "
+        f"for the training, each part stopping at its half), load average over the last minute "
+        f"{loads[0]:.1f}–{loads[-1]:.1f} when a run started; each run's log is beside its file, "
+        "`candlebox/bots/policies/<game id>-<n>p.train.jsonl`. Agreement: how often the "
+        "network's choice is the heuristic's on the held-out games' decisions (the last tenth), "
+        "untrained and trained:"
     )
     lines = [
         *textwrap.wrap(said, WIDTH),
@@ -431,11 +472,13 @@ def imitation_part(runs: list[ImitationRun]) -> list[str]:
     for r in runs:
         lines.append(
             f"| {candlebox.game_info(r.game).title} | {r.players} "
-            f"| {r.decisions:,} ({r.games:,} games) | {r.epochs} | {r.cross_entropy:.2f} "
+            f"| {r.decisions:,} ({r.games:,} games) | {r.epochs:g} | {r.cross_entropy:.2f} "
             f"| {r.agreement_before:.0%} → **{r.agreement:.0%}** of {r.held_out:,} "
             f"| {r.cpu_seconds:.0f} s ({r.collect_cpu_seconds:.0f} s) "
             f"| {minutes(r.wall_seconds)} | {r.bytes / 1024:.0f} KB |"
         )
+    lines += ["", "The command behind each file (its seed fixed):", ""]
+    lines += [f"- `{r.file}`: `{r.command}`" + (f"; {r.first}" if r.first else "") for r in runs]
     return lines
 
 
