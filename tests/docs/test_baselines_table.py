@@ -92,3 +92,17 @@ def test_a_document_without_the_parts_markers_is_refused_naming_them(
     with pytest.raises(ValueError, match=re.escape("bench/baselines.py --write-docs: baselines")):
         baselines.write_docs(doc)
     assert doc.read_text() == "# no generated parts here\n"  # left as it was
+
+
+def test_every_shipped_policy_beats_random_by_its_measured_interval(
+    baselines: ModuleType,
+) -> None:
+    """A baseline that loses to random is not a baseline: against the random bot at every other
+    seat, each shipped file's 95% interval lies above even (1/players)."""
+    rows = baselines.current(baselines.load())
+    for game, players in shipped_tables(baselines):
+        row = next(r for r in rows if (r.game, r.players, r.against) == (game, players, "random"))
+        assert row.rate.low > 1 / players, (
+            f"{game} ({players} players) wins {row.rate.rate:.1%} against random, interval "
+            f"{row.rate.low:.1%}–{row.rate.high:.1%}: not above even ({1 / players:.1%})"
+        )
