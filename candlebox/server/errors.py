@@ -18,6 +18,12 @@ class Rejected(Exception):
         self.message = message
         self.status = status
         self.headers: dict[str, str] = {}
+        self.details: dict[str, Any] = {}  # facts a client may show beside the message
+
+    def with_details(self, **details: Any) -> Rejected:
+        """The same refusal, its body carrying ``details`` too (what a limit is, how much is used)."""
+        self.details.update(details)
+        return self
 
     def retry_in(self, seconds: float) -> Rejected:
         """The same refusal, telling the client when to try again (``Retry-After``)."""
@@ -25,7 +31,7 @@ class Rejected(Exception):
         return self
 
     def payload(self) -> dict[str, Any]:
-        return {"error": self.code, "message": self.message}
+        return {"error": self.code, "message": self.message, **self.details}
 
 
 def failure(exc: BaseException) -> Rejected:

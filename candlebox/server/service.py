@@ -242,11 +242,15 @@ class GameService:
             return
         mine = sum(1 for live in self.registry.games.values() if live.creator == client)
         if mine >= cap:
+            # counted per address, not per browser or account: the words say so, and the body
+            # carries the figures, so a player who sees two games of their own is not puzzled
             raise Rejected(
                 "too-many-games",
-                f"you already have {mine} games in play (at most {cap}); finish or leave one first",
+                f"{mine} games started from your network address are still in play, and one "
+                f"address may have at most {cap} at once (every browser and device on that "
+                "network counts); finish or resign one of them first",
                 429,
-            )
+            ).with_details(limit=cap, count=mine, counts="live games started from this address")
 
     async def describe(self, game_id: str) -> dict[str, Any]:
         """The game and its seats (public)."""

@@ -298,6 +298,12 @@ def test_spectators_and_open_games_per_client_are_capped(sqlite_url: str) -> Non
         create(client, [{}, {}])
         refused = client.post("/api/games", json={"game": "candle-quest", "seats": [{}, {}]})
         assert refused.status_code == 429 and refused.json()["error"] == "too-many-games"
+        # the body names the limit, the count and what is counted (issue 36: a player who saw two
+        # games of their own was told they had too many)
+        body = refused.json()
+        assert body["limit"] == 2 and body["count"] == 2, body
+        assert "network address" in body["message"] and "at most 2" in body["message"], body
+        assert "finish or resign" in body["message"], body
 
 
 def test_abandoned_games_expire_and_old_ones_are_deleted(sqlite_url: str) -> None:
