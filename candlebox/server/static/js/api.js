@@ -22,6 +22,7 @@ export async function api(path, { method = "GET", body, token } = {}) {
     const error = new Error((data && data.message) || `${response.status} ${response.statusText}`);
     error.code = data && data.error;
     error.status = response.status;
+    error.details = data || {}; // the refusal's facts beside its message (a limit, its count)
     error.retryAfter = Number(response.headers.get("Retry-After")) || null; // seconds, on a 429
     throw error;
   }

@@ -8,6 +8,7 @@
 // The words all come from the server (each game's content/learn.json and how_to_play.md).
 
 import { api, mySeat, remember } from "./api.js";
+import { refusalLine, showRefusal } from "./refusals.js";
 import { clear, h, namedSeats, toast } from "./ui.js";
 
 const state = {
@@ -220,8 +221,9 @@ export async function ready(frame) {
 }
 
 // ----------------------------------------------------------------------------- lobby
-async function startLearning(game, button) {
+async function startLearning(game, button, refused) {
   button.disabled = true;
+  showRefusal(refused, null);
   try {
     const rules = await loadRules(game.id);
     const name = localStorage.getItem("candlebox.name") || undefined;
@@ -236,7 +238,7 @@ async function startLearning(game, button) {
     remember(created.id, { seat: created.seat, token: created.token, invites: created.invites, title: game.title, created: Date.now(), learn: true });
     location.href = `/g/${encodeURIComponent(created.id)}?learn=1`;
   } catch (err) {
-    toast(err.message, "error");
+    showRefusal(refused, err); // under the button that asked, not a notice elsewhere
     button.disabled = false;
   }
 }
@@ -248,8 +250,9 @@ export function lobbyPanel(meta) {
     h("p.note", "A first game against an easy bot, with every choice explained and a link to its rule."));
   for (const game of meta.games) {
     const button = h("button.primary", { type: "button", dataset: { learn: game.id } }, `Learn to play ${game.title}`);
-    button.addEventListener("click", () => startLearning(game, button));
-    panel.append(h("div.learn-row", button, h("a.small", { href: `/rules/${encodeURIComponent(game.id)}` }, "How to play")));
+    const refused = refusalLine(button);
+    button.addEventListener("click", () => startLearning(game, button, refused));
+    panel.append(h("div.learn-row", button, refused, h("a.small", { href: `/rules/${encodeURIComponent(game.id)}` }, "How to play")));
   }
   const wanted = new URLSearchParams(location.search).get("learn");
   const chosen = meta.games.find((g) => g.id === wanted);

@@ -4,6 +4,7 @@
 import { api, joinLink, myGames, remember } from "./api.js";
 import { lobbyPanel } from "./learn.js";
 import { LEVELS } from "./thinking.js";
+import { refusalLine, showRefusal } from "./refusals.js";
 import { clear, h, roving, toast } from "./ui.js";
 import { lookUp, mineCard } from "./mygames.js";
 import { quickPlay } from "./quickplay.js";
@@ -277,8 +278,10 @@ function render() {
   }
   box.append(options);
   const create = h("button.primary", { type: "button", id: "create" }, "Start the game");
+  const refused = refusalLine(create); // a refusal under the button, not a notice far below it
   create.addEventListener("click", async () => {
     create.disabled = true;
+    showRefusal(refused, null);
     const yourName = name ? name.value.trim() : "";
     if (yourName) localStorage.setItem("candlebox.name", yourName);
     const youSeat = form.seats.findIndex((s) => s.kind === "you");
@@ -304,11 +307,11 @@ function render() {
       });
       location.href = `/g/${encodeURIComponent(created.id)}`;
     } catch (err) {
-      toast(err.message, "error");
+      showRefusal(refused, err);
       create.disabled = false;
     }
   });
-  box.append(h("div.create-row", create));
+  box.append(h("div.create-row", create), refused);
 }
 
 function practiceTitle(game) {

@@ -1,0 +1,91 @@
+"""The limit of games in play from one address, said where it was hit (issue 36): a new player saw
+"you already have 10 games in play" as a notice far below "Start the game", over "Your games", which
+listed two. The refusal shows under the button that asked (the form's own line, read out), says what
+the server counts (unfinished games started from the network address, from any browser) and what to
+do. Screenshots at the three sizes: /tmp/candlebox-e2e/limit-*.png."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.e2e.conftest import SIZES, create_game, shot, sized_context
+from tests.server.live import ServerProcess
+
+LIMIT = 2
+
+
+@pytest.fixture
+def capped(tmp_path: Path) -> Iterator[ServerProcess]:
+    """A server allowing LIMIT live games per address (the shared one has no cap)."""
+    process = ServerProcess(
+        f"sqlite:///{tmp_path / 'capped.sqlite3'}",
+        tmp_path / "server.log",
+        env={"CANDLEBOX_MAX_OPEN_GAMES": str(LIMIT)},
+    )
+    process.start()
+    try:
+        yield process
+    finally:
+        process.stop()
+
+
+# where the refusal is and what surrounds it, as the player sees it
+PLACE = """([button, line]) => {
+  const b = document.querySelector(button).getBoundingClientRect();
+  const el = document.querySelector(line);
+  const l = el.getBoundingClientRect();
+  return {
+    gap: l.top - b.bottom,
+    inView: l.top >= 0 && l.bottom <= innerHeight,
+    role: el.getAttribute("role"),
+    describes: document.querySelector(button).getAttribute("aria-describedby") === el.id,
+    notices: [...document.querySelectorAll(".toasts .notice, #notices .notice")].map((n) => n.textContent),
+  };
+}"""
+
+
+def test_the_game_limit_is_said_under_the_button_that_asked(
+    browser: Any, capped: ServerProcess
+) -> None:
+    for _ in range(LIMIT):  # from this address: the browser's games count with these
+        create_game(capped.base, "candle-quest", 2)
+    context = sized_context(browser, capped.base, "phone")
+    errors: list[str] = []
+    try:
+        page = context.new_page()
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto("/")
+        page.locator("#create").click()
+        line = page.locator("#create-form .request-error")
+        line.wait_for()
+        said = line.inner_text()
+        place = page.evaluate(PLACE, ["#create", "#create-form .request-error"])
+        for size, (width, height) in SIZES.items():
+            page.set_viewport_size({"width": width, "height": height})
+            line.scroll_into_view_if_needed()
+            shot(page, f"limit-start-{size}")
+        page.set_viewport_size({"width": SIZES["phone"][0], "height": SIZES["phone"][1]})
+        learn = page.locator("[data-learn]").first
+        learn.click()
+        learned = page.locator(".learn-lobby .request-error:not([hidden])")
+        learned.wait_for()
+        learn_said = learned.inner_text()
+        learn_place = page.evaluate(
+            PLACE, ["[data-learn]", ".learn-lobby .request-error:not([hidden])"]
+        )
+        shot(page, "limit-learn-phone")
+    finally:
+        context.close()
+    assert not errors, errors
+    for words, where in ((said, place), (learn_said, learn_place)):
+        assert f"already has {LIMIT} unfinished games" in words, words
+        assert "network address" in words and "every browser" in words, words  # what is counted
+        assert "Finish or resign one of your games" in words, words  # what to do
+        assert 0 <= where["gap"] <= 24, f"the refusal is {where['gap']} px from its button"
+        assert where["inView"], "the refusal is out of view"
+        assert where["role"] == "alert" and where["describes"], where
+        assert not any("games" in notice for notice in where["notices"]), where["notices"]
