@@ -19,6 +19,7 @@ from tests.server.live import ServerProcess
 
 PHONE = {"width": 390, "height": 844}
 LAPTOP = {"width": 1280, "height": 800}
+SIZES = {"phone": PHONE, "laptop": LAPTOP, "desktop": {"width": 1920, "height": 1080}}
 
 Frame = dict[str, Any]
 
@@ -55,18 +56,35 @@ def page_at(browser: Any, base: str, viewport: dict[str, int], errors: list[str]
     return page
 
 
-# what the board shows of each marked element: its moves, whether it is marked, how it looks
-MARKS = """legal => {
+# How a marked element looks: its pointer and glow, and any outline drawn on it or inside it (a
+# target outlined in the last move's blue dashes looked unlike every other one); the focus ring of
+# the focused element is the keyboard's, not a mark.
+LOOK = """(el) => {
+  const s = getComputedStyle(el);
+  const drawn = (e) => e !== document.activeElement && getComputedStyle(e).outlineStyle !== "none";
+  const outline = drawn(el) ? ` outline ${s.outlineStyle} ${s.outlineColor}` : "";
+  const inside = [...el.querySelectorAll("*")].some(drawn) ? " outlined inside" : "";
+  return `${s.cursor} ${s.animationName}${outline}${inside}`;
+}"""
+
+# what the board shows of each marked element: its moves, whether it is marked, how it looks; a
+# click that advances the game without a move (data-dismiss: "Next deal") is a target too
+MARKS = (
+    """legal => {
   const movesOf = (el) => el.dataset.choices ? el.dataset.choices.split("|")
     : el.dataset.action ? [el.dataset.action] : [];
   const can = new Set(legal);
   const targets = [...document.querySelectorAll("#board [data-action], #board [data-choices]")]
-    .filter((el) => !el.disabled && movesOf(el).some((a) => can.has(a)));
+    .filter((el) => !el.disabled && movesOf(el).some((a) => can.has(a)))
+    .concat([...document.querySelectorAll("#board [data-dismiss]")]);
   const marked = [...document.querySelectorAll("#board .can-move")];
-  const look = (el) => { const s = getComputedStyle(el); return `${s.cursor} ${s.animationName}`; };
+  const look = """
+    + LOOK
+    + """;
   return {
     unmarked: targets.filter((el) => !el.classList.contains("can-move")).map((el) => el.outerHTML.slice(0, 120)),
-    wrong: marked.filter((el) => !el.hasAttribute("data-step") && !movesOf(el).some((a) => can.has(a)))
+    wrong: marked.filter((el) => !el.hasAttribute("data-step") && !el.hasAttribute("data-dismiss")
+      && !movesOf(el).some((a) => can.has(a)))
       .map((el) => el.outerHTML.slice(0, 120)),
     covered: [...new Set(marked.flatMap(movesOf))],
     looks: [...new Set(marked.map(look))],
@@ -78,6 +96,7 @@ MARKS = """legal => {
     })(),
   };
 }"""
+)
 
 
 DECISIONS = {
@@ -108,7 +127,11 @@ def test_every_move_on_the_board_wears_the_one_mark(
         page.wait_for_function("document.body.dataset.words")
         page.wait_for_selector("#board [data-action], #board [data-choices]", timeout=15_000)
         seen = page.evaluate(MARKS, frame["legal"])
-        shot(page, f"click-{game}")
+        lines = {}
+        for size, box in SIZES.items():  # the marks as each screen shows them
+            page.set_viewport_size(box)
+            lines[size] = page.evaluate(MARKS, frame["legal"])["howLines"]
+            shot(page, f"click-{game}-{size}")
     finally:
         page.context.close()
     assert not errors, errors
@@ -122,6 +145,37 @@ def test_every_move_on_the_board_wears_the_one_mark(
     assert how.startswith("Click "), f"the banner does not say what to click: {how!r}"
     assert named in how, f"{how!r} does not name the {named}"
     assert seen["howLines"] == 1, f"the instruction takes {seen['howLines']} lines: {how!r}"
+    assert set(lines.values()) == {1}, f"the instruction's lines at each size: {lines}, {how!r}"
+
+
+def test_next_deal_wears_the_mark_and_the_banner_says_to_click_it(
+    browser: Any, server: ServerProcess
+) -> None:
+    """16 Candies' round result ends with "Next deal", which advances the game: a new player found
+    it plain while every other thing to click glowed. It wears the one mark, looks like the rest,
+    and the banner's line says to click it."""
+    created = create_game(server.base, "sixteen-candies", 3, options={"max_turns": 400})
+    play_until(server.base, created, lambda f: f["view"]["round"] >= 2)
+    errors: list[str] = []
+    page = page_at(browser, server.base, LAPTOP, errors)
+    try:
+        page.goto("/")
+        open_seat(page, created)
+        page.wait_for_selector("#board [data-dismiss]")
+        seen = page.evaluate(MARKS, [])
+        for size, box in SIZES.items():
+            page.set_viewport_size(box)
+            page.locator("#board [data-dismiss]").scroll_into_view_if_needed()
+            shot(page, f"click-next-deal-{size}")
+        page.locator("#board [data-dismiss]").click()
+        page.wait_for_selector(".sc-rivals")
+    finally:
+        page.context.close()
+    assert not errors, errors
+    assert not seen["unmarked"], f"'Next deal' without the mark: {seen['unmarked']}"
+    assert seen["looks"] == ["pointer can-move"], seen["looks"]
+    assert seen["how"].startswith("Click ") and "Next deal" in seen["how"], seen["how"]
+    assert seen["howLines"] == 1, seen["how"]
 
 
 def test_the_phone_lobby_shows_learn_to_play_in_the_first_screen(
@@ -229,7 +283,6 @@ WHOLE_GAMES = {
     "sixteen-candies": (3, None),
     "candelabria": (3, "standard"),
 }
-SIZES = {"phone": PHONE, "laptop": LAPTOP, "desktop": {"width": 1920, "height": 1080}}
 
 
 @pytest.mark.browser_games
@@ -264,6 +317,10 @@ def test_every_decision_of_a_whole_game_marks_its_moves(
                 break
             dismiss = page.locator("#board [data-dismiss]")  # a round's result before the deal
             if dismiss.count():
+                seen = page.evaluate(MARKS, [])
+                assert not seen["unmarked"], f"'Next deal' without the mark: {seen['unmarked']}"
+                assert seen["looks"] == ["pointer can-move"], seen["looks"]
+                assert seen["how"].startswith("Click "), f"the banner says {seen['how']!r}"
                 dismiss.first.click()
                 continue
             move = int(page.evaluate("document.body.dataset.move"))
@@ -275,6 +332,7 @@ def test_every_decision_of_a_whole_game_marks_its_moves(
             assert not seen["unmarked"], f"{where}: moves without the mark: {seen['unmarked']}"
             assert not seen["wrong"], f"{where}: marked but no legal move: {seen['wrong']}"
             assert seen["how"].startswith("Click "), f"{where}: the banner says {seen['how']!r}"
+            assert seen["looks"] == ["pointer can-move"], f"{where}: marked unlike: {seen['looks']}"
             page.evaluate(CLICK_A_MARK)
             page.wait_for_function(
                 f"Number(document.body.dataset.move) > {move}"

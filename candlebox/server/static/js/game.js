@@ -362,7 +362,7 @@ function renderBoard() {
     console.error(err);
     board.append(h("p.problem", `The board could not be drawn (${err.message}); use the list of actions.`));
   }
-  markMoves(board, context(frame).legal); // one mark on whatever makes a move, in every game
+  markMoves(board, context(frame).legal, !frame.over); // one mark on whatever makes a move, in every game
   readyForKeys(board);
   words.chipify(board); // words: any code left bare names itself on hover
   motion.settle(board);
@@ -466,7 +466,7 @@ function renderBanner() {
   banner.className = `banner ${mood}`;
   banner.append(words.chipify(h("span.banner-text", text)));
   // what to click, in one line (moves.js), under the decision in the game's words
-  const how = held || empty.length || standIn ? "" : instruction(page.module, ctx);
+  const how = empty.length || standIn ? "" : instruction(page.module, ctx, Boolean(held));
   if (how) banner.append(h("span.banner-how", how));
   if (standIn) banner.append(takeBackLine(frame.you));
   const thinking = empty.length ? null : thinkingNote(frame, page.replay);

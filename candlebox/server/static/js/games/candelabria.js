@@ -1102,7 +1102,7 @@ const PLACES = {
   button: "a glowing button above the map",
 };
 const MENUS = {
-  hand: "a glowing candle card in your hand, then deploy or maneuver in its menu",
+  hand: "a card in your hand: a menu opens", // one line on a phone; the cards glow
   territory: "a glowing territory on the map, then choose in its menu",
 };
 const ON_TERRITORY = new Set(["at", "move", "extra", "to", "ignite", "extinguish", "shift"]);

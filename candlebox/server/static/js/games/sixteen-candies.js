@@ -286,10 +286,11 @@ function instruction(ctx) {
     case "rotate":
       return `Click ↻ turn on cards, then “${pending.decision === "orient" ? "Pick up this way" : "Keep this way"}”.`;
     case "draw": {
+      // one line on a phone: the glow shows which card of the discard pile
       const from = [];
-      if (ctx.can("draw pile")) from.push("the glowing draw pile");
-      if (ctx.can("draw discard")) from.push("the discard pile's top card");
-      return `Click ${from.join(", or ")}${ctx.can("skip") ? ", or Skip the draw" : ""}.`;
+      if (ctx.can("draw pile")) from.push("the draw pile");
+      if (ctx.can("draw discard")) from.push("the discard pile");
+      return `Click ${from.join(" or ")}${ctx.can("skip") ? ", or Skip the draw" : ""}.`;
     }
     case "discard":
       return "Click the glowing card you discard.";
@@ -312,7 +313,12 @@ export default {
     if (ctx.over) return null;
     const round = roundShowing(ctx);
     if (round === null) return null;
-    return ctx.you === null ? `Round ${round} is over: the hands are shown.` : `Round ${round} is over: see how the hands scored, then “Next deal”.`;
+    return ctx.you === null ? `Round ${round} is over: the hands are shown.` : `Round ${round} is over: see how the hands scored.`;
+  },
+
+  /** Under that banner, what to click, as at every decision: the glowing "Next deal". */
+  heldInstruction(ctx) {
+    return ctx.you === null ? "" : "Click “Next deal” to see the next hands.";
   },
 
   render(root, ctx) {
