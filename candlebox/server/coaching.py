@@ -145,6 +145,9 @@ class Coach:
         # one client never holds every search: another's hint is served meanwhile
         self.hints_per_client = max(1, self.max_hints // 2)
         self.reviews: dict[tuple[str, int], _Review] = {}  # waiting or under way, in asked order
+        # a finished game's seat: its decisions (move numbers) and those a bot made for it, which
+        # never change; kept for KEPT_HINTS seats, so that asking again replays nothing
+        self.decisions_known: dict[tuple[str, int], tuple[list[int], int]] = {}
         self._pool: Executor | None = None
         # bots in workers: reviews are queued in the database for them (reviewing.py)
         self.queued = registry.settings.bots == "workers"
@@ -253,16 +256,8 @@ class Coach:
         if key in self.reviews or await self._stored(game_id, seat) is not None:
             return await self.review(game_id, seat)
         saved = live.state.to_json()
-        numbers, stood_in = await asyncio.to_thread(
-            reviewing.players_decisions, self.registry.storage, saved, game_id, seat
-        )
-        if not numbers and stood_in:
-            raise Rejected(
-                "stood-in",
-                f"a bot made every decision of seat {seat} for its player: none of theirs to "
-                "review",
-                409,
-            )
+        numbers, stood_in = await self._decisions(live, seat)
+        _check_decided(seat, numbers, stood_in)
         if self.queued:
             return await self._queue(game_id, seat, len(numbers))
         if key in self.reviews:  # asked for meanwhile
@@ -281,6 +276,24 @@ class Coach:
         )
         self._start_next()
         return await self.review(game_id, seat)
+
+    async def _decisions(self, live: LiveGame, seat: int) -> tuple[list[int], int]:
+        """A finished game's ``seat``: the move numbers of its player's decisions with a choice,
+        and how many a bot made for them (reviewing.players_decisions, a replay: kept)."""
+        key = (live.id, seat)
+        known = self.decisions_known.get(key)
+        if known is None:
+            known = await asyncio.to_thread(
+                reviewing.players_decisions,
+                self.registry.storage,
+                live.state.to_json(),
+                live.id,
+                seat,
+            )
+            self.decisions_known[key] = known
+            while len(self.decisions_known) > KEPT_HINTS:
+                self.decisions_known.pop(next(iter(self.decisions_known)))
+        return known
 
     def _admit(self, asker: str, total: int) -> None:
         """:class:`Rejected` (429) when the queue is full, or the asker's share would be exceeded."""
@@ -447,11 +460,19 @@ class Coach:
                 }
         stored = await self._stored(game_id, seat)
         if stored is None:
+            if live.over:  # a seat with nothing to review says so, before anyone asks for it
+                _check_decided(seat, *await self._decisions(live, seat))
             raise Rejected("no-review", "this seat's review has not been asked for", 404)
         # the decisions to show first, chosen here so the page, the terminal and any other client
         # name the same ones (analysis.worst: the marked ones, or else those that lost anything)
         costliest = analysis.worst(analysis.Review.from_json(stored), REVIEW_WORST)
-        return {"status": "done", "review": stored, "worst": [d.move for d in costliest]}
+        # "few_tries": a chance from fewer tries than a mark needs is too rough to show as a figure
+        return {
+            "status": "done",
+            "review": stored,
+            "worst": [d.move for d in costliest],
+            "few_tries": analysis.MARK_TRIES,
+        }
 
 
 def _check_seat(live: LiveGame, seat: int) -> None:
@@ -477,6 +498,26 @@ def _check_played(live: LiveGame, seat: int) -> None:
             "decisions",
             409,
         )
+
+
+def _check_decided(seat: int, numbers: list[int], stood_in: int) -> None:
+    """:class:`Rejected` (409) when ``seat``'s player made no decision with a choice: a bot made
+    them all (``stood-in``), or there were none (``no-decisions``: the game ended first, or every
+    move of the seat was forced). A review of nothing would show an empty page."""
+    if numbers:
+        return
+    if stood_in:
+        raise Rejected(
+            "stood-in",
+            f"a bot made every decision of seat {seat} for its player: none of theirs to review",
+            409,
+        )
+    raise Rejected(
+        "no-decisions",
+        f"seat {seat} made no decision in this game (it had no move with a choice before the "
+        "game ended): there is nothing to review",
+        409,
+    )
 
 
 def _review_move(saved: dict[str, Any], seat: int, number: int, seconds: float) -> dict[str, Any]:

@@ -5,11 +5,14 @@ screen's size go to the screenshots folder."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.e2e.conftest import SIZES, Pages, api, create_game, open_seat, shot
+from tests.server.live import ServerProcess
 
 
 def _finish(base: str, created: dict[str, Any]) -> None:
@@ -24,6 +27,10 @@ def _finish(base: str, created: dict[str, Any]) -> None:
             body = {"action": frame["legal"][0], "expect": frame["move"]}
             api.post(f"{url}/moves", json=body, headers=headers, timeout=30)
     raise AssertionError("the game did not end")
+
+
+# a chance in a review's words: "about" a figure from enough tries, else words only (issue 36)
+CHANCE_WORDS = r"about \d+%, from \d+ tries|too few tries to tell, only \d+ (?:try|tries)|not tried by the search"
 
 
 def test_hint_then_play_it(pages: Pages, server: Any) -> None:
@@ -79,7 +86,7 @@ def test_review_of_a_finished_game(pages: Pages, server: Any) -> None:
     # each chance says whose it is and how many tries it is from (issue 36: "(0%)" read as nothing)
     for text in page.locator(".coach-marks li").all_inner_texts():
         assert "your chance of winning after it" in text, text
-        assert re.search(r"\d+%, from \d+ tries?|not tried by the search", text), text
+        assert re.search(CHANCE_WORDS, text), text
     if listed:
         meaning = page.inner_text(".coach-meaning")
         assert "your chance of winning" in meaning and "estimate" in meaning
@@ -160,3 +167,83 @@ def test_a_review_under_way_shows_its_progress_and_can_be_cancelled(
     assert page.inner_text(".coach-review") == "Review my game"
     url = f"{server.base}/api/games/{created['id']}/review?seat={created['seat']}"
     assert api.get(url, timeout=30).status_code == 404  # cancelled: no review of the seat
+
+
+@pytest.fixture
+def quick_reviews(tmp_path: Path) -> Iterator[ServerProcess]:
+    """A server whose reviews search a few milliseconds a decision: few tries each, as a slow game's
+    review under load has (two tries and "0%" read as a verdict to a new player)."""
+    process = ServerProcess(
+        f"sqlite:///{tmp_path / 'reviews.sqlite3'}",
+        tmp_path / "server.log",
+        env={"CANDLEBOX_REVIEW_SECONDS": "0.003"},
+    )
+    process.start()
+    try:
+        yield process
+    finally:
+        process.stop()
+
+
+def test_a_chance_from_few_tries_is_said_in_words_not_a_figure(
+    browser: Any, quick_reviews: ServerProcess
+) -> None:
+    """Issue 36, item 6: a chance resting on fewer tries than the server's ``few_tries`` shows no
+    percentage ("too few tries to tell"); any other is "about" its figure and its tries; the texts
+    say whose chance it is and what the numbers mean."""
+    server = quick_reviews
+    created = create_game(server.base, "candle-quest", 2, options={"max_turns": 8}, bot="heuristic")
+    _finish(server.base, created)
+    pages = Pages(browser, server.base)
+    try:
+        page = pages.new()
+        page.goto("/")
+        open_seat(page, created)
+        page.locator(".coach-review:not([disabled])").click()
+        page.wait_for_selector(".coach-score", timeout=120_000)
+        listed = page.locator(".coach-marks li").all_inner_texts()
+        trend = page.locator(".coach-trend").all_inner_texts()
+        meaning = page.locator(".coach-meaning").all_inner_texts()
+        for name, (width, height) in SIZES.items():
+            page.set_viewport_size({"width": width, "height": height})
+            page.locator(".coach-panel").scroll_into_view_if_needed()
+            shot(page, f"coach-few-tries-{name}")
+    finally:
+        pages.close()
+    assert not pages.errors, pages.errors
+    said = " ".join(listed + trend)
+    assert "too few tries to tell" in said, said  # the search had a few milliseconds a decision
+    for text in listed + trend:
+        # every figure is "about" one, from enough tries to give it
+        for tries in re.findall(r"about \d+%, from (\d+) tries", text):
+            assert int(tries) >= 10, text
+        assert not re.search(r"(?<!about )\b\d+%", text), f"a bare figure: {text!r}"
+    for text in listed:
+        assert "your chance of winning after it" in text and re.search(CHANCE_WORDS, text), text
+    for text in trend:
+        assert text.startswith("Your chance of winning"), text
+    for text in meaning:
+        assert "your chance of winning" in text and "too rough to give a figure" in text, text
+
+
+def test_no_review_is_offered_for_a_game_without_a_decision(pages: Pages, server: Any) -> None:
+    """Issue 36: a game its player resigned before their first move offered "Review my game", a
+    review of nothing. The page says there is nothing to review instead, and offers no button."""
+    created = create_game(server.base, "candle-quest", 2, bot="heuristic")
+    headers = {"Authorization": f"Bearer {created['token']}"}
+    resigned = api.post(
+        f"{server.base}/api/games/{created['id']}/resign", headers=headers, timeout=30
+    )
+    assert resigned.status_code == 200, resigned.text
+    page = pages.new()
+    page.goto("/")
+    open_seat(page, created)
+    nothing = page.locator(".coach-nothing")
+    nothing.wait_for()
+    said = nothing.inner_text()
+    for name, (width, height) in SIZES.items():
+        page.set_viewport_size({"width": width, "height": height})
+        page.locator(".coach-panel").scroll_into_view_if_needed()
+        shot(page, f"coach-nothing-{name}")
+    assert "you made no decision" in said, said
+    assert page.locator(".coach-review").count() == 0

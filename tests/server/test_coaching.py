@@ -129,7 +129,8 @@ def test_review_runs_in_a_worker_reports_progress_and_is_stored(sqlite_url: str)
     # Stored with the game: a restarted server serves it without computing again.
     with make_client(sqlite_url) as client:
         answer = client.get(f"/api/games/{game_id}/review?seat=0").json()
-        assert answer == {"status": "done", "review": review, "worst": seen[-1]["worst"]}
+        worst = seen[-1]["worst"]
+        assert answer == {"status": "done", "review": review, "worst": worst, "few_tries": 10}
 
 
 def test_databases_made_before_coaching_gain_its_tables(sqlite_url: str) -> None:
@@ -261,6 +262,34 @@ def test_a_review_is_of_a_seat_a_person_played(sqlite_url: str) -> None:
         # the person's own seat is reviewed
         mine = client.post(f"/api/games/{game_id}/review", json={"seat": 0})
         assert mine.status_code == 202, mine.text
+
+
+def test_a_seat_that_made_no_decision_has_nothing_to_review(sqlite_url: str) -> None:
+    """Issue 36: "Review my game" was offered for a game its player left before their first move,
+    and the review was of nothing. Asked for, it is refused saying why; its GET says the same (where
+    a seat with decisions hears that no review was asked for), so a page offers none; nothing is
+    queued."""
+    with make_client(sqlite_url, review_seconds=0.02) as client:
+        coach = client.app.state.service.coach
+        game_id, tokens = all_human(client, 2)
+        resigned = client.post(f"/api/games/{game_id}/resign", headers=auth(tokens[0]))
+        assert resigned.status_code == 200, resigned.text
+        assert state(client, game_id)["over"]
+        asked = client.post(f"/api/games/{game_id}/review", json={"seat": 0})
+        assert asked.status_code == 409, asked.text
+        assert asked.json()["error"] == "no-decisions"
+        assert "seat 0 made no decision" in asked.json()["message"]
+        looked = client.get(f"/api/games/{game_id}/review?seat=0")
+        assert looked.status_code == 409 and looked.json() == asked.json()
+        assert coach.reviews == {}
+        # a seat that made its decisions: no review asked for yet, then one is taken
+        played, tokens = all_human(client, 2, options={"max_turns": 4})
+        play_random(client, played, tokens, random.Random(2), 500)
+        assert state(client, played)["over"]
+        not_yet = client.get(f"/api/games/{played}/review?seat=0")
+        assert not_yet.status_code == 404 and not_yet.json()["error"] == "no-review"
+        taken = client.post(f"/api/games/{played}/review", json={"seat": 0})
+        assert taken.status_code == 202, taken.text
 
 
 def test_a_review_seat_out_of_range_is_a_400_naming_the_field(client: Any) -> None:

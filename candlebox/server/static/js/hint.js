@@ -14,6 +14,10 @@ const state = {
   asking: false,
   review: null, // the last answer of /review
   polling: false,
+  looked: "", // the game and seat whose review was looked for ("id:seat"), once the game is over
+  looking: false, // that look is under way: the Review button waits for it
+  nothing: null, // the server's reason there is nothing to review (no decision was made), in words
+  ctx: null, // the last render's, for answers that arrive later
 };
 
 function panel() {
@@ -36,6 +40,7 @@ const pct = (x) => `${Math.round(x * 100)}%`;
 
 /** ctx: {gameId, token, frame, act, replaying} */
 export function render(ctx) {
+  state.ctx = ctx;
   const box = panel();
   const { frame } = ctx;
   renderStrip(ctx);
@@ -170,8 +175,14 @@ function reviewSeat(frame) {
 function renderReview(box, ctx) {
   const { frame } = ctx;
   const seat = reviewSeat(frame);
+  lookUp(ctx, seat);
   box.hidden = false;
   clear(box);
+  if (state.nothing) {
+    // a player who made no move is offered no review of nothing (the server refuses one too)
+    box.append(h("div.coach-head", h("h2", "Review")), h("p.note.coach-nothing", state.nothing));
+    return;
+  }
   const answer = state.review;
   const running = answer && answer.status === "running";
   // waiting for a slot: its place in the queue (1: next); under way: decisions done of all
@@ -185,7 +196,7 @@ function renderReview(box, ctx) {
         ? null
         : h(
             "button.small.coach-review",
-            { disabled: running, onclick: () => startReview(ctx, seat), title: "How each of your decisions compares with the search's" },
+            { disabled: running || state.looking, onclick: () => startReview(ctx, seat), title: "How each of your decisions compares with the search's" },
             waiting ? "Waiting for the coach…" : running ? `Reviewing… ${answer.done} / ${answer.total}` : "Review my game",
           ),
       running ? h("button.small.subtle.coach-cancel", { onclick: () => cancelReview(ctx, seat), title: "Stop this review" }, "Cancel") : null,
@@ -219,28 +230,32 @@ function trendLine(decisions) {
         : "",
     )
     .join("");
-  const first = decisions[0].before;
-  const last = decisions[decisions.length - 1].before;
-  const said = `The chance of winning at each of your decisions, from ${pct(first)} to ${pct(last)}`;
   return svg(
-    `<svg class="coach-trend-line" viewBox="0 0 ${width} ${height}" role="img" aria-label="${said}">` +
+    `<svg class="coach-trend-line" viewBox="0 0 ${width} ${height}" role="img">` +
       `<line class="even" x1="0" x2="${width}" y1="${y(0.5)}" y2="${y(0.5)}"/>` +
       `<polyline points="${points}"/>${dots}</svg>`,
   );
 }
 
-// A chance as the review shows it: how many tries it is from, and none for a move the search never
-// tried (not "0%": a newcomer read that as a certain loss). A review stored before the tries were
+// A chance as the review shows it: "about" the figure and how many tries it is from; none for a move
+// the search never tried (not "0%": a newcomer read that as a certain loss), and words instead of a
+// figure where the tries are too few to tell (the server's few_tries, the tries a mark needs: "0%"
+// from two tries was noise a new player took for a verdict). A review stored before the tries were
 // kept (best_visits 0) shows the figure alone.
-function chance(d, win, tries) {
+const FEW_TRIES = 10; // analysis.MARK_TRIES, for an answer that does not say it
+
+function chance(d, win, tries, few = FEW_TRIES) {
   if (!d.best_visits) return pct(win);
   if (!tries) return "not tried by the search";
-  return `${pct(win)}, from ${tries} ${tries === 1 ? "try" : "tries"}`;
+  if (tries < few) return `too few tries to tell, only ${tries} ${tries === 1 ? "try" : "tries"}`;
+  return `about ${pct(win)}, from ${tries} tries`;
 }
 
 function whose(frame, seat) {
   return seat === frame.you ? "your" : `${frame.seats[seat].name}'s`;
 }
+
+const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 
 function summary(answer, frame, ctx) {
   const decisions = answer.review.decisions;
@@ -262,16 +277,18 @@ function summary(answer, frame, ctx) {
   }
   // the costliest decisions, as the server chose them (analysis.worst: the marked ones, or, where the
   // game slipped away by small losses none big enough to mark, those that cost anything)
+  const few = answer.few_tries || FEW_TRIES;
+  const who = whose(frame, answer.review.seat);
   const byMove = new Map(decisions.map((d) => [d.move, d]));
   const shown = (answer.worst || []).map((move) => byMove.get(move)).filter(Boolean);
   const marked = shown.filter((d) => d.mark);
   if (decisions.length > 1) {
     const first = decisions[0];
     const last = decisions[decisions.length - 1];
-    out.append(
-      trendLine(decisions),
-      h("p.note.coach-trend", `The chance of winning, as the search saw it: ${pct(first.before)} at the first of these decisions, ${pct(last.before)} at the last (the dotted line: even).`),
-    );
+    const trend = `${capital(who)} chance of winning, as the search saw it: ${chance(first, first.before, first.best_visits, few)} at the first of these decisions, ${chance(last, last.before, last.best_visits, few)} at the last`;
+    const line = trendLine(decisions);
+    line.setAttribute("aria-label", trend); // set, not written into the markup: a name is the player's
+    out.append(line, h("p.note.coach-trend", `${trend} (the dotted line: an even chance).`));
   }
   const list = h("ol.coach-list.coach-marks");
   for (const d of shown) {
@@ -281,7 +298,7 @@ function summary(answer, frame, ctx) {
         d.mark ? h(`span.coach-mark.${d.mark}`, d.mark) : null,
         h(
           "span.coach-label",
-          namedSeats(frame, `Move ${d.move}: ${d.chosen_label} — ${whose(frame, answer.review.seat)} chance of winning after it: ${chance(d, d.after, d.chosen_visits)}. Better: ${d.best_label} (${chance(d, d.before, d.best_visits)}). `),
+          namedSeats(frame, `Move ${d.move}: ${d.chosen_label} — ${who} chance of winning after it: ${chance(d, d.after, d.chosen_visits, few)}. Better: ${d.best_label} (${chance(d, d.before, d.best_visits, few)}). `),
           // the table as it was when you decided: the replay after the moves before it
           ctx.replay
             ? h(
@@ -294,8 +311,7 @@ function summary(answer, frame, ctx) {
       ),
     );
   }
-  const who = whose(frame, answer.review.seat);
-  const meaning = h("p.note.coach-meaning", `Each percentage is ${who} chance of winning after that move, as the search estimated it by playing the game on from there many times (each a try): 0% means every try from there was lost. It is an estimate from a short search, rough when the tries are few, and a game can still turn.`);
+  const meaning = h("p.note.coach-meaning", `Each percentage is ${who} chance of winning after that move, as the search estimated it by playing the game on from there many times (each a try): 0% means every try from there was lost. It is an estimate from a short search, and a game can still turn; from fewer than ${few} tries it is too rough to give a figure at all.`);
   if (marked.length) out.append(list, meaning);
   else if (shown.length) {
     out.append(h("p.note", "Nothing the search can call a mistake with confidence (a loss of 5 points of the chance of winning or more, beyond what its estimates could be off by, each move tried 10 times or more). What cost the most:"), list, meaning);
@@ -303,23 +319,59 @@ function summary(answer, frame, ctx) {
   return out;
 }
 
+// The refusals that mean there is nothing of the seat's to review: said in place of the button.
+const NOTHING = new Set(["no-decisions", "stood-in"]);
+
+function nothingWords(error, frame, seat) {
+  if (error.code !== "no-decisions") return error.message;
+  return seat === frame.you
+    ? "Nothing to review: you made no decision in this game before it ended."
+    : `Nothing to review: ${frame.seats[seat].name} made no decision in this game before it ended.`;
+}
+
+/** Once the game is over: the seat's review as the server has it (stored, under way, not asked for,
+ * or nothing to review), so that a review of nothing is never offered and a stored one shows. */
+async function lookUp(ctx, seat) {
+  const key = `${ctx.gameId}:${seat}`;
+  if (state.looked === key) return;
+  state.looked = key;
+  state.looking = true;
+  try {
+    state.review = await api(`/api/games/${encodeURIComponent(ctx.gameId)}/review?seat=${seat}`);
+  } catch (error) {
+    if (NOTHING.has(error.code)) state.nothing = nothingWords(error, ctx.frame, seat);
+  } finally {
+    state.looking = false;
+  }
+  render(state.ctx || ctx);
+  if (state.review && state.review.status === "running") follow(seat);
+}
+
 async function startReview(ctx, seat) {
   const path = `/api/games/${encodeURIComponent(ctx.gameId)}/review`;
   try {
     state.review = await api(path, { method: "POST", body: { seat }, token: ctx.token });
   } catch (error) {
-    toast(error.message, "error");
+    if (NOTHING.has(error.code)) {
+      state.nothing = nothingWords(error, ctx.frame, seat);
+      render(state.ctx || ctx);
+    } else toast(error.message, "error");
     return;
   }
   render(ctx);
+  follow(seat);
+}
+
+/** Ask for the review's progress every second until it is done (or cancelled). */
+async function follow(seat) {
   if (state.polling) return;
   state.polling = true;
   try {
     while (state.review && state.review.status === "running") {
       await new Promise((resolve) => setTimeout(resolve, 1000));
       if (!state.review) break; // cancelled meanwhile
-      state.review = await api(`${path}?seat=${seat}`);
-      render(ctx);
+      state.review = await api(`/api/games/${encodeURIComponent(state.ctx.gameId)}/review?seat=${seat}`);
+      render(state.ctx);
     }
   } catch (error) {
     if (state.review) toast(error.message, "error");
