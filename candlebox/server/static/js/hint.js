@@ -285,7 +285,7 @@ function summary(answer, frame, ctx) {
   if (decisions.length > 1) {
     const first = decisions[0];
     const last = decisions[decisions.length - 1];
-    const trend = `${capital(who)} chance of winning, as the search saw it: ${chance(first, first.before, first.best_visits, few)} at the first of these decisions, ${chance(last, last.before, last.best_visits, few)} at the last`;
+    const trend = `${capital(who)} chance of winning, as the search saw it. At the first of these decisions: ${chance(first, first.before, first.best_visits, few)}; at the last: ${chance(last, last.before, last.best_visits, few)}`;
     const line = trendLine(decisions);
     line.setAttribute("aria-label", trend); // set, not written into the markup: a name is the player's
     out.append(line, h("p.note.coach-trend", `${trend} (the dotted line: an even chance).`));
