@@ -1,0 +1,104 @@
+"""The state readers of Candle Quest and Candelabria keep each state's last observation and write again
+only what changed since (their kept rows). Read as the vector env reads them —
+each game's seat to act after every step, in the env's own rows, games replaced as they end — every
+observation must equal a fresh encoding of the seat's view (``spec.observe_view``, which keeps nothing),
+at every step of random games of every game, variant and player count."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.rl.deps import require_rl
+
+require_rl()
+
+import numpy as np  # noqa: E402
+
+import candlebox  # noqa: E402
+import candlebox.rl  # noqa: E402
+from candlebox.rl import Spec, covered_games  # noqa: E402
+from tests.deep import ends, split  # noqa: E402
+
+GAMES = 4  # games stepped at once
+STEPS = 120  # batched steps: with short games, several games end and are replaced in each row
+SHORT = {"max_turns": 10}
+
+
+def configs() -> list[tuple[str, str, int]]:
+    return [
+        (game, variant.name, players)
+        for game in covered_games()
+        for variant in candlebox.variants(game)
+        for players in variant.players
+    ]
+
+
+def _quick(config: tuple[str, str, int]) -> bool:
+    """The README's run keeps each variant's fewest and most players; CI's second step the rest."""
+    return config in ends(configs(), lambda c: c[:2], lambda c: c[2])
+
+
+def _differing(spec: Spec, got: np.ndarray, expected: np.ndarray) -> list[str]:
+    return [
+        name
+        for name, start, length in spec.encoder.fields()
+        if not np.array_equal(got[start : start + length], expected[start : start + length])
+    ]
+
+
+@pytest.mark.parametrize("config", split(configs(), _quick), ids=lambda c: "{}-{}-{}p".format(*c))
+def test_every_vector_env_observation_is_a_fresh_encoding(config: tuple[str, str, int]) -> None:
+    game, variant, players = config
+    venv = candlebox.rl.vector_env(game, GAMES, players=players, variant=variant, **SHORT)
+    reference = Spec.make(game, players, variant, **SHORT)  # its own encoder: nothing shared
+    obs, info = venv.reset(seed=3)
+    rng = np.random.default_rng(3)
+    endings = 0
+    for step in range(STEPS):
+        for i, state in enumerate(venv.games):
+            assert state is not None
+            seat = int(info["current_player"][i])
+            expected = reference.observe_view(state, seat)
+            if not np.array_equal(obs[i], expected):
+                wrong = _differing(reference, obs[i], expected)
+                pytest.fail(f"step {step}, game {i}, seat {seat}: fields differ: {wrong}")
+        actions = np.array([ids[int(rng.integers(len(ids)))] for ids in venv.legal_ids()])
+        obs, _rewards, terminated, truncated, info = venv.step(actions)
+        endings += int(terminated.sum() + truncated.sum())
+    assert endings > 0, "no game ended: the replaced games' rows were not checked"
+
+
+@pytest.mark.parametrize("game", covered_games())
+def test_copies_dropped_and_their_ids_reused_read_as_their_views(game: str) -> None:
+    """Copies read twice (so kept) and dropped: the next copies often get their ids, and must be
+    read as themselves, not as the kept copy that had the id (a kept row is compared by value with
+    whatever state is read under its id)."""
+    variant = candlebox.variants(game)[0]
+    players = min(variant.players)
+    spec = Spec.make(game, players, variant.name, **SHORT)
+    reference = Spec.make(game, players, variant.name, **SHORT)
+    rng = np.random.default_rng(5)
+    state = spec.config.new_game(5)
+    ids: list[int] = []
+    for _ in range(40):
+        if state.is_over:
+            state = spec.config.new_game(len(ids))
+        for _ in range(2):
+            copy = state.clone()
+            for _ in range(int(rng.integers(0, 4))):  # the copy goes its own way
+                if copy.is_over:
+                    break
+                seat = copy.to_act[0]
+                legal = copy.legal_actions(seat)
+                copy.apply(seat, legal[int(rng.integers(len(legal)))])
+            seat = int(rng.integers(players))
+            expected = reference.observe_view(copy, seat)
+            for _ in range(2):
+                got = spec.observe(copy, seat)
+                assert np.array_equal(got, expected), _differing(spec, got, expected)
+            ids.append(id(copy))
+            del copy
+        seat = state.to_act[0]
+        legal = state.legal_actions(seat)
+        state.apply(seat, legal[int(rng.integers(len(legal)))])
+    assert len(set(ids)) < len(ids), "no id was reused: the case this test is for never arose"
