@@ -60,6 +60,16 @@ def items(array: np.ndarray) -> Any:
     return memoryview(array)  # type: ignore[arg-type]
 
 
+def copy_row(out: np.ndarray, row: np.ndarray, view: Any) -> None:
+    """``out[:] = row`` for a float32 ``row`` whose memoryview is ``view`` (an encoder's kept
+    observation): memoryview to memoryview, about half numpy's cost, when ``out`` is a float32
+    array too; else numpy's copy, which casts (or names what does not fit)."""
+    try:
+        items(out)[:] = view
+    except (TypeError, ValueError):
+        out[:] = row
+
+
 # Up to this many ids, a mask is written item by item (through a memoryview): cheaper than numpy's
 # fancy indexing, whose fixed cost is that of about thirty item writes.
 FEW = 24

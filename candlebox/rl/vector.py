@@ -84,6 +84,12 @@ class CandleboxVectorEnv(VectorEnv):
         self._seed_rngs = [np.random.default_rng() for _ in range(n)]
         encoder = spec.encoder
         self._fill_state = encoder.fill_state if encoder.reads_state else None
+        # An encoder that also writes into a row's memoryview is handed views made once here:
+        # making one costs as much as several item writes, at every game's every step.
+        self._fill_items = (
+            getattr(encoder, "fill_state_items", None) if encoder.reads_state else None
+        )
+        self._obs_items = [items(row) for row in self._obs_rows]
         self._clip = not encoder.bounded
         # The games in play (hidden information included) and each one's legal ids now (the ones
         # of its mask row: cleared id by id at the next step).
@@ -131,12 +137,13 @@ class CandleboxVectorEnv(VectorEnv):
     def _observe(self, i: int, state: State) -> int:
         """Game ``i``'s row (zeroed by the caller) and mask row; the seat to act."""
         seat = state.to_act[0]
-        row = self._obs_rows[i]
-        if self._fill_state is not None:
-            self._fill_state(state, seat, row)
+        if self._fill_items is not None:
+            self._fill_items(state, seat, self._obs_items[i])
+        elif self._fill_state is not None:
+            self._fill_state(state, seat, self._obs_rows[i])
         else:
             spec = self.game_spec
-            spec.encoder.fill(spec.viewer(state, seat), row)
+            spec.encoder.fill(spec.viewer(state, seat), self._obs_rows[i])
         # The mask row: its old ones cleared and the new ones set through one view of the whole
         # [N, A] buffer (few ids item by item, many by numpy), not row by row.
         flat = self._mask_items

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections import Counter
 from functools import cache
 from itertools import product
+from typing import Any
 
 import numpy as np
 
@@ -187,6 +188,11 @@ class SixteenCandiesEncoder(ViewEncoder):
         Written through a memoryview of ``out`` (an item write costs a third of numpy's) with the
         places precomputed in ``_tables``; ``STEP`` is 1/4 (exact in float32), so counts added one
         by one equal the view encoder's."""
+        self.fill_state_items(state, seat, items(out))
+
+    def fill_state_items(self, state: State, seat: int, mv: Any) -> None:
+        """``fill_state`` into a zeroed row given as its memoryview (``items(row)``): a batched env
+        passes the views of its rows, made once (making one costs as much as several writes)."""
         assert isinstance(state, SixteenCandiesState)
         st = state
         if st.content.code is not CODE and st.content.code != CODE:
@@ -195,7 +201,6 @@ class SixteenCandiesEncoder(ViewEncoder):
                 "pack with other card codes"
             )
         at = self.start
-        mv = items(out)
         step = STEP
         phase = st.phase
         over = phase is Phase.OVER

@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from candlebox.engine import State
+from candlebox.engine.encoding import copy_row
 from candlebox.games.candelabria.decision import NAMES, Auto, Phase
 from candlebox.games.candelabria.encoder.canvas import (
     TEMPLE_SUMS,
@@ -102,21 +103,27 @@ class StateReader(EncoderLayout):
         state: of the hands only the seat's own (every hand once the game is over) and the cards the
         others are known to hold, of a battle's secret choices only the seat's own, of the private
         missions the seat's own and the revealed ones. No view is built and no text is made."""
-        out[:] = self._canvas(state, seat)
+        c = self._canvas(state, seat)
+        copy_row(out, c.row, c.view)
+
+    def fill_state_items(self, state: State, seat: int, mv: Memory) -> None:
+        """``fill_state`` into a row given as its memoryview (``items(row)``): a batched env passes
+        the views of its rows, made once (making one costs as much as several writes)."""
+        mv[:] = self._canvas(state, seat).view
 
     def encode_state(
         self, state: State, seat: int, out: np.ndarray | None = None, clip: bool = True
     ) -> np.ndarray:
         """As ``ViewEncoder.encode_state``; the values are in [0, 1] as written (``clip`` has nothing
         left to do)."""
-        row = self._canvas(state, seat)
+        row = self._canvas(state, seat).row
         if out is None:
             return row.copy()
         out[:] = row
         return out
 
-    def _canvas(self, state: State, seat: int) -> np.ndarray:
-        """The seat's observation of the state, in the state's canvas.
+    def _canvas(self, state: State, seat: int) -> _Canvas:
+        """The seat's observation of the state, in the state's canvas (returned).
 
         A canvas (one per state object, the ``CANVASES`` most recently read kept) holds the last
         observation written for that state and a copy of each piece of state data it was written
@@ -146,7 +153,7 @@ class StateReader(EncoderLayout):
                 c.forget()
                 c.picked = False
             self._update(st, seat, frame, c)
-        return c.row
+        return c
 
     def tables(self, st: CandelabriaState) -> _Tables:
         tab = self._tables
