@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from candlebox.engine import State, game_info
-from candlebox.engine.encoding import Config, Layout, ViewEncoder, items
+from candlebox.engine.encoding import Config, Layout, ViewEncoder, copy_row, items
 from candlebox.engine.plugin import Encoding
 from candlebox.games.candle_quest.candles import CODE, COLOUR, KIND, Kind
 from candlebox.games.candle_quest.decision import FOR_GUARD, NAMES, Phase
@@ -60,28 +60,30 @@ IS_DANCING: tuple[bool, ...] = tuple(
 )  # one copy, as the float32 the view encoder adds
 
 
-# The public counts (set-aside and removed candles, every screen's size, every discard pile and its
-# top) are most of an observation's writing and change at few moves: each state's count section is
-# kept as last written, with copies of the data it came from, for this many states (a batched env's
-# games and room to spare; the oldest forgotten first). Likewise each seat's own screen section.
+# A state read again keeps its last observation (``_Kept``): the public counts (set-aside and removed
+# candles, every screen's size, every discard pile and its top) are most of an observation's writing
+# and change at few moves, so only what differs from the copies kept with it is written again. This
+# many states are kept (a batched env's games and room to spare; the oldest forgotten first).
 KEPT_STATES = 256
 
 
 class _Kept:
-    """One state's last written count section (``set_aside`` … ``pile_tops``, the seat's own fields
-    left zero) and per seat its own section (``my_candles`` … ``my_value``, shekels left zero), each
-    with copies of the state data it was written from (None: not written, which differs from any)."""
+    """One state's last observation (``row``) with copies of the state data its count fields were
+    written from, and per seat its own section (``my_candles`` … ``my_value``, shekels left zero)
+    with the screen it was written from (None: not written, which differs from any data)."""
 
-    __slots__ = ("aside", "mine", "piles", "removed", "screens", "section", "view")
+    __slots__ = ("aside", "mine", "piles", "removed", "row", "screens", "shown", "view", "wins")
 
     def __init__(self, players: int, size: int) -> None:
         self.aside: list[int] | None = None
         self.removed: list[int] | None = None
         self.screens: list[dict[int, int] | None] = [None] * players
         self.piles: list[list[int] | None] = [None] * players
-        self.section = np.zeros(size, dtype=np.float32)
-        self.view = items(self.section)
+        self.row = np.zeros(size, dtype=np.float32)
+        self.view = items(self.row)
         self.mine: list[tuple[dict[int, int], Any] | None] = [None] * players
+        self.shown: tuple[dict[int, int], Any] | None = None  # the own section in the row
+        self.wins: list[int] = []  # the winners' places written
 
 
 UNSEEN = object()  # a state the encoder has not read (or has forgotten)
@@ -222,23 +224,18 @@ class CandleQuestEncoder(ViewEncoder):
         self._kept: dict[int, _Kept | None] = {}  # None: read once
 
     def _section_places(self, n: int, t: int) -> None:
-        """The places of ``_tables`` counted from the start of the section they are copied in."""
+        """The spans a kept row writes whole: the turn's fields (``me`` … ``bank``, at every read)
+        and the seat's own section (``my_candles`` … ``my_value``, copied from its kept one)."""
         at = self.start
-        # The count section (``set_aside`` … ``pile_tops``) and the seat's own section
-        # (``my_candles`` … ``my_value``), each with its places counted from its start.
-        first = at["set_aside"]
-        self.section_span = (first, at["pile_tops"] + n * t)
-        self.aside_rel = tuple(p - first for p in self.aside_at)
-        self.removed_rel = tuple(p - first for p in self.removed_at)
-        self.behind_rel = tuple(p - first for p in self.behind_at)
-        self.pile_rel = tuple(tuple(p - first for p in places) for places in self.pile_at)
-        self.top_rel = tuple(tuple(p - first for p in places) for places in self.top_at)
+        self.head_span = (at["me"], at["bank"] + 1)
         mine = at["my_candles"]
         self.mine_span = (mine, at["my_value"] + 1)
         self.mine_rel = tuple(p - mine for p in self.mine_at)
         self.colours_rel = at["my_colours"] - mine
         self.value_rel = at["my_value"] - mine
         self.no_mine = _zeros_view(self.mine_span)
+        self.zeros = items(np.zeros(at["winners"] + n, dtype=np.float32))
+        self.head_zeros = self.zeros[self.head_span[0] : self.head_span[1]]
 
     reads_state = True
     bounded = True  # every number is a share of a bound it cannot pass (see the scales above)
@@ -247,27 +244,58 @@ class CandleQuestEncoder(ViewEncoder):
         """``fill`` of ``typed_view(state, seat)``, read from the state: the public table, and of the
         screens only the seat's own (every screen's candle count is public).
 
-        Written through a memoryview of ``out`` (an item write costs a third of numpy's) at places
-        precomputed in ``_tables``; the counts come from the state's kept sections (``_Kept``),
-        copied whole. A count ``k`` of one candle code is written as ``k * STEP`` (``STEP`` is 1/3
-        as float32; ``k`` <= 3), which rounds exactly as the view encoder's float32 additions do."""
+        Written in the state's kept row (``_row``) and copied whole into ``out``."""
         assert isinstance(state, CandleQuestState)
-        st = state
+        kept = self._row(state, seat)
+        copy_row(out, kept.row, kept.view)
+
+    def fill_state_items(self, state: State, seat: int, mv: Any) -> None:
+        """``fill_state`` into a row given as its memoryview (``items(row)``): a batched env passes
+        the views of its rows, made once (making one costs as much as several writes)."""
+        assert isinstance(state, CandleQuestState)
+        mv[:] = self._row(state, seat).view
+
+    def encode_state(
+        self, state: State, seat: int, out: np.ndarray | None = None, clip: bool = True
+    ) -> np.ndarray:
+        """As ``ViewEncoder.encode_state``, without clearing ``out`` first: the kept row is copied
+        whole, and its numbers are in [0, 1] as written."""
+        assert isinstance(state, CandleQuestState)
+        row = self._row(state, seat).row
+        if out is None:
+            return row.copy()
+        out[:] = row
+        return out
+
+    def _row(self, st: CandleQuestState, seat: int) -> _Kept:
+        """The seat's observation of the state, in the state's kept row: kept from the state's
+        second read on, a fresh one for a first read (a search's copies are read once).
+
+        Written item by item through a memoryview (an item write costs a third of numpy's) at
+        places precomputed in ``_tables``. A count ``k`` of one candle code is written as
+        ``k * STEP`` (``STEP`` is 1/3 as float32; ``k`` <= 3), which rounds exactly as the view
+        encoder's float32 additions do."""
         if st.content.code is not CODE and st.content.code != CODE:
             raise ValueError(
                 "the Candle Quest encoding knows the printed candles only: this game plays a "
                 "content pack with other candle codes"
             )
+        key = id(st)
+        kept: Any = self._kept.get(key, UNSEEN)
+        if kept is None or kept is UNSEEN:
+            fresh = _Kept(st.num_players, self.size)
+            self._remember(key, None if kept is UNSEEN else fresh)
+            kept = fresh
         over_at, bonus_at, guard_at, loot_at, due_at, high_at, turn_at, stack_at, bank_at = (
             self.places
         )
-        mv = items(out)
+        mv = kept.view
+        first, last = self.head_span
+        mv[first:last] = self.head_zeros
         phase = st.phase
         mv[self.seat_at[seat][0]] = 1.0
         if phase is Phase.OVER:
             mv[over_at] = 1.0
-            for w in st.winners:
-                mv[self.winner_at[w]] = 1.0
         else:
             active = self.seat_at[st.active]
             mv[active[1]] = 1.0
@@ -291,20 +319,20 @@ class CandleQuestEncoder(ViewEncoder):
         mv[turn_at] = st.turns / self.max_turns
         mv[stack_at] = len(st.stack) / CANDLES_SCALE
         mv[bank_at] = st.bank / self.bank_total
-        key = id(st)
-        kept: Any = self._kept.get(key, UNSEEN)
-        if kept is None or kept is UNSEEN:
-            # First read: a scratch section (a search's copies are read once); from the second on,
-            # the section is kept.
-            fresh = _Kept(st.num_players, self.section_span[1] - self.section_span[0])
-            self._remember(key, None if kept is UNSEEN else fresh)
-            kept = fresh
         self._refresh(st, kept)
-        first, last = self.section_span
-        mv[first:last] = kept.view
-        first, last = self.mine_span
-        mv[first:last] = self._mine(st, seat, kept)
+        entry = self._mine(st, seat, kept)
+        if entry is not kept.shown:
+            first, last = self.mine_span
+            mv[first:last] = entry[1]
+            kept.shown = entry
         mv[self.shekels_at] = st.shekels[seat] / self.bank_total
+        if kept.wins or phase is Phase.OVER:
+            for i in kept.wins:
+                mv[i] = 0.0
+            kept.wins = [self.winner_at[w] for w in st.winners] if phase is Phase.OVER else []
+            for i in kept.wins:
+                mv[i] = 1.0
+        return kept
 
     def _remember(self, key: int, kept: _Kept | None) -> None:
         known = self._kept
@@ -314,19 +342,19 @@ class CandleQuestEncoder(ViewEncoder):
         known[key] = kept
 
     def _refresh(self, st: CandleQuestState, kept: _Kept) -> None:
-        """The count section's parts whose state data differ from the kept copies, written anew
-        (compared by value: right whatever state the section was last written for)."""
+        """The count fields whose state data differ from the kept copies, written anew (compared
+        by value: right whatever state the row was last written for)."""
         kv = kept.view
         if kept.aside != st.aside:
-            _recount(kv, self.aside_rel, st.aside, kept.aside)
+            _recount(kv, self.aside_at, st.aside, kept.aside)
             kept.aside = st.aside[:]
         if kept.removed != st.removed:
-            _recount(kv, self.removed_rel, st.removed, kept.removed)
+            _recount(kv, self.removed_at, st.removed, kept.removed)
             kept.removed = st.removed[:]
         if kept.screens != st.screens:
             for owner, screen in enumerate(st.screens):
                 if screen != kept.screens[owner]:
-                    kv[self.behind_rel[owner]] = sum(screen.values()) / CANDLES_SCALE
+                    kv[self.behind_at[owner]] = sum(screen.values()) / CANDLES_SCALE
                     kept.screens[owner] = screen.copy()
         if kept.piles != st.piles:
             for owner, pile in enumerate(st.piles):
@@ -338,21 +366,22 @@ class CandleQuestEncoder(ViewEncoder):
     def _repile(self, kv: Any, owner: int, pile: list[int], old: list[int] | None) -> None:
         """One discard pile's counts and top: only the candles added or taken when the pile grew
         or shrank at its top (a sale, a payment, a loot), else the whole pile (a new stack)."""
-        places = self.pile_rel[owner]
-        tops = self.top_rel[owner]
+        places = self.pile_at[owner]
+        tops = self.top_at[owner]
         if old:  # None or empty: no top to clear
             kv[tops[old[-1]]] = 0.0
         _recount(kv, places, pile, old)
         if pile:
             kv[tops[pile[-1]]] = 1.0
 
-    def _mine(self, st: CandleQuestState, seat: int, kept: _Kept) -> Any:
+    def _mine(self, st: CandleQuestState, seat: int, kept: _Kept) -> tuple[dict[int, int], Any]:
         """The seat's own section (candles, colours filled, advanced candle value; its shekels are
-        written by the caller), rewritten only when its screen differs from the kept copy."""
+        written by the caller) with the screen it shows, written anew (a new entry) only when the
+        screen differs from the kept copy."""
         screen = st.screens[seat]
         entry = kept.mine[seat]
         if entry is not None and entry[0] == screen:
-            return entry[1]
+            return entry
         view = entry[1] if entry is not None else _zeros_view(self.mine_span)
         if entry is not None:
             view[:] = self.no_mine
@@ -370,19 +399,21 @@ class CandleQuestEncoder(ViewEncoder):
         view[self.colours_rel] = min(N_COLOURS, lit.bit_count() + dancing) / N_COLOURS
         if st.advanced:
             view[self.value_rel] = candle_value(screen, st.content) / VALUE_SCALE
-        kept.mine[seat] = (screen.copy(), view)
-        return view
+        entry = kept.mine[seat] = (screen.copy(), view)
+        return entry
 
     def __getstate__(self) -> dict[str, object]:
-        """Pickled (for a worker process) without the kept sections: they are a cache."""
+        """Pickled (for a worker process) without the kept rows: they are a cache."""
         state = dict(self.__dict__)
         state["_kept"] = {}
-        state["no_mine"] = None
+        state["no_mine"] = state["zeros"] = state["head_zeros"] = None
         return state
 
     def __setstate__(self, state: dict[str, object]) -> None:
         self.__dict__.update(state)
         self.no_mine = _zeros_view(self.mine_span)
+        self.zeros = items(np.zeros(self.start["winners"] + self.n, dtype=np.float32))
+        self.head_zeros = self.zeros[self.head_span[0] : self.head_span[1]]
 
     def fill(self, view: CandleQuestView, out: np.ndarray) -> None:
         at = self.at
