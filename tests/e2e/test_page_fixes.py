@@ -300,4 +300,7 @@ def test_a_resignation_at_the_start_ranks_that_seat_last_and_says_so(
     assert said in page.locator("#endscreen .standing.you").inner_text()
     assert f"Ada {said}" in page.locator("#endscreen .end-summary").inner_text()
     assert page.locator("#banner").inner_text().startswith("Game over: You resigned")
+    # and nobody is still to play: the decision left pending in the state is nobody's turn now
+    board = page.locator("#board").inner_text()
+    assert "'s turn" not in board and "Your turn" not in board, board
     shots(page, f"resigned-{game}")

@@ -286,6 +286,9 @@ function decision(ctx) {
   const c = table ? info(ctx, table) : null;
   const who = (pending.seats || []).map(ctx.name).join(", ");
   const you = ctx.you !== null ? view.seats[ctx.you] : null;
+  // a game ended early (a resignation, a time loss) keeps its last pending decision in the state:
+  // nobody is to play it ("You's turn: Flip or loot…" once showed under the end screen)
+  if (ctx.over) return box;
   switch (pending.decision) {
     case "turn": {
       if (yours) {
