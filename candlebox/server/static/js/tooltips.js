@@ -19,6 +19,12 @@ let keyboard = false; // the last input was a key: focus then shows the focused 
 let pointer = null; // {x, y} of a mouse resting over the page (not a finger), for redraws under it
 let by = null; // what showed the tooltip: "pointer" (a mouse or a long press) or "focus" (the keyboard)
 let touched = false; // the last pointer down was a finger
+// After a click or tap the words are done with: the move redraws the board and a panel may open where
+// the card was (issue 36: a card's words stayed over "Pay 10 to loot…" and over the round result's
+// names). Until the mouse moves again, nothing under the resting pointer shows its words by itself.
+let quiet = false;
+let clickedAt = null; // {x, y} of the click that made the page quiet
+const STILL = 3; // px a mouse may drift after a click and still be resting
 // What a tap plays or works: there a tap keeps its meaning and the words need a long press.
 const ACTIONABLE = "button, a[href], input, select, textarea, label, [role=button], .clickable, [data-action], [data-choices]";
 
@@ -142,6 +148,8 @@ export function install() {
   document.addEventListener("pointerover", (e) => {
     if (e.pointerType === "touch") return;
     pointer = { x: e.clientX, y: e.clientY };
+    wake(e);
+    if (quiet) return; // the board redrawn under a mouse resting since its click
     const el = sourceOf(e.target);
     if (el && el !== current) show(el), (by = "pointer");
   });
@@ -185,19 +193,35 @@ export function install() {
     };
   });
   document.addEventListener("pointermove", (e) => {
-    if (e.pointerType !== "touch") pointer = { x: e.clientX, y: e.clientY };
+    if (e.pointerType !== "touch") {
+      pointer = { x: e.clientX, y: e.clientY };
+      // the mouse moves on after its click: the words of what it is over show again
+      if (wake(e)) {
+        const el = underMouse();
+        if (el && el !== current) show(el), (by = "pointer");
+      }
+    }
     if (press && Math.hypot(e.clientX - press.x, e.clientY - press.y) > SLOP) cancelPress();
   });
   document.addEventListener("pointerup", cancelPress);
   document.addEventListener("pointercancel", cancelPress);
   // capture: the click that ends a long press never reaches the board's own handlers
+  let shownBefore = null; // what showed words when the click came (a second tap closes them)
   document.addEventListener(
     "click",
     (e) => {
-      if (!swallowClick) return;
-      swallowClick = false;
-      e.preventDefault();
-      e.stopPropagation();
+      if (swallowClick) {
+        swallowClick = false;
+        e.preventDefault();
+        e.stopPropagation();
+        return;
+      }
+      // a click or tap does something (plays, opens, closes): the words it was under go
+      shownBefore = current;
+      if (current) hide();
+      quiet = true;
+      // a key's or a script's click has no place of its own: the mouse rests where it last was
+      clickedAt = e.detail ? { x: e.clientX, y: e.clientY } : pointer;
     },
     true,
   );
@@ -205,9 +229,8 @@ export function install() {
   document.addEventListener("click", (e) => {
     if (!touched || !(e.target instanceof Element) || e.target.closest(ACTIONABLE)) return;
     const el = sourceOf(e.target);
-    if (!el) return;
-    if (el === current) hide();
-    else show(el), (by = "pointer");
+    if (!el || el === shownBefore) return;
+    show(el), (by = "pointer");
   });
   document.addEventListener("contextmenu", (e) => {
     if (sourceOf(e.target) && (press || swallowClick)) e.preventDefault();
@@ -222,20 +245,28 @@ export function install() {
   });
 }
 
+/** A mouse moved away from where it clicked ends the quiet after the click; true if it just did. */
+function wake(e) {
+  if (!quiet) return false;
+  if (clickedAt && Math.hypot(e.clientX - clickedAt.x, e.clientY - clickedAt.y) <= STILL) return false;
+  quiet = false;
+  return true;
+}
+
 function afterScroll() {
   if (!current) return;
   if (by === "focus") return place(element(), current);
   const el = underMouse();
   if (el === current) return place(element(), current);
   hide(); // a finger's long press (no resting mouse), or the mouse is over something else now
-  if (el) show(el), (by = "pointer");
+  if (el && !quiet) show(el), (by = "pointer");
 }
 
 /** After the board is redrawn: a tooltip of an element that is gone goes too, and a mouse resting
  * on the redrawn card (a bot moved meanwhile) gets the new card's words without having to move. */
 export function refresh() {
   if (!current || current.isConnected) return;
-  const hovered = by === "pointer" && pointer;
+  const hovered = by === "pointer" && pointer && !quiet;
   hide();
   if (!hovered) return;
   const el = underMouse();
