@@ -50,13 +50,17 @@ function place(id, make) {
 
 /** After every frame: the rule bar, and in learn mode the options explained. */
 export function render(frame, { token, act, replaying }) {
-  const bar = clear(place("rule-bar", () => h("div.rule-bar", { id: "rule-bar" })));
+  const bar = place("rule-bar", () => h("div.rule-bar", { id: "rule-bar" }));
+  // learn mode's toggle stays across redraws (a bot's move must not take a keyboard's focus off it)
+  const toggle = state.learning ? learnToggle(bar) : null;
+  for (const old of [...bar.childNodes]) if (old !== toggle) old.remove();
+  const add = (el) => (toggle ? toggle.before(el) : bar.append(el));
   if (replaying) return;
   if (frame.rule && !frame.over) {
-    bar.append(h("span.rule", "Rule: ",
+    add(h("span.rule", "Rule: ",
       h("a", { href: rulesHref(frame, frame.rule.anchor), target: "_blank", rel: "noopener", dataset: { anchor: frame.rule.anchor } }, frame.rule.title)));
   }
-  bar.append(h("a.howto", { href: rulesHref(frame, ""), target: "_blank", rel: "noopener" }, "How to play"));
+  add(h("a.howto", { href: rulesHref(frame, ""), target: "_blank", rel: "noopener" }, "How to play"));
   if (state.refusal && state.refusal.move === frame.move) {
     bar.append(h("p.refusal", { role: "alert" }, `Not allowed: ${state.refusal.message}`));
   } else {
@@ -80,32 +84,75 @@ async function loadRules(game) {
   return state.rules;
 }
 
-// Folded or not, remembered in this browser: the explanations take room above the board, and a
-// player who has read them folds them away (the banner still says what to do).
+// Learn mode keeps the board, and all of the decision, in the first screen (issue 36). Beside a wide
+// table the explanations are the sidebar's first panel, open; above a narrow one (a phone) they fold
+// into the rule bar's one line, a toggle there opening them. Folded or not is remembered in this
+// browser once the player has chosen; until then it follows the screen's width.
 const FOLDED = "candlebox.learnFolded";
+const WIDE = window.matchMedia("(min-width: 981px)"); // the sidebar beside the table (base.css)
+
+function folded() {
+  const chosen = localStorage.getItem(FOLDED);
+  return chosen === null ? !WIDE.matches : chosen === "1";
+}
+
+function fold(isFolded) {
+  const panel = document.getElementById("learn-panel");
+  const toggle = document.querySelector("#rule-bar .learn-toggle");
+  if (panel) panel.hidden = isFolded;
+  if (!toggle) return;
+  toggle.setAttribute("aria-expanded", String(!isFolded));
+  toggle.textContent = isFolded ? "Explain my options" : "Hide the explanations";
+}
+
+function learnToggle(bar) {
+  let toggle = bar.querySelector(".learn-toggle");
+  if (toggle) return toggle;
+  toggle = h("button.small.subtle.learn-toggle", { type: "button", "aria-controls": "learn-panel" });
+  toggle.addEventListener("click", () => {
+    const now = !folded();
+    localStorage.setItem(FOLDED, now ? "1" : "0");
+    fold(now);
+    if (!now) placePanel(document.getElementById("learn-panel"), true);
+  });
+  bar.append(toggle);
+  fold(folded());
+  return toggle;
+}
+
+/** The panel beside a wide table (the sidebar's first) or under the rule bar of a narrow one; opened
+ * by the toggle, it is brought into view (a sidebar may have scrolled). */
+function placePanel(panel, opened = false) {
+  if (!panel) return;
+  const side = document.querySelector(".sidebar");
+  if (WIDE.matches && side) {
+    if (side.firstElementChild !== panel) side.prepend(panel);
+  } else {
+    const bar = document.getElementById("rule-bar");
+    if (bar && bar.nextElementSibling !== panel) bar.after(panel);
+  }
+  if (opened) panel.scrollIntoView({ block: "nearest" });
+}
+
+WIDE.addEventListener("change", () => {
+  placePanel(document.getElementById("learn-panel"));
+  if (localStorage.getItem(FOLDED) === null) fold(folded());
+});
 
 function learnPanel() {
-  const panel = place("learn-panel", () => h("section.learn-panel", { id: "learn-panel", "aria-label": "Learn mode" }));
-  if (panel.querySelector(".learn-head")) return panel;
-  const body = h("div.learn-body", { id: "learn-body" });
-  const toggle = h("button.small.subtle.learn-toggle", { type: "button", "aria-controls": "learn-body" });
-  const fold = (folded) => {
-    body.hidden = folded;
-    toggle.setAttribute("aria-expanded", String(!folded));
-    toggle.textContent = folded ? "Show the explanations" : "Hide";
-    localStorage.setItem(FOLDED, folded ? "1" : "0");
-  };
-  toggle.addEventListener("click", () => fold(!body.hidden));
-  panel.append(h("div.learn-head", h("h2", "Your options, explained"), toggle), body);
-  fold(localStorage.getItem(FOLDED) === "1");
+  let panel = document.getElementById("learn-panel");
+  if (panel) return panel;
+  panel = h("section.panel.learn-panel", { id: "learn-panel", "aria-labelledby": "learn-title" },
+    h("div.learn-head", h("h2", { id: "learn-title" }, "Your options, explained")),
+    h("div.learn-body", { id: "learn-body" }));
+  placePanel(panel);
+  fold(folded());
   return panel;
 }
 
 function renderLearn(frame, token, act) {
   const panel = learnPanel();
-  // after the rule bar, whichever was made first
-  const bar = document.getElementById("rule-bar");
-  if (bar && bar.nextElementSibling !== panel) bar.after(panel);
+  placePanel(panel);
   const body = panel.querySelector(".learn-body");
   loadRules(frame.game.game).then((rules) => {
     // folded under one line: the board stays in the first screen, the words a click away
