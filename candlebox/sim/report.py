@@ -111,6 +111,36 @@ img { max-width: 100%; border: 1px solid #eee; margin: 0.4em 0; }
 
 
 # ----------------------------------------------------------------------------- plots
+@dataclass(frozen=True)
+class Bars:
+    """One panel's bars: what both the horizontal and the vertical drawing need."""
+
+    label: str
+    rates: dict[Hashable, Rate]
+    baseline: float | None
+    keys: list[str]
+    positions: list[int]
+    values: list[float]
+    errors: list[list[float]]  # [below, above] each rate: matplotlib's asymmetric error bars
+    colours: list[str]
+
+    @classmethod
+    def of(cls, label: str, rates: dict[Hashable, Rate], baseline: float | None) -> Bars:
+        keys = [str(key) for key in rates]
+        below = [max(0.0, rate.rate - rate.low) for rate in rates.values()]
+        above = [max(0.0, rate.high - rate.rate) for rate in rates.values()]
+        return cls(
+            label=label,
+            rates=rates,
+            baseline=baseline,
+            keys=keys,
+            positions=list(range(len(keys))),
+            values=[rate.rate for rate in rates.values()],
+            errors=[below, above],
+            colours=[PALETTE[i % len(PALETTE)] for i in range(len(keys))],
+        )
+
+
 class Plots:
     """PNG files in the report's folder; every method returns the file name, or None (no matplotlib)."""
 
@@ -169,43 +199,27 @@ class Plots:
             figure, axes = self.plt.subplots(
                 1, len(panels), figsize=(4.6 * len(panels), 4), squeeze=False
             )
+        draw = self._horizontal_bars if horizontal else self._vertical_bars
         for ax, (title, label, rates) in zip(axes.flat, panels, strict=True):
-            keys = [str(key) for key in rates]
-            values = [rate.rate for rate in rates.values()]
-            low = [max(0.0, rate.rate - rate.low) for rate in rates.values()]
-            high = [max(0.0, rate.high - rate.rate) for rate in rates.values()]
-            colours = [PALETTE[i % len(PALETTE)] for i in range(len(keys))]
-            positions = list(range(len(keys)))
-            draw = self._horizontal_bars if horizontal else self._vertical_bars
-            draw(ax, label, rates, positions, values, [low, high], colours, baseline)
+            draw(ax, Bars.of(label, rates, baseline))
             ax.set_title(title)
         return self.save(figure, name)
 
-    def _horizontal_bars(
-        self,
-        ax: Any,
-        label: str,
-        rates: dict[Hashable, Rate],
-        positions: list[int],
-        values: list[float],
-        errors: list[list[float]],
-        colours: list[str],
-        baseline: float | None,
-    ) -> None:
-        """One row a bar, the figures in a column right of the plot (``label`` goes unused: the
-        rows name themselves)."""
-        keys = [str(key) for key in rates]
-        low, high = errors
-        ax.barh(positions, values, xerr=[low, high], color=colours, capsize=4, height=0.6)
-        ax.set_yticks(positions, keys)
+    def _horizontal_bars(self, ax: Any, bars: Bars) -> None:
+        """One row a bar, the figures in a column right of the plot (the axis label goes unused:
+        the rows name themselves)."""
+        ax.barh(
+            bars.positions, bars.values, xerr=bars.errors, color=bars.colours, capsize=4, height=0.6
+        )
+        ax.set_yticks(bars.positions, bars.keys)
         ax.invert_yaxis()
         ax.set_xlim(0, 1)
         ax.xaxis.set_major_formatter(self.percent)
         ax.set_xlabel("win rate (bars: 95% interval; dashed line: even share)")
-        if baseline is not None:
-            ax.axvline(baseline, color="#555", linestyle="--", linewidth=1)
+        if bars.baseline is not None:
+            ax.axvline(bars.baseline, color="#555", linestyle="--", linewidth=1)
         # The figures in a column right of the plot, clear of bars and intervals.
-        for pos, rate in zip(positions, rates.values(), strict=True):
+        for pos, rate in zip(bars.positions, bars.rates.values(), strict=True):
             ax.text(
                 1.02,
                 pos,
@@ -214,30 +228,20 @@ class Plots:
                 transform=ax.get_yaxis_transform(),
             )
 
-    def _vertical_bars(
-        self,
-        ax: Any,
-        label: str,
-        rates: dict[Hashable, Rate],
-        positions: list[int],
-        values: list[float],
-        errors: list[list[float]],
-        colours: list[str],
-        baseline: float | None,
-    ) -> None:
+    def _vertical_bars(self, ax: Any, bars: Bars) -> None:
         """One column a bar, its rate above it."""
-        keys = [str(key) for key in rates]
-        low, high = errors
-        ax.bar(positions, values, yerr=[low, high], color=colours, capsize=5, width=0.6)
-        ax.set_xticks(positions, keys)
+        ax.bar(
+            bars.positions, bars.values, yerr=bars.errors, color=bars.colours, capsize=5, width=0.6
+        )
+        ax.set_xticks(bars.positions, bars.keys)
         ax.set_ylim(0, 1.12)
         ax.set_yticks([0, 0.2, 0.4, 0.6, 0.8, 1.0])
         ax.yaxis.set_major_formatter(self.percent)
         ax.set_ylabel("win rate (bars: 95% interval)")
-        ax.set_xlabel(f"{label}\n(dashed line: even share)")
-        if baseline is not None:
-            ax.axhline(baseline, color="#555", linestyle="--", linewidth=1)
-        for pos, rate in zip(positions, rates.values(), strict=True):
+        ax.set_xlabel(f"{bars.label}\n(dashed line: even share)")
+        if bars.baseline is not None:
+            ax.axhline(bars.baseline, color="#555", linestyle="--", linewidth=1)
+        for pos, rate in zip(bars.positions, bars.rates.values(), strict=True):
             ax.text(pos, rate.high + 0.02, f"{rate.rate:.0%}", ha="center")
 
     def lengths(self, name: str, rows: list[dict[str, Any]]) -> str | None:
