@@ -18,13 +18,14 @@ declaration stays in one place. Other distributions' games always come from thei
 
 from __future__ import annotations
 
-import importlib
 import re
 import tomllib
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 from typing import Any
+
+from candlebox.engine.lazy import Lazy
 
 GROUP = "candlebox.games"
 DISTRIBUTION = "candlebox"  # candlebox's own distribution: the built-in games, listed first
@@ -42,12 +43,9 @@ class Declared:
     value: str
 
     def load(self) -> Any:
-        """The object the value names (importing its module)."""
-        module_name, _, attribute = self.value.partition(":")
-        found: Any = importlib.import_module(module_name.strip())
-        for part in attribute.strip().split(".") if attribute.strip() else ():
-            found = getattr(found, part)
-        return found
+        """The object the value names, imported as a lazy reference is (a ValueError for a value
+        that is not ``"module:attribute"``, a LazyError naming what was not found)."""
+        return Lazy.path(self.value).load()
 
 
 @dataclass(frozen=True)

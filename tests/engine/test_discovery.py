@@ -83,6 +83,8 @@ def test_installed_plugins_are_found_and_a_broken_one_is_reported(tmp_path: Path
             "broken": "broken_game:INFO",  # raises on import
             "odd": "odd_game:INFO",  # not a GameInfo
             "renamed": "good_game:INFO",  # the name is not the game's id
+            "absent": "good_game:NO_INFO",  # no such attribute
+            "bare": "good_game",  # a module, not an object in it
         },
     )
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(site), str(ROOT)])}
@@ -94,9 +96,11 @@ def test_installed_plugins_are_found_and_a_broken_one_is_reported(tmp_path: Path
     assert out["games"] == [*candlebox.GAMES, "good-game"]  # built-in first, then plug-ins
     assert out["played"][0].startswith("bid ")
     problems = out["problems"]
-    assert len(problems) == 3 and out["warned"] == problems
+    assert len(problems) == 5 and out["warned"] == problems
     by_name = {p.split("'")[1]: p for p in problems}
     assert "'broken-games'" in by_name["broken"]
     assert "RuntimeError: the rules file is missing" in by_name["broken"]
     assert "it names an object of type int, not a candlebox GameInfo" in by_name["odd"]
     assert "named 'renamed' but the game's id is 'good-game'" in by_name["renamed"]
+    assert "'good_game' has no attribute 'NO_INFO'" in by_name["absent"]
+    assert "'good_game' is not 'package.module:ATTRIBUTE' (no colon)" in by_name["bare"]
