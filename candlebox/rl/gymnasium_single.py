@@ -22,15 +22,13 @@ from candlebox import bots
 from candlebox.engine import State
 from candlebox.rl import flat as flat_option
 from candlebox.rl.core import Spec, covered_games, rewards
+from candlebox.rl.game_env import RENDER_MODES, GameInPlay, check_arguments
 
 Opponents = str | bots.Bot | Sequence[str | bots.Bot]
 RESET_ATTEMPTS = 100  # games the bots end before the learner's first decision are dealt again
 
 
-RENDER_MODES = ("human", "ansi")
-
-
-class CandleboxEnv(gym.Env):
+class CandleboxEnv(GameInPlay, gym.Env):
     metadata = {"render_modes": list(RENDER_MODES), "render_fps": 4}
 
     def __init__(
@@ -44,12 +42,9 @@ class CandleboxEnv(gym.Env):
         flat: bool = False,
     ) -> None:
         config = spec.config
-        if not isinstance(flat, bool):
-            raise ValueError(f"flat is True or False, got {flat!r}")
+        check_arguments(render_mode, flat)
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < config.players:
             raise ValueError(f"seat must be one of 0–{config.players - 1}, got {seat!r}")
-        if render_mode is not None and render_mode not in RENDER_MODES:
-            raise ValueError(f"render_mode {render_mode!r} is not one of {list(RENDER_MODES)}")
         if illegal_action not in ("lose", "raise"):
             raise ValueError(f"illegal_action is 'lose' or 'raise', got {illegal_action!r}")
         self.game_spec = spec
@@ -169,31 +164,9 @@ class CandleboxEnv(gym.Env):
         """The legal actions of the learner now, as booleans (for sb3-contrib's MaskablePPO)."""
         return self.game_spec.actions.mask(self._state(), self.seat).astype(bool)
 
-    def _state(self) -> State:
-        if self.game is None:
-            raise RuntimeError("call reset() before using the environment")
-        return self.game
-
     def render(self) -> str | None:
         """The table as the learner sees it (its own view), as text."""
-        if self.render_mode is None:
-            return None
-        from candlebox.rl.render import render_text  # deferred: brings rich in, for rendering only
-
-        text = render_text(self._state(), self.seat)
-        if self.render_mode == "ansi":
-            return text
-        print(text, end="")
-        return None
-
-    def close(self) -> None:
-        self.game = None
-
-    def action_text(self, action: int) -> str:
-        return self.game_spec.actions.to_text(action)
-
-    def action_id(self, text: str) -> int:
-        return self.game_spec.actions.to_id(text)
+        return self._render(self.seat)
 
 
 def gymnasium_env(

@@ -21,20 +21,16 @@ from pettingzoo import AECEnv
 from candlebox.engine import IllegalAction, State
 from candlebox.rl import flat as flat_option
 from candlebox.rl.core import Spec, rewards
+from candlebox.rl.game_env import RENDER_MODES, GameInPlay, check_arguments
 
-RENDER_MODES = ("human", "ansi")
 
-
-class CandleboxAECEnv(AECEnv):
+class CandleboxAECEnv(GameInPlay, AECEnv):
     metadata = {"render_modes": list(RENDER_MODES), "is_parallelizable": False, "render_fps": 4}
 
     def __init__(self, spec: Spec, render_mode: str | None = None, flat: bool = False) -> None:
         super().__init__()
-        if not isinstance(flat, bool):
-            raise ValueError(f"flat is True or False, got {flat!r}")
+        check_arguments(render_mode, flat)
         self.flat = flat  # one Box (view, then mask) instead of the Dict: candlebox/rl/flat.py
-        if render_mode is not None and render_mode not in RENDER_MODES:
-            raise ValueError(f"render_mode {render_mode!r} is not one of {list(RENDER_MODES)}")
         self.game_spec = spec
         config = spec.config
         name = config.game_id.replace("-", "_")
@@ -177,32 +173,10 @@ class CandleboxAECEnv(AECEnv):
         if self.render_mode == "human":
             self.render()
 
-    def _state(self) -> State:
-        if self.game is None:
-            raise RuntimeError("call reset() before using the environment")
-        return self.game
-
     # ------------------------------------------------------------------ output
     def render(self) -> str | None:
         """The table as a spectator sees it, plus the pending decision (text)."""
-        if self.render_mode is None:
-            return None
-        from candlebox.rl.render import render_text  # deferred: brings rich in, for rendering only
-
-        text = render_text(self._state(), None)
-        if self.render_mode == "ansi":
-            return text
-        print(text, end="")
-        return None
-
-    def close(self) -> None:
-        self.game = None
-
-    def action_text(self, action: int) -> str:
-        return self.game_spec.actions.to_text(action)
-
-    def action_id(self, text: str) -> int:
-        return self.game_spec.actions.to_id(text)
+        return self._render(None)
 
 
 def pettingzoo_env(

@@ -8,6 +8,7 @@ from tests.rl.deps import require_rl
 
 require_rl()
 
+import re  # noqa: E402
 import warnings  # noqa: E402
 
 import gymnasium as gym  # noqa: E402
@@ -77,3 +78,39 @@ def test_bad_arguments_are_refused() -> None:
         candlebox.rl.gymnasium_env("candle-quest", players=3, opponents=["random"])
     with pytest.raises(ValueError, match="unknown bot"):
         candlebox.rl.gymnasium_env("candle-quest", opponents="genius")
+
+
+def test_render_shows_the_learners_view_and_close_ends_the_game(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from candlebox.rl.render import render_text
+
+    env = candlebox.rl.gymnasium_env("candle-quest", seat=1, players=2, render_mode="ansi")
+    with pytest.raises(RuntimeError, match="call reset"):
+        env.render()
+    env.reset(seed=3)
+    assert env.game is not None
+    assert env.render() == render_text(env.game, 1)  # the learner's view: its hand, not seat 0's
+    assert render_text(env.game, 1) != render_text(env.game, 0)
+    assert env.action_text(env.action_id("flip")) == "flip"
+    env.close()
+    assert env.game is None
+    shown = candlebox.rl.gymnasium_env("candle-quest", seat=0, players=2, render_mode="human")
+    shown.reset(seed=3)
+    capsys.readouterr()  # what the human mode showed of the reset
+    assert shown.render() is None
+    assert capsys.readouterr().out == render_text(shown.game, 0)
+    assert candlebox.rl.gymnasium_env("candle-quest").render() is None  # no render_mode
+
+
+@pytest.mark.parametrize(
+    ("argument", "words"),
+    [
+        ({"render_mode": "rgb_array"}, "render_mode 'rgb_array' is not one of ['human', 'ansi']"),
+        ({"flat": 1}, "flat is True or False, got 1"),
+    ],
+)
+def test_a_bad_render_mode_or_flat_is_named(argument: dict[str, object], words: str) -> None:
+    for make in (candlebox.rl.gymnasium_env, candlebox.rl.pettingzoo_env):
+        with pytest.raises(ValueError, match=re.escape(words)):
+            make("candle-quest", **argument)  # type: ignore[operator]
