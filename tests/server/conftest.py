@@ -10,7 +10,7 @@ import warnings
 from collections.abc import Coroutine, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -25,6 +25,9 @@ with warnings.catch_warnings():  # Starlette's note that it prefers httpx2 to ht
 
 from candlebox.server import Settings, create_app
 from tests.server.pg import PostgresServer, start_postgres
+
+if TYPE_CHECKING:
+    from tests.server.clocking import FakeTime
 
 
 @pytest.fixture
@@ -51,6 +54,14 @@ def make_client(url: str, **settings: Any) -> TestClient:
 def client(sqlite_url: str) -> Iterator[TestClient]:
     with make_client(sqlite_url) as test_client:
         yield test_client
+
+
+@pytest.fixture
+def fake_time() -> FakeTime:
+    """The clocks' time (``Settings.clock_now``), moved by the test."""
+    from tests.server.clocking import FakeTime  # here: clocking's helpers import this module
+
+    return FakeTime()
 
 
 @pytest.fixture(scope="session")

@@ -1,7 +1,7 @@
 """Clocks (issue 35; docs/server.md, "Clocks"): chosen at creation within limits, kept by the server
 (an injected time: ``Settings.clock_now``, moved by the test, so days pass without waiting), shown to
 every seat and spectator, a seat out of time marked by the watcher and handed to its bot by another
-player (a rated table: it loses on time)."""
+player (a rated table: it loses on time, tests/server/test_lost_on_time.py)."""
 
 from __future__ import annotations
 
@@ -16,44 +16,16 @@ from fastapi.testclient import TestClient
 
 from candlebox.server import clocks
 from candlebox.server.storage import ClockRecord, SeatClock
+from tests.server.clocking import TWO, FakeTime, clock_of, to_act
 from tests.server.conftest import all_human, auth, create, make_client, move, state, wait_for
 
 HOUR, DAY = 3600.0, 86400.0
-TWO = [{"kind": "human"}, {"kind": "human"}]
-
-
-class FakeTime:
-    """The clocks' time, moved by the test."""
-
-    def __init__(self) -> None:
-        self.now = 1_800_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-    def pass_(self, seconds: float) -> None:
-        self.now += seconds
-
-
-@pytest.fixture
-def fake_time() -> FakeTime:
-    return FakeTime()
 
 
 @pytest.fixture
 def timed(sqlite_url: str, fake_time: FakeTime) -> Iterator[TestClient]:
     with make_client(sqlite_url, clock_now=fake_time, clock_every=0.02) as client:
         yield client
-
-
-def clock_of(frame: dict[str, Any], seat: int) -> dict[str, Any]:
-    found = frame["clocks"][seat]
-    assert found["seat"] == seat
-    return found  # type: ignore[no-any-return]
-
-
-def to_act(client: TestClient, game_id: str) -> int:
-    return int(state(client, game_id)["view"]["pending"]["seats"][0])
 
 
 def play_one(client: TestClient, game_id: str, tokens: list[str], rng: random.Random) -> int:
@@ -236,38 +208,6 @@ def test_a_table_without_a_clock_has_nobody_out_of_time(client: TestClient) -> N
     assert state(client, game_id)["clocks"] == []
     bad = client.post(f"/api/games/{game_id}/seats/99/timeout", headers=auth(tokens[0]))
     assert bad.status_code == 400 and bad.json()["error"] == "bad-seat"
-
-
-def test_a_rated_seat_out_of_time_loses(sqlite_url: str, fake_time: FakeTime) -> None:
-    from tests.server.test_accounts import HERE, as_guest, sign_up
-
-    with make_client(sqlite_url, clock_now=fake_time, clock_every=0.02) as client:
-        client.headers.update(HERE)
-        assert sign_up(client, "Ashwick").status_code == 201
-        made = create(client, TWO, you=0, rated=True, clock={"mode": "realtime", "initial": 60})
-        with as_guest(client):
-            client.headers.update(HERE)  # another browser of the site
-            assert sign_up(client, "Bellamy").status_code == 201
-            claimed = client.post(f"/api/games/{made['id']}/seats/1/claim", json={})
-            assert claimed.status_code == 200, claimed.text
-            other = claimed.json()["token"]
-            client.cookies.clear()
-        late = to_act(client, made["id"])
-        tokens = [made["token"], other]
-        fake_time.pass_(61)
-        wait_for(lambda: clock_of(state(client, made["id"]), late)["out_of_time"])
-        answer = client.post(
-            f"/api/games/{made['id']}/seats/{late}/timeout", headers=auth(tokens[1 - late])
-        )
-        assert answer.status_code == 200, answer.text
-        assert answer.json()["status"] == "lost-on-time"
-        over = state(client, made["id"])
-        assert over["over"] is True
-        assert over["result"]["winners"] == [1 - late]
-        assert over["result"]["out_of_time"] == late
-        loser = ("Ashwick", "Bellamy")[late]
-        profile = client.get(f"/api/players/{loser}").json()
-        assert [(r["rated_games"], r["won"]) for r in profile["ratings"]] == [(1, 0)]
 
 
 # ----------------------------------------------------------------------------- the accounting

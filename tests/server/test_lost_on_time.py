@@ -8,48 +8,18 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
 from candlebox.cli.app import app as cli
 from candlebox.server.storage import Storage
-from tests.server.conftest import auth, create, make_client, state, wait_for
-from tests.server.test_accounts import HERE, as_guest, sign_up
-from tests.server.test_clocks import TWO, FakeTime, clock_of, fake_time, to_act
-
-__all__ = ["fake_time"]  # the fixture
-
-NAMES = ("Ashwick", "Bellamy")
-
-
-def lost_on_time(client: TestClient, fake_time: FakeTime) -> tuple[str, int]:
-    """A rated table of two accounts whose seat to act ran out of time, claimed by the other:
-    (game id, the seat that lost)."""
-    assert sign_up(client, NAMES[0]).status_code == 201
-    made = create(client, TWO, you=0, rated=True, clock={"mode": "realtime", "initial": 60})
-    with as_guest(client):
-        client.headers.update(HERE)
-        assert sign_up(client, NAMES[1]).status_code == 201
-        claimed = client.post(f"/api/games/{made['id']}/seats/1/claim", json={})
-        assert claimed.status_code == 200, claimed.text
-        other = claimed.json()["token"]
-        client.cookies.clear()
-    late = to_act(client, made["id"])
-    tokens = [made["token"], other]
-    fake_time.pass_(61)
-    wait_for(lambda: clock_of(state(client, made["id"]), late)["out_of_time"])
-    answer = client.post(
-        f"/api/games/{made['id']}/seats/{late}/timeout", headers=auth(tokens[1 - late])
-    )
-    assert answer.status_code == 200 and answer.json()["status"] == "lost-on-time", answer.text
-    return made["id"], late
+from tests.server.clocking import NAMES, FakeTime, lost_on_time
+from tests.server.conftest import make_client, state
 
 
 def test_a_rated_game_lost_on_time_is_stored_and_shown_so(
     sqlite_url: str, fake_time: FakeTime, tmp_path: Path
 ) -> None:
     with make_client(sqlite_url, clock_now=fake_time, clock_every=0.02) as client:
-        client.headers.update(HERE)
         game_id, late = lost_on_time(client, fake_time)
         winner = 1 - late
         expected = {
