@@ -25,6 +25,7 @@ with warnings.catch_warnings():  # Starlette's note that it prefers httpx2 to ht
 
 from candlebox.server import Settings, create_app
 from tests.server.pg import PostgresServer, start_postgres
+from tests.server.upgrading import schema_at
 
 if TYPE_CHECKING:
     from tests.server.clocking import FakeTime
@@ -79,24 +80,22 @@ def postgres_url(postgres: PostgresServer) -> str:
     return postgres.new_database()
 
 
+@pytest.fixture(params=["sqlite", "postgresql"])
+def empty_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A fresh, empty database, once on SQLite and once on PostgreSQL (the migration tests)."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'empty.sqlite3'}"
+    return str(request.getfixturevalue("postgres_url"))
+
+
 # ----------------------------------------------------------------------------- helpers
 def as_before_migrations(url: str) -> None:
     """Take a database back to the schema of the code before migrations (the baseline revision,
     with no ``alembic_version``), as a test of an old database starts from."""
-    from alembic import command
     from sqlalchemy import text
 
-    from candlebox.server import migrating
-    from candlebox.server.storage import make_engine
-
-    engine = make_engine(url)
-    try:
-        with engine.begin() as conn:
-            migrating.lock(conn)
-            command.downgrade(migrating.config(conn), "0001")
-            conn.execute(text("DROP TABLE alembic_version"))
-    finally:
-        engine.dispose()
+    with schema_at(url, "0001") as conn:
+        conn.execute(text("DROP TABLE alembic_version"))
 
 
 def auth(token: str | None) -> dict[str, str]:

@@ -8,18 +8,17 @@ from __future__ import annotations
 import warnings
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy import inspect
 from typer.testing import CliRunner
 
 from candlebox.cli.app import app as cli_app
-from candlebox.server import migrating
-from candlebox.server.storage import chat_messages, make_engine, metadata
+from candlebox.server.storage import chat_messages
 from tests.server.conftest import all_human, auth, create, make_client, state, wait_for
 from tests.server.test_accounts import HERE, PASSWORD, as_guest, rows, sign_up
-from tests.server.test_migrations import differences, revision
+from tests.server.upgrading import assert_at_head, revision, revision_before, schema_at
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -326,36 +325,20 @@ def test_a_message_reaches_the_watchers_of_another_process(postgres_url: str) ->
 
 
 # ----------------------------------------------------------------------------- the migration
-@pytest.fixture(params=["sqlite", "postgresql"])
-def empty_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'empty.sqlite3'}"
-    return str(request.getfixturevalue("postgres_url"))
-
-
 def test_a_database_from_before_chat_upgrades_and_keeps_every_game(empty_url: str) -> None:
     """Migration 0010 (chat) on a database as the code before it left it: its games are kept, with
     no chat, and they take messages once the server has upgraded it."""
-    from alembic import command
-
-    before = migrating.scripts().get_revision("0010").down_revision
-    assert isinstance(before, str)
+    before = revision_before("0010")
     with make_client(empty_url) as client:
         client.headers.update(HERE)
         game, tokens = all_human(client, 2)
         view = state(client, game, tokens[0])["view"]
-    engine = make_engine(empty_url)
-    try:
-        with engine.begin() as conn:  # back to the schema the code before chat wrote
-            migrating.lock(conn)
-            command.downgrade(migrating.config(conn), before)
-    finally:
-        engine.dispose()
+    with schema_at(empty_url, before) as conn:  # the schema the code before chat wrote
+        assert "chat_messages" not in inspect(conn).get_table_names()
     assert revision(empty_url) == before
     with make_client(empty_url) as client:
         client.headers.update(HERE)
         seen = state(client, game, tokens[0])
         assert seen["view"] == view and seen["chat"] == []
         assert say(client, game, "still here", tokens[1]).status_code == 201
-    assert revision(empty_url) == migrating.head()
-    assert differences(empty_url, metadata) == []
+    assert_at_head(empty_url)

@@ -3,31 +3,20 @@ without a clock, and a table with a clock can be created once it is upgraded (SQ
 
 from __future__ import annotations
 
-from alembic import command
 from sqlalchemy import inspect
 
-from candlebox.server import migrating
-from candlebox.server.storage import make_engine, metadata
 from tests.server.conftest import all_human, essence, make_client, state
-from tests.server.test_migrations import differences, empty_url, revision
-
-__all__ = ["empty_url"]  # the fixture, SQLite and PostgreSQL
+from tests.server.upgrading import assert_at_head, revision, revision_before, schema_at
 
 
 def test_a_database_from_before_clocks_upgrades_and_keeps_every_game(empty_url: str) -> None:
-    before = migrating.scripts().get_revision("0007").down_revision
+    before = revision_before("0007")
     assert before == "0006"
     with make_client(empty_url) as client:
         game_id, _ = all_human(client, 2)
         view = essence(state(client, game_id))
-    engine = make_engine(empty_url)
-    try:
-        with engine.begin() as conn:  # back to the schema the code before clocks wrote
-            migrating.lock(conn)
-            command.downgrade(migrating.config(conn), before)
-            assert "seat_clocks" not in inspect(conn).get_table_names()
-    finally:
-        engine.dispose()
+    with schema_at(empty_url, before) as conn:  # the schema the code before clocks wrote
+        assert "seat_clocks" not in inspect(conn).get_table_names()
     assert revision(empty_url) == before
     with make_client(empty_url) as client:
         kept = state(client, game_id)
@@ -38,5 +27,4 @@ def test_a_database_from_before_clocks_upgrades_and_keeps_every_game(empty_url: 
         assert frame["clock"] == {"mode": "turn-based", "per_move": 86400}
         assert [c["seat"] for c in frame["clocks"]] == [0, 1]
         assert all(86000 < c["remaining"] <= 86400 for c in frame["clocks"])
-    assert revision(empty_url) == migrating.head()
-    assert differences(empty_url, metadata) == []
+    assert_at_head(empty_url)

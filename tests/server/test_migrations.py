@@ -17,14 +17,19 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from alembic.autogenerate import compare_metadata
-from alembic.runtime.migration import MigrationContext
 from sqlalchemy import Column, Integer, MetaData, create_engine, insert, inspect, select
 
 from candlebox.server import migrating
 from candlebox.server.storage import Storage, make_engine, metadata
 from tests.server.conftest import essence, make_client, move, state, wait_for
 from tests.server.pg import start_together
+from tests.server.upgrading import (
+    assert_at_head,
+    differences,
+    revision,
+    revision_before,
+    schema_at,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 LEGACY = ROOT / "tests" / "data" / "legacy"
@@ -61,15 +66,6 @@ def legacy_on_postgres(url: str, tmp_path: Path) -> None:
     finally:
         source.dispose()
         target.dispose()
-
-
-def revision(url: str) -> str | None:
-    engine = make_engine(url)
-    try:
-        with engine.connect() as conn:
-            return migrating.current(conn)
-    finally:
-        engine.dispose()
 
 
 def check_every_game_kept(url: str, facts: list[dict[str, Any]] = FACTS) -> None:
@@ -194,23 +190,6 @@ def test_processes_upgrading_an_old_postgres_database_together_all_start(
     assert revision(postgres_url) == migrating.head()
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def empty_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'empty.sqlite3'}"
-    return str(request.getfixturevalue("postgres_url"))
-
-
-def differences(url: str, tables: MetaData) -> list[Any]:
-    engine = make_engine(url)
-    try:
-        with engine.connect() as conn:
-            context = MigrationContext.configure(conn, opts={"compare_type": True})
-            return list(compare_metadata(context, tables))
-    finally:
-        engine.dispose()
-
-
 def test_the_migrations_build_the_tables_storage_defines(empty_url: str) -> None:
     """Every revision run from an empty database gives exactly storage.py's tables: a table or
     column changed in storage.py without a migration (or the reverse) is a difference here."""
@@ -221,14 +200,12 @@ def test_the_migrations_build_the_tables_storage_defines(empty_url: str) -> None
             migrating.upgrade(conn)
     finally:
         engine.dispose()
-    assert differences(empty_url, metadata) == []
-    assert revision(empty_url) == migrating.head()
+    assert_at_head(empty_url)
 
 
 def test_a_fresh_database_is_created_at_head(empty_url: str) -> None:
     Storage(empty_url).close()
-    assert revision(empty_url) == migrating.head()
-    assert differences(empty_url, metadata) == []
+    assert_at_head(empty_url)
 
 
 def test_the_comparison_sees_a_column_without_a_migration(empty_url: str) -> None:
@@ -246,12 +223,9 @@ def test_the_comparison_sees_a_column_without_a_migration(empty_url: str) -> Non
 def test_a_database_from_before_ratings_upgrades_and_keeps_every_game(empty_url: str) -> None:
     """Migration 0006 (ratings) on a database as the code before it left it: an account's finished
     game and a guest's live one are kept, neither rated, and the account's profile is served."""
-    from alembic import command
-
     from tests.server.test_accounts import HERE, sign_up
 
-    before = migrating.scripts().get_revision("0006").down_revision
-    assert isinstance(before, str)
+    before = revision_before("0006")
     with make_client(empty_url) as client:
         client.headers.update(HERE)
         assert sign_up(client, "Wickham").status_code == 201
@@ -268,14 +242,8 @@ def test_a_database_from_before_ratings_upgrades_and_keeps_every_game(empty_url:
             game_id: essence(state(client, game_id))
             for game_id in (over.json()["id"], live.json()["id"])
         }
-    engine = make_engine(empty_url)
-    try:
-        with engine.begin() as conn:  # back to the schema the code before ratings wrote
-            migrating.lock(conn)
-            command.downgrade(migrating.config(conn), before)
-            assert "ratings" not in inspect(conn).get_table_names()
-    finally:
-        engine.dispose()
+    with schema_at(empty_url, before) as conn:  # the schema the code before ratings wrote
+        assert "ratings" not in inspect(conn).get_table_names()
     assert revision(empty_url) == before
     with make_client(empty_url) as client:
         for game_id, view in views.items():
@@ -284,21 +252,18 @@ def test_a_database_from_before_ratings_upgrades_and_keeps_every_game(empty_url:
         profile = client.get("/api/players/Wickham").json()
         assert profile["name"] == "Wickham" and profile["ratings"] == []
         assert [game["id"] for game in profile["recent"]] == [over.json()["id"]]
-    assert revision(empty_url) == migrating.head()
-    assert differences(empty_url, metadata) == []
+    assert_at_head(empty_url)
 
 
 def test_a_database_from_before_notices_upgrades_and_keeps_every_game(empty_url: str) -> None:
     """Migration 0009 (notices) on a database as the code before it left it: a signed-in player's
     game and its mail waiting in the outbox are kept, and the player's notices are served."""
-    from alembic import command
     from sqlalchemy import text
 
     from candlebox.server.storage import outbox
     from tests.server.test_accounts import HERE, rows, sign_in, sign_up
 
-    before = migrating.scripts().get_revision("0009").down_revision
-    assert isinstance(before, str)
+    before = revision_before("0009")
     with make_client(empty_url) as client:
         client.headers.update(HERE)
         assert sign_up(client, "Wickham").status_code == 201
@@ -306,22 +271,16 @@ def test_a_database_from_before_notices_upgrades_and_keeps_every_game(empty_url:
         made = client.post("/api/games", json={"game": "candle-quest", "seats": seats, "you": 0})
         game_id = made.json()["id"]
         view = essence(state(client, game_id, made.json()["token"]))
-    engine = make_engine(empty_url)
-    try:
-        with engine.begin() as conn:  # back to the schema the code before notices wrote
-            migrating.lock(conn)
-            command.downgrade(migrating.config(conn), before)
-            assert "notices" not in inspect(conn).get_table_names()
-            assert "headers" not in {c["name"] for c in inspect(conn).get_columns("outbox")}
-            conn.execute(  # a mail the code before wrote, waiting to be sent
-                text(
-                    "INSERT INTO outbox (account_id, recipient, subject, body, status, tries, "
-                    "next_try, created_at) VALUES (NULL, 'wick@example.org', 'Old', 'old mail', "
-                    "'waiting', 0, 0, 0)"
-                )
+    with schema_at(empty_url, before) as conn:  # the schema the code before notices wrote
+        assert "notices" not in inspect(conn).get_table_names()
+        assert "headers" not in {c["name"] for c in inspect(conn).get_columns("outbox")}
+        conn.execute(  # a mail the code before wrote, waiting to be sent
+            text(
+                "INSERT INTO outbox (account_id, recipient, subject, body, status, tries, "
+                "next_try, created_at) VALUES (NULL, 'wick@example.org', 'Old', 'old mail', "
+                "'waiting', 0, 0, 0)"
             )
-    finally:
-        engine.dispose()
+        )
     assert revision(empty_url) == before
     with make_client(empty_url) as client:
         client.headers.update(HERE)
@@ -333,5 +292,4 @@ def test_a_database_from_before_notices_upgrades_and_keeps_every_game(empty_url:
         assert listed.json()["unread"] == 0 and listed.json()["your_turn"] == waits_for_him
     kept = rows(empty_url, outbox)
     assert [(row.subject, row.headers) for row in kept] == [("Old", None)]
-    assert revision(empty_url) == migrating.head()
-    assert differences(empty_url, metadata) == []
+    assert_at_head(empty_url)

@@ -8,17 +8,12 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from alembic import command
 from fastapi.testclient import TestClient
 from sqlalchemy import inspect
 
 import candlebox
-from candlebox.server import migrating
-from candlebox.server.storage import make_engine, metadata
 from tests.server.conftest import all_human, auth, essence, make_client, move, state
-from tests.server.test_migrations import differences, empty_url, revision
-
-__all__ = ["empty_url"]  # the fixture, SQLite and PostgreSQL
+from tests.server.upgrading import assert_at_head, revision, revision_before, schema_at
 
 GAME = "candle-quest"
 
@@ -45,7 +40,7 @@ def views(client: TestClient, game_id: str, tokens: list[str]) -> list[dict[str,
 def test_a_database_from_before_take_backs_keeps_every_game_and_takes_back(
     empty_url: str,
 ) -> None:
-    before = migrating.scripts().get_revision("0008").down_revision
+    before = revision_before("0008")
     assert before == "0007"
     with make_client(empty_url) as client:
         playing, tokens = all_human(client, 2, game=GAME, seed=7, practice=True)
@@ -56,14 +51,8 @@ def test_a_database_from_before_take_backs_keeps_every_game_and_takes_back(
         assert resigned.status_code == 200, resigned.text
         kept = {playing: views(client, playing, tokens), finished: views(client, finished, [])}
         replay = client.get(f"/api/games/{finished}/replay?at=1").json()
-    engine = make_engine(empty_url)
-    try:
-        with engine.begin() as conn:  # back to the schema the code before take-backs wrote
-            migrating.lock(conn)
-            command.downgrade(migrating.config(conn), before)
-            assert "take_backs" not in inspect(conn).get_table_names()
-    finally:
-        engine.dispose()
+    with schema_at(empty_url, before) as conn:  # the schema the code before take-backs wrote
+        assert "take_backs" not in inspect(conn).get_table_names()
     assert revision(empty_url) == before
 
     with make_client(empty_url) as client:  # opened by today's code: upgraded to the head
@@ -83,5 +72,4 @@ def test_a_database_from_before_take_backs_keeps_every_game_and_takes_back(
         )
         assert accepted.status_code == 200, accepted.text
         assert state(client, playing)["move"] == now["move"] - now["undoable"]
-    assert revision(empty_url) == migrating.head()
-    assert differences(empty_url, metadata) == []
+    assert_at_head(empty_url)
