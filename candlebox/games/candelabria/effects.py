@@ -22,7 +22,11 @@ from typing import TYPE_CHECKING
 from candlebox.games.candelabria import extinguished, missions
 from candlebox.games.candelabria.decision import FIRST_AUTO, Auto, Phase
 from candlebox.games.candelabria.notation import MAX_WAREHOUSE, Verb
-from candlebox.games.candelabria.pieces import candle_flame_back, gain_vp, place_land_flame
+from candlebox.games.candelabria.pieces import (
+    enemy_flame_actions,
+    gain_vp,
+    place_land_flame,
+)
 from candlebox.games.candelabria.schema import DESTROY, EXTINGUISH, IGNITE, STEAL, TACTIC, VP
 from candlebox.games.candelabria.temples import raze_temple
 
@@ -128,36 +132,16 @@ def do_extinguish(st: CandelabriaState, frame: list[int], verb: int, a: int, b: 
 
 
 def extinguish_at_actions(st: CandelabriaState, frame: list[int]) -> list[str]:
-    seat, t = frame[1], frame[2]
     n = st.notation
-    actions: list[str] = []
-    for other in range(st.num_players):
-        if other == seat:
-            continue
-        h = st.house_of[other]
-        if st.land_flames[t] >> other & 1:
-            actions.append(n.extinguish_land[h])
-        for role in range(3):
-            if st.candle_territories[other][role] == t and st.candle_flames[other][role] > 0:
-                actions.append(n.extinguish_candle[h][role])
-    return actions
+    return enemy_flame_actions(st, frame[1], frame[2], n.extinguish_land, n.extinguish_candle)
 
 
 def do_extinguish_at(st: CandelabriaState, frame: list[int], verb: int, a: int, b: int) -> None:
     st.stack.pop()
     seat, t = frame[1], frame[2]
-    owner = st.seat_of[a]
-    if verb == Verb.EXTINGUISH_LAND:
-        st.events.append(("extinguish", seat, st.board.names[t], owner, -1))
-        missions.note(st, seat, "land-flame")
-        extinguished.extinguish_land_flame(st, owner, t)
-    else:
-        st.events.append(("extinguish", seat, st.board.names[t], owner, b))
-        candle_flame_back(st, owner, b)
-        if st.candle_flames[owner][b] == 0:
-            missions.note(st, seat, "candle-out")
-            if _by_candle(st):
-                missions.note(st, seat, "out-by-candle")
+    role = -1 if verb == Verb.EXTINGUISH_LAND else b
+    if extinguished.put_out(st, "extinguish", seat, t, st.seat_of[a], role) and _by_candle(st):
+        missions.note(st, seat, "out-by-candle")
 
 
 def _by_candle(st: CandelabriaState) -> bool:

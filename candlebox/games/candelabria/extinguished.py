@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from candlebox.games.candelabria import missions
 from candlebox.games.candelabria.decision import Phase
 from candlebox.games.candelabria.notation import SUPPLY, Verb
-from candlebox.games.candelabria.pieces import lift_land_flame
+from candlebox.games.candelabria.pieces import candle_flame_back, lift_land_flame
 
 if TYPE_CHECKING:
     from candlebox.games.candelabria.state import CandelabriaState
@@ -29,6 +30,22 @@ def extinguish_land_flame(st: CandelabriaState, owner: int, t: int) -> None:
         st.stack.append([Phase.HAUNT, owner, 1])
         return
     st.stack.append([Phase.FLAME, owner])
+
+
+def put_out(st: CandelabriaState, kind: str, seat: int, t: int, owner: int, role: int) -> bool:
+    """``seat`` puts out, in territory ``t``, the owner's Land Flame (``role`` -1) or the flame of
+    its candle ``role`` (the event ``kind``: "extinguish", or "destroy" by a castle's entry);
+    whether that candle is left without a flame (for the missions that count how)."""
+    st.events.append((kind, seat, st.board.names[t], owner, role))
+    if role < 0:
+        missions.note(st, seat, "land-flame")
+        extinguish_land_flame(st, owner, t)
+        return False
+    candle_flame_back(st, owner, role)
+    if st.candle_flames[owner][role] > 0:
+        return False
+    missions.note(st, seat, "candle-out")
+    return True
 
 
 def flame_actions(st: CandelabriaState, frame: list[int]) -> list[str]:

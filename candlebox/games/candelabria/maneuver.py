@@ -20,6 +20,7 @@ from candlebox.games.candelabria.notation import Verb
 from candlebox.games.candelabria.pieces import (
     candle_flame_back,
     enemy_candles_at,
+    enemy_flame_actions,
     enemy_flames_at,
     place_land_flame,
 )
@@ -133,19 +134,8 @@ def enter(st: CandelabriaState, seat: int, model: int, t: int, extra: bool) -> N
 
 # ----------------------------------------------------------------------------- castle entry
 def destroy_actions(st: CandelabriaState, frame: list[int]) -> list[str]:
-    seat, t = frame[1], frame[2]
     n = st.notation
-    actions: list[str] = []
-    for other in range(st.num_players):
-        if other == seat:
-            continue
-        h = st.house_of[other]
-        if st.land_flames[t] >> other & 1:
-            actions.append(n.destroy_land[h])
-        for role in range(3):
-            if st.candle_territories[other][role] == t and st.candle_flames[other][role] > 0:
-                actions.append(n.destroy_candle[h][role])
-    return actions
+    return enemy_flame_actions(st, frame[1], frame[2], n.destroy_land, n.destroy_candle)
 
 
 def do_destroy(st: CandelabriaState, frame: list[int], verb: int, a: int, b: int) -> None:
@@ -154,17 +144,9 @@ def do_destroy(st: CandelabriaState, frame: list[int], verb: int, a: int, b: int
     if verb == Verb.SPARE:
         st.events.append(("spare", seat, st.board.names[t]))
         return
-    owner = st.seat_of[a]
-    if verb == Verb.DESTROY_LAND:
-        st.events.append(("destroy", seat, st.board.names[t], owner, -1))
-        missions.note(st, seat, "land-flame")
-        extinguished.extinguish_land_flame(st, owner, t)
-    else:
-        st.events.append(("destroy", seat, st.board.names[t], owner, b))
-        candle_flame_back(st, owner, b)
-        if st.candle_flames[owner][b] == 0:
-            missions.note(st, seat, "candle-out")
-            missions.note(st, seat, "out-by-castle")
+    role = -1 if verb == Verb.DESTROY_LAND else b
+    if extinguished.put_out(st, "destroy", seat, t, st.seat_of[a], role):
+        missions.note(st, seat, "out-by-castle")
 
 
 # ----------------------------------------------------------------------------- warrior push

@@ -57,6 +57,24 @@ def enemy_flames_at(st: CandelabriaState, seat: int, t: int) -> bool:
     return False
 
 
+def enemy_flame_actions(
+    st: CandelabriaState, seat: int, t: int, land: list[str], candle: list[list[str]]
+) -> list[str]:
+    """An action for each enemy flame in territory ``t`` (those ``enemy_flames_at`` finds): the
+    owner's ``land[house]`` for its Land Flame, ``candle[house][role]`` for a candle with a flame."""
+    actions: list[str] = []
+    for other in range(st.num_players):
+        if other == seat:
+            continue
+        h = st.house_of[other]
+        if st.land_flames[t] >> other & 1:
+            actions.append(land[h])
+        for role in range(3):
+            if st.candle_territories[other][role] == t and st.candle_flames[other][role] > 0:
+                actions.append(candle[h][role])
+    return actions
+
+
 def enemy_candles_at(st: CandelabriaState, seat: int, t: int) -> bool:
     return any(
         other != seat and t in st.candle_territories[other] for other in range(st.num_players)
