@@ -27,7 +27,7 @@ from email.utils import formatdate, make_msgid
 from urllib.parse import unquote, urlsplit
 
 import aiosmtplib
-from sqlalchemy import Connection, Engine, insert, select, update
+from sqlalchemy import Connection, Engine, Table, insert, select, update
 
 from candlebox.server.config import Settings
 from candlebox.server.outbox_worker import BATCH, OutboxWorker
@@ -116,6 +116,22 @@ def retry_wait(tries: int) -> float:
     return min(LONGEST_WAIT, FIRST_WAIT * 2 ** max(0, tries - 1))
 
 
+def note_failure(
+    conn: Connection, table: Table, item: int, tries: int, most: int, now: float, reason: str
+) -> None:
+    """An outbox's item (of ``table``: the mail's or the pushes') that failed its try number
+    ``tries``: waiting for its next try, or given up after its ``most``-th."""
+    conn.execute(
+        update(table)
+        .where(table.c.id == item)
+        .values(
+            status="failed" if tries >= most else "waiting",
+            next_try=now + retry_wait(tries),
+            last_error=reason[:200],
+        )
+    )
+
+
 # ---------------------------------------------------------------------------- the outbox
 class Outbox:
     """Mail kept in the database until it is sent (synchronous: call it in a worker thread)."""
@@ -196,17 +212,8 @@ class Outbox:
 
     def failed(self, mail: Mail, now: float, reason: str) -> None:
         """Try again later, or give the mail up after its last try."""
-        last = mail.tries >= self.settings.mail_tries
         with self.engine.begin() as conn:
-            conn.execute(
-                update(outbox)
-                .where(outbox.c.id == mail.id)
-                .values(
-                    status="failed" if last else "waiting",
-                    next_try=now + retry_wait(mail.tries),
-                    last_error=reason[:200],
-                )
-            )
+            note_failure(conn, outbox, mail.id, mail.tries, self.settings.mail_tries, now, reason)
 
 
 # ---------------------------------------------------------------------------- the sender

@@ -37,7 +37,7 @@ from sqlalchemy import Engine, delete, insert, select, update
 
 from candlebox.server.config import Settings
 from candlebox.server.errors import Rejected
-from candlebox.server.mail import LEASE, retry_wait, sender_address
+from candlebox.server.mail import LEASE, note_failure, sender_address
 from candlebox.server.notices import server_key
 from candlebox.server.outbox_worker import BATCH, OutboxWorker
 from candlebox.server.storage import push_outbox, push_subscriptions
@@ -246,16 +246,9 @@ class PushOutbox:
             )
 
     def failed(self, push: Push, now: float, reason: str) -> None:
-        last = push.tries >= self.settings.mail_tries
         with self.engine.begin() as conn:
-            conn.execute(
-                update(push_outbox)
-                .where(push_outbox.c.id == push.id)
-                .values(
-                    status="failed" if last else "waiting",
-                    next_try=now + retry_wait(push.tries),
-                    last_error=reason[:200],
-                )
+            note_failure(
+                conn, push_outbox, push.id, push.tries, self.settings.mail_tries, now, reason
             )
 
     def ended(self, push: Push) -> None:

@@ -362,6 +362,37 @@ def test_a_push_reaches_the_browsers_endpoint_encrypted_for_it(
         assert again.get("/api/me/notices/preferences").json()["push_key"] == push_key
 
 
+def test_a_push_its_service_refuses_waits_for_another_try_then_is_given_up(
+    sqlite_url: str,
+) -> None:
+    failing = Receiver(status=500)
+    try:
+        settings = {"push_private_endpoints": True, "mail_poll": 0.2, "mail_tries": 2}
+        with make_client(sqlite_url, **settings) as client:
+            client.headers.update(HERE)
+            assert sign_up(client).status_code == 201
+            _, p256dh, secret = browser_keys()
+            body = {"endpoint": failing.endpoint, "keys": {"p256dh": p256dh, "auth": b64(secret)}}
+            assert client.post("/api/me/push", json=body).status_code == 201
+            table = Table(client)
+            table.wickhams_turn(table.now)
+            row = wait_for(lambda: [r for r in rows(sqlite_url, push_outbox) if r.last_error])[0]
+            assert (row.status, row.tries, row.last_error) == (
+                "waiting",
+                1,
+                "WebPushException: 500",
+            )
+            assert row.next_try - time.time() > 25  # about 30 s off: not tried again at once
+            pusher = client.app.state.notices.pusher  # type: ignore[attr-defined]
+            client.portal.call(pusher.send_due, row.next_try + 1)  # type: ignore[union-attr]
+            kept = rows(sqlite_url, push_outbox)
+            assert [(r.status, r.tries) for r in kept] == [("failed", 2)]
+            assert len(failing.received) == 2
+            assert rows(sqlite_url, push_subscriptions) != []  # a refusal is not an ending
+    finally:
+        failing.close()
+
+
 def test_a_subscription_its_push_service_ended_is_forgotten(sqlite_url: str) -> None:
     gone = Receiver(status=410)
     try:
