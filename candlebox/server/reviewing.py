@@ -22,7 +22,7 @@ from sqlalchemy import Connection, delete, func, insert, select, update
 from candlebox import analysis
 from candlebox.server.errors import Rejected
 from candlebox.server.registry import LiveGames
-from candlebox.server.storage import Storage, review_jobs, reviews
+from candlebox.server.storage import Storage, review_jobs, reviews, take_leases
 
 log = logging.getLogger("candlebox.worker")
 MAX_QUEUED = 20  # reviews waiting or under way at once, over all processes; more are refused (429)
@@ -83,21 +83,11 @@ def claim(conn: Connection, worker: str, now: float, lease: float, limit: int) -
         .limit(limit)
         .with_for_update(skip_locked=True)
     ).all()
-    jobs = []
-    for row in rows:
-        done = conn.execute(
-            update(review_jobs)
-            .where(
-                review_jobs.c.game_id == row.game_id,
-                review_jobs.c.seat == row.seat,
-                review_jobs.c.lease_until <= now,
-            )
-            .values(lease_until=now + lease, worker=worker)
-        )
-        if done.rowcount == 1:
-            decisions = json.loads(row.decisions)
-            jobs.append(Job(row.game_id, row.seat, row.total, decisions, row.seconds))
-    return jobs
+    taken = take_leases(conn, review_jobs, ("game_id", "seat"), rows, worker, now, lease)
+    return [
+        Job(row.game_id, row.seat, row.total, json.loads(row.decisions), row.seconds)
+        for row in taken
+    ]
 
 
 def _mine(game_id: str, seat: int, worker: str) -> Any:

@@ -21,7 +21,7 @@ import queue
 import sqlite3
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -347,6 +347,30 @@ def make_engine(url: str) -> Engine:
         event.listen(engine, "connect", _sqlite_pragmas)
         return engine
     return create_engine(url, pool_pre_ping=True, pool_size=4, max_overflow=4)
+
+
+def take_leases(
+    conn: Connection,
+    table: Table,
+    keys: tuple[str, ...],
+    rows: Sequence[Any],
+    worker: str,
+    now: float,
+    lease: float,
+) -> list[Any]:
+    """Of ``rows`` (of ``table``, selected with their lease passed and named by their ``keys``
+    columns), those now leased to ``worker`` until ``now + lease``: each update is guarded by the
+    lease, so a row another worker took meanwhile is left out (a claim is exclusive)."""
+    taken = []
+    for row in rows:
+        done = conn.execute(
+            update(table)
+            .where(*(table.c[key] == getattr(row, key) for key in keys), table.c.lease_until <= now)
+            .values(lease_until=now + lease, worker=worker)
+        )
+        if done.rowcount == 1:
+            taken.append(row)
+    return taken
 
 
 def _seat_from_row(row: Any) -> SeatRecord:
@@ -1045,20 +1069,8 @@ class Storage:
         rows = conn.execute(
             query.order_by(bot_turns.c.lease_until).limit(limit).with_for_update(skip_locked=True)
         ).all()
-        claimed = []
-        for row in rows:
-            done = conn.execute(
-                update(bot_turns)
-                .where(
-                    bot_turns.c.game_id == row.game_id,
-                    bot_turns.c.number == row.number,
-                    bot_turns.c.lease_until <= now,
-                )
-                .values(lease_until=now + lease, worker=worker)
-            )
-            if done.rowcount == 1:
-                claimed.append((row.game_id, row.number))
-        return claimed
+        taken = take_leases(conn, bot_turns, ("game_id", "number"), rows, worker, now, lease)
+        return [(row.game_id, row.number) for row in taken]
 
     @staticmethod
     def settle_bot_turn(conn: Connection, game_id: str, number: int, done: bool) -> None:
