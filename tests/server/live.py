@@ -18,7 +18,27 @@ from tests.server.pg import free_port
 ROOT = Path(candlebox.__file__).resolve().parents[1]
 
 
-class ServerProcess:
+class ChildProcess:
+    """A process a test started and may kill (``process``, once started)."""
+
+    process: subprocess.Popen[bytes] | None = None
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown handler runs, nothing is flushed."""
+        assert self.process is not None
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+
+
+class ServerProcess(ChildProcess):
     def __init__(
         self,
         db: str,
@@ -79,20 +99,6 @@ class ServerProcess:
                 pass
             time.sleep(0.1)
         raise RuntimeError(f"the server did not start: {self.log.read_text()[-2000:]}")
-
-    def kill(self) -> None:
-        """SIGKILL: no shutdown handler runs, nothing is flushed."""
-        assert self.process is not None
-        self.process.send_signal(signal.SIGKILL)
-        self.process.wait(timeout=10)
-
-    def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
 
     def get(self, path: str, token: str | None = None) -> Any:
         headers = {"Authorization": f"Bearer {token}"} if token else {}

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import signal
 import subprocess
 import sys
 import threading
@@ -20,7 +19,7 @@ import pytest
 from sqlalchemy import select
 
 from candlebox.server.storage import Storage, bot_turns
-from tests.server.live import ROOT, ServerProcess
+from tests.server.live import ROOT, ChildProcess, ServerProcess
 
 websockets_sync = pytest.importorskip("websockets.sync.client")
 pytestmark = pytest.mark.processes
@@ -55,7 +54,7 @@ def claimed(db: str, game: str, timeout: float = 30.0) -> bool:
         storage.close()
 
 
-class WorkerProcess:
+class WorkerProcess(ChildProcess):
     def __init__(self, db: str, log: Path) -> None:
         self.db, self.log = db, log
         self.process: subprocess.Popen[bytes] | None = None
@@ -72,19 +71,6 @@ class WorkerProcess:
             assert time.monotonic() < deadline, "the bot worker did not start"
             time.sleep(0.1)
         return self
-
-    def kill(self) -> None:
-        assert self.process is not None
-        self.process.send_signal(signal.SIGKILL)
-        self.process.wait(timeout=10)
-
-    def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
 
 
 class Player(threading.Thread):

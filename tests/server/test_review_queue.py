@@ -15,7 +15,7 @@ from candlebox.server import bodies, reviewing
 from candlebox.server.service import GameService
 from candlebox.server.storage import Storage
 from candlebox.server.worker import BotWorker
-from tests.server.test_shared import run, settings, spec
+from tests.server.sharing import run, settings, spec
 
 
 async def finished_game(service: GameService, rng: random.Random) -> str:

@@ -8,36 +8,18 @@ import asyncio
 import json
 import logging
 import time
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
-from candlebox.server import Settings, bodies, create_app, processes
+from candlebox.server import create_app, processes
 from candlebox.server.errors import Rejected
 from candlebox.server.service import GameService
 from candlebox.server.storage import Storage, bot_turns
 from candlebox.server.worker import BotWorker
-
-
-def run(coro: Any) -> None:
-    """``asyncio.run`` in a thread of its own: an earlier browser test in this worker process may hold
-    Playwright's event loop open on the main thread, where ``asyncio.run`` would refuse."""
-    with ThreadPoolExecutor(1) as pool:
-        pool.submit(asyncio.run, coro).result()
-
-
-def settings(tmp_path: Path, **more: Any) -> Settings:
-    values: dict[str, Any] = {"bot_delay": 0.0, "requests_per_second": 0, "sweep_every": 0}
-    values.update(more)
-    return Settings(db=f"sqlite:///{tmp_path / 'shared.sqlite3'}", **values)
-
-
-def spec(seats: list[dict[str, Any]], **more: Any) -> bodies.CreateSpec:
-    body = {"game": "candle-quest", "seats": seats, "you": 0, "seed": 5, "practice": True, **more}
-    return bodies.convert(body, bodies.CreateSpec, bodies.CREATE_CODES)
+from tests.server.sharing import claimed_across, run, settings, spec, two_services
 
 
 async def first_legal(service: GameService, game: str, seat: int) -> tuple[str, int]:
@@ -47,17 +29,8 @@ async def first_legal(service: GameService, game: str, seat: int) -> tuple[str, 
 
 def test_a_stale_process_catches_up_and_takes_the_move(tmp_path: Path) -> None:
     async def scenario() -> None:
-        a, b = GameService(settings(tmp_path)), GameService(settings(tmp_path))
-        await a.start()
-        await b.start()
-        a.registry.shared = b.registry.shared = True  # as on PostgreSQL (SQLite: no listener)
-        try:
-            made = await a.create(spec([{"kind": "human"}, {"kind": "human"}]))
-            game = made["id"]
-            claimed = await b.seating.claim(game, 1, bodies.ClaimSpec(name="Bo", invite=None))
-            tokens = [made["token"], claimed]
-            # A's copy knows nothing of the claim made through B: it catches up for the token
-            assert await a.player(game, tokens[1]) == 1
+        async with two_services(tmp_path) as (a, b):
+            game, _ = await claimed_across(a, b)
             live_a = await a.any_game(game)
             seat = live_a.state.to_act[0]
             action, number = await first_legal(b, game, seat)
@@ -77,9 +50,6 @@ def test_a_stale_process_catches_up_and_takes_the_move(tmp_path: Path) -> None:
                 assert [m.action for m in storage.moves_of(game)] == [action, follow]
             finally:
                 storage.close()
-        finally:
-            await a.stop()
-            await b.stop()
 
     run(scenario())
 
@@ -92,19 +62,15 @@ def test_a_heard_move_is_applied_without_reading_the_tables_unless_the_copy_is_b
     reads what it missed; one that hears a move its copy refuses reloads the game."""
 
     async def scenario() -> None:
-        a, b = GameService(settings(tmp_path)), GameService(settings(tmp_path))
-        await a.start()
-        await b.start()
-        a.registry.shared = b.registry.shared = True  # as on PostgreSQL (SQLite: no listener)
-        reads: list[str] = []
-        since = a.registry.storage.since
+        async with two_services(tmp_path) as (a, b):
+            reads: list[str] = []
+            since = a.registry.storage.since
 
-        def counted(game_id: str, number: int) -> Any:
-            reads.append(f"since {number}")
-            return since(game_id, number)
+            def counted(game_id: str, number: int) -> Any:
+                reads.append(f"since {number}")
+                return since(game_id, number)
 
-        a.registry.storage.since = counted  # type: ignore[method-assign]
-        try:
+            a.registry.storage.since = counted  # type: ignore[method-assign]
             made = await a.create(spec([{"kind": "human"}, {"kind": "human"}]))
             game = made["id"]
             live_a = await a.any_game(game)
@@ -134,9 +100,6 @@ def test_a_heard_move_is_applied_without_reading_the_tables_unless_the_copy_is_b
             await hear("4 9 nonsense")  # a move this copy refuses: reloaded from the tables
             assert live_a.moves == 4
             assert live_a.state.history == (await b.any_game(game)).state.history
-        finally:
-            await a.stop()
-            await b.stop()
 
     run(scenario())
 

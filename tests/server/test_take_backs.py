@@ -16,8 +16,6 @@ from fastapi.testclient import TestClient
 
 import candlebox
 from candlebox.engine import State
-from candlebox.server import Settings, bodies
-from candlebox.server.service import GameService
 from candlebox.server.storage import Storage
 from tests.server.conftest import (
     all_human,
@@ -30,6 +28,7 @@ from tests.server.conftest import (
     state,
     wait_for,
 )
+from tests.server.sharing import claimed_across, two_services
 from tests.server.test_accounts import HERE
 from tests.server.test_ratings import players, rated_table
 
@@ -212,16 +211,8 @@ def test_two_processes_share_the_request_and_the_take_back(tmp_path: Path) -> No
     notification), rebuilds the game without the moves."""
 
     async def scenario() -> None:
-        a, b = GameService(shared_settings(tmp_path)), GameService(shared_settings(tmp_path))
-        await a.start()
-        await b.start()
-        a.registry.shared = b.registry.shared = True  # as on PostgreSQL (SQLite: no listener)
-        try:
-            made = await a.create(shared_spec([{"kind": "human"}, {"kind": "human"}]))
-            game = made["id"]
-            claimed = await b.seating.claim(game, 1, bodies.ClaimSpec(name="Bo", invite=None))
-            tokens = [made["token"], claimed]
-            assert await a.player(game, tokens[1]) == 1
+        async with two_services(tmp_path) as (a, b):
+            game, _ = await claimed_across(a, b)
             live_a = await a.any_game(game)
             mirror = live_a.state.clone()
             rng = random.Random(2)
@@ -247,18 +238,5 @@ def test_two_processes_share_the_request_and_the_take_back(tmp_path: Path) -> No
             assert live_a.moves == now - count
             assert a.registry.games[game].state == mirror.undo(seat, count)
             assert a.frames.take_backs.waiting(a.registry.games[game]) is None
-        finally:
-            await a.stop()
-            await b.stop()
 
     run_async(scenario())
-
-
-def shared_settings(tmp_path: Path) -> Settings:
-    values: dict[str, Any] = {"bot_delay": 0.0, "requests_per_second": 0, "sweep_every": 0}
-    return Settings(db=f"sqlite:///{tmp_path / 'shared.sqlite3'}", **values)
-
-
-def shared_spec(seats: list[dict[str, Any]]) -> bodies.CreateSpec:
-    body = {"game": GAME, "seats": seats, "you": 0, "seed": 5, "practice": True}
-    return bodies.convert(body, bodies.CreateSpec, bodies.CREATE_CODES)
