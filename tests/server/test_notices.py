@@ -362,6 +362,17 @@ def test_a_push_reaches_the_browsers_endpoint_encrypted_for_it(
         assert again.get("/api/me/notices/preferences").json()["push_key"] == push_key
 
 
+def pushed_a_turn(client: TestClient, service: Receiver) -> None:
+    """A player subscribed to pushes through ``service`` whose turn comes: a push is queued."""
+    client.headers.update(HERE)
+    assert sign_up(client).status_code == 201
+    _, p256dh, secret = browser_keys()
+    body = {"endpoint": service.endpoint, "keys": {"p256dh": p256dh, "auth": b64(secret)}}
+    assert client.post("/api/me/push", json=body).status_code == 201
+    table = Table(client)
+    table.wickhams_turn(table.now)
+
+
 def test_a_push_its_service_refuses_waits_for_another_try_then_is_given_up(
     sqlite_url: str,
 ) -> None:
@@ -369,13 +380,7 @@ def test_a_push_its_service_refuses_waits_for_another_try_then_is_given_up(
     try:
         settings = {"push_private_endpoints": True, "mail_poll": 0.2, "mail_tries": 2}
         with make_client(sqlite_url, **settings) as client:
-            client.headers.update(HERE)
-            assert sign_up(client).status_code == 201
-            _, p256dh, secret = browser_keys()
-            body = {"endpoint": failing.endpoint, "keys": {"p256dh": p256dh, "auth": b64(secret)}}
-            assert client.post("/api/me/push", json=body).status_code == 201
-            table = Table(client)
-            table.wickhams_turn(table.now)
+            pushed_a_turn(client, failing)
             row = wait_for(lambda: [r for r in rows(sqlite_url, push_outbox) if r.last_error])[0]
             assert (row.status, row.tries, row.last_error) == (
                 "waiting",
@@ -397,13 +402,7 @@ def test_a_subscription_its_push_service_ended_is_forgotten(sqlite_url: str) -> 
     gone = Receiver(status=410)
     try:
         with make_client(sqlite_url, push_private_endpoints=True, mail_poll=0.2) as client:
-            client.headers.update(HERE)
-            assert sign_up(client).status_code == 201
-            _, p256dh, secret = browser_keys()
-            body = {"endpoint": gone.endpoint, "keys": {"p256dh": p256dh, "auth": b64(secret)}}
-            assert client.post("/api/me/push", json=body).status_code == 201
-            table = Table(client)
-            table.wickhams_turn(table.now)
+            pushed_a_turn(client, gone)
             wait_for(lambda: gone.received)
             wait_for(lambda: rows(sqlite_url, push_subscriptions) == [])
             assert rows(sqlite_url, push_outbox) == []
