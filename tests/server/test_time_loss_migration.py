@@ -7,15 +7,14 @@ from __future__ import annotations
 
 import json
 
-from alembic import command
 from sqlalchemy import select, update
 
-from candlebox.server import migrating
-from candlebox.server.storage import games, make_engine, metadata
+from candlebox.server.storage import games, make_engine
 from tests.server.conftest import all_human, auth, make_client, state
-from tests.server.test_migrations import differences, empty_url, revision
+from tests.server.upgrading import assert_at_head, revision, revision_before, schema_at
 
-__all__ = ["empty_url"]  # the fixture, SQLite and PostgreSQL
+# what the code before 0011 stored for seat 1 of two out of time
+OLD_TIME_LOSS = {"winners": [0], "scores": [1.0, 0.0], "resigned": 1, "out_of_time": 1}
 
 
 def stored(url: str, game_id: str) -> tuple[str, dict[str, object]]:
@@ -31,7 +30,8 @@ def stored(url: str, game_id: str) -> tuple[str, dict[str, object]]:
 
 
 def test_an_old_time_loss_becomes_lost_on_time_and_a_resignation_stays(empty_url: str) -> None:
-    assert migrating.scripts().get_revision("0011").down_revision == "0010"
+    before = revision_before("0011")
+    assert before == "0010"
     with make_client(empty_url) as client:
         ended = {}
         for name, seed in (("timed", 3), ("resigned", 4)):
@@ -43,18 +43,10 @@ def test_an_old_time_loss_becomes_lost_on_time_and_a_resignation_stays(empty_url
             game_id: client.get(f"/api/games/{game_id}/replay?at=0").json()
             for game_id in ended.values()
         }
-    engine = make_engine(empty_url)
-    try:
-        with engine.begin() as conn:  # back to 0010, and the time loss as its code stored one
-            migrating.lock(conn)
-            command.downgrade(migrating.config(conn), "0010")
-            old = {"winners": [0], "scores": [1.0, 0.0], "resigned": 1, "out_of_time": 1}
-            conn.execute(
-                update(games).where(games.c.id == ended["timed"]).values(result=json.dumps(old))
-            )
-    finally:
-        engine.dispose()
-    assert revision(empty_url) == "0010"
+    with schema_at(empty_url, before) as conn:  # and the time loss as that code stored one
+        result = json.dumps(OLD_TIME_LOSS)
+        conn.execute(update(games).where(games.c.id == ended["timed"]).values(result=result))
+    assert revision(empty_url) == before
 
     with make_client(empty_url) as client:  # opened by today's code: upgraded to the head
         timed = state(client, ended["timed"])
@@ -68,15 +60,9 @@ def test_an_old_time_loss_becomes_lost_on_time_and_a_resignation_stays(empty_url
             assert again["view"] == replay["view"]
     assert stored(empty_url, ended["timed"])[0] == "lost-on-time"
     assert stored(empty_url, ended["resigned"])[0] == "resigned"
-    assert revision(empty_url) == migrating.head()
-    assert differences(empty_url, metadata) == []
+    assert_at_head(empty_url)
 
-    engine = make_engine(empty_url)
-    try:
-        with engine.begin() as conn:  # and back: the old code reads what it wrote
-            migrating.lock(conn)
-            command.downgrade(migrating.config(conn), "0010")
-    finally:
-        engine.dispose()
-    assert stored(empty_url, ended["timed"]) == ("resigned", old)
+    with schema_at(empty_url, before):  # and back: the old code reads what it wrote
+        pass
+    assert stored(empty_url, ended["timed"]) == ("resigned", OLD_TIME_LOSS)
     assert stored(empty_url, ended["resigned"])[0] == "resigned"
