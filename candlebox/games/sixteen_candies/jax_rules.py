@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from collections import Counter
 from itertools import product
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 import jax
 import jax.numpy as jnp
@@ -61,6 +61,16 @@ from candlebox.games.sixteen_candies.scoring import (
     INSTANT_WINNER,
 )
 from candlebox.games.sixteen_candies.state import SixteenCandiesState
+from candlebox.rl.jax.common import (
+    concrete,
+    every_seat,
+    i32,
+    one_hot,
+    public,
+    require_legal,
+    select,
+    share,
+)
 
 BOX = len(FULL_SET)  # cards in the box: every pile array has this many slots
 SLOTS = enc.MAX_CARDS  # a hand holds four cards between the draw and the discard
@@ -125,16 +135,6 @@ class SixteenCandiesJaxState(NamedTuple):
     winners: jax.Array  # [players] bool, once over
 
 
-def _i32(x: Any) -> jax.Array:
-    return jnp.asarray(x, dtype=jnp.int32)
-
-
-def _share(num: int, den: int) -> np.ndarray:
-    """``k / den`` for k in 0 … num as float32, rounded from float64 as the encoder's writes are
-    (a table: the quotient is then the encoder's to the last bit, whatever XLA does with division)."""
-    return (np.arange(num + 1, dtype=np.float64) / den).astype(np.float32)
-
-
 class SixteenCandiesJax:
     """The environment of one configuration (``make``): ``init``, ``step``, ``observe``, pgx's API."""
 
@@ -182,13 +182,13 @@ class SixteenCandiesJax:
         self.observation_size = encoder.size
         self.fields = [name for name, _, _ in encoder.fields()]
         self.field_sizes = {name: size for name, _, size in encoder.fields()}
-        self.turn_share = _share(self.max_turns, self.max_turns)
-        self.rounds_share = np.minimum(_share(int(enc.ROUNDS_SCALE), int(enc.ROUNDS_SCALE)), 1.0)
-        self.draw_share = _share(BOX, BOX)
+        self.turn_share = share(self.max_turns, self.max_turns)
+        self.rounds_share = np.minimum(share(int(enc.ROUNDS_SCALE), int(enc.ROUNDS_SCALE)), 1.0)
+        self.draw_share = share(BOX, BOX)
         scale = self.start_pool * n  # the encoder's candy_scale
-        self.pool_share = _share(scale, scale)
-        self.value_share = _share(int(enc.VALUE_SCALE), int(enc.VALUE_SCALE))
-        self.penalty_share = _share(int(enc.PENALTY_SCALE), int(enc.PENALTY_SCALE))
+        self.pool_share = share(scale, scale)
+        self.value_share = share(int(enc.VALUE_SCALE), int(enc.VALUE_SCALE))
+        self.penalty_share = share(int(enc.PENALTY_SCALE), int(enc.PENALTY_SCALE))
 
     # ------------------------------------------------------------------ public API
     def init(self, key: jax.Array) -> SixteenCandiesJaxState:
@@ -200,8 +200,8 @@ class SixteenCandiesJax:
     ) -> SixteenCandiesJaxState:
         """The seat to act plays ``action`` (an action id); a new round or a reshuffle draws from
         ``key``."""
-        if _concrete(action) and _concrete(state.legal_action_mask):
-            self._require_legal(state, action)
+        if concrete(action) and concrete(state.legal_action_mask):
+            require_legal(state, action, self.num_actions, self.config.describe())
         # No sort (once most of a batched step's cost): a new round's deal is a random sample from
         # the top of the box, the rest of it loose; a rebuilt draw pile is the discard pile as it
         # lies, loose; a draw from loose cards takes a random one (one number a step).
@@ -212,11 +212,11 @@ class SixteenCandiesJax:
 
     def observe(self, state: SixteenCandiesJaxState, player: Any) -> jax.Array:
         """The seat's observation: what ``Spec.observe`` (the PettingZoo env's) gives for it."""
-        return self._observe(state, _i32(player))
+        return self._observe(state, i32(player))
 
     def observe_all(self, state: SixteenCandiesJaxState) -> jax.Array:
         """Every seat's observation, ``[players, size]``."""
-        return jax.vmap(lambda seat: self._observe(state, seat))(jnp.arange(self.num_players))
+        return every_seat(self._observe, state, self.num_players)
 
     def legal_action_ids(self, state: SixteenCandiesJaxState) -> tuple[jax.Array, jax.Array]:
         """The legal actions compactly: ``(ids, valid)``, 17 candidates of which ``valid`` marks each
@@ -235,7 +235,7 @@ class SixteenCandiesJax:
     def init_dealt(self, pile: jax.Array) -> SixteenCandiesJaxState:
         """A new game whose first round deals from ``pile`` (40 card types, the top last)."""
         n = self.num_players
-        zero = _i32(0)
+        zero = i32(0)
         blank = SixteenCandiesJaxState(
             current_player=zero,
             observation=jnp.zeros(self.observation_size, jnp.float32),
@@ -243,14 +243,14 @@ class SixteenCandiesJax:
             rewards=jnp.zeros(n, jnp.float32),
             terminated=jnp.asarray(False),
             truncated=jnp.asarray(False),
-            phase=_i32(Phase.SETUP),
+            phase=i32(Phase.SETUP),
             actor=zero,
-            last_actor=_i32(self.first_player),
-            marker=_i32(self.first_player),
-            caller=_i32(-1),
-            taken=_i32(-1),
+            last_actor=i32(self.first_player),
+            marker=i32(self.first_player),
+            caller=i32(-1),
+            taken=i32(-1),
             queue=jnp.zeros(n, bool),
-            next_seat=_i32((np.arange(n) + 1) % n),
+            next_seat=i32((np.arange(n) + 1) % n),
             hands=jnp.full((n, SLOTS), EMPTY, jnp.int32),
             ups=jnp.zeros((n, SLOTS), jnp.int32),
             hand_len=jnp.zeros(n, jnp.int32),
@@ -266,7 +266,7 @@ class SixteenCandiesJax:
             rounds_played=zero,
             winners=jnp.zeros(n, bool),
         )
-        return self._public(self._start_round(blank, _i32(pile), loose=False))
+        return self._public(self._start_round(blank, i32(pile), loose=False))
 
     def step_dealt(
         self, state: SixteenCandiesJaxState, action: Any, box: jax.Array, reshuffled: jax.Array
@@ -285,7 +285,7 @@ class SixteenCandiesJax:
         chance: jax.Array,
         loose: bool,
     ) -> SixteenCandiesJaxState:
-        action = _i32(action)
+        action = i32(action)
         # Legal by the compact candidates, not the 15,666-wide mask: a step that never reads the
         # mask lets XLA drop it where nothing else reads it (a policy choosing from
         # legal_action_ids), and building it is most of a batched step's memory traffic.
@@ -296,27 +296,9 @@ class SixteenCandiesJax:
         core = state._replace(
             observation=jnp.zeros(0, jnp.float32), legal_action_mask=jnp.zeros(0, bool)
         )
-        after = self._advance(core, action, _i32(box), _i32(reshuffled), chance, loose)
+        after = self._advance(core, action, i32(box), i32(reshuffled), chance, loose)
         quiet = core._replace(rewards=jnp.zeros_like(state.rewards))
-        return self._public(_select(ok, after, quiet))
-
-    def _require_legal(self, state: SixteenCandiesJaxState, action: Any) -> None:
-        mask = np.asarray(state.legal_action_mask)
-        if mask.ndim != 1:
-            return  # a batch stepped eagerly: each game's illegal action leaves it unchanged
-        number = int(action)
-        if number != action or not 0 <= number < self.num_actions:
-            raise ValueError(
-                f"action {action!r} is out of range 0–{self.num_actions - 1} for "
-                f"{self.config.describe()}"
-            )
-        if int(state.actor) < 0:
-            raise ValueError("the game is over: no action can be played")
-        if not mask[number]:
-            raise ValueError(
-                f"action {number} is not legal for seat {int(state.actor)} now "
-                "(legal_action_mask is 0 there)"
-            )
+        return self._public(select(ok, after, quiet))
 
     # ------------------------------------------------------------------ the rules
     def _orientations(self, hand: jax.Array) -> tuple[jax.Array, jax.Array, jax.Array]:
@@ -514,22 +496,22 @@ class SixteenCandiesJax:
         next_actor = jnp.where(is_setup, jnp.where(last_pickup, s.marker, s.next_seat[seat]), seat)
         turns = s.turns + (finishes | setup_instant)
         mid = s._replace(
-            phase=_i32(next_phase),
-            actor=_i32(next_actor),
+            phase=i32(next_phase),
+            actor=i32(next_actor),
             last_actor=seat,
-            caller=_i32(caller),
-            taken=_i32(taken),
+            caller=i32(caller),
+            taken=i32(taken),
             queue=queue,
             hands=hands,
             ups=ups_after,
             hand_len=hand_len,
             known=known,
             draw=new_draw,
-            draw_len=_i32(new_draw_len),
-            loose=_i32(new_loose),
+            draw_len=i32(new_draw_len),
+            loose=i32(new_loose),
             discard=discard,
-            discard_len=_i32(discard_len),
-            turns=_i32(turns),
+            discard_len=i32(discard_len),
+            turns=i32(turns),
         )
         # ---- finish_turn (gameplay.py): the round's end, the game's end, or the next turn
         instant_seats = jnp.where(
@@ -540,15 +522,15 @@ class SixteenCandiesJax:
         out_of_turns = finishes & ~round_over & (turns >= self.max_turns)
         following = mid.next_seat[seat]
         passed = mid._replace(
-            phase=_i32(Phase.DRAW),
+            phase=i32(Phase.DRAW),
             actor=following,
             queue=queue & (seats != following),
         )
-        after_turn = _select(finishes & ~round_over, passed, mid)
+        after_turn = select(finishes & ~round_over, passed, mid)
         ended = self._end_game(after_turn, truncated=True)
-        after_turn = _select(out_of_turns, ended, after_turn)
+        after_turn = select(out_of_turns, ended, after_turn)
         scored = self._end_round(mid, instant_seats, box, loose)
-        return _select(round_over, scored, after_turn)
+        return select(round_over, scored, after_turn)
 
     def _end_round(
         self, s: SixteenCandiesJaxState, instant: jax.Array, box: jax.Array, loose: bool
@@ -584,7 +566,7 @@ class SixteenCandiesJax:
         if self.cap is not None:
             after = jnp.where(due > 0, jnp.minimum(after, jnp.maximum(self.cap, s.pools)), after)
         pools = jnp.maximum(0, after)
-        scored = s._replace(pools=_i32(pools), rounds_played=s.rounds_played + 1)
+        scored = s._replace(pools=i32(pools), rounds_played=s.rounds_played + 1)
         left = (pools > 0).sum()
         last_candy = left <= 1
         by_rounds = (
@@ -593,12 +575,12 @@ class SixteenCandiesJax:
             else scored.rounds_played >= self.rounds_limit
         )
         by_turns = scored.turns >= self.max_turns
-        over = _select(
+        over = select(
             last_candy | by_rounds,
             self._end_game(scored, truncated=False),
             self._end_game(scored, truncated=True),
         )
-        return _select(
+        return select(
             last_candy | by_rounds | by_turns, over, self._start_round(scored, box, loose)
         )
 
@@ -606,8 +588,8 @@ class SixteenCandiesJax:
         """rounds.end_game: the most candy wins (the last player with candy)."""
         winners = s.pools == s.pools.max()
         return s._replace(
-            phase=_i32(Phase.OVER),
-            actor=_i32(-1),
+            phase=i32(Phase.OVER),
+            actor=i32(-1),
             queue=jnp.zeros_like(s.queue),
             winners=winners,
             rewards=jnp.where(winners, 1.0 / winners.sum(), 0.0).astype(jnp.float32),
@@ -645,34 +627,27 @@ class SixteenCandiesJax:
         )
         flip = BOX - 1 - HAND * count
         return s._replace(
-            phase=_i32(Phase.SETUP),
-            actor=_i32(marker),
-            marker=_i32(marker),
-            caller=_i32(-1),
-            taken=_i32(-1),
+            phase=i32(Phase.SETUP),
+            actor=i32(marker),
+            marker=i32(marker),
+            caller=i32(-1),
+            taken=i32(-1),
             queue=in_game,
-            next_seat=_i32(next_seat),
-            hands=_i32(hands),
+            next_seat=i32(next_seat),
+            hands=i32(hands),
             ups=jnp.zeros_like(s.ups),
             hand_len=jnp.where(in_game, HAND, 0).astype(jnp.int32),
             known=jnp.zeros_like(s.known),
             draw=pile,
-            draw_len=_i32(flip),
-            loose=_i32(flip) if loose else _i32(0),
+            draw_len=i32(flip),
+            loose=i32(flip) if loose else i32(0),
             discard=jnp.zeros_like(s.discard).at[0].set(pile[flip]),
-            discard_len=_i32(1),
+            discard_len=i32(1),
             round=s.round + 1,
         )
 
     def _public(self, s: SixteenCandiesJaxState) -> SixteenCandiesJaxState:
-        """The fields pgx's API reads: who acts, their observation (once over: the last mover's),
-        the legal mask."""
-        looking = jnp.where(s.actor >= 0, s.actor, s.last_actor)
-        return s._replace(
-            current_player=s.actor,
-            observation=self._observe(s, looking),
-            legal_action_mask=self._mask(s),
-        )
+        return cast(SixteenCandiesJaxState, public(s, self._observe, self._mask))
 
     # ------------------------------------------------------------------ the observation
     def _observe(self, s: SixteenCandiesJaxState, seat: jax.Array) -> jax.Array:
@@ -681,9 +656,6 @@ class SixteenCandiesJax:
         t = N_TYPES
         over = s.phase == Phase.OVER
         playing = ~over
-
-        def one_hot(index: jax.Array, size: int, on: Any = True) -> jax.Array:
-            return jax.nn.one_hot(index, size, dtype=jnp.float32) * on
 
         card_slot = self._card_slot
         pile_cards = jnp.where(
@@ -775,15 +747,6 @@ class SixteenCandiesJax:
         return st.round, st.epoch
 
 
-def _concrete(value: Any) -> bool:
-    """Whether ``value`` has a value now (called eagerly), not a tracer inside jit or vmap."""
-    try:
-        np.asarray(value)
-    except jax.errors.TracerArrayConversionError:
-        return False
-    return True
-
-
 def _sixteen(state: State) -> SixteenCandiesState:
     if not isinstance(state, SixteenCandiesState):
         raise TypeError(f"not a 16 Candies state: {type(state).__name__}")
@@ -832,12 +795,6 @@ def _top_shuffled(box: jax.Array, bits: jax.Array) -> jax.Array:
         here, there = box[place], box[other]
         box = box.at[place].set(there).at[other].set(here)
     return box
-
-
-def _select(
-    pick: jax.Array, a: SixteenCandiesJaxState, b: SixteenCandiesJaxState
-) -> SixteenCandiesJaxState:
-    return jax.tree_util.tree_map(lambda x, y: jnp.where(pick, x, y), a, b)
 
 
 def make(config: Config) -> SixteenCandiesJax:
