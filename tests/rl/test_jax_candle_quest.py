@@ -18,6 +18,7 @@ import numpy as np  # noqa: E402
 
 import candlebox.rl  # noqa: E402
 import candlebox.rl.jax as rljax  # noqa: E402
+from candlebox.games.candle_quest.candles import CODE  # noqa: E402
 from tests.deep import DEEP, split  # noqa: E402
 
 GAME = "candle-quest"
@@ -118,6 +119,18 @@ def test_jit_and_vmap_play_whole_games_from_their_keys(variant: str) -> None:
             + (np.asarray(state.table) >= 0)
         )
         assert (candles == box).all()
+        # and by type: the stack drawn from keys is all loose, its counts every candle of it
+        table = np.asarray(state.table)
+        by_type = (
+            np.asarray(state.loose_counts)
+            + np.asarray(state.pile_counts).sum(axis=1)
+            + np.asarray(state.screens).sum(axis=1)
+            + np.asarray(state.aside)
+            + np.asarray(state.removed)
+            + np.eye(env.types, dtype=np.int32)[np.maximum(table, 0)] * (table >= 0)[:, None]
+        )
+        assert (by_type == np.bincount(env.pool, minlength=env.types) + env.start_removed).all()
+        assert (np.asarray(state.loose) == np.asarray(state.stack_len)).all()
         seen.add(tuple(np.asarray(state.table)[:4].tolist()))
         ended |= np.asarray(state.terminated | state.truncated)
         paid += np.asarray(state.rewards)
@@ -126,6 +139,71 @@ def test_jit_and_vmap_play_whole_games_from_their_keys(variant: str) -> None:
     assert ended.all()  # max_turns=40 ends every game
     assert np.allclose(paid.sum(axis=1), 1.0)
     assert len(seen) > 10
+
+
+def test_a_flip_from_a_key_draws_every_candle_of_the_stack_as_likely() -> None:
+    """The stack drawn from keys is loose, a flip one pick from its counts by type: over 8,192
+    games the first candle flipped has each type as often as the box holds it (a chi-square
+    test; the keys are fixed, so the figure is too)."""
+    env = rljax.make(GAME, 2, first_player=0)
+    games = 8192
+    keys = jax.random.split(jax.random.key(11), games)
+    state = jax.jit(jax.vmap(env.init))(keys)
+    flips = jnp.full(games, candlebox.rl.spec(GAME, 2).actions.to_id("flip"), jnp.int32)
+    state = jax.jit(jax.vmap(env.step))(state, flips, jax.random.split(jax.random.key(12), games))
+    drawn = np.asarray(state.table)  # the candle flipped stays on the table (to buy or guard)
+    assert (drawn >= 0).all()
+    box = np.bincount(env.pool, minlength=env.types)
+    expected = games * box / box.sum()
+    seen = np.bincount(drawn, minlength=env.types)
+    chi_square = float((((seen - expected) ** 2) / expected).sum())
+    assert chi_square < 72.0, chi_square  # 39 degrees of freedom: p = 0.001
+    assert (np.asarray(state.stack_len) == len(env.pool) - 1).all()
+    counts = np.asarray(state.loose_counts)
+    assert (counts.sum(axis=1) == np.asarray(state.loose)).all()
+    assert (counts + np.eye(env.types, dtype=np.int32)[drawn] == box).all()
+
+
+@DEEP
+def test_the_deck_option_is_drawn_first_then_mixed_with_the_rest() -> None:
+    """From keys, the ``deck`` option's candles are flipped first, in order, the rest at random;
+    once set-aside candles are mixed back the whole stack is loose, and every candle of the box
+    stays somewhere."""
+    first = ["R8", "D10", "U4"]
+    deck = first + [code for code in CODE if code not in first][:15]  # left in order a while
+    env = rljax.make(GAME, 2, deck=deck, first_player=0, max_turns=60)
+    actions = candlebox.rl.spec(GAME, 2, deck=deck, first_player=0, max_turns=60).actions
+    games = 64
+    state = jax.jit(jax.vmap(env.init))(jax.random.split(jax.random.key(2), games))
+    step = jax.jit(jax.vmap(env.step))
+    flip = jnp.full(games, actions.to_id("flip"), jnp.int32)
+    sell = jnp.full(games, actions.to_id("sell"), jnp.int32)
+    firsts = []
+    for i, action in enumerate((flip, sell, flip, sell, flip)):
+        state = step(state, action, jax.random.split(jax.random.key(100 + i), games))
+        if i % 2 == 0:
+            firsts.append(set(np.asarray(state.table).tolist()))
+    assert firsts == [{CODE.index(code)} for code in first]
+    rng = np.random.default_rng(1)
+    for i in range(3000):
+        mask = np.asarray(state.legal_action_mask)
+        actions = np.array([rng.choice(np.flatnonzero(row)) if row.any() else 0 for row in mask])
+        state = step(state, jnp.asarray(actions), jax.random.split(jax.random.key(i), games))
+        loose = np.asarray(state.loose)
+        assert (np.asarray(state.loose_counts).sum(axis=1) == loose).all()
+        assert (loose <= np.asarray(state.stack_len)).all()
+        candles = (
+            np.asarray(state.stack_len)
+            + np.asarray(state.pile_len).sum(axis=1)
+            + np.asarray(state.screens).sum(axis=(1, 2))
+            + np.asarray(state.aside).sum(axis=1)
+            + np.asarray(state.removed).sum(axis=1)
+            + (np.asarray(state.table) >= 0)
+        )
+        assert (candles == env.candles).all()
+        if np.asarray(state.terminated | state.truncated).all():
+            break
+    assert np.asarray(state.terminated | state.truncated).all()
 
 
 def test_what_cannot_be_played_is_refused(tmp_path) -> None:  # type: ignore[no-untyped-def]

@@ -9,12 +9,13 @@ trained on the PettingZoo env plays here and the reverse.
 
 How the state is held (every array has a size fixed by the configuration):
 
-- the draw stack is an array of candle types with a length, the top at ``stack_len - 1``, as the
-  engine's list; its bottom ``loose`` candles are in no particular order: a draw whose top is loose
-  takes a random one of them (a shuffled stack's top is a uniformly random candle of it, and nobody
-  sees the order), so dealing, rebuilding the stack and mixing set-aside candles back need no sort.
-  The ``deck`` option's candles sit above the loose ones, in order; ``check`` gives the engine's own
-  orders (``step_dealt``), which leave nothing loose;
+- the draw stack is ``stack_len`` candles: its top ``stack_len - loose`` in order, an array of
+  candle types with the top last (the ``deck`` option's candles, and every candle when ``check``
+  gives the engine's own orders through ``step_dealt``), and below them ``loose`` candles in no
+  particular order, held as counts by type (``loose_counts``): a draw from them takes a random one
+  (a shuffled stack's top is a uniformly random candle of it, and nobody sees the order), one pick
+  from the counts, so dealing, rebuilding the stack and mixing set-aside candles back are sums of
+  counts, with no array of candles to shuffle, sort or search;
 - each discard pile is an array with a length (bottom to top) and its counts by type; a screen, the
   set-aside and the removed candles are counts by type (their order never shows).
 
@@ -26,7 +27,7 @@ from __future__ import annotations
 
 from collections import Counter
 from itertools import pairwise
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 import jax
 import jax.numpy as jnp
@@ -41,6 +42,16 @@ from candlebox.games.candle_quest.decision import FOR_GUARD, FOR_LOOT, Phase
 from candlebox.games.candle_quest.scoring import COMPLETION_BONUS
 from candlebox.games.candle_quest.setup import JUNIOR_REMOVED_FACE, STARTING_SHEKELS
 from candlebox.games.candle_quest.state import CandleQuestState
+from candlebox.rl.jax.common import (
+    concrete,
+    every_seat,
+    i32,
+    one_hot,
+    public,
+    require_legal,
+    select,
+    share,
+)
 
 # What an action id does (its verb), each id's argument being a seat, an amount or a candle type.
 FLIP, PASS, BUY, SELL, LOOT, FORCE, AUCTION, BID, PAY, DISCARD, GIVE = range(11)
@@ -85,9 +96,10 @@ class CandleQuestJaxState(NamedTuple):
     table: jax.Array  # the candle face up on the table, -1 if none
     turns: jax.Array  # completed turns
     passes: jax.Array  # consecutive turns passed for want of any action
-    stack: jax.Array  # [candles] the draw stack, top at stack_len - 1
+    stack: jax.Array  # [candles] the stack's top stack_len - loose candles, in order, top last
     stack_len: jax.Array
     loose: jax.Array  # the bottom candles of the stack in no order (drawn at random)
+    loose_counts: jax.Array  # [types] those loose candles by type
     piles: jax.Array  # [players, candles] each discard pile, bottom to top
     pile_len: jax.Array  # [players]
     pile_counts: jax.Array  # [players, types]
@@ -116,23 +128,15 @@ class _Now(NamedTuple):
 
 
 class Deal(NamedTuple):
-    """A game's start: the draw stack (types, top last, zeros past ``stack_len``), how many of its
-    bottom candles are in no order, and the seat that starts."""
+    """A game's start: the draw stack (its candles in order, types, top last, zeros past them; its
+    length; how many of its bottom candles are in no order, and those by type) and the seat that
+    starts."""
 
     stack: jax.Array
     stack_len: jax.Array
     loose: jax.Array
+    loose_counts: jax.Array
     start: jax.Array
-
-
-def _i32(x: Any) -> jax.Array:
-    return jnp.asarray(x, dtype=jnp.int32)
-
-
-def _share(num: int, den: float) -> np.ndarray:
-    """``k / den`` for k in 0 … num as float32, rounded from float64 as the encoder's writes are
-    (a table: the quotient is then the encoder's to the last bit, whatever XLA does with division)."""
-    return (np.arange(num + 1, dtype=np.float64) / den).astype(np.float32)
 
 
 class CandleQuestJax:
@@ -172,7 +176,6 @@ class CandleQuestJax:
         full = list(content.candles.full_set)
         self.candles = len(full)
         copies = Counter(full)
-        self.most_copies = max(copies.values())
         # One entry per Dancing candle of the box (its type): the wilds a screen can hold.
         self.wild_types = np.array(
             [c for c in range(types) if self.dancing[c] for _ in range(copies[c])], dtype=np.int32
@@ -187,6 +190,10 @@ class CandleQuestJax:
             if not (self.junior and self.unlit[c] and content.face[c] == JUNIOR_REMOVED_FACE)
         ]
         self.pool = np.array(pool, dtype=np.int32)
+        self.unlit_types = np.flatnonzero(self.unlit).astype(np.int32)
+        # [Unlit types, types]: each Unlit type as a row of counts by type
+        self.unlit_rows = (self.unlit_types[:, None] == np.arange(types)).astype(np.int32)
+        self.unlit_in_pool = int(self.unlit[self.pool].sum())  # the most a flip can set aside
         removed = Counter(full) - Counter(pool)
         self.start_removed = np.array([removed[c] for c in range(types)], dtype=np.int32)
         self.deck: list[int] | None = (
@@ -218,10 +225,10 @@ class CandleQuestJax:
             dtype=np.int32,
         )
         bank = self.bank_total
-        self.money_share = _share(bank, float(bank))
-        self.turn_share = _share(self.max_turns, float(self.max_turns))
-        self.candle_share = _share(self.candles, enc.CANDLES_SCALE)
-        self.due_share = _share(int(self.loot_cost.max() + self.face.max()), enc.DUE_SCALE)
+        self.money_share = share(bank, float(bank))
+        self.turn_share = share(self.max_turns, float(self.max_turns))
+        self.candle_share = share(self.candles, enc.CANDLES_SCALE)
+        self.due_share = share(int(self.loot_cost.max() + self.face.max()), enc.DUE_SCALE)
         self.count_share = (np.arange(self.candles + 1, dtype=np.float64) * enc.STEP).astype(
             np.float32
         )
@@ -231,10 +238,9 @@ class CandleQuestJax:
         )
         self.count_step: np.float32 | None = step if exact else None
         self.slot_is_type = bool(np.array_equal(self.slot, np.arange(types)))
-        self.colours_share = _share(N_COLOURS, float(N_COLOURS))
+        self.colours_share = share(N_COLOURS, float(N_COLOURS))
         most = int(self.face.max()) * (N_COLOURS + len(self.wild_types))
-        self.value_share = _share(most, enc.VALUE_SCALE)
-        self.draws = int(self.unlit.astype(np.int32) @ np.array([copies[c] for c in range(types)]))
+        self.value_share = share(most, enc.VALUE_SCALE)
 
     # ------------------------------------------------------------------ public API
     def init(self, key: jax.Array) -> CandleQuestJaxState:
@@ -245,19 +251,21 @@ class CandleQuestJax:
     def step(self, state: CandleQuestJaxState, action: Any, key: jax.Array) -> CandleQuestJaxState:
         """The seat to act plays ``action`` (an action id); the candles drawn at random from the
         stack's loose part come from ``key``."""
-        if _concrete(action) and _concrete(state.legal_action_mask):
-            self._require_legal(state, action)
-        bits = jax.random.bits(key, (self.draws + 2,), jnp.uint32)
+        if concrete(action) and concrete(state.legal_action_mask):
+            require_legal(state, action, self.num_actions, self.config.describe())
+        # One random word a step (a threefry draw costs as much as a rules' branch): the few
+        # draws of a flip take their chances from it through a hash (``_draw``).
+        word = jax.random.bits(key, (), jnp.uint32)
         none = jnp.zeros(self.candles, jnp.int32)
-        return self._step(state, action, none, none, bits, given=False)
+        return self._step(state, action, none, none, word, given=False)
 
     def observe(self, state: CandleQuestJaxState, player: Any) -> jax.Array:
         """The seat's observation: what ``Spec.observe`` (the PettingZoo env's) gives for it."""
-        return self._observe(state, _i32(player))
+        return self._observe(state, i32(player))
 
     def observe_all(self, state: CandleQuestJaxState) -> jax.Array:
         """Every seat's observation, ``[players, size]``."""
-        return jax.vmap(lambda seat: self._observe(state, seat))(jnp.arange(self.num_players))
+        return every_seat(self._observe, state, self.num_players)
 
     def legal_action_ids(self, state: CandleQuestJaxState) -> tuple[jax.Array, jax.Array]:
         """The legal actions as ``(ids, valid)``: every id, and the mask (a few hundred ids)."""
@@ -267,26 +275,25 @@ class CandleQuestJax:
     def first_deal(self, key: jax.Array) -> Deal:
         """The stack after setup and the starting seat, drawn from ``key``."""
         stack = np.zeros(self.candles, dtype=np.int32)
-        if self.deck is None:
-            stack[: len(self.pool)] = self.pool
-            loose = len(self.pool)
-        else:
-            rest = list((Counter(self.pool.tolist()) - Counter(self.deck)).elements())
-            order = rest + self.deck[::-1]
-            stack[: len(order)] = order
-            loose = len(rest)
+        rest = Counter(self.pool.tolist())
+        if self.deck is not None:  # on top, in order (the first code on top)
+            stack[: len(self.deck)] = self.deck[::-1]
+            rest -= Counter(self.deck)
+        loose = np.array([rest[c] for c in range(self.types)], dtype=np.int32)
         if self.first_player is not None:
-            start = _i32(self.first_player)
+            start = i32(self.first_player)
         elif self.deck is not None:
-            start = _i32(0)
+            start = i32(0)
         else:
             start = jax.random.randint(key, (), 0, self.num_players, dtype=jnp.int32)
-        return Deal(jnp.asarray(stack), _i32(len(self.pool)), _i32(loose), start)
+        return Deal(
+            jnp.asarray(stack), i32(len(self.pool)), i32(loose.sum()), jnp.asarray(loose), start
+        )
 
     def init_dealt(self, deal: Deal) -> CandleQuestJaxState:
         """A new game from its ``deal``."""
         n, t = self.num_players, self.types
-        zero = _i32(0)
+        zero = i32(0)
         blank = CandleQuestJaxState(
             current_player=zero,
             observation=jnp.zeros(self.observation_size, jnp.float32),
@@ -294,27 +301,28 @@ class CandleQuestJax:
             rewards=jnp.zeros(n, jnp.float32),
             terminated=jnp.asarray(False),
             truncated=jnp.asarray(False),
-            phase=_i32(Phase.TURN),
-            actor=_i32(deal.start),
-            active=_i32(deal.start),
-            last_actor=_i32(deal.start),
+            phase=i32(Phase.TURN),
+            actor=i32(deal.start),
+            active=i32(deal.start),
+            last_actor=i32(deal.start),
             bonus=jnp.asarray(False),
             due=zero,
-            paying=_i32(FOR_GUARD),
-            high=_i32(-1),
-            high_bidder=_i32(-1),
-            table=_i32(-1),
+            paying=i32(FOR_GUARD),
+            high=i32(-1),
+            high_bidder=i32(-1),
+            table=i32(-1),
             turns=zero,
             passes=zero,
-            stack=_i32(deal.stack),
-            stack_len=_i32(deal.stack_len),
-            loose=_i32(deal.loose),
+            stack=i32(deal.stack),
+            stack_len=i32(deal.stack_len),
+            loose=i32(deal.loose),
+            loose_counts=i32(deal.loose_counts),
             piles=jnp.zeros((n, self.candles), jnp.int32),
             pile_len=jnp.zeros(n, jnp.int32),
             pile_counts=jnp.zeros((n, t), jnp.int32),
             screens=jnp.zeros((n, t), jnp.int32),
             shekels=jnp.full(n, STARTING_SHEKELS, jnp.int32),
-            bank=_i32(self.bank_total - STARTING_SHEKELS * n),
+            bank=i32(self.bank_total - STARTING_SHEKELS * n),
             aside=jnp.zeros(t, jnp.int32),
             removed=jnp.asarray(self.start_removed),
             winners=jnp.zeros(n, bool),
@@ -327,8 +335,8 @@ class CandleQuestJax:
         """``step`` with its randomness given: ``rebuilt`` the stack a rebuild from the discard
         piles makes (top last), ``mixed`` the whole stack after set-aside candles are mixed back
         (zeros where none); the stack is then in order, nothing loose."""
-        bits = jnp.zeros(self.draws + 2, jnp.uint32)
-        return self._step(state, action, _i32(rebuilt), _i32(mixed), bits, given=True)
+        word = jnp.uint32(0)  # unread: a given stack has nothing loose
+        return self._step(state, action, i32(rebuilt), i32(mixed), word, given=True)
 
     def _step(
         self,
@@ -336,10 +344,10 @@ class CandleQuestJax:
         action: Any,
         rebuilt: jax.Array,
         mixed: jax.Array,
-        bits: jax.Array,
+        word: jax.Array,
         given: bool,
     ) -> CandleQuestJaxState:
-        action = _i32(action)
+        action = i32(action)
         # Only this action's legality, not the mask: a step that never reads the mask lets XLA drop
         # it where nothing else reads it.
         legal = self._legal(state, jnp.clip(action, 0, self.num_actions - 1))
@@ -348,27 +356,9 @@ class CandleQuestJax:
         core = state._replace(
             observation=jnp.zeros(0, jnp.float32), legal_action_mask=jnp.zeros(0, bool)
         )
-        after = self._advance(core, action, rebuilt, mixed, bits, given)
+        after = self._advance(core, action, rebuilt, mixed, word, given)
         quiet = core._replace(rewards=jnp.zeros_like(state.rewards))
-        return self._public(_select(ok, after, quiet))
-
-    def _require_legal(self, state: CandleQuestJaxState, action: Any) -> None:
-        mask = np.asarray(state.legal_action_mask)
-        if mask.ndim != 1:
-            return  # a batch stepped eagerly: each game's illegal action leaves it unchanged
-        number = int(action)
-        if number != action or not 0 <= number < self.num_actions:
-            raise ValueError(
-                f"action {action!r} is out of range 0–{self.num_actions - 1} for "
-                f"{self.config.describe()}"
-            )
-        if int(state.actor) < 0:
-            raise ValueError("the game is over: no action can be played")
-        if not mask[number]:
-            raise ValueError(
-                f"action {number} is not legal for seat {int(state.actor)} now "
-                "(legal_action_mask is 0 there)"
-            )
+        return self._public(select(ok, after, quiet))
 
     # ------------------------------------------------------------------ the legal actions
     def _mask(self, s: CandleQuestJaxState) -> jax.Array:
@@ -458,80 +448,163 @@ class CandleQuestJax:
         s: CandleQuestJaxState,
         flipping: jax.Array,
         rebuilt: jax.Array,
-        bits: jax.Array,
+        word: jax.Array,
         given: bool,
-    ) -> tuple[CandleQuestJaxState, jax.Array, jax.Array]:
+    ) -> tuple[CandleQuestJaxState, jax.Array]:
         """turn.flip's drawing: the top candle (a further Unlit one on a bonus turn is set aside and
         another drawn), the stack rebuilt from the discard piles if it runs out (once: the piles
-        then hold their tops only). Returns the state, the candle drawn (-1: none) and whether the
-        stack was rebuilt."""
-        n, size = self.num_players, self.candles
-        unlit = jnp.asarray(self.unlit)
-        # The rebuild, made ready: every pile but its top, seat by seat (in order when given).
-        below = jnp.maximum(s.pile_len - 1, 0)
-        ends = _running_total(below)
-        moved = ends[-1]
-        place = jnp.arange(size)
-        owner = jnp.minimum(_places_before(ends, place), n - 1)
-        index = place - (ends - below)[owner]
-        rebuild_order = rebuilt if given else s.piles[owner, jnp.clip(index, 0, size - 1)]
-        rebuild_order = jnp.where(place < moved, rebuild_order, 0)
+        then hold their tops only). Returns the state and the candle drawn (-1: none).
 
-        def going(carry: tuple) -> jax.Array:
-            return carry[-1]
+        The loop runs, under vmap, as long as any game of the batch draws again, so what it
+        carries is kept small: the loose candles as counts by type, and the array of candles in
+        order only where one can be (``given``, or the ``deck`` option)."""
+        if not given and self.deck is None:
+            return self._draw_loose(s, flipping, word)
+        n, t = self.num_players, self.types
+        unlit = jnp.asarray(self.unlit)
+        types = jnp.arange(t)
+        ordered = given or self.deck is not None  # whether the stack can hold candles in order
+        # The rebuild, made ready: every pile but its top (in the engine's order when given).
+        below = jnp.maximum(s.pile_len - 1, 0)
+        moved = below.sum()
+        tops = s.piles[jnp.arange(n), below]
+        kept_counts = ((tops[:, None] == types) & (s.pile_len > 0)[:, None]).astype(jnp.int32)
+        rebuild_counts = (s.pile_counts - kept_counts).sum(axis=0)
 
         def one(carry: tuple) -> tuple:
-            stack, length, loose, aside, candle, rebuilt_now, i, _ = carry
-            empty = length == 0
-            rebuild = empty & ~rebuilt_now & (moved > 0)
-            stack = jnp.where(rebuild, rebuild_order, stack)
+            stack, length, loose, counts, aside, candle, rebuilt_now, i, _ = carry
+            rebuild = (length == 0) & ~rebuilt_now & (moved > 0)
             length = jnp.where(rebuild, moved, length)
-            loose = jnp.where(rebuild, 0 if given else moved, loose)
-            dry = empty & ~rebuild  # nothing left to draw: no candle
-            top = jnp.maximum(length - 1, 0)
-            at_random = (loose >= length) & (length > 0)
-            chance = bits[jnp.minimum(i, self.draws + 1)] % jnp.maximum(length, 1).astype(
-                jnp.uint32
-            )
-            pick = jnp.minimum(jnp.where(at_random, chance.astype(jnp.int32), top), top)
-            drawn = stack[pick]
-            swapped = stack.at[pick].set(stack[top])
-            draw = ~dry & ~rebuild
-            stack = jnp.where(draw & at_random, swapped, stack)
-            length = jnp.where(draw, length - 1, length)
-            loose = jnp.minimum(loose, length)
+            if given:
+                stack = jnp.where(rebuild, rebuilt, stack)
+            else:
+                loose = jnp.where(rebuild, moved, loose)
+                counts = jnp.where(rebuild, rebuild_counts, counts)
+            draw = length > 0  # else nothing is left to draw: no candle
+            in_order = length - loose
+            if given:
+                from_order = draw
+            elif ordered:
+                from_order = draw & (in_order > 0)
+            else:
+                from_order = jnp.asarray(False)
+            drawn = stack[jnp.maximum(in_order - 1, 0)] if ordered else i32(0)
+            if not given:  # a random loose candle: one pick from the counts
+                chance = _hashed(word, i) % jnp.maximum(loose, 1).astype(jnp.uint32)
+                chance = chance.astype(jnp.int32)
+                picked = jnp.minimum((_prefix_sums(counts) <= chance).sum(), t - 1)
+                at_random = draw & ~from_order
+                drawn = jnp.where(from_order, drawn, picked)
+                counts = counts - ((types == picked) & at_random)
+                loose = loose - at_random
+            length = length - draw
             aside_it = draw & unlit[drawn] & s.bonus
-            aside = aside.at[drawn].add(aside_it.astype(jnp.int32))
-            got = draw & ~aside_it
-            candle = jnp.where(got, drawn, candle)
+            aside = aside + ((types == drawn) & aside_it)
+            candle = jnp.where(draw & ~aside_it, drawn, candle)
+            going = aside_it  # an Unlit candle set aside: draw again
             return (
                 stack,
                 length,
                 loose,
+                counts,
                 aside,
                 candle,
                 rebuilt_now | rebuild,
-                i + draw.astype(jnp.int32),
-                ~got & ~dry,
+                i + 1,
+                going,
             )
 
-        start = (s.stack, s.stack_len, s.loose, s.aside, _i32(-1), jnp.asarray(False), _i32(0))
-        stack, length, loose, aside, candle, rebuilt_now, _, _ = jax.lax.while_loop(
-            going, one, (*start, flipping)
+        start = (
+            s.stack if ordered else jnp.zeros(0, jnp.int32),
+            s.stack_len,
+            s.loose,
+            s.loose_counts,
+            s.aside,
+            i32(-1),
+            jnp.asarray(False),
+            i32(0),
+            flipping,
         )
-        tops = s.piles[jnp.arange(n), below]
-        kept_piles = jnp.zeros_like(s.piles).at[:, 0].set(tops)
-        kept_counts = jax.nn.one_hot(tops, self.types, dtype=jnp.int32) * (s.pile_len > 0)[:, None]
+        stack, length, loose, counts, aside, candle, rebuilt_now, _, _ = jax.lax.while_loop(
+            lambda carry: carry[-1], one, start
+        )
+        kept_piles = jnp.where(jnp.arange(self.candles) == 0, tops[:, None], 0)
         drawn_state = s._replace(
-            stack=stack,
+            stack=stack if ordered else s.stack,
             stack_len=length,
             loose=loose,
+            loose_counts=counts,
             aside=aside,
             piles=jnp.where(rebuilt_now, kept_piles, s.piles),
             pile_len=jnp.where(rebuilt_now, jnp.minimum(s.pile_len, 1), s.pile_len),
             pile_counts=jnp.where(rebuilt_now, kept_counts, s.pile_counts),
         )
-        return drawn_state, candle, rebuilt_now
+        return drawn_state, candle
+
+    def _draw_loose(
+        self, s: CandleQuestJaxState, flipping: jax.Array, word: jax.Array
+    ) -> tuple[CandleQuestJaxState, jax.Array]:
+        """``_draw`` where the whole stack is loose (drawn from keys, no ``deck`` option), with no
+        loop: each draw is Unlit or not by a pick among the candles left, the Unlit ones counted
+        by type (two numbers); only the candle that ends the flip, if not Unlit, is picked among
+        every type's counts, once. A shuffled stack's first candle that is not Unlit is a uniform
+        one of those, whatever came before it, so the draws keep the engine's odds. At most every
+        Unlit candle of the game is set aside, then one more draw (a rebuilt stack holds none:
+        discard piles never do), so the draws unroll to a fixed count, straight-line code that XLA
+        fuses (a while loop ran, under vmap, until the batch's longest flip was done)."""
+        n, t = self.num_players, self.types
+        types = jnp.arange(t)
+        k = len(self.unlit_types)
+        below = jnp.maximum(s.pile_len - 1, 0)
+        moved = below.sum()
+        tops = s.piles[jnp.arange(n), below]
+        kept_counts = ((tops[:, None] == types) & (s.pile_len > 0)[:, None]).astype(jnp.int32)
+        rebuild_counts = (s.pile_counts - kept_counts).sum(axis=0)
+        unlit_rows = jnp.asarray(self.unlit_rows)
+        left = s.loose  # the candles in the stack
+        unlit_left = (unlit_rows * s.loose_counts).sum(axis=1)  # [k] its Unlit candles by type
+        aside = jnp.zeros(k, jnp.int32)  # [k] set aside by this flip
+        flipped_unlit = jnp.zeros(k, bool)  # the Unlit candle flipped (not a bonus turn)
+        lit = jnp.asarray(False)  # the flip ends on a candle that is not Unlit
+        rebuilt = jnp.asarray(False)
+        going = flipping
+        for i in range(self.unlit_in_pool + 1):
+            rebuild = going & (left == 0) & ~rebuilt & (moved > 0)
+            left = jnp.where(rebuild, moved, left)
+            unlit_left = jnp.where(rebuild, 0, unlit_left)
+            rebuilt = rebuilt | rebuild
+            drew = going & (left > 0)  # else nothing is left to draw: no candle
+            chance = (_hashed(word, i) % jnp.maximum(left, 1).astype(jnp.uint32)).astype(jnp.int32)
+            ends = _prefix_sums(unlit_left)  # the Unlit candles first, type by type
+            is_unlit = chance < ends[-1]
+            pick = (jnp.arange(k) == (ends <= chance).sum()) & drew & is_unlit
+            unlit_left = unlit_left - pick
+            left = left - drew
+            aside = aside + (pick & s.bonus)
+            flipped_unlit = flipped_unlit | (pick & ~s.bonus)
+            lit = lit | (drew & ~is_unlit)
+            going = drew & is_unlit & s.bonus  # an Unlit candle set aside: draw again
+        taken = ((aside + flipped_unlit)[:, None] * unlit_rows).sum(axis=0)  # [types] Unlit drawn
+        # A rebuild comes only once every candle left was set aside: then the stack is the piles'.
+        remaining = jnp.where(rebuilt, rebuild_counts, s.loose_counts - taken)
+        lits = jnp.where(jnp.asarray(self.unlit), 0, remaining)
+        chance = _hashed(word, self.unlit_in_pool + 1) % jnp.maximum(lits.sum(), 1).astype(
+            jnp.uint32
+        )
+        lit_candle = jnp.minimum((_prefix_sums(lits) <= chance.astype(jnp.int32)).sum(), t - 1)
+        unlit_candle = (flipped_unlit * jnp.asarray(self.unlit_types)).sum()
+        candle = jnp.where(lit, lit_candle, jnp.where(flipped_unlit.any(), unlit_candle, -1))
+        kept_piles = jnp.where(jnp.arange(self.candles) == 0, tops[:, None], 0)
+        drawn_state = s._replace(
+            stack_len=left,
+            loose=left,
+            loose_counts=remaining - ((types == lit_candle) & lit),
+            aside=s.aside + (aside[:, None] * unlit_rows).sum(axis=0),
+            piles=jnp.where(rebuilt, kept_piles, s.piles),
+            pile_len=jnp.where(rebuilt, jnp.minimum(s.pile_len, 1), s.pile_len),
+            pile_counts=jnp.where(rebuilt, kept_counts, s.pile_counts),
+        )
+        return drawn_state, i32(candle)
 
     def _advance(
         self,
@@ -539,7 +612,7 @@ class CandleQuestJax:
         action: jax.Array,
         rebuilt: jax.Array,
         mixed: jax.Array,
-        bits: jax.Array,
+        word: jax.Array,
         given: bool,
     ) -> CandleQuestJaxState:
         n = self.num_players
@@ -559,7 +632,7 @@ class CandleQuestJax:
 
         # ---- TURN: flip (turn.flip, guard.begin_guard), loot, force, pass
         flipping = is_turn & (verb == FLIP)
-        s, drawn, _ = self._draw(s, flipping, rebuilt, bits, given)
+        s, drawn = self._draw(s, flipping, rebuilt, word, given)
         money = s.shekels[seat]
         worth = (s.screens[seat] * face).sum()
         flipped_unlit = flipping & (drawn >= 0) & unlit[jnp.maximum(drawn, 0)]
@@ -606,40 +679,41 @@ class CandleQuestJax:
         # ---- GIVE (junior)
         giving = is_give & (verb == GIVE)
 
-        # ---- the candles moved
+        # ---- the candles moved: each a one-hot sum over the few places (a scatter under vmap
+        # is a loop per game on a CPU)
         seats = jnp.arange(n)
+        types = jnp.arange(self.types)
         mine = seats == seat
         to_pile = selling | (paying_candle & ~unlit[candle_out])
         pile_candle = jnp.where(selling, table, candle_out)
         end = jnp.minimum(s.pile_len[seat], self.candles - 1)  # the pile's next place
-        piles = s.piles.at[seat, end].set(jnp.where(to_pile, pile_candle, s.piles[seat, end]))
+        piles = jnp.where(
+            (mine & to_pile)[:, None] & (jnp.arange(self.candles) == end), pile_candle, s.piles
+        )
         pile_len = s.pile_len + (mine & to_pile) - ((seats == source) & looting)
         pile_counts = (
-            s.pile_counts.at[seat, pile_candle]
-            .add(to_pile.astype(jnp.int32))
-            .at[source, looted]
-            .add(-looting.astype(jnp.int32))
+            s.pile_counts
+            + ((mine & to_pile)[:, None] & (types == pile_candle))
+            - (((seats == source) & looting)[:, None] & (types == looted))
         )
         leaves = (is_short & (paying_candle | paying_money)) | guard_free  # the Unlit candle
         removed = (
-            s.removed.at[jnp.maximum(s.table, 0)]
-            .add((is_short & leaves).astype(jnp.int32))
-            .at[jnp.maximum(drawn, 0)]
-            .add(guard_free.astype(jnp.int32))
-            .at[forced_out]
-            .add(forcing.astype(jnp.int32))
-            .at[candle_out]
-            .add((paying_candle & unlit[candle_out]).astype(jnp.int32))
+            s.removed
+            + ((types == table) & is_short & leaves)
+            + ((types == drawn) & guard_free)
+            + ((types == forced_out) & forcing)
+            + ((types == candle_out) & paying_candle & unlit[candle_out])
         )
         out_of_screen = jnp.where(forcing, forced_out, jnp.where(giving, arg, candle_out))
-        screens = s.screens.at[seat, out_of_screen].add(
-            -(forcing | giving | paying_candle).astype(jnp.int32)
-        )
         # what goes behind a screen (turn.collect), and whose
         collecting = buying | (settling) | loot_paid | giving
         taker = jnp.where(settling, winner, jnp.where(giving, s.active, seat))
         gained = jnp.where(giving, arg, table)
-        screens = screens.at[taker, gained].add((collecting | guard_paid).astype(jnp.int32))
+        screens = (
+            s.screens
+            - ((mine & (forcing | giving | paying_candle))[:, None] & (types == out_of_screen))
+            + (((seats == taker) & (collecting | guard_paid))[:, None] & (types == gained))
+        )
         price = face[table]
         shekels = (
             s.shekels - mine * (buying * price + paying_money * arg) + mine * (selling * received)
@@ -667,7 +741,7 @@ class CandleQuestJax:
                 forcing,
                 opening | (is_bid & ~settling),
             ],
-            [_i32(p) for p in (Phase.CHOOSE, Phase.PAY, Phase.SHORT, Phase.GIVE, Phase.BID)],
+            [i32(p) for p in (Phase.CHOOSE, Phase.PAY, Phase.SHORT, Phase.GIVE, Phase.BID)],
             phase,
         )
         next_actor = jnp.select(
@@ -688,91 +762,87 @@ class CandleQuestJax:
                 s.table,
             ),
         )
-        mid = s._replace(
-            phase=_i32(next_phase),
-            actor=_i32(next_actor),
-            last_actor=seat,
-            due=_i32(
-                jnp.select([guard_pays, looting], [cost, jnp.asarray(self.loot_cost)[looted]], due)
-            ),
-            paying=_i32(
-                jnp.select([guard_pays, looting], [_i32(FOR_GUARD), _i32(FOR_LOOT)], s.paying)
-            ),
-            high=_i32(jnp.where(opening, arg, jnp.where(settling, -1, high))),
-            high_bidder=_i32(jnp.where(opening, seat, jnp.where(settling, -1, high_bidder))),
-            table=_i32(new_table),
-            passes=_i32(passes),
-            piles=piles,
-            pile_len=_i32(pile_len),
-            pile_counts=pile_counts,
-            screens=screens,
-            shekels=_i32(shekels),
-            bank=_i32(bank),
-            removed=removed,
-        )
-        # ---- how the move ends: a candle collected, the turn over, a bonus turn, the game over
-        complete = self._colours(mid.screens[taker]) >= N_COLOURS
+        # ---- how the move ends: a candle collected, the turn over (turn.end_turn: set-aside
+        # candles mixed back, the next seat's turn or the turn limit), a bonus turn, the game
+        # over. Field by field, not a choice among whole states (each a copy of every array).
+        complete = self._colours(screens[taker]) >= N_COLOURS
         menorah = collecting & complete
         turn_over = (collecting & ~complete) | selling | no_candle | (passing & ~stalled)
         bonus = guard_paid | guard_free | (is_short & leaves)
-        ended_turn = self._end_turn(mid, mixed, given)
-        after = _select(turn_over, ended_turn, mid)
-        after = _select(
-            bonus,
-            mid._replace(bonus=jnp.asarray(True), phase=_i32(Phase.TURN), actor=mid.active),
-            after,
+        turns = s.turns + turn_over
+        truncating = turn_over & (turns >= self.max_turns)
+        ending = menorah | stalled | truncating
+        next_turn = turn_over & ~truncating
+        next_seat = (s.active + 1) % n
+        stack, stack_len, loose, loose_counts, aside = self._mix_back(s, turn_over, mixed, given)
+        winners = self._winners(screens, shekels, jnp.where(menorah, taker, -1))
+        return s._replace(
+            phase=i32(
+                jnp.select(
+                    [ending, next_turn | bonus], [i32(Phase.OVER), i32(Phase.TURN)], next_phase
+                )
+            ),
+            actor=i32(
+                jnp.select([ending, next_turn, bonus], [i32(-1), next_seat, s.active], next_actor)
+            ),
+            active=i32(jnp.where(next_turn, next_seat, s.active)),
+            last_actor=seat,
+            bonus=jnp.where(bonus, True, jnp.where(next_turn, False, s.bonus)),
+            due=i32(
+                jnp.select([guard_pays, looting], [cost, jnp.asarray(self.loot_cost)[looted]], due)
+            ),
+            paying=i32(
+                jnp.select([guard_pays, looting], [i32(FOR_GUARD), i32(FOR_LOOT)], s.paying)
+            ),
+            high=i32(jnp.where(opening, arg, jnp.where(settling, -1, high))),
+            high_bidder=i32(jnp.where(opening, seat, jnp.where(settling, -1, high_bidder))),
+            table=i32(new_table),
+            turns=i32(turns),
+            passes=i32(passes),
+            stack=stack,
+            stack_len=stack_len,
+            loose=loose,
+            loose_counts=loose_counts,
+            piles=piles,
+            pile_len=i32(pile_len),
+            pile_counts=i32(pile_counts),
+            screens=i32(screens),
+            shekels=i32(shekels),
+            bank=i32(bank),
+            aside=aside,
+            removed=i32(removed),
+            winners=jnp.where(ending, winners, s.winners),
+            rewards=jnp.where(
+                ending, jnp.where(winners, 1.0 / winners.sum(), 0.0), s.rewards
+            ).astype(jnp.float32),
+            terminated=menorah | stalled,
+            truncated=truncating,
         )
-        after = _select(menorah, self._end_game(mid, completer=taker, truncated=False), after)
-        return _select(stalled, self._end_game(mid, completer=_i32(-1), truncated=False), after)
 
-    def _end_turn(
-        self, s: CandleQuestJaxState, mixed: jax.Array, given: bool
-    ) -> CandleQuestJaxState:
-        """turn.end_turn: set-aside candles mixed back, the next seat's turn (or the turn limit)."""
+    def _mix_back(
+        self, s: CandleQuestJaxState, turn_over: jax.Array, mixed: jax.Array, given: bool
+    ) -> tuple[jax.Array, jax.Array, jax.Array, jax.Array, jax.Array]:
+        """turn.end_turn's mixing: the set-aside candles back into the stack, shuffled (given: the
+        engine's order ``mixed``; else the whole stack loose). Returns the stack, its length, its
+        loose candles and their counts, and the set-aside candles."""
         count = s.aside.sum()
-        mixing = count > 0
-        place = jnp.arange(self.candles)
-        if given:
-            mixed_stack = mixed
-            loose = s.loose
-            mixed_loose = _i32(0)
-        else:  # the set-aside candles on top, in type order, and the whole stack loose
-            mixed_stack = self._on_top(s.stack, s.stack_len, s.aside)
-            loose = s.loose
-            mixed_loose = s.stack_len + count
-        length = s.stack_len + count
-        stack = jnp.where(mixing, jnp.where(place < length, mixed_stack, 0), s.stack)
-        turns = s.turns + 1
-        passed = s._replace(
-            stack=_i32(stack),
-            stack_len=_i32(length),
-            loose=_i32(jnp.where(mixing, mixed_loose, loose)),
-            aside=jnp.zeros_like(s.aside),
-            turns=_i32(turns),
+        mixing = turn_over & (count > 0)
+        length = jnp.where(mixing, s.stack_len + count, s.stack_len)
+        aside = jnp.where(turn_over, 0, s.aside)
+        if given:  # nothing loose
+            return jnp.where(mixing, mixed, s.stack), length, s.loose, s.loose_counts, aside
+        counts = s.loose_counts + s.aside
+        if self.deck is not None:  # the deck option's candles still in order join the loose ones
+            in_order = jnp.arange(self.candles) < s.stack_len - s.loose
+            types = jnp.arange(self.types)
+            counts = counts + ((s.stack[:, None] == types) & in_order[:, None]).sum(axis=0)
+        return (
+            s.stack,
+            length,
+            jnp.where(mixing, length, s.loose),
+            jnp.where(mixing, counts, s.loose_counts),
+            aside,
         )
-        following = (s.active + 1) % self.num_players
-        nxt = passed._replace(
-            active=_i32(following),
-            actor=_i32(following),
-            bonus=jnp.asarray(False),
-            phase=_i32(Phase.TURN),
-        )
-        return _select(
-            turns >= self.max_turns,
-            self._end_game(passed, completer=_i32(-1), truncated=True),
-            nxt,
-        )
-
-    def _on_top(self, stack: jax.Array, length: jax.Array, counts: jax.Array) -> jax.Array:
-        """``stack`` with the candles ``counts`` (by type) written above its first ``length``, each
-        type's copies from where the types before it end: one write per type and copy (a few
-        places a game under vmap, where a search of each place's type was most of a step)."""
-        starts = length + jnp.cumsum(counts) - counts
-        types = jnp.arange(self.types, dtype=jnp.int32)
-        for copy in range(self.most_copies):
-            places = jnp.where(counts > copy, starts + copy, self.candles)  # past the end: none
-            stack = stack.at[places].set(types, mode="drop")
-        return stack
 
     def _colours(self, screen: jax.Array) -> jax.Array:
         """screen.colours_filled: distinct Lit colours, each Dancing candle filling one more."""
@@ -785,52 +855,39 @@ class CandleQuestJax:
         taking the lowest places they beat."""
         face = jnp.asarray(self.face)
         best = jnp.where((screen[:, None] > 0) & jnp.asarray(self.colour_of), face[:, None], 0)
-        places = jnp.sort(best.max(axis=0))
+        places = _ascending(best.max(axis=0))
         if len(self.wild_types) == 0:
             return places.sum()
         held = screen[jnp.asarray(self.wild_types)] > jnp.asarray(self.wild_rank)
-        wilds = jnp.sort(jnp.where(held, face[jnp.asarray(self.wild_types)], 0))[::-1]
+        wilds = -_ascending(
+            -jnp.where(held, face[jnp.asarray(self.wild_types)], 0)
+        )  # highest first
         k = min(N_COLOURS, len(self.wild_types))
         wilds = jnp.concatenate([wilds[:k], jnp.zeros(N_COLOURS - k, wilds.dtype)])
         return jnp.maximum(places, wilds).sum()
 
-    def _end_game(
-        self, s: CandleQuestJaxState, completer: jax.Array, truncated: bool
-    ) -> CandleQuestJaxState:
-        """scoring.end_game: the winners by the variant's measure."""
+    def _winners(self, screens: jax.Array, shekels: jax.Array, completer: jax.Array) -> jax.Array:
+        """scoring.end_game: the winners by the variant's measure (``completer``: the seat who
+        completed the Menorah, -1 if none)."""
         seats = jnp.arange(self.num_players)
         if self.advanced:
-            values = jax.vmap(self._candle_value)(s.screens)
+            values = jax.vmap(self._candle_value)(screens)
             measure = (
                 values
-                + jnp.minimum(s.shekels, values // 2)
+                + jnp.minimum(shekels, values // 2)
                 + jnp.where(seats == completer, COMPLETION_BONUS, 0)
             )
         else:
-            colours = jax.vmap(self._colours)(s.screens)
+            colours = jax.vmap(self._colours)(screens)
             measure = jnp.where(completer >= 0, (seats == completer).astype(jnp.int32), colours)
         winners = measure == measure.max()
         if self.tiebreak_shekels:
-            most = jnp.where(winners, s.shekels, -1).max()
-            winners = winners & ((winners.sum() == 1) | (s.shekels == most))
-        return s._replace(
-            phase=_i32(Phase.OVER),
-            actor=_i32(-1),
-            winners=winners,
-            rewards=jnp.where(winners, 1.0 / winners.sum(), 0.0).astype(jnp.float32),
-            terminated=jnp.asarray(not truncated),
-            truncated=jnp.asarray(truncated),
-        )
+            most = jnp.where(winners, shekels, -1).max()
+            winners = winners & ((winners.sum() == 1) | (shekels == most))
+        return winners
 
     def _public(self, s: CandleQuestJaxState) -> CandleQuestJaxState:
-        """The fields pgx's API reads: who acts, their observation (once over: the last mover's),
-        the legal mask."""
-        looking = jnp.where(s.actor >= 0, s.actor, s.last_actor)
-        return s._replace(
-            current_player=s.actor,
-            observation=self._observe(s, looking),
-            legal_action_mask=self._mask(s),
-        )
+        return cast(CandleQuestJaxState, public(s, self._observe, self._mask))
 
     # ------------------------------------------------------------------ the observation
     def _observe(self, s: CandleQuestJaxState, seat: jax.Array) -> jax.Array:
@@ -840,9 +897,6 @@ class CandleQuestJax:
         playing = ~over
         phase = s.phase
         slot = jnp.asarray(self.slot)
-
-        def one_hot(index: jax.Array, size: int, on: Any = True) -> jax.Array:
-            return jax.nn.one_hot(index, size, dtype=jnp.float32) * on
 
         def counts(by_type: jax.Array) -> jax.Array:
             """Counts by type as the encoder's slots, each ``k * STEP``: a float32 product where it
@@ -909,7 +963,8 @@ class CandleQuestJax:
         st = _candle_quest(state)
         stack = np.zeros(self.candles, dtype=np.int32)
         stack[: len(st.stack)] = st.stack
-        return Deal(jnp.asarray(stack), _i32(len(st.stack)), _i32(0), _i32(st.active))
+        none = jnp.zeros(self.types, jnp.int32)
+        return Deal(jnp.asarray(stack), i32(len(st.stack)), i32(0), none, i32(st.active))
 
     def engine_deals(self, before: int, state: State, seat: int) -> tuple[np.ndarray, np.ndarray]:
         """``step_dealt``'s randomness for the engine's last move, given its ``engine_marks``
@@ -939,34 +994,40 @@ class CandleQuestJax:
         return len(state.events)
 
 
-def _concrete(value: Any) -> bool:
-    """Whether ``value`` has a value now (called eagerly), not a tracer inside jit or vmap."""
-    try:
-        np.asarray(value)
-    except jax.errors.TracerArrayConversionError:
-        return False
-    return True
-
-
 def _candle_quest(state: State) -> CandleQuestState:
     if not isinstance(state, CandleQuestState):
         raise TypeError(f"not a Candle Quest state: {type(state).__name__}")
     return state
 
 
-def _running_total(counts: jax.Array) -> jax.Array:
-    """``jnp.cumsum`` of a short vector as one masked sum: XLA lowers a cumulative sum to a
-    windowed reduction, several times dearer under vmap on a CPU."""
+def _ascending(values: jax.Array) -> jax.Array:
+    """``jnp.sort`` of a short vector by ranks (each value's place: how many are below it, ties
+    by position), a few dozen comparisons: XLA's sort is a loop per game under vmap on a CPU."""
+    size = values.shape[-1]
+    before = np.tri(size, k=-1, dtype=bool)  # [j, k]: k < j
+    below = (values[None, :] < values[:, None]) | ((values[None, :] == values[:, None]) & before)
+    rank = below.sum(axis=1)  # [j]
+    return jnp.where(rank[None, :] == jnp.arange(size)[:, None], values[None, :], 0).sum(axis=1)
+
+
+def _hashed(word: jax.Array, i: jax.Array | int) -> jax.Array:
+    """The ``i``-th random 32-bit word drawn from ``word``: murmur3's finalizer of the word and
+    ``i`` (a few integer operations, about uniform and independent from one ``i`` to the next)."""
+    mixed = word ^ (jnp.asarray(i).astype(jnp.uint32) * jnp.uint32(0x9E3779B9))
+    mixed = (mixed ^ (mixed >> 16)) * jnp.uint32(0x85EBCA6B)
+    mixed = (mixed ^ (mixed >> 13)) * jnp.uint32(0xC2B2AE35)
+    return mixed ^ (mixed >> 16)
+
+
+def _prefix_sums(counts: jax.Array) -> jax.Array:
+    """``jnp.cumsum`` of a short vector by doubling shifts (a handful of adds): XLA lowers a
+    cumulative sum to a windowed reduction, several times dearer under vmap on a CPU."""
     size = counts.shape[-1]
-    earlier = np.tril(np.ones((size, size), dtype=bool))  # [i, j]: j <= i
-    return jnp.where(earlier, counts[None, :], 0).sum(axis=1)
-
-
-def _places_before(ends: jax.Array, places: jax.Array) -> jax.Array:
-    """``jnp.searchsorted(ends, places, side="right")``: how many ``ends`` are at most each place,
-    by comparing all of them (a short ``ends``: no binary search's loop, whose steps under vmap
-    cost more than the comparisons)."""
-    return (ends[None, :] <= places[:, None]).sum(axis=1).astype(jnp.int32)
+    shift = 1
+    while shift < size:
+        counts = counts + jnp.concatenate([jnp.zeros(shift, counts.dtype), counts[:-shift]])
+        shift *= 2
+    return counts
 
 
 def _runs(verb: np.ndarray, arg: np.ndarray) -> list[tuple[int, np.ndarray]]:
@@ -985,10 +1046,6 @@ def _at(values: jax.Array, args: Any, size: int) -> jax.Array:
     if isinstance(args, np.ndarray) and np.array_equal(args, np.arange(size)):
         return values
     return values[jnp.minimum(args, size - 1)]
-
-
-def _select(pick: jax.Array, a: CandleQuestJaxState, b: CandleQuestJaxState) -> CandleQuestJaxState:
-    return jax.tree_util.tree_map(lambda x, y: jnp.where(pick, x, y), a, b)
 
 
 def make(config: Config) -> CandleQuestJax:
