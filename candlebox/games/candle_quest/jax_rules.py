@@ -42,7 +42,7 @@ from candlebox.games.candle_quest.decision import FOR_GUARD, FOR_LOOT, Phase
 from candlebox.games.candle_quest.scoring import COMPLETION_BONUS
 from candlebox.games.candle_quest.setup import JUNIOR_REMOVED_FACE, STARTING_SHEKELS
 from candlebox.games.candle_quest.state import CandleQuestState
-from candlebox.rl.jax.common import (
+from candlebox.games.jax_common import (
     concrete,
     every_seat,
     i32,

@@ -41,6 +41,16 @@ import numpy as np
 from candlebox.engine.encoding import ActionNumbering, Config
 from candlebox.engine.plugin import JaxRules
 from candlebox.engine.state import State
+from candlebox.games.jax_common import (
+    concrete,
+    every_seat,
+    i32,
+    one_hot,
+    public,
+    require_legal,
+    select,
+    share,
+)
 from candlebox.games.sixteen_candies import encoder as enc
 from candlebox.games.sixteen_candies.cards import (
     CODE,
@@ -61,16 +71,6 @@ from candlebox.games.sixteen_candies.scoring import (
     INSTANT_WINNER,
 )
 from candlebox.games.sixteen_candies.state import SixteenCandiesState
-from candlebox.rl.jax.common import (
-    concrete,
-    every_seat,
-    i32,
-    one_hot,
-    public,
-    require_legal,
-    select,
-    share,
-)
 
 BOX = len(FULL_SET)  # cards in the box: every pile array has this many slots
 SLOTS = enc.MAX_CARDS  # a hand holds four cards between the draw and the discard

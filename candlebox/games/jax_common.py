@@ -2,7 +2,8 @@
 capability): array helpers and the parts of pgx's API that read the same fields in every game.
 
 A leaf: it imports JAX and numpy, nothing of candlebox, so a game's JAX rules can build on it
-without reaching any other part of the RL layer (tests/conformance/test_imports.py).
+without reaching any other module of candlebox (tests/conformance/test_imports.py). The engine
+never imports it: JAX stays the optional extra of candlebox.rl.jax.
 """
 
 from __future__ import annotations
