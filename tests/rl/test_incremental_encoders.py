@@ -18,19 +18,11 @@ import candlebox  # noqa: E402
 import candlebox.rl  # noqa: E402
 from candlebox.rl import Spec, covered_games  # noqa: E402
 from tests.deep import ends, split  # noqa: E402
+from tests.rl.test_core import configs  # noqa: E402
 
 GAMES = 4  # games stepped at once
 STEPS = 120  # batched steps: with short games, several games end and are replaced in each row
 SHORT = {"max_turns": 10}
-
-
-def configs() -> list[tuple[str, str, int]]:
-    return [
-        (game, variant.name, players)
-        for game in covered_games()
-        for variant in candlebox.variants(game)
-        for players in variant.players
-    ]
 
 
 def _quick(config: tuple[str, str, int]) -> bool:

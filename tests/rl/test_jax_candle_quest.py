@@ -5,6 +5,8 @@ games drawn from their keys, and refuse what they cannot play."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from tests.rl.deps import require_rl
@@ -20,6 +22,20 @@ import candlebox.rl  # noqa: E402
 import candlebox.rl.jax as rljax  # noqa: E402
 from candlebox.games.candle_quest.candles import CODE  # noqa: E402
 from tests.deep import DEEP, split  # noqa: E402
+
+
+def candles_in_play(state: Any) -> np.ndarray:
+    """Each game's candles wherever they are: the stack, the discard piles, the screens, set
+    aside, removed and the one on the table."""
+    return (
+        np.asarray(state.stack_len)
+        + np.asarray(state.pile_len).sum(axis=1)
+        + np.asarray(state.screens).sum(axis=(1, 2))
+        + np.asarray(state.aside).sum(axis=1)
+        + np.asarray(state.removed).sum(axis=1)
+        + (np.asarray(state.table) >= 0)
+    )
+
 
 GAME = "candle-quest"
 VARIANTS = ("basic", "advanced", "junior")
@@ -110,14 +126,7 @@ def test_jit_and_vmap_play_whole_games_from_their_keys(variant: str) -> None:
         assert (mask.any(axis=1) == live).all()
         actions = np.array([rng.choice(np.flatnonzero(row)) if row.any() else 0 for row in mask])
         state = step(state, jnp.asarray(actions), jax.random.split(jax.random.key(i), games))
-        candles = (
-            np.asarray(state.stack_len)
-            + np.asarray(state.pile_len).sum(axis=1)
-            + np.asarray(state.screens).sum(axis=(1, 2))
-            + np.asarray(state.aside).sum(axis=1)
-            + np.asarray(state.removed).sum(axis=1)
-            + (np.asarray(state.table) >= 0)
-        )
+        candles = candles_in_play(state)
         assert (candles == box).all()
         # and by type: the stack drawn from keys is all loose, its counts every candle of it
         table = np.asarray(state.table)
@@ -192,14 +201,7 @@ def test_the_deck_option_is_drawn_first_then_mixed_with_the_rest() -> None:
         loose = np.asarray(state.loose)
         assert (np.asarray(state.loose_counts).sum(axis=1) == loose).all()
         assert (loose <= np.asarray(state.stack_len)).all()
-        candles = (
-            np.asarray(state.stack_len)
-            + np.asarray(state.pile_len).sum(axis=1)
-            + np.asarray(state.screens).sum(axis=(1, 2))
-            + np.asarray(state.aside).sum(axis=1)
-            + np.asarray(state.removed).sum(axis=1)
-            + (np.asarray(state.table) >= 0)
-        )
+        candles = candles_in_play(state)
         assert (candles == env.candles).all()
         if np.asarray(state.terminated | state.truncated).all():
             break
