@@ -255,7 +255,6 @@ class Coach:
         key = (game_id, seat)
         if key in self.reviews or await self._stored(game_id, seat) is not None:
             return await self.review(game_id, seat)
-        saved = live.state.to_json()
         numbers, stood_in = await self._decisions(live, seat)
         _check_decided(seat, numbers, stood_in)
         if self.queued:
@@ -264,6 +263,7 @@ class Coach:
             return await self.review(game_id, seat)
         self._admit(asker, len(numbers))
         seconds = decision_seconds(len(numbers), self.review_seconds)
+        saved = live.state.to_json()  # for the workers: only once the review is admitted
         job = _Review(live.record.game, game_id, seat, asker, numbers, seconds, saved, stood_in)
         self.reviews[key] = job
         log.info(
