@@ -366,9 +366,9 @@ function renderBoard() {
   readyForKeys(board);
   words.chipify(board); // words: any code left bare names itself on hover
   motion.settle(board);
-  // the game is over: nothing on the table offers itself any more, not even the last move's dashed
-  // ring (a newcomer read it on the discard pile as "click here" once the game had ended)
-  if (frame.over && !page.replay) for (const el of board.querySelectorAll(".last-move")) el.classList.remove("last-move");
+  // the game is over: nothing on the table offers itself any more, not even the last move's mark
+  // (a newcomer read its old dashed ring on the discard pile as "click here" once the game had ended)
+  if (frame.over && !page.replay) motion.unmarkLast(board);
   tooltips.refresh();
   if (hadFocus && !focusDecision(board) && was) refocus(board, was);
 }

@@ -1,5 +1,5 @@
 // What just happened, shown on the board: the last move's components and places are marked
-// (class "last-move"), each bot move gets a brief notice in words, and cards that moved between two
+// (class "last-move": a blue bar under them, described as "last move" to screen readers), each bot move gets a brief notice in words, and cards that moved between two
 // drawings of the board slide from where they were (new ones fade in). Nothing moves when the
 // player asks for reduced motion (prefers-reduced-motion: reduce); the marks and notices stay.
 
@@ -105,12 +105,43 @@ export function lastMove(entries) {
 // with data-last="none": nothing in it is marked as the last move.
 const MARKED = ":not([data-last='none'] *)";
 
+// The mark's words for screen readers: one hidden line, outside the board (redrawn at every move),
+// that each marked element is described by.
+const SAID = "last-move-said";
+
+function said() {
+  if (!document.getElementById(SAID)) {
+    const line = document.createElement("span");
+    line.id = SAID;
+    line.className = "visually-hidden";
+    line.textContent = "last move";
+    document.body.append(line);
+  }
+  return SAID;
+}
+
+function markOne(el) {
+  el.classList.add("last-move");
+  const described = (el.getAttribute("aria-describedby") || "").split(" ").filter(Boolean);
+  if (!described.includes(SAID)) el.setAttribute("aria-describedby", [...described, said()].join(" "));
+}
+
+/** Nothing marked as the last move under ``root`` any more (a game that is over offers nothing). */
+export function unmarkLast(root) {
+  for (const el of root.querySelectorAll(".last-move")) {
+    el.classList.remove("last-move");
+    const rest = (el.getAttribute("aria-describedby") || "").split(" ").filter((id) => id && id !== SAID);
+    if (rest.length) el.setAttribute("aria-describedby", rest.join(" "));
+    else el.removeAttribute("aria-describedby");
+  }
+}
+
 function markLast(root) {
   for (const el of root.querySelectorAll(`[data-code]${MARKED}`)) {
-    if (!el.classList.contains("code-chip") && last.codes.has(el.dataset.code)) el.classList.add("last-move");
+    if (!el.classList.contains("code-chip") && last.codes.has(el.dataset.code)) markOne(el);
   }
   for (const el of root.querySelectorAll(`[data-place]${MARKED}`)) {
-    if (last.places.has(el.dataset.place)) el.classList.add("last-move");
+    if (last.places.has(el.dataset.place)) markOne(el);
   }
   for (const el of root.querySelectorAll(`[data-seat]${MARKED}`)) {
     if (last.seats.has(Number(el.dataset.seat))) el.classList.add("last-mover");

@@ -1,0 +1,116 @@
+"""The last move's mark cannot be taken for "click here" (issue 36): a blue dashed ring around a card
+that could not be clicked read as clickable to a newcomer, the gold glow being the mark of what can
+be. In each game, once the board names a last move on something that makes no move now, that thing
+wears no ring, outline, glow or pulse, but a blue bar under it (a map's territory: a blue tint), and
+screen readers hear "last move". Looked at at the three sizes (screenshots: last-move-*.png)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from tests.e2e.conftest import api, create_game, open_seat, shot, watch
+from tests.server.live import ServerProcess
+
+SIZES = {
+    "phone": {"width": 390, "height": 844},
+    "laptop": {"width": 1280, "height": 800},
+    "desktop": {"width": 1920, "height": 1080},
+}
+GAMES = {  # game: players, variant, options
+    "candle-quest": (3, None, {"max_turns": 60}),
+    "sixteen-candies": (3, None, {}),
+    "candelabria": (3, "standard", {"max_turns": 12}),
+}
+
+# The last move's marks on what makes no move now (a target wears the one mark of what can be
+# clicked, and no other), each with how it looks: its outline, filter, shadow (the bar under an HTML
+# element is a shadow) and animation, and what a screen reader hears of it.
+LAST = """() => [...document.querySelectorAll('#board .last-move')]
+  .filter((el) => !el.closest('.can-move') && !el.querySelector('.can-move'))
+  .filter((el) => { const r = el.getBoundingClientRect(); return r.width > 0 && r.height > 0; })
+  .map((el) => {
+    const s = getComputedStyle(el);
+    const described = (el.getAttribute('aria-describedby') || '').split(' ').filter(Boolean)
+      .map((id) => document.getElementById(id)?.textContent || '').join(' ');
+    return {
+      what: el.outerHTML.slice(0, 100),
+      outline: s.outlineStyle,
+      filter: s.filter,
+      shadow: s.boxShadow,
+      animation: s.animationName,
+      svg: el instanceof SVGElement,
+      described,
+    };
+  })"""
+RING = "rgb(255, 210, 63)"  # the clickable ring's gold (base.css --move-ring)
+BLUE = "rgb(47, 134, 214)"  # the last move's bar (words.css --last-move)
+
+
+def mark_shown(page: Any, base: str, created: dict[str, Any]) -> list[dict[str, Any]]:
+    """Random moves for our seat through the API (bots answer) until the open page marks a last
+    move on something that makes no move now; its marks."""
+    headers = {"Authorization": f"Bearer {created['token']}"}
+    url = f"{base}/api/games/{created['id']}"
+    pick = random.Random(11)
+    for _ in range(300):
+        frame = api.get(f"{url}/state", headers=headers, timeout=30).json()
+        assert not frame["over"], "the game ended before a last move was marked"
+        page.wait_for_function(
+            "m => Number(document.body.dataset.move) >= m && !document.querySelector('#board.busy')",
+            arg=frame["move"],
+        )
+        marks: list[dict[str, Any]] = page.evaluate(LAST)
+        if marks and frame["legal"]:
+            return marks
+        if frame["legal"]:
+            body = {"action": pick.choice(frame["legal"]), "expect": frame["move"]}
+            api.post(f"{url}/moves", json=body, headers=headers, timeout=30)
+            page.wait_for_function(
+                "m => Number(document.body.dataset.move) > m || document.body.dataset.over === 'true'",
+                arg=frame["move"],
+            )
+    raise AssertionError("no last move was marked on the board")
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_the_last_move_looks_unlike_what_can_be_clicked(
+    browser: Any, server: ServerProcess, game: str
+) -> None:
+    players, variant, options = GAMES[game]
+    created = create_game(server.base, game, players, variant=variant, options=options)
+    errors: list[str] = []
+    context = browser.new_context(viewport=SIZES["laptop"], base_url=server.base, bypass_csp=True)
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    watch(page, errors)
+    try:
+        page.goto("/")
+        open_seat(page, created)
+        page.wait_for_function("document.body.dataset.words")
+        mark_shown(page, server.base, created)
+        seen = {}
+        for size, box in SIZES.items():  # the mark as each screen shows it
+            page.set_viewport_size(box)
+            seen[size] = page.evaluate(LAST)
+            first = page.locator("#board .last-move:not(.can-move)").first
+            if first.count():
+                first.scroll_into_view_if_needed()
+            shot(page, f"last-move-{game}-{size}")
+    finally:
+        context.close()
+    assert not errors, errors
+    for size, marks in seen.items():
+        for mark in marks:
+            where = f"{size}: {mark['what']}"
+            # nothing of the clickable mark: no ring or outline around it, no glow, no pulse
+            assert mark["outline"] == "none", f"{where}: outlined ({mark['outline']})"
+            assert mark["filter"] == "none", f"{where}: a glow ({mark['filter']})"
+            assert RING not in mark["shadow"], f"{where}: the clickable ring ({mark['shadow']})"
+            assert mark["animation"] == "none", f"{where}: it pulses ({mark['animation']})"
+            # its own mark: a blue bar under an HTML element, and words for screen readers
+            if not mark["svg"]:
+                assert BLUE in mark["shadow"], f"{where}: no blue bar under it ({mark['shadow']})"
+            assert mark["described"] == "last move", f"{where}: described as {mark['described']!r}"
