@@ -1001,6 +1001,27 @@ function panTo(box, left) {
   box.scrollLeft += r.left + r.width / 2 - (frame.left + frame.width / 2);
 }
 
+// The map scaled to the room the first screen leaves under it, down to a floor where it stays
+// readable: at 1280x800 a territory to click at the map's foot lay below the fold (issue 36). A
+// phone's map keeps a size a finger can use and pans sideways instead (candelabria.css).
+const MAP_FLOOR = 300; // px
+const PANNING = window.matchMedia("(max-width: 700px)");
+
+function fitMap(map) {
+  if (!map || !map.isConnected) return;
+  if (PANNING.matches) {
+    map.style.maxHeight = "";
+    return;
+  }
+  const area = map.closest(".table-area");
+  const top = map.getBoundingClientRect().top + (area ? area.scrollTop : 0) + window.scrollY;
+  const below = map.closest(".cb-map-box").getBoundingClientRect().bottom - map.getBoundingClientRect().bottom;
+  const room = window.innerHeight - top - below - 16; // the frame's foot and the table's padding
+  map.style.maxHeight = `${Math.max(MAP_FLOOR, Math.floor(room))}px`;
+}
+
+window.addEventListener("resize", () => fitMap(document.querySelector("#board .cb-map")));
+
 // ----------------------------------------------------------------------------- the module
 export default {
   css: "/static/css/games/candelabria.css",
@@ -1049,6 +1070,8 @@ export default {
     // first of them into view (a playtester swiped back to region 8 after each move to find them).
     // Now, before the page measures where the cards moved (motion.js), so nothing slides for it.
     if (mapBox.isConnected && mapBox.scrollWidth > mapBox.clientWidth + 1) panTo(mapBox, mapScroll);
+    // once the banner and the rule bar above are drawn for this frame too
+    requestAnimationFrame(() => fitMap(mapBox.querySelector(".cb-map")));
   },
 
   /** The banner for the seats others wait on (the seat to act reads the engine's prompt instead). */

@@ -165,7 +165,9 @@ function menorah(ctx, player) {
   }
   const pay = (code) => `discard ${code}`;
   const give = (code) => `give ${code}`;
-  const actionFor = (code) => (ctx.can(pay(code)) ? pay(code) : ctx.can(give(code)) ? give(code) : null);
+  // a phone takes them from the decision's own row, beside the prompt (offer()): your screen is a
+  // screen below it, so its candles there are shown, not offered a second time out of sight
+  const actionFor = (code) => (NARROW.matches ? null : ctx.can(pay(code)) ? pay(code) : ctx.can(give(code)) ? give(code) : null);
   const verbFor = (action) => (action && action.startsWith("give") ? "Give" : "Discard");
   const slots = h("div.cq-menorah", { dataset: { code: "term:menorah" } });
   for (const colour of colours) {
@@ -209,7 +211,7 @@ function yourArea(ctx, player) {
   body.append(h("div.cq-menorah-wrap", slots, extras.length ? wild : null));
   const side = h("div.cq-you-side");
   side.append(coins(player.shekels, "your shekels", ".mine"));
-  side.append(h("div.cq-pile-label", "Your discard pile"), pile(ctx, player.seat, player.discard_pile));
+  if (!lootOwnHere(ctx)) side.append(h("div.cq-pile-label", "Your discard pile"), pile(ctx, player.seat, player.discard_pile));
   body.append(side);
   area.append(body);
   return area;
@@ -293,7 +295,7 @@ function decision(ctx) {
     case "turn": {
       if (yours) {
         box.append(h("h3", pending.bonus_turn ? "Your bonus turn" : "Your turn"));
-        box.append(h("p", ctx.prompt)); // the engine's words for the decision
+        box.append(h("p.cq-prompt", ctx.prompt)); // the engine's words for the decision
         const row = h("div.cq-buttons");
         if (ctx.can("flip")) row.append(h("button.primary", { onclick: () => ctx.act("flip"), dataset: { action: "flip" } }, ctx.labelOf("flip") || "Flip"));
         // each loot the prompt offers as a button too, in words with its price (the glowing pile
@@ -415,8 +417,23 @@ function middle(ctx) {
     h("div.cq-caption", `${view.removed.length} out of the game`),
     h("div.cq-caption", view.over ? `${view.turn} turns` : `turn ${view.turn + 1}`),
   );
-  mid.append(bank);
+  if (!lootOwnHere(ctx)) {
+    mid.append(bank);
+    return mid;
+  }
+  const own = h("div.cq-own-pile", pile(ctx, ctx.you, view.seats[ctx.you].discard_pile), h("div.cq-caption", "Your discard pile"));
+  mid.append(h("div.cq-middle-side", bank, own));
   return mid;
+}
+
+// A phone (issue 36): your discard pile lies under your screen, a screen below the turn's other
+// choices; while you may loot it, it sits in the middle of the table beside the bank instead.
+const NARROW = window.matchMedia("(max-width: 700px)");
+let redraw = null; // the last drawing's, to draw again where the pile belongs once the width changes
+NARROW.addEventListener("change", () => redraw && redraw());
+
+function lootOwnHere(ctx) {
+  return NARROW.matches && ctx.you !== null && ctx.can(`loot ${ctx.you}`);
 }
 
 // ----------------------------------------------------------------------------- the module
@@ -433,6 +450,7 @@ export default {
       if (seat !== you) order.push(seat);
     }
     if (you === null) order.sort((a, b) => a - b);
+    redraw = ctx.redraw;
     const board = h("div.cq-board", { class: `players-${n}` });
     board.append(h("div.cq-rivals", order.map((seat) => rivalArea(ctx, view.seats[seat]))));
     board.append(middle(ctx));
