@@ -1,6 +1,7 @@
 // What just happened, shown on the board: the last move's components and places are marked
-// (class "last-move": a blue bar under them, described as "last move" to screen readers), each bot move gets a brief notice in words, and cards that moved between two
-// drawings of the board slide from where they were (new ones fade in). Nothing moves when the
+// (class "last-move": a blue bar under them, described as "last move" to screen readers), each bot
+// move gets a brief notice in words, and cards that moved between two drawings of the board slide
+// from where they were (new ones fade in). Nothing moves when the
 // player asks for reduced motion (prefers-reduced-motion: reduce); the marks and notices stay.
 
 import * as words from "./words.js";
