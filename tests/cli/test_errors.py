@@ -97,8 +97,9 @@ def test_listings() -> None:
     assert "heuristic" in bots.stdout and "random" in bots.stdout
 
 
-def test_the_installed_command_reports_without_a_traceback(tmp_path: Path) -> None:
-    command = [sys.executable, "-m", "candlebox.cli", "play", "chess"]
+@pytest.mark.parametrize("module", ["candlebox.cli", "candlebox"])
+def test_the_installed_command_reports_without_a_traceback(tmp_path: Path, module: str) -> None:
+    command = [sys.executable, "-m", module, "play", "chess"]
     done = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path, timeout=60)
     assert done.returncode == 2
     assert "unknown game 'chess'" in done.stderr
