@@ -17,6 +17,7 @@ import numpy as np  # noqa: E402
 
 import candlebox.rl  # noqa: E402
 import candlebox.rl.jax as rljax  # noqa: E402
+from candlebox.games.sixteen_candies.cards import CODE, FULL_SET, N_TYPES  # noqa: E402
 from tests.deep import split  # noqa: E402
 
 GAME = "sixteen-candies"
@@ -119,6 +120,29 @@ def test_jit_and_vmap_play_whole_games_from_their_keys() -> None:
             break
     assert ended.all()  # max_turns=60 ends every game
     assert np.allclose(paid.sum(axis=1), 1.0)
+
+
+def test_a_deal_from_a_key_draws_every_card_of_the_box_as_likely() -> None:
+    """A deal from a key takes its cards from a sample of the box's top drawn through a hash of
+    one threefry draw (no sort): every place dealt from holds each card type as often as the box
+    has copies of it, and the pile is always the whole box (the deck option's cards on top)."""
+    env = rljax.make(GAME, 3)
+    games = 4000
+    piles = np.asarray(
+        jax.jit(jax.vmap(env.first_pile))(jax.random.split(jax.random.key(5), games))
+    )
+    box = np.sort(np.array(FULL_SET))
+    assert (np.sort(piles, axis=1) == box).all()
+    dealt = 3 * 3 + 1  # three cards to each of three players, then the first discard
+    expected = np.bincount(box, minlength=N_TYPES) / BOX * games
+    for place in range(BOX - dealt, BOX):
+        seen = np.bincount(piles[:, place], minlength=N_TYPES)
+        chi2 = ((seen - expected) ** 2 / expected).sum()
+        assert chi2 < 90, (place, chi2)  # 36 degrees of freedom: 90 is six deviations out
+    deck = ["G6-C1", "C6-G1", "G5-C2"]
+    stacked = np.asarray(rljax.make(GAME, 2, deck=deck).first_pile(jax.random.key(1)))
+    assert [CODE[t] for t in stacked[::-1][: len(deck)]] == deck
+    assert (np.sort(stacked) == box).all()
 
 
 def test_what_cannot_be_played_is_refused() -> None:

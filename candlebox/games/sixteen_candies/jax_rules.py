@@ -94,6 +94,17 @@ SLOT_IS_TYPE = bool(np.array_equal(enc.CARD_SLOT, np.arange(N_TYPES)))  # the sa
 CANDY_SLOT_OF = np.array(enc.CANDY_SLOT, dtype=np.int32)
 # Which orientations of a type are worth telling apart: both for a numbered card, one for the Wild.
 ORIENTS = np.array([[True, t != WILD] for t in range(N_TYPES + 1)], dtype=bool)
+# Per half, one bit for each (candy, count) of a 4, 5 or 6 (the Wild's and the other counts: 0), so
+# that three halves show 4, 5 and 6 of one candy when their bits are distinct and make one candy's
+# three (instant_win.shows_four_five_six in a few integer operations, no gathers of candy and count).
+SHOW_BIT_OF = np.array(
+    [
+        1 << (3 * candy + count - 4) if candy >= 0 and 4 <= count <= 6 else 0
+        for candy, count in zip(HALF_CANDY_OF, HALF_COUNT_OF, strict=True)
+    ],
+    dtype=np.int32,
+)
+FOUR_FIVE_SIX = tuple(7 << (3 * candy) for candy in range(N_CANDIES))
 FULL_BOX = np.array(FULL_SET, dtype=np.int32)
 
 
@@ -193,7 +204,8 @@ class SixteenCandiesJax:
     # ------------------------------------------------------------------ public API
     def init(self, key: jax.Array) -> SixteenCandiesJaxState:
         """A new game, its first round dealt from ``key`` (under the ``deck`` option's cards)."""
-        return self.init_dealt(self.first_pile(key))
+        rest = BOX - (0 if self.deck is None else len(self.deck))
+        return self._first_round(self.first_pile(key), loose=rest)
 
     def step(
         self, state: SixteenCandiesJaxState, action: Any, key: jax.Array
@@ -204,11 +216,12 @@ class SixteenCandiesJax:
             require_legal(state, action, self.num_actions, self.config.describe())
         # No sort (once most of a batched step's cost): a new round's deal is a random sample from
         # the top of the box, the rest of it loose; a rebuilt draw pile is the discard pile as it
-        # lies, loose; a draw from loose cards takes a random one (one number a step).
-        dealt = HAND * self.num_players + 1
-        bits = jax.random.bits(key, (dealt + 1,), jnp.uint32)
-        box = _top_shuffled(jnp.asarray(FULL_BOX), bits[:dealt])
-        return self._step(state, action, box, state.discard, bits[dealt], loose=True)
+        # lies, loose; a draw from loose cards takes a random one. One threefry block a step (two
+        # words; a block per two words cost as much as a rules' branch), the deal's places and the
+        # draw's chance hashed from them.
+        words = self._words(key)
+        box = _top_shuffled(jnp.asarray(FULL_BOX), words[1:])
+        return self._step(state, action, box, state.discard, words[0], loose=True)
 
     def observe(self, state: SixteenCandiesJaxState, player: Any) -> jax.Array:
         """The seat's observation: what ``Spec.observe`` (the PettingZoo env's) gives for it."""
@@ -224,16 +237,31 @@ class SixteenCandiesJax:
         return self._candidates(state)
 
     # ------------------------------------------------------------------ deals
+    def _words(self, key: jax.Array) -> jax.Array:
+        """A step's or a new game's random words: a chance, then one per dealt card (the places of
+        ``_top_shuffled``), from one threefry draw of two words through a hash."""
+        drawn = jax.random.bits(key, (2,), jnp.uint32)
+        places = jnp.arange(HAND * self.num_players + 2, dtype=jnp.uint32)
+        return _hashed(_hashed(drawn[0], places) ^ drawn[1], places)
+
     def first_pile(self, key: jax.Array) -> jax.Array:
-        """The pile the first round deals from (top last): the ``deck`` option's cards on top."""
+        """The pile the first round deals from (top last): the ``deck`` option's cards on top, in
+        order, over the rest of the box, whose top places (as many as a deal may take from it) are
+        a random sample of it and whose other places are in no order (``loose``, as after a new
+        round's deal: no sort)."""
+        words = self._words(key)[1:]
         if self.deck is None:
-            return jax.random.permutation(key, jnp.asarray(FULL_BOX))
+            return _top_shuffled(jnp.asarray(FULL_BOX), words)
         rest = list((Counter(FULL_SET) - Counter(self.deck)).elements())
-        shuffled = jax.random.permutation(key, jnp.asarray(np.array(rest, dtype=np.int32)))
-        return jnp.concatenate([shuffled, jnp.asarray(np.array(self.deck[::-1], dtype=np.int32))])
+        sampled = _top_shuffled(jnp.asarray(np.array(rest, dtype=np.int32)), words[: len(rest)])
+        return jnp.concatenate([sampled, jnp.asarray(np.array(self.deck[::-1], dtype=np.int32))])
 
     def init_dealt(self, pile: jax.Array) -> SixteenCandiesJaxState:
         """A new game whose first round deals from ``pile`` (40 card types, the top last)."""
+        return self._first_round(i32(pile), loose=0)
+
+    def _first_round(self, pile: jax.Array, loose: int) -> SixteenCandiesJaxState:
+        """A new game dealt from ``pile``, whose bottom ``loose`` cards are in no order."""
         n = self.num_players
         zero = i32(0)
         blank = SixteenCandiesJaxState(
@@ -266,7 +294,10 @@ class SixteenCandiesJax:
             rounds_played=zero,
             winners=jnp.zeros(n, bool),
         )
-        return self._public(self._start_round(blank, i32(pile), loose=False))
+        dealt = self._start_round(blank, pile, loose=False)
+        if loose:  # the draw pile's cards of the loose part (a deck option's cards stay on top)
+            dealt = dealt._replace(loose=jnp.minimum(dealt.draw_len, loose))
+        return self._public(dealt)
 
     def step_dealt(
         self, state: SixteenCandiesJaxState, action: Any, box: jax.Array, reshuffled: jax.Array
@@ -310,16 +341,7 @@ class SixteenCandiesJax:
         valid = jnp.asarray(ORIENTS)[hand[None, :], combos].all(axis=1)
         slots = jnp.asarray(HALF_SLOT_OF)[halves]
         ids = jnp.asarray(self.top_ids)[slots[:, 0], slots[:, 1], slots[:, 2]]
-        candy = jnp.asarray(HALF_CANDY_OF)[halves]
-        count = jnp.asarray(HALF_COUNT_OF)[halves]
-        same = (candy[:, 0] >= 0) & (candy[:, 1] == candy[:, 0]) & (candy[:, 2] == candy[:, 0])
-        in_range = ((count >= 4) & (count <= 6)).all(axis=1)
-        distinct = (
-            (count[:, 0] != count[:, 1])
-            & (count[:, 1] != count[:, 2])
-            & (count[:, 0] != count[:, 2])
-        )
-        return ids, valid, same & in_range & distinct & valid
+        return ids, valid, _shows_four_five_six(halves) & valid
 
     def _candidates(self, s: SixteenCandiesJaxState) -> tuple[jax.Array, jax.Array]:
         """Every action that may be legal now (8 orientations, 3 draws, 4 discards, call and end)
@@ -389,7 +411,6 @@ class SixteenCandiesJax:
         setup_queue = s.queue & (seats != seat)
         last_pickup = ~setup_queue.any()
         setup_ups = s.ups.at[seat].set(oriented)
-        all_wins = jax.vmap(self._orientations)(s.hands[:, :HAND])[2]  # [n, 8]
         in_round = s.hand_len > 0
         if self.held_mode:  # the hands that can show 4, 5 and 6 are turned up for their players
             held_win, held_bits = jax.vmap(self._can_show)(s.hands[:, :HAND])
@@ -397,9 +418,9 @@ class SixteenCandiesJax:
             setup_ups = jnp.where(
                 setup_winners[:, None], setup_ups.at[:, :HAND].set(held_bits), setup_ups
             )
-        else:
-            showing = (setup_ups[:, None, :HAND] == jnp.asarray(COMBOS)[None]).all(axis=2)
-            setup_winners = (showing & all_wins).any(axis=1) & in_round
+        else:  # what each hand shows as turned (not its eight orientations: a Wild's up is 0)
+            shown = 2 * s.hands[:, :HAND] + setup_ups[:, :HAND]
+            setup_winners = _shows_four_five_six(shown) & in_round
         # ---- DRAW
         empty_draw = s.draw_len == 0
         draw = jnp.where(empty_draw, reshuffled, s.draw)
@@ -762,6 +783,27 @@ def _hand_value(halves: jax.Array) -> tuple[jax.Array, jax.Array]:
     wild = jnp.where(candy < 0, count, 0).sum()
     best = jnp.argmax(totals)
     return totals[best] + wild, best
+
+
+def _shows_four_five_six(halves: jax.Array) -> jax.Array:
+    """instant_win.shows_four_five_six over the last axis (three top halves): one candy's 4, 5 and
+    6, each once (``SHOW_BIT_OF``: distinct bits add up to their union)."""
+    bits = jnp.asarray(SHOW_BIT_OF)[halves]
+    total = bits.sum(axis=-1)
+    union = bits[..., 0] | bits[..., 1] | bits[..., 2]
+    three = jnp.zeros(total.shape, bool)
+    for full in FOUR_FIVE_SIX:
+        three = three | (total == full)
+    return three & (union == total)
+
+
+def _hashed(word: jax.Array, i: jax.Array) -> jax.Array:
+    """The ``i``-th random 32-bit word drawn from ``word``: murmur3's finalizer of the word and
+    ``i`` (a few integer operations, about uniform and independent from one ``i`` to the next)."""
+    mixed = word ^ (i.astype(jnp.uint32) * jnp.uint32(0x9E3779B9))
+    mixed = (mixed ^ (mixed >> 16)) * jnp.uint32(0x85EBCA6B)
+    mixed = (mixed ^ (mixed >> 13)) * jnp.uint32(0xC2B2AE35)
+    return mixed ^ (mixed >> 16)
 
 
 # Sorting networks (compare-exchange pairs) for three and four cards: cheaper than XLA's sort for a
