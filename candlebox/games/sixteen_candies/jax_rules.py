@@ -104,6 +104,15 @@ SHOW_BIT_OF = np.array(
     ],
     dtype=np.int32,
 )
+# Per half, its count on each candy's total, a byte a candy (the Wild's on every candy's: it adds to
+# whichever is largest); three halves' sum is a hand's totals by candy (18 at most: no carry).
+TOTALS_OF = np.array(
+    [
+        sum(count << (8 * c) for c in range(N_CANDIES) if candy in (c, -1))
+        for candy, count in zip(HALF_CANDY_OF, HALF_COUNT_OF, strict=True)
+    ],
+    dtype=np.int32,
+)
 FOUR_FIVE_SIX = tuple(7 << (3 * candy) for candy in range(N_CANDIES))
 FULL_BOX = np.array(FULL_SET, dtype=np.int32)
 
@@ -410,7 +419,7 @@ class SixteenCandiesJax:
         # ---- SETUP: the seat is done; after the last, instant wins are checked
         setup_queue = s.queue & (seats != seat)
         last_pickup = ~setup_queue.any()
-        setup_ups = s.ups.at[seat].set(oriented)
+        setup_ups = _put(s.ups, seat, oriented)
         in_round = s.hand_len > 0
         if self.held_mode:  # the hands that can show 4, 5 and 6 are turned up for their players
             held_win, held_bits = jax.vmap(self._can_show)(s.hands[:, :HAND])
@@ -434,14 +443,14 @@ class SixteenCandiesJax:
         at_random = chance % jnp.maximum(draw_len, 1).astype(jnp.uint32)
         pick = jnp.where(free >= draw_len, at_random.astype(jnp.int32), top)
         picked = draw[pick]
-        draw = draw.at[pick].set(draw[top])
+        draw = _put(draw, pick, draw[top])
         drawn = jnp.where(from_pile, picked, top_discard)
         pile_discard = jnp.where(empty_draw, s.discard.at[0].set(top_discard), s.discard)
         pile_discard_len = jnp.where(empty_draw, 1, s.discard_len)
         # ---- DISCARD
         card = jnp.argmax(jnp.asarray(self.discard_ids) == action)
         slot = jnp.argmax(hand == card)
-        kept_hand, kept_ups = _sorted(hand.at[slot].set(EMPTY), ups.at[slot].set(0), _FOUR)
+        kept_hand, kept_ups = _sorted(_put(hand, slot, EMPTY), _put(ups, slot, 0), _FOUR)
         known_here = s.known[seat, card]
         if not self.rediscard:
             known_here = known_here - ((card == WILD) & (s.taken == WILD))
@@ -462,21 +471,24 @@ class SixteenCandiesJax:
         # ---- the state after the decision itself
         hands = jnp.where(
             drew,
-            s.hands.at[seat, SLOTS - 1].set(drawn),
-            jnp.where(is_discard, s.hands.at[seat].set(kept_hand), s.hands),
+            _put(s.hands, seat, hand.at[SLOTS - 1].set(drawn)),
+            jnp.where(is_discard, _put(s.hands, seat, kept_hand), s.hands),
         )
         ups_after = jnp.where(
             is_setup,
             setup_ups,
             jnp.where(
                 is_rotate,
-                s.ups.at[seat].set(oriented),
-                jnp.where(is_discard, s.ups.at[seat].set(kept_ups), s.ups),  # a draw's up is 0
+                _put(s.ups, seat, oriented),
+                jnp.where(is_discard, _put(s.ups, seat, kept_ups), s.ups),  # a draw's up is 0
             ),
         )
-        hand_len = s.hand_len.at[seat].add(jnp.where(drew, 1, jnp.where(is_discard, -1, 0)))
-        known = s.known.at[seat, drawn].add((is_draw & from_discard).astype(jnp.int32))
-        known = known.at[seat, card].add(-(is_discard & lose_known).astype(jnp.int32))
+        hand_len = s.hand_len + (seats == seat) * jnp.where(drew, 1, jnp.where(is_discard, -1, 0))
+        # a card taken from the discard pile is known, one discarded that was known no longer
+        known_change = jnp.where(is_draw & from_discard, _one(drawn, N_TYPES), 0) - jnp.where(
+            is_discard & lose_known, _one(card, N_TYPES), 0
+        )
+        known = s.known + jnp.where((seats == seat)[:, None], known_change[None, :], 0)
         drew_pile = is_draw & from_pile
         new_draw = jnp.where(drew_pile, draw, s.draw)
         new_draw_len = jnp.where(drew_pile, draw_len - 1, s.draw_len)
@@ -484,7 +496,7 @@ class SixteenCandiesJax:
         discard = jnp.where(
             drew_pile,
             pile_discard,
-            jnp.where(is_discard, s.discard.at[s.discard_len].set(card, mode="drop"), s.discard),
+            jnp.where(is_discard, _put(s.discard, s.discard_len, card), s.discard),
         )
         discard_len = jnp.where(
             drew_pile,
@@ -560,7 +572,7 @@ class SixteenCandiesJax:
         n = self.num_players
         in_round = s.hand_len > 0
         halves = 2 * s.hands[:, :HAND] + s.ups[:, :HAND]
-        values = jax.vmap(_hand_value)(halves)[0]
+        values = _hand_value(halves)[0]
         penalties = jnp.asarray(HALF_PENALTY_OF)[halves].sum(axis=1)
         rank = jnp.where(instant, INSTANT_RANK, values)
         top = jnp.where(in_round, rank, -1).max()
@@ -775,14 +787,18 @@ def _sixteen(state: State) -> SixteenCandiesState:
 
 
 def _hand_value(halves: jax.Array) -> tuple[jax.Array, jax.Array]:
-    """wild.hand_value: the largest total of one candy on the top halves, each Wild adding its count
-    to it; the candy (ties to the first)."""
-    candy = jnp.asarray(HALF_CANDY_OF)[halves]
-    count = jnp.asarray(HALF_COUNT_OF)[halves]
-    totals = (jax.nn.one_hot(candy, N_CANDIES, dtype=jnp.int32) * count[:, None]).sum(axis=0)
-    wild = jnp.where(candy < 0, count, 0).sum()
-    best = jnp.argmax(totals)
-    return totals[best] + wild, best
+    """wild.hand_value over the last axis (three top halves): the largest total of one candy, each
+    Wild adding its count to it; the candy (ties to the first). The halves' totals by candy are
+    added packed (``TOTALS_OF``), then compared candy by candy: no one-hot, no reduction."""
+    packed = jnp.asarray(TOTALS_OF)[halves].sum(axis=-1)
+    value = packed & 0xFF
+    best = jnp.zeros_like(value)
+    for candy in range(1, N_CANDIES):
+        total = (packed >> (8 * candy)) & 0xFF
+        better = total > value
+        value = jnp.where(better, total, value)
+        best = jnp.where(better, candy, best)
+    return value, best
 
 
 def _shows_four_five_six(halves: jax.Array) -> jax.Array:
@@ -795,6 +811,18 @@ def _shows_four_five_six(halves: jax.Array) -> jax.Array:
     for full in FOUR_FIVE_SIX:
         three = three | (total == full)
     return three & (union == total)
+
+
+def _put(array: jax.Array, index: jax.Array, value: Any) -> jax.Array:
+    """``array.at[index].set(value)`` (along the first axis; an index out of range writes nothing)
+    as a select: under ``vmap`` a write at a per-game index is a scatter, a loop on a CPU."""
+    where = jnp.arange(array.shape[0]) == index
+    return jnp.where(where.reshape((-1,) + (1,) * (array.ndim - 1)), value, array)
+
+
+def _one(index: jax.Array, size: int) -> jax.Array:
+    """1 at ``index`` of ``size`` int32 places (none out of range)."""
+    return (jnp.arange(size) == index).astype(jnp.int32)
 
 
 def _hashed(word: jax.Array, i: jax.Array) -> jax.Array:
