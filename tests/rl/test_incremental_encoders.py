@@ -94,3 +94,35 @@ def test_copies_dropped_and_their_ids_reused_read_as_their_views(game: str) -> N
         legal = state.legal_actions(seat)
         state.apply(seat, legal[int(rng.integers(len(legal)))])
     assert len(set(ids)) < len(ids), "no id was reused: the case this test is for never arose"
+
+
+@pytest.mark.parametrize("game", covered_games())
+def test_a_game_read_now_and_then_reads_as_its_view(game: str) -> None:
+    """One encoder reading a few games only now and then (several moves, a round's end or a whole
+    round between reads, any seat), as a bot reads the states it is shown: whatever a reader kept
+    from the last read (kept rows, 16 Candies' discard-pile draws) must catch up with every event
+    since, and the games must not be mistaken for one another."""
+    variant = candlebox.variants(game)[0]
+    players = max(variant.players)
+    spec = Spec.make(game, players, variant.name, **SHORT)
+    reference = Spec.make(game, players, variant.name, **SHORT)
+    rng = np.random.default_rng(9)
+    games = [spec.config.new_game(seed) for seed in range(3)]
+    reads = 0
+    for _ in range(150):
+        i = int(rng.integers(len(games)))
+        state = games[i]
+        for _ in range(int(rng.integers(0, 12))):
+            if state.is_over:
+                break
+            seat = state.to_act[0]
+            legal = state.legal_actions(seat)
+            state.apply(seat, legal[int(rng.integers(len(legal)))])
+        seat = int(rng.integers(players))
+        got = spec.observe(state, seat)
+        expected = reference.observe_view(state, seat)
+        assert np.array_equal(got, expected), _differing(spec, got, expected)
+        reads += 1
+        if state.is_over:
+            games[i] = spec.config.new_game(100 + reads)
+    assert reads == 150

@@ -67,6 +67,26 @@ PENALTY_SCALE = 9.0  # three halves of three
 ROUNDS_SCALE = 100.0  # rounds played past 100 read as 1 (the only number that can exceed its bound)
 STEP = 1.0 / COUNT_SCALE  # one copy (1/4: exact in float32)
 
+# The cards each seat is known to hold are those its hand took from the discard pile: found from a
+# game's discard-pile draws (``_Taken``) rather than by looking up every hand card's source event,
+# which cost a third of an observation. This many games' draws are kept (the oldest forgotten first).
+TAKEN_GAMES = 256
+
+
+class _Taken:
+    """The discard-pile draws of one game whose cards were still held when last read, as (event
+    index, seat), with how far its events were read: a game's events list is only ever appended
+    to, so a later read looks only at the events logged since. Holds the list, so that its id
+    (the key it is kept under) cannot be another list's while it is kept."""
+
+    __slots__ = ("draws", "events", "read")
+
+    def __init__(self, events: list[tuple], read: int) -> None:
+        self.events = events
+        self.read = read
+        self.draws: list[tuple[int, int]] = []
+
+
 # The state's numbers (card types, half ids 2 x type + orientation, candy types) mapped to the
 # encoder's slots, which follow the facts' codes.
 CARD_SLOT: tuple[int, ...] = tuple(CARD_INDEX[code] for code in CODE)
@@ -148,6 +168,7 @@ class SixteenCandiesEncoder(ViewEncoder):
 
         self._tables(n, t)
         self._values = _Values(None)
+        self._taken: dict[int, _Taken] = {}  # by the id of a game's events list
 
     def _tables(self, n: int, t: int) -> None:
         """Absolute places for ``fill_state``: one tuple index per write instead of offset sums."""
@@ -226,7 +247,6 @@ class SixteenCandiesEncoder(ViewEncoder):
             for c in pile:
                 mv[places[c]] += step
             mv[self.top_at[pile[-1]]] = 1.0
-        events = st.events
         pools = at["pools"]
         outs = at["out"]
         sizes = at["cards"]
@@ -237,12 +257,18 @@ class SixteenCandiesEncoder(ViewEncoder):
             if pool == 0:
                 mv[outs + owner] = 1.0
             mv[sizes + owner] = len(hand) / MAX_CARDS
-            places = self.known_at[owner]
-            # taken from the discard pile: everyone saw it (view.known_cards)
-            for card, src in zip(hand, st.srcs[owner], strict=True):
-                event = events[src]
-                if event[0] == "draw" and event[2] == "discard":
-                    mv[places[card]] += step
+        # taken from the discard pile and still held: everyone saw it (view.known_cards)
+        taken = self._discard_draws(st)
+        gone = False
+        for src, owner in taken.draws:
+            srcs = st.srcs[owner]
+            if src in srcs:
+                card = st.hands[owner][srcs.index(src)]
+                mv[self.known_at[owner][card]] += step
+            else:
+                gone = True
+        if gone:  # discarded since: a card never comes back to a hand under the same source
+            taken.draws = [(src, owner) for src, owner in taken.draws if src in st.srcs[owner]]
         hand = st.hands[seat]
         halves = []
         for place, (card, up) in enumerate(zip(hand, st.ups[seat], strict=True)):
@@ -258,6 +284,34 @@ class SixteenCandiesEncoder(ViewEncoder):
         if over:
             for w in st.winners:
                 mv[self.winner_at[w]] = 1.0
+
+    def _discard_draws(self, st: SixteenCandiesState) -> _Taken:
+        """The game's ``_Taken``, read up to its last event. A first read starts at the current
+        round (a hand's cards are dealt in its round or drawn since); the draws of rounds before
+        are dropped at the next read as gone from the hands."""
+        events = st.events
+        key = id(events)
+        taken = self._taken.get(key)
+        if taken is None:
+            known = self._taken
+            if len(known) >= TAKEN_GAMES:
+                # the game first read longest ago (pop, not del: bots in threads share the encoder)
+                known.pop(next(iter(known)), None)
+            taken = known[key] = _Taken(events, st.round_start)
+        end = len(events)
+        if taken.read < end:
+            for i in range(taken.read, end):
+                event = events[i]
+                if event[0] == "draw" and event[2] == "discard":
+                    taken.draws.append((i, event[1]))
+            taken.read = end
+        return taken
+
+    def __getstate__(self) -> dict[str, object]:
+        """Pickled (for a worker process) without the discard-pile draws: they are a cache."""
+        state = dict(self.__dict__)
+        state["_taken"] = {}
+        return state
 
     def _valued(self, content: Tables, halves: tuple[int, ...]) -> tuple[float, int, float]:
         """A three-card hand's value and penalty shares and its candy's place, worked out once per
