@@ -377,10 +377,13 @@ class CandleQuestEncoder(ViewEncoder):
     def _mine(self, st: CandleQuestState, seat: int, kept: _Kept) -> tuple[dict[int, int], Any]:
         """The seat's own section (candles, colours filled, advanced candle value; its shekels are
         written by the caller) with the screen it shows, written anew (a new entry) only when the
-        screen differs from the kept copy."""
-        screen = st.screens[seat]
+        screen changed. Called after ``_refresh``, whose copy of the seat's screen is a new dict
+        whenever the screen changed and is never changed itself: an entry made from that very copy
+        is current, known without comparing the screens."""
+        screen = kept.screens[seat]
+        assert screen is not None  # _refresh copied every screen
         entry = kept.mine[seat]
-        if entry is not None and entry[0] == screen:
+        if entry is not None and entry[0] is screen:
             return entry
         view = entry[1] if entry is not None else _zeros_view(self.mine_span)
         if entry is not None:
@@ -399,7 +402,7 @@ class CandleQuestEncoder(ViewEncoder):
         view[self.colours_rel] = min(N_COLOURS, lit.bit_count() + dancing) / N_COLOURS
         if st.advanced:
             view[self.value_rel] = candle_value(screen, st.content) / VALUE_SCALE
-        entry = kept.mine[seat] = (screen.copy(), view)
+        entry = kept.mine[seat] = (screen, view)
         return entry
 
     def __getstate__(self) -> dict[str, object]:
