@@ -178,3 +178,26 @@ def test_a_file_that_is_not_words_is_refused(tmp_path: Path) -> None:
 def test_the_schema_file_is_current() -> None:
     written = json.loads((words.WORDS_FILE.parent / "words.schema.json").read_text())
     assert written == schema()
+
+
+@pytest.mark.parametrize(
+    ("variant", "shekels", "said"),
+    [
+        ("basic", 4, "sell it or auction it (you cannot pay 8 to buy it)."),
+        ("basic", 0, "sell it (you cannot pay 8 to buy it)."),
+        ("junior", 4, "sell it (you cannot pay 8 to buy it)."),
+        ("basic", 8, "buy it, sell it, or auction it."),
+    ],
+)
+def test_a_flipped_candles_prompt_names_only_the_choices_there_are(
+    variant: str, shekels: int, said: str
+) -> None:
+    """With fewer shekels than the candle's face the prompt said "buy it or sell it" over a lone Sell
+    (issue 36): it names what the player can do and why Buy is not among them."""
+    game = candlebox.new_game(
+        "candle-quest", variant=variant, players=2, deck=["R8"], first_player=0
+    )
+    game.shekels[0] = shekels
+    game.apply(0, "flip")
+    assert ("buy" in game.legal_actions(0)) == (shekels >= 8)
+    assert game.prompt(0) == f"You flipped Red candle (value 8) (R8): {said}"

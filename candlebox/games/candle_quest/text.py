@@ -185,6 +185,11 @@ def _turn_prompt(st: CandleQuestState, you: bool, candle: str) -> str:
 
 def _choose_prompt(st: CandleQuestState, you: bool, candle: str) -> str:
     options = "buy it or sell it" if st.junior else "buy it, sell it, or auction it"
+    face = st.content.face[st.table]
+    if you and st.shekels[st.actor] < face:  # only the choices there are, and why (issue 36)
+        money = st.shekels[st.actor]  # an auction opens at 1 at least (turn.choose_actions)
+        options = "sell it" if st.junior or money < 1 else "sell it or auction it"
+        return f"You flipped {candle}: {options} (you cannot pay {face} to buy it)."
     if you:
         return f"You flipped {candle}: {options}."
     return f"Seat {st.actor} flipped {candle} and chooses to {options.replace(' it', '')}."

@@ -279,6 +279,16 @@ function offer(ctx, verb, said) {
   return row;
 }
 
+/** The banner's line for a flipped candle: only the buttons there are (a new player with 4 shekels
+ * read "Click Buy or Sell" over a lone Sell; the prompt above it says why Buy is missing). */
+function chooseInstruction(can) {
+  const ways = [];
+  if (can("buy")) ways.push("Buy");
+  if (can("sell")) ways.push("Sell");
+  if (can("auction")) ways.push("Auction at the opening bid you set");
+  return `Click ${ways.length > 2 ? `${ways.slice(0, -1).join(", ")}, or ${ways.at(-1)}` : ways.join(" or ")}.`;
+}
+
 function decision(ctx) {
   const view = ctx.view;
   const pending = view.pending || {};
@@ -473,7 +483,7 @@ export default {
         return `Click ${ways.join(", or ")}.`;
       }
       case "buy-sell-auction":
-        return `Click ${can("auction") ? "Buy, Sell, or Auction at the opening bid you set" : "Buy or Sell"}.`;
+        return chooseInstruction(can);
       case "bid":
         return can("bid") ? "Click Bid (− and + set the amount) or Pass." : "Click Pass: you cannot outbid.";
       case "pay":
