@@ -37,3 +37,34 @@ def test_the_banner_names_only_the_buttons_there_are(pages: Pages, server: Any) 
     shot(page, "cq-trial-no-buy")
     assert "Buy" not in banner and "buy it," not in banner, banner
     assert "Click Sell or Auction" in banner and "(you cannot pay 8 to buy it)" in banner, banner
+
+
+# A notice of one line, then one of two (a bot's move at a phone's width), through the page's own
+# notices (js/ui.js, the same module instance as the page's)
+NOTICE = "text => import('/static/js/ui.js').then((ui) => ui.toast(text, 'move', 1500))"
+BOARD_TOP = "() => document.querySelector('#board').getBoundingClientRect().top"
+SHORT = "Wick flips Red candle (value 7)"
+LONG = "Wick wins the auction for Dancing candle (value 10), paying 15 to Ada, who auctioned it"
+
+
+def test_notices_coming_and_going_never_move_the_board(sized: Any, server: Any) -> None:
+    """At 390x844 a bot's notice of two lines grew the strip above the table and the page jumped
+    ~20 px (issue 36's re-trial): the strip keeps one height, empty or holding one or two lines."""
+    created = create_game(server.base, "candle-quest", 2, options={"first_player": 0})
+    page = sized("phone")
+    open_seat(page, created)
+    page.wait_for_selector('#board [data-action="flip"].can-move')
+    page.wait_for_function("() => !document.querySelector('#notices .notice')")
+    empty = page.evaluate(BOARD_TOP)
+    heights = {}
+    for text in (SHORT, LONG):
+        page.evaluate(NOTICE, text)
+        note = page.locator("#notices .notice").filter(has_text=text[:20])
+        note.wait_for()
+        heights[text] = note.evaluate("el => el.getBoundingClientRect().height")
+        assert page.evaluate(BOARD_TOP) == empty, f"the board moved for {text!r}"
+        assert note.get_attribute("title") == text
+        shot(page, f"cq-trial-notice-{len(heights)}")
+        page.wait_for_function("() => !document.querySelector('#notices .notice')")
+        assert page.evaluate(BOARD_TOP) == empty
+    assert heights[LONG] > heights[SHORT]  # the long one did take two lines

@@ -74,7 +74,8 @@ const onShow = (region) => region.querySelectorAll(narrow.matches ? ".notice" : 
 function showNext(region) {
   while (waiting.length && onShow(region) < shownAtOnce()) {
     const { message, kind, ms } = waiting.shift();
-    const note = h(`div.notice.toast.${kind}`, message);
+    // a long one is cut to the strip's two lines on a phone (base.css): its whole text on hover or tap
+    const note = h(`div.notice.toast.${kind}`, { title: typeof message === "string" ? message : null }, message);
     region.append(note);
     setTimeout(() => retire(note, region), waiting.length ? Math.min(ms, HURRIED_MS) : ms);
   }
