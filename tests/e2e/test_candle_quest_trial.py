@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.e2e.conftest import Pages, create_game, open_seat, shot
+from tests.e2e.conftest import Pages, api, create_game, open_seat, shot
+from tests.e2e.test_a11y import serious
 
 # the player's turns (the bot in seat 1 flips the Yellow 2 between them)
 DECK = ["P8", "Y2", "R8"]
@@ -68,3 +69,57 @@ def test_notices_coming_and_going_never_move_the_board(sized: Any, server: Any) 
         page.wait_for_function("() => !document.querySelector('#notices .notice')")
         assert page.evaluate(BOARD_TOP) == empty
     assert heights[LONG] > heights[SHORT]  # the long one did take two lines
+
+
+def test_resign_from_the_game_page(sized: Any, server: Any) -> None:
+    """A seated player resigns from the game page (issue 36's re-trial: only the lobby offered it):
+    the Players panel asks again, by keyboard too (Escape takes the question back), with no serious
+    axe violation; a yes ends the game and shows the end screen."""
+    created = create_game(server.base, "candle-quest", 2, options={"first_player": 0})
+    page = sized("large")
+    open_seat(page, created)
+    resign = page.locator("#players [data-leave='resign']")
+    resign.focus()
+    page.keyboard.press("Enter")
+    yes = page.locator("#players [data-confirm='resign']")
+    yes.wait_for()
+    page.wait_for_function("() => document.activeElement?.dataset.confirm === 'resign'")
+    assert "ends now with you last" in page.inner_text("#players .resign-ask")
+    assert serious(page) == []
+    shot(page, "cq-trial-resign-ask")
+    page.keyboard.press("Escape")
+    page.wait_for_function("() => document.activeElement?.dataset.leave === 'resign'")
+    assert yes.count() == 0
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => document.activeElement?.dataset.confirm === 'resign'")
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => document.body.dataset.over === 'true'")
+    page.wait_for_selector("#endscreen")
+    assert page.locator("#players [data-leave='resign']").count() == 0
+    shot(page, "cq-trial-resigned")
+    state = api.get(f"{server.base}/api/games/{created['id']}/state").json()
+    assert state["over"]
+
+
+def test_the_lobbys_resign_question_leaves_the_games_details_readable(
+    sized: Any, server: Any
+) -> None:
+    """Asked in "Your games", the question sat beside the game's details and squeezed them into a
+    column a word wide (issue 36's re-trial): it goes under them, the details keeping the card's width."""
+    created = create_game(server.base, "candle-quest", 2)
+    page = sized("large")
+    seats = {created["id"]: {"seat": created["seat"], "token": created["token"]}}
+    page.evaluate("seats => localStorage.setItem('candlebox.seats', JSON.stringify(seats))", seats)
+    page.reload()
+    page.locator("#mine [data-leave='resign']").click()
+    page.wait_for_selector("#mine [data-confirm='resign']")
+    card = page.locator("#mine .game-card").first
+    widths = card.evaluate(
+        "c => [c.getBoundingClientRect().width, c.querySelector('.gc-title').getBoundingClientRect().width,"
+        " c.querySelector('.gc-confirm').getBoundingClientRect().top,"
+        " c.querySelector('.gc-title').getBoundingClientRect().bottom]"
+    )
+    shot(page, "cq-trial-lobby-resign")
+    card_width, title_width, question_top, title_bottom = widths
+    assert title_width > card_width / 2, f"the title {title_width:.0f} px wide in {card_width:.0f}"
+    assert question_top >= title_bottom  # under the details, not beside them

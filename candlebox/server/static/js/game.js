@@ -8,6 +8,7 @@ import { fieldErrors, showWho } from "./account.js";
 import * as endscreen from "./endscreen.js";
 import * as fairness from "./fairness.js";
 import * as learn from "./learn.js";
+import * as resign from "./resign.js";
 import { readyForKeys } from "./keys.js";
 import { botName, thinkingNote } from "./thinking.js";
 import * as motion from "./motion.js";
@@ -554,6 +555,7 @@ function drawPlayers() {
         const away = seat.away !== null && seat.away >= frame.game.zombie_after;
         if (seat.seat === you) {
           tools.append(h("button.small.subtle", { onclick: () => toBot(seat.seat) }, "Let a bot play for me"));
+          tools.append(...resign.controls({ gameId, token: page.token, redraw: renderPlayers }));
         } else if (!seat.taken || (away && !seat.connected)) {
           tools.append(h("button.small", { onclick: () => toBot(seat.seat) }, "Hand this seat to a bot"));
         }
