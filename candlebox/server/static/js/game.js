@@ -15,7 +15,7 @@ import * as motion from "./motion.js";
 import { instruction, markMoves } from "./moves.js";
 import * as tooltips from "./tooltips.js";
 import * as coach from "./hint.js";
-import { clear, h, namedSeats, plural, seatWho, toast } from "./ui.js";
+import { clear, endMoveNotices, h, namedSeats, plural, seatWho, toast } from "./ui.js";
 import * as words from "./words.js";
 import { profileLink } from "./people.js";
 import * as clock from "./clock.js";
@@ -345,6 +345,7 @@ function renderAll(full, added) {
 function renderEnd() {
   const opts = { gameId, token: page.token, replaying: Boolean(page.replay), replay: () => replayTo(0) };
   endscreen.render(page.frame, { ...opts, label: context(page.frame).label });
+  if (page.frame && page.frame.over && !page.replay) endMoveNotices(); // the end screen tells them now
 }
 
 function renderBoard() {

@@ -88,8 +88,21 @@ function retire(note, region) {
   setTimeout(() => (note.remove(), showNext(region)), 600);
 }
 
+// Once a game's end screen shows, its moves are told there: the notices of bots' moves waiting or on
+// show go, and no more come (issue 36's re-trial: "Taper auctions…" went on under the end screen).
+let movesDone = false;
+
+/** The game is over: drop the bots' moves' notices, waiting or shown, and any to come. */
+export function endMoveNotices() {
+  movesDone = true;
+  for (let i = waiting.length - 1; i >= 0; i--) if (waiting[i].kind === "move") waiting.splice(i, 1);
+  const region = noticeRegion();
+  for (const note of region.querySelectorAll(".notice.move")) retire(note, region);
+}
+
 /** A short message in the notices' region: kind "info", "error" or "move" (a bot's move). */
 export function toast(message, kind = "info", ms = NOTICE_MS) {
+  if (kind === "move" && movesDone) return;
   const region = noticeRegion();
   const item = { message, kind, ms };
   if (kind === "error") waiting.unshift(item);
