@@ -123,3 +123,64 @@ def test_the_lobbys_resign_question_leaves_the_games_details_readable(
     card_width, title_width, question_top, title_bottom = widths
     assert title_width > card_width / 2, f"the title {title_width:.0f} px wide in {card_width:.0f}"
     assert question_top >= title_bottom  # under the details, not beside them
+
+
+def test_the_turn_panel_does_not_repeat_the_banner(sized: Any, server: Any) -> None:
+    """At a laptop's size the "Your turn" panel repeated the banner's sentence word for word (issue
+    36's re-trial): the banner says it once, the panel holds the choices."""
+    created = create_game(server.base, "candle-quest", 2, options={"first_player": 0})
+    page = sized("laptop")
+    open_seat(page, created)
+    page.wait_for_selector('#board [data-action="flip"].can-move')
+    prompt = page.inner_text("#banner").splitlines()[0].strip()
+    assert prompt.startswith("It is your turn")
+    assert prompt not in page.inner_text("#board .cq-decision")
+
+
+def test_the_end_screen_ends_the_move_notices_and_the_decision_panel(
+    sized: Any, server: Any
+) -> None:
+    """Once the end screen shows, bots' moves are no longer narrated under it and no empty decision
+    panel stays on the table (issue 36's re-trial: "Taper auctions…" after the end, a white box)."""
+    created = create_game(server.base, "candle-quest", 2, options={"first_player": 0})
+    page = sized("laptop")
+    open_seat(page, created)
+    page.wait_for_selector('#board [data-action="flip"].can-move')
+    for n in range(4):  # a queue of bot moves' notices, two on show and two waiting
+        page.evaluate(NOTICE, f"Wick flips Red candle (value {n + 5})")
+    page.wait_for_selector("#notices .notice.move")
+    bearer = {"Authorization": f"Bearer {created['token']}"}
+    resigned = api.post(f"{server.base}/api/games/{created['id']}/resign", headers=bearer)
+    assert resigned.status_code == 200, resigned.text
+    page.wait_for_selector("#endscreen")
+    # those shown fade at once (0.6 s), those waiting never come
+    page.wait_for_function("() => !document.querySelector('#notices .notice.move')", timeout=2_000)
+    page.evaluate(NOTICE, "Wick buys Red candle (value 5) for 5")
+    assert page.locator("#notices .notice.move").count() == 0
+    assert not page.evaluate(
+        "() => [...document.querySelectorAll('#board .cq-decision')].some((el) => el.checkVisibility())"
+    )
+    shot(page, "cq-trial-ended")
+
+
+def test_silver_looks_unlike_unlit(sized: Any, server: Any) -> None:
+    """The Silver candle was grey like an Unlit one (issue 36's re-trial): its band is a metallic
+    sheen and its colours differ from the Unlit's."""
+    created = create_game(server.base, "candle-quest", 2, options={"first_player": 0})
+    page = sized("laptop")
+    open_seat(page, created)
+    looks = page.evaluate(
+        """() => Object.fromEntries(['k-silver', 'k-unlit'].map((kind) => {
+          const card = document.createElement('div');
+          card.className = `cq-card md ${kind}`;
+          document.querySelector('#board').append(card);
+          const band = getComputedStyle(card, '::before').backgroundImage;
+          const face = getComputedStyle(card).backgroundImage;
+          const colour = getComputedStyle(card).getPropertyValue('--c').trim();
+          card.remove();
+          return [kind, { band, face, colour }];
+        }))"""
+    )
+    silver, unlit = looks["k-silver"], looks["k-unlit"]
+    assert silver["band"].count("rgb") >= 4, silver  # a sheen: light and dark across the band
+    assert silver["face"] != unlit["face"] and silver["colour"] != unlit["colour"]

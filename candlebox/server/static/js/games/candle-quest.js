@@ -305,7 +305,6 @@ function decision(ctx) {
     case "turn": {
       if (yours) {
         box.append(h("h3", pending.bonus_turn ? "Your bonus turn" : "Your turn"));
-        box.append(h("p.cq-prompt", ctx.prompt)); // the engine's words for the decision
         const row = h("div.cq-buttons");
         if (ctx.can("flip")) row.append(h("button.primary", { onclick: () => ctx.act("flip"), dataset: { action: "flip" } }, ctx.labelOf("flip") || "Flip"));
         // each loot the prompt offers as a button too, in words with its price (the glowing pile
