@@ -5,7 +5,12 @@
 // (game.html loads it before the first paint).
 
 import { api } from "./api.js";
-import { clear, h, namedSeats, svg, toast } from "./ui.js";
+import { clear, h, namedSeats as seatsNamed, svg, toast } from "./ui.js";
+import { plain } from "./words.js";
+
+// the engine's labels name a card and give its code, "Silver candle (value 6) (S6)": a player reads
+// the name only, and a code alone says itself in words (issue 36's re-trial: "(B6)" unexplained)
+const namedSeats = (frame, text) => seatsNamed(frame, plain(text));
 
 const state = {
   panel: null,

@@ -10,6 +10,7 @@
 import { api, mySeat, remember } from "./api.js";
 import { refusalLine, showRefusal } from "./refusals.js";
 import { clear, h, namedSeats, toast } from "./ui.js";
+import { plain } from "./words.js";
 
 const state = {
   gameId: null,
@@ -190,7 +191,7 @@ function renderLearn(frame, token, act) {
 
 /** "seat 1" in the engine's words becomes that player's name, as in the banner (ui.namedSeats). */
 function named(frame, text) {
-  return namedSeats(frame, text);
+  return namedSeats(frame, plain(text)); // a card's name, not its code too ("(S6)" said nothing)
 }
 
 // Options alike (the same explanation and rule) whose labels differ only at the end, such as an

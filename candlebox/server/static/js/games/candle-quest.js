@@ -94,7 +94,7 @@ function pile(ctx, seat, codes) {
       size: "sm",
       action: top ? loot : null,
       verb: "Loot",
-      title: top ? `Looting it costs ${cost}.` : null,
+      // no title: the candle's own words say what looting it costs ("looting it costs 15" twice)
       badge: top && ctx.can(loot) ? `loot ${cost}` : null,
     });
     fan.append(el);
