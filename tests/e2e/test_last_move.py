@@ -6,7 +6,9 @@ screen readers hear "last move". Looked at at the three sizes (screenshots: last
 
 from __future__ import annotations
 
+import colorsys
 import random
+import re
 from typing import Any
 
 import pytest
@@ -40,13 +42,35 @@ LAST = """() => [...document.querySelectorAll('#board .last-move')]
       outline: s.outlineStyle,
       filter: s.filter,
       shadow: s.boxShadow,
-      animation: s.animationName,
+      // a pulse repeats; a card's one fade-in as it arrives (words.css .arrive) is none
+      animation: s.animationIterationCount === 'infinite' ? s.animationName : 'none',
       svg: el instanceof SVGElement,
       described,
     };
   })"""
+# The seat who made the last move, as it is marked (its outline and shadow), unless it is the seat
+# to act now (that one wears the mark of whose turn it is)
+MOVER = """() => [...document.querySelectorAll('#board .last-mover:not(.acting)')]
+  .filter((el) => { const r = el.getBoundingClientRect(); return r.width > 0 && r.height > 0; })
+  .map((el) => {
+    const s = getComputedStyle(el);
+    return { what: el.outerHTML.slice(0, 100), outline: `${s.outlineStyle} ${s.outlineColor}`, shadow: s.boxShadow };
+  })"""
 RING = "rgb(255, 210, 63)"  # the clickable ring's gold (base.css --move-ring)
 BLUE = "rgb(47, 134, 214)"  # the last move's bar (words.css --last-move)
+
+
+def golden(style: str) -> list[str]:
+    """The colours in a computed style that read as the clickable gold (base.css --move-ring and
+    --move-glow, and any yellow to amber near them): a hue of 30-60 degrees, saturated and light."""
+    found = []
+    for match in re.finditer(r"rgba?\((\d+), (\d+), (\d+)(?:, ([\d.]+))?\)", style):
+        red, green, blue = (int(match.group(i)) / 255 for i in (1, 2, 3))
+        alpha = float(match.group(4) or 1)
+        hue, lightness, saturation = colorsys.rgb_to_hls(red, green, blue)
+        if alpha > 0.1 and 30 <= hue * 360 <= 60 and saturation > 0.5 and lightness > 0.35:
+            found.append(match.group(0))
+    return found
 
 
 def mark_shown(page: Any, base: str, created: dict[str, Any]) -> list[dict[str, Any]]:
@@ -92,9 +116,11 @@ def test_the_last_move_looks_unlike_what_can_be_clicked(
         page.wait_for_function("document.body.dataset.words")
         mark_shown(page, server.base, created)
         seen = {}
+        movers = {}
         for size, box in SIZES.items():  # the mark as each screen shows it
             page.set_viewport_size(box)
             seen[size] = page.evaluate(LAST)
+            movers[size] = page.evaluate(MOVER)
             first = page.locator("#board .last-move:not(.can-move)").first
             if first.count():
                 first.scroll_into_view_if_needed()
@@ -114,3 +140,14 @@ def test_the_last_move_looks_unlike_what_can_be_clicked(
             if not mark["svg"]:
                 assert BLUE in mark["shadow"], f"{where}: no blue bar under it ({mark['shadow']})"
             assert mark["described"] == "last move", f"{where}: described as {mark['described']!r}"
+    # the seat who made it: marked, in the last move's blue, and in nothing of the clickable gold
+    # (issue 36: an inset gold outline around a rival's panel read as "click it")
+    for size, marked in movers.items():
+        assert marked, f"{size}: the seat who made the last move is not marked"
+        for mover in marked:
+            where = f"{size}: {mover['what']}"
+            gold = golden(mover["shadow"]) + golden(mover["outline"])
+            assert not gold, f"{where}: the clickable gold ({gold})"
+            assert BLUE in mover["shadow"], (
+                f"{where}: not in the last move's blue ({mover['shadow']})"
+            )
