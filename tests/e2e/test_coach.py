@@ -91,9 +91,7 @@ def test_review_of_a_finished_game(pages: Pages, server: Any) -> None:
         meaning = page.inner_text(".coach-meaning")
         assert "your chance of winning" in meaning and "estimate" in meaning
     # the chance of winning at each decision, drawn
-    assert page.locator(".coach-trend-line polyline").count() == (
-        len(answer["review"]["decisions"]) > 1
-    )
+    assert page.locator(".coach-trend-line").count() == (len(answer["review"]["decisions"]) > 1)
     if listed:  # a listed decision's button replays the table as it was when it was decided
         page.set_viewport_size({"width": 390, "height": 844})  # the review far below the table
         page.locator(".coach-marks .coach-goto").first.scroll_into_view_if_needed()
@@ -185,6 +183,18 @@ def quick_reviews(tmp_path: Path) -> Iterator[ServerProcess]:
         process.stop()
 
 
+# the review's graph: the points of its lines and its lone dots (each a decision with a figure), and the
+# dashed uprights of the decisions with too few tries for one
+GRAPH = """() => {
+  const svg = document.querySelector('.coach-trend-line');
+  const lines = [...svg.querySelectorAll('polyline')];
+  return {
+    points: lines.reduce((n, l) => n + l.points.numberOfItems, 0) + svg.querySelectorAll('circle.point').length,
+    uprights: svg.querySelectorAll('line.few').length,
+  };
+}"""
+
+
 def test_a_chance_from_few_tries_is_said_in_words_not_a_figure(
     browser: Any, quick_reviews: ServerProcess
 ) -> None:
@@ -204,6 +214,8 @@ def test_a_chance_from_few_tries_is_said_in_words_not_a_figure(
         listed = page.locator(".coach-marks li").all_inner_texts()
         trend = page.locator(".coach-trend").all_inner_texts()
         meaning = page.locator(".coach-meaning").all_inner_texts()
+        graph = page.evaluate(GRAPH)
+        legend = page.locator(".coach-legend").all_inner_texts()
         for name, (width, height) in SIZES.items():
             page.set_viewport_size({"width": width, "height": height})
             page.locator(".coach-panel").scroll_into_view_if_needed()
@@ -224,6 +236,18 @@ def test_a_chance_from_few_tries_is_said_in_words_not_a_figure(
         assert text.startswith("Your chance of winning"), text
     for text in meaning:
         assert "your chance of winning" in text and "too rough to give a figure" in text, text
+    # the graph draws no point from too few tries as a figure: the line has a gap there, a dashed
+    # upright marks the decision, and a line under the graph says why (issue 36)
+    url = f"{server.base}/api/games/{created['id']}/review?seat={created['seat']}"
+    answer = api.get(url, timeout=30).json()
+    decisions = answer["review"]["decisions"]
+    few = answer["few_tries"]
+    unsure = [i for i, d in enumerate(decisions) if 0 < d["best_visits"] < few]
+    assert unsure, "no decision from too few tries: the search had a few milliseconds each"
+    assert graph["uprights"] == len(unsure), (graph, unsure)
+    drawn = len(decisions) - len(unsure)  # each decision with a figure: a point of a line, or a dot
+    assert graph["points"] == drawn, (graph, drawn)
+    assert len(legend) == 1 and f"fewer than {few} times, too few to give a chance" in legend[0]
 
 
 def test_no_review_is_offered_for_a_game_without_a_decision(pages: Pages, server: Any) -> None:

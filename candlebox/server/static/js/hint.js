@@ -218,19 +218,46 @@ function renderReview(box, ctx) {
 }
 
 // The chance of winning at each decision as a line (the search's estimate with its best move), the
-// marked decisions as dots: where the game turned, at a glance. Numbers only, written here.
+// marked decisions as dots: where the game turned, at a glance. Numbers only, written here. A chance
+// from fewer tries than ``few`` is no figure (chance() below): the line leaves it out, broken there,
+// and a faint dashed upright marks the decision, at no height (issue 36: points from one or two
+// tries were drawn as if they were figures).
 const MARKS = ["blunder", "mistake", "inaccuracy"];
 
-function trendLine(decisions) {
+const fewTried = (d, few) => Boolean(d.best_visits) && d.best_visits < few;
+
+function trendLine(decisions, few) {
   const width = 300;
   const height = 90;
   const pad = 7;
   const x = (i) => pad + (decisions.length > 1 ? (i * (width - 2 * pad)) / (decisions.length - 1) : (width - 2 * pad) / 2);
   const y = (p) => pad + (1 - Math.min(1, Math.max(0, Number(p) || 0))) * (height - 2 * pad);
-  const points = decisions.map((d, i) => `${x(i).toFixed(1)},${y(d.before).toFixed(1)}`).join(" ");
+  const at = (i) => `${x(i).toFixed(1)},${y(decisions[i].before).toFixed(1)}`;
+  // the runs of decisions with a figure, each its own line (one alone: a dot)
+  const runs = [];
+  decisions.forEach((d, i) => {
+    if (fewTried(d, few)) runs.push([]);
+    else (runs.length ? runs[runs.length - 1] : runs[runs.push([]) - 1]).push(i);
+  });
+  const lines = runs
+    .filter((run) => run.length)
+    .map((run) =>
+      run.length > 1
+        ? `<polyline points="${run.map(at).join(" ")}"/>`
+        : `<circle class="point" cx="${x(run[0]).toFixed(1)}" cy="${y(decisions[run[0]].before).toFixed(1)}" r="2.5"/>`,
+    )
+    .join("");
+  // markup from our own words only: never a string from the data
+  const rings = decisions
+    .map((d, i) =>
+      fewTried(d, few)
+        ? `<line class="few" x1="${x(i).toFixed(1)}" x2="${x(i).toFixed(1)}" y1="${pad}" y2="${height - pad}"><title>Move ${Number(d.move)}: too few tries to tell</title></line>`
+        : "",
+    )
+    .join("");
   const dots = decisions
     .map((d, i) =>
-      MARKS.includes(d.mark) // markup from our own words only: never a string from the data
+      MARKS.includes(d.mark) && !fewTried(d, few)
         ? `<circle class="${d.mark}" cx="${x(i).toFixed(1)}" cy="${y(d.before).toFixed(1)}" r="6"><title>Move ${Number(d.move)}: ${d.mark}</title></circle>`
         : "",
     )
@@ -238,7 +265,7 @@ function trendLine(decisions) {
   return svg(
     `<svg class="coach-trend-line" viewBox="0 0 ${width} ${height}" role="img">` +
       `<line class="even" x1="0" x2="${width}" y1="${y(0.5)}" y2="${y(0.5)}"/>` +
-      `<polyline points="${points}"/>${dots}</svg>`,
+      `${lines}${rings}${dots}</svg>`,
   );
 }
 
@@ -291,9 +318,14 @@ function summary(answer, frame, ctx) {
     const first = decisions[0];
     const last = decisions[decisions.length - 1];
     const trend = `${capital(who)} chance of winning, as the search saw it. At the first of these decisions: ${chance(first, first.before, first.best_visits, few)}; at the last: ${chance(last, last.before, last.best_visits, few)}`;
-    const line = trendLine(decisions);
+    const line = trendLine(decisions, few);
     line.setAttribute("aria-label", trend); // set, not written into the markup: a name is the player's
     out.append(line, h("p.note.coach-trend", `${trend} (the dotted line: an even chance).`));
+    const unsure = decisions.filter((d) => fewTried(d, few)).length;
+    if (unsure) {
+      const those = unsure === 1 ? "a decision" : `${unsure} decisions`;
+      out.append(h("p.note.coach-legend", `Dashed uprights: ${those} the search tried fewer than ${few} times, too few to give a chance, so the line has a gap there.`));
+    }
   }
   const list = h("ol.coach-list.coach-marks");
   for (const d of shown) {
