@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import SIZES, create_game, shot, sized_context
+from tests.e2e.conftest import SIZES, api, create_game, open_seat, shot, sized_context
 from tests.server.live import ServerProcess
 
 LIMIT = 2
@@ -89,3 +89,41 @@ def test_the_game_limit_is_said_under_the_button_that_asked(
         assert where["inView"], "the refusal is out of view"
         assert where["role"] == "alert" and where["describes"], where
         assert not any("games" in notice for notice in where["notices"]), where["notices"]
+
+
+def test_a_refused_rematch_is_said_under_its_button(browser: Any, capped: ServerProcess) -> None:
+    """Issue 36: the end screen's Rematch, refused for the limit of games in play, came as a notice
+    in a corner; it is said under the end screen's buttons, read out, with what to do."""
+    ended = create_game(capped.base, "candle-quest", 2)
+    headers = {"Authorization": f"Bearer {ended['token']}"}
+    resigned = api.post(
+        f"{capped.base}/api/games/{ended['id']}/resign", headers=headers, timeout=30
+    )
+    assert resigned.status_code == 200, resigned.text
+    for _ in range(LIMIT):  # the address's live games at the limit: a rematch would be one more
+        create_game(capped.base, "candle-quest", 2)
+    context = sized_context(browser, capped.base, "phone")
+    errors: list[str] = []
+    try:
+        page = context.new_page()
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto("/")
+        open_seat(page, ended)
+        page.locator("#endscreen .rematch").click()
+        line = page.locator("#endscreen .request-error:not([hidden])")
+        line.wait_for()
+        said = line.inner_text()
+        place = page.evaluate(PLACE, ["#endscreen .rematch", "#endscreen .request-error"])
+        for size, (width, height) in SIZES.items():
+            page.set_viewport_size({"width": width, "height": height})
+            line.scroll_into_view_if_needed()
+            shot(page, f"limit-rematch-{size}")
+    finally:
+        context.close()
+    assert not errors, errors
+    assert f"already has {LIMIT} unfinished games" in said, said
+    assert "Finish or resign one of your games" in said, said
+    assert 0 <= place["gap"] <= 60, f"the refusal is {place['gap']} px from its button"
+    assert place["inView"], "the refusal is out of view"
+    assert place["role"] == "alert" and place["describes"], place
+    assert not any("games" in notice for notice in place["notices"]), place["notices"]

@@ -9,7 +9,9 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import Pages, shot
+from tests.e2e.conftest import SIZES as SCREENS
+from tests.e2e.conftest import Pages, api, shot
+from tests.e2e.test_game_limit import PLACE
 from tests.e2e.test_layout import SIZES
 
 axe_module = pytest.importorskip(
@@ -108,3 +110,37 @@ def test_a_player_leaves_the_queue_with_cancel(pages: Pages, server: Any) -> Non
     page.keyboard.press("Enter")
     page.wait_for_selector("#qp-start")
     assert page.evaluate("sessionStorage.getItem('candlebox.ticket')") is None
+
+
+def test_a_refused_quick_play_is_said_under_its_button(pages: Pages, server: Any) -> None:
+    """Issue 36: a refused "Find opponents" (here: this address already waits in that queue) came as
+    a notice in a corner; it is said under the button, read out, as the new-game form's."""
+    page = pages.new()
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto("/")
+    page.wait_for_selector("#qp-start")
+    panel = page.locator("#quick-play")
+    panel.get_by_role("button", name="The Curse of Candelabria").click()  # a queue no test waits in
+    panel.get_by_role("button", name="3", exact=True).click()
+    page.wait_for_selector("#quick-play button[aria-pressed='true']:text-is('3')")
+    held = api.post(
+        f"{server.base}/api/queue", json={"game": "candelabria", "players": 3}, timeout=30
+    )
+    assert held.status_code == 201, held.text
+    try:
+        page.locator("#qp-start").click()
+        line = page.locator("#quick-form .request-error:not([hidden])")
+        line.wait_for()
+        said = line.inner_text()
+        place = page.evaluate(PLACE, ["#qp-start", "#quick-form .request-error"])
+        for size, (width, height) in SCREENS.items():
+            page.set_viewport_size({"width": width, "height": height})
+            line.scroll_into_view_if_needed()
+            shot(page, f"quickplay-refused-{size}")
+    finally:
+        api.send("DELETE", f"{server.base}/api/queue/{held.json()['ticket']}", timeout=30)
+    assert "already waiting in this queue" in said, said
+    assert 0 <= place["gap"] <= 24, f"the refusal is {place['gap']} px from its button"
+    assert place["inView"], "the refusal is out of view"
+    assert place["role"] == "alert" and place["describes"], place
+    assert not any("queue" in notice for notice in place["notices"]), place["notices"]

@@ -4,10 +4,14 @@
 // `rematch` (an offer made by another player of this table). game.js calls render() after each frame.
 
 import { api, joinLink, remember } from "./api.js";
-import { clear, h, toast } from "./ui.js";
+import { refusalLine, refusalWords, showRefusal } from "./refusals.js";
+import { clear, h } from "./ui.js";
 
 let closed = false; // the player closed it to look at the board; a button brings it back
 let asking = false;
+// Rematch's refusal (the limit of games in play, a rate), under the buttons until it is asked again:
+// it came as a notice in a corner (issue 36), and the end screen is drawn again with every frame
+let refusal = null;
 
 function holder() {
   let box = document.getElementById("endscreen");
@@ -35,6 +39,12 @@ export function render(frame, opts) {
   const won = (frame.result && frame.result.winners) || [];
   const mood = frame.you === null ? "" : won.includes(frame.you) ? "won" : "lost";
   box.dataset.mood = mood;
+  const ask = frame.you !== null ? h("button.primary.rematch", { onclick: () => rematch(frame, opts) }, rematchLabel(frame)) : watchRematch(frame);
+  const refused = frame.you !== null ? refusalLine(ask) : null;
+  if (refused && refusal) {
+    refused.textContent = refusalWords(refusal);
+    refused.hidden = false;
+  }
   const parts = [
     h(
       "header.end-head",
@@ -46,10 +56,11 @@ export function render(frame, opts) {
     offerLine(frame),
     h(
       "div.end-buttons",
-      frame.you !== null ? h("button.primary.rematch", { onclick: () => rematch(frame, opts) }, rematchLabel(frame)) : watchRematch(frame),
+      ask,
       h("button.replay-start", { onclick: () => opts.replay() }, "Watch the replay"),
       h("a.button.end-lobby", { href: "/" }, "Lobby"),
     ),
+    refused,
   ];
   box.append(...parts.filter(Boolean));
 }
@@ -110,6 +121,7 @@ async function rematch(frame, opts) {
     return;
   }
   asking = true;
+  refusal = null;
   try {
     const answer = await api(`/api/games/${encodeURIComponent(opts.gameId)}/rematch`, { method: "POST", token: opts.token });
     if (answer.token) {
@@ -121,7 +133,10 @@ async function rematch(frame, opts) {
       location.href = `/g/${encodeURIComponent(answer.id)}`;
     }
   } catch (err) {
-    toast(err.message, "error");
+    refusal = err;
+    render(frame, opts);
+    const line = document.querySelector("#endscreen .request-error");
+    if (line) showRefusal(line, err);
   } finally {
     asking = false;
   }

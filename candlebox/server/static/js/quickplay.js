@@ -3,7 +3,8 @@
 // The ticket is this tab's (sessionStorage): a reload keeps the place, another tab does not share it.
 
 import { api, remember } from "./api.js";
-import { clear, h, roving, toast } from "./ui.js";
+import { refusalLine, showRefusal } from "./refusals.js";
+import { clear, h, roving } from "./ui.js";
 
 const KEY = "candlebox.ticket";
 const LOOK_EVERY = 1000; // ms between looks at the ticket (the server expires silent tickets)
@@ -19,6 +20,7 @@ const quick = {
   ticket: null, // {ticket, title}
   answer: null, // the last look at it
   timer: null,
+  said: null, // why the last ticket ended, said under "Find opponents" once the chooser is back
 };
 
 function segmented(choices, current, onpick, label) {
@@ -89,8 +91,17 @@ function chooser(box) {
       segmented(BOTS, quick.botsAfter, (s) => ((quick.botsAfter = s), render()), "Quick play: fill empty seats with bots after")));
   }
   const go = h("button.primary", { type: "button", id: "qp-start" }, `Find ${quick.players - 1 === 1 ? "an opponent" : "opponents"}`);
+  // a refusal under the button that asked, as the new-game form's (issue 36: quick play's came as a
+  // notice in a corner, away from the button)
+  const refused = refusalLine(go);
+  if (quick.said) {
+    refused.textContent = quick.said;
+    refused.hidden = false;
+    quick.said = null;
+  }
   go.addEventListener("click", async () => {
     go.disabled = true;
+    showRefusal(refused, null);
     const body = { game: quick.game, players: quick.players, rated: quick.rated && quick.signedIn };
     if (!body.rated && quick.botsAfter !== null) body.bots_after = quick.botsAfter;
     try {
@@ -101,11 +112,11 @@ function chooser(box) {
       document.getElementById("qp-cancel").focus(); // the start button has gone: focus its opposite
       look();
     } catch (err) {
-      toast(err.message, "error");
+      showRefusal(refused, err);
       go.disabled = false;
     }
   });
-  box.append(h("div.create-row", go));
+  box.append(h("div.create-row", go), refused);
 }
 
 function windowText(answer) {
@@ -194,8 +205,8 @@ async function look() {
   if (answer.status === "matched") return seated(held, answer);
   if (answer.status !== "waiting") {
     keep(null);
+    quick.said = answer.status === "expired" ? "Your place in the queue has lapsed; start again." : "You left the queue.";
     render();
-    toast(answer.status === "expired" ? "Your place in the queue has lapsed; start again." : "You left the queue.");
     return;
   }
   showWait(answer);
