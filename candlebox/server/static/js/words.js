@@ -44,10 +44,19 @@ export function findCodes(str) {
 
 /** Text with each code replaced by its name ("Taper flips Y4" -> "Taper flips Yellow candle (value 4)");
  * a code already followed by its name in brackets, or preceded by it, is left as the name alone. */
+/** Whether the code at ``at`` in ``text`` already stands inside its whole name there ("Territory 6c
+ * (region 6, Barracks)" in a label: named again, it read "Territory Territory 6c (region 6, Barracks)
+ * (region 6, Barracks)", issue 36). */
+function saysName(text, at, code) {
+  const full = name(code);
+  const inName = full.indexOf(code);
+  return full !== code && inName >= 0 && text.slice(at - inName, at - inName + full.length) === full;
+}
+
 export function plain(str) {
   if (!pattern || !str) return str;
   return String(str)
-    .replace(pattern, (code) => `\u0000${code}\u0000`)
+    .replace(pattern, (code, _, at, whole) => (saysName(whole, at, code) ? code : `\u0000${code}\u0000`))
     .replace(/([^\u0000]*?)\s*\(\u0000([^\u0000]+)\u0000\)/g, (all, before, code) =>
       before.endsWith(name(code)) ? before : `${before} (${name(code)})`,
     )
