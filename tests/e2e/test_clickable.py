@@ -278,6 +278,8 @@ CLICK_A_MARK = """() => {
   return el.dataset.action || el.dataset.choices;
 }"""
 
+INSTRUCTION_LINES = 2  # the banner's line of what to click, on any screen
+
 WHOLE_GAMES = {
     "candle-quest": (3, None),
     "sixteen-candies": (3, None),
@@ -301,6 +303,7 @@ def test_every_decision_of_a_whole_game_marks_its_moves(
     page = page_at(browser, server.base, SIZES[size], errors)
     decisions = 0
     looks = 0  # every time the page is looked at, a bound on waiting for it to catch up
+    lines: dict[str, int] = {}  # each instruction shown: the lines it took
     try:
         page.goto("/")
         open_seat(page, created)
@@ -333,6 +336,7 @@ def test_every_decision_of_a_whole_game_marks_its_moves(
             assert not seen["wrong"], f"{where}: marked but no legal move: {seen['wrong']}"
             assert seen["how"].startswith("Click "), f"{where}: the banner says {seen['how']!r}"
             assert seen["looks"] == ["pointer can-move"], f"{where}: marked unlike: {seen['looks']}"
+            lines[seen["how"]] = seen["howLines"]
             page.evaluate(CLICK_A_MARK)
             page.wait_for_function(
                 f"Number(document.body.dataset.move) > {move}"
@@ -346,3 +350,7 @@ def test_every_decision_of_a_whole_game_marks_its_moves(
         page.context.close()
     assert not errors, errors
     assert decisions > 0
+    # the banner's instruction in two lines at most at every size (issue 36: a phone's Candelabria
+    # line took up to four), each kind of decision the game visited
+    print(f"{game} at {size}: the instructions' lines {lines}")
+    assert max(lines.values()) <= INSTRUCTION_LINES, f"more than two lines: {lines}"

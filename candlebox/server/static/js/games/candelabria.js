@@ -865,13 +865,15 @@ function decisionBar(ctx, covered) {
     bar.append(h("div.cb-status", "The pieces, cards and tiles are dealt once both players have chosen."));
     bar.append(houseChoice(ctx, others.filter((a) => a.startsWith("house "))));
   }
-  const explained = explain(ctx, pend, others);
-  if (explained) bar.append(explained);
   const plain = others.filter((a) => !(pend.decision === "pick" && a.startsWith("house ")));
   const shown = plain.slice(0, 14);
   for (const a of shown) bar.append(h("button.action", { dataset: { action: a }, onclick: () => ctx.act(a) }, actionLabel(a, ctx)));
   if (plain.length > shown.length) bar.append(h("span.muted", `…and ${plain.length - shown.length} more in “All legal actions”`));
   for (const a of declines) bar.append(h("button.action.decline", { dataset: { action: a }, onclick: () => ctx.act(a) }, actionLabel(a, ctx)));
+  // what the moves do, under their buttons: above them, a curse move's three paragraphs pushed its
+  // buttons below a laptop's first screen (issue 36)
+  const explained = explain(ctx, pend, others);
+  if (explained) bar.append(explained);
   return bar.childNodes.length ? bar : null;
 }
 
@@ -905,7 +907,7 @@ function explain(ctx, pend, actions) {
       const card = (ctx.view.curses || [])[Number(n) - 1];
       const key = card ? `curse:${card.region}` : null;
       const entry = key ? words.lookup(key) : null;
-      lines.push(`Curse ${n}${model ? ` stands on ${model.territory}` : ""}: you move it to a neighbouring territory (the glowing buttons).` + (entry ? ` ${entry.text}` : ""));
+      lines.push(`Curse ${n}${model ? ` stands on ${model.territory}` : ""}: you move it to a neighbouring territory (the glowing buttons above).` + (entry ? ` ${entry.text}` : ""));
     }
   }
   const decay = pend.decay && pend.decay.card;
@@ -986,24 +988,30 @@ function who(ctx, seat, possessive = false, first = false) {
 // where the player left the map scrolled (a phone pans it sideways), kept across redraws
 let mapScroll = 0;
 
-/** The map frame scrolled to ``left``, or to its first choice when none is in view there. */
+// a choice on the map, as markSvg makes it (the shell's mark comes after the module's render)
+const TARGET = ".clickable[data-action], .clickable[data-choices]";
+
+/** The map frame scrolled to ``left``, or, when a choice is out of view there, to show them all
+ * (where the frame holds their span), else the first. */
 function panTo(box, left) {
   box.scrollLeft = left;
-  const targets = [...box.querySelectorAll(".clickable")];
+  const targets = [...box.querySelectorAll(TARGET)];
   if (!targets.length) return;
   const frame = box.getBoundingClientRect();
-  const inView = (el) => {
-    const r = el.getBoundingClientRect();
-    return r.right > frame.left && r.left < frame.right;
-  };
-  if (targets.some(inView)) return;
-  const r = targets[0].getBoundingClientRect();
-  box.scrollLeft += r.left + r.width / 2 - (frame.left + frame.width / 2);
+  const rects = targets.map((el) => el.getBoundingClientRect());
+  if (rects.every((r) => r.left >= frame.left && r.right <= frame.right)) return;
+  const from = Math.min(...rects.map((r) => r.left));
+  const to = Math.max(...rects.map((r) => r.right));
+  if (to - from <= box.clientWidth) box.scrollLeft += (from + to) / 2 - (frame.left + frame.width / 2);
+  else if (!rects.some((r) => r.right > frame.left && r.left < frame.right)) {
+    box.scrollLeft += rects[0].left + rects[0].width / 2 - (frame.left + frame.width / 2);
+  }
 }
 
 // The map scaled to the room the first screen leaves under it, down to a floor where it stays
 // readable: at 1280x800 a territory to click at the map's foot lay below the fold (issue 36). A
-// phone's map keeps a size a finger can use and pans sideways instead (candelabria.css).
+// phone's map keeps a size a finger can use and pans sideways instead (candelabria.css), unless
+// it holds the decision's targets: see fitPhoneMap.
 const MAP_FLOOR = 300; // px
 const PANNING = window.matchMedia("(max-width: 700px)");
 
@@ -1011,6 +1019,7 @@ function fitMap(map) {
   if (!map || !map.isConnected) return;
   if (PANNING.matches) {
     map.style.maxHeight = "";
+    fitPhoneMap(map);
     return;
   }
   const area = map.closest(".table-area");
@@ -1018,6 +1027,36 @@ function fitMap(map) {
   const below = map.closest(".cb-map-box").getBoundingClientRect().bottom - map.getBoundingClientRect().bottom;
   const room = window.innerHeight - top - below - 16; // the frame's foot and the table's padding
   map.style.maxHeight = `${Math.max(MAP_FLOOR, Math.floor(room))}px`;
+}
+
+// A phone's map while the decision's targets are on it (issue 36): it comes just under the decision
+// bar (candelabria.css), and from its finger-sized width it shrinks only as far as it must for every
+// target to lie across its frame (a learner's "ignite" offered territories from edge to edge) and
+// above the first screen's foot (the lowest ones lay at 810-913 of 844), never narrower than the
+// frame itself (its territories then about 33 px a cell, each all a target); panTo then shows them.
+function fitPhoneMap(map) {
+  map.style.width = "";
+  map.style.minWidth = "";
+  const box = map.closest(".cb-map-box");
+  const targets = [...map.querySelectorAll(TARGET)];
+  if (!targets.length || !box) return;
+  const pad = parseFloat(getComputedStyle(box).paddingLeft) || 0;
+  const inner = box.clientWidth - 2 * pad;
+  const whole = map.getBoundingClientRect();
+  if (!whole.width || whole.width <= inner) return;
+  const rects = targets.map((el) => el.getBoundingClientRect());
+  const from = (Math.min(...rects.map((r) => r.left)) - whole.left) / whole.width;
+  const to = (Math.max(...rects.map((r) => r.right)) - whole.left) / whole.width;
+  const low = (Math.max(...rects.map((r) => r.bottom)) - whole.top) / whole.height;
+  const area = map.closest(".table-area");
+  const top = whole.top + (area ? area.scrollTop : 0) + window.scrollY;
+  const room = window.innerHeight - top - 8; // a margin above the screen's foot
+  const across = (inner - 8) / Math.max(to - from, 0.01);
+  const down = (room / Math.max(low, 0.01)) * (whole.width / whole.height);
+  const width = Math.max(inner, Math.min(whole.width, across, down));
+  if (width >= whole.width - 1) return;
+  map.style.width = `${Math.floor(width)}px`;
+  map.style.minWidth = "0";
 }
 
 window.addEventListener("resize", () => fitMap(document.querySelector("#board .cb-map")));
@@ -1045,9 +1084,6 @@ export default {
     left.append(pan, mapBox);
     // (a frame taken off the page reports a last scroll to 0: that one is not the player's)
     mapBox.addEventListener("scroll", () => mapBox.isConnected && (mapScroll = mapBox.scrollLeft), { passive: true });
-    requestAnimationFrame(() => {
-      pan.hidden = !mapBox.isConnected || mapBox.scrollWidth <= mapBox.clientWidth + 1;
-    });
     const battle = battlePanel(ctx);
     const right = h("div.cb-right");
     if (battle) right.append(battle);
@@ -1069,9 +1105,16 @@ export default {
     // the player swiped it, and a decision whose choices on the map are all out of view scrolls the
     // first of them into view (a playtester swiped back to region 8 after each move to find them).
     // Now, before the page measures where the cards moved (motion.js), so nothing slides for it.
-    if (mapBox.isConnected && mapBox.scrollWidth > mapBox.clientWidth + 1) panTo(mapBox, mapScroll);
+    const map = mapBox.querySelector(".cb-map");
+    const wide = () => mapBox.isConnected && mapBox.scrollWidth > mapBox.clientWidth + 1;
+    if (map && map.isConnected && PANNING.matches) fitPhoneMap(map);
+    if (wide()) panTo(mapBox, mapScroll);
     // once the banner and the rule bar above are drawn for this frame too
-    requestAnimationFrame(() => fitMap(mapBox.querySelector(".cb-map")));
+    requestAnimationFrame(() => {
+      fitMap(map);
+      if (wide()) panTo(mapBox, mapBox.scrollLeft);
+      pan.hidden = !wide();
+    });
   },
 
   /** The banner for the seats others wait on (the seat to act reads the engine's prompt instead). */
@@ -1128,6 +1171,25 @@ const MENUS = {
   hand: "a card in your hand: a menu opens", // one line on a phone; the cards glow
   territory: "a glowing territory on the map, then choose in its menu",
 };
+// A phone's banner is narrow: its line in fewer words, two lines at most (issue 36: "Click a glowing
+// territory on the map, then choose in its menu, or a glowing button above the map." took four);
+// the glow shows where, and the bar's buttons may be above or under the map there (candelabria.css).
+const PHONE_PLACES = {
+  hand: "a glowing card in your hand",
+  return: "a glowing card in your hand",
+  keep: "the drawn card you keep",
+  territory: "a glowing territory",
+  piece: "a glowing piece",
+  region: "a glowing region number",
+  curse: "a glowing curse",
+  take: "a glowing tactic card",
+  upgrade: "a glowing Upgrade pile",
+  steal: "a rival's glowing gold or wax",
+  button: "a glowing button",
+};
+const PHONE_MENUS = { hand: "a card in your hand: a menu opens", territory: "a glowing territory: a menu opens" };
+const NARROW = window.matchMedia("(max-width: 700px)");
+
 const ON_TERRITORY = new Set(["at", "move", "extra", "to", "ignite", "extinguish", "shift"]);
 const ON_PIECE = new Set(["relocate", "recast", "lift", "destroy", "push", "ignite", "extinguish"]);
 const OWN_PLACE = { deploy: "hand", maneuver: "hand", return: "return", keep: "keep", curse: "curse", take: "take", upgrade: "upgrade", steal: "steal", temple: "region", raze: "region" };
@@ -1149,7 +1211,10 @@ function opensMenu(place, actions) {
 /** The banner's one line of what to click: each place that holds a move, and whether a menu opens. */
 function instruction(ctx) {
   const pend = ctx.view.pending || {};
-  if (pend.decision === "secret") return "Click up to two of your glowing tactic cards, then “Play these, face down” (or play none).";
+  const narrow = NARROW.matches;
+  if (pend.decision === "secret") {
+    return narrow ? "Click up to two glowing tactic cards, then “Play these, face down”." : "Click up to two of your glowing tactic cards, then “Play these, face down” (or play none).";
+  }
   if (pend.decision === "pick") return "Click the button of the house you play.";
   const territories = new Set((ctx.view.territories || []).map((t) => t.territory));
   const byPlace = new Map();
@@ -1160,7 +1225,10 @@ function instruction(ctx) {
   }
   const phrases = Object.keys(PLACES)
     .filter((place) => byPlace.has(place))
-    .map((place) => (MENUS[place] && opensMenu(place, byPlace.get(place)) ? MENUS[place] : PLACES[place]));
+    .map((place) => {
+      const menu = MENUS[place] && opensMenu(place, byPlace.get(place));
+      return (narrow ? (menu ? PHONE_MENUS : PHONE_PLACES) : menu ? MENUS : PLACES)[place];
+    });
   return `Click ${phrases.join(", or ")}.`;
 }
 
