@@ -96,7 +96,12 @@ export function chipify(root) {
       // the chip shows the name: a name written beside its code ("Blue candle (value 7) (B7)", "B7
       // (Blue candle (value 7))") is said once, not twice
       const named = name(code);
-      if (before.endsWith(`${named} (`) && data[end] === ")") {
+      const start = index - named.indexOf(code);
+      if (start >= last && saysName(data, index, code)) {
+        // the code inside its whole name ("Territory 6c (region 6, Barracks)"): the name, one chip
+        before = data.slice(last, start);
+        end = start + named.length;
+      } else if (before.endsWith(`${named} (`) && data[end] === ")") {
         before = before.slice(0, -named.length - 2);
         end += 1;
       } else if (data.startsWith(` (${named})`, end)) {
