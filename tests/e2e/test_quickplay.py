@@ -139,7 +139,7 @@ def test_a_refused_quick_play_is_said_under_its_button(pages: Pages, server: Any
             shot(page, f"quickplay-refused-{size}")
     finally:
         api.send("DELETE", f"{server.base}/api/queue/{held.json()['ticket']}", timeout=30)
-    assert "already waiting in this queue" in said, said
+    assert said.startswith("You are already waiting in this queue"), said
     assert 0 <= place["gap"] <= 24, f"the refusal is {place['gap']} px from its button"
     assert place["inView"], "the refusal is out of view"
     assert place["role"] == "alert" and place["describes"], place

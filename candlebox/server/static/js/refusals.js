@@ -39,5 +39,7 @@ export function refusalWords(err) {
       "Finish or resign one of your games, or wait for one to end, then try again."
     );
   }
-  return err.message;
+  // a line of its own starts as a sentence ("you are already waiting…" from the server)
+  const said = String(err.message || "");
+  return said.charAt(0).toUpperCase() + said.slice(1);
 }
