@@ -275,19 +275,24 @@ def test_the_map_stays_where_the_player_swiped_it(pages: Pages) -> None:
     open_seat(page, created)
     rng = random.Random(3)
     checked = 0
-    for _ in range(12):
+    for _ in range(60):
         now = frame(pages.base, created["id"], created["token"])
         if now["over"] or checked >= 3:
             break
-        if not now["legal"]:
-            time.sleep(0.05)
+        if not now["legal"]:  # a bot's turn: the next state, whatever it takes a loaded machine
+            page.wait_for_function(
+                f"Number(document.body.dataset.move) > {now['move']}", timeout=30_000
+            )
             continue
         page.wait_for_function(f"Number(document.body.dataset.move) >= {now['move']}")
         widest = page.evaluate(
             "(() => { const b = document.querySelector('.cb-map-box');"
             " return b ? b.scrollWidth - b.clientWidth : 0; })()"
         )
-        assert widest > 50, "the map is wider than a phone's screen"
+        fitted = page.locator(".cb-map-box .can-move").count() > 0
+        # a map holding the decision's targets is fitted to show them all (fitPhoneMap), and may fit
+        # the frame: the swipe is looked at on the next decision that pans
+        assert widest > 50 or fitted, "the map is wider than a phone's screen"
         page.evaluate("(w) => (document.querySelector('.cb-map-box').scrollLeft = w)", widest)
         api.post(
             f"{pages.base}/api/games/{created['id']}/moves",
@@ -299,6 +304,8 @@ def test_the_map_stays_where_the_player_swiped_it(pages: Pages) -> None:
         page.wait_for_function("!document.querySelector('#board.busy')")
         page.wait_for_function("!document.querySelector('.sliding')")  # measured where it rests
         seen = page.evaluate(PAN, widest)
+        if widest <= 50:
+            continue
         if seen["atMax"] or not seen["any"]:  # kept where the player left it
             assert abs(seen["left"] - min(widest, seen["widest"])) <= 1, seen
         else:  # nothing to choose was in view there: the first choice is brought into view

@@ -1110,11 +1110,19 @@ export default {
     if (map && map.isConnected && PANNING.matches) fitPhoneMap(map);
     if (wide()) panTo(mapBox, mapScroll);
     // once the banner and the rule bar above are drawn for this frame too
-    requestAnimationFrame(() => {
+    const refit = () => {
       fitMap(map);
       if (wide()) panTo(mapBox, mapBox.scrollLeft);
       pan.hidden = !wide();
-    });
+    };
+    requestAnimationFrame(refit);
+    // and on a phone once the frame is laid out or resized (a board drawn before it is in the page
+    // was measured as nothing: its map kept its full width and its targets beyond the frame)
+    if (PANNING.matches && map && typeof ResizeObserver === "function") {
+      // (in the next frame: a size changed inside the observer's own call is an error of its loop)
+      const laid = new ResizeObserver(() => (mapBox.isConnected ? requestAnimationFrame(refit) : laid.disconnect()));
+      laid.observe(mapBox);
+    }
   },
 
   /** The banner for the seats others wait on (the seat to act reads the engine's prompt instead). */
