@@ -170,9 +170,9 @@ DECISIONS_LOOKED_AT = 8  # a game's first decisions, among them long lists (hous
 # a haunt on Candelabria's lowest territories, a phone's Candelabria hand under a long decision bar and
 # Candle Quest's own discard pile to loot under a phone's screen): every element the page marks as
 # making a move now (js/moves.js), and 16 Candies' hand, its buttons and the two piles, whole, in
-# every game at both sizes. Only a choice among more alike options than the screen holds under the
-# board's top (a phone's four houses, each with its powers) may go on below it: its first option in
-# the first screen. Each element not in it is named with where it lies. A phone's Candelabria map,
+# every game at both sizes. Only a choice among more alike options than the screen holds under where
+# they start (a phone's four houses, each with its powers; a curse's ten moves) may go on below it:
+# its first option in the first screen. Each element not in it is named with where it lies. A phone's Candelabria map,
 # which pans sideways inside its frame (a finger-sized map), is held to it too: its targets lay below
 # the fold (810-913 of 844) or beyond the frame's right edge. Learn games are random (the learn
 # route takes no seed): a game with a map goes on past the first decisions until decisions with
@@ -197,7 +197,8 @@ OUTSIDE = """selector => {
   if (!outside.length) return [];
   const alike = parts.every((el) => kind(el) === kind(parts[0]));
   const span = Math.max(...parts.map((el) => box(el).bottom)) - Math.min(...parts.map((el) => box(el).top));
-  const room = innerHeight - document.querySelector('#board').getBoundingClientRect().top;
+  const top = Math.min(...parts.map((el) => box(el).top));
+  const room = innerHeight - Math.max(document.querySelector('#board').getBoundingClientRect().top, top);
   if (alike && span > room) return seen(box(parts[0])) ? [] : [say(parts[0])];
   return outside.map(say);
 }"""
