@@ -17,7 +17,8 @@ How the state is held (every array has a size fixed by the configuration):
   from the counts, so dealing, rebuilding the stack and mixing set-aside candles back are sums of
   counts, with no array of candles to shuffle, sort or search;
 - each discard pile is an array with a length (bottom to top) and its counts by type; a screen, the
-  set-aside and the removed candles are counts by type (their order never shows).
+  set-aside and the removed candles are counts by type (their order never shows);
+- the arrays of candles and counts are int8 in the state (``NARROW``), int32 in the rules.
 
 Under ``jit``/``vmap`` an illegal action, or any action after the end, leaves that game's state as it
 was; called eagerly, ``step`` raises ValueError naming it.
@@ -49,7 +50,6 @@ from candlebox.games.jax_common import (
     one_hot,
     public,
     require_legal,
-    select,
     share,
 )
 
@@ -109,6 +109,23 @@ class CandleQuestJaxState(NamedTuple):
     aside: jax.Array  # [types] Unlit candles set aside this turn
     removed: jax.Array  # [types] removed from the game
     winners: jax.Array  # [players] bool, once over
+
+
+# The state's arrays of candles and counts by type, held as int8 (a type is under 64, a count at
+# most the box's 60 candles): under vmap a step reads and writes every game's whole state, 2.8 kB
+# a game so (3 players), 4.6 kB in int32. The rules compute in int32 (``_wide``).
+NARROW = ("stack", "loose_counts", "piles", "pile_counts", "screens", "aside", "removed")
+
+
+def _wide(s: CandleQuestJaxState) -> CandleQuestJaxState:
+    """The state with its int8 arrays as int32, as the rules compute (the conversions fuse into
+    what reads them)."""
+    return s._replace(**{name: i32(getattr(s, name)) for name in NARROW})
+
+
+def _narrow(s: CandleQuestJaxState) -> CandleQuestJaxState:
+    """The state as stored: its arrays of candles and counts as int8."""
+    return s._replace(**{name: jnp.asarray(getattr(s, name), jnp.int8) for name in NARROW})
 
 
 class _Now(NamedTuple):
@@ -327,7 +344,7 @@ class CandleQuestJax:
             removed=jnp.asarray(self.start_removed),
             winners=jnp.zeros(n, bool),
         )
-        return self._public(blank)
+        return self._public(_narrow(blank))
 
     def step_dealt(
         self, state: CandleQuestJaxState, action: Any, rebuilt: jax.Array, mixed: jax.Array
@@ -348,37 +365,27 @@ class CandleQuestJax:
         given: bool,
     ) -> CandleQuestJaxState:
         action = i32(action)
-        # Only this action's legality, not the mask: a step that never reads the mask lets XLA drop
-        # it where nothing else reads it.
-        legal = self._legal(state, jnp.clip(action, 0, self.num_actions - 1))
+        # The action's legality is the state's own mask at it (made by the step that led here): one
+        # byte read, not the rules of every verb run again.
+        legal = state.legal_action_mask[jnp.clip(action, 0, self.num_actions - 1)]
         ok = legal & (action >= 0) & (action < self.num_actions) & (state.actor >= 0)
-        # The wide fields are left out of the rules' selects, and made once at the end.
-        core = state._replace(
-            observation=jnp.zeros(0, jnp.float32), legal_action_mask=jnp.zeros(0, bool)
-        )
-        after = self._advance(core, action, rebuilt, mixed, word, given)
-        quiet = core._replace(rewards=jnp.zeros_like(state.rewards))
-        return self._public(select(ok, after, quiet))
+        # An illegal action is no move of any phase (``ok`` is in every phase's flag), so every
+        # field keeps its value by the rules themselves: no select between two whole states (under
+        # vmap both are made and every array copied).
+        after = self._advance(_wide(state), action, ok, rebuilt, mixed, word, given)
+        return self._public(_narrow(after))
 
     # ------------------------------------------------------------------ the legal actions
     def _mask(self, s: CandleQuestJaxState) -> jax.Array:
         """Every id's legality, a verb's run of ids at a time: each run is its arguments (seats,
         amounts, candle types) compared with the state elementwise, so the mask needs no gather
         over its ids (under vmap a gather is a slow loop on a CPU, the runs vectorise)."""
-        now = self._now(s)
+        now = self._now(_wide(s))
         runs = []
         for verb, args in self.runs:
             allowed = self._allowed(now, verb, args)
             runs.append(jnp.broadcast_to(allowed, (len(args),)))
         return jnp.concatenate(runs) & (s.actor >= 0)
-
-    def _legal(self, s: CandleQuestJaxState, action: jax.Array) -> jax.Array:
-        """Whether the (valid) action id ``action`` is legal now: its verb's rule at its argument."""
-        now = self._now(s)
-        verb = jnp.asarray(self.verb)[action]
-        arg = jnp.asarray(self.arg)[action]
-        rules = [jnp.ravel(self._allowed(now, v, arg[None]))[0] for v in range(len(VERB_OF))]
-        return jnp.stack(rules)[verb] & (s.actor >= 0)
 
     def _now(self, s: CandleQuestJaxState) -> _Now:
         """What the legality of every verb reads from the state, for the seat to act."""
@@ -610,14 +617,16 @@ class CandleQuestJax:
         self,
         s: CandleQuestJaxState,
         action: jax.Array,
+        ok: jax.Array,
         rebuilt: jax.Array,
         mixed: jax.Array,
         word: jax.Array,
         given: bool,
     ) -> CandleQuestJaxState:
+        """The legal (``ok``) action played; nothing changes where it is not."""
         n = self.num_players
         seat = s.actor
-        phase = s.phase
+        phase = jnp.where(ok, s.phase, -1)  # no phase's move: every flag below is false
         verb = jnp.asarray(self.verb)[jnp.clip(action, 0, self.num_actions - 1)]
         arg = jnp.asarray(self.arg)[jnp.clip(action, 0, self.num_actions - 1)]
         face = jnp.asarray(self.face)
@@ -742,7 +751,7 @@ class CandleQuestJax:
                 opening | (is_bid & ~settling),
             ],
             [i32(p) for p in (Phase.CHOOSE, Phase.PAY, Phase.SHORT, Phase.GIVE, Phase.BID)],
-            phase,
+            s.phase,
         )
         next_actor = jnp.select(
             [forcing, opening, is_bid & ~settling], [arg, following, following], seat
@@ -786,7 +795,7 @@ class CandleQuestJax:
                 jnp.select([ending, next_turn, bonus], [i32(-1), next_seat, s.active], next_actor)
             ),
             active=i32(jnp.where(next_turn, next_seat, s.active)),
-            last_actor=seat,
+            last_actor=jnp.where(ok, seat, s.last_actor),
             bonus=jnp.where(bonus, True, jnp.where(next_turn, False, s.bonus)),
             due=i32(
                 jnp.select([guard_pays, looting], [cost, jnp.asarray(self.loot_cost)[looted]], due)
@@ -812,11 +821,10 @@ class CandleQuestJax:
             aside=aside,
             removed=i32(removed),
             winners=jnp.where(ending, winners, s.winners),
-            rewards=jnp.where(
-                ending, jnp.where(winners, 1.0 / winners.sum(), 0.0), s.rewards
-            ).astype(jnp.float32),
-            terminated=menorah | stalled,
-            truncated=truncating,
+            # paid at the end only: any other step (an illegal one too) pays nothing
+            rewards=jnp.where(ending & winners, 1.0 / winners.sum(), 0.0).astype(jnp.float32),
+            terminated=s.terminated | menorah | stalled,
+            truncated=s.truncated | truncating,
         )
 
     def _mix_back(
@@ -892,6 +900,7 @@ class CandleQuestJax:
     # ------------------------------------------------------------------ the observation
     def _observe(self, s: CandleQuestJaxState, seat: jax.Array) -> jax.Array:
         """encoder.CandleQuestEncoder.fill_state, field by field in the layout's order."""
+        s = _wide(s)
         n, t = self.num_players, self.types
         over = s.phase == Phase.OVER
         playing = ~over
