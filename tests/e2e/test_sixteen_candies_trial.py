@@ -1,0 +1,98 @@
+"""16 Candies after a new player's re-trial (issue 36): the decision's buttons in a phone's first
+screen at four players, the penalty number on each half, badges inside their seat's panel, the final
+turns said with the current one, and a drawn card marked "new" like a taken one."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from tests.e2e.conftest import create_game, open_seat, shot
+from tests.e2e.test_cover import move, wait_for_decision
+from tests.server.live import ServerProcess
+
+# Every target of the decision on the board (what makes a move, the turn arrows that prepare one) and
+# where it lies once the page is scrolled to its top: its box and the screen's height.
+OUTSIDE_FIRST_SCREEN = """
+() => {
+  scrollTo(0, 0);
+  for (const s of document.querySelectorAll('.table-area')) s.scrollTop = 0;
+  const targets = [...document.querySelectorAll(
+    '#board [data-action]:not(:disabled), #board .clickable, #board button:not(:disabled)')];
+  return targets.filter((el) => {
+    const r = el.getBoundingClientRect();
+    return r.width > 0 && (r.top < 0 || r.bottom > innerHeight);
+  }).map((el) => (el.dataset.action || el.textContent.trim()).slice(0, 40)
+    + ' at ' + Math.round(el.getBoundingClientRect().top) + '-'
+    + Math.round(el.getBoundingClientRect().bottom));
+}
+"""
+
+
+def test_a_phones_first_screen_holds_every_decisions_targets_at_four_players(
+    sized: Any, server: ServerProcess
+) -> None:
+    """Issue 36: at 390×844 with four players "Pick up this way", "Keep this way" and "I've got
+    candy!" sat at y=870-950, below the first screen; scrolled to them, the banner was gone."""
+    page = sized("phone")
+    created = create_game(server.base, "sixteen-candies", 4, "standard")
+    open_seat(page, created)
+    rng = random.Random(36)
+    problems: list[str] = []
+    made = 0
+    while made < 14 and wait_for_decision(page):
+        found = page.evaluate(OUTSIDE_FIRST_SCREEN)
+        if found and not problems:
+            shot(page, "sc-phone-first-screen")
+        problems += [f"decision {made}: {p}" for p in found]
+        move(page, rng)
+        made += 1
+    assert not problems, problems
+    assert made >= 6, f"only {made} decisions"
+
+
+# Each badge of a seat (bot, first player, called!, out) that leaves its panel or wraps onto a second
+# line: its text and why.
+BADGES_OUT_OF_PLACE = """
+() => [...document.querySelectorAll('.sc-rival .sc-badge')].flatMap((badge) => {
+  const panel = badge.closest('.sc-rival').getBoundingClientRect();
+  const r = badge.getBoundingClientRect();
+  const lines = Math.round(r.height / parseFloat(getComputedStyle(badge).lineHeight || '16'));
+  const out = [];
+  if (r.left < panel.left || r.right > panel.right || r.top < panel.top || r.bottom > panel.bottom)
+    out.push(badge.textContent + ' leaves its panel');
+  if (badge.getClientRects().length > 1 || r.height > 1.6 * parseFloat(getComputedStyle(badge).fontSize) + 6)
+    out.push(badge.textContent + ' wraps (' + Math.round(r.height) + ' px high, ' + lines + ' lines)');
+  return out;
+})
+"""
+
+
+def test_a_seats_badges_stay_inside_its_panel_on_one_line_on_a_phone(
+    sized: Any, server: ServerProcess
+) -> None:
+    """Issue 36: at 390×844 with four players "called!" spilled into the next player's panel, under
+    the "T" of "Taper", and "first player" wrapped onto two lines."""
+    page = sized("phone")
+    created = create_game(
+        server.base, "sixteen-candies", 4, "standard", options={"first_player": 1}
+    )
+    open_seat(page, created)
+    rng = random.Random(7)
+    problems: list[str] = []
+    seen: set[str] = set()
+    for made in range(30):
+        if not wait_for_decision(page):
+            break
+        seen |= set(
+            page.eval_on_selector_all(".sc-rival .sc-badge", "bs => bs.map(b => b.textContent)")
+        )
+        found = page.evaluate(BADGES_OUT_OF_PLACE)
+        if found and not problems:
+            shot(page, "sc-phone-badges")
+        problems += [f"decision {made}: {p}" for p in found]
+        if "called!" in seen:
+            break
+        move(page, rng)
+    assert "first player" in seen
+    assert not problems, problems
