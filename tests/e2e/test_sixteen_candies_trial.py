@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from tests.e2e.conftest import create_game, open_seat, shot
+from tests.e2e.conftest import Pages, create_game, open_seat, shot
 from tests.e2e.test_cover import move, wait_for_decision
 from tests.server.live import ServerProcess
 
@@ -96,3 +96,31 @@ def test_a_seats_badges_stay_inside_its_panel_on_one_line_on_a_phone(
         move(page, rng)
     assert "first player" in seen
     assert not problems, problems
+
+
+def test_the_final_turns_include_the_one_being_taken(pages: Pages, server: ServerProcess) -> None:
+    """Issue 36: after a bot called, "Final turns: Wick" showed while the player took their own final
+    turn. The final turns left are said with the current one first: "you (now), then Wick"."""
+    page = pages.new()
+    page.goto("/")
+    created = create_game(server.base, "sixteen-candies", 4, "standard")
+    open_seat(page, created)
+    rng = random.Random(5)
+    for _ in range(80):
+        if not wait_for_decision(page):
+            break
+        if page.evaluate("document.querySelector('.sc-callout') !== null"):
+            break
+        # never call: a rival's call is the state looked for
+        actions: list[str] = page.evaluate(
+            "() => [...document.querySelectorAll('#actions button[data-action]')]"
+            ".map((b) => b.dataset.action).filter((a) => a !== 'call')"
+        )
+        before = page.evaluate("document.body.dataset.move")
+        page.locator(f'#actions button[data-action="{rng.choice(actions)}"]').dispatch_event(
+            "click"
+        )
+        page.wait_for_function("m => document.body.dataset.move !== m", arg=before)
+    final = page.locator(".sc-info p", has_text="Final turns").inner_text()
+    shot(page, "sc-final-turns")
+    assert final.startswith("Final turns: You (now)"), final

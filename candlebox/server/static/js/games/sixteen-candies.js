@@ -224,7 +224,8 @@ function middle(ctx) {
   info.append(h("h3", `Round ${view.round}`));
   if (view.caller !== null && view.caller !== undefined) {
     info.append(h("p.sc-callout", `${ctx.name(view.caller)} called "I've got candy!"`));
-    if (view.final_turns && view.final_turns.length) info.append(h("p.muted", `Final turns: ${view.final_turns.map(ctx.name).join(", ")}`));
+    const left = finalTurns(view);
+    if (left.length) info.append(h("p.muted.sc-final", `Final turns: ${left.map((seat, i) => (i === 0 && seat === (view.pending || {}).seats?.[0] ? `${ctx.name(seat)} (now)` : ctx.name(seat))).join(", then ")}; then the hands are shown.`));
   } else {
     info.append(h("p.muted", "Match the most candies of one kind on your top halves, then call."));
   }
@@ -234,6 +235,15 @@ function middle(ctx) {
   }
   mid.append(info);
   return mid;
+}
+
+/** The final turns still to be taken after a call, the one being taken now first: the server's
+ * ``final_turns`` holds only the seats after it ("Final turns: Wick" showed while you took yours). */
+function finalTurns(view) {
+  const queue = view.final_turns || [];
+  const pending = view.pending || {};
+  const now = pending.final_turn ? (pending.seats || []).filter((seat) => !queue.includes(seat)) : [];
+  return [...now, ...queue];
 }
 
 // ----------------------------------------------------------------------------- the log in words
