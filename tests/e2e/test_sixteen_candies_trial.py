@@ -5,9 +5,10 @@ turns said with the current one, and a drawn card marked "new" like a taken one.
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
-from tests.e2e.conftest import Pages, create_game, open_seat, shot
+from tests.e2e.conftest import Pages, api, create_game, open_seat, shot
 from tests.e2e.test_cover import move, wait_for_decision
 from tests.server.live import ServerProcess
 
@@ -124,3 +125,34 @@ def test_the_final_turns_include_the_one_being_taken(pages: Pages, server: Serve
     final = page.locator(".sc-info p", has_text="Final turns").inner_text()
     shot(page, "sc-final-turns")
     assert final.startswith("Final turns: You (now)"), final
+
+
+def test_each_half_shows_its_penalty_and_its_count_with_names(
+    pages: Pages, server: ServerProcess
+) -> None:
+    """Issue 36: the rules page said each half shows "a penalty number" (the rulebook prints it in
+    the top-left corner), but the corner's number was the candy count and the penalty showed only in
+    tooltips. Each half shows both, named: "−1" for 6 Gummy Bears, "−3" for 1 Chocolate."""
+    deck = ["G6-C1", "G5-K2", "K5-C2", "C6-G1", "H6-K1", "H5-C2", "K4-G3"]
+    created = create_game(
+        server.base, "sixteen-candies", 2, options={"deck": deck, "first_player": 0}
+    )
+    page = pages.new()
+    page.goto("/")
+    open_seat(page, created)
+    card = page.locator('.sc-hand .sc-card[data-code="G6-C1"]')
+    top, bottom = card.locator(".sc-half.top"), card.locator(".sc-half.bottom")
+    assert top.get_by_role("img", name="6 candies").inner_text() == "6"
+    assert top.get_by_role("img", name=re.compile(r"^penalty 1\b")).inner_text() == "−1"
+    assert bottom.get_by_role("img", name="1 candies").inner_text() == "1"
+    assert bottom.get_by_role("img", name=re.compile(r"^penalty 3\b")).inner_text() == "−3"
+    # the penalty in the half's top-left corner, the count in its top-right one
+    pen = top.locator(".sc-pen").bounding_box()
+    count = top.locator(".sc-count").bounding_box()
+    half = top.bounding_box()
+    assert pen and count and half
+    assert pen["x"] < half["x"] + half["width"] / 3 < count["x"]
+    assert pen["y"] < half["y"] + half["height"] / 3
+    # the rules page says where it is
+    rules = api.get(f"{server.base}/rules/sixteen-candies").text
+    assert "top-left corner" in rules

@@ -28,14 +28,35 @@ function halfEl(ctx, code, cls) {
   const { candy, count } = halfInfo(code);
   // no title of its own: the card around it names itself and its two halves (tooltips.js)
   const el = h(`div.sc-half.${cls}.c-${candy}`, { "aria-label": candyName(ctx, candy, count) });
+  const pen = penaltyMark(ctx, code);
   if (candy === "W") {
-    el.append(h("span.sc-wild", "WILD"), h("span.sc-count", "3 of any"));
+    el.append(h("span.sc-wild", "WILD"), h("span.sc-count", "3 of any"), pen);
     return el;
   }
   const icons = h("div.sc-icons");
   for (let i = 0; i < count; i++) icons.append(candyIcon(candy));
-  el.append(h("span.sc-count", `${count}`), icons);
+  el.append(h("span.sc-count", { role: "img", "aria-label": `${count} candies` }, `${count}`), icons, pen);
   return el;
+}
+
+/** A half's penalty where the rulebook prints it, the top-left corner ("the total number of Penalty
+ * Candies denoted on the top left corner of their Cards"): a "−N" in a circle. On screen it was only
+ * in tooltips, and a new player took the corner's candy count for it (issue 36). */
+function penaltyMark(ctx, code) {
+  const n = halfPenalty(ctx, code);
+  const said = `penalty ${n}: candies lost if this half is on top in the lowest hand`;
+  return h("span.sc-pen", { role: "img", "aria-label": said, title: said }, `−${n}`);
+}
+
+let penalties = null; // half code → its penalty, from the game's facts
+function halfPenalty(ctx, code) {
+  if (code === "W") return (ctx.facts.wild && ctx.facts.wild.penalty) ?? 2;
+  if (!penalties) {
+    penalties = new Map();
+    for (const card of Object.values(ctx.facts.cards || {})) for (const half of card.halves || []) penalties.set(half.code, half.penalty);
+  }
+  const { count } = halfInfo(code);
+  return penalties.get(code) ?? (count <= 2 ? 3 : count <= 4 ? 2 : 1); // the standard deck's rule
 }
 
 function candyName(ctx, candy, count) {
@@ -99,7 +120,7 @@ function score(ctx, tops) {
       continue;
     }
     counts[candy] = (counts[candy] || 0) + count;
-    penalty += count <= 2 ? 3 : count <= 4 ? 2 : 1;
+    penalty += halfPenalty(ctx, code);
   }
   let best = null;
   for (const [candy, n] of Object.entries(counts)) if (best === null || n > counts[best]) best = candy;
