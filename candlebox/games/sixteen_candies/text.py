@@ -113,8 +113,9 @@ def _name(code: str) -> str:
 
 
 def card(code: str) -> str:
-    """A card by its name and code: '6 Gummy Bears / 1 Chocolate (G6-C1)'; the Wild by its name."""
-    return f"the {_name(code)}" if code == "W" else f"{_name(code)} ({code})"
+    """A card by its name: '6 Gummy Bears / 1 Chocolate'; the Wild as 'the Wild'. No code beside it:
+    a learn option and the review showed "(G5-K2)", letters a player never learns (issue 36)."""
+    return f"the {_name(code)}" if code == "W" else _name(code)
 
 
 def orientation(hand: list[int], halves: list[str], wild: int) -> str:

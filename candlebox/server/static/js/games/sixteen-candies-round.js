@@ -132,7 +132,7 @@ export function roundPanel(ctx, drawHand) {
         reveal
           ? h(
               "div.sc-round-hand-value",
-              { title: r.revealText || "" },
+              {}, // no tooltip: the server's reveal line spelt the hand in codes ("G4 K5 H5"), drawn beside it
               `${reveal.value} ${candies[reveal.candy] || reveal.candy || ""} · penalty ${reveal.penalty} · ${rankWords(score.rank)}`,
             )
           : null,
