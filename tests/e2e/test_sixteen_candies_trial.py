@@ -9,6 +9,7 @@ import re
 from typing import Any
 
 from tests.e2e.conftest import Pages, api, create_game, open_seat, shot
+from tests.e2e.test_candle_quest import move_number
 from tests.e2e.test_cover import move, wait_for_decision
 from tests.server.live import ServerProcess
 
@@ -156,3 +157,22 @@ def test_each_half_shows_its_penalty_and_its_count_with_names(
     # the rules page says where it is
     rules = api.get(f"{server.base}/rules/sixteen-candies").text
     assert "top-left corner" in rules
+
+
+def test_a_card_drawn_from_either_pile_is_marked_new(pages: Pages, server: ServerProcess) -> None:
+    """Issue 36: a card taken from the discard pile got a "new" badge, one drawn from the draw pile
+    none. Both are marked alike while the player chooses what to discard."""
+    created = create_game(server.base, "sixteen-candies", 2, options={"first_player": 0})
+    page = pages.new()
+    page.goto("/")
+    open_seat(page, created)
+    before = move_number(page)
+    page.get_by_role("button", name="Pick up this way").click()
+    page.wait_for_function(f"Number(document.body.dataset.move) > {before}")
+    page.locator(".sc-draw.clickable").click()
+    page.locator('#board [data-action^="discard "]').first.wait_for()
+    slots = page.locator(".sc-hand .sc-slot")
+    assert slots.count() == 4
+    assert page.locator(".sc-hand .sc-new").count() == 1
+    assert slots.nth(3).locator(".sc-new").inner_text() == "new"
+    shot(page, "sc-drawn-new")

@@ -144,6 +144,9 @@ function yourHand(ctx, me) {
     draft.flipped = hand.map(() => false);
   }
   const tops = hand.map((c, i) => (draft.flipped[i] ? c.bottom : c.top));
+  // the card just drawn is the last of four (either pile): marked "new" alike, not only one taken
+  // from the discard pile, which the server names (issue 36)
+  const fresh = mine && pending.decision === "discard" && hand.length === 4 ? 3 : -1;
   const area = h("div.sc-you");
   const row = h("div.sc-hand");
   hand.forEach((c, i) => {
@@ -152,7 +155,7 @@ function yourHand(ctx, me) {
     const wrap = h("div.sc-slot");
     const card = faceCard(ctx, top, bottom, { code: c.card, cls: "big" });
     if (pending.decision === "discard" && mine) clickable(card, ctx, `discard ${c.card}`, ctx.labelOf(`discard ${c.card}`) || `Discard ${words.name(c.card)}`);
-    if (pending.taken === c.card) wrap.append(h("span.sc-new", "new"));
+    if (pending.taken === c.card || i === fresh) wrap.append(h("span.sc-new", "new"));
     wrap.append(card);
     if (orienting && c.card !== "W") {
       wrap.append(
