@@ -30,6 +30,7 @@ class Plan:
     moves: int
     state: State | None
     reason: str
+    own: int = 0  # of ``moves``, the seat's own: the rest are its bots' replies after them
 
 
 @dataclass
@@ -75,7 +76,7 @@ def plan(live: LiveGame, seat: int, bases: Bases | None = None) -> Plan:
         if mover == seat:
             if found.without is None:
                 return Plan(seat, 0, None, found.reason)
-            return Plan(seat, taken + found.count, found.without, "")
+            return Plan(seat, taken + found.count, found.without, "", own=found.count)
         if found.without is None or found.count < own_run(state.history, mover):
             return Plan(seat, 0, None, f"{name}'s reply stands: {found.reason}")
         state = found.without
@@ -181,7 +182,10 @@ class TakeBackFrames:
                 "accepted": list(request.accepted),
                 "waiting": [s for s in deciders(live, request.seat) if s not in request.accepted],
             }
-        undoable = 0
+        undoable, own = 0, 0
         if seat is not None and request is None and self._may_ask(live, seat):
-            undoable = self.plan(live, seat).moves
-        return {"undoable": undoable, "take_back": shown}
+            found = self.plan(live, seat)
+            undoable, own = found.moves, found.own
+        # ``undoable_own``: the button says the player's moves apart from the bots' replies
+        # ("Take back 4 moves" after one move of theirs read as a mistake, issue 36)
+        return {"undoable": undoable, "undoable_own": own, "take_back": shown}

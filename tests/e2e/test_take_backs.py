@@ -65,6 +65,18 @@ def make(base: str, seats: list[dict[str, Any]], seed: int) -> dict[str, Any]:
     return created
 
 
+def said(count: int, own: int) -> str:
+    """The button's words: the player's own moves, then the bots' replies after them (issue 36:
+    "Take back 4 moves" after one move of the player's counted the bots' three)."""
+    assert 1 <= own <= count
+    yours = "your last move" if own == 1 else f"your last {own} moves"
+    replies = count - own
+    if not replies:
+        return f"Take back {yours}"
+    moves = "1 bot move" if replies == 1 else f"{replies} bot moves"
+    return f"Take back {yours} (and {moves} after {'it' if own == 1 else 'them'})"
+
+
 def test_take_back_against_a_bot_from_the_keyboard(pages: Pages, server: Any) -> None:
     seats = [{"kind": "human", "name": "Ada"}, {"kind": "bot", "bot": "random"}]
     created = make(server.base, seats, seed=4)
@@ -87,7 +99,7 @@ def test_take_back_against_a_bot_from_the_keyboard(pages: Pages, server: Any) ->
         open_seat(page, created)
         button = page.locator("#take-back button")
         button.wait_for()
-        assert button.inner_text() == f"Take back {count} move{'s' * (count > 1)}"
+        assert button.inner_text() == said(count, frame["undoable_own"])
         assert serious(page) == []
         shot(page, f"take-back-{size}")
     button.focus()  # the keyboard: the button takes the focus and Enter presses it

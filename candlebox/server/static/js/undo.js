@@ -43,9 +43,19 @@ export function render(frame, { gameId, token, replaying }) {
     box.hidden = true;
     return;
   }
-  const label = `Take back ${plural(frame.undoable, "move")}`;
+  const label = takeBackLabel(frame.undoable, frame.undoable_own);
   box.append(h("button.small.take-back-button", { type: "button", onclick: () => send("") }, label));
   box.hidden = false;
+}
+
+/** The button's words in a player's terms: "Take back your last move (and the bots' 3 after it)";
+ * the count alone counted the bots' replies as the player's moves (issue 36). */
+export function takeBackLabel(moves, own) {
+  if (!own || own > moves) return `Take back ${plural(moves, "move")}`;
+  const yours = own === 1 ? "your last move" : `your last ${own} moves`;
+  const replies = moves - own;
+  if (!replies) return `Take back ${yours}`;
+  return `Take back ${yours} (and ${plural(replies, "bot move")} after ${own === 1 ? "it" : "them"})`;
 }
 
 async function answer(gameId, token, move, what) {
