@@ -176,3 +176,37 @@ def test_a_card_drawn_from_either_pile_is_marked_new(pages: Pages, server: Serve
     assert page.locator(".sc-hand .sc-new").count() == 1
     assert slots.nth(3).locator(".sc-new").inner_text() == "new"
     shot(page, "sc-drawn-new")
+
+
+def test_learn_mode_explains_the_next_deal_only_once_the_result_is_dismissed(
+    pages: Pages, server: ServerProcess
+) -> None:
+    """Issue 36: learn mode listed the next deal's options ("Pick up …") while the round's result
+    was still on screen; they show once "Next deal" is clicked."""
+    created = create_game(server.base, "sixteen-candies", 2, options={"first_player": 0})
+    page = pages.new()
+    page.goto("/")
+    seats = {created["id"]: {"seat": created["seat"], "token": created["token"]}}
+    page.evaluate("s => localStorage.setItem('candlebox.seats', JSON.stringify(s))", seats)
+    page.goto(f"/g/{created['id']}?learn=1")
+    page.wait_for_selector(".learn-option", state="attached")
+    for _ in range(30):  # call as soon as the rules allow: the round ends after the bot's turn
+        if page.locator(".sc-round").count():
+            break
+        wait_for_decision(page)
+        if page.locator(".sc-round").count():
+            break
+        actions: list[str] = page.evaluate(
+            "() => [...document.querySelectorAll('#actions button[data-action]')]"
+            ".map((b) => b.dataset.action)"
+        )
+        chosen = "call" if "call" in actions else actions[0]
+        before = page.evaluate("document.body.dataset.move")
+        page.locator(f'#actions button[data-action="{chosen}"]').dispatch_event("click")
+        page.wait_for_function("m => document.body.dataset.move !== m", arg=before)
+    page.locator(".sc-round").wait_for()
+    page.wait_for_function("document.querySelector('.learn-options .note') !== null")
+    assert page.locator(".learn-option").count() == 0, "the next deal's options over the result"
+    shot(page, "sc-learn-round-result")
+    page.get_by_role("button", name="Next deal").click()
+    page.locator(".learn-option").first.wait_for(state="attached")

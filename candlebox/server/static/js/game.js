@@ -29,6 +29,7 @@ const page = {
   meta: null, // /api/meta
   facts: {},
   module: null,
+  held: null, // what the game's module holds the table on (its banner hook), or null
   frame: null, // the latest snapshot/update
   log: [], // [{entry, text}]
   token: null,
@@ -294,7 +295,7 @@ function context(frame) {
     yourTurn,
     busy: page.busy,
     act,
-    redraw: () => (renderBoard(), renderBanner()),
+    redraw: () => (renderBoard(), renderBanner(), renderLearn()),
     // words: the pending decision and each legal action in words, from the server's frame
     prompt: page.replay ? "" : named(frame.prompt || ""),
     labelOf: (action) => labelOf(frame, action),
@@ -323,7 +324,7 @@ function renderAll(full, added) {
   $("subtitle").textContent = bits.join(" · ");
   renderBoard();
   renderBanner();
-  learn.render(currentFrame(), { token: page.token, act, replaying: Boolean(page.replay) });
+  renderLearn();
   renderPlayers();
   renderActions();
   if (full || frame.over) fairness.render(game, $("practice"), $("fairness"), gameId);
@@ -410,6 +411,11 @@ function focusDecision(board) {
   return false;
 }
 
+/** The rule bar and learn mode's panel, after the banner (whose ``page.held`` it reads). */
+function renderLearn() {
+  learn.render(currentFrame(), { token: page.token, act, replaying: Boolean(page.replay), held: page.held });
+}
+
 function renderBanner() {
   const frame = currentFrame();
   if (!frame) return;
@@ -447,6 +453,7 @@ function renderBanner() {
   }
   // a module may hold the table on something of its own first (16 Candies: a round's result)
   const held = !frame.over && !page.replay && page.module.banner ? page.module.banner(ctx) : null;
+  page.held = held; // learn mode explains the decision only once the table shows it (learn.js)
   if (held) {
     text = held;
     mood = "wait";

@@ -50,7 +50,7 @@ function place(id, make) {
 }
 
 /** After every frame: the rule bar, and in learn mode the options explained. */
-export function render(frame, { token, act, replaying }) {
+export function render(frame, { token, act, replaying, held = null }) {
   const bar = place("rule-bar", () => h("div.rule-bar", { id: "rule-bar" }));
   // learn mode's toggle stays across redraws (a bot's move must not take a keyboard's focus off it)
   const toggle = state.learning ? learnToggle(bar) : null;
@@ -67,7 +67,7 @@ export function render(frame, { token, act, replaying }) {
   } else {
     state.refusal = null;
   }
-  if (state.learning) renderLearn(frame, token, act);
+  if (state.learning) renderLearn(frame, token, act, held);
 }
 
 /** A move the server refused: the engine's explanation, shown under the banner. */
@@ -151,7 +151,7 @@ function learnPanel() {
   return panel;
 }
 
-function renderLearn(frame, token, act) {
+function renderLearn(frame, token, act, held = null) {
   const panel = learnPanel();
   placePanel(panel);
   const body = panel.querySelector(".learn-body");
@@ -170,6 +170,13 @@ function renderLearn(frame, token, act) {
   if (!mine) {
     heading.textContent = frame.over ? "The game is over" : "Waiting for the other player…";
     clear(list);
+    return;
+  }
+  // the table held on something of the game's own (16 Candies: a round's result): the next
+  // decision's options would explain what the player cannot see yet (issue 36)
+  if (held) {
+    heading.textContent = "Your options, explained";
+    clear(list).append(h("li.note.learn-held", "Explained after “Next deal”."));
     return;
   }
   // the prompt is the banner's, just above: not said a second time
