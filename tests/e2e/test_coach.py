@@ -271,3 +271,32 @@ def test_no_review_is_offered_for_a_game_without_a_decision(pages: Pages, server
         shot(page, f"coach-nothing-{name}")
     assert "you made no decision" in said, said
     assert page.locator(".coach-review").count() == 0
+
+
+def test_a_hint_says_when_two_chances_are_about_as_good(pages: Pages, server: Any) -> None:
+    """Issue 36: at a 16 Candies pick-up the coach ranked "penalty 7" at 54% over "penalty 5" at
+    53% with no reason. A choice whose chance is within what the tries can tell of the best's says
+    "about as good as the best" (twice the standard error of the difference), and only then."""
+    created = create_game(server.base, "sixteen-candies", 2, options={"first_player": 0})
+    page = pages.new()
+    page.goto("/")
+    open_seat(page, created)
+    page.wait_for_selector(".coach-ask:not([disabled])")
+    with page.expect_response(lambda r: "/hint" in r.url and r.status == 200) as answered:
+        page.click(".coach-ask")
+    options = answered.value.json()["options"]
+    page.wait_for_selector(".coach-list li")
+    items = page.locator(".coach-list li")
+    best = options[0]
+    close = 0
+    for i in range(1, min(3, len(options))):
+        o = options[i]
+        spread = sum(x["win"] * (1 - x["win"]) / x["visits"] for x in (o, best))
+        even = abs(o["win"] - best["win"]) <= 2 * spread**0.5
+        close += even
+        said = items.nth(i).locator(".coach-even").count() == 1
+        assert said == even, (o, best)
+    assert items.first.locator(".coach-even").count() == 0
+    assert close, f"no two chances close at a pick-up: {options[:3]}"
+    page.locator(".coach-panel").scroll_into_view_if_needed()
+    shot(page, "coach-hint-about-as-good")

@@ -43,6 +43,15 @@ function allowed(frame) {
 
 const pct = (x) => `${Math.round(x * 100)}%`;
 
+/** Whether two options' chances of winning are within what their tries can tell apart (twice the
+ * standard error of the difference): a newcomer read "54% over 53%" as a verdict (issue 36). */
+export function aboutAsGood(a, b) {
+  if (!a.visits || !b.visits) return false;
+  const spread = (o) => (Math.min(Math.max(o.win, 0), 1) * (1 - Math.min(Math.max(o.win, 0), 1))) / o.visits;
+  const error = Math.sqrt(spread(a) + spread(b)) || 1 / Math.sqrt(Math.min(a.visits, b.visits));
+  return Math.abs(a.win - b.win) <= 2 * error;
+}
+
 /** ctx: {gameId, token, frame, act, replaying} */
 export function render(ctx) {
   state.ctx = ctx;
@@ -80,7 +89,9 @@ export function render(ctx) {
   if (frame.game && frame.game.hints) box.append(h("p.note", "Hints are allowed for every player at this table."));
   if (state.hint && frame.legal.length) {
     const list = h("ol.coach-list");
+    const best = state.hint.options[0];
     for (const [i, option] of state.hint.options.slice(0, 3).entries()) {
+      const even = i > 0 && aboutAsGood(option, best);
       list.append(
         h(
           "li",
@@ -92,7 +103,8 @@ export function render(ctx) {
             h("span.coach-tries", `${option.visits} tries`),
           ),
           // "seat 0's pile" in the engine's words: the names the rest of the page uses ("your pile")
-          h("span.coach-label", { title: `In the game's notation: ${option.action}` }, namedSeats(frame, option.label)),
+          h("span.coach-label", { title: `In the game's notation: ${option.action}` }, namedSeats(frame, option.label),
+            even ? h("span.coach-even", { title: "The two chances differ by less than the search's estimates could be off by, from their tries" }, " — about as good as the best") : null),
           h("button.small.subtle", { onclick: () => ctx.act(option.action), title: "Play this" }, "Play"),
         ),
       );
