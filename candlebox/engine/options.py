@@ -26,6 +26,10 @@ class Option:
     maximum: int | None = None
     nullable: bool = True  # None means "not set" (use the game's own behaviour)
     check: Callable[[Any], str | None] | None = field(default=None, compare=False)
+    # the option and each of its choices (by position) in a player's words, for the new-game form;
+    # empty: the name is shown as it is
+    label: str = ""
+    choice_labels: tuple[str, ...] = ()
 
     def validate(self, value: Any) -> Any:
         """Return the value, normalised; raise ValueError naming the option when it is bad."""

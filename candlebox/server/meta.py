@@ -94,6 +94,8 @@ def variant_meta(variant: Variant) -> dict[str, Any]:
                 "minimum": opt.minimum,
                 "maximum": opt.maximum,
                 "nullable": opt.nullable,
+                "label": opt.label,
+                "choice_labels": list(opt.choice_labels),
             }
             for opt in variant.options
         ],

@@ -8,7 +8,7 @@ import random
 import re
 from typing import Any
 
-from tests.e2e.conftest import Pages, api, create_game, open_seat, shot
+from tests.e2e.conftest import Pages, api, create_game, open_options, open_seat, shot
 from tests.e2e.test_candle_quest import move_number
 from tests.e2e.test_cover import move, wait_for_decision
 from tests.server.live import ServerProcess
@@ -210,3 +210,21 @@ def test_learn_mode_explains_the_next_deal_only_once_the_result_is_dismissed(
     shot(page, "sc-learn-round-result")
     page.get_by_role("button", name="Next deal").click()
     page.locator(".learn-option").first.wait_for(state="attached")
+
+
+def test_the_new_game_form_says_16_candies_options_in_words(
+    pages: Pages, server: ServerProcess
+) -> None:
+    """Issue 36: the new-game form showed options by their raw names ("rediscard", "all tied:
+    caller-loses"); each option and each of its values is said in words (the game's own labels)."""
+    page = pages.new()
+    page.goto("/")
+    page.locator('button[data-game="sixteen-candies"]').click()
+    open_options(page)
+    labels = page.locator(".option label").all_inner_texts()
+    values = page.locator(".option select option").all_inner_texts()
+    shown = " | ".join(labels + values)
+    for raw in ("rediscard", "all tied", "caller-loses", "caller-wins", "pool cap", "instant"):
+        assert raw not in shown, shown
+    assert "When every hand is equal" in labels
+    assert "the caller pays as the lowest" in values

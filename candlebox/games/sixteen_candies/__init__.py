@@ -61,6 +61,7 @@ OPTIONS = (
         None,
         "end the game after this many scored rounds (the most candy wins)",
         minimum=1,
+        label="Rounds",
     ),
     Option(
         "pool",
@@ -70,6 +71,7 @@ OPTIONS = (
         minimum=1,
         maximum=1000,
         nullable=False,
+        label="Starting Health Pool",
     ),
     Option(
         "pool_cap",
@@ -77,6 +79,7 @@ OPTIONS = (
         False,
         "a gain cannot take a Health Pool above the starting pool",
         nullable=False,
+        label="Health Pools capped at the start",
     ),
     Option(
         "draw",
@@ -86,6 +89,8 @@ OPTIONS = (
         "the draw, and the discard with it",
         choices=("required", "optional"),
         nullable=False,
+        label="Drawing",
+        choice_labels=("every turn draws a card", "a player may skip the draw"),
     ),
     Option(
         "rediscard",
@@ -93,6 +98,7 @@ OPTIONS = (
         True,
         "the card just taken from the discard pile may be discarded again in the same turn",
         nullable=False,
+        label="A card taken from the discard pile may go straight back",
     ),
     Option(
         "instant_win",
@@ -102,6 +108,8 @@ OPTIONS = (
         "halves is enough (they are turned up for the player)",
         choices=("top", "held"),
         nullable=False,
+        label="Instant Round Win",
+        choice_labels=("the 4, 5 and 6 on top", "holding the three halves is enough"),
     ),
     Option(
         "instant_gain",
@@ -111,6 +119,8 @@ OPTIONS = (
         "'none' (the round is won, nothing is added)",
         choices=("two", "none"),
         nullable=False,
+        label="An Instant Round Win gains",
+        choice_labels=("2 candies", "nothing"),
     ),
     Option(
         "all_tied",
@@ -120,6 +130,8 @@ OPTIONS = (
         "as tied for highest ('caller-wins')",
         choices=("caller-loses", "caller-wins"),
         nullable=False,
+        label="When every hand is equal",
+        choice_labels=("the caller pays as the lowest", "the caller gains as the highest"),
     ),
     Option(
         "content",

@@ -164,7 +164,7 @@ function levelHelp() {
 function optionInput(opt) {
   const id = `opt-${opt.name}`;
   const current = form.options[opt.name];
-  const [label, hint] = LABELS[opt.name] || [opt.name.replaceAll("_", " "), null];
+  const [label, hint] = LABELS[opt.name] || [opt.label || opt.name.replaceAll("_", " "), null];
   let input;
   if (opt.kind === "bool") {
     input = h("input", { id, type: "checkbox", checked: current ?? opt.default, onchange: (e) => (form.options[opt.name] = e.target.checked) });
@@ -174,7 +174,7 @@ function optionInput(opt) {
       else form.options[opt.name] = e.target.value;
     };
     input = h("select", { id, onchange: pick },
-      opt.choices.map((c) => h("option", { value: c, selected: c === (current ?? opt.default) }, c)));
+      opt.choices.map((c, i) => h("option", { value: c, selected: c === (current ?? opt.default) }, (opt.choice_labels || [])[i] || c)));
   } else if (opt.name === "first_player") {
     const seats = [];
     for (let n = 0; n < form.players; n++) seats.push(n);
