@@ -5,6 +5,8 @@ get a notice; no visible text shows a bare code without its name, along a few mo
 
 from __future__ import annotations
 
+import random
+import re
 from typing import Any
 
 import pytest
@@ -677,3 +679,48 @@ def test_the_explanations_and_hints_say_cards_in_words(pages: Pages, server: Any
     page.wait_for_selector(".sidebar .coach-panel .coach-list li")
     bad = page.evaluate(BRACKETED, [table, ".learn-panel, .coach-panel, #banner, #board"])
     assert bad == [], bad
+
+
+# Every text the page shows in the banner, a menu, the log or a notice, kept as it appears (a
+# MutationObserver: a menu or notice may be gone before the test looks).
+SEEN_TEXTS = """
+(() => {
+  window.seenTexts = [];
+  const keep = (node) => {
+    const el = node.nodeType === 1 ? node : node.parentElement;
+    const box = el && el.closest("#banner, .cb-menu, #log li, #notices > *");
+    if (box) window.seenTexts.push(box.innerText);
+  };
+  new MutationObserver((changes) => {
+    for (const change of changes) {
+      if (change.type === "characterData") keep(change.target);
+      for (const node of change.addedNodes) keep(node);
+    }
+  }).observe(document, { childList: true, subtree: true, characterData: true });
+})();
+"""
+
+# a run of words, or a bracketed part, written twice in a row ("Territory Territory 3c", "Cinis Clan
+# candle Cinis Clan candle C2", "(region 3, Forge) (region 3, Forge)")
+DOUBLED = re.compile(r"(?<![\w(])([A-Za-z][A-Za-z]+(?: [A-Za-z]+)*|\([^()]+\)) \1(?![\w])")
+
+
+def test_no_name_is_said_twice_along_a_candelabria_game(pages: Pages, server: Any) -> None:
+    """Issue 36: a name the words pass met inside its own long name was expanded again ("Deploy Cinis
+    Clan candle Cinis Clan candle C2", "Territory Territory 3c (region 3, Forge) (region 3, Forge)")."""
+    from tests.e2e.test_candelabria import act_once as cb_act_once
+    from tests.e2e.test_candelabria import wait_ready
+
+    page, _ = start(pages, server, "candelabria", players=3)
+    page.evaluate(SEEN_TEXTS)
+    rng = random.Random(36)
+    stats: dict[str, int] = {}
+    for _ in range(24):
+        wait_ready(page)
+        if page.evaluate("document.body.dataset.over === 'true'"):
+            break
+        cb_act_once(page, rng, stats)
+    seen = [*page.evaluate("window.seenTexts"), page.locator("#log").inner_text()]
+    doubled = sorted({m.group(0) for text in seen for m in DOUBLED.finditer(text)})
+    assert not doubled, doubled
+    assert stats.get("menu", 0) >= 1 and stats.get("cb-map", 0) >= 1, stats

@@ -42,25 +42,37 @@ export function findCodes(str) {
   return [...String(str).matchAll(pattern)].map((m) => ({ code: m[1], index: m.index }));
 }
 
-/** Text with each code replaced by its name ("Taper flips Y4" -> "Taper flips Yellow candle (value 4)");
- * a code already followed by its name in brackets, or preceded by it, is left as the name alone. */
-/** Whether the code at ``at`` in ``text`` already stands inside its whole name there ("Territory 6c
- * (region 6, Barracks)" in a label: named again, it read "Territory Territory 6c (region 6, Barracks)
- * (region 6, Barracks)", issue 36). */
-function saysName(text, at, code) {
-  const full = name(code);
-  const inName = full.indexOf(code);
-  return full !== code && inName >= 0 && text.slice(at - inName, at - inName + full.length) === full;
+/** Where the name of the code found at index stands in the text: the name written around its code
+ * ("Territory 3c (region 3, Forge)" holds "3c"; "Cinis Clan candle C2" holds "C2"), a code beside its
+ * name in brackets ("Blue candle (value 7) (B7)", "B7 (Blue candle (value 7))"), or the code alone.
+ * [start, end]: the span the name replaces, so a name is said once, never expanded again inside
+ * itself (issue 36: "Deploy Cinis Clan candle Cinis Clan candle C2"). */
+function spanOf(data, index, code) {
+  const named = name(code);
+  const end = index + code.length;
+  for (let at = named.indexOf(code); at >= 0; at = named.indexOf(code, at + 1)) {
+    const start = index - at;
+    if (start >= 0 && data.startsWith(named, start)) return [start, start + named.length];
+  }
+  if (data.slice(0, index).endsWith(`${named} (`) && data[end] === ")") return [index - named.length - 2, end + 1];
+  if (data.startsWith(` (${named})`, end)) return [index, end + named.length + 3];
+  return [index, end];
 }
 
+/** Text with each code replaced by its name ("Taper flips Y4" -> "Taper flips Yellow candle (value 4)"),
+ * each name said once (spanOf). */
 export function plain(str) {
   if (!pattern || !str) return str;
-  return String(str)
-    .replace(pattern, (code, _, at, whole) => (saysName(whole, at, code) ? code : `\u0000${code}\u0000`))
-    .replace(/([^\u0000]*?)\s*\(\u0000([^\u0000]+)\u0000\)/g, (all, before, code) =>
-      before.endsWith(name(code)) ? before : `${before} (${name(code)})`,
-    )
-    .replace(/\u0000([^\u0000]+)\u0000/g, (all, code) => name(code));
+  const data = String(str);
+  let out = "";
+  let last = 0;
+  for (const { code, index } of findCodes(data)) {
+    const [start, end] = spanOf(data, index, code);
+    if (start < last) continue; // inside a name already taken in
+    out += data.slice(last, start) + name(code);
+    last = end;
+  }
+  return out + data.slice(last);
 }
 
 /** A chip for one code: its name (a player reads words, never a code such as "1I1X"), its text on
@@ -90,24 +102,10 @@ export function chipify(root) {
     const data = node.data;
     let last = 0;
     for (const { code, index } of found) {
-      if (index < last) continue; // inside a name already taken in (below)
-      let before = data.slice(last, index);
-      let end = index + code.length;
-      // the chip shows the name: a name written beside its code ("Blue candle (value 7) (B7)", "B7
-      // (Blue candle (value 7))") is said once, not twice
-      const named = name(code);
-      const start = index - named.indexOf(code);
-      if (start >= last && saysName(data, index, code)) {
-        // the code inside its whole name ("Territory 6c (region 6, Barracks)"): the name, one chip
-        before = data.slice(last, start);
-        end = start + named.length;
-      } else if (before.endsWith(`${named} (`) && data[end] === ")") {
-        before = before.slice(0, -named.length - 2);
-        end += 1;
-      } else if (data.startsWith(` (${named})`, end)) {
-        end += named.length + 3;
-      }
-      out.append(before, chip(code));
+      // the chip shows the name: a name written around or beside its code is said once (spanOf)
+      const [start, end] = spanOf(data, index, code);
+      if (start < last) continue; // inside a name already taken in
+      out.append(data.slice(last, start), chip(code));
       last = end;
     }
     out.append(data.slice(last));
