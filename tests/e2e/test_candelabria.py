@@ -325,3 +325,45 @@ def test_a_house_s_supplies_are_named_in_whole_words(pages: Pages) -> None:
     assert {"land flames", "candle flames", "territories"} <= said, said
     assert not any("." in word or word == "held" for word in said), said
     shot(page, "candelabria-house-words")
+
+
+# The hand's cards that make a deploy or a maneuver at one click (no menu), and those whose menu holds
+# one choice.
+HAND_USES = """() => ({
+  atOnce: [...document.querySelectorAll('.cb-hand [data-action]')]
+    .map((el) => el.dataset.action).filter((a) => /^(deploy|maneuver) /.test(a)),
+  single: [...document.querySelectorAll('.cb-hand [data-choices]')]
+    .filter((el) => !el.dataset.choices.includes('|')).length,
+  banner: document.querySelector('#banner').innerText,
+})"""
+
+
+def test_a_card_with_one_use_opens_its_menu_as_the_banner_says(pages: Pages, server: Any) -> None:
+    """Issue 36: the banner says a card in the hand opens a menu, but a card with one legal use (a
+    2-wax card with 1 wax: discard to maneuver) was discarded at the first tap."""
+    from tests.e2e.test_learn import learn_game, open_learning
+
+    page = pages.new()
+    open_learning(page, learn_game(server.base, "candelabria"))
+    page.wait_for_selector(".cb-map .cb-terr")
+    rng = random.Random(5)
+    stats: dict[str, int] = {}
+    singles = 0
+    for _ in range(30):
+        wait_ready(page)
+        if is_over(page):
+            break
+        uses = page.evaluate(HAND_USES)
+        assert not uses["atOnce"], uses
+        if uses["single"]:
+            singles += 1
+            assert "menu opens" in uses["banner"], uses
+            if singles == 1:
+                card = page.locator(".cb-hand [data-choices]:not([data-choices*='|'])").first
+                card.click(timeout=T)
+                page.locator(".cb-menu [data-action]").first.wait_for(timeout=T)
+                assert page.locator(".cb-menu [data-action]").count() == 1
+                shot(page, "cb-one-use-menu")
+                page.keyboard.press("Escape")
+        act_once(page, rng, stats)
+    assert singles, f"no card with one use came up: {stats}"

@@ -231,22 +231,26 @@ function candleCard(ctx, code, opts = {}) {
   return card;
 }
 
-function mark(el, ctx, actions, label) {
+/** Mark an element that makes one of these moves: one move plays at a click, several open a menu, and
+ * so does one when `menu` is set (a hand's card: the banner says its menu opens, and a card with one
+ * legal use discarded at the first tap surprised a player, issue 36). */
+function mark(el, ctx, actions, label, menu = false) {
   const list = actions.filter((a) => ctx.can(a));
   if (!list.length) return el;
   el.classList.add("clickable");
   el.tabIndex = 0;
   el.setAttribute("role", "button");
-  if (list.length === 1) {
+  const atOnce = list.length === 1 && !menu;
+  if (atOnce) {
     el.dataset.action = list[0];
     el.setAttribute("aria-label", label ? label(list[0]) : list[0]);
   } else {
     el.dataset.choices = list.join("|");
-    el.setAttribute("aria-label", `${list.length} choices`);
+    el.setAttribute("aria-label", list.length === 1 ? "1 choice: a menu opens" : `${list.length} choices`);
   }
   const go = (event) => {
     event.stopPropagation();
-    if (list.length === 1) ctx.act(list[0]);
+    if (atOnce) ctx.act(list[0]);
     else openMenu(event, ctx, list, label);
   };
   el.addEventListener("click", go);
@@ -666,7 +670,8 @@ function yourCards(ctx, p) {
   const hand = h("div.cb-hand");
   for (const code of p.hand || []) {
     const card = candleCard(ctx, code);
-    mark(card, ctx, [`deploy ${code} E`, `deploy ${code} P`, `deploy ${code} W`, `maneuver ${code}`, `return ${code}`], (a) => actionLabel(a, ctx));
+    const uses = [`deploy ${code} E`, `deploy ${code} P`, `deploy ${code} W`, `maneuver ${code}`];
+    mark(card, ctx, [...uses, `return ${code}`], (a) => actionLabel(a, ctx), uses.some((a) => ctx.can(a)));
     hand.append(card);
   }
   if (!(p.hand || []).length) hand.append(h("span.muted", "no candle cards"));
@@ -1210,8 +1215,9 @@ function placeOf(action, territories) {
   return "button";
 }
 
-/** Whether one card (a hand's) or one territory holds several of these moves: a menu opens there. */
+/** Whether a menu opens there: a hand's card always, a territory holding several of these moves. */
 function opensMenu(place, actions) {
+  if (place === "hand") return true; // a card to deploy or maneuver always opens its menu (mark)
   const keys = actions.map((a) => (place === "hand" ? a.split(" ")[1] : a.split(" ").pop()));
   return new Set(keys).size < keys.length;
 }
