@@ -226,3 +226,11 @@ def test_a_reveal_says_which_war_board_slot_was_left_empty() -> None:
     assert line == "seat 1 reveals: slot 1 empty; slot 2 1T1V."
     line = candelabria_line({"event": "reveal", "seat": 1, "cards": [None, None]})
     assert line == "seat 1 reveals: slot 1 empty; slot 2 empty."
+
+
+def test_an_extinguished_land_flame_goes_somewhere_a_person_would_say() -> None:
+    """Issue 36: "Wick puts the extinguished Land Flame: supply." read as a note, not a sentence."""
+    line = candelabria_line({"event": "flame", "seat": 1, "curse": "supply"})
+    assert line == "seat 1 puts the extinguished Land Flame back in the supply."
+    line = candelabria_line({"event": "flame", "seat": 1, "curse": 2})
+    assert line == "seat 1 puts the extinguished Land Flame in front of Curse 2."

@@ -367,3 +367,24 @@ def test_a_card_with_one_use_opens_its_menu_as_the_banner_says(pages: Pages, ser
                 page.keyboard.press("Escape")
         act_once(page, rng, stats)
     assert singles, f"no card with one use came up: {stats}"
+
+
+def test_a_house_s_candles_are_named_with_their_roles(pages: Pages, server: Any) -> None:
+    """Issue 36: "candles E: … W: …" under a house: the roles' letters were read as nothing."""
+    created = create_game(server.base, "candelabria", 3, "standard", {"max_turns": 40}, "heuristic")
+    page = pages.new()
+    page.goto("/")
+    open_seat(page, created)
+    page.wait_for_selector(".cb-map .cb-terr")
+    rng = random.Random(3)
+    stats: dict[str, int] = {}
+    deployed = page.locator(".cb-house-lines > div", has_text=re.compile(r"^\s*candles "))
+    while not deployed.count() and sum(stats.values()) < 12:
+        wait_ready(page)
+        act_once(page, rng, stats)
+    lines = deployed.all_inner_texts()
+    assert lines, stats
+    for line in lines:
+        assert not re.search(r"\b[EPW]:", line), line
+        assert re.search(r"\((Explorer|Pilgrim|Warrior)\)", line), line
+    shot(page, "candelabria-house-candles")

@@ -37,7 +37,7 @@ _CANDELABRIA: dict[str, str] = {
     "land": "{seat} lights a Land Flame on {territory}.",
     "no-land-flame": "{seat} cannot light a Land Flame on {territory}.",
     "influence": "{seat} places a flame in front of Curse {curse}.",
-    "flame": "{seat} puts the extinguished Land Flame: {curse}.",
+    "flame": "{seat} puts the extinguished Land Flame in front of Curse {curse}.",
     "refill": "The Tactics board is refilled.",
     # {card} is a tactic's code; its name ("Tactic card: 2 VP") replaces it in notices
     "take": "{seat} takes {card}.",
@@ -121,6 +121,8 @@ def _template(entry: dict[str, Any]) -> str | None:
         return "Curse {curse} stands on {to}."  # placed at the Mist
     if entry.get("event") == "mission-private" and entry.get("mission"):
         return "{seat} takes private mission {mission}."
+    if entry.get("event") == "flame" and entry.get("curse") == "supply":
+        return "{seat} puts the extinguished Land Flame back in the supply."
     if entry.get("event") == "deploy" and not entry.get("territory"):
         return template.replace(" on {territory}", "")
     return template

@@ -639,10 +639,11 @@ function houseBoard(ctx, p, opts = {}) {
     resource("cards", p.hand ? p.hand.length : p.hand_size, "hand", "candle cards in hand"),
     resource("territories", (p.territories || []).length, "terr", `territories with a Land Flame: ${(p.territories || []).join(" ") || "none"}`));
   box.append(res);
-  const deployed = (p.deployed || []).map((card, i) => (card ? `${"EPW"[i]}:${card}` : null)).filter(Boolean);
+  // each deployed card with its role in words ("E:S3" was read as nothing, issue 36)
+  const deployed = (p.deployed || []).map((card, i) => (card ? `${card} (${ROLE["EPW"[i]]})` : null)).filter(Boolean);
   const lines = h("div.cb-house-lines");
   if (p.house) lines.append(powersLine(ctx, p.house));
-  if (deployed.length) lines.append(h("div", h("span.muted", "candles "), deployed.join("  ")));
+  if (deployed.length) lines.append(h("div.cb-deployed", h("span.muted", "candles "), deployed.join(", ")));
   if ((p.upgrades || []).length) lines.append(h("div", h("span.muted", "upgrades "), p.upgrades.map((u) => h("span.cb-upg-chip", { dataset: { code: u }, tabIndex: 0 }, words.name(u)))));
   if (!opts.full && (p.tactics || []).length) lines.append(h("div", h("span.muted", "tactics "), `${p.tactics.length} card${p.tactics.length === 1 ? "" : "s"}`));
   if (!opts.full && p.known_hand && p.known_hand.length) lines.append(h("div.cb-known", h("span.muted", "candle cards you know they hold: "), p.known_hand.join(", ")));
