@@ -100,7 +100,7 @@ export function render(ctx) {
             { title: `${option.visits} of the search's tries went this way` },
             pct(option.win),
             i === 0 ? h("span.coach-tries.coach-best", "best") : null,
-            h("span.coach-tries", `${option.visits} tries`),
+            h("span.coach-tries", `${option.visits} ${option.visits === 1 ? "try" : "tries"}`),
           ),
           // "seat 0's pile" in the engine's words: the names the rest of the page uses ("your pile")
           h("span.coach-label", { title: `In the game's notation: ${option.action}` }, namedSeats(frame, option.label),
@@ -145,7 +145,7 @@ function renderStrip(ctx) {
   strip.append(
     // two lines at most (a 16 Candies hand's orientation runs to seven): the whole of it in its
     // title and under More
-    h("span.coach-strip-label", { title: said }, h("b", `Hint (${pct(best.win)}): `), said),
+    h("span.coach-strip-label", { title: said }, h("b", `Hint (${pct(best.win)} to win): `), said), // the figure says what it is (issue 36)
     h("button.small", { onclick: () => ctx.act(best.action), title: "Play this" }, "Play"),
     h(
       "button.small.subtle",
