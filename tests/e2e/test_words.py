@@ -724,3 +724,40 @@ def test_no_name_is_said_twice_along_a_candelabria_game(pages: Pages, server: An
     doubled = sorted({m.group(0) for text in seen for m in DOUBLED.finditer(text)})
     assert not doubled, doubled
     assert stats.get("menu", 0) >= 1 and stats.get("cb-map", 0) >= 1, stats
+
+
+# The centre of each map piece a mouse can reach there (nothing drawn over it, not set aside for a
+# territory's click), with its kind: [kind, x, y].
+OPEN_PIECES = """() => [...document.querySelectorAll('#board .cb-map .cb-piece')].flatMap((g) => {
+  const b = g.getBoundingClientRect();
+  const x = b.left + b.width / 2, y = b.top + b.height / 2;
+  const hit = document.elementFromPoint(x, y);
+  return hit && g.contains(hit) ? [[[...g.classList].find((c) => c !== 'cb-piece' && c !== 'clickable'), x, y]] : [];
+})"""
+
+
+def test_hovering_a_piece_on_the_map_names_it_and_whose_it_is(pages: Pages, server: Any) -> None:
+    """Issue 36: a candle, flame, castle or curse on the map showed nothing on hover, where the
+    territories and cards have their words."""
+    page, _ = start(pages, server, "candelabria", players=3)
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.locator("#board .cb-map").scroll_into_view_if_needed()
+    pieces = page.evaluate(OPEN_PIECES)
+    assert pieces, "no piece on the map free to hover"
+    said_of: dict[str, str] = {}
+    tip = page.locator("#tooltip")
+    for kind, x, y in pieces:
+        if kind in said_of:
+            continue
+        page.mouse.move(1, 1)
+        tip.wait_for(state="hidden")
+        page.mouse.move(x, y)
+        tip.wait_for(state="visible")
+        said_of[kind] = " ".join(tip.inner_text().split())
+        if kind == "castle":
+            shot(page, "piece-tooltip-castle")
+    assert "castle" in said_of, said_of
+    for said in said_of.values():
+        # whose it is: a house's name and its player's
+        assert re.search(r"(Clan|Order|Guild|Coven|Luminis)\b.*\((you|Player \d|\w+)\)", said), said
+    assert "Wandering Castle" in said_of["castle"], said_of

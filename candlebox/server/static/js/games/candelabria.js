@@ -318,7 +318,7 @@ function pieceTokens(ctx, t, models, pend) {
   const here = pend && pend.territory === t.territory;
   if (t.castle) {
     const acts = t.castle === myHouse ? [`relocate C`] : [];
-    tokens.push({ kind: "castle", house: t.castle, w: 26 * PS, acts, title: `${houseLabel(ctx, t.castle)}'s castle` });
+    tokens.push({ kind: "castle", house: t.castle, w: 26 * PS, acts, title: `Castle of ${houseLabel(ctx, t.castle)}` });
   }
   for (const c of t.candles || []) {
     const [house, role] = c.candle.split("-");
@@ -326,19 +326,27 @@ function pieceTokens(ctx, t, models, pend) {
     if (house === myHouse) acts.push(`ignite ${role}`, `relocate ${role}`);
     acts.push(`recast ${c.candle}`, `lift ${c.candle}`);
     if (here) acts.push(`destroy ${c.candle}`, `push ${c.candle}`, `extinguish ${c.candle}`);
-    tokens.push({ kind: "candle", house, role, flames: c.flames, w: 17 * PS, acts, title: `${houseLabel(ctx, house)}'s ${ROLE[role]}: ${c.flames} flame${c.flames === 1 ? "" : "s"}` });
+    tokens.push({ kind: "candle", house, role, flames: c.flames, w: 17 * PS, acts, title: `${ROLE[role]} of ${houseLabel(ctx, house)}: ${c.flames} flame${c.flames === 1 ? "" : "s"}` });
   }
   for (const m of models) tokens.push({ kind: "curse", house: m.owner, curse: m.curse, w: 20 * PS, acts: [], title: m.owner ? `Curse ${m.curse}, held by ${houseLabel(ctx, m.owner)}` : `Curse ${m.curse}` });
   for (const house of t.land_flames || []) {
     const acts = here ? [`destroy ${house}`, `extinguish ${house}`] : [];
-    tokens.push({ kind: "land", house, w: 13 * PS, acts, title: `${houseLabel(ctx, house)}'s Land Flame` });
+    tokens.push({ kind: "land", house, w: 13 * PS, acts, title: `Land Flame of ${houseLabel(ctx, house)}` });
   }
   return tokens;
 }
 
+// The words entry of what a map piece is (a curse's standee is named by its tip alone).
+const PIECE_ROLE = { castle: () => "role:C", candle: (tok) => `role:${tok.role}`, land: () => "role:land" };
+
 function drawToken(ctx, tok, x, y) {
   const colour = houseColour(ctx, tok.house);
-  const g = s("g", { class: `cb-piece ${tok.kind}`, transform: `translate(${x},${y}) scale(${PS})` }, s("title", {}, tok.title));
+  // its words in the page's tooltip, as a card's or a territory's (an SVG title showed nothing, issue
+  // 36): what the piece is (its role's entry) and whose it is
+  const g = s("g", { class: `cb-piece ${tok.kind}`, transform: `translate(${x},${y}) scale(${PS})`, role: "img", "aria-label": tok.title });
+  const role = PIECE_ROLE[tok.kind] ? PIECE_ROLE[tok.kind](tok) : null;
+  if (role && words.lookup(role)) g.dataset.code = role;
+  g.dataset.tip = `${tok.title}.`;
   const outline = tok.house && (ctx.facts.houses || {})[tok.house] && ctx.facts.houses[tok.house].colour === "white" ? "#6b6354" : "#2a1a0e";
   if (tok.kind === "castle") {
     g.append(
