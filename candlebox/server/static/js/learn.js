@@ -303,17 +303,17 @@ export function lobbyPanel(meta) {
   const panel = h("section.panel.learn-lobby", { id: "learn" },
     h("h2", "Learn to play"),
     h("p.note", "A first game against an easy bot, with every choice explained and a link to its rule."));
+  const wanted = new URLSearchParams(location.search).get("learn");
   for (const game of meta.games) {
     const button = h("button.primary", { type: "button", dataset: { learn: game.id } }, `Learn to play ${game.title}`);
     const refused = refusalLine(button);
     button.addEventListener("click", () => startLearning(game, button, refused));
     panel.append(h("div.learn-row", button, refused, h("a.small", { href: `/rules/${encodeURIComponent(game.id)}` }, "How to play")));
-  }
-  const wanted = new URLSearchParams(location.search).get("learn");
-  const chosen = meta.games.find((g) => g.id === wanted);
-  if (chosen) {
+    if (game.id !== wanted) continue;
+    // the rules page's "Learn to play" (/?learn=ID) starts the game it names, as this button does
+    // (issue 36: it led back to the lobby); the address loses it first, so a reload makes no other
     history.replaceState(null, "", "/");
-    setTimeout(() => panel.querySelector(`[data-learn="${chosen.id}"]`).focus(), 0);
+    setTimeout(() => (button.focus(), startLearning(game, button, refused)), 0);
   }
   return panel;
 }
