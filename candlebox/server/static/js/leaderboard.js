@@ -60,7 +60,9 @@ async function start() {
         pager(board),
         h("p.note", `Ratings start at 1500 and rise as a player wins and as the rating grows surer.${waiting}`)),
       h("section.panel", h("h2", "Bots for reference"), levelsTable(board.levels),
-        h("p.note", "The bot levels rated against each other on the players' scale.")),
+        // few games among the bots put the Beginner above the Easy bot in one game, which confused a
+        // new player (issue 36): the note says where the numbers come from and how rough they are
+        h("p.note", "The bot levels rated on the players' scale from games the bots played against each other only, as many as the last column says: from so few games a rating is rough (off by a few hundred points), so a weaker level can show above a stronger one.")),
     );
   } catch (err) {
     clear(main).append(h("section.panel", h("p", { role: "alert" }, err.message)));
