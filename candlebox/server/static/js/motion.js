@@ -29,14 +29,25 @@ function cards(root) {
   return out;
 }
 
-/** Before the board is cleared: where each card is. */
+// A card slides within its box (its seat's panel, or the board): by how far it moved inside that
+// box, and only when the box kept its size. A box that grew or shrank laid its text out anew at once,
+// and a card sliding from its old place lay over that text for the slide (issue 36: "Year I" over
+// "candles" on a phone); a box that only moved took its cards with it.
+const boxOf = (el, root) => el.closest("[data-seat]") || root;
+const boxKey = (box) => box.dataset.seat ?? "";
+
+/** Before the board is cleared: where each card is, and each box. */
 export function remember(root) {
   if (reduced.matches || !root.firstChild) {
     before = null;
     return;
   }
-  before = new Map();
-  for (const [k, el] of cards(root)) before.set(k, el.getBoundingClientRect());
+  before = { cards: new Map(), boxes: new Map() };
+  for (const [k, el] of cards(root)) {
+    const box = boxOf(el, root);
+    before.cards.set(k, el.getBoundingClientRect());
+    if (!before.boxes.has(boxKey(box))) before.boxes.set(boxKey(box), box.getBoundingClientRect());
+  }
 }
 
 /** After the board is drawn: mark the last move, and slide what moved (unless motion is reduced). */
@@ -45,15 +56,20 @@ export function settle(root) {
   if (!before || reduced.matches) return;
   const was = before;
   before = null;
+  const boxes = new Map();
   for (const [k, el] of cards(root)) {
-    const old = was.get(k);
+    const old = was.cards.get(k);
     if (!old) {
       el.classList.add("arrive");
       continue;
     }
+    const box = boxOf(el, root);
+    if (!boxes.has(boxKey(box))) boxes.set(boxKey(box), box.getBoundingClientRect());
+    const [oldBox, newBox] = [was.boxes.get(boxKey(box)), boxes.get(boxKey(box))];
+    if (!oldBox || Math.abs(oldBox.width - newBox.width) >= 2 || Math.abs(oldBox.height - newBox.height) >= 2) continue;
     const now = el.getBoundingClientRect();
-    const dx = old.left - now.left;
-    const dy = old.top - now.top;
+    const dx = old.left - oldBox.left - (now.left - newBox.left);
+    const dy = old.top - oldBox.top - (now.top - newBox.top);
     if (Math.abs(dx) < 2 && Math.abs(dy) < 2) continue;
     slide(el, dx, dy);
   }
