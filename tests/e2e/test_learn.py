@@ -34,13 +34,14 @@ def go_on(page: Any) -> bool:
 SHORTER = {"candle-quest": {"max_turns": 16}, "candelabria": {"max_turns": 10}}
 
 
-def learn_game(base: str, game: str) -> dict[str, Any]:
-    """The game the lobby's "Learn to play" makes, but with bots at full speed and fewer turns."""
+def learn_game(base: str, game: str, options: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The game the lobby's "Learn to play" makes, but with bots at full speed and fewer turns (and
+    ``options`` on top, a test's deck say)."""
     learn = how_to_play(game).learn
     body = {
         "game": game,
         "variant": learn.variant,
-        "options": SHORTER.get(game, {}),
+        "options": {**SHORTER.get(game, {}), **(options or {})},
         "seats": [
             {"kind": "human", "name": "Ada"},
             {"kind": "bot", "bot": "heuristic", "level": "easy"},
@@ -48,6 +49,7 @@ def learn_game(base: str, game: str) -> dict[str, Any]:
         "you": 0,
         "bot_delay": 0,
         "public": False,
+        "practice": "deck" in (options or {}),  # a fixed stack is for practice games only
     }
     response = api.post(f"{base}/api/games", json=body, timeout=30)
     response.raise_for_status()

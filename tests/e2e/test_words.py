@@ -667,12 +667,13 @@ def test_the_explanations_and_hints_say_cards_in_words(pages: Pages, server: Any
     """A flipped candle's options explained and the coach's hint name it without "(S6)"."""
     page = pages.new()
     page.set_viewport_size({"width": 1280, "height": 800})
-    created = learn_game(server.base, "candle-quest")
+    # the first flip is a Silver 6 to buy or sell (a random stack's first candle may be Unlit)
+    created = learn_game(server.base, "candle-quest", {"deck": ["S6"], "first_player": 0})
     open_learning(page, created)
     table = components(server, created["id"])
     page.wait_for_function(OPTIONS_NOW, timeout=20_000)
     move = page.get_attribute("body", "data-move")
-    page.locator(f'.learn-options[data-move="{move}"] li button').first.click()  # flip
+    page.locator(f'.learn-options[data-move="{move}"] li button[data-action="flip"]').click()
     page.wait_for_function("m => document.body.dataset.move !== m", arg=move, timeout=20_000)
     page.wait_for_selector(".learn-options li button[data-action='sell']")
     page.locator(".sidebar .coach-panel .coach-ask").click()
