@@ -10,6 +10,7 @@ import re
 from typing import Any
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.e2e.conftest import Pages, api, create_game, open_seat, shot
 from tests.e2e.test_learn import OPTIONS_NOW, learn_game, open_learning
@@ -743,17 +744,24 @@ def test_hovering_a_piece_on_the_map_names_it_and_whose_it_is(pages: Pages, serv
     page, _ = start(pages, server, "candelabria", players=3)
     page.set_viewport_size({"width": 1280, "height": 800})
     page.locator("#board .cb-map").scroll_into_view_if_needed()
-    pieces = page.evaluate(OPEN_PIECES)
-    assert pieces, "no piece on the map free to hover"
+    assert page.evaluate(OPEN_PIECES), "no piece on the map free to hover"
     said_of: dict[str, str] = {}
     tip = page.locator("#tooltip")
-    for kind, x, y in pieces:
-        if kind in said_of:
-            continue
+    # the bots play on meanwhile and a move redraws the map: each piece is found again just before
+    # it is hovered, and a hover whose piece was redrawn under the mouse is tried again
+    for _ in range(12):
+        page.wait_for_function("() => !document.querySelector('.sliding')")
+        todo = [piece for piece in page.evaluate(OPEN_PIECES) if piece[0] not in said_of]
+        if not todo:
+            break
+        kind, x, y = todo[0]
         page.mouse.move(1, 1)
         tip.wait_for(state="hidden")
         page.mouse.move(x, y)
-        tip.wait_for(state="visible")
+        try:
+            tip.wait_for(state="visible", timeout=5_000)
+        except PlaywrightTimeout:
+            continue
         said_of[kind] = " ".join(tip.inner_text().split())
         if kind == "castle":
             shot(page, "piece-tooltip-castle")

@@ -1124,9 +1124,11 @@ export default {
     if (map && map.isConnected && PANNING.matches) fitPhoneMap(map);
     if (wide()) panTo(mapBox, mapScroll);
     // once the banner and the rule bar above are drawn for this frame too
+    // (to the player's swipe, not the frame's own scroll: a frame laid out only now, on a busy
+    // machine, still stood at the left edge and the swipe was lost)
     const refit = () => {
       fitMap(map);
-      if (wide()) panTo(mapBox, mapBox.scrollLeft);
+      if (wide()) panTo(mapBox, mapScroll);
       pan.hidden = !wide();
     };
     requestAnimationFrame(refit);
