@@ -1096,8 +1096,13 @@ export default {
     // does not fit (a playtester never found regions 7 and 8 beyond the right edge)
     const pan = h("p.cb-map-pan", { hidden: true }, "The map is wider than your screen: swipe it sideways to see every region.");
     left.append(pan, mapBox);
-    // (a frame taken off the page reports a last scroll to 0: that one is not the player's)
-    mapBox.addEventListener("scroll", () => mapBox.isConnected && (mapScroll = mapBox.scrollLeft), { passive: true });
+    // (a frame taken off the page reports a last scroll to 0: that one is not the player's; nor is
+    // the 0 of a map fitted to the frame for a decision, which the next wide map pans back from)
+    // nor a scroll the browser made because the map's width changed under it (a refit): a swipe
+    // leaves the width as it was at the last fit
+    let fitted = -1;
+    const swiped = () => mapBox.isConnected && mapBox.scrollWidth === fitted && mapBox.scrollWidth > mapBox.clientWidth + 1;
+    mapBox.addEventListener("scroll", () => swiped() && (mapScroll = mapBox.scrollLeft), { passive: true });
     const battle = battlePanel(ctx);
     const right = h("div.cb-right");
     if (battle) right.append(battle);
@@ -1123,12 +1128,14 @@ export default {
     const wide = () => mapBox.isConnected && mapBox.scrollWidth > mapBox.clientWidth + 1;
     if (map && map.isConnected && PANNING.matches) fitPhoneMap(map);
     if (wide()) panTo(mapBox, mapScroll);
+    fitted = mapBox.scrollWidth;
     // once the banner and the rule bar above are drawn for this frame too
     // (to the player's swipe, not the frame's own scroll: a frame laid out only now, on a busy
     // machine, still stood at the left edge and the swipe was lost)
     const refit = () => {
       fitMap(map);
       if (wide()) panTo(mapBox, mapScroll);
+      fitted = mapBox.scrollWidth;
       pan.hidden = !wide();
     };
     requestAnimationFrame(refit);
