@@ -11,6 +11,8 @@ import re
 import time
 from typing import Any
 
+import pytest
+
 from tests.e2e.conftest import Pages, api, create_game, open_options, open_seat, shot, sync_api
 from tests.e2e.test_candle_quest import is_over, move_number
 from tests.e2e.test_endscreen import frame
