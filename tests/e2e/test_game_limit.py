@@ -48,6 +48,21 @@ PLACE = """([button, line]) => {
 }"""
 
 
+def refused(page: Any, button: str, line: str, name: str) -> tuple[str, Any]:
+    """Click ``button`` and wait for its refusal ``line``: the line's words and where it lies against
+    the button (PLACE), with a screenshot of it at every size (``name``-SIZE)."""
+    page.locator(button).click()
+    shown = page.locator(line)
+    shown.wait_for()
+    said = shown.inner_text()
+    place = page.evaluate(PLACE, [button, line])
+    for size, (width, height) in SIZES.items():
+        page.set_viewport_size({"width": width, "height": height})
+        shown.scroll_into_view_if_needed()
+        shot(page, f"{name}-{size}")
+    return said, place
+
+
 def test_the_game_limit_is_said_under_the_button_that_asked(
     browser: Any, capped: ServerProcess
 ) -> None:
@@ -59,15 +74,7 @@ def test_the_game_limit_is_said_under_the_button_that_asked(
         page = context.new_page()
         page.on("pageerror", lambda exc: errors.append(str(exc)))
         page.goto("/")
-        page.locator("#create").click()
-        line = page.locator("#create-form .request-error")
-        line.wait_for()
-        said = line.inner_text()
-        place = page.evaluate(PLACE, ["#create", "#create-form .request-error"])
-        for size, (width, height) in SIZES.items():
-            page.set_viewport_size({"width": width, "height": height})
-            line.scroll_into_view_if_needed()
-            shot(page, f"limit-start-{size}")
+        said, place = refused(page, "#create", "#create-form .request-error", "limit-start")
         page.set_viewport_size({"width": SIZES["phone"][0], "height": SIZES["phone"][1]})
         learn = page.locator("[data-learn]").first
         learn.click()
@@ -109,15 +116,9 @@ def test_a_refused_rematch_is_said_under_its_button(browser: Any, capped: Server
         page.on("pageerror", lambda exc: errors.append(str(exc)))
         page.goto("/")
         open_seat(page, ended)
-        page.locator("#endscreen .rematch").click()
-        line = page.locator("#endscreen .request-error:not([hidden])")
-        line.wait_for()
-        said = line.inner_text()
-        place = page.evaluate(PLACE, ["#endscreen .rematch", "#endscreen .request-error"])
-        for size, (width, height) in SIZES.items():
-            page.set_viewport_size({"width": width, "height": height})
-            line.scroll_into_view_if_needed()
-            shot(page, f"limit-rematch-{size}")
+        said, place = refused(
+            page, "#endscreen .rematch", "#endscreen .request-error:not([hidden])", "limit-rematch"
+        )
     finally:
         context.close()
     assert not errors, errors

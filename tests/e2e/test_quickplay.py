@@ -9,9 +9,8 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import SIZES as SCREENS
 from tests.e2e.conftest import Pages, api, shot
-from tests.e2e.test_game_limit import PLACE
+from tests.e2e.test_game_limit import refused
 from tests.e2e.test_layout import SIZES
 
 axe_module = pytest.importorskip(
@@ -128,15 +127,9 @@ def test_a_refused_quick_play_is_said_under_its_button(pages: Pages, server: Any
     )
     assert held.status_code == 201, held.text
     try:
-        page.locator("#qp-start").click()
-        line = page.locator("#quick-form .request-error:not([hidden])")
-        line.wait_for()
-        said = line.inner_text()
-        place = page.evaluate(PLACE, ["#qp-start", "#quick-form .request-error"])
-        for size, (width, height) in SCREENS.items():
-            page.set_viewport_size({"width": width, "height": height})
-            line.scroll_into_view_if_needed()
-            shot(page, f"quickplay-refused-{size}")
+        said, place = refused(
+            page, "#qp-start", "#quick-form .request-error:not([hidden])", "quickplay-refused"
+        )
     finally:
         api.send("DELETE", f"{server.base}/api/queue/{held.json()['ticket']}", timeout=30)
     assert said.startswith("You are already waiting in this queue"), said
