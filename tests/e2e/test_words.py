@@ -538,6 +538,42 @@ def test_a_scroll_under_a_resting_mouse_keeps_the_words_of_what_is_under_it(
             assert table[code]["name"] in tip.inner_text()
 
 
+def test_a_round_result_says_a_hand_worth_one_in_the_singular(pages: Pages, server: Any) -> None:
+    """16 Candies' round result says a hand worth one candy as "1 Gummy Bear", from the half's own
+    words; the project's CI once caught "1 Gummy Bears · penalty 9" there, in a game whose bot
+    happened to show such a hand. Drawn here from a log that holds one, so it never depends on luck."""
+    created = create_game(server.base, "sixteen-candies", 2)
+    page = pages.new()
+    page.goto("/")
+    open_seat(page, created)
+    page.wait_for_selector("#board > *")
+    said = page.evaluate(
+        """async () => {
+          const words = await import('/static/js/words.js');
+          await words.load('sixteen-candies');
+          const round = await import('/static/js/games/sixteen-candies-round.js');
+          const log = [
+            {entry: {event: 'round', round: 1}, text: ''},
+            {entry: {event: 'reveal', seat: 0, tops: ['G1', 'C2', 'K2'], value: 1, candy: 'G', penalty: 9}, text: ''},
+            {entry: {event: 'reveal', seat: 1, tops: ['C6', 'C5', 'C4'], value: 15, candy: 'C', penalty: 4}, text: ''},
+            {entry: {event: 'score', seat: 0, due: -10, pool: 6, rank: 'lowest'}, text: ''},
+            {entry: {event: 'score', seat: 1, due: 1, pool: 17, rank: 'highest'}, text: ''},
+          ];
+          const ctx = {
+            log, replaying: false, over: false, you: 0, game: {id: 'probe-' + Date.now(), options: {}},
+            facts: {candies: {G: 'Gummy Bears', C: 'Chocolate'}},
+            name: (s) => `P${s}`, label: (s) => `P${s}`, redraw: () => {},
+          };
+          const panel = round.roundPanel(ctx, () => document.createElement('span'));
+          return [...panel.querySelectorAll('.sc-round-hand-value')].map((el) => el.textContent);
+        }"""
+    )
+    assert said == [
+        "1 Gummy Bear · penalty 9 · lowest hand",
+        "15 Chocolate · penalty 4 · highest hand",
+    ]
+
+
 def test_your_own_seat_is_your_in_a_sentence(pages: Pages, server: Any) -> None:
     """A sentence naming your seat's possession reads "your pile" ("Your pile" first), not "Ada
     (you)'s pile"; other seats keep their names; a log line through the page's own decorator."""

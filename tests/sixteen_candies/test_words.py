@@ -56,3 +56,19 @@ def test_a_half_filed_as_a_card_is_named(tmp_path: Path) -> None:
 def test_the_schema_file_is_current() -> None:
     folder = Path(words.__file__).parent / "content"
     assert json.loads((folder / "words.schema.json").read_text()) == schema()
+
+
+def test_a_hand_worth_one_is_said_in_the_singular() -> None:
+    """The log's reveal line says a hand worth one candy as its half's name says one ("1 Gummy
+    Bear"); more in the plural. The project's CI caught "1 Gummy Bears" in a round's result."""
+    from candlebox.engine.plugin import PLAIN
+    from candlebox.games.sixteen_candies.text import _reveal, counted
+
+    assert counted(1, "G") == "1 Gummy Bear"
+    assert counted(1, "H") == "1 Heart Candy"
+    assert counted(9, "C") == "9 Chocolate"
+    assert counted(13, "G") == "13 Gummy Bears"
+    line = _reveal(
+        {"seat": 1, "tops": ["G1", "C2", "K2"], "value": 1, "candy": "G", "penalty": 9}, PLAIN
+    )
+    assert ": 1 Gummy Bear, penalty 9" in line

@@ -21,6 +21,7 @@ from rich.table import Table
 
 from candlebox.engine import game_info
 from candlebox.engine.plugin import NARROW_TERMINAL, Renderer, winners_text
+from candlebox.games.sixteen_candies.text import counted
 from candlebox.games.sixteen_candies.views import (
     Card,
     FinishedView,
@@ -127,11 +128,7 @@ def action_text(action: str) -> str:
     if verb == "top":
         tops = words[1:]
         value, candy, penalty = worth(tops)
-        note = (
-            "instant win!"
-            if instant(tops)
-            else f"{value} {CANDIES.get(candy or '', '')}, penalty {penalty}"
-        )
+        note = "instant win!" if instant(tops) else f"{counted(value, candy)}, penalty {penalty}"
         return f"top {' '.join(half(w) for w in tops)} [dim]({escape(note)})[/]"
     if verb == "discard" and len(words) == 2:
         return f"discard {card(words[1])}"
@@ -175,7 +172,7 @@ def hand_lines(player: Seat, console: Console, mine: bool) -> None:
     if isinstance(player, ValuedSeat):
         who = "Your hand" if mine else f"Seat {player.seat}'s hand"
         console.print(
-            f"{who}: [bold]{player.value}[/] {escape(CANDIES.get(player.candy, ''))}"
+            f"{who}: [bold]{player.value}[/] {escape(counted(player.value, player.candy)[len(str(player.value)) + 1 :])}"
             f" · penalty {player.penalty}"
         )
 

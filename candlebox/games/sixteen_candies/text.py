@@ -40,13 +40,19 @@ def _draw(e: dict[str, Any], m: Marks) -> str:
     return f"{_seat(e, m)} draws from the draw pile"
 
 
+def counted(value: object, candy: object) -> str:
+    """A hand's worth in words: "9 Chocolate"; one in the singular, as its half's own name says
+    ("1 Gummy Bear", the words of the half G1), not "1 Gummy Bears"."""
+    code = str(candy or "")
+    if value == 1 and (entry := table().get(f"{code}1")) is not None:
+        return entry.name
+    return f"{value} {CANDIES.get(code, code)}"
+
+
 def _reveal(e: dict[str, Any], m: Marks) -> str:
     tops = " ".join(_c(m, t) for t in e.get("tops", []))
-    candy = CANDIES.get(e.get("candy", ""), e.get("candy"))
-    return (
-        f"{_seat(e, m)} reveals {tops}: {e.get('value')} {m.literal(str(candy))}, "
-        f"penalty {e.get('penalty')}"
-    )
+    worth = counted(e.get("value"), e.get("candy"))
+    return f"{_seat(e, m)} reveals {tops}: {m.literal(worth)}, penalty {e.get('penalty')}"
 
 
 def _score(e: dict[str, Any], m: Marks) -> str:

@@ -5,12 +5,20 @@
 // ("Next deal"), a spectator of bots sees it for a few seconds.
 
 import { h } from "../ui.js";
+import { lookup } from "../words.js";
 
 // its stylesheet: loaded with the board's (sixteen-candies.js's css), before the board is drawn
 export const CSS = "/static/css/games/sixteen-candies-round.css";
 const KEY = "candlebox.sc-round."; // + game id: the last round result dismissed (this tab)
 const SPECTATOR_SECONDS = 5;
 let timer = null;
+
+/** A hand's worth in words, "9 Chocolate"; one in the singular as its half's own words say it
+ * ("1 Gummy Bear", the half G1's name), never "1 Gummy Bears". */
+function counted(value, candy, candies) {
+  const one = value === 1 ? lookup(`${candy}1`) : null;
+  return one ? one.name : `${value} ${candies[candy] || candy || ""}`;
+}
 
 /** The last scored round in the log: {round, caller, instant, rows: [{seat, reveal, score, out,
  * before}]}; ``before``: the seat's pool before the round (its last score, else ``startPool``), so
@@ -133,7 +141,7 @@ export function roundPanel(ctx, drawHand) {
           ? h(
               "div.sc-round-hand-value",
               {}, // no tooltip: the server's reveal line spelt the hand in codes ("G4 K5 H5"), drawn beside it
-              `${reveal.value} ${candies[reveal.candy] || reveal.candy || ""} · penalty ${reveal.penalty} · ${rankWords(score.rank)}`,
+              `${counted(reveal.value, reveal.candy, candies)} · penalty ${reveal.penalty} · ${rankWords(score.rank)}`,
             )
           : null,
         h("div.sc-round-change", { class: due > 0 ? "gain" : due < 0 ? "loss" : "", title: r.scoreText || "" }, h("span.sc-round-due", change), h("span.sc-round-pool", `→ ${score.pool} in the pool`)),

@@ -176,7 +176,9 @@ function yourHand(ctx, me) {
   const info = hand.length === 3 ? score(ctx, tops) : null;
   const side = h("div.sc-you-side", pool(ctx, me.pool, true));
   if (info) {
-    const name = info.candy ? (ctx.facts.candies || {})[info.candy] : "";
+    // one candy in the singular, as its half's words say it ("1 Gummy Bear")
+    const one = info.value === 1 && info.candy ? words.lookup(`${info.candy}1`) : null;
+    const name = one ? one.name.replace(/^1 /, "") : info.candy ? (ctx.facts.candies || {})[info.candy] : "";
     side.append(h("div.sc-score", h("b", String(info.value)), h("span", name ? ` ${name}` : ""), h("div.sc-penalty", `penalty if lowest: ${info.penalty}`)));
   }
   area.append(side);
