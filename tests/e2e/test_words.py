@@ -574,6 +574,48 @@ def test_a_round_result_says_a_hand_worth_one_in_the_singular(pages: Pages, serv
     ]
 
 
+def test_a_chip_keeps_the_punctuation_after_it_on_its_line(pages: Pages, server: Any) -> None:
+    """A sentence ending in a chip ("... places a Land Flame in Territory 3c.") never puts its full
+    stop alone on the next line: issue 36's re-trial saw a Candelabria log line do so. Every width
+    from 60 to 400 px is tried, so the chip lands at a line's end somewhere."""
+    created = create_game(server.base, "candelabria", 3)
+    page = pages.new()
+    page.goto("/")
+    open_seat(page, created)
+    page.wait_for_selector("#board > *")
+    alone = page.evaluate(
+        """async () => {
+          const words = await import('/static/js/words.js');
+          await words.load('candelabria');
+          const box = document.createElement('p');
+          box.style.cssText = 'position:absolute;left:0;top:0;font:14px sans-serif;margin:0';
+          document.body.append(box);
+          const lone = [];
+          for (let width = 60; width <= 400; width += 3) {
+            box.style.width = `${width}px`;
+            box.textContent = 'Ada places a Land Flame in 3c. Wick moves to 3c, then passes.';
+            words.chipify(box);
+            const chips = [...box.querySelectorAll('.code-chip')];
+            if (chips.length !== 2) return `chips: ${chips.length}`;
+            for (const chip of chips) {
+              const after = document.createRange();
+              const text = chip.nextSibling; // in its line's unit (.chip-tail) or beside it
+              if (!text || !/^[.,]/.test(text.data)) return `after the chip: ${text && text.data}`;
+              after.setStart(text, 0);
+              after.setEnd(text, 1);
+              const mark = after.getBoundingClientRect();
+              const own = chip.getClientRects();
+              const last = own[own.length - 1];
+              if (mark.top >= last.bottom - 1) lone.push(`${width}px: "${text.data[0]}" under "${chip.textContent}"`);
+            }
+          }
+          box.remove();
+          return lone;
+        }"""
+    )
+    assert alone == []
+
+
 def test_your_own_seat_is_your_in_a_sentence(pages: Pages, server: Any) -> None:
     """A sentence naming your seat's possession reads "your pile" ("Your pile" first), not "Ada
     (you)'s pile"; other seats keep their names; a log line through the page's own decorator."""

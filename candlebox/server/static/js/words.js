@@ -105,8 +105,12 @@ export function chipify(root) {
       // the chip shows the name: a name written around or beside its code is said once (spanOf)
       const [start, end] = spanOf(data, index, code);
       if (start < last) continue; // inside a name already taken in
-      out.append(data.slice(last, start), chip(code));
-      last = end;
+      // punctuation right after the chip stays on its line: a chip is one box, and a line could
+      // break after it, leaving a lone "." below (issue 36, a Candelabria log line)
+      const tail = /^[.,;:!?)]+/.exec(data.slice(end));
+      const made = chip(code);
+      out.append(data.slice(last, start), tail ? h("span.chip-tail", made, tail[0]) : made);
+      last = end + (tail ? tail[0].length : 0);
     }
     out.append(data.slice(last));
     node.replaceWith(out);
