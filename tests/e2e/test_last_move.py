@@ -153,3 +153,50 @@ def test_the_last_move_looks_unlike_what_can_be_clicked(
             assert BLUE in mover["shadow"], (
                 f"{where}: not in the last move's blue ({mover['shadow']})"
             )
+
+
+# Whose turn it is, as a seat's panel shows it: a tint and a bar, never a ring around the panel, which
+# reads as the clickable mark (issue 36's re-trial: Candelabria's gold ring around the acting house)
+TURN = """() => [...document.querySelectorAll('#board .acting')]
+  .filter((el) => { const r = el.getBoundingClientRect(); return r.width > 0 && r.height > 0; })
+  .map((el) => ({ what: el.outerHTML.slice(0, 100), shadow: getComputedStyle(el).boxShadow,
+    outline: getComputedStyle(el).outlineStyle }))"""
+
+
+def rings(shadow: str) -> list[str]:
+    """The outer shadows of a computed box-shadow that draw a ring: no offset, no blur, a spread."""
+    found = []
+    for part in re.split(r",\s*(?![^()]*\))", shadow):
+        lengths = [float(n) for n in re.findall(r"(-?[\d.]+)px", part)]
+        if (
+            "inset" not in part
+            and len(lengths) == 4
+            and lengths[:3] == [0, 0, 0]
+            and lengths[3] > 0
+        ):
+            found.append(part.strip())
+    return found
+
+
+def test_whose_turn_is_marked_unlike_what_can_be_clicked(
+    browser: Any, server: ServerProcess
+) -> None:
+    """Candelabria marks your own house too while you act (Candle Quest and 16 Candies tint a
+    rival's panel only, with no ring: its turn passes too fast for a test to catch it)."""
+    game = "candelabria"
+    players, variant, options = GAMES[game]
+    created = create_game(server.base, game, players, variant=variant, options=options)
+    context = browser.new_context(viewport=SIZES["laptop"], base_url=server.base, bypass_csp=True)
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    try:
+        page.goto("/")
+        open_seat(page, created)
+        page.wait_for_selector("#board .acting")
+        marks = page.evaluate(TURN)
+    finally:
+        context.close()
+    assert marks, "no seat is marked as the one to act"
+    for mark in marks:
+        assert not rings(mark["shadow"]), f"{mark['what']}: a ring ({mark['shadow']})"
+        assert mark["outline"] == "none", f"{mark['what']}: outlined"
