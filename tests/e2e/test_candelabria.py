@@ -18,6 +18,7 @@ from tests.e2e.test_candle_quest import is_over, move_number
 from tests.e2e.test_endscreen import frame
 
 CLICKABLE = "#board [data-action], #board [data-choices]"
+FRAMES = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
 T = 4_000  # a click's timeout: the board is redrawn after every move, a bot's too
 
 
@@ -395,3 +396,64 @@ def test_a_house_s_candles_are_named_with_their_roles(pages: Pages, server: Any)
         assert not re.search(r"\b[EPW]:", line), line
         assert re.search(r"\((Explorer|Pilgrim|Warrior)\)", line), line
     shot(page, "candelabria-house-candles")
+
+
+def test_a_phone_fitted_map_takes_its_full_size_when_the_screen_widens(
+    browser: Any, server: Any
+) -> None:
+    """A phone's map shrunk to show a decision's targets (fitPhoneMap) gets its whole size back when
+    the screen widens (a phone turned, a window made wider): it kept the phone's width at 1280 px,
+    a third of its frame, the rest empty."""
+    from tests.e2e.conftest import sized_context
+
+    created = create_game(
+        server.base, "candelabria", 3, variant="standard", options={"max_turns": 12}
+    )
+    headers = {"Authorization": f"Bearer {created['token']}"}
+    url = f"{server.base}/api/games/{created['id']}"
+    context = sized_context(browser, server.base, "phone")
+    page = context.new_page()
+    try:
+        page.goto("/")
+        open_seat(page, created)
+        pick = random.Random(5)
+        for _ in range(200):  # random moves until a decision's targets on the map shrink it
+            state = api.get(f"{url}/state", headers=headers, timeout=30).json()
+            assert not state["over"], "the game ended before a phone's map was fitted"
+            page.wait_for_function(
+                "m => Number(document.body.dataset.move) >= m && !document.querySelector('#board.busy')",
+                arg=state["move"],
+            )
+            page.evaluate(
+                "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
+            )
+            if page.evaluate("document.querySelector('#board .cb-map').style.width !== ''"):
+                break
+            if state["legal"]:
+                body = {"action": pick.choice(state["legal"]), "expect": state["move"]}
+                api.post(f"{url}/moves", json=body, headers=headers, timeout=30)
+                page.wait_for_function(
+                    "m => Number(document.body.dataset.move) > m || document.body.dataset.over === 'true'",
+                    arg=state["move"],
+                )
+        else:
+            raise AssertionError("no decision fitted the phone's map")
+        page.set_viewport_size({"width": 1280, "height": 800})
+        page.wait_for_function("innerWidth === 1280")  # the resize seen, then its frames drawn
+        page.evaluate(FRAMES)
+        kept = page.evaluate("document.querySelector('#board .cb-map').style.width")
+        assert kept == "", f"the map kept the phone's width {kept} at 1280 px"
+        widened = page.evaluate(
+            "document.querySelector('#board .cb-map').getBoundingClientRect().width"
+        )
+        page.reload()
+        page.wait_for_selector("#board .cb-map")
+        page.evaluate(
+            "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
+        )
+        fresh = page.evaluate(
+            "document.querySelector('#board .cb-map').getBoundingClientRect().width"
+        )
+    finally:
+        context.close()
+    assert abs(widened - fresh) <= 2, f"{widened} px wide after widening, {fresh} px when drawn so"

@@ -1036,6 +1036,10 @@ function fitMap(map) {
     fitPhoneMap(map);
     return;
   }
+  // a phone's fitted width goes once the screen is wide (a phone turned, a window widened): the map
+  // kept it at 1280 px, a third of its frame
+  map.style.width = "";
+  map.style.minWidth = "";
   const area = map.closest(".table-area");
   const top = map.getBoundingClientRect().top + (area ? area.scrollTop : 0) + window.scrollY;
   const below = map.closest(".cb-map-box").getBoundingClientRect().bottom - map.getBoundingClientRect().bottom;
