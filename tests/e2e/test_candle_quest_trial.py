@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from tests.e2e.conftest import Pages, api, create_game, open_seat, shot
 from tests.e2e.test_a11y import serious
 
@@ -184,3 +186,34 @@ def test_silver_looks_unlike_unlit(sized: Any, server: Any) -> None:
     silver, unlit = looks["k-silver"], looks["k-unlit"]
     assert silver["band"].count("rgb") >= 4, silver  # a sheen: light and dark across the band
     assert silver["face"] != unlit["face"] and silver["colour"] != unlit["colour"]
+
+
+@pytest.mark.parametrize("size", ["phone", "laptop"])
+def test_a_loot_badge_leaves_the_sell_value_readable(sized: Any, server: Any, size: str) -> None:
+    """A pile's top marked "loot 12" still shows its small sell value: the badge hung over the card's
+    foot and hid it (issue 36's re-trial). Each card size, in your area and a rival's."""
+    created = create_game(server.base, "candle-quest", 2, options={"first_player": 0})
+    page = sized(size)
+    open_seat(page, created)
+    hidden = page.evaluate(
+        """() => {
+          const hidden = [];
+          for (const where of ['.cq-you', '.cq-rival']) {
+            const area = document.querySelector(`#board ${where}`) || document.querySelector('#board');
+            for (const cls of ['sm', 'md', 'lg']) {
+              const card = document.createElement('div');
+              card.className = `cq-card ${cls} k-red`;
+              card.innerHTML = '<span class="face">5</span><span class="sell">◦12</span><span class="badge">loot 12</span>';
+              area.append(card);
+              const sell = card.querySelector('.sell').getBoundingClientRect();
+              const badge = card.querySelector('.badge').getBoundingClientRect();
+              const overlap = !(sell.right <= badge.left || badge.right <= sell.left
+                || sell.bottom <= badge.top || badge.bottom <= sell.top);
+              if (overlap) hidden.push(`${where} ${cls}`);
+              card.remove();
+            }
+          }
+          return hidden;
+        }"""
+    )
+    assert hidden == [], f"the badge covers the sell value on: {hidden}"
