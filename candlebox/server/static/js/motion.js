@@ -19,11 +19,16 @@ const key = (el, seen) => {
   return `${base}#${n}`;
 };
 
+// words that name something without being a piece on the table: a house's name in its panel's
+// head, a term, a card's mark. They keep their place in their line of text: a house's name sliding
+// on its own lay over the panel's "0 VP" (issue 36, a phone)
+const WORDS_ONLY = /^(house|term|mark):/;
+
 function cards(root) {
   const out = new Map();
   const seen = new Map();
   for (const el of root.querySelectorAll("[data-code]")) {
-    if (el.classList.contains("code-chip")) continue;
+    if (el.classList.contains("code-chip") || WORDS_ONLY.test(el.dataset.code)) continue;
     out.set(key(el, seen), el);
   }
   return out;
