@@ -11,8 +11,6 @@ import re
 import time
 from typing import Any
 
-import pytest
-
 from tests.e2e.conftest import Pages, api, create_game, open_options, open_seat, shot, sync_api
 from tests.e2e.test_candle_quest import is_over, move_number
 from tests.e2e.test_endscreen import frame
@@ -264,11 +262,6 @@ PAN = """(max) => {
 }"""
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="on a loaded machine the page may draw a bots' frame between the swipe and the next "
-    "decision whose refit moves the map: the swipe is then lost now and then (issue 36, open)",
-)
 def test_the_map_stays_where_the_player_swiped_it(pages: Pages) -> None:
     """On a phone the map pans inside its frame, and every move redraws the board: the map keeps the
     player's swipe (it jumped back to the left edge after each move), or, when none of a decision's

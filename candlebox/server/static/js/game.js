@@ -357,6 +357,9 @@ function renderBoard() {
   const active = document.activeElement;
   const hadFocus = !active || active === document.body || board.contains(active);
   const was = board.contains(active) ? placeOf(board, active) : null;
+  // the module reads what the player did to the old board (a swipe whose scroll event has not
+  // fired yet: a busy browser handles the next frame first) while it is still in the page
+  if (page.module.leave) page.module.leave(board);
   motion.remember(board); // words: where the cards were, to slide them
   clear(board);
   try {

@@ -1001,6 +1001,7 @@ function who(ctx, seat, possessive = false, first = false) {
 
 // where the player left the map scrolled (a phone pans it sideways), kept across redraws
 let mapScroll = 0;
+let keepSwipe = () => {}; // the drawn map's: takes its scroll as the player's when it is one
 
 // a choice on the map, as markSvg makes it (the shell's mark comes after the module's render)
 const TARGET = ".clickable[data-action], .clickable[data-choices]";
@@ -1106,7 +1107,9 @@ export default {
     // leaves the width as it was at the last fit
     let fitted = -1;
     const swiped = () => mapBox.isConnected && mapBox.scrollWidth === fitted && mapBox.scrollWidth > mapBox.clientWidth + 1;
-    mapBox.addEventListener("scroll", () => swiped() && (mapScroll = mapBox.scrollLeft), { passive: true });
+    const keep = () => swiped() && (mapScroll = mapBox.scrollLeft);
+    mapBox.addEventListener("scroll", keep, { passive: true });
+    keepSwipe = keep; // also just before the next drawing (leave): its scroll event may not have fired
     const battle = battlePanel(ctx);
     const right = h("div.cb-right");
     if (battle) right.append(battle);
@@ -1150,6 +1153,13 @@ export default {
       const laid = new ResizeObserver(() => (mapBox.isConnected ? requestAnimationFrame(refit) : laid.disconnect()));
       laid.observe(mapBox);
     }
+  },
+
+  /** Before the board is drawn anew: a swipe of the map not yet heard (its scroll event comes at
+   * the browser's next rendering step, which a busy one reached only after the next frame's
+   * drawing, and the swipe was lost) is kept now, while the old map is still in the page. */
+  leave() {
+    keepSwipe();
   },
 
   /** The banner for the seats others wait on (the seat to act reads the engine's prompt instead). */
