@@ -30,6 +30,7 @@ end, leaves that game's state as it was; called eagerly, ``step`` raises ValueEr
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from itertools import product
 from typing import Any, NamedTuple, cast
@@ -92,8 +93,6 @@ HALF_SLOT_OF = np.array([*enc.HALF_SLOT, -1, -1], dtype=np.int32)
 CARD_SLOT_OF = np.array([*enc.CARD_SLOT, -1], dtype=np.int32)  # EMPTY: no slot (a zero one-hot)
 SLOT_IS_TYPE = bool(np.array_equal(enc.CARD_SLOT, np.arange(N_TYPES)))  # the same numbering
 CANDY_SLOT_OF = np.array(enc.CANDY_SLOT, dtype=np.int32)
-# Which orientations of a type are worth telling apart: both for a numbered card, one for the Wild.
-ORIENTS = np.array([[True, t != WILD] for t in range(N_TYPES + 1)], dtype=bool)
 # Per half, one bit for each (candy, count) of a 4, 5 or 6 (the Wild's and the other counts: 0), so
 # that three halves show 4, 5 and 6 of one candy when their bits are distinct and make one candy's
 # three (instant_win.shows_four_five_six in a few integer operations, no gathers of candy and count).
@@ -344,13 +343,23 @@ class SixteenCandiesJax:
     def _orientations(self, hand: jax.Array) -> tuple[jax.Array, jax.Array, jax.Array]:
         """For the three cards ``hand``: each combination's ``top`` action id, whether it is an
         orientation worth telling apart (a Wild has one), and whether it shows 4, 5 and 6 of one
-        candy (instant_win.shows_four_five_six)."""
-        combos = jnp.asarray(COMBOS)
-        halves = 2 * hand[None, :] + combos  # [8, 3]
-        valid = jnp.asarray(ORIENTS)[hand[None, :], combos].all(axis=1)
-        slots = jnp.asarray(HALF_SLOT_OF)[halves]
-        ids = jnp.asarray(self.top_ids)[slots[:, 0], slots[:, 1], slots[:, 2]]
-        return ids, valid, _shows_four_five_six(halves) & valid
+        candy (instant_win.shows_four_five_six). Each card's two halves are looked up once (six
+        lookups, not one per card of each of the eight combinations: a gather is a loop per game
+        under vmap); a combination picks among them by its constant bits."""
+        both = 2 * hand[:, None] + jnp.arange(2)  # [card, up]: the half on top
+        slots = jnp.maximum(jnp.asarray(HALF_SLOT_OF)[both], 0)  # an EMPTY slot: never valid here
+        bits = jnp.asarray(SHOW_BIT_OF)[both]
+        wild = hand == WILD  # a Wild turned over is the same card: one orientation
+        flat = jnp.asarray(self.top_ids.reshape(-1))
+        ids, valid, shows = [], [], []
+        for combo in COMBOS.tolist():
+            up = range(HAND)
+            ids.append(flat[sum(slots[k, combo[k]] * N_HALVES ** (HAND - 1 - k) for k in up)])
+            turned = [wild[k] for k in up if combo[k]]
+            valid.append(~functools.reduce(jnp.logical_or, turned) if turned else jnp.asarray(True))
+            shows.append(_shows_four_five_six(jnp.stack([bits[k, combo[k]] for k in up])))
+        valid_all = jnp.stack(valid)
+        return jnp.stack(ids), valid_all, jnp.stack(shows) & valid_all
 
     def _candidates(self, s: SixteenCandiesJaxState) -> tuple[jax.Array, jax.Array]:
         """Every action that may be legal now (8 orientations, 3 draws, 4 discards, call and end)
@@ -394,7 +403,7 @@ class SixteenCandiesJax:
         """'held' mode: whether three cards can show 4, 5 and 6 of one candy, and the first
         orientation (in binary order) that does."""
         _, _, wins = self._orientations(hand)
-        return wins.any(), jnp.asarray(COMBOS)[jnp.argmax(wins)]
+        return wins.any(), _combo_bits(_first(wins))
 
     def _advance(
         self,
@@ -413,9 +422,9 @@ class SixteenCandiesJax:
         ups = s.ups[seat]
         # ---- an orientation (SETUP: picking up the hand; ROTATE: after the discard)
         top_ids, top_valid, top_wins = self._orientations(hand[:HAND])
-        choice = jnp.argmax((top_ids == action) & top_valid)
-        oriented = ups.at[:HAND].set(jnp.asarray(COMBOS)[choice])
-        chose_instant = top_wins[choice]
+        chosen = (top_ids == action) & top_valid  # at most one: valid orientations' ids differ
+        oriented = ups.at[:HAND].set(_combo_bits(_first(chosen)))
+        chose_instant = (chosen & top_wins).any()
         # ---- SETUP: the seat is done; after the last, instant wins are checked
         setup_queue = s.queue & (seats != seat)
         last_pickup = ~setup_queue.any()
@@ -429,7 +438,7 @@ class SixteenCandiesJax:
             )
         else:  # what each hand shows as turned (not its eight orientations: a Wild's up is 0)
             shown = 2 * s.hands[:, :HAND] + setup_ups[:, :HAND]
-            setup_winners = _shows_four_five_six(shown) & in_round
+            setup_winners = _shows_four_five_six(jnp.asarray(SHOW_BIT_OF)[shown]) & in_round
         # ---- DRAW
         empty_draw = s.draw_len == 0
         draw = jnp.where(empty_draw, reshuffled, s.draw)
@@ -448,8 +457,8 @@ class SixteenCandiesJax:
         pile_discard = jnp.where(empty_draw, s.discard.at[0].set(top_discard), s.discard)
         pile_discard_len = jnp.where(empty_draw, 1, s.discard_len)
         # ---- DISCARD
-        card = jnp.argmax(jnp.asarray(self.discard_ids) == action)
-        slot = jnp.argmax(hand == card)
+        card = _first(jnp.asarray(self.discard_ids) == action)
+        slot = _first(hand == card)
         kept_hand, kept_ups = _sorted(_put(hand, slot, EMPTY), _put(ups, slot, 0), _FOUR)
         known_here = s.known[seat, card]
         if not self.rediscard:
@@ -640,9 +649,10 @@ class SixteenCandiesJax:
         seats = jnp.arange(n)
         in_game = s.pools > 0
         # the next seat clockwise still in the game (a seat alone has itself)
-        steps = (seats[:, None] + jnp.arange(1, n + 1)[None, :]) % n  # [seat, distance - 1]
-        hit = in_game[steps] | (jnp.arange(1, n + 1) == n)[None, :]
-        next_seat = steps[seats, jnp.argmax(hit, axis=1)]
+        next_seat = seats
+        for distance in range(n - 1, 0, -1):  # the nearest seat still in wins
+            ahead = (seats + distance) % n
+            next_seat = jnp.where(jnp.roll(in_game, -distance), ahead, next_seat)
         marker = jnp.where(s.round > 0, next_seat[s.marker], s.marker)
         count = in_game.sum()
         order = [marker]
@@ -801,16 +811,29 @@ def _hand_value(halves: jax.Array) -> tuple[jax.Array, jax.Array]:
     return value, best
 
 
-def _shows_four_five_six(halves: jax.Array) -> jax.Array:
-    """instant_win.shows_four_five_six over the last axis (three top halves): one candy's 4, 5 and
-    6, each once (``SHOW_BIT_OF``: distinct bits add up to their union)."""
-    bits = jnp.asarray(SHOW_BIT_OF)[halves]
+def _shows_four_five_six(bits: jax.Array) -> jax.Array:
+    """instant_win.shows_four_five_six over the last axis (three top halves' ``SHOW_BIT_OF``): one
+    candy's 4, 5 and 6, each once (distinct bits add up to their union)."""
     total = bits.sum(axis=-1)
     union = bits[..., 0] | bits[..., 1] | bits[..., 2]
     three = jnp.zeros(total.shape, bool)
     for full in FOUR_FIVE_SIX:
         three = three | (total == full)
     return three & (union == total)
+
+
+def _first(flags: jax.Array) -> jax.Array:
+    """The first place where ``flags`` (one axis) is true, 0 where none is: ``argmax`` as a
+    plain minimum (XLA does not vectorise an argmax, a reduction over pairs, on a CPU)."""
+    size = flags.shape[-1]
+    first = jnp.min(jnp.where(flags, jnp.arange(size), size))
+    return jnp.where(first < size, first, 0)
+
+
+def _combo_bits(combo: jax.Array) -> jax.Array:
+    """``COMBOS[combo]``: the orientation of each of three cards, the first the most significant
+    bit (no lookup)."""
+    return (combo >> jnp.arange(HAND - 1, -1, -1)) & 1
 
 
 def _put(array: jax.Array, index: jax.Array, value: Any) -> jax.Array:
