@@ -122,6 +122,34 @@ def test_jit_and_vmap_play_whole_games_from_their_keys() -> None:
     assert np.allclose(paid.sum(axis=1), 1.0)
 
 
+def test_a_batched_step_writes_the_observation_built_alone() -> None:
+    """Under ``vmap`` the step writes each field of the observation over the one before it (in
+    place, not concatenated): every game's observation is still the one ``observe`` builds for it
+    alone (unbatched), and ``observe_all`` under ``vmap`` agrees, along random games."""
+    env = rljax.make(GAME, 2)
+    games = 12
+    state = jax.jit(jax.vmap(env.init))(jax.random.split(jax.random.key(8), games))
+    step = jax.jit(jax.vmap(env.step))
+    candidates = jax.jit(jax.vmap(env.legal_action_ids))
+    alone = jax.jit(env.observe)
+    every = jax.jit(jax.vmap(env.observe_all))
+    rng = np.random.default_rng(1)
+    for i in range(30):
+        actor, last = np.asarray(state.actor), np.asarray(state.last_actor)
+        looking = np.where(actor >= 0, actor, last)
+        seen = np.asarray(every(state))
+        for game in range(0, games, 3):
+            one = jax.tree_util.tree_map(lambda x, g=game: x[g], state)
+            built = np.asarray(alone(one, int(looking[game])))
+            assert np.array_equal(np.asarray(state.observation[game]), built), (i, game)
+            assert np.array_equal(seen[game, looking[game]], built), (i, game)
+        ids, valid = (np.asarray(a) for a in candidates(state))
+        actions = np.array(
+            [rng.choice(r[v]) if v.any() else 0 for r, v in zip(ids, valid, strict=True)]
+        )
+        state = step(state, jnp.asarray(actions), jax.random.split(jax.random.key(50 + i), games))
+
+
 def test_a_deal_from_a_key_draws_every_card_of_the_box_as_likely() -> None:
     """A deal from a key takes its cards from a sample of the box's top drawn through a hash of
     one threefry draw (no sort): every place dealt from holds each card type as often as the box

@@ -32,12 +32,15 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
+from collections.abc import Callable
 from itertools import product
 from typing import Any, NamedTuple, cast
 
 import jax
 import jax.numpy as jnp
 import numpy as np
+from jax import lax
+from jax.custom_batching import custom_vmap
 
 from candlebox.engine.encoding import ActionNumbering, Config
 from candlebox.engine.plugin import JaxRules
@@ -47,7 +50,6 @@ from candlebox.games.jax_common import (
     every_seat,
     i32,
     one_hot,
-    public,
     require_legal,
     select,
     share,
@@ -201,6 +203,7 @@ class SixteenCandiesJax:
         self.observation_size = encoder.size
         self.fields = [name for name, _, _ in encoder.fields()]
         self.field_sizes = {name: size for name, _, size in encoder.fields()}
+        self._write = _field_writer([self.field_sizes[name] for name in self.fields])
         self.turn_share = share(self.max_turns, self.max_turns)
         self.rounds_share = np.minimum(share(int(enc.ROUNDS_SCALE), int(enc.ROUNDS_SCALE)), 1.0)
         self.draw_share = share(BOX, BOX)
@@ -337,7 +340,7 @@ class SixteenCandiesJax:
         )
         after = self._advance(core, action, i32(box), i32(reshuffled), chance, loose)
         quiet = core._replace(rewards=jnp.zeros_like(state.rewards))
-        return self._public(select(ok, after, quiet))
+        return self._public(select(ok, after, quiet), state.observation)
 
     # ------------------------------------------------------------------ the rules
     def _orientations(self, hand: jax.Array) -> tuple[jax.Array, jax.Array, jax.Array]:
@@ -689,12 +692,28 @@ class SixteenCandiesJax:
             round=s.round + 1,
         )
 
-    def _public(self, s: SixteenCandiesJaxState) -> SixteenCandiesJaxState:
-        return cast(SixteenCandiesJaxState, public(s, self._observe, self._mask))
+    def _public(
+        self, s: SixteenCandiesJaxState, before: jax.Array | None = None
+    ) -> SixteenCandiesJaxState:
+        """The fields pgx's API reads (jax_common.public), the observation written over the one
+        ``before`` the step (under vmap: in its place, see ``_field_writer``)."""
+        looking = jnp.where(s.actor >= 0, s.actor, s.last_actor)
+        return s._replace(
+            current_player=s.actor,
+            observation=self._observe_over(s, looking, before),
+            legal_action_mask=self._mask(s),
+        )
 
     # ------------------------------------------------------------------ the observation
     def _observe(self, s: SixteenCandiesJaxState, seat: jax.Array) -> jax.Array:
         """encoder.SixteenCandiesEncoder.fill_state, field by field in the layout's order."""
+        return self._observe_over(s, seat, None)
+
+    def _observe_over(
+        self, s: SixteenCandiesJaxState, seat: jax.Array, before: jax.Array | None
+    ) -> jax.Array:
+        """The observation, written over ``before`` (an observation, every place rewritten) or
+        new."""
         n = self.num_players
         t = N_TYPES
         over = s.phase == Phase.OVER
@@ -747,7 +766,9 @@ class SixteenCandiesJax:
             "hand_penalty": jnp.where(valued, jnp.asarray(self.penalty_share)[penalty], 0.0)[None],
             "winners": (s.winners & over).astype(jnp.float32),
         }
-        return jnp.concatenate([parts[name] for name in self.fields])
+        if before is None:
+            before = jnp.zeros(self.observation_size, jnp.float32)
+        return cast(jax.Array, self._write(before, tuple(parts[name] for name in self.fields)))
 
     @staticmethod
     def _card_slot(types: jax.Array) -> jax.Array:
@@ -820,6 +841,34 @@ def _shows_four_five_six(bits: jax.Array) -> jax.Array:
     for full in FOUR_FIVE_SIX:
         three = three | (total == full)
     return three & (union == total)
+
+
+def _field_writer(sizes: list[int]) -> Callable[[jax.Array, tuple[jax.Array, ...]], jax.Array]:
+    """``write(before, parts)``: the observation made of ``parts`` (its fields in order, of
+    ``sizes``), which ``before`` (of the same size) had. Alone it is the parts concatenated; under
+    ``vmap`` each part is written over the batch's ``before`` in place (a dynamic_update_slice of
+    a column block). A concatenation along the minor axis is never fused on a CPU (XLA writes each
+    part, then copies them all); here each part's producer is fused into its write, and the
+    observation carried by a ``lax.scan`` is updated where it lies instead of built anew."""
+    starts = np.cumsum([0, *sizes[:-1]]).tolist()
+    total = sum(sizes)
+
+    @custom_vmap
+    def write(before: jax.Array, parts: tuple[jax.Array, ...]) -> jax.Array:
+        return jnp.concatenate(parts)
+
+    @write.def_vmap
+    def _batched(
+        axis_size: int, in_batched: list[Any], before: jax.Array, parts: tuple[jax.Array, ...]
+    ) -> tuple[jax.Array, bool]:
+        before_batched, parts_batched = in_batched
+        out = before if before_batched else jnp.broadcast_to(before, (axis_size, total))
+        for part, batched, start in zip(parts, parts_batched, starts, strict=True):
+            whole = part if batched else jnp.broadcast_to(part, (axis_size, *part.shape))
+            out = lax.dynamic_update_slice(out, whole.astype(out.dtype), (0, start))
+        return out, True
+
+    return cast(Callable[[jax.Array, tuple[jax.Array, ...]], jax.Array], write)
 
 
 def _first(flags: jax.Array) -> jax.Array:
