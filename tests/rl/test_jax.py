@@ -122,6 +122,7 @@ def test_jit_and_vmap_play_whole_games_from_their_keys() -> None:
     assert np.allclose(paid.sum(axis=1), 1.0)
 
 
+@pytest.mark.deep  # compiles four functions anew (CI's second step)
 def test_a_batched_step_writes_the_observation_built_alone() -> None:
     """Under ``vmap`` the step writes each field of the observation over the one before it (in
     place, not concatenated): every game's observation is still the one ``observe`` builds for it
