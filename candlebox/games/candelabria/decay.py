@@ -22,6 +22,8 @@ from typing import TYPE_CHECKING
 
 from candlebox.games.candelabria.decision import Phase
 from candlebox.games.candelabria.effects import gain_vp, push_effect
+from candlebox.games.candelabria.marks import CANDLES, DECAY, DECKS, moved
+from candlebox.games.candelabria.marks import VP as VP_PART
 from candlebox.games.candelabria.notation import Verb
 from candlebox.games.candelabria.schema import DESTROY, EXTINGUISH, IGNITE, STEAL, TACTIC, VP
 
@@ -56,6 +58,8 @@ def set_up(st: CandelabriaState) -> None:
     st.decay_deck = list(range(CARDS))
     st.rng.shuffle(st.decay_deck)
     st.decay_slots = [[-1, -1] for _ in range(st.num_players)]
+    moved(st, DECKS)
+    moved(st, DECAY)
 
 
 def second(st: CandelabriaState, row: list[int], winner: int) -> int:
@@ -86,6 +90,7 @@ def receive(st: CandelabriaState, seats: list[int]) -> None:
         if not st.decay_deck:
             break
         card = st.decay_deck.pop()
+        moved(st, DECKS)
         st.events.append(("decay", seat, CODES[card]))
         drawn.append((seat, card))
     for seat, card in reversed(drawn):  # the stack: the first drawer's decision on top
@@ -107,6 +112,8 @@ def do_slot(st: CandelabriaState, frame: list[int], verb: int, a: int, b: int) -
         st.decay_deck.insert(0, old)
         st.events.append(("decay-discard", seat, CODES[old]))
     st.decay_slots[seat][a] = card
+    moved(st, DECAY)
+    moved(st, DECKS)
     st.events.append(("decay-place", seat, CODES[card], a + 1))
 
 
@@ -129,6 +136,7 @@ def push(st: CandelabriaState, seat: int, icon: int, count: int, region: int) ->
         if rivals:
             victim = max(rivals, key=lambda s: (st.vp[s], -st.order.index(s)))
             st.vp[victim] -= count
+            moved(st, VP_PART)
             st.events.append(("vp", victim, -count, "decay"))
             gain_vp(st, seat, count, "decay")
     else:
@@ -164,6 +172,7 @@ def do_nudge(st: CandelabriaState, frame: list[int], verb: int, a: int, b: int) 
     names = st.board.names
     st.events.append(("shift", seat, a, names[st.candle_territories[seat][a]], names[b]))
     st.candle_territories[seat][a] = b
+    moved(st, CANDLES)
 
 
 def epilogue(st: CandelabriaState) -> None:
@@ -174,3 +183,5 @@ def epilogue(st: CandelabriaState) -> None:
             if card >= 0:
                 st.decay_deck.insert(0, card)
                 st.decay_slots[seat][k] = -1
+                moved(st, DECAY)
+                moved(st, DECKS)

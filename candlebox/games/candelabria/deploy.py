@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING
 
 from candlebox.games.candelabria import effects, missions
 from candlebox.games.candelabria.decision import ROLE_FLAMES, Auto, Phase
+from candlebox.games.candelabria.marks import CANDLES, FLAME_SUPPLY, SEALS, hand_moved, moved
+from candlebox.games.candelabria.pieces import pay_wax
 from candlebox.games.candelabria.upgrades import has_power, triggers
 
 if TYPE_CHECKING:
@@ -34,16 +36,19 @@ def deploy(st: CandelabriaState, seat: int, card: int, role: int) -> None:
     st.hands[seat].remove(card)
     if card in st.known_hands[seat]:
         st.known_hands[seat].remove(card)
+    hand_moved(st, seat)
     st.seal_cards[seat][role] = card
+    moved(st, SEALS)
     if min(st.seal_cards[seat]) >= 0:  # its third candle of the year (rulings CA-M3)
         missions.note(st, seat, "third-candle")
     cost = st.content.candles[card].cost
-    st.wax[seat] -= cost
-    st.reserve_wax += cost
+    pay_wax(st, seat, cost)
     # "Supply running out": a candle takes the flames its role gives, as many as are left (CA-37).
     flames = min(ROLE_FLAMES[role], st.candle_flame_supply[seat])
     st.candle_flame_supply[seat] -= flames
     st.candle_flames[seat][role] = flames
+    moved(st, FLAME_SUPPLY)
+    moved(st, CANDLES)
     stack = st.stack
     stack.append([Auto.DRAW, seat, 1, 0, 0])
     stack.append([Auto.AFTER_DEPLOY, seat, 0])
@@ -54,6 +59,7 @@ def deploy(st: CandelabriaState, seat: int, card: int, role: int) -> None:
         stack.append([Phase.DEPLOY_AT, seat, role])
         return
     st.candle_territories[seat][role] = st.castles[seat]
+    moved(st, CANDLES)
     st.events.append(("deploy", seat, code, role, cost, flames, st.board.names[st.castles[seat]]))
 
 
@@ -66,6 +72,7 @@ def do_at(st: CandelabriaState, frame: list[int], verb: int, a: int, b: int) -> 
     st.stack.pop()
     seat, role = frame[1], frame[2]
     st.candle_territories[seat][role] = a
+    moved(st, CANDLES)
     st.events.append(("place", seat, role, st.board.names[a]))
 
 

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 from candlebox.games.candelabria import extinguished, missions
 from candlebox.games.candelabria.decision import FIRST_AUTO, Auto, Phase
+from candlebox.games.candelabria.marks import CANDLES, FLAME_SUPPLY, RESOURCES, moved
 from candlebox.games.candelabria.notation import MAX_WAREHOUSE, Verb
 from candlebox.games.candelabria.pieces import (
     enemy_flame_actions,
@@ -96,6 +97,8 @@ def do_ignite(st: CandelabriaState, frame: list[int], verb: int, a: int, b: int)
     if verb == Verb.IGNITE_CANDLE:
         st.candle_flame_supply[seat] -= 1
         st.candle_flames[seat][a] += 1
+        moved(st, FLAME_SUPPLY)
+        moved(st, CANDLES)
         st.events.append(("ignite", seat, a, None))
     else:
         place_land_flame(st, seat, a)
@@ -190,6 +193,7 @@ def do_steal(st: CandelabriaState, frame: list[int], verb: int, a: int, b: int) 
             st.wax[seat] += 1
         else:
             st.reserve_wax += 1
+    moved(st, RESOURCES)
     st.events.append(("steal", seat, victim, b, kept))
     if kept:
         missions.tally(st, seat, 0)
@@ -233,4 +237,5 @@ def do_shift(st: CandelabriaState, frame: list[int], verb: int, a: int, b: int) 
     names = st.board.names
     src = st.candle_territories[seat][a]
     st.candle_territories[seat][a] = b
+    moved(st, CANDLES)
     st.events.append(("shift", seat, a, names[src], names[b]))

@@ -12,8 +12,13 @@ from typing import TYPE_CHECKING
 
 from candlebox.games.candelabria import missions
 from candlebox.games.candelabria.decision import Phase
+from candlebox.games.candelabria.marks import CURSE_BOARD, moved
 from candlebox.games.candelabria.notation import SUPPLY, Verb
-from candlebox.games.candelabria.pieces import candle_flame_back, lift_land_flame
+from candlebox.games.candelabria.pieces import (
+    candle_flame_back,
+    land_flame_to_supply,
+    lift_land_flame,
+)
 
 if TYPE_CHECKING:
     from candlebox.games.candelabria.state import CandelabriaState
@@ -25,7 +30,7 @@ def extinguish_land_flame(st: CandelabriaState, owner: int, t: int) -> None:
     if st.two_player:
         # 2-player: "any Land Flame extinguished by the other player will move any Curse 1 territory"
         # — back to its owner's supply; its owner moves a curse (rulings CA-2P4).
-        st.land_flame_supply[owner] += 1
+        land_flame_to_supply(st, owner)
         st.events.append(("flame", owner, -1))
         st.stack.append([Phase.HAUNT, owner, 1])
         return
@@ -59,14 +64,15 @@ def do_flame(st: CandelabriaState, frame: list[int], verb: int, a: int, b: int) 
     st.stack.pop()
     owner = frame[1]
     if verb == Verb.SUPPLY:
-        st.land_flame_supply[owner] += 1
+        land_flame_to_supply(st, owner)
         st.events.append(("flame", owner, -1))
     else:
         st.curse_influence[a][owner] += 1
+        moved(st, CURSE_BOARD)
         st.events.append(("flame", owner, a))
 
 
 def no_curse(st: CandelabriaState, frame: list[int]) -> None:
     """No Curse card on the board: the flame can only go back to the supply."""
-    st.land_flame_supply[frame[1]] += 1
+    land_flame_to_supply(st, frame[1])
     st.events.append(("flame", frame[1], -1))

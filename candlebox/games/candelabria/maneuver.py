@@ -16,12 +16,14 @@ from typing import TYPE_CHECKING
 
 from candlebox.games.candelabria import extinguished, missions, territory
 from candlebox.games.candelabria.decision import CASTLE, EXPLORER, PILGRIM, WARRIOR, Auto, Phase
+from candlebox.games.candelabria.marks import CANDLES, MANEUVERED, hand_moved, moved
 from candlebox.games.candelabria.notation import Verb
 from candlebox.games.candelabria.pieces import (
     candle_flame_back,
     enemy_candles_at,
     enemy_flame_actions,
     enemy_flames_at,
+    move_model,
     place_land_flame,
 )
 from candlebox.games.candelabria.schema import FORGE
@@ -43,7 +45,9 @@ def begin_maneuver(st: CandelabriaState, seat: int, card: int) -> None:
     st.hands[seat].remove(card)
     if card in st.known_hands[seat]:
         st.known_hands[seat].remove(card)
+    hand_moved(st, seat)
     st.maneuvered[seat].append(card)
+    moved(st, MANEUVERED)
     st.events.append(("maneuver", seat, st.content.candles[card].code))
     st.stack.append([Phase.MOVE, seat, MOVES, 0, 0])
     # Rota Aurea, Year I: "When you discard a Candle Card to perform a Maneuver, you can perform a
@@ -115,12 +119,7 @@ def do_move(st: CandelabriaState, frame: list[int], verb: int, a: int, b: int) -
 def enter(st: CandelabriaState, seat: int, model: int, t: int, extra: bool) -> None:
     """A model moves into territory ``t`` (a real movement: entry effects, Land Flame, action)."""
     names = st.board.names
-    if model == CASTLE:
-        src = st.castles[seat]
-        st.castles[seat] = t
-    else:
-        src = st.candle_territories[seat][model]
-        st.candle_territories[seat][model] = t
+    src = move_model(st, seat, model, t)
     st.events.append(("move", seat, model, names[src], names[t], extra))
     stack = st.stack
     stack.append([Auto.LAND, seat, t])
@@ -180,6 +179,7 @@ def do_push_to(st: CandelabriaState, frame: list[int], verb: int, a: int, b: int
     st.stack.pop()
     seat, t, owner, role = frame[1], frame[2], frame[4], frame[5]
     st.candle_territories[owner][role] = a
+    moved(st, CANDLES)
     names = st.board.names
     st.events.append(("push", seat, owner, role, names[t], names[a]))
 

@@ -23,6 +23,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from candlebox.games.candelabria.marks import MISSIONS as MISSIONS_PART
+from candlebox.games.candelabria.marks import VP, moved
+
 if TYPE_CHECKING:
     from candlebox.games.candelabria.state import CandelabriaState
 
@@ -94,6 +97,7 @@ def deal(st: CandelabriaState) -> None:
     for seat in range(n):
         st.events.append(("mission-private", seat, MISSIONS[st.private_missions[seat]][0]))
     st.events.append(("missions", tuple(MISSIONS[m][0] for m in st.public_missions)))
+    moved(st, MISSIONS_PART)
 
 
 def on(st: CandelabriaState) -> bool:
@@ -109,6 +113,7 @@ def mist(st: CandelabriaState) -> None:
     for m in range(len(MISSIONS)):
         if is_yearly(m):
             st.mission_places[m][0] = BLOCKED if block else FREE
+    moved(st, MISSIONS_PART)
 
 
 def new_action(st: CandelabriaState) -> None:
@@ -152,9 +157,11 @@ def note(st: CandelabriaState, seat: int, event: str) -> None:
             continue
         k = places.index(FREE)
         places[k] = seat
+        moved(st, MISSIONS_PART)
         vp = YEAR_VP[st.year] if is_yearly(m) else RANK_VP[k]
         st.events.append(("mission", seat, MISSIONS[m][0], k + 1, vp))
         st.vp[seat] += vp
+        moved(st, VP)
         st.events.append(("vp", seat, vp, "mission"))
         if not is_yearly(m) and FREE not in places:
             # "since the Mission Card is complete, it may be removed from the game": full, it can be

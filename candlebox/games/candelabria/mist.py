@@ -13,6 +13,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from candlebox.games.candelabria import missions
+from candlebox.games.candelabria.marks import (
+    CURSE_BOARD,
+    CURSE_MODELS,
+    DECKS,
+    REGIONS,
+    hand_moved,
+    moved,
+)
 from candlebox.games.candelabria.schema import MINE, NEVER_CORRUPTED
 
 if TYPE_CHECKING:
@@ -44,6 +52,7 @@ def run_mist(st: CandelabriaState) -> None:
             owner = st.seat_of[content.candles[card].house]
             st.hands[owner].append(card)
             st.known_hands[owner].append(card)
+            hand_moved(st, owner)
             st.events.append(("house-candle", drawer, content.candles[card].code, owner))
             continue
         curse = content.curses[entry]
@@ -58,6 +67,9 @@ def run_mist(st: CandelabriaState) -> None:
             st.corrupted |= 1 << curse.region
         drawn += 1
     st.curse_influence = [[0] * st.num_players for _ in st.curses]
+    # the Mist lays out a new Curse Board from the Curse deck, its models or corrupted regions
+    for part in (CURSE_BOARD, DECKS, CURSE_MODELS, REGIONS):
+        moved(st, part)
 
 
 def mine_of(st: CandelabriaState, region: int) -> int:

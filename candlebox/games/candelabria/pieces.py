@@ -10,6 +10,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from candlebox.games.candelabria.decision import CASTLE
+from candlebox.games.candelabria.marks import (
+    CANDLES,
+    CASTLES,
+    FLAME_SUPPLY,
+    LAND_FLAMES,
+    RESOURCES,
+    VP,
+)
 
 if TYPE_CHECKING:
     from candlebox.games.candelabria.state import CandelabriaState
@@ -20,12 +28,29 @@ def place_land_flame(st: CandelabriaState, seat: int, t: int) -> None:
     st.land_flames[t] |= 1 << seat
     st.land_flames_by_icon[seat][st.board.icon[t]] += 1
     st.land_flame_supply[seat] -= 1
+    marks = st.marks
+    marks[LAND_FLAMES] += 1
+    marks[FLAME_SUPPLY] += 1
 
 
 def lift_land_flame(st: CandelabriaState, seat: int, t: int) -> None:
     """The seat's Land Flame leaves territory ``t``; the caller decides where it goes."""
     st.land_flames[t] &= ~(1 << seat)
     st.land_flames_by_icon[seat][st.board.icon[t]] -= 1
+    st.marks[LAND_FLAMES] += 1
+
+
+def move_model(st: CandelabriaState, seat: int, model: int, t: int) -> int:
+    """The seat's castle or candle ``model`` onto territory ``t``; where it was."""
+    if model == CASTLE:
+        src = st.castles[seat]
+        st.castles[seat] = t
+        st.marks[CASTLES] += 1
+    else:
+        src = st.candle_territories[seat][model]
+        st.candle_territories[seat][model] = t
+        st.marks[CANDLES] += 1
+    return src
 
 
 def position(st: CandelabriaState, seat: int, model: int) -> int:
@@ -81,12 +106,36 @@ def enemy_candles_at(st: CandelabriaState, seat: int, t: int) -> bool:
     )
 
 
+def land_flame_to_supply(st: CandelabriaState, owner: int, count: int = 1) -> None:
+    """Land Flames (off the map or the Curse Board) back to their owner's supply."""
+    st.land_flame_supply[owner] += count
+    st.marks[FLAME_SUPPLY] += 1
+
+
 def candle_flame_back(st: CandelabriaState, owner: int, role: int) -> None:
     """One flame off a candle, back to its owner's supply."""
     st.candle_flames[owner][role] -= 1
     st.candle_flame_supply[owner] += 1
+    marks = st.marks
+    marks[CANDLES] += 1
+    marks[FLAME_SUPPLY] += 1
+
+
+def pay_gold(st: CandelabriaState, seat: int, cost: int) -> None:
+    """Gold from the seat's warehouse to the reserve."""
+    st.gold[seat] -= cost
+    st.reserve_gold += cost
+    st.marks[RESOURCES] += 1
+
+
+def pay_wax(st: CandelabriaState, seat: int, cost: int) -> None:
+    """Wax from the seat's warehouse to the reserve."""
+    st.wax[seat] -= cost
+    st.reserve_wax += cost
+    st.marks[RESOURCES] += 1
 
 
 def gain_vp(st: CandelabriaState, seat: int, amount: int, reason: str) -> None:
     st.vp[seat] += amount
+    st.marks[VP] += 1
     st.events.append(("vp", seat, amount, reason))

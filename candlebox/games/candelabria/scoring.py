@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from candlebox.games.candelabria.decision import Phase
+from candlebox.games.candelabria.pieces import gain_vp
 
 if TYPE_CHECKING:
     from candlebox.games.candelabria.state import CandelabriaState
@@ -35,8 +36,7 @@ def final_vp(st: CandelabriaState) -> None:
             else:
                 continue
             if gain:
-                st.vp[seat] += gain
-                st.events.append(("vp", seat, gain, "end-of-game"))
+                gain_vp(st, seat, gain, "end-of-game")
 
 
 def end_game(st: CandelabriaState, reason: str) -> None:

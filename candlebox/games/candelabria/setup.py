@@ -15,6 +15,7 @@ from typing import Any
 from candlebox.games.candelabria import missions
 from candlebox.games.candelabria.decay import set_up as decay_set_up
 from candlebox.games.candelabria.kindling import start_kindling
+from candlebox.games.candelabria.marks import all_moved
 from candlebox.games.candelabria.mist import run_mist
 from candlebox.games.candelabria.pieces import place_land_flame
 from candlebox.games.candelabria.schema import ICONS, NEVER_CORRUPTED, TEMPLES
@@ -129,6 +130,7 @@ def set_up(st: CandelabriaState, options: dict[str, Any]) -> None:
         missions.deal(st)
     if options.get("decay"):
         decay_set_up(st)
+    all_moved(st)
 
 
 def _checked_options(
@@ -299,8 +301,11 @@ def rebuild(st: CandelabriaState, codes: list[str]) -> None:
     options["first_player"] = None
     fresh = CandelabriaState(st.variant, st.num_players, st.rng.next64() >> 1, options)
     set_up(fresh, options)
+    marks = st.marks  # the game's own: a reader of this state reads its marks on from here
     for name in CandelabriaState.__slots__:  # the game's own slots; events and history stay
         setattr(st, name, getattr(fresh, name))
+    st.marks = marks
+    all_moved(st)
     st.rng = fresh.rng
     st.events.extend(fresh.events)
     start_year(st)

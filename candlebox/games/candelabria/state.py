@@ -17,6 +17,7 @@ from candlebox.engine.wiring import StackRules, StackWiring
 from candlebox.games.candelabria.board import Board, board_for
 from candlebox.games.candelabria.components import Content, content_of
 from candlebox.games.candelabria.decision import IDLE, Phase
+from candlebox.games.candelabria.marks import new_marks
 from candlebox.games.candelabria.notation import Notation, malformed, notation_for
 from candlebox.games.candelabria.views import CandelabriaView
 
@@ -64,6 +65,7 @@ class CandelabriaState(State):
         "land_flames",  # territory -> bitmask of seats with a Land Flame there
         "land_flames_by_icon",  # seat -> icon -> territories with that icon holding the seat's Land Flame
         "maneuvered",  # seat -> candle cards discarded to maneuver (face up)
+        "marks",  # a change mark per part the observation reads, moved where the rules write it (marks.py)
         "max_turns",
         "mission_box",  # missions: the cards in the box (not dealt)
         "mission_cancels",  # missions: seat -> cancels against each seat in the battle under way
@@ -153,6 +155,7 @@ class CandelabriaState(State):
         self.max_turns = options["max_turns"]
         self.warrior_push_optional = options.get("warrior_push") == "optional"
         self.castle_entry_optional = options.get("castle_entry") == "optional"
+        self.marks = new_marks(n)
         self.house_of = [-1] * n
         self.seat_of = [-1] * len(self.content.houses)
         self.order = list(range(n))

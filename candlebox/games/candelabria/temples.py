@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from candlebox.games.candelabria import missions
 from candlebox.games.candelabria.decision import Phase
+from candlebox.games.candelabria.marks import DECKS, REGIONS, moved
 from candlebox.games.candelabria.pieces import gain_vp
 from candlebox.games.candelabria.schema import WHITE
 from candlebox.games.candelabria.upgrades import has_power, triggers
@@ -26,6 +27,8 @@ WHITE_VP = 4
 def place_temple(st: CandelabriaState, seat: int, colour: int, region: int) -> None:
     st.temple_supply[colour] -= 1
     st.temples[region].append(colour)
+    moved(st, DECKS)
+    moved(st, REGIONS)
     st.events.append(("temple", seat, colour, region))
     missions.note(st, seat, "build-temple")
     if colour == WHITE:
@@ -43,6 +46,8 @@ def raze_temple(st: CandelabriaState, seat: int, region: int) -> None:
     """ "Remove the top layer of a Temple, and place it back in the Upgrades area." """
     colour = st.temples[region].pop()
     st.temple_supply[colour] += 1
+    moved(st, DECKS)
+    moved(st, REGIONS)
     st.events.append(("raze", seat, colour, region))
     missions.note(st, seat, "destroy-temple")
     if colour == WHITE:

@@ -18,8 +18,22 @@ from typing import TYPE_CHECKING
 
 from candlebox.games.candelabria import missions
 from candlebox.games.candelabria.decision import CASTLE, MODEL_LETTER, Auto, Phase
+from candlebox.games.candelabria.marks import (
+    CURSE_BOARD,
+    DECKS,
+    FLAME_SUPPLY,
+    RESOURCES,
+    TACTICS,
+    UPGRADE_PILES,
+    UPGRADES,
+    hand_moved,
+    moved,
+)
+from candlebox.games.candelabria.marks import (
+    TACTICS_BOARD as TACTICS_BOARD_PART,
+)
 from candlebox.games.candelabria.notation import MAX_WAREHOUSE, Verb
-from candlebox.games.candelabria.pieces import has_piece_in_region
+from candlebox.games.candelabria.pieces import has_piece_in_region, move_model, pay_gold
 from candlebox.games.candelabria.schema import BARRACKS, CURSE, FORGE, INN, MINE, PORTAL
 from candlebox.games.candelabria.temples import TEMPLE_COST, place_temple
 from candlebox.games.candelabria.upgrades import has_power
@@ -62,6 +76,8 @@ def do_influence(st: CandelabriaState, frame: list[int], verb: int, a: int, b: i
     frame[2] -= 1
     st.land_flame_supply[seat] -= 1
     st.curse_influence[a][seat] += 1
+    moved(st, FLAME_SUPPLY)
+    moved(st, CURSE_BOARD)
     st.events.append(("influence", seat, a))
 
 
@@ -75,6 +91,8 @@ def refill(st: CandelabriaState) -> None:
         st.tactics_board.append(card)
         added.append(st.content.tactics[card].code)
     if added:
+        moved(st, DECKS)
+        moved(st, TACTICS_BOARD_PART)
         st.events.append(("refill", tuple(added)))
 
 
@@ -99,6 +117,8 @@ def do_take(st: CandelabriaState, frame: list[int], verb: int, a: int, b: int) -
     frame[2] -= 1
     st.tactics_board.remove(a)
     st.tactics[seat].append(a)
+    moved(st, TACTICS_BOARD_PART)
+    moved(st, TACTICS)
     st.events.append(("take", seat, st.content.tactics[a].code))
     missions.tally(st, seat, 2)
     if frame[2] > 0 and not st.tactics_board:
@@ -136,14 +156,14 @@ def do_forge(st: CandelabriaState, frame: list[int], verb: int, a: int, b: int) 
     if verb == Verb.UPGRADE:
         tile = st.upgrade_piles[a].pop()
         cost = st.content.tiles[tile].year  # "1 Gold per Year"
-        st.gold[seat] -= cost
-        st.reserve_gold += cost
+        pay_gold(st, seat, cost)
         st.upgrades[seat].append(tile)
+        moved(st, UPGRADE_PILES)
+        moved(st, UPGRADES)
         st.events.append(("upgrade", seat, a, st.content.tiles[tile].code, cost))
         missions.note(st, seat, f"tier-{cost}")
     else:
-        st.gold[seat] -= TEMPLE_COST
-        st.reserve_gold += TEMPLE_COST
+        pay_gold(st, seat, TEMPLE_COST)
         place_temple(st, seat, a, b)
     missions.tally(st, seat, 1)
 
@@ -172,6 +192,7 @@ def do_mine(st: CandelabriaState, frame: list[int], verb: int, a: int, b: int) -
     st.wax[seat] += b
     st.reserve_gold -= a
     st.reserve_wax -= b
+    moved(st, RESOURCES)
     st.events.append(("mine", seat, a, b, frame[2] - a - b))
     missions.tally(st, seat, 0, a + b)
 
@@ -212,12 +233,7 @@ def do_portal_to(st: CandelabriaState, frame: list[int], verb: int, a: int, b: i
     """ "This movement is not considered deployment or movement": no Land Flame, action or entry."""
     st.stack.pop()
     seat, model = frame[1], frame[2]
-    if model == CASTLE:
-        src = st.castles[seat]
-        st.castles[seat] = a
-    else:
-        src = st.candle_territories[seat][model]
-        st.candle_territories[seat][model] = a
+    src = move_model(st, seat, model, a)
     names = st.board.names
     st.events.append(("relocate", seat, MODEL_LETTER[model], names[src], names[a]))
 
@@ -228,12 +244,14 @@ def draw_card(st: CandelabriaState) -> int:
     if not st.advanced_deck:
         return -1
     st.advanced_known_by.pop()
+    moved(st, DECKS)
     return st.advanced_deck.pop()
 
 
 def to_bottom(st: CandelabriaState, card: int, mark: int) -> None:
     st.advanced_deck.insert(0, card)
     st.advanced_known_by.insert(0, mark)
+    moved(st, DECKS)
 
 
 def run_draw(st: CandelabriaState, frame: list[int]) -> None:
@@ -265,6 +283,7 @@ def run_draw(st: CandelabriaState, frame: list[int]) -> None:
         return
     frame[4] += 1
     st.hands[seat].append(card)
+    hand_moved(st, seat)
     st.events.append(("draw", seat, st.content.candles[card].code))
 
 
@@ -276,6 +295,7 @@ def keep_actions(st: CandelabriaState, frame: list[int]) -> list[str]:
 def keep(st: CandelabriaState, seat: int, card: int) -> None:
     """Nova Vita keeps one card; the others go under the Advanced deck (rulings CA-29)."""
     st.hands[seat].append(card)
+    hand_moved(st, seat)
     others = [c for c in st.set_aside if c != card]
     st.set_aside.clear()
     codes = st.content.candles
@@ -307,5 +327,6 @@ def do_return(st: CandelabriaState, frame: list[int], verb: int, a: int, b: int)
     if a in st.known_hands[seat]:
         st.known_hands[seat].remove(a)
     st.known_hands[seat].clear()  # the others no longer know which of its cards it still holds
+    hand_moved(st, seat)
     to_bottom(st, a, seat)
     st.events.append(("return", seat, st.content.candles[a].code))

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from candlebox.games.candelabria.marks import CURSE_MODELS, DECKS, TACTICS_USED, moved
+
 if TYPE_CHECKING:
     from candlebox.games.candelabria.state import CandelabriaState
 
@@ -76,6 +78,7 @@ def do_haunt(st: CandelabriaState, frame: list[int], verb: int, a: int, b: int) 
     names = st.board.names
     st.events.append(("haunt", frame[1], a, names[b]))
     st.curse_models[a] = b
+    moved(st, CURSE_MODELS)
 
 
 # ----------------------------------------------------------------------------- disposable tactics
@@ -85,5 +88,7 @@ def spend_tactic(st: CandelabriaState, seat: int, card: int) -> None:
     the Epilogue."""
     if st.two_player and st.content.tactics[card].house < 0:
         st.tactics_deck.insert(0, card)
+        moved(st, DECKS)
     else:
         st.tactics_used[seat].append(card)
+        moved(st, TACTICS_USED)

@@ -28,8 +28,21 @@ from typing import TYPE_CHECKING
 from candlebox.games.candelabria import decay, extinguished, missions
 from candlebox.games.candelabria.decision import Auto, Phase
 from candlebox.games.candelabria.effects import gain_vp, push_effect
+from candlebox.games.candelabria.marks import (
+    BATTLES,
+    CANDLES,
+    CURSE_BOARD,
+    CURSE_MODELS,
+    ORDER,
+    SECRETS,
+    TACTICS,
+    UPGRADE_PILES,
+    UPGRADES,
+    all_moved,
+    moved,
+)
 from candlebox.games.candelabria.notation import PASS, Verb
-from candlebox.games.candelabria.pieces import lift_land_flame
+from candlebox.games.candelabria.pieces import land_flame_to_supply, lift_land_flame
 from candlebox.games.candelabria.schema import BLACK, GREY, VP, WHITE
 from candlebox.games.candelabria.scoring import end_game, final_vp
 from candlebox.games.candelabria.state import WIRING
@@ -59,6 +72,7 @@ def to_war(st: CandelabriaState) -> None:
     st.curses_granted = 0
     st.curse_models = [-1] * len(st.curses)
     st.curse_owners = [-1] * len(st.curses)
+    moved(st, CURSE_MODELS)
     st.stack.append([Auto.WAR_PREP, -1])
 
 
@@ -81,8 +95,9 @@ def run_war_prep(st: CandelabriaState, frame: list[int]) -> None:
     ):  # Decay: the house arriving second draws a Decay card (after the curse is placed)
         decay.receive(st, decay.receivers(st, row, winner))
     for seat in range(st.num_players):  # "players must get back all the flames they had put"
-        st.land_flame_supply[seat] += row[seat]
+        land_flame_to_supply(st, seat, row[seat])
         row[seat] = 0
+    moved(st, CURSE_BOARD)
     if winner < 0:
         st.events.append(("curse-unclaimed", k, "no-flames"))
         return
@@ -121,6 +136,7 @@ def do_curse_at(st: CandelabriaState, frame: list[int], verb: int, a: int, b: in
     seat, k = frame[1], frame[2]
     st.curse_models[k] = a
     st.curse_owners[k] = seat
+    moved(st, CURSE_MODELS)
     missions.note(st, seat, f"curse-{k + 1}")
     curse = st.content.curses[st.curses[k]]
     region = st.board.region[a]
@@ -141,6 +157,7 @@ def curse_effect(st: CandelabriaState, seat: int, effect: str, region: int) -> N
     elif effect == "first-in-order":
         st.order.remove(seat)
         st.order.insert(0, seat)
+        moved(st, ORDER)
         st.events.append(("order", tuple(st.order)))
     elif effect == "extinguish-all":
         board = st.board
@@ -150,7 +167,7 @@ def curse_effect(st: CandelabriaState, seat: int, effect: str, region: int) -> N
                     st.events.append(("extinguish", seat, board.names[t], owner, -1))
                     if owner == seat:  # its own: not "extinguished by another player"
                         lift_land_flame(st, owner, t)
-                        st.land_flame_supply[owner] += 1
+                        land_flame_to_supply(st, owner)
                     else:
                         missions.note(st, seat, "land-flame")
                         extinguished.extinguish_land_flame(st, owner, t)
@@ -216,6 +233,7 @@ def do_lift_to(st: CandelabriaState, frame: list[int], verb: int, a: int, b: int
     names = st.board.names
     src = st.candle_territories[owner][role]
     st.candle_territories[owner][role] = a
+    moved(st, CANDLES)
     st.events.append(("lift", frame[1], owner, role, names[src], names[a]))
 
 
@@ -238,6 +256,8 @@ def do_gift(st: CandelabriaState, frame: list[int], verb: int, a: int, b: int) -
     if verb == Verb.UPGRADE:
         tile = st.upgrade_piles[a].pop()
         st.upgrades[seat].append(tile)
+        moved(st, UPGRADE_PILES)
+        moved(st, UPGRADES)
         st.events.append(("upgrade", seat, a, st.content.tiles[tile].code, 0))
     else:
         place_temple(st, seat, a, b)
@@ -258,6 +278,7 @@ def begin_resolution(st: CandelabriaState) -> None:
         st.battles_left = [r for r in after if r in haunted]
     else:
         st.battles_left = [r for r in after if at_war(st, r)]
+    moved(st, BATTLES)
     st.events.append(("battles", tuple(st.battles_left)))
     st.stack.append([Auto.BATTLES, -1])
 
@@ -288,6 +309,7 @@ def run_battles(st: CandelabriaState, frame: list[int]) -> None:
         st.stack.append([Auto.EPILOGUE, -1])
         return
     region = st.battles_left.pop(0)
+    moved(st, BATTLES)
     fight = participants(st, region)
     st.events.append(("battle", region, tuple(fight)))
     if not fight:
@@ -298,6 +320,7 @@ def run_battles(st: CandelabriaState, frame: list[int]) -> None:
         award(st, region, fight[0])
         return
     st.secret_tactics = [[] for _ in range(st.num_players)]
+    moved(st, SECRETS)
     st.stack.append([Phase.SECRET, -1, region])
 
 
@@ -328,6 +351,7 @@ def secret_actions(st: CandelabriaState, seat: int) -> list[str]:
 
 def do_secret(st: CandelabriaState, frame: list[int], seat: int, a: int, b: int) -> None:
     st.secret_tactics[seat] = [a - 1, b - 1]
+    moved(st, SECRETS)
     st.events.append(("chose", seat))
     if waiting(st):
         return
@@ -343,6 +367,8 @@ def do_secret(st: CandelabriaState, frame: list[int], seat: int, a: int, b: int)
         st.played_tactics[s] = list(chosen)
         st.events.append(("reveal", s, tuple(tactics[c].code if c >= 0 else None for c in chosen)))
     st.secret_tactics = [[] for _ in range(st.num_players)]
+    moved(st, TACTICS)
+    moved(st, SECRETS)
     st.stack.append([Auto.RESOLVE, -1, region, 0])
     for s in reversed(st.battle):
         st.stack.append([Phase.CANCEL, s, region])
@@ -386,6 +412,7 @@ def do_cancel(st: CandelabriaState, frame: list[int], verb: int, a: int, b: int)
     their_card = st.played_tactics[other][theirs]
     st.played_tactics[seat][a] = -1
     st.played_tactics[other][theirs] = -1
+    moved(st, SECRETS)
     spend_tactic(st, seat, mine_card)
     spend_tactic(st, other, their_card)
     missions.countered(st, seat, other)
@@ -423,6 +450,7 @@ def _resolve_card(st: CandelabriaState, seat: int, card: int) -> None:
     spent, Rota Aurea's "1 VP per Tactic card resolved"; its effects come next."""
     slots = st.played_tactics[seat]
     slots[slots.index(card)] = -2  # slot 1 first when both hold the same card
+    moved(st, SECRETS)
     spend_tactic(st, seat, card)
     st.events.append(("resolve", seat, st.content.tactics[card].code))
     bonus = total(st, seat, "tactic-vp")
@@ -509,9 +537,12 @@ def award(st: CandelabriaState, region: int, winner: int) -> None:
     if st.order[-1] != winner and st.options.get("battle_shift", "last") == "last":
         st.order.remove(winner)
         st.order.append(winner)
+        moved(st, ORDER)
         st.events.append(("order", tuple(st.order)))
     st.battle = []
     st.played_tactics = [[-1, -1] for _ in range(st.num_players)]
+    moved(st, BATTLES)
+    moved(st, SECRETS)
 
 
 def battle_missions(st: CandelabriaState, region: int, winner: int) -> None:
@@ -577,6 +608,7 @@ def run_epilogue(st: CandelabriaState, frame: list[int]) -> None:
         st.known_hands[seat] += st.maneuvered[seat]
         st.maneuvered[seat] = []
     st.events.append(("epilogue", st.year))
+    all_moved(st)  # the War Boards, the map, the Curse Board, the hands: most of the state
     if st.year >= LAST_YEAR:
         final_vp(st)
         end_game(st, "end")
