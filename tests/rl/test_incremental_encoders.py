@@ -41,12 +41,38 @@ def _differing(spec: Spec, got: np.ndarray, expected: np.ndarray) -> list[str]:
 @pytest.mark.parametrize("config", split(configs(), _quick), ids=lambda c: "{}-{}-{}p".format(*c))
 def test_every_vector_env_observation_is_a_fresh_encoding(config: tuple[str, str, int]) -> None:
     game, variant, players = config
-    venv = candlebox.rl.vector_env(game, GAMES, players=players, variant=variant, **SHORT)
-    reference = Spec.make(game, players, variant, **SHORT)  # its own encoder: nothing shared
+    _vector_reads_are_fresh(game, variant, players, SHORT, STEPS)
+
+
+# Candelabria's optional rules write parts of the state the default game never does (its reader
+# rewrites a part when the rules mark it: candlebox/games/candelabria/marks.py).
+CANDELABRIA_OPTIONS = [
+    ("standard", 3, {"missions": True, "decay": True}),
+    ("standard", 4, {"missions": True, "decay": True, "decay_draw": "every"}),
+    ("two-player", 2, {"missions": True}),
+]
+
+
+@pytest.mark.parametrize(
+    "config", CANDELABRIA_OPTIONS, ids=lambda c: "{}-{}p-{}".format(c[0], c[1], "-".join(c[2]))
+)
+def test_candelabria_with_its_options_reads_as_fresh_encodings(
+    config: tuple[str, int, dict[str, object]],
+) -> None:
+    variant, players, options = config
+    # long enough for a War Season (battles, curses, Decay cards) and a game's end in each row
+    _vector_reads_are_fresh("candelabria", variant, players, {"max_turns": 24, **options}, 600)
+
+
+def _vector_reads_are_fresh(
+    game: str, variant: str, players: int, options: dict[str, object], steps: int
+) -> None:
+    venv = candlebox.rl.vector_env(game, GAMES, players=players, variant=variant, **options)
+    reference = Spec.make(game, players, variant, **options)  # its own encoder: nothing shared
     obs, info = venv.reset(seed=3)
     rng = np.random.default_rng(3)
     endings = 0
-    for step in range(STEPS):
+    for step in range(steps):
         for i, state in enumerate(venv.games):
             assert state is not None
             seat = int(info["current_player"][i])
@@ -58,6 +84,44 @@ def test_every_vector_env_observation_is_a_fresh_encoding(config: tuple[str, str
         obs, _rewards, terminated, truncated, info = venv.step(actions)
         endings += int(terminated.sum() + truncated.sum())
     assert endings > 0, "no game ended: the replaced games' rows were not checked"
+
+
+@pytest.mark.parametrize("game", covered_games())
+def test_loaded_and_taken_back_states_read_as_their_views(game: str) -> None:
+    """A game read at every step, and now and then a save of it loaded and a decision taken back,
+    each read at once: new objects (dropped after, so their ids come back) that a reader keeping
+    rows must read whole, and the game read after them must still read as itself."""
+    variant = candlebox.variants(game)[0]
+    players = min(variant.players)
+    spec = Spec.make(game, players, variant.name, **SHORT)
+    reference = Spec.make(game, players, variant.name, **SHORT)
+    rng = np.random.default_rng(11)
+    state = spec.config.new_game(11)
+    copies = 0
+    for step in range(80):
+        if state.is_over:
+            state = spec.config.new_game(step)
+        seat = state.to_act[0]
+        legal = state.legal_actions(seat)
+        state.apply(seat, legal[int(rng.integers(len(legal)))])
+        if state.is_over:
+            continue
+        looker = state.to_act[0]
+        got = spec.observe(state, looker)
+        assert np.array_equal(got, reference.observe_view(state, looker)), "the game itself"
+        if step % 3:
+            continue
+        others = [candlebox.load(state.to_json())]
+        if state.undoable(seat):
+            others.append(state.undo(seat))
+        for other in others:
+            for who in range(players):
+                got = spec.observe(other, who)
+                expected = reference.observe_view(other, who)
+                assert np.array_equal(got, expected), _differing(spec, got, expected)
+            copies += 1
+        del others, other
+    assert copies > 10
 
 
 @pytest.mark.parametrize("game", covered_games())

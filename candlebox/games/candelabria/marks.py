@@ -27,6 +27,7 @@ class Marked(Protocol):
     hands: list[list[int]]
     known_hands: list[list[int]]
 
+
 # The parts, in the order of ``st.marks``. Plain ints, not an enum: the rules index with them.
 ORDER = 0  # the year and the turn order
 CASTLES = 1  # the Wandering Castles

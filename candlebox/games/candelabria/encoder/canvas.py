@@ -4,7 +4,7 @@ of the data every field was written from, and the state's numbers as the encoder
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
@@ -83,118 +83,30 @@ def _cards(m: Memory, base: int, stride: int, index: list[int], held: list[list[
 
 
 class _Canvas:
-    """The last observation written for one state, and a copy of each piece of state data it was
-    written from (None: not written yet, which differs from any data)."""
+    """The last observation written for one state object, with the state's change marks it was
+    written at (marks.py): a part is written again only when its mark has moved since."""
 
     __slots__ = (
-        "advanced_deck",
-        "battle",
         "battle_seen",
-        "battles_left",
-        "candle_flame_supply",
-        "candle_flames",
-        "candle_territories",
-        "castles",
         "content",
-        "corrupted",
-        "curse_deck",
-        "curse_influence",
-        "curse_models",
-        "curse_owners",
-        "curses",
-        "decay_deck",
-        "decay_slots",
-        "gold",
-        "hand_sizes",
         "head",
-        "house_of",
-        "land_flame_supply",
-        "land_flames",
-        "maneuvered",
-        "mission_box",
-        "mission_over",
-        "mission_places",
-        "mission_seat",
-        "order",
+        "marks",
+        "over",
         "picked",
-        "played_tactics",
-        "private_missions",
-        "public_missions",
-        "reserve_gold",
-        "reserve_wax",
         "row",
-        "seal_cards",
-        "secret_seat",
-        "secret_tactics",
-        "seldom",
-        "shown",
+        "seat",
+        "source",
         "tab",
-        "tactics",
-        "tactics_board",
-        "tactics_deck",
-        "tactics_used",
-        "temple_supply",
-        "temples",
         "turns",
-        "upgrade_piles",
-        "upgrades",
         "view",
-        "vp",
-        "wax",
-        "year",
         "zero",
     )
 
-    # A copy of the state data each field was last written from (None: not written yet).
-    advanced_deck: Any
-    battle: Any
-    battle_seen: Any
-    battles_left: Any
-    candle_flame_supply: Any
-    candle_flames: Any
-    candle_territories: Any
-    castles: Any
-    corrupted: Any
-    curse_deck: Any
-    curse_influence: Any
-    curse_models: Any
-    curse_owners: Any
-    curses: Any
-    decay_deck: Any
-    decay_slots: Any
-    gold: Any
-    hand_sizes: Any
-    house_of: Any
-    land_flame_supply: Any
-    land_flames: Any
-    maneuvered: Any
-    mission_box: Any
-    mission_over: Any
-    mission_places: Any
-    mission_seat: Any
-    order: Any
-    played_tactics: Any
-    private_missions: Any
-    public_missions: Any
-    reserve_gold: Any
-    reserve_wax: Any
-    seal_cards: Any
-    secret_seat: Any
-    secret_tactics: Any
-    seldom: Any
-    shown: Any
-    tactics: Any
-    tactics_board: Any
-    tactics_deck: Any
-    tactics_used: Any
-    temple_supply: Any
-    temples: Any
-    turns: Any
-    upgrade_piles: Any
-    upgrades: Any
-    vp: Any
-    wax: Any
-    year: Any
+    marks: list[int] | None  # the marks the row was written at; None: none yet
+    seat: int  # the seat it was written for
+    over: bool  # written for a game over
+    battle_seen: bool  # a battle's fields hold something
+    turns: int
 
     def __init__(self, st: CandelabriaState, tab: _Tables, zero: Memory) -> None:
         self.row = np.zeros(len(zero), dtype=np.float32)
@@ -202,27 +114,26 @@ class _Canvas:
         self.zero = zero  # zeros of the row's size, shared by the encoder's canvases
         self.content = st.content
         self.tab = tab
+        # The state's own marks list: a new state object (a clone, a load) has a list of its own, so
+        # a canvas found under a reused id is known not to be this state's.
+        self.source = st.marks
         self.head: list[int] = []  # the places the head wrote
         self.picked = False  # the row holds the 2-player house choice
         self.forget()
 
     def forget(self) -> None:
-        """Every field to be written anew: the row cleared, no data kept."""
+        """Every field to be written anew: the row cleared, no marks kept."""
         self.view[:] = self.zero
         self.head.clear()
-        for name in _DATA:
-            setattr(self, name, None)
+        self.marks = None
+        self.seat = -1
+        self.over = False
+        self.battle_seen = False
+        self.turns = -1
 
     def clear(self, span: tuple[int, int]) -> None:
         a, b = span
         self.view[a:b] = self.zero[a:b]
-
-
-_DATA = tuple(
-    name
-    for name in _Canvas.__slots__
-    if name not in ("content", "head", "picked", "row", "tab", "view", "zero")
-)
 
 
 class _Tables:

@@ -4,6 +4,11 @@ the same numbers as ``fill`` writes from the typed view (tests/rl/test_state_enc
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import cached_property
+from itertools import compress
+from operator import ne
+
 import numpy as np
 
 from candlebox.engine import State
@@ -14,7 +19,6 @@ from candlebox.games.candelabria.encoder.canvas import (
     Memory,
     _Canvas,
     _cards,
-    _copy,
     _counts,
     _per_seat,
     _Tables,
@@ -44,6 +48,40 @@ from candlebox.games.candelabria.encoder.facts import (
 )
 from candlebox.games.candelabria.encoder.layout import (
     EncoderLayout,
+)
+from candlebox.games.candelabria.marks import (
+    BATTLES,
+    CANDLES,
+    CASTLES,
+    CURSE_BOARD,
+    CURSE_MODELS,
+    DECKS,
+    FLAME_SUPPLY,
+    HAND,
+    MANEUVERED,
+    ORDER,
+    REGIONS,
+    RESOURCES,
+    SEALS,
+    SECRETS,
+    TACTICS,
+    TACTICS_BOARD,
+    TACTICS_USED,
+    UPGRADE_PILES,
+    UPGRADES,
+    VP,
+)
+from candlebox.games.candelabria.marks import (
+    DECAY as DECAY_PART,
+)
+from candlebox.games.candelabria.marks import (
+    HOUSES as HOUSES_PART,
+)
+from candlebox.games.candelabria.marks import (
+    LAND_FLAMES as LAND_FLAMES_PART,
+)
+from candlebox.games.candelabria.marks import (
+    MISSIONS as MISSIONS_PART,
 )
 from candlebox.games.candelabria.missions import revealed
 from candlebox.games.candelabria.state import CandelabriaState
@@ -89,6 +127,13 @@ PHASE_DECISION = {
     kind: DECISION_INDEX[name] for kind, name in NAMES.items() if name in DECISION_INDEX
 }
 
+Write = Callable[[CandelabriaState, _Canvas], None]
+
+
+def _nothing(st: CandelabriaState, c: _Canvas) -> None:
+    """A part ``_update`` writes itself (it depends on the seat reading)."""
+
+
 CANVASES = 1024  # states whose last observation the state reader keeps (a vector env's games)
 
 
@@ -126,19 +171,24 @@ class StateReader(EncoderLayout):
         """The seat's observation of the state, in the state's canvas (returned).
 
         A canvas (one per state object, the ``CANVASES`` most recently read kept) holds the last
-        observation written for that state and a copy of each piece of state data it was written
-        from. Only the fields whose data differ now are written again: between two decisions of a
-        game most of the board is unchanged, and comparing a list with its copy costs far less than
-        writing its fields. The copies are compared by value, never by identity, so a canvas is right
-        for any state whatever state it was written for; the seat is part of the data of every field
-        that depends on it.
+        observation written for that state and the state's change marks (marks.py) it was written
+        at. Only the parts whose marks moved since are written again, and the seat's own parts when
+        another seat reads: the rules mark every part they write (tests/candelabria/test_marks.py),
+        so nothing of the state is compared with copies. A canvas belongs to the state's own marks
+        list: a state read under a reused id, a clone or a loaded save has another list, and is
+        written whole.
         """
         assert isinstance(state, CandelabriaState)
         st = state
         canvases = self._canvases
         key = id(st)
         c = canvases.pop(key, None)
-        if c is None or c.content is not st.content or c.tab.board is not st.board:
+        if (
+            c is None
+            or c.source is not st.marks
+            or c.content is not st.content
+            or c.tab.board is not st.board
+        ):
             c = _Canvas(st, self.tables(st), self._zero)
             if len(canvases) >= CANVASES:
                 del canvases[next(iter(canvases))]  # the least recently read
@@ -149,7 +199,7 @@ class StateReader(EncoderLayout):
             self._house_choice(st, seat, frame, c)
             c.picked = True
         else:
-            if c.picked:  # none of the house choice's places is a field's data: start afresh
+            if c.picked:  # none of the house choice's places is a part's: start afresh
                 c.forget()
                 c.picked = False
             self._update(st, seat, frame, c)
@@ -162,272 +212,225 @@ class StateReader(EncoderLayout):
         return tab
 
     def _update(self, st: CandelabriaState, seat: int, frame: list[int], c: _Canvas) -> None:
-        """Write in the canvas what differs from what it was written from; each field as ``fill``
-        writes it, clipped. The data that change seldom are first compared all at once."""
+        """Write in the canvas the parts whose marks moved since it was written, and the head; each
+        field as ``fill`` writes it, clipped."""
         over = frame[0] == _OVER
         self._head(st, seat, frame, over, c)
-        if (
-            st.year,
-            st.order,
-            st.castles,
-            st.curse_models,
-            st.curse_owners,
-            st.corrupted,
-            st.temples,
-            st.curses,
-            st.curse_influence,
-            st.battles_left,
-            st.battle,
-            st.upgrade_piles,
-            st.house_of,
-            st.seal_cards,
-            st.upgrades,
-            st.tactics_used,
-            st.decay_slots,
-        ) != c.seldom:
-            self._seldom(st, c)
         if st.turns != c.turns:
             c.turns = st.turns
             c.view[self.start["turn"]] = _unit(st.turns / self.turn_scale)
-        self._update_map(st, c)
-        self._update_boards(st, c)
-        self._update_seats(st, c)
-        self._update_held(st, seat, over, c)
-        self._update_battle(st, seat, c)
-        self._update_missions(st, seat, over, c)
-
-    def _update_map(self, st: CandelabriaState, c: _Canvas) -> None:
-        """The map: the Land Flames, the candles and their flames."""
-        m, tab, span = c.view, c.tab, self.span
-        if st.land_flames != c.land_flames:
-            c.land_flames = st.land_flames[:]
-            c.clear(span["land_flames"])
-            for places, flames in zip(tab.land, st.land_flames, strict=True):
-                if flames:
-                    for i in places[flames]:
-                        m[i] = 1.0
-        if st.candle_territories != c.candle_territories or st.candle_flames != c.candle_flames:
-            c.candle_territories = _copy(st.candle_territories)
-            c.candle_flames = _copy(st.candle_flames)
-            c.clear(span["candles"])
-            self._candles(st, tab, m)
-
-    def _update_boards(self, st: CandelabriaState, c: _Canvas) -> None:
-        """The public boards and decks: the Tactics board, the decks' sizes, the supplies."""
-        m, tab, at, span = c.view, c.tab, self.start, self.span
-        if st.tactics_board != c.tactics_board:
-            c.tactics_board = st.tactics_board[:]
-            c.clear(span["tactics_board"])
-            _counts(m, at["tactics_board"], tab.tactic, st.tactics_board)
-        decay_deck = len(st.decay_deck) if st.decay_slots else -1  # the view shows it with Decay
-        if (
-            len(st.advanced_deck) != c.advanced_deck
-            or len(st.curse_deck) != c.curse_deck
-            or len(st.tactics_deck) != c.tactics_deck
-            or decay_deck != c.decay_deck
-            or st.temple_supply != c.temple_supply
-            or st.reserve_gold != c.reserve_gold
-            or st.reserve_wax != c.reserve_wax
-        ):
-            c.advanced_deck, c.curse_deck = len(st.advanced_deck), len(st.curse_deck)
-            c.tactics_deck, c.decay_deck = len(st.tactics_deck), decay_deck
-            c.temple_supply = st.temple_supply[:]
-            c.reserve_gold, c.reserve_wax = st.reserve_gold, st.reserve_wax
-            self._supplies(st, tab, m)
-
-    def _update_seats(self, st: CandelabriaState, c: _Canvas) -> None:
-        """Each seat's VP, gold, wax, supplies and hand size (each field written whole: nothing to
-        clear)."""
-        m, at = c.view, self.start
-        if st.vp != c.vp:
-            c.vp = st.vp[:]
-            _per_seat(m, at["vp"], st.vp, VP_SCALE)
-        if st.gold != c.gold:
-            c.gold = st.gold[:]
-            _per_seat(m, at["gold"], st.gold, WAREHOUSE)
-        if st.wax != c.wax:
-            c.wax = st.wax[:]
-            _per_seat(m, at["wax"], st.wax, WAREHOUSE)
-        if st.land_flame_supply != c.land_flame_supply:
-            c.land_flame_supply = st.land_flame_supply[:]
-            _per_seat(m, at["land_supply"], st.land_flame_supply, LAND_FLAMES)
-        if st.candle_flame_supply != c.candle_flame_supply:
-            c.candle_flame_supply = st.candle_flame_supply[:]
-            _per_seat(m, at["candle_supply"], st.candle_flame_supply, CANDLE_FLAMES)
-        hands = st.hands
-        sizes = list(map(len, hands))
-        if sizes != c.hand_sizes:
-            c.hand_sizes = sizes
-            _per_seat(m, at["hand_size"], sizes, HAND_SCALE)
-
-    def _update_held(self, st: CandelabriaState, seat: int, over: bool, c: _Canvas) -> None:
-        """The cards each seat is known to hold (its own hand to itself, every hand once over), the
-        maneuvered cards and the tactic cards held."""
-        m, tab, at, span, n = c.view, c.tab, self.start, self.span, self.n
-        hands = st.hands
-        shown = c.shown
-        if shown is None:
-            shown = c.shown = [None] * n
-        known = st.known_hands
-        for s in range(n):
-            cards = hands[s] if s == seat or over else known[s]
-            if cards != shown[s]:
-                shown[s] = cards[:]
-                base = at["known_cards"] + s * self.c
-                c.clear((base, base + self.c))
-                for code in cards:
-                    m[base + tab.card[code]] = 1.0
-        if st.maneuvered != c.maneuvered:
-            c.maneuvered = _copy(st.maneuvered)
-            c.clear(span["maneuvered"])
-            _cards(m, at["maneuvered"], self.c, tab.card, st.maneuvered)
-        if st.tactics != c.tactics:
-            c.tactics = _copy(st.tactics)
-            c.clear(span["tactics"])
-            for s in range(n):
-                _counts(m, at["tactics"] + s * self.k, tab.tactic, st.tactics[s])
-
-    def _update_battle(self, st: CandelabriaState, seat: int, c: _Canvas) -> None:
-        """A battle's secret and played tactic cards."""
-        at, span = self.start, self.span
-        if (st.battle or c.battle_seen) and (  # out of battle, and written so: nothing to do
-            st.battle != c.battle_seen
-            or st.secret_tactics != c.secret_tactics
-            or st.played_tactics != c.played_tactics
-            or seat != c.secret_seat
-        ):
-            c.battle_seen = st.battle[:]
-            c.secret_tactics = _copy(st.secret_tactics)
-            c.played_tactics = _copy(st.played_tactics)
-            c.secret_seat = seat
-            c.clear((at["chosen"], span["played"][1]))  # chosen, my_secret, played
-            self._battle(st, seat, c.tab, c.view)
-
-    def _update_missions(self, st: CandelabriaState, seat: int, over: bool, c: _Canvas) -> None:
-        """The missions: their places, the public ones, the private ones the seat may see, the box."""
-        at, span = self.start, self.span
+        marks = st.marks
+        kept = c.marks
+        if kept is None:  # nothing written yet: every part moved
+            kept = [-1] * len(marks)
+        looker = seat != c.seat or over != c.over
+        if marks == kept and not looker:
+            return
+        for write in compress(self._writers, map(ne, marks, kept)):
+            write(st, c)
+        self._update_held(st, seat, over, marks, kept, c)
+        moved = marks[SECRETS] != kept[SECRETS] or marks[BATTLES] != kept[BATTLES]
+        if (moved or seat != c.seat) and (st.battle or c.battle_seen):
+            self._write_battle(st, seat, c)
         if (
             self.missions
             and st.mission_places
-            and (
-                st.mission_places != c.mission_places
-                or seat != c.mission_seat
-                or over != c.mission_over
-                or st.public_missions != c.public_missions
-                or st.private_missions != c.private_missions
-                or len(st.mission_box) != c.mission_box
-            )
+            and (marks[MISSIONS_PART] != kept[MISSIONS_PART] or looker)
         ):
-            c.mission_places = _copy(st.mission_places)
-            c.mission_seat, c.mission_over = seat, over
-            c.public_missions = st.public_missions[:]
-            c.private_missions = st.private_missions[:]
-            c.mission_box = len(st.mission_box)
-            c.clear((at["mission_public"], span["mission_box"][1]))
-            self._missions_state(st, seat, c.tab, c.view)
+            self._write_missions(st, seat, c)
+        c.marks = marks[:]
+        c.seat, c.over = seat, over
 
-    def _seldom(self, st: CandelabriaState, c: _Canvas) -> None:
-        """The fields whose data change seldom (some of them differ): each written again if its
-        data differ, and the copies compared all at once kept."""
-        self._seldom_board(st, c)
-        self._seldom_seats(st, c)
-        c.seldom = (
-            c.year,
-            c.order,
-            c.castles,
-            c.curse_models,
-            c.curse_owners,
-            c.corrupted,
-            c.temples,
-            c.curses,
-            c.curse_influence,
-            c.battles_left,
-            c.battle,
-            c.upgrade_piles,
-            c.house_of,
-            c.seal_cards,
-            c.upgrades,
-            c.tactics_used,
-            c.decay_slots,
-        )
+    @cached_property
+    def _writers(self) -> list[Write]:
+        """Each part's writer, by its place in the marks (marks.py); the parts that depend on the
+        seat reading (a battle's, the missions', the hands) are written by ``_update`` itself."""
+        writers: dict[int, Write] = {
+            ORDER: self._write_order,
+            CASTLES: self._write_castles,
+            CURSE_MODELS: self._write_curse_models,
+            REGIONS: self._write_regions,
+            CURSE_BOARD: self._write_curses,
+            BATTLES: self._write_battles_left,
+            UPGRADE_PILES: self._write_piles,
+            HOUSES_PART: self._write_houses,
+            SEALS: self._write_seals,
+            UPGRADES: self._write_upgrades,
+            TACTICS_USED: self._write_tactics_used,
+            DECAY_PART: self._write_decay,
+            LAND_FLAMES_PART: self._write_land_flames,
+            CANDLES: self._write_candles,
+            TACTICS_BOARD: self._write_tactics_board,
+            DECKS: self._write_decks,
+            RESOURCES: self._write_resources,
+            VP: self._write_vp,
+            FLAME_SUPPLY: self._write_flame_supply,
+            MANEUVERED: self._write_maneuvered,
+            TACTICS: self._write_tactics,
+        }
+        return [writers.get(part, _nothing) for part in range(HAND)]
 
-    def _seldom_board(self, st: CandelabriaState, c: _Canvas) -> None:
-        """The year and turn order, the map's castles, curses and regions, the Curse Board, the
-        battles and the Upgrade piles."""
+    # ------------------------------------------------------------------ the parts, one writer each
+    def _write_order(self, st: CandelabriaState, c: _Canvas) -> None:
+        m, at, span, n = c.view, self.start, self.span, self.n
+        c.clear(span["year"])
+        c.clear(span["order"])
+        m[at["year"] + st.year - 1] = 1.0
+        base = at["order"]
+        for place, s in enumerate(st.order):
+            m[base + s * n + place] = 1.0
+
+    def _write_castles(self, st: CandelabriaState, c: _Canvas) -> None:
+        c.clear(self.span["castles"])
+        self._castles(st, c.tab, c.view)
+
+    def _write_curse_models(self, st: CandelabriaState, c: _Canvas) -> None:
+        c.clear(self.span["curse_models"])
+        c.clear(self.span["curse_owner"])
+        self._curse_models(st, c.tab, c.view)
+
+    def _write_regions(self, st: CandelabriaState, c: _Canvas) -> None:
+        c.clear((self.start["corrupted"], self.span["temple_top"][1]))
+        self._regions(st, c.tab, c.view)
+
+    def _write_curses(self, st: CandelabriaState, c: _Canvas) -> None:
+        c.clear((self.start["curse_cards"], self.span["curse_flames"][1]))
+        self._curses(st, c.tab, c.view)
+
+    def _write_battles_left(self, st: CandelabriaState, c: _Canvas) -> None:
+        m, at = c.view, self.start
+        c.clear((at["battles_left"], self.span["battle"][1]))
+        for r in st.battles_left:
+            m[at["battles_left"] + self.region_index[r]] = 1.0
+        for s in st.battle:
+            m[at["battle"] + s] = 1.0
+
+    def _write_piles(self, st: CandelabriaState, c: _Canvas) -> None:
+        c.clear((self.start["upgrade_tops"], self.span["upgrade_sizes"][1]))
+        self._piles(st, c.tab, c.view)
+
+    def _write_houses(self, st: CandelabriaState, c: _Canvas) -> None:
+        m, house = c.view, c.tab.house
+        c.clear(self.span["houses"])
+        base = self.start["houses"]
+        for s in range(self.n):
+            m[base + s * len(HOUSES) + house[st.house_of[s]]] = 1.0
+
+    def _write_seals(self, st: CandelabriaState, c: _Canvas) -> None:
+        c.clear(self.span["deployed"])
+        _cards(c.view, self.start["deployed"], self.c, c.tab.card, st.seal_cards)
+
+    def _write_upgrades(self, st: CandelabriaState, c: _Canvas) -> None:
+        c.clear(self.span["upgrades"])
+        _cards(c.view, self.start["upgrades"], len(TILES), c.tab.tile, st.upgrades)
+
+    def _write_tactics_used(self, st: CandelabriaState, c: _Canvas) -> None:
+        c.clear(self.span["tactics_used"])
+        base = self.start["tactics_used"]
+        for s in range(self.n):
+            _counts(c.view, base + s * self.k, c.tab.tactic, st.tactics_used[s])
+
+    def _write_decay(self, st: CandelabriaState, c: _Canvas) -> None:
+        if self.decay:
+            c.clear(self.span["decay_slots"])
+            self._decay(st, c.tab, c.view)
+        self._write_decks(st, c)  # the Decay deck's size is shown while the slots are in play
+
+    def _write_land_flames(self, st: CandelabriaState, c: _Canvas) -> None:
         m = c.view
-        tab = c.tab
-        at = self.start
-        span = self.span
-        n = self.n
-        if st.year != c.year or st.order != c.order:
-            c.year, c.order = st.year, st.order[:]
-            c.clear(span["year"])
-            c.clear(span["order"])
-            m[at["year"] + st.year - 1] = 1.0
-            base = at["order"]
-            for place, s in enumerate(st.order):
-                m[base + s * n + place] = 1.0
-        if st.castles != c.castles:
-            c.castles = st.castles[:]
-            c.clear(span["castles"])
-            self._castles(st, tab, m)
-        if st.curse_models != c.curse_models or st.curse_owners != c.curse_owners:
-            c.curse_models, c.curse_owners = st.curse_models[:], st.curse_owners[:]
-            c.clear(span["curse_models"])
-            c.clear(span["curse_owner"])
-            self._curse_models(st, tab, m)
-        if st.corrupted != c.corrupted or st.temples != c.temples:
-            c.corrupted, c.temples = st.corrupted, _copy(st.temples)
-            c.clear((at["corrupted"], span["temple_top"][1]))
-            self._regions(st, tab, m)
-        # the Curse Board and the War Season
-        if st.curses != c.curses or st.curse_influence != c.curse_influence:
-            c.curses, c.curse_influence = st.curses[:], _copy(st.curse_influence)
-            c.clear((at["curse_cards"], span["curse_flames"][1]))
-            self._curses(st, tab, m)
-        if st.battles_left != c.battles_left or st.battle != c.battle:
-            c.battles_left, c.battle = st.battles_left[:], st.battle[:]
-            c.clear((at["battles_left"], span["battle"][1]))
-            for r in st.battles_left:
-                m[at["battles_left"] + self.region_index[r]] = 1.0
-            for s in st.battle:
-                m[at["battle"] + s] = 1.0
-        if st.upgrade_piles != c.upgrade_piles:
-            c.upgrade_piles = _copy(st.upgrade_piles)
-            c.clear((at["upgrade_tops"], span["upgrade_sizes"][1]))
-            self._piles(st, tab, m)
+        c.clear(self.span["land_flames"])
+        for places, flames in zip(c.tab.land, st.land_flames, strict=True):
+            if flames:
+                for i in places[flames]:
+                    m[i] = 1.0
 
-    def _seldom_seats(self, st: CandelabriaState, c: _Canvas) -> None:
-        """Each seat's house, deployed cards, upgrades, used tactic cards and Decay cards."""
-        m = c.view
-        tab = c.tab
-        at = self.start
-        span = self.span
-        n = self.n
-        if st.house_of != c.house_of:
-            c.house_of = st.house_of[:]
-            c.clear(span["houses"])
-            base = at["houses"]
-            for s in range(n):
-                m[base + s * len(HOUSES) + tab.house[st.house_of[s]]] = 1.0
-        if st.seal_cards != c.seal_cards:
-            c.seal_cards = _copy(st.seal_cards)
-            c.clear(span["deployed"])
-            _cards(m, at["deployed"], self.c, tab.card, st.seal_cards)
-        if st.upgrades != c.upgrades:
-            c.upgrades = _copy(st.upgrades)
-            c.clear(span["upgrades"])
-            _cards(m, at["upgrades"], len(TILES), tab.tile, st.upgrades)
-        if st.tactics_used != c.tactics_used:
-            c.tactics_used = _copy(st.tactics_used)
-            c.clear(span["tactics_used"])
-            for s in range(n):
-                _counts(m, at["tactics_used"] + s * self.k, tab.tactic, st.tactics_used[s])
-        if st.decay_slots != c.decay_slots:
-            c.decay_slots = _copy(st.decay_slots)
-            if self.decay:
-                c.clear(span["decay_slots"])
-                self._decay(st, tab, m)
+    def _write_candles(self, st: CandelabriaState, c: _Canvas) -> None:
+        c.clear(self.span["candles"])
+        self._candles(st, c.tab, c.view)
+
+    def _write_tactics_board(self, st: CandelabriaState, c: _Canvas) -> None:
+        c.clear(self.span["tactics_board"])
+        _counts(c.view, self.start["tactics_board"], c.tab.tactic, st.tactics_board)
+
+    def _write_decks(self, st: CandelabriaState, c: _Canvas) -> None:
+        """The temples left and the decks' sizes (every place written)."""
+        m, at, temple = c.view, self.start, c.tab.temple
+        base = at["temples_left"]
+        for colour, left in enumerate(st.temple_supply):
+            m[base + temple[colour]] = _unit(left / TEMPLES_EACH)
+        decks = at["decks"]
+        m[decks] = _unit(len(st.curse_deck) / CURSE_DECK)
+        m[decks + 1] = _unit(len(st.tactics_deck) / TACTICS_DECK)
+        m[decks + 2] = _unit(len(st.advanced_deck) / len(ADVANCED))
+        m[decks + 3] = _unit(len(st.decay_deck) / len(DECAY)) if st.decay_slots else 0.0
+
+    def _write_resources(self, st: CandelabriaState, c: _Canvas) -> None:
+        """Each seat's gold and wax, and the reserve (each field written whole)."""
+        m, at = c.view, self.start
+        _per_seat(m, at["gold"], st.gold, WAREHOUSE)
+        _per_seat(m, at["wax"], st.wax, WAREHOUSE)
+        m[at["reserve"]] = _unit(st.reserve_gold / RESERVE)
+        m[at["reserve"] + 1] = _unit(st.reserve_wax / RESERVE)
+
+    def _write_vp(self, st: CandelabriaState, c: _Canvas) -> None:
+        _per_seat(c.view, self.start["vp"], st.vp, VP_SCALE)
+
+    def _write_flame_supply(self, st: CandelabriaState, c: _Canvas) -> None:
+        m, at = c.view, self.start
+        _per_seat(m, at["land_supply"], st.land_flame_supply, LAND_FLAMES)
+        _per_seat(m, at["candle_supply"], st.candle_flame_supply, CANDLE_FLAMES)
+
+    def _write_maneuvered(self, st: CandelabriaState, c: _Canvas) -> None:
+        c.clear(self.span["maneuvered"])
+        _cards(c.view, self.start["maneuvered"], self.c, c.tab.card, st.maneuvered)
+
+    def _write_tactics(self, st: CandelabriaState, c: _Canvas) -> None:
+        c.clear(self.span["tactics"])
+        base = self.start["tactics"]
+        for s in range(self.n):
+            _counts(c.view, base + s * self.k, c.tab.tactic, st.tactics[s])
+
+    # ------------------------------------------------------------------ the parts the seat sees
+    def _update_held(
+        self,
+        st: CandelabriaState,
+        seat: int,
+        over: bool,
+        marks: list[int],
+        kept: list[int],
+        c: _Canvas,
+    ) -> None:
+        """Each seat's hand size and the cards it is known to hold (its own hand to itself, every
+        hand once over): a seat's section again when its hand's mark moved, or when it is the seat
+        reading now or the one that read last (or the game ended since)."""
+        m, card, at = c.view, c.tab.card, self.start
+        ended = over != c.over
+        looked = seat != c.seat  # the own hand shown to another seat: its section and the last's
+        for s in range(self.n):
+            if (
+                marks[HAND + s] == kept[HAND + s]
+                and not ended
+                and not (looked and (s == seat or s == c.seat))
+            ):
+                continue
+            hand = st.hands[s]
+            m[at["hand_size"] + s] = _unit(len(hand) / HAND_SCALE)
+            cards = hand if s == seat or over else st.known_hands[s]
+            base = at["known_cards"] + s * self.c
+            c.clear((base, base + self.c))
+            for code in cards:
+                m[base + card[code]] = 1.0
+
+    def _write_battle(self, st: CandelabriaState, seat: int, c: _Canvas) -> None:
+        """A battle's secret and played tactic cards."""
+        c.clear((self.start["chosen"], self.span["played"][1]))  # chosen, my_secret, played
+        self._battle(st, seat, c.tab, c.view)
+        c.battle_seen = bool(st.battle)
+
+    def _write_missions(self, st: CandelabriaState, seat: int, c: _Canvas) -> None:
+        """The missions: their places, the public ones, the private ones the seat may see, the box."""
+        c.clear((self.start["mission_public"], self.span["mission_box"][1]))
+        self._missions_state(st, seat, c.tab, c.view)
 
     def _head(
         self, st: CandelabriaState, seat: int, frame: list[int], over: bool, c: _Canvas
@@ -587,20 +590,6 @@ class StateReader(EncoderLayout):
             if pile:
                 m[tops + p * n_tiles + tab.tile[pile[-1]]] = 1.0
                 m[sizes + p] = _unit(len(pile) / 4.0)
-
-    def _supplies(self, st: CandelabriaState, tab: _Tables, m: Memory) -> None:
-        """The temples left, the decks' sizes and the reserve (every place written)."""
-        at = self.start
-        base = at["temples_left"]
-        for colour, left in enumerate(st.temple_supply):
-            m[base + tab.temple[colour]] = _unit(left / TEMPLES_EACH)
-        decks = at["decks"]
-        m[decks] = _unit(len(st.curse_deck) / CURSE_DECK)
-        m[decks + 1] = _unit(len(st.tactics_deck) / TACTICS_DECK)
-        m[decks + 2] = _unit(len(st.advanced_deck) / len(ADVANCED))
-        m[decks + 3] = _unit(len(st.decay_deck) / len(DECAY)) if st.decay_slots else 0.0
-        m[at["reserve"]] = _unit(st.reserve_gold / RESERVE)
-        m[at["reserve"] + 1] = _unit(st.reserve_wax / RESERVE)
 
     def _battle(self, st: CandelabriaState, seat: int, tab: _Tables, m: Memory) -> None:
         """In a battle: who has chosen, the seat's own secret choice, the cards revealed."""
