@@ -90,6 +90,7 @@ class _Canvas:
         "battle_seen",
         "content",
         "head",
+        "land_flames",
         "marks",
         "over",
         "picked",
@@ -103,6 +104,7 @@ class _Canvas:
     )
 
     marks: list[int] | None  # the marks the row was written at; None: none yet
+    land_flames: list[int] | None  # the Land Flames the row shows (one int a territory)
     seat: int  # the seat it was written for
     over: bool  # written for a game over
     battle_seen: bool  # a battle's fields hold something
@@ -126,6 +128,7 @@ class _Canvas:
         self.view[:] = self.zero
         self.head.clear()
         self.marks = None
+        self.land_flames = None
         self.seat = -1
         self.over = False
         self.battle_seen = False

@@ -122,10 +122,19 @@ _DEPLOY_AT, _CURSE_AT, _LIFT_TO, _KEEP = (
     int(Phase.KEEP),
 )
 _DECAYED = frozenset({Phase.DECAY_AT, Phase.EITHER})
+# The decisions the view gives details of (their count, region, territory, candle, cards drawn...).
+_DETAILED = frozenset(
+    _COUNTED
+    | _REGION
+    | _TERRITORY
+    | _DECAYED
+    | {Phase.MOVE, Phase.DEPLOY_AT, Phase.CURSE_AT, Phase.LIFT_TO, Phase.KEEP}
+)
 # Each decision kind's place in DECISIONS (view: NAMES[kind]); kinds no view shows are absent.
 PHASE_DECISION = {
     kind: DECISION_INDEX[name] for kind, name in NAMES.items() if name in DECISION_INDEX
 }
+_SECRET_DECISION = PHASE_DECISION[Phase.SECRET]
 
 Write = Callable[[CandelabriaState, _Canvas], None]
 
@@ -337,12 +346,19 @@ class StateReader(EncoderLayout):
         self._write_decks(st, c)  # the Decay deck's size is shown while the slots are in play
 
     def _write_land_flames(self, st: CandelabriaState, c: _Canvas) -> None:
-        m = c.view
-        c.clear(self.span["land_flames"])
-        for places, flames in zip(c.tab.land, st.land_flames, strict=True):
-            if flames:
-                for i in places[flames]:
-                    m[i] = 1.0
+        """The territories whose Land Flames differ from the row's (a move places or lifts one or
+        two): found by one comparison of the part's ints with those the row was written from."""
+        m, land, now = c.view, c.tab.land, st.land_flames
+        was = c.land_flames
+        if was is None:
+            was = c.land_flames = [0] * len(now)
+            c.clear(self.span["land_flames"])
+        for t in compress(range(len(now)), map(ne, now, was)):
+            for i in land[t][was[t]]:
+                m[i] = 0.0
+            for i in land[t][now[t]]:
+                m[i] = 1.0
+            was[t] = now[t]
 
     def _write_candles(self, st: CandelabriaState, c: _Canvas) -> None:
         c.clear(self.span["candles"])
@@ -403,9 +419,11 @@ class StateReader(EncoderLayout):
         """Each seat's hand size and the cards it is known to hold (its own hand to itself, every
         hand once over): a seat's section again when its hand's mark moved, or when it is the seat
         reading now or the one that read last (or the game ended since)."""
-        m, card, at = c.view, c.tab.card, self.start
         ended = over != c.over
         looked = seat != c.seat  # the own hand shown to another seat: its section and the last's
+        if not (ended or looked) and marks[HAND:] == kept[HAND:]:
+            return
+        m, card, at = c.view, c.tab.card, self.start
         for s in range(self.n):
             if (
                 marks[HAND + s] == kept[HAND + s]
@@ -457,17 +475,33 @@ class StateReader(EncoderLayout):
             if f[0] in _WAR_STEPS:
                 season = 1
                 break
-        ones = [at["me"] + seat, at["active"] + st.active, at["season"] + season]
-        if frame[0] == _SECRET:
+        me, active, seasons, to_act, decision = self._head_places
+        kind = frame[0]
+        if kind == _SECRET:
             secret = st.secret_tactics
-            base = at["to_act"]
-            ones += [base + s for s in st.battle if not secret[s]]
+            ones = [me + seat, active + st.active, seasons + season, decision + _SECRET_DECISION]
+            ones += [to_act + s for s in st.battle if not secret[s]]
         else:
-            ones.append(at["to_act"] + frame[1])
-        numbers = self._pending_state(st, seat, frame, c.tab, m, ones)
+            ones = [
+                me + seat,
+                active + st.active,
+                seasons + season,
+                to_act + frame[1],
+                decision + PHASE_DECISION[kind],
+            ]
+        numbers = (
+            self._pending_state(st, seat, frame, c.tab, m, ones) if kind in _DETAILED else None
+        )
         for i in ones:
             m[i] = 1.0
         c.head = ones + numbers if numbers else ones
+
+    @cached_property
+    def _head_places(self) -> tuple[int, int, int, int, int]:
+        """Where the head's fields start: who looks, whose turn, the season, who acts, the
+        decision."""
+        at = self.start
+        return at["me"], at["active"], at["season"], at["to_act"], at["decision"]
 
     def _pending_state(
         self,
@@ -478,13 +512,13 @@ class StateReader(EncoderLayout):
         m: Memory,
         ones: list[int],
     ) -> list[int]:
-        """``_pending`` of view.typed_pending: the decision on top of the stack and its details. The
-        places of its ones are added to ``ones`` (the caller writes them); its numbers are written
-        here, and their places returned."""
+        """The details of ``_pending`` of view.typed_pending, for the decision on top of the stack
+        (one of ``_DETAILED``; the caller wrote which decision it is). The places of its ones are
+        added to ``ones`` (the caller writes them); its numbers are written here, and their places
+        returned."""
         at = self.start
         kind = frame[0]
         numbers: list[int] = []
-        ones.append(at["decision"] + PHASE_DECISION[kind])
         if kind in _COUNTED:
             m[at["p_count"]] = _unit(frame[2] / COUNT_SCALE)
             numbers.append(at["p_count"])
