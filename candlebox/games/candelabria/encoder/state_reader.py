@@ -237,7 +237,8 @@ class StateReader(EncoderLayout):
             return
         for write in compress(self._writers, map(ne, marks, kept)):
             write(st, c)
-        self._update_held(st, seat, over, marks, kept, c)
+        if looker or marks[HAND:] != kept[HAND:]:
+            self._update_held(st, seat, over, marks, kept, c)
         moved = marks[SECRETS] != kept[SECRETS] or marks[BATTLES] != kept[BATTLES]
         if (moved or seat != c.seat) and (st.battle or c.battle_seen):
             self._write_battle(st, seat, c)
@@ -421,8 +422,6 @@ class StateReader(EncoderLayout):
         reading now or the one that read last (or the game ended since)."""
         ended = over != c.over
         looked = seat != c.seat  # the own hand shown to another seat: its section and the last's
-        if not (ended or looked) and marks[HAND:] == kept[HAND:]:
-            return
         m, card, at = c.view, c.tab.card, self.start
         for s in range(self.n):
             if (
