@@ -239,9 +239,14 @@ class StateReader(EncoderLayout):
             write(st, c)
         if looker or marks[HAND:] != kept[HAND:]:
             self._update_held(st, seat, over, marks, kept, c)
-        moved = marks[SECRETS] != kept[SECRETS] or marks[BATTLES] != kept[BATTLES]
-        if (moved or seat != c.seat) and (st.battle or c.battle_seen):
-            self._write_battle(st, seat, c)
+        if st.battle or c.battle_seen:
+            secret = st.secret_tactics
+            if (
+                marks[SECRETS] != kept[SECRETS]
+                or marks[BATTLES] != kept[BATTLES]
+                or (seat != c.seat and (secret[seat] or secret[c.seat]))  # a secret shown to itself
+            ):
+                self._write_battle(st, seat, c)
         if (
             self.missions
             and st.mission_places
@@ -423,16 +428,16 @@ class StateReader(EncoderLayout):
         ended = over != c.over
         looked = seat != c.seat  # the own hand shown to another seat: its section and the last's
         m, card, at = c.view, c.tab.card, self.start
+        hands, known = st.hands, st.known_hands
         for s in range(self.n):
-            if (
-                marks[HAND + s] == kept[HAND + s]
-                and not ended
-                and not (looked and (s == seat or s == c.seat))
-            ):
-                continue
-            hand = st.hands[s]
+            if marks[HAND + s] == kept[HAND + s] and not ended:
+                if not (looked and (s == seat or s == c.seat)):
+                    continue
+                if hands[s] == known[s]:  # every card of it known: the same to any seat
+                    continue
+            hand = hands[s]
             m[at["hand_size"] + s] = _unit(len(hand) / HAND_SCALE)
-            cards = hand if s == seat or over else st.known_hands[s]
+            cards = hand if s == seat or over else known[s]
             base = at["known_cards"] + s * self.c
             c.clear((base, base + self.c))
             for code in cards:
