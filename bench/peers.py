@@ -492,16 +492,24 @@ def jax_playout(game_id: str, players: int, variant: str, observed: bool = True)
 
 def _random_place(valid: Any, word: Any) -> Any:
     """A random place where ``valid`` is true, from one random 32-bit word: the valid place with
-    the largest hash of the word and the place (murmur3's finalizer), about uniform among them. No running sum: XLA's cumulative sum over Candle Quest's 347 ids cost a
-    third of a JAX step, more than its rules' heaviest part."""
+    the largest hash of the word and the place (murmur3's finalizer), about uniform among them. No
+    running sum: XLA's cumulative sum over Candle Quest's 347 ids cost a third of a JAX step, more
+    than its rules' heaviest part. No argmax either (a reduction over pairs of value and place,
+    which XLA does not vectorise on a CPU: a sixth of Candle Quest's observed playout): the place
+    is in the hash's low bits, so one plain maximum finds both (ties, two valid places whose hashes
+    agree above those bits, go to the higher place: about one draw in a hundred thousand there)."""
     import jax.numpy as jnp
 
-    mixed = jnp.arange(valid.shape[-1], dtype=jnp.uint32) * jnp.uint32(0x9E3779B9) ^ word
+    size = valid.shape[-1]
+    places = jnp.arange(size, dtype=jnp.uint32)
+    mixed = places * jnp.uint32(0x9E3779B9) ^ word
     mixed = (mixed ^ (mixed >> 16)) * jnp.uint32(0x85EBCA6B)
     mixed = (mixed ^ (mixed >> 13)) * jnp.uint32(0xC2B2AE35)
     mixed = mixed ^ (mixed >> 16)
+    low = (1 << max(size - 1, 1).bit_length()) - 1  # the bits that hold a place
     # the top bit set on every valid place, so that none ranks below an invalid one's 0
-    return jnp.argmax(jnp.where(valid, (mixed >> 1) | jnp.uint32(1 << 31), 0))
+    ranked = (mixed >> 1) & jnp.uint32(~low & 0x7FFFFFFF) | places | jnp.uint32(1 << 31)
+    return (jnp.max(jnp.where(valid, ranked, 0)) & jnp.uint32(low)).astype(jnp.int32)
 
 
 def adapter_figures(
