@@ -190,6 +190,7 @@ class CandleQuestJax:
         for c in range(types):
             if lit[c]:
                 self.colour_of[c, content.colour[c]] = True
+        self.colour_runs = _colour_runs(self.colour_of)
         full = list(content.candles.full_set)
         self.candles = len(full)
         copies = Counter(full)
@@ -774,7 +775,8 @@ class CandleQuestJax:
         # ---- how the move ends: a candle collected, the turn over (turn.end_turn: set-aside
         # candles mixed back, the next seat's turn or the turn limit), a bonus turn, the game
         # over. Field by field, not a choice among whole states (each a copy of every array).
-        complete = self._colours(screens[taker]) >= N_COLOURS
+        colours = self._colours(screens)  # [players]
+        complete = ((seats == taker) & (colours >= N_COLOURS)).any()
         menorah = collecting & complete
         turn_over = (collecting & ~complete) | selling | no_candle | (passing & ~stalled)
         bonus = guard_paid | guard_free | (is_short & leaves)
@@ -784,7 +786,7 @@ class CandleQuestJax:
         next_turn = turn_over & ~truncating
         next_seat = (s.active + 1) % n
         stack, stack_len, loose, loose_counts, aside = self._mix_back(s, turn_over, mixed, given)
-        winners = self._winners(screens, shekels, jnp.where(menorah, taker, -1))
+        winners = self._winners(screens, colours, shekels, jnp.where(menorah, taker, -1))
         return s._replace(
             phase=i32(
                 jnp.select(
@@ -853,9 +855,14 @@ class CandleQuestJax:
         )
 
     def _colours(self, screen: jax.Array) -> jax.Array:
-        """screen.colours_filled: distinct Lit colours, each Dancing candle filling one more."""
-        lit = ((screen[:, None] > 0) & jnp.asarray(self.colour_of)).any(axis=0).sum()
-        dancing = (screen * jnp.asarray(self.dancing)).sum()
+        """screen.colours_filled: distinct Lit colours, each Dancing candle filling one more. Any
+        leading axes are seats. A colour's Lit types are a run of the type order, so a colour is
+        one slice's sum: no [types, colours] array a screen (which XLA made per game and seat, a
+        tenth of a step)."""
+        lit = sum(
+            (screen[..., a:b].sum(axis=-1) > 0).astype(jnp.int32) for a, b in self.colour_runs
+        )
+        dancing = (screen * jnp.asarray(self.dancing)).sum(axis=-1)
         return jnp.minimum(N_COLOURS, lit + dancing)
 
     def _candle_value(self, screen: jax.Array) -> jax.Array:
@@ -874,9 +881,11 @@ class CandleQuestJax:
         wilds = jnp.concatenate([wilds[:k], jnp.zeros(N_COLOURS - k, wilds.dtype)])
         return jnp.maximum(places, wilds).sum()
 
-    def _winners(self, screens: jax.Array, shekels: jax.Array, completer: jax.Array) -> jax.Array:
-        """scoring.end_game: the winners by the variant's measure (``completer``: the seat who
-        completed the Menorah, -1 if none)."""
+    def _winners(
+        self, screens: jax.Array, colours: jax.Array, shekels: jax.Array, completer: jax.Array
+    ) -> jax.Array:
+        """scoring.end_game: the winners by the variant's measure (``colours``: each seat's colours
+        filled; ``completer``: the seat who completed the Menorah, -1 if none)."""
         seats = jnp.arange(self.num_players)
         if self.advanced:
             values = jax.vmap(self._candle_value)(screens)
@@ -886,7 +895,6 @@ class CandleQuestJax:
                 + jnp.where(seats == completer, COMPLETION_BONUS, 0)
             )
         else:
-            colours = jax.vmap(self._colours)(screens)
             measure = jnp.where(completer >= 0, (seats == completer).astype(jnp.int32), colours)
         winners = measure == measure.max()
         if self.tiebreak_shekels:
@@ -1037,6 +1045,19 @@ def _prefix_sums(counts: jax.Array) -> jax.Array:
         counts = counts + jnp.concatenate([jnp.zeros(shift, counts.dtype), counts[:-shift]])
         shift *= 2
     return counts
+
+
+def _colour_runs(colour_of: np.ndarray) -> list[tuple[int, int]]:
+    """Each colour's Lit types as a run ``(start, stop)`` of the type order (the printed candles
+    list them colour by colour)."""
+    runs = []
+    for colour in range(colour_of.shape[1]):
+        members = np.flatnonzero(colour_of[:, colour])
+        start, stop = int(members[0]), int(members[-1]) + 1
+        if stop - start != len(members):  # pragma: no cover - the printed candles' order
+            raise AssertionError(f"colour {colour}'s Lit types are not one run: {members}")
+        runs.append((start, stop))
+    return runs
 
 
 def _runs(verb: np.ndarray, arg: np.ndarray) -> list[tuple[int, np.ndarray]]:
