@@ -16,7 +16,7 @@ How the state is held (every array has a size fixed by the configuration):
   (a shuffled stack's top is a uniformly random candle of it, and nobody sees the order), one pick
   from the counts, so dealing, rebuilding the stack and mixing set-aside candles back are sums of
   counts, with no array of candles to shuffle, sort or search;
-- each discard pile is an array with a length (bottom to top) and its counts by type; a screen, the
+- each discard pile is an array with a length, its top first, and its counts by type; a screen, the
   set-aside and the removed candles are counts by type (their order never shows);
 - the arrays of candles and counts are int8 in the state (``NARROW``), int32 in the rules.
 
@@ -100,7 +100,7 @@ class CandleQuestJaxState(NamedTuple):
     stack_len: jax.Array
     loose: jax.Array  # the bottom candles of the stack in no order (drawn at random)
     loose_counts: jax.Array  # [types] those loose candles by type
-    piles: jax.Array  # [players, candles] each discard pile, bottom to top
+    piles: jax.Array  # [players, candles] each discard pile, its top first (zeros past its end)
     pile_len: jax.Array  # [players]
     pile_counts: jax.Array  # [players, types]
     screens: jax.Array  # [players, types] the candles behind each screen
@@ -190,7 +190,10 @@ class CandleQuestJax:
         for c in range(types):
             if lit[c]:
                 self.colour_of[c, content.colour[c]] = True
-        self.colour_runs = _colour_runs(self.colour_of)
+        # a Lit type's colour as one bit (0 for the others)
+        self.colour_bit = (
+            self.colour_of.astype(np.uint32) << np.arange(N_COLOURS, dtype=np.uint32)
+        ).sum(axis=1, dtype=np.uint32)
         full = list(content.candles.full_set)
         self.candles = len(full)
         copies = Counter(full)
@@ -209,8 +212,8 @@ class CandleQuestJax:
         ]
         self.pool = np.array(pool, dtype=np.int32)
         self.unlit_types = np.flatnonzero(self.unlit).astype(np.int32)
-        # [Unlit types, types]: each Unlit type as a row of counts by type
-        self.unlit_rows = (self.unlit_types[:, None] == np.arange(types)).astype(np.int32)
+        # the Unlit types, lowest face first (then lowest type): which one a force takes
+        self.unlit_by_face = sorted(self.unlit_types.tolist(), key=lambda c: (self.face[c], c))
         self.unlit_in_pool = int(self.unlit[self.pool].sum())  # the most a flip can set aside
         removed = Counter(full) - Counter(pool)
         self.start_removed = np.array([removed[c] for c in range(types)], dtype=np.int32)
@@ -393,8 +396,8 @@ class CandleQuestJax:
         seat = jnp.maximum(s.actor, 0)
         phase = s.phase
         face = jnp.asarray(self.face)
-        money = s.shekels[seat]
-        screen = s.screens[seat]
+        money = _row(s.shekels, seat)
+        screen = _row(s.screens, seat)
         is_turn = phase == Phase.TURN
         can_flip = (s.stack_len > 0) | (s.pile_len > 1).any()
         seats = jnp.arange(self.num_players)
@@ -404,8 +407,9 @@ class CandleQuestJax:
             seat_ok = has_unlit & (seats != seat) & (sizes > 0)
         else:
             worth = (screen * face).sum()
-            tops = s.piles[seats, jnp.maximum(s.pile_len - 1, 0)]
-            seat_ok = (s.pile_len > 0) & (jnp.asarray(self.loot_cost)[tops] <= money + worth)
+            seat_ok = (s.pile_len > 0) & (
+                jnp.asarray(self.loot_cost)[s.piles[:, 0]] <= money + worth
+            )
         held = screen > 0
         top_face = jnp.where(held, face, -1).max()
         return _Now(
@@ -468,14 +472,13 @@ class CandleQuestJax:
         order only where one can be (``given``, or the ``deck`` option)."""
         if not given and self.deck is None:
             return self._draw_loose(s, flipping, word)
-        n, t = self.num_players, self.types
+        t = self.types
         unlit = jnp.asarray(self.unlit)
         types = jnp.arange(t)
         ordered = given or self.deck is not None  # whether the stack can hold candles in order
         # The rebuild, made ready: every pile but its top (in the engine's order when given).
-        below = jnp.maximum(s.pile_len - 1, 0)
-        moved = below.sum()
-        tops = s.piles[jnp.arange(n), below]
+        moved = jnp.maximum(s.pile_len - 1, 0).sum()
+        tops = s.piles[:, 0]
         kept_counts = ((tops[:, None] == types) & (s.pile_len > 0)[:, None]).astype(jnp.int32)
         rebuild_counts = (s.pile_counts - kept_counts).sum(axis=0)
 
@@ -536,7 +539,7 @@ class CandleQuestJax:
         stack, length, loose, counts, aside, candle, rebuilt_now, _, _ = jax.lax.while_loop(
             lambda carry: carry[-1], one, start
         )
-        kept_piles = jnp.where(jnp.arange(self.candles) == 0, tops[:, None], 0)
+        kept_piles = jnp.where(jnp.arange(self.candles) == 0, s.piles, 0)
         drawn_state = s._replace(
             stack=stack if ordered else s.stack,
             stack_len=length,
@@ -560,39 +563,50 @@ class CandleQuestJax:
         Unlit candle of the game is set aside, then one more draw (a rebuilt stack holds none:
         discard piles never do), so the draws unroll to a fixed count, straight-line code that XLA
         fuses (a while loop ran, under vmap, until the batch's longest flip was done)."""
-        n, t = self.num_players, self.types
+        t = self.types
         types = jnp.arange(t)
-        k = len(self.unlit_types)
-        below = jnp.maximum(s.pile_len - 1, 0)
-        moved = below.sum()
-        tops = s.piles[jnp.arange(n), below]
+        moved = jnp.maximum(s.pile_len - 1, 0).sum()
+        tops = s.piles[:, 0]
         kept_counts = ((tops[:, None] == types) & (s.pile_len > 0)[:, None]).astype(jnp.int32)
         rebuild_counts = (s.pile_counts - kept_counts).sum(axis=0)
-        unlit_rows = jnp.asarray(self.unlit_rows)
+        # The Unlit types' numbers are per-game scalars in lists (a handful of types): as arrays
+        # of that length every sum over them was a reduction of its own, a pass over the batch.
+        unlit_types = [int(c) for c in self.unlit_types]
         left = s.loose  # the candles in the stack
-        unlit_left = (unlit_rows * s.loose_counts).sum(axis=1)  # [k] its Unlit candles by type
-        aside = jnp.zeros(k, jnp.int32)  # [k] set aside by this flip
-        flipped_unlit = jnp.zeros(k, bool)  # the Unlit candle flipped (not a bonus turn)
+        unlit_left = [s.loose_counts[c] for c in unlit_types]  # its Unlit candles by type
+        aside = [i32(0) for _ in unlit_types]  # set aside by this flip, by Unlit type
+        flipped_unlit = [jnp.asarray(False) for _ in unlit_types]  # flipped (not a bonus turn)
         lit = jnp.asarray(False)  # the flip ends on a candle that is not Unlit
         rebuilt = jnp.asarray(False)
         going = flipping
         for i in range(self.unlit_in_pool + 1):
             rebuild = going & (left == 0) & ~rebuilt & (moved > 0)
             left = jnp.where(rebuild, moved, left)
-            unlit_left = jnp.where(rebuild, 0, unlit_left)
+            unlit_left = [jnp.where(rebuild, 0, u) for u in unlit_left]
             rebuilt = rebuilt | rebuild
             drew = going & (left > 0)  # else nothing is left to draw: no candle
             chance = (_hashed(word, i) % jnp.maximum(left, 1).astype(jnp.uint32)).astype(jnp.int32)
-            ends = _prefix_sums(unlit_left)  # the Unlit candles first, type by type
-            is_unlit = chance < ends[-1]
-            pick = (jnp.arange(k) == (ends <= chance).sum()) & drew & is_unlit
-            unlit_left = unlit_left - pick
+            first = i32(0)  # the Unlit candles first, type by type
+            picks = []
+            for u in unlit_left:
+                picks.append(drew & (first <= chance) & (chance < first + u))
+                first = first + u
+            is_unlit = chance < first
+            unlit_left = [u - pick for u, pick in zip(unlit_left, picks, strict=True)]
             left = left - drew
-            aside = aside + (pick & s.bonus)
-            flipped_unlit = flipped_unlit | (pick & ~s.bonus)
+            aside = [a + (pick & s.bonus) for a, pick in zip(aside, picks, strict=True)]
+            flipped_unlit = [
+                f | (pick & ~s.bonus) for f, pick in zip(flipped_unlit, picks, strict=True)
+            ]
             lit = lit | (drew & ~is_unlit)
             going = drew & is_unlit & s.bonus  # an Unlit candle set aside: draw again
-        taken = ((aside + flipped_unlit)[:, None] * unlit_rows).sum(axis=0)  # [types] Unlit drawn
+        # [types]: the Unlit candles drawn (taken) and set aside, each type's place from its own
+        # count (no reduction over the Unlit types)
+        taken = sum(
+            (types == c) * (a + f)
+            for c, a, f in zip(unlit_types, aside, flipped_unlit, strict=True)
+        )
+        set_aside = sum((types == c) * a for c, a in zip(unlit_types, aside, strict=True))
         # A rebuild comes only once every candle left was set aside: then the stack is the piles'.
         remaining = jnp.where(rebuilt, rebuild_counts, s.loose_counts - taken)
         lits = jnp.where(jnp.asarray(self.unlit), 0, remaining)
@@ -600,14 +614,17 @@ class CandleQuestJax:
             jnp.uint32
         )
         lit_candle = jnp.minimum((_prefix_sums(lits) <= chance.astype(jnp.int32)).sum(), t - 1)
-        unlit_candle = (flipped_unlit * jnp.asarray(self.unlit_types)).sum()
-        candle = jnp.where(lit, lit_candle, jnp.where(flipped_unlit.any(), unlit_candle, -1))
-        kept_piles = jnp.where(jnp.arange(self.candles) == 0, tops[:, None], 0)
+        unlit_candle = sum(f * c for c, f in zip(unlit_types, flipped_unlit, strict=True))
+        flipped_any = jnp.asarray(False)
+        for f in flipped_unlit:
+            flipped_any = flipped_any | f
+        candle = jnp.where(lit, lit_candle, jnp.where(flipped_any, unlit_candle, -1))
+        kept_piles = jnp.where(jnp.arange(self.candles) == 0, s.piles, 0)
         drawn_state = s._replace(
             stack_len=left,
             loose=left,
             loose_counts=remaining - ((types == lit_candle) & lit),
-            aside=s.aside + (aside[:, None] * unlit_rows).sum(axis=0),
+            aside=s.aside + set_aside,
             piles=jnp.where(rebuilt, kept_piles, s.piles),
             pile_len=jnp.where(rebuilt, jnp.minimum(s.pile_len, 1), s.pile_len),
             pile_counts=jnp.where(rebuilt, kept_counts, s.pile_counts),
@@ -643,21 +660,23 @@ class CandleQuestJax:
         # ---- TURN: flip (turn.flip, guard.begin_guard), loot, force, pass
         flipping = is_turn & (verb == FLIP)
         s, drawn = self._draw(s, flipping, rebuilt, word, given)
-        money = s.shekels[seat]
-        worth = (s.screens[seat] * face).sum()
+        money = _row(s.shekels, seat)
+        screen = _row(s.screens, seat)
+        worth = (screen * face).sum()
         flipped_unlit = flipping & (drawn >= 0) & unlit[jnp.maximum(drawn, 0)]
         cost = face[jnp.maximum(drawn, 0)]
         guard_pays = flipped_unlit & (money + worth >= cost)
-        guard_free = flipped_unlit & ~guard_pays & (money == 0) & (s.screens[seat].sum() == 0)
+        guard_free = flipped_unlit & ~guard_pays & (money == 0) & (screen.sum() == 0)
         guard_short = flipped_unlit & ~guard_pays & ~guard_free
         no_candle = flipping & (drawn < 0)
         looting = is_turn & (verb == LOOT)
         source = jnp.where(looting, arg, 0)
-        loot_at = jnp.maximum(s.pile_len[source] - 1, 0)
-        looted = s.piles[source, loot_at]
+        looted = _row(s.piles[:, 0], source)
         forcing = is_turn & (verb == FORCE)
-        own_unlit = (s.screens[seat] > 0) & unlit
-        forced_out = jnp.argmin(jnp.where(own_unlit, face, 1 << 20))
+        # the lowest Unlit face held (type 0 if none): a select per Unlit type, no argmin
+        forced_out = i32(0)
+        for c in self.unlit_by_face[::-1]:
+            forced_out = jnp.where(screen[c] > 0, c, forced_out)
         passing = is_turn & (verb == PASS)
         passes = jnp.where(passing, s.passes + 1, jnp.where(is_turn, 0, s.passes))
         stalled = passing & (passes >= n)
@@ -696,9 +715,14 @@ class CandleQuestJax:
         mine = seats == seat
         to_pile = selling | (paying_candle & ~unlit[candle_out])
         pile_candle = jnp.where(selling, table, candle_out)
-        end = jnp.minimum(s.pile_len[seat], self.candles - 1)  # the pile's next place
+        # a pile's top is its first place, so a candle discarded shifts the pile down one place
+        # and a loot shifts it up: static slices, no place read or written at a per-game index
+        pushed = jnp.concatenate([jnp.broadcast_to(pile_candle, (n, 1)), s.piles[:, :-1]], axis=1)
+        popped = jnp.concatenate([s.piles[:, 1:], jnp.zeros((n, 1), s.piles.dtype)], axis=1)
         piles = jnp.where(
-            (mine & to_pile)[:, None] & (jnp.arange(self.candles) == end), pile_candle, s.piles
+            (mine & to_pile)[:, None],
+            pushed,
+            jnp.where(((seats == source) & looting)[:, None], popped, s.piles),
         )
         pile_len = s.pile_len + (mine & to_pile) - ((seats == source) & looting)
         pile_counts = (
@@ -856,14 +880,13 @@ class CandleQuestJax:
 
     def _colours(self, screen: jax.Array) -> jax.Array:
         """screen.colours_filled: distinct Lit colours, each Dancing candle filling one more. Any
-        leading axes are seats. A colour's Lit types are a run of the type order, so a colour is
-        one slice's sum: no [types, colours] array a screen (which XLA made per game and seat, a
-        tenth of a step)."""
-        lit = sum(
-            (screen[..., a:b].sum(axis=-1) > 0).astype(jnp.int32) for a, b in self.colour_runs
-        )
-        dancing = (screen * jnp.asarray(self.dancing)).sum(axis=-1)
-        return jnp.minimum(N_COLOURS, lit + dancing)
+        leading axes are seats. Each Lit type held sets its colour's bit, the bits OR-ed in one
+        pass and counted: no [types, colours] array a screen (XLA made one per game and seat, a
+        tenth of a step), no reduction per colour."""
+        bits = jnp.where(screen > 0, jnp.asarray(self.colour_bit), jnp.uint32(0))
+        lit = jax.lax.population_count(jax.lax.reduce_or(bits, axes=(bits.ndim - 1,)))
+        dancing = sum(screen[..., c] for c in np.flatnonzero(self.dancing))
+        return jnp.minimum(N_COLOURS, lit.astype(jnp.int32) + dancing)
 
     def _candle_value(self, screen: jax.Array) -> jax.Array:
         """scoring.candle_value: the best Lit face per colour, the Dancing candles (highest first)
@@ -928,11 +951,10 @@ class CandleQuestJax:
             return jnp.zeros(by_type.shape, jnp.float32).at[..., slot].set(share)
 
         money = jnp.asarray(self.money_share)
-        screen = s.screens[seat]
+        screen = _row(s.screens, seat)
         is_bid = playing & (phase == Phase.BID)
         is_pay = playing & (phase == Phase.PAY)
-        seats = jnp.arange(n)
-        tops = s.piles[seats, jnp.maximum(s.pile_len - 1, 0)]
+        tops = s.piles[:, 0]
         value = (
             jnp.asarray(self.value_share)[self._candle_value(screen)]
             if self.advanced
@@ -963,7 +985,7 @@ class CandleQuestJax:
             "set_aside": counts(s.aside),
             "removed": counts(s.removed),
             "my_candles": counts(screen),
-            "my_shekels": money[jnp.clip(s.shekels[seat], 0, self.bank_total)][None],
+            "my_shekels": money[jnp.clip(_row(s.shekels, seat), 0, self.bank_total)][None],
             "my_colours": jnp.asarray(self.colours_share)[self._colours(screen)][None],
             "my_value": value[None],
             "behind_screen": jnp.asarray(self.candle_share)[s.screens.sum(axis=1)],
@@ -1017,6 +1039,15 @@ def _candle_quest(state: State) -> CandleQuestState:
     return state
 
 
+def _row(values: jax.Array, index: jax.Array) -> jax.Array:
+    """``values[index]`` along the first axis (the seats: a few rows) as a select per row: under
+    vmap an index that differs from game to game is a gather, a loop per game on a CPU."""
+    row = values[0]
+    for i in range(1, values.shape[0]):
+        row = jnp.where(index == i, values[i], row)
+    return row
+
+
 def _ascending(values: jax.Array) -> jax.Array:
     """``jnp.sort`` of a short vector by ranks (each value's place: how many are below it, ties
     by position), a few dozen comparisons: XLA's sort is a loop per game under vmap on a CPU."""
@@ -1045,19 +1076,6 @@ def _prefix_sums(counts: jax.Array) -> jax.Array:
         counts = counts + jnp.concatenate([jnp.zeros(shift, counts.dtype), counts[:-shift]])
         shift *= 2
     return counts
-
-
-def _colour_runs(colour_of: np.ndarray) -> list[tuple[int, int]]:
-    """Each colour's Lit types as a run ``(start, stop)`` of the type order (the printed candles
-    list them colour by colour)."""
-    runs = []
-    for colour in range(colour_of.shape[1]):
-        members = np.flatnonzero(colour_of[:, colour])
-        start, stop = int(members[0]), int(members[-1]) + 1
-        if stop - start != len(members):  # pragma: no cover - the printed candles' order
-            raise AssertionError(f"colour {colour}'s Lit types are not one run: {members}")
-        runs.append((start, stop))
-    return runs
 
 
 def _runs(verb: np.ndarray, arg: np.ndarray) -> list[tuple[int, np.ndarray]]:
