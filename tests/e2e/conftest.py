@@ -271,6 +271,19 @@ def open_seat(page: Any, created: dict[str, Any], drawn: bool = True) -> None:
         raise AssertionError(f"no board drawn: link {seen[0]!r}, page text {seen[1]!r}") from exc
 
 
+def move_and_watch(
+    page: Any, url: str, headers: dict[str, str], frame: dict[str, Any], action: str
+) -> None:
+    """Play ``action`` for the seat of ``frame`` through the API (``url``: the game's), then wait
+    until the open page shows a later move, or the end."""
+    body = {"action": action, "expect": frame["move"]}
+    api.post(f"{url}/moves", json=body, headers=headers, timeout=30)
+    page.wait_for_function(
+        "m => Number(document.body.dataset.move) > m || document.body.dataset.over === 'true'",
+        arg=frame["move"],
+    )
+
+
 def open_options(page: Any) -> None:
     """Open the lobby's rules options and its "Advanced: practice game" knobs (max_turns lives there)."""
     for summary in page.locator(".options summary").all():

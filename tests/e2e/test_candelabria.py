@@ -11,7 +11,16 @@ import re
 import time
 from typing import Any
 
-from tests.e2e.conftest import Pages, api, create_game, open_options, open_seat, shot, sync_api
+from tests.e2e.conftest import (
+    Pages,
+    api,
+    create_game,
+    move_and_watch,
+    open_options,
+    open_seat,
+    shot,
+    sync_api,
+)
 from tests.e2e.test_candle_quest import is_over, move_number
 from tests.e2e.test_endscreen import frame
 
@@ -413,12 +422,7 @@ def fit_a_phone_map(page: Any, base: str) -> bool:
             if page.evaluate("document.querySelector('#board .cb-map').style.width !== ''"):
                 return True
             if state["legal"]:
-                body = {"action": pick.choice(state["legal"]), "expect": state["move"]}
-                api.post(f"{url}/moves", json=body, headers=headers, timeout=30)
-                page.wait_for_function(
-                    "m => Number(document.body.dataset.move) > m || document.body.dataset.over === 'true'",
-                    arg=state["move"],
-                )
+                move_and_watch(page, url, headers, state, pick.choice(state["legal"]))
     return False
 
 

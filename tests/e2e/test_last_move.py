@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import api, create_game, open_seat, shot, watch
+from tests.e2e.conftest import api, create_game, move_and_watch, open_seat, shot, watch
 from tests.server.live import ServerProcess
 
 SIZES = {
@@ -92,12 +92,7 @@ def mark_shown(page: Any, base: str, created: dict[str, Any]) -> list[dict[str, 
         if marks and frame["legal"] and page.evaluate(MOVER):
             return marks
         if frame["legal"]:
-            body = {"action": pick.choice(frame["legal"]), "expect": frame["move"]}
-            api.post(f"{url}/moves", json=body, headers=headers, timeout=30)
-            page.wait_for_function(
-                "m => Number(document.body.dataset.move) > m || document.body.dataset.over === 'true'",
-                arg=frame["move"],
-            )
+            move_and_watch(page, url, headers, frame, pick.choice(frame["legal"]))
     raise AssertionError("no last move was marked on the board")
 
 

@@ -545,8 +545,7 @@ def test_a_round_result_says_a_hand_worth_one_in_the_singular(pages: Pages, serv
     created = create_game(server.base, "sixteen-candies", 2)
     page = pages.new()
     page.goto("/")
-    open_seat(page, created)
-    page.wait_for_selector("#board > *")
+    open_seat(page, created)  # (drawn: the page's modules are loaded)
     said = page.evaluate(
         """async () => {
           const words = await import('/static/js/words.js');
@@ -581,8 +580,7 @@ def test_a_chip_keeps_the_punctuation_after_it_on_its_line(pages: Pages, server:
     created = create_game(server.base, "candelabria", 3)
     page = pages.new()
     page.goto("/")
-    open_seat(page, created)
-    page.wait_for_selector("#board > *")
+    open_seat(page, created)  # (drawn: the page's modules are loaded)
     alone = page.evaluate(
         """async () => {
           const words = await import('/static/js/words.js');
