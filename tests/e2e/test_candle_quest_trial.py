@@ -217,3 +217,46 @@ def test_a_loot_badge_leaves_the_sell_value_readable(sized: Any, server: Any, si
         }"""
     )
     assert hidden == [], f"the badge covers the sell value on: {hidden}"
+
+
+@pytest.mark.parametrize("size", ["phone", "laptop", "large"])
+def test_the_gold_badge_marks_the_seat_to_act(sized: Any, server: Any, size: str) -> None:
+    """Bidding in a rival's auction, a newcomer saw the gold "turn" badge on the rival and read the
+    move as the rival's (issue 36's re-trial): gold goes to the seat the game waits on, saying what it
+    does; the auctioneer keeps a plain "turn"."""
+    body = {
+        "game": "candle-quest",
+        "options": {"first_player": 1, "deck": ["Y2"]},
+        "seats": [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bea"}],
+        "you": 0,
+        "practice": True,
+    }
+    created = api.post(f"{server.base}/api/games", json=body, timeout=30).json()
+    claimed = api.post(
+        f"{server.base}/api/games/{created['id']}/seats/1/claim",
+        json={"name": "Bea", "invite": created["invites"]["1"]},
+        timeout=30,
+    ).json()
+    page = sized(size)
+    open_seat(page, created)
+    badges = "(s) => [...document.querySelectorAll(s)].map((b) => [b.textContent, b.className])"
+    page.wait_for_selector("#board .cq-rival .cq-turnmark")
+    assert page.evaluate(badges, "#board .cq-rival .cq-turnmark") == [["turn", "cq-turnmark"]]
+    assert page.evaluate(badges, "#board .cq-you .cq-turnmark") == []
+    for move, action in enumerate(["flip", "auction 2"]):  # Bea auctions the Yellow 2: your bid
+        api.post(
+            f"{server.base}/api/games/{created['id']}/moves",
+            json={"action": action, "expect": move},
+            headers={"Authorization": f"Bearer {claimed['token']}"},
+            timeout=30,
+        ).raise_for_status()
+    page.wait_for_selector('#board button[data-action="pass"].can-move')
+    shot(page, f"cq-badge-bid-{size}")
+    assert page.evaluate(badges, "#board .cq-you .cq-turnmark") == [["your bid", "cq-turnmark"]]
+    rival = page.evaluate(badges, "#board .cq-rival .cq-turnmark")
+    assert rival == [["turn", "cq-turnmark waiting"]], rival
+    plain, gold = page.evaluate(
+        """() => ['.cq-rival', '.cq-you'].map((s) => getComputedStyle(
+             document.querySelector(`#board ${s} .cq-turnmark`)).backgroundColor)"""
+    )
+    assert plain != gold

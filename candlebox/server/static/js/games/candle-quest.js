@@ -104,6 +104,31 @@ function pile(ctx, seat, codes) {
   return box;
 }
 
+// What a seat the game waits on does outside the turn's own decisions, for the badge by its name:
+// [said of you, said of a rival].
+const DOING = {
+  bid: ["your bid", "bidding"],
+  pay: ["you pay", "paying"],
+  "guard-short": ["your choice", "choosing"],
+  give: ["you give", "giving"],
+};
+
+/** The badge by a seat's name. Gold on the seat the game waits on, saying what it does; the turn's
+ * owner waiting on another seat (its auction, a guard's payment) keeps a plain "turn". A newcomer
+ * bidding in a rival's auction read that rival's gold "turn" as the move being theirs. */
+function turnBadge(ctx, seat, yours) {
+  if (ctx.over || ctx.replaying) return null;
+  const pending = ctx.view.pending || {};
+  const doing = DOING[pending.decision];
+  const whose = yours && ctx.botPlays ? "your bot's " : yours ? "your " : "";
+  if ((pending.seats || []).includes(seat) && doing) {
+    const [you, rival] = doing;
+    return h("span.cq-turnmark", yours ? (ctx.botPlays ? `your bot: ${rival}` : you) : rival);
+  }
+  if (ctx.view.active !== seat) return null;
+  return h(doing ? "span.cq-turnmark.waiting" : "span.cq-turnmark", `${whose}turn`);
+}
+
 function rivalArea(ctx, player) {
   const view = ctx.view;
   const seat = player.seat;
@@ -116,7 +141,7 @@ function rivalArea(ctx, player) {
       "div.cq-nameplate",
       h("span.cq-name", ctx.name(seat)),
       seatInfo.kind === "bot" ? h("span.cq-botmark", "bot") : null,
-      view.active === seat && !ctx.over && !ctx.replaying ? h("span.cq-turnmark", "turn") : null,
+      turnBadge(ctx, seat, false),
     ),
   );
   const force = `force ${seat}`;
@@ -194,7 +219,6 @@ function menorah(ctx, player) {
 }
 
 function yourArea(ctx, player) {
-  const view = ctx.view;
   const area = h("div.cq-you", { dataset: { seat: String(player.seat) } });
   const { slots, wild, extras } = menorah(ctx, player);
   const facts = [`${player.colours}/8 colours`];
@@ -204,7 +228,7 @@ function yourArea(ctx, player) {
       "div.cq-you-head",
       h("span.cq-name", "Your screen"),
       h("span.cq-you-facts", facts.join(" · ")),
-      view.active === player.seat && !ctx.over && !ctx.replaying ? h("span.cq-turnmark", ctx.botPlays ? "your bot's turn" : "your turn") : null,
+      turnBadge(ctx, player.seat, true),
     ),
   );
   const body = h("div.cq-you-body");
