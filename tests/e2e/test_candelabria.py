@@ -11,6 +11,8 @@ import re
 import time
 from typing import Any
 
+import pytest
+
 from tests.e2e.conftest import (
     Pages,
     api,
@@ -345,6 +347,33 @@ def test_a_house_s_supplies_are_named_in_whole_words(pages: Pages) -> None:
     assert {"land flames", "candle flames", "territories"} <= said, said
     assert not any("." in word or word == "held" for word in said), said
     shot(page, "candelabria-house-words")
+
+
+@pytest.mark.parametrize("size", ["phone", "laptop", "large"])
+def test_a_tactic_card_to_take_is_a_finger_s_target(sized: Any, server: Any, size: str) -> None:
+    """A one-line tile on the Tactics board, offered to take, was 22 px tall on a phone (found by the
+    keyboard test's target check): every tile there, made clickable as a take offers it, is 24 px or
+    more."""
+    created = create_game(server.base, "candelabria", 3, "standard", {"max_turns": 40}, "heuristic")
+    page = sized(size)
+    open_seat(page, created)
+    page.locator(".cb-tboard .cb-tactic").first.wait_for()
+    heights = page.evaluate(
+        """() => [...document.querySelectorAll('.cb-tboard .cb-tactic')].map((tile) => {
+             const was = tile.classList.contains('clickable');
+             tile.classList.add('clickable');
+             const height = tile.getBoundingClientRect().height;
+             if (!was) tile.classList.remove('clickable');
+             return height;
+           })"""
+    )
+    assert heights and min(heights) >= 24, heights
+    page.evaluate(
+        """() => { const tiles = document.querySelectorAll('.cb-tboard .cb-tactic');
+             tiles[tiles.length - 1].classList.add('clickable');
+             document.querySelector('.cb-tboard').scrollIntoView({block: 'center'}); }"""
+    )
+    shot(page, f"cb-tactic-take-{size}")
 
 
 # The hand's cards that make a deploy or a maneuver at one click (no menu), and those whose menu holds
