@@ -304,3 +304,47 @@ def test_a_resignation_at_the_start_ranks_that_seat_last_and_says_so(
     board = page.locator("#board").inner_text()
     assert "'s turn" not in board and "Your turn" not in board, board
     shots(page, f"resigned-{game}")
+
+
+# Where the log's newest entry is, against the log's frame; its scroll; how many entries
+LOG_FOOT = """() => {
+  const list = document.querySelector('#log');
+  const frame = list.getBoundingClientRect();
+  const last = list.lastElementChild ? list.lastElementChild.getBoundingClientRect() : frame;
+  return {seen: last.bottom <= frame.bottom + 2 && last.top >= frame.top - 2,
+          top: list.scrollTop, entries: list.children.length};
+}"""
+
+
+@pytest.mark.parametrize("size", ["laptop", "large"])
+def test_the_log_follows_its_newest_entry_unless_scrolled_up(
+    sized: Any, server: ServerProcess, size: str
+) -> None:
+    """At 1920x1080 the log stopped following at turn 4 of a game that went on to turn 8: the panels
+    a game adds beside it made it shorter, and its foot was then measured as left by the player. It
+    follows to the end; scrolled up, it stays where the player put it; scrolled back down, it
+    follows again."""
+    seats = [{"kind": "bot", "bot": "random"}] * 3
+    body = {"game": "candle-quest", "seats": seats, "bot_delay": 0.3, "options": {"max_turns": 8}}
+    game_id = server.post("/api/games", body).json()["id"]
+    page = sized(size)
+    page.goto(f"/g/{game_id}")
+    # a log that scrolls, beyond the 40 px that still count as its foot
+    page.wait_for_function("document.querySelector('#log').scrollTop > 60")
+    page.evaluate("() => (document.querySelector('#log').scrollTop = 0)")  # the player reads back
+    read = page.evaluate(LOG_FOOT)["entries"]
+    page.wait_for_function(
+        f"document.querySelector('#log').children.length > {read} + 2"
+        " || document.body.dataset.over === 'true'",
+        timeout=60_000,
+    )
+    assert page.evaluate(LOG_FOOT)["top"] == 0  # left where the player put it
+    page.evaluate(
+        "() => { const l = document.querySelector('#log'); l.scrollTop = l.scrollHeight; }"
+    )
+    page.wait_for_function("document.body.dataset.over === 'true'", timeout=120_000)
+    page.wait_for_function(f"({LOG_FOOT})().seen")
+    assert page.evaluate(LOG_FOOT)["seen"]
+    if size == "large":
+        shots(page, "log-follows-at-the-end")  # and at each size the foot stays in view
+        assert page.evaluate(LOG_FOOT)["seen"]

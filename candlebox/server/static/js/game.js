@@ -67,6 +67,7 @@ async function start() {
     remember(gameId, { pendingInvite: { seat, invite } });
     history.replaceState(null, "", `${location.pathname}?seat=${seat}`); // keep the code out of view
   }
+  followLog();
   learn.start(gameId); // rules inside the app: the rule bar and learn mode (learn.js)
   // words: the components' names for card faces, tooltips and log chips (issue 14)
   tooltips.install();
@@ -759,11 +760,44 @@ function renderActions() {
   }
 }
 
+// The log follows its newest entry unless the player scrolls up to read older ones: told by the
+// direction of their scroll, not by where the log stands when entries come. Measured then (or in
+// the scroll's own event), a log made shorter by the panels a game's end adds beside it (the review,
+// the fair shuffle) was no longer at its foot, and at 1920x1080 it stopped at turn 4 of a game that
+// went on to turn 8.
+let logFollows = true;
+let logTop = 0; // the log's scroll at its last scroll event or move to its foot
+
+function logToFoot(list) {
+  list.scrollTop = list.scrollHeight;
+  logTop = list.scrollTop;
+}
+
+/** The player's scroll of the log since the last look: also called before the log moves itself, as
+ * a scroll's event comes only at the next frame and entries may come first. */
+function logScrolled(list) {
+  if (list.scrollHeight - list.scrollTop - list.clientHeight < 40) logFollows = true;
+  else if (list.scrollTop < logTop - 1) logFollows = false;
+  logTop = list.scrollTop;
+}
+
+function followLog() {
+  const list = $("log");
+  list.addEventListener("scroll", () => logScrolled(list), { passive: true });
+  // a log made shorter or taller keeps its foot in view while it follows (no scroll event comes)
+  if (typeof ResizeObserver === "function") {
+    new ResizeObserver(() => {
+      logScrolled(list);
+      if (logFollows) logToFoot(list);
+    }).observe(list);
+  }
+}
+
 function renderLog(entries, full) {
   const list = $("log");
   const frame = currentFrame();
   const ctx = context(frame);
-  const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
+  logScrolled(list);
   if (full) clear(list);
   for (const item of entries) {
     const li = h("li", { class: `ev-${item.entry.event}` });
@@ -773,7 +807,8 @@ function renderLog(entries, full) {
     words.chipify(li); // words: codes name themselves on hover
     list.append(li);
   }
-  if (full || atBottom) list.scrollTop = list.scrollHeight;
+  if (full) logFollows = true;
+  if (logFollows) logToFoot(list);
 }
 
 /** "seat 2" in a log line becomes the player's name. */
