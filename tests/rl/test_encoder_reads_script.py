@@ -53,3 +53,22 @@ def test_a_small_run_gives_each_count_of_games_its_row(script: ModuleType) -> No
 def test_bad_game_counts_are_refused_by_name(script: ModuleType, games: str) -> None:
     with pytest.raises(SystemExit):
         script.parse_args(["--games", games])
+
+
+def test_an_encoder_at_a_git_revision_is_measured_in_the_same_rounds(script: ModuleType) -> None:
+    """``--against REV``: the encoder's files at REV imported under another name, so both encoders
+    run in one process; the committed code reads what the working tree's reads."""
+    module = "candlebox.games.candelabria.encoder"
+    other = script.encoder_module_at(module, "HEAD")
+    assert other.__name__ != module and other.__name__.startswith("encoder_at_")
+    spec = Spec.make("candelabria", 3, "standard")
+    theirs = other.encoder(spec.config)
+    assert type(theirs).__module__.startswith(other.__name__)  # not the working tree's class
+    state = spec.config.new_game(4)
+    seat = state.to_act[0]
+    assert (theirs.encode_state(state, seat) == spec.encoder.encode_state(state, seat)).all()
+    rows = script.measure(
+        "candelabria", 3, "standard", games=[2], steps=40, repeats=3, against="HEAD"
+    )
+    assert len(rows[0]["ratio"]) == 3  # the median and quartiles of the per-round ratios
+    assert rows[0]["against_read_us"] != rows[0]["read_us"]  # timed on its own, not a copy
