@@ -6,6 +6,8 @@ at every step of random games of every game, variant and player count."""
 
 from __future__ import annotations
 
+import pickle
+
 import pytest
 
 from tests.rl.deps import require_rl
@@ -192,3 +194,28 @@ def test_a_game_read_now_and_then_reads_as_its_view(game: str) -> None:
         if state.is_over:
             games[i] = spec.config.new_game(100 + reads)
     assert reads == 150
+
+
+@pytest.mark.parametrize("game", covered_games())
+def test_an_encoder_pickled_after_reads_reads_as_fresh(game: str) -> None:
+    """A worker process of ``vector_env(..., processes=K)`` gets the encoder pickled: one that has
+    read games already (its kept rows and blocks are memoryviews, which do not pickle) must pickle
+    without them and read every state whole again."""
+    variant = candlebox.variants(game)[0]
+    players = max(variant.players)
+    spec = Spec.make(game, players, variant.name, **SHORT)
+    reference = Spec.make(game, players, variant.name, **SHORT)
+    rng = np.random.default_rng(4)
+    state = spec.config.new_game(4)
+    for _ in range(30):
+        if state.is_over:
+            break
+        spec.observe(state, state.to_act[0])
+        seat = state.to_act[0]
+        legal = state.legal_actions(seat)
+        state.apply(seat, legal[int(rng.integers(len(legal)))])
+    spec.encoder = pickle.loads(pickle.dumps(spec.encoder))
+    for seat in range(players):
+        got = spec.observe(state, seat)
+        expected = reference.observe_view(state, seat)
+        assert np.array_equal(got, expected), _differing(spec, got, expected)
