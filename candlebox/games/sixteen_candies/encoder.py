@@ -16,7 +16,6 @@ from __future__ import annotations
 from collections import Counter
 from functools import cache
 from itertools import product
-from operator import add
 from typing import Any
 
 import numpy as np
@@ -78,20 +77,14 @@ class _Taken:
     """The discard-pile draws of one game whose cards were still held when last read, as (event
     index, seat), with how far its events were read: a game's events list is only ever appended
     to, so a later read looks only at the events logged since. Holds the list, so that its id
-    (the key it is kept under) cannot be another list's while it is kept.
+    (the key it is kept under) cannot be another list's while it is kept."""
 
-    Also the game's ``pools`` and ``out`` fields as last written (``pool_block``) with the pools
-    they were written from: they change at a round's end only, and writing them costs a tenth of
-    an observation."""
+    __slots__ = ("draws", "events", "read")
 
-    __slots__ = ("draws", "events", "pool_block", "pools", "read")
-
-    def __init__(self, events: list[tuple], read: int, pool_block: Any) -> None:
+    def __init__(self, events: list[tuple], read: int) -> None:
         self.events = events
         self.read = read
         self.draws: list[tuple[int, int]] = []
-        self.pools: list[int] | None = None  # None: not written, which differs from any pools
-        self.pool_block = pool_block
 
 
 # The state's numbers (card types, half ids 2 x type + orientation, candy types) mapped to the
@@ -205,16 +198,6 @@ class SixteenCandiesEncoder(ViewEncoder):
             for place in range(MAX_CARDS)
         )
         self.candy_at = tuple(at["hand_candy"] + CANDY_SLOT[c] for c in range(len(CANDY_SLOT)))
-        # Per hand place, by the card's top half (2 x type + orientation): its two places.
-        self.card_at = tuple(
-            tuple(
-                (self.hand_at[place][h // 2], self.half_at[place][h]) for h in range(len(HALF_SLOT))
-            )
-            for place in range(MAX_CARDS)
-        )
-        self.pool_span = (at["pools"], at["out"] + n)  # ``pools`` then ``out``: one block
-        self.cards_span = (at["cards"], at["cards"] + n)
-        self._sizes: dict[tuple[int, ...], Any] = {}  # the ``cards`` field by the hands' sizes
 
     reads_state = True
     bounded = True  # every number is a share of its bound (rounds and pools capped with min)
@@ -264,21 +247,18 @@ class SixteenCandiesEncoder(ViewEncoder):
             for c in pile:
                 mv[places[c]] += step
             mv[self.top_at[pile[-1]]] = 1.0
-        taken = self._discard_draws(st)
-        if taken.pools != st.pools:
-            self._write_pools(st.pools, taken)
-        first, last = self.pool_span
-        mv[first:last] = taken.pool_block
-        # The ``cards`` field by the hands' sizes (at most 5 ** players of them): one slice copy
-        # in place of a write per seat.
-        sizes = tuple(map(len, st.hands))
-        block = self._sizes.get(sizes)
-        if block is None:
-            shares = np.array(sizes, dtype=np.float64) / MAX_CARDS  # rounded once, as a write is
-            block = self._sizes[sizes] = items(shares.astype(np.float32))
-        first, last = self.cards_span
-        mv[first:last] = block
+        pools = at["pools"]
+        outs = at["out"]
+        sizes = at["cards"]
+        scale = self.candy_scale
+        for owner, hand in enumerate(st.hands):
+            pool = st.pools[owner]
+            mv[pools + owner] = min(1.0, pool / scale)  # gains can lift a pool past the start
+            if pool == 0:
+                mv[outs + owner] = 1.0
+            mv[sizes + owner] = len(hand) / MAX_CARDS
         # taken from the discard pile and still held: everyone saw it (view.known_cards)
+        taken = self._discard_draws(st)
         gone = False
         for src, owner in taken.draws:
             srcs = st.srcs[owner]
@@ -289,15 +269,14 @@ class SixteenCandiesEncoder(ViewEncoder):
                 gone = True
         if gone:  # discarded since: a card never comes back to a hand under the same source
             taken.draws = [(src, owner) for src, owner in taken.draws if src in st.srcs[owner]]
-        # Each card's top half, 2 x type + orientation, summed in C (``map``): a third of the
-        # cost of a comprehension.
         hand = st.hands[seat]
-        halves = list(map(add, map(add, hand, hand), st.ups[seat]))
-        for places, top in zip(self.card_at, halves, strict=False):  # a place per card held
-            card_at, half_at = places[top]
-            mv[card_at] = 1.0
-            mv[half_at] = 1.0
-        if len(halves) == 3:
+        halves = []
+        for place, (card, up) in enumerate(zip(hand, st.ups[seat], strict=True)):
+            top = 2 * card + up
+            halves.append(top)
+            mv[self.hand_at[place][card]] = 1.0
+            mv[self.half_at[place][top]] = 1.0
+        if len(hand) == 3:
             value, candy_at, penalty = self._valued(st.content, tuple(halves))
             mv[at["hand_value"]] = value
             mv[candy_at] = 1.0
@@ -318,9 +297,7 @@ class SixteenCandiesEncoder(ViewEncoder):
             if len(known) >= TAKEN_GAMES:
                 # the game first read longest ago (pop, not del: bots in threads share the encoder)
                 known.pop(next(iter(known)), None)
-            first, last = self.pool_span
-            block = items(np.zeros(last - first, dtype=np.float32))
-            taken = known[key] = _Taken(events, st.round_start, block)
+            taken = known[key] = _Taken(events, st.round_start)
         end = len(events)
         if taken.read < end:
             for i in range(taken.read, end):
@@ -330,23 +307,10 @@ class SixteenCandiesEncoder(ViewEncoder):
             taken.read = end
         return taken
 
-    def _write_pools(self, pools: list[int], taken: _Taken) -> None:
-        """The game's ``pools`` and ``out`` block written anew from ``pools`` (and kept with a
-        copy of them)."""
-        block = taken.pool_block
-        out_at = self.n
-        scale = self.candy_scale
-        for owner, pool in enumerate(pools):
-            block[owner] = min(1.0, pool / scale)  # gains can lift a pool past the start
-            block[out_at + owner] = 1.0 if pool == 0 else 0.0
-        taken.pools = pools[:]
-
     def __getstate__(self) -> dict[str, object]:
-        """Pickled (for a worker process) without the discard-pile draws and the ``cards`` blocks:
-        they are caches."""
+        """Pickled (for a worker process) without the discard-pile draws: they are a cache."""
         state = dict(self.__dict__)
         state["_taken"] = {}
-        state["_sizes"] = {}  # memoryviews do not pickle
         return state
 
     def _valued(self, content: Tables, halves: tuple[int, ...]) -> tuple[float, int, float]:
