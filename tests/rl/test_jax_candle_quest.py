@@ -234,3 +234,38 @@ def test_what_cannot_be_played_is_refused(tmp_path) -> None:  # type: ignore[no-
 def test_check_agrees_over_many_games(variant: str, players: int) -> None:
     report = rljax.check(GAME, players, games=25, variant=variant, seed=1000)
     assert report["mismatches"] == 0, report["first"]
+
+
+@pytest.mark.deep  # compiles four functions anew (CI's second step)
+@pytest.mark.parametrize("variant", ["basic", "advanced"])
+def test_the_observation_written_in_place_is_the_one_built_alone(variant: str) -> None:
+    """Under ``vmap`` a step writes each field of the observation over the one before it
+    (``jax_common.field_writer``), not a concatenation: every game's observation must still be
+    the one ``observe`` builds for that game alone (unbatched), for the seat that looks, and
+    ``observe_all`` under ``vmap`` must give every seat's. The steps' keys are raw uint32 ones
+    here (``jax.random.PRNGKey``), which the step hashes as it hashes a typed key's words."""
+    players, games = 3, 4
+    env = rljax.make(GAME, players, variant)
+    state = jax.jit(jax.vmap(env.init))(jax.random.split(jax.random.key(21), games))
+    step = jax.jit(jax.vmap(env.step))
+    alone = jax.jit(env.observe)
+    every = jax.jit(jax.vmap(env.observe_all))
+    rng = np.random.default_rng(4)
+    tables = set()
+    for i in range(30):
+        actor = np.asarray(state.actor)
+        looking = np.where(actor >= 0, actor, np.asarray(state.last_actor))
+        each = np.asarray(every(state))
+        for game in range(games):
+            one = jax.tree_util.tree_map(lambda x, g=game: x[g], state)
+            for seat in range(players):
+                built = np.asarray(alone(one, seat))
+                assert np.array_equal(each[game, seat], built), (i, game, seat)
+                if seat == looking[game]:
+                    assert np.array_equal(np.asarray(state.observation[game]), built), (i, game)
+        mask = np.asarray(state.legal_action_mask)
+        actions = np.array([rng.choice(np.flatnonzero(row)) for row in mask])
+        keys = jax.random.split(jax.random.PRNGKey(100 + i), games)
+        state = step(state, jnp.asarray(actions), keys)
+        tables.add(tuple(np.asarray(state.table).tolist()))
+    assert len(tables) > 5  # the raw keys draw different candles from step to step
