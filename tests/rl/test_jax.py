@@ -151,6 +151,47 @@ def test_a_batched_step_writes_the_observation_built_alone() -> None:
         state = step(state, jnp.asarray(actions), jax.random.split(jax.random.key(50 + i), games))
 
 
+@pytest.mark.deep  # compiles two functions anew (CI's second step)
+def test_a_batched_step_ends_rounds_as_each_game_alone() -> None:
+    """Under ``vmap`` only the games whose round ends are scored and dealt anew, gathered into a
+    smaller batch (a sixteenth or a half of the games) and scattered back, or all of them when more
+    end: every game's state after a batched step is the one its step alone gives, whether none,
+    a few, many or most of the batch end a round (the share of games calling is varied step by
+    step to reach each case)."""
+    env = rljax.make(GAME, 2)
+    games = 32
+    state = jax.jit(jax.vmap(env.init))(jax.random.split(jax.random.key(4), games))
+    step = jax.jit(jax.vmap(env.step))
+    alone = jax.jit(env.step)
+    candidates = jax.jit(jax.vmap(env.legal_action_ids))
+    rng = np.random.default_rng(2)
+    ended_together = set()
+    for i in range(160):
+        ids, valid = (np.asarray(a) for a in candidates(state))
+        calling = [0.03, 0.3, 1.0][i % 3]  # the share of games that call when they may
+        actions = []
+        for row, ok in zip(ids, valid, strict=True):
+            call = row[ok][row[ok] == env.call_id]
+            others = row[ok][row[ok] != env.call_id]
+            if call.size and (rng.random() < calling or not others.size):
+                actions.append(call[0])
+            else:
+                actions.append(rng.choice(others) if others.size else 0)
+        keys = jax.random.split(jax.random.key(100 + i), games)
+        after = step(state, jnp.asarray(actions), keys)
+        for game in range(games):
+            one = jax.tree_util.tree_map(lambda x, g=game: x[g], state)
+            expected = alone(one, actions[game], keys[game])
+            for name, got, want in zip(after._fields, after, expected, strict=True):
+                assert np.array_equal(np.asarray(got[game]), np.asarray(want)), (i, game, name)
+        rounds = np.asarray(after.rounds_played) != np.asarray(state.rounds_played)
+        ended_together.add(min(int(rounds.sum()), games // 2 + 1))
+        state = after
+    # none, a sixteenth's batch, a half's batch, and more than half: every way was taken
+    assert {0, 1, games // 2 + 1} <= ended_together
+    assert ended_together & set(range(games // 16 + 1, games // 2 + 1))
+
+
 def test_a_deal_from_a_key_draws_every_card_of_the_box_as_likely() -> None:
     """A deal from a key takes its cards from a sample of the box's top drawn through a hash of
     one threefry draw (no sort): every place dealt from holds each card type as often as the box

@@ -211,6 +211,7 @@ class SixteenCandiesJax:
         self.pool_share = share(scale, scale)
         self.value_share = share(int(enc.VALUE_SCALE), int(enc.VALUE_SCALE))
         self.penalty_share = share(int(enc.PENALTY_SCALE), int(enc.PENALTY_SCALE))
+        self._round_end = {loose: self._make_round_end(loose) for loose in (False, True)}
 
     # ------------------------------------------------------------------ public API
     def init(self, key: jax.Array) -> SixteenCandiesJaxState:
@@ -229,10 +230,10 @@ class SixteenCandiesJax:
         # the top of the box, the rest of it loose; a rebuilt draw pile is the discard pile as it
         # lies, loose; a draw from loose cards takes a random one. One threefry block a step (two
         # words; a block per two words cost as much as a rules' branch), the deal's places and the
-        # draw's chance hashed from them.
+        # draw's chance hashed from them. The deal's shuffle is made by the few games whose round
+        # ends (``_round_end``), from the words.
         words = self._words(key)
-        box = _top_shuffled(jnp.asarray(FULL_BOX), words[1:])
-        return self._step(state, action, box, state.discard, words[0], loose=True)
+        return self._step(state, action, words[1:], state.discard, words[0], loose=True)
 
     def observe(self, state: SixteenCandiesJaxState, player: Any) -> jax.Array:
         """The seat's observation: what ``Spec.observe`` (the PettingZoo env's) gives for it."""
@@ -338,7 +339,8 @@ class SixteenCandiesJax:
         core = state._replace(
             observation=jnp.zeros(0, jnp.float32), legal_action_mask=jnp.zeros(0, bool)
         )
-        after = self._advance(core, action, i32(box), i32(reshuffled), chance, loose)
+        deal = box if loose else i32(box)  # loose: the shuffle's words, not yet a pile
+        after = self._advance(core, action, deal, i32(reshuffled), chance, loose)
         quiet = core._replace(rewards=jnp.zeros_like(state.rewards))
         return self._public(select(ok, after, quiet), state.observation)
 
@@ -412,11 +414,13 @@ class SixteenCandiesJax:
         self,
         s: SixteenCandiesJaxState,
         action: jax.Array,
-        box: jax.Array,
+        deal: jax.Array,
         reshuffled: jax.Array,
         chance: jax.Array,
         loose: bool,
     ) -> SixteenCandiesJaxState:
+        """The decision ``action`` and where it leads; a new round deals from ``deal``: the pile
+        itself, or (``loose``) the words its top is shuffled by."""
         n = self.num_players
         seat = s.actor
         phase = s.phase
@@ -574,14 +578,70 @@ class SixteenCandiesJax:
         after_turn = select(finishes & ~round_over, passed, mid)
         ended = self._end_game(after_turn, truncated=True)
         after_turn = select(out_of_turns, ended, after_turn)
-        scored = self._end_round(mid, instant_seats, box, loose)
-        return select(round_over, scored, after_turn)
+        return self._round_end[loose](round_over, after_turn, mid, instant_seats, deal)
+
+    def _make_round_end(self, loose: bool) -> Callable[..., SixteenCandiesJaxState]:
+        """``round_end(ends, after, mid, instant, deal)``: ``after``, or where ``ends`` the round
+        ended from ``mid`` (``_end_round``). Alone it computes both and picks. Under ``vmap`` only
+        the games whose round ends are scored and dealt anew: gathered into a batch of a sixteenth
+        or a half of the games (the smallest that holds them; all of them, picked as alone, when
+        more end), their results scattered over ``after``. The end of a round (scoring, the next
+        deal and its shuffle) was a sixth of a batched step, paid by every game, while a step
+        ends a round in a few games, or in about a quarter of them when the batch's turns are in
+        step (every fourth step of games dealt together)."""
+
+        def alone(
+            ends: jax.Array,
+            after: SixteenCandiesJaxState,
+            mid: SixteenCandiesJaxState,
+            instant: jax.Array,
+            deal: jax.Array,
+        ) -> SixteenCandiesJaxState:
+            return select(ends, self._end_round(mid, instant, deal, loose), after)
+
+        round_end = custom_vmap(alone)
+
+        @round_end.def_vmap
+        def _batched(axis_size: int, in_batched: Any, *args: Any) -> tuple[Any, Any]:
+            args = jax.tree_util.tree_map(
+                lambda x, batched: x if batched else jnp.broadcast_to(x, (axis_size, *x.shape)),
+                args,
+                tuple(in_batched),
+            )
+            ends, after, rest = args[0], args[1], args[2:]
+            whole = jax.vmap(alone)
+
+            def gathered(size: int) -> Callable[[Any], Any]:
+                def run(_: Any) -> Any:
+                    # the games ending a round, the rest of the places past the batch (dropped)
+                    which = jnp.nonzero(ends, size=size, fill_value=axis_size)[0]
+                    sub = jax.tree_util.tree_map(
+                        lambda x: jnp.take(x, which, axis=0, mode="clip"), rest
+                    )
+                    scored = jax.vmap(lambda m, i, d: self._end_round(m, i, d, loose))(*sub)
+                    return jax.tree_util.tree_map(
+                        lambda x, y: x.at[which].set(y, mode="drop"), after, scored
+                    )
+
+                return run
+
+            sizes = sorted({max(1, axis_size // 16), max(1, axis_size // 2)})
+            count = ends.sum()
+            branches = [lambda _: after] + [gathered(size) for size in sizes]
+            branches.append(lambda _: whole(*args))
+            tier = (count > 0) + sum(count > size for size in sizes)
+            out = lax.switch(tier, branches, None)
+            return out, jax.tree_util.tree_map(lambda _: True, out)
+
+        return cast(Callable[..., SixteenCandiesJaxState], round_end)
 
     def _end_round(
-        self, s: SixteenCandiesJaxState, instant: jax.Array, box: jax.Array, loose: bool
+        self, s: SixteenCandiesJaxState, instant: jax.Array, deal: jax.Array, loose: bool
     ) -> SixteenCandiesJaxState:
-        """rounds.end_round: reveal, score by the tables, then end the game or deal anew."""
+        """rounds.end_round: reveal, score by the tables, then end the game or deal anew (from
+        ``deal``: the pile, or when ``loose`` the words its top is shuffled by)."""
         n = self.num_players
+        box = _top_shuffled(jnp.asarray(FULL_BOX), deal) if loose else deal
         in_round = s.hand_len > 0
         halves = 2 * s.hands[:, :HAND] + s.ups[:, :HAND]
         values = _hand_value(halves)[0]
