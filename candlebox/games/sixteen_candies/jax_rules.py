@@ -48,6 +48,7 @@ from candlebox.engine.state import State
 from candlebox.games.jax_common import (
     concrete,
     every_seat,
+    field_writer,
     i32,
     one_hot,
     require_legal,
@@ -203,7 +204,7 @@ class SixteenCandiesJax:
         self.observation_size = encoder.size
         self.fields = [name for name, _, _ in encoder.fields()]
         self.field_sizes = {name: size for name, _, size in encoder.fields()}
-        self._write = _field_writer([self.field_sizes[name] for name in self.fields])
+        self._write = field_writer([self.field_sizes[name] for name in self.fields])
         self.turn_share = share(self.max_turns, self.max_turns)
         self.rounds_share = np.minimum(share(int(enc.ROUNDS_SCALE), int(enc.ROUNDS_SCALE)), 1.0)
         self.draw_share = share(BOX, BOX)
@@ -756,7 +757,7 @@ class SixteenCandiesJax:
         self, s: SixteenCandiesJaxState, before: jax.Array | None = None
     ) -> SixteenCandiesJaxState:
         """The fields pgx's API reads (jax_common.public), the observation written over the one
-        ``before`` the step (under vmap: in its place, see ``_field_writer``)."""
+        ``before`` the step (under vmap: in its place, see ``jax_common.field_writer``)."""
         looking = jnp.where(s.actor >= 0, s.actor, s.last_actor)
         return s._replace(
             current_player=s.actor,
@@ -901,34 +902,6 @@ def _shows_four_five_six(bits: jax.Array) -> jax.Array:
     for full in FOUR_FIVE_SIX:
         three = three | (total == full)
     return three & (union == total)
-
-
-def _field_writer(sizes: list[int]) -> Callable[[jax.Array, tuple[jax.Array, ...]], jax.Array]:
-    """``write(before, parts)``: the observation made of ``parts`` (its fields in order, of
-    ``sizes``), which ``before`` (of the same size) had. Alone it is the parts concatenated; under
-    ``vmap`` each part is written over the batch's ``before`` in place (a dynamic_update_slice of
-    a column block). A concatenation along the minor axis is never fused on a CPU (XLA writes each
-    part, then copies them all); here each part's producer is fused into its write, and the
-    observation carried by a ``lax.scan`` is updated where it lies instead of built anew."""
-    starts = np.cumsum([0, *sizes[:-1]]).tolist()
-    total = sum(sizes)
-
-    @custom_vmap
-    def write(before: jax.Array, parts: tuple[jax.Array, ...]) -> jax.Array:
-        return jnp.concatenate(parts)
-
-    @write.def_vmap
-    def _batched(
-        axis_size: int, in_batched: list[Any], before: jax.Array, parts: tuple[jax.Array, ...]
-    ) -> tuple[jax.Array, bool]:
-        before_batched, parts_batched = in_batched
-        out = before if before_batched else jnp.broadcast_to(before, (axis_size, total))
-        for part, batched, start in zip(parts, parts_batched, starts, strict=True):
-            whole = part if batched else jnp.broadcast_to(part, (axis_size, *part.shape))
-            out = lax.dynamic_update_slice(out, whole.astype(out.dtype), (0, start))
-        return out, True
-
-    return cast(Callable[[jax.Array, tuple[jax.Array, ...]], jax.Array], write)
 
 
 def _first(flags: jax.Array) -> jax.Array:
