@@ -18,7 +18,6 @@ import numpy as np
 __all__ = [
     "concrete",
     "every_seat",
-    "field_writer",
     "i32",
     "one_hot",
     "public",
@@ -97,37 +96,3 @@ def every_seat(
 ) -> jax.Array:
     """Every seat's observation, ``[players, size]``."""
     return jax.vmap(lambda seat: observe(state, seat))(jnp.arange(players))
-
-
-def field_writer(sizes: list[int]) -> Callable[[jax.Array, tuple[jax.Array, ...]], jax.Array]:
-    """``write(before, parts)``: an observation made of ``parts`` (its fields in order, of
-    ``sizes``) that replaces ``before`` (an observation of the same size, every place rewritten).
-
-    Alone it is the parts concatenated. Under ``vmap`` each part is written over the batch's
-    ``before`` where it lies, a ``dynamic_update_slice`` of one column block: XLA on a CPU never
-    fuses a concatenation along the minor axis (it writes each part, then copies them all), while
-    an update in place takes each part's producer into its write, and an observation carried by a
-    ``lax.scan`` is then rewritten in its buffer instead of built anew and copied."""
-    from jax import lax
-    from jax.custom_batching import custom_vmap
-
-    starts = np.cumsum([0, *sizes[:-1]]).tolist()
-    total = sum(sizes)
-
-    @custom_vmap
-    def write(before: jax.Array, parts: tuple[jax.Array, ...]) -> jax.Array:
-        return jnp.concatenate(parts)
-
-    @write.def_vmap
-    def in_place(
-        axis_size: int, in_batched: list[Any], before: jax.Array, parts: tuple[jax.Array, ...]
-    ) -> tuple[jax.Array, bool]:
-        before_batched, parts_batched = in_batched
-        out = before if before_batched else jnp.broadcast_to(before, (axis_size, total))
-        for part, batched, start in zip(parts, parts_batched, starts, strict=True):
-            if not batched:
-                part = jnp.broadcast_to(part, (axis_size, *part.shape))
-            out = lax.dynamic_update_slice(out, part.astype(out.dtype), (0, start))
-        return out, True
-
-    return write

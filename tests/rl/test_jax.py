@@ -123,10 +123,9 @@ def test_jit_and_vmap_play_whole_games_from_their_keys() -> None:
 
 
 @pytest.mark.deep  # compiles four functions anew (CI's second step)
-def test_a_batched_step_writes_the_observation_built_alone() -> None:
-    """Under ``vmap`` the step writes each field of the observation over the one before it (in
-    place, not concatenated): every game's observation is still the one ``observe`` builds for it
-    alone (unbatched), and ``observe_all`` under ``vmap`` agrees, along random games."""
+def test_a_batched_step_s_observation_is_the_one_built_alone() -> None:
+    """Under ``vmap`` every game's observation is the one ``observe`` builds for it alone
+    (unbatched), and ``observe_all`` under ``vmap`` agrees, along random games."""
     env = rljax.make(GAME, 2)
     games = 12
     state = jax.jit(jax.vmap(env.init))(jax.random.split(jax.random.key(8), games))

@@ -238,12 +238,10 @@ def test_check_agrees_over_many_games(variant: str, players: int) -> None:
 
 @pytest.mark.deep  # compiles four functions anew (CI's second step)
 @pytest.mark.parametrize("variant", ["basic", "advanced"])
-def test_the_observation_written_in_place_is_the_one_built_alone(variant: str) -> None:
-    """Under ``vmap`` a step writes each field of the observation over the one before it
-    (``jax_common.field_writer``), not a concatenation: every game's observation must still be
-    the one ``observe`` builds for that game alone (unbatched), for the seat that looks, and
-    ``observe_all`` under ``vmap`` must give every seat's. The steps' keys are raw uint32 ones
-    here (``jax.random.PRNGKey``), which the step hashes as it hashes a typed key's words."""
+def test_a_batched_observation_is_the_one_built_alone(variant: str) -> None:
+    """Under ``vmap`` every game's observation must be the one ``observe`` builds for that game
+    alone (unbatched), for the seat that looks, and ``observe_all`` under ``vmap`` must give every
+    seat's. The steps' keys are raw uint32 ones here (``jax.random.PRNGKey``) as well as typed."""
     players, games = 3, 4
     env = rljax.make(GAME, players, variant)
     state = jax.jit(jax.vmap(env.init))(jax.random.split(jax.random.key(21), games))

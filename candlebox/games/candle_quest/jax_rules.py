@@ -46,7 +46,6 @@ from candlebox.games.candle_quest.state import CandleQuestState
 from candlebox.games.jax_common import (
     concrete,
     every_seat,
-    field_writer,
     i32,
     one_hot,
     public,
@@ -241,7 +240,6 @@ class CandleQuestJax:
         encoder = enc.CandleQuestEncoder(config)
         self.observation_size = encoder.size
         self.fields = [name for name, _, _ in encoder.fields()]
-        self._write = field_writer([size for _, _, size in encoder.fields()])
         self.slot = np.array(enc.CANDLE_SLOT, dtype=np.int32)
         self.decision_of = np.array(
             [enc.PHASE_DECISION.get(p, 0) for p in Phase],
@@ -276,11 +274,9 @@ class CandleQuestJax:
         stack's loose part come from ``key``."""
         if concrete(action) and concrete(state.legal_action_mask):
             require_legal(state, action, self.num_actions, self.config.describe())
-        # One random word a step, the few draws of a flip taking their chances from it through a
-        # hash (``_draw``); the word is the key's own words hashed, not a threefry draw (which
-        # cost a tenth of a step under vmap): a key from ``split`` or ``fold_in`` is threefry's
-        # output already, and murmur3's finalizer spreads any change of a key over the word.
-        word = _key_word(key)
+        # One random word a step (a threefry draw costs as much as a rules' branch): the few
+        # draws of a flip take their chances from it through a hash (``_draw``).
+        word = jax.random.bits(key, (), jnp.uint32)
         none = jnp.zeros(self.candles, jnp.int32)
         return self._step(state, action, none, none, word, given=False)
 
@@ -381,7 +377,7 @@ class CandleQuestJax:
         # field keeps its value by the rules themselves: no select between two whole states (under
         # vmap both are made and every array copied).
         after = self._advance(_wide(state), action, ok, rebuilt, mixed, word, given)
-        return self._public(_narrow(after), state.observation)
+        return self._public(_narrow(after))
 
     # ------------------------------------------------------------------ the legal actions
     def _mask(self, s: CandleQuestJaxState) -> jax.Array:
@@ -929,27 +925,12 @@ class CandleQuestJax:
             winners = winners & ((winners.sum() == 1) | (shekels == most))
         return winners
 
-    def _public(
-        self, s: CandleQuestJaxState, before: jax.Array | None = None
-    ) -> CandleQuestJaxState:
-        """The fields pgx's API reads, the observation written over the one ``before`` the step
-        (under vmap in its place: ``field_writer``)."""
-
-        def observe(s: CandleQuestJaxState, seat: jax.Array) -> jax.Array:
-            return self._observe_over(s, seat, before)
-
-        return cast(CandleQuestJaxState, public(s, observe, self._mask))
+    def _public(self, s: CandleQuestJaxState) -> CandleQuestJaxState:
+        return cast(CandleQuestJaxState, public(s, self._observe, self._mask))
 
     # ------------------------------------------------------------------ the observation
     def _observe(self, s: CandleQuestJaxState, seat: jax.Array) -> jax.Array:
         """encoder.CandleQuestEncoder.fill_state, field by field in the layout's order."""
-        return self._observe_over(s, seat, None)
-
-    def _observe_over(
-        self, s: CandleQuestJaxState, seat: jax.Array, before: jax.Array | None
-    ) -> jax.Array:
-        """The observation, written over ``before`` (an observation: every place is rewritten)
-        or new."""
         s = _wide(s)
         n, t = self.num_players, self.types
         over = s.phase == Phase.OVER
@@ -968,11 +949,6 @@ class CandleQuestJax:
             if self.slot_is_type:
                 return share
             return jnp.zeros(by_type.shape, jnp.float32).at[..., slot].set(share)
-
-        def slot_of(types: jax.Array) -> jax.Array:
-            """Candle types as the encoder's slots: no lookup where they are the same numbers (a
-            gather of the piles' tops was a loop per game and seat under vmap, 3% of a step)."""
-            return types if self.slot_is_type else slot[types]
 
         money = jnp.asarray(self.money_share)
         screen = _row(s.screens, seat)
@@ -1002,7 +978,7 @@ class CandleQuestJax:
             "high_bidder": one_hot(s.high_bidder, n, is_bid),
             "high_bid": jnp.where(is_bid, money[jnp.clip(s.high, 0, self.bank_total)], 0.0)[None],
             "give_to": one_hot(s.active, n, playing & (phase == Phase.GIVE)),
-            "table": one_hot(jnp.where(s.table >= 0, slot_of(jnp.maximum(s.table, 0)), -1), t),
+            "table": one_hot(jnp.where(s.table >= 0, slot[jnp.maximum(s.table, 0)], -1), t),
             "turn": jnp.asarray(self.turn_share)[jnp.minimum(s.turns, self.max_turns)][None],
             "stack": jnp.asarray(self.candle_share)[s.stack_len][None],
             "bank": money[jnp.clip(s.bank, 0, self.bank_total)][None],
@@ -1014,12 +990,10 @@ class CandleQuestJax:
             "my_value": value[None],
             "behind_screen": jnp.asarray(self.candle_share)[s.screens.sum(axis=1)],
             "piles": counts(s.pile_counts).reshape(-1),
-            "pile_tops": one_hot(jnp.where(s.pile_len > 0, slot_of(tops), -1), t).reshape(-1),
+            "pile_tops": one_hot(jnp.where(s.pile_len > 0, slot[tops], -1), t).reshape(-1),
             "winners": (s.winners & over).astype(jnp.float32),
         }
-        if before is None:
-            before = jnp.zeros(self.observation_size, jnp.float32)
-        return self._write(before, tuple(parts[name] for name in self.fields))
+        return jnp.concatenate([parts[name] for name in self.fields])
 
     # ------------------------------------------------------------------ check's deals
     def engine_pile(self, state: State) -> Deal:
@@ -1091,17 +1065,6 @@ def _hashed(word: jax.Array, i: jax.Array | int) -> jax.Array:
     mixed = (mixed ^ (mixed >> 16)) * jnp.uint32(0x85EBCA6B)
     mixed = (mixed ^ (mixed >> 13)) * jnp.uint32(0xC2B2AE35)
     return mixed ^ (mixed >> 16)
-
-
-def _key_word(key: jax.Array) -> jax.Array:
-    """A random 32-bit word from ``key`` (a typed key or a raw uint32 one): its words, each mixed
-    into the hash of those before it."""
-    data = jax.random.key_data(key) if jnp.issubdtype(key.dtype, jax.dtypes.prng_key) else key
-    words = jnp.asarray(data, jnp.uint32).reshape(-1)
-    word = jnp.uint32(0)
-    for i in range(words.shape[0]):
-        word = _hashed(word ^ words[i], i)
-    return word
 
 
 def _prefix_sums(counts: jax.Array) -> jax.Array:
