@@ -32,6 +32,17 @@ def _quick(config: tuple[str, str, int]) -> bool:
     return config in ends(configs(), lambda c: c[:2], lambda c: c[2])
 
 
+def _reader_and_reference(game: str, most: bool) -> tuple[Spec, Spec]:
+    """The game's first variant at its fewest (or ``most``) players, short, twice: the spec whose
+    encoder is under test and a reference with an encoder of its own (nothing shared)."""
+    variant = candlebox.variants(game)[0]
+    players = max(variant.players) if most else min(variant.players)
+    return (
+        Spec.make(game, players, variant.name, **SHORT),
+        Spec.make(game, players, variant.name, **SHORT),
+    )
+
+
 def _differing(spec: Spec, got: np.ndarray, expected: np.ndarray) -> list[str]:
     return [
         name
@@ -95,10 +106,7 @@ def test_loaded_and_taken_back_states_read_as_their_views(game: str) -> None:
     """A game read at every step, and now and then a save of it loaded and a decision taken back,
     each read at once: new objects (dropped after, so their ids come back) that a reader keeping
     rows must read whole, and the game read after them must still read as itself."""
-    variant = candlebox.variants(game)[0]
-    players = min(variant.players)
-    spec = Spec.make(game, players, variant.name, **SHORT)
-    reference = Spec.make(game, players, variant.name, **SHORT)
+    spec, reference = _reader_and_reference(game, most=False)
     rng = np.random.default_rng(11)
     state = spec.config.new_game(11)
     copies = 0
@@ -119,7 +127,7 @@ def test_loaded_and_taken_back_states_read_as_their_views(game: str) -> None:
         if state.undoable(seat):
             others.append(state.undo(seat))
         for other in others:
-            for who in range(players):
+            for who in range(spec.config.players):
                 got = spec.observe(other, who)
                 expected = reference.observe_view(other, who)
                 assert np.array_equal(got, expected), _differing(spec, got, expected)
@@ -133,10 +141,7 @@ def test_copies_dropped_and_their_ids_reused_read_as_their_views(game: str) -> N
     """Copies read twice (so kept) and dropped: the next copies often get their ids, and must be
     read as themselves, not as the kept copy that had the id (a kept row is compared by value with
     whatever state is read under its id)."""
-    variant = candlebox.variants(game)[0]
-    players = min(variant.players)
-    spec = Spec.make(game, players, variant.name, **SHORT)
-    reference = Spec.make(game, players, variant.name, **SHORT)
+    spec, reference = _reader_and_reference(game, most=False)
     rng = np.random.default_rng(5)
     state = spec.config.new_game(5)
     ids: list[int] = []
@@ -151,7 +156,7 @@ def test_copies_dropped_and_their_ids_reused_read_as_their_views(game: str) -> N
                 seat = copy.to_act[0]
                 legal = copy.legal_actions(seat)
                 copy.apply(seat, legal[int(rng.integers(len(legal)))])
-            seat = int(rng.integers(players))
+            seat = int(rng.integers(spec.config.players))
             expected = reference.observe_view(copy, seat)
             for _ in range(2):
                 got = spec.observe(copy, seat)
@@ -170,10 +175,7 @@ def test_a_game_read_now_and_then_reads_as_its_view(game: str) -> None:
     round between reads, any seat), as a bot reads the states it is shown: whatever a reader kept
     from the last read (kept rows, 16 Candies' discard-pile draws) must catch up with every event
     since, and the games must not be mistaken for one another."""
-    variant = candlebox.variants(game)[0]
-    players = max(variant.players)
-    spec = Spec.make(game, players, variant.name, **SHORT)
-    reference = Spec.make(game, players, variant.name, **SHORT)
+    spec, reference = _reader_and_reference(game, most=True)
     rng = np.random.default_rng(9)
     games = [spec.config.new_game(seed) for seed in range(3)]
     reads = 0
@@ -186,7 +188,7 @@ def test_a_game_read_now_and_then_reads_as_its_view(game: str) -> None:
             seat = state.to_act[0]
             legal = state.legal_actions(seat)
             state.apply(seat, legal[int(rng.integers(len(legal)))])
-        seat = int(rng.integers(players))
+        seat = int(rng.integers(spec.config.players))
         got = spec.observe(state, seat)
         expected = reference.observe_view(state, seat)
         assert np.array_equal(got, expected), _differing(spec, got, expected)
@@ -201,10 +203,7 @@ def test_an_encoder_pickled_after_reads_reads_as_fresh(game: str) -> None:
     """A worker process of ``vector_env(..., processes=K)`` gets the encoder pickled: one that has
     read games already (its kept rows and blocks are memoryviews, which do not pickle) must pickle
     without them and read every state whole again."""
-    variant = candlebox.variants(game)[0]
-    players = max(variant.players)
-    spec = Spec.make(game, players, variant.name, **SHORT)
-    reference = Spec.make(game, players, variant.name, **SHORT)
+    spec, reference = _reader_and_reference(game, most=True)
     rng = np.random.default_rng(4)
     state = spec.config.new_game(4)
     for _ in range(30):
@@ -215,7 +214,7 @@ def test_an_encoder_pickled_after_reads_reads_as_fresh(game: str) -> None:
         legal = state.legal_actions(seat)
         state.apply(seat, legal[int(rng.integers(len(legal)))])
     spec.encoder = pickle.loads(pickle.dumps(spec.encoder))
-    for seat in range(players):
+    for seat in range(spec.config.players):
         got = spec.observe(state, seat)
         expected = reference.observe_view(state, seat)
         assert np.array_equal(got, expected), _differing(spec, got, expected)
