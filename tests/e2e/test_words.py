@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from tests.e2e.conftest import Pages, api, create_game, open_seat, shot
+from tests.e2e.conftest import SHOTS, Pages, api, create_game, open_seat, shot
 from tests.e2e.test_learn import OPTIONS_NOW, learn_game, open_learning
 
 # per game: a configuration and the selector of a card or tile its page shows from the start
@@ -612,6 +612,39 @@ def test_a_chip_keeps_the_punctuation_after_it_on_its_line(pages: Pages, server:
         }"""
     )
     assert alone == []
+
+
+def test_a_long_chip_with_punctuation_wraps_within_its_line(pages: Pages, server: Any) -> None:
+    """A chip kept on one line with the full stop after it must still wrap its own words: a tactic
+    card's chip ("Tactic card: 1 Ignite, 1 Extinguish, 1 VP (cannot cancel).") held whole made a phone's
+    page 502 px wide at a Candelabria game's end (CI, the keyboard test). At every width from 150 to
+    400 px the line stays inside its box."""
+    created = create_game(server.base, "candelabria", 3)
+    page = pages.new()
+    page.goto("/")
+    open_seat(page, created)  # (drawn: the page's modules are loaded)
+    wide = page.evaluate(
+        """async () => {
+          const words = await import('/static/js/words.js');
+          await words.load('candelabria');
+          const box = document.createElement('p');
+          box.style.cssText = 'position:absolute;left:0;top:0;font:14px sans-serif;margin:0';
+          document.body.append(box);
+          const out = [];
+          for (let width = 150; width <= 400; width += 5) {
+            box.style.width = `${width}px`;
+            box.textContent = 'Wick plays 1I1X1V!. Ada plays 1X2S!.';
+            words.chipify(box);
+            if (box.querySelectorAll('.chip-tail > .code-chip').length !== 2) return ['no chips with tails'];
+            if (box.scrollWidth > width) out.push(`${width}px: ${box.scrollWidth}`);
+          }
+          box.id = 'long-chip';
+          box.style.cssText += ';z-index:99;background:#fff;width:180px';
+          return out;
+        }"""
+    )
+    page.locator("#long-chip").screenshot(path=str(SHOTS / "words-long-chip.png"))
+    assert wide == []
 
 
 def test_your_own_seat_is_your_in_a_sentence(pages: Pages, server: Any) -> None:
