@@ -350,30 +350,37 @@ def test_a_house_s_supplies_are_named_in_whole_words(pages: Pages) -> None:
 
 
 @pytest.mark.parametrize("size", ["phone", "laptop", "large"])
-def test_a_tactic_card_to_take_is_a_finger_s_target(sized: Any, server: Any, size: str) -> None:
-    """A one-line tile on the Tactics board, offered to take, was 22 px tall on a phone (found by the
-    keyboard test's target check): every tile there, made clickable as a take offers it, is 24 px or
-    more."""
+def test_a_tactic_card_or_supply_to_click_is_a_finger_s_target(sized: Any, server: Any, size: str) -> None:
+    """A one-line tile on the Tactics board, offered to take, was 22 px tall on a phone, and a rival's
+    gold or wax offered to steal 23 (both found by the keyboard test's target check): every tile
+    there and every house's gold and wax, made clickable as a take or a steal offers them, is 24 px
+    or more."""
     created = create_game(server.base, "candelabria", 3, "standard", {"max_turns": 40}, "heuristic")
     page = sized(size)
     open_seat(page, created)
     page.locator(".cb-tboard .cb-tactic").first.wait_for()
     heights = page.evaluate(
-        """() => [...document.querySelectorAll('.cb-tboard .cb-tactic')].map((tile) => {
-             const was = tile.classList.contains('clickable');
-             tile.classList.add('clickable');
-             const height = tile.getBoundingClientRect().height;
-             if (!was) tile.classList.remove('clickable');
-             return height;
-           })"""
+        """() => Object.fromEntries(
+             ['.cb-tboard .cb-tactic', '.cb-house .cb-res.gold', '.cb-house .cb-res.wax'].map((sel) =>
+               [sel, [...document.querySelectorAll(sel)].map((el) => {
+                 const was = el.classList.contains('clickable');
+                 el.classList.add('clickable');
+                 const height = el.getBoundingClientRect().height;
+                 if (!was) el.classList.remove('clickable');
+                 return height;
+               })]))"""
     )
-    assert heights and min(heights) >= 24, heights
+    assert all(heights.values()), heights
+    assert all(min(each) >= 24 for each in heights.values()), heights
     page.evaluate(
         """() => { const tiles = document.querySelectorAll('.cb-tboard .cb-tactic');
              tiles[tiles.length - 1].classList.add('clickable');
+             document.querySelector('.cb-rivals .cb-res.gold')?.classList.add('clickable');
              document.querySelector('.cb-tboard').scrollIntoView({block: 'center'}); }"""
     )
     shot(page, f"cb-tactic-take-{size}")
+    page.locator(".cb-rivals .cb-res.gold").first.scroll_into_view_if_needed()
+    shot(page, f"cb-steal-{size}")
 
 
 # The hand's cards that make a deploy or a maneuver at one click (no menu), and those whose menu holds
