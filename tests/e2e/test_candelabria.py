@@ -350,7 +350,9 @@ def test_a_house_s_supplies_are_named_in_whole_words(pages: Pages) -> None:
 
 
 @pytest.mark.parametrize("size", ["phone", "laptop", "large"])
-def test_a_tactic_card_or_supply_to_click_is_a_finger_s_target(sized: Any, server: Any, size: str) -> None:
+def test_a_tactic_card_or_supply_to_click_is_a_finger_s_target(
+    sized: Any, server: Any, size: str
+) -> None:
     """A one-line tile on the Tactics board, offered to take, was 22 px tall on a phone, and a rival's
     gold or wax offered to steal 23 (both found by the keyboard test's target check): every tile
     there and every house's gold and wax, made clickable as a take or a steal offers them, is 24 px
