@@ -105,6 +105,38 @@ def bot_for_me(page: Any, server: ServerProcess) -> tuple[str, str, str]:
     )
 
 
+def seat_back(page: Any, server: ServerProcess) -> tuple[str, str, str]:
+    """The seat taken back from its bot elsewhere first: this page's "Take my seat back" is refused."""
+    seats = [{"kind": "human", "name": "Ada"}, {"kind": "bot", "bot": "random"}]
+    body = {"game": "candle-quest", "seats": seats, "you": 0, "bot_delay": 5, "public": False}
+    made = api.post(f"{server.base}/api/games", json=body, timeout=30).json()
+    url = f"{server.base}/api/games/{made['id']}/seats/0"
+    api.post(f"{url}/bot", json={"bot": "random"}, headers=bearer(made["token"]), timeout=30)
+    held = Held(page)
+    open_seat(page, made)
+    button = page.locator(".player-tools > button", has_text="Take my seat back")
+    button.wait_for()
+    held.hold()
+    api.post(f"{url}/human", headers=bearer(made["token"]), timeout=30)
+    button.click()
+    return ".player-tools .request-error", ".player-tools > button:first-child", "only a seat"
+
+
+def resign_here(page: Any, server: ServerProcess) -> tuple[str, str, str]:
+    """The game page's Resign, its Yes pressed after the game ended elsewhere (another tab)."""
+    made = create_game(server.base, "candle-quest", 2)
+    held = Held(page)
+    open_seat(page, made)
+    page.locator(".player-tools [data-leave='resign']").click()
+    page.locator(".player-tools [data-confirm='resign']").wait_for()
+    held.hold()
+    url = f"{server.base}/api/games/{made['id']}/resign"
+    assert api.post(url, headers=bearer(made["token"]), timeout=30).status_code == 200
+    page.locator(".player-tools [data-confirm='resign']").click()
+    resign = ".player-tools [data-leave='resign']"
+    return f"{resign} + .request-error", resign, "over"
+
+
 def take_back(page: Any, server: ServerProcess) -> tuple[str, str, str]:
     """The moves taken back elsewhere first: this page's "Take back" is refused (the game moved)."""
     seats = [{"kind": "human", "name": "Ada"}, {"kind": "bot", "bot": "random"}]
@@ -216,7 +248,14 @@ LOBBY = {
     "accept": invitation("Take the seat", "someone else took this seat"),
     "decline": invitation("Decline", "no such invitation"),
 }
-GAME = {"take-seat": take_seat, "bot-for-me": bot_for_me, "take-back": take_back, "chat": chat_send}
+GAME = {
+    "take-seat": take_seat,
+    "bot-for-me": bot_for_me,
+    "seat-back": seat_back,
+    "resign-here": resign_here,
+    "take-back": take_back,
+    "chat": chat_send,
+}
 SHOOT = {"accept", "take-seat", "chat"}  # looked at, at every size
 
 
