@@ -2,7 +2,7 @@
 shows in words right under the button or field used, in the same component everywhere (a
 ``.request-error`` line), not as a notice far from it. Each case makes the server refuse for real:
 another page (or the API, standing for another player) acts on the same thing first, a seat's
-invitation code is wrong, a message is over the limit. A page shown acting late keeps the view it
+invitation code is wrong, a message is over the limit, a player's share of reviews is taken. A page shown acting late keeps the view it
 had, as a page on a slow connection does: its game frames are held back (:class:`Held`), or the
 lobby's poll is still (:data:`STILL`). Screenshots at three sizes: /tmp/candlebox-e2e/refuse-*.png."""
 
@@ -11,7 +11,8 @@ from __future__ import annotations
 import random
 import re
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -282,3 +283,65 @@ def test_a_refusal_is_said_beside_its_control(
             shown.scroll_into_view_if_needed()
             shot(page, f"refuse-{name}-{size}")
             assert page.evaluate(ON_TOP, line), f"the refusal is covered or clipped at {size}"
+
+
+# ----------------------------------------------------------------------------- the review
+@pytest.fixture
+def slow_reviews(tmp_path: Path) -> Iterator[ServerProcess]:
+    """A server whose reviews search long enough (about 18 s a review) to be under way when the
+    page asks for one more than a player's share."""
+    process = ServerProcess(
+        f"sqlite:///{tmp_path / 'reviews.sqlite3'}",
+        tmp_path / "server.log",
+        env={"CANDLEBOX_REVIEW_SECONDS": "30"},
+    )
+    process.start()
+    try:
+        yield process
+    finally:
+        process.stop()
+
+
+def resigned_after_moves(base: str, seed: int) -> dict[str, Any]:
+    """A game against a bot whose player made a few moves, then resigned: some to review."""
+    made = make(base, [{"kind": "human", "name": "Ada"}, {"kind": "bot", "bot": "random"}], seed)
+    game, token = made["id"], made["token"]
+    rng = random.Random(seed)
+    for _ in range(4):
+        moved(base, game, token, my_turn(base, game, token), rng)
+    ended = api.post(f"{base}/api/games/{game}/resign", headers=bearer(token), timeout=30)
+    assert ended.status_code == 200, ended.text
+    return made
+
+
+def test_a_refused_review_is_said_under_its_button(
+    browser: Any, slow_reviews: ServerProcess
+) -> None:
+    """Two reviews under way from this player's address (other tabs): a third is refused, said
+    under "Review my game"."""
+    base = slow_reviews.base
+    games = [resigned_after_moves(base, seed) for seed in (1, 2, 3)]
+    for made in games[:2]:
+        url = f"{base}/api/games/{made['id']}/review"
+        started = api.post(url, json={"seat": 0}, headers=bearer(made["token"]), timeout=30)
+        assert started.status_code == 202, started.text
+    made = Pages(browser, base)
+    try:
+        page = made.new()
+        page.goto("/")
+        open_seat(page, games[2])
+        page.locator(".coach-review").click()
+        line = ".coach-head + .request-error"
+        page.locator(line).wait_for()
+        said = page.locator(line).inner_text()
+        assert "2 reviews waiting or under way" in said, said
+        place = page.evaluate(PLACE, [line, ".coach-head"])
+        assert place["shown"] and -2 <= place["gap"] <= 24 and place["overlap"] > 0, place
+        assert not any(said in e for e in place["errors"]), place
+    finally:
+        made.close()
+    # the page's refused review is this test's own 429 (the watch counts any 429 as a page's error)
+    others = [
+        e for e in made.errors if not (e.startswith("429 for POST") and e.endswith("/review"))
+    ]
+    assert not others, others
