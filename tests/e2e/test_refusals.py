@@ -88,9 +88,18 @@ def take_seat(page: Any, server: ServerProcess) -> tuple[str, str, str]:
     return "#invite .join .request-error", "#invite .join button", "use the join link"
 
 
+def slow_table(base: str) -> dict[str, Any]:
+    """A game against a bot that waits 5 s a move: with the seat handed to a bot too, the game is
+    still on when the page asks (two instant bots could end it first, a refusal of another kind)."""
+    seats = [{"kind": "human", "name": "Ada"}, {"kind": "bot", "bot": "random"}]
+    body = {"game": "candle-quest", "seats": seats, "you": 0, "bot_delay": 5, "public": False}
+    made: dict[str, Any] = api.post(f"{base}/api/games", json=body, timeout=30).json()
+    return made
+
+
 def bot_for_me(page: Any, server: ServerProcess) -> tuple[str, str, str]:
     """The seat handed to a bot elsewhere (another tab) first: this page's toggle is refused."""
-    made = create_game(server.base, "candle-quest", 2)
+    made = slow_table(server.base)
     held = Held(page)
     open_seat(page, made)
     button = page.get_by_role("button", name="Let a bot play for me")
@@ -108,9 +117,7 @@ def bot_for_me(page: Any, server: ServerProcess) -> tuple[str, str, str]:
 
 def seat_back(page: Any, server: ServerProcess) -> tuple[str, str, str]:
     """The seat taken back from its bot elsewhere first: this page's "Take my seat back" is refused."""
-    seats = [{"kind": "human", "name": "Ada"}, {"kind": "bot", "bot": "random"}]
-    body = {"game": "candle-quest", "seats": seats, "you": 0, "bot_delay": 5, "public": False}
-    made = api.post(f"{server.base}/api/games", json=body, timeout=30).json()
+    made = slow_table(server.base)
     url = f"{server.base}/api/games/{made['id']}/seats/0"
     api.post(f"{url}/bot", json={"bot": "random"}, headers=bearer(made["token"]), timeout=30)
     held = Held(page)
@@ -290,16 +297,11 @@ def test_a_refusal_is_said_beside_its_control(
 def slow_reviews(tmp_path: Path) -> Iterator[ServerProcess]:
     """A server whose reviews search long enough (about 18 s a review) to be under way when the
     page asks for one more than a player's share."""
-    process = ServerProcess(
-        f"sqlite:///{tmp_path / 'reviews.sqlite3'}",
-        tmp_path / "server.log",
-        env={"CANDLEBOX_REVIEW_SECONDS": "30"},
-    )
-    process.start()
-    try:
-        yield process
-    finally:
-        process.stop()
+    db = f"sqlite:///{tmp_path / 'reviews.sqlite3'}"
+    env = {"CANDLEBOX_REVIEW_SECONDS": "30"}
+    process = ServerProcess(db, tmp_path / "server.log", env=env).start()
+    yield process  # pytest runs the rest after the test, passed or failed
+    process.stop()
 
 
 def resigned_after_moves(base: str, seed: int) -> dict[str, Any]:
@@ -321,13 +323,13 @@ def test_a_refused_review_is_said_under_its_button(
     under "Review my game"."""
     base = slow_reviews.base
     games = [resigned_after_moves(base, seed) for seed in (1, 2, 3)]
-    for made in games[:2]:
-        url = f"{base}/api/games/{made['id']}/review"
-        started = api.post(url, json={"seat": 0}, headers=bearer(made["token"]), timeout=30)
+    for game in games[:2]:
+        url = f"{base}/api/games/{game['id']}/review"
+        started = api.post(url, json={"seat": 0}, headers=bearer(game["token"]), timeout=30)
         assert started.status_code == 202, started.text
-    made = Pages(browser, base)
+    opened = Pages(browser, base)
     try:
-        page = made.new()
+        page = opened.new()
         page.goto("/")
         open_seat(page, games[2])
         page.locator(".coach-review").click()
@@ -339,9 +341,9 @@ def test_a_refused_review_is_said_under_its_button(
         assert place["shown"] and -2 <= place["gap"] <= 24 and place["overlap"] > 0, place
         assert not any(said in e for e in place["errors"]), place
     finally:
-        made.close()
+        opened.close()
     # the page's refused review is this test's own 429 (the watch counts any 429 as a page's error)
     others = [
-        e for e in made.errors if not (e.startswith("429 for POST") and e.endswith("/review"))
+        e for e in opened.errors if not (e.startswith("429 for POST") and e.endswith("/review"))
     ]
     assert not others, others
