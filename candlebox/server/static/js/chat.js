@@ -5,6 +5,7 @@
 // when signed in, in this browser otherwise. No chat at a table of fewer than two people.
 
 import { api } from "./api.js";
+import { keepRefusal, keptLine, refusalLine, showRefusal } from "./refusals.js";
 import { clear, h, toast } from "./ui.js";
 
 const MUTES = "candlebox.chatMutes"; // a guest's muted authors
@@ -83,10 +84,13 @@ function panel() {
   const input = h("input", {
     id: "chat-text", type: "text", maxLength: MAX_TEXT, autocomplete: "off", enterKeyHint: "send",
   });
-  const form = h("form.chat-form", { onsubmit: (event) => (event.preventDefault(), send(input)) },
+  const button = h("button.primary", { type: "submit" }, "Send");
+  const refused = refusalLine(button); // a refused message: said under the field, which keeps its text
+  const form = h("form.chat-form", { onsubmit: (event) => (event.preventDefault(), send(input, refused)) },
     h("label.visually-hidden.chat-label", { htmlFor: "chat-text" }, "Message"),
     input,
-    h("button.primary", { type: "submit" }, "Send"));
+    button,
+    refused);
   // a button that folds the panel (not a <details>: the open panel is a column whose list gives
   // up height to the game log when the sidebar is short)
   const toggle = h("button.chat-toggle", {
@@ -164,15 +168,19 @@ function line(m, frame) {
       h("div.chat-menu-items",
         h("button", { type: "button", onclick: () => mute(m.author, true) }, `Mute ${m.name}`),
         h("button", { type: "button", onclick: (event) => report(m, event.target) }, "Report"))));
+    // a refused report, under the message it was about (the menu closes; the list is redrawn often)
+    const refused = keptLine(`report:${m.id}`);
+    if (refused) item.append(refused);
   }
   return item;
 }
 
 // ----------------------------------------------------------------------------- acting
-async function send(input) {
+async function send(input, refused) {
   const text = input.value.trim();
   if (!text || chat.sending) return;
   chat.sending = true;
+  showRefusal(refused, null);
   try {
     const data = await api(`/api/games/${encodeURIComponent(chat.gameId)}/chat`, {
       method: "POST", body: { text }, token: chat.token(),
@@ -182,7 +190,7 @@ async function send(input) {
     input.value = "";
     draw(true);
   } catch (err) {
-    toast(err.message, "error");
+    showRefusal(refused, err);
   } finally {
     chat.sending = false;
     input.focus();
@@ -208,16 +216,18 @@ async function mute(author, muted) {
 
 async function report(m, button) {
   button.disabled = true;
+  keepRefusal(`report:${m.id}`, null);
   try {
     await api(`/api/games/${encodeURIComponent(chat.gameId)}/chat/${m.id}/report`, {
       method: "POST", body: {}, token: chat.token(),
     });
     toast(`Reported ${m.name}'s message to the server's operator.`);
   } catch (err) {
-    toast(err.message, "error");
+    keepRefusal(`report:${m.id}`, err);
   } finally {
     button.disabled = false;
   }
   const menu = button.closest("details");
   if (menu) menu.open = false;
+  draw();
 }

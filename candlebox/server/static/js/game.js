@@ -21,6 +21,7 @@ import { profileLink } from "./people.js";
 import * as clock from "./clock.js";
 import * as undo from "./undo.js";
 import * as chat from "./chat.js";
+import { keepRefusal, keptLine } from "./refusals.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
 const $ = (id) => document.getElementById(id);
@@ -494,9 +495,18 @@ function takeBackLine(seat) {
   return h(
     "span.banner-how.banner-take-back",
     "To play your own moves again: ",
-    h("button.small", { type: "button", onclick: () => takeBack(seat) }, "Take my seat back"),
+    ...withRefusal(h("button.small", { type: "button", onclick: () => takeBack(seat, "back-banner") }, "Take my seat back"), `back-banner:${seat}`),
   );
 }
+
+/** ``button`` and the line of its refusal (kept under ``key`` across the redraws of its panel). */
+function withRefusal(button, key) {
+  return [button, keptLine(key, button)];
+}
+
+// What the players' tools ask the server for a seat (its refusal's key): take it, hand it to a bot,
+// take it back. A refusal whose button is gone (the seat taken meanwhile) is still shown in its row.
+const SEAT_ASKS = ["claim", "bot", "back"];
 
 function renderPlayers() {
   // an invitation being typed keeps the focus, its text and its refusal across the redraw
@@ -550,11 +560,13 @@ function drawPlayers() {
     }
     box.append(row);
     const tools = h("div.player-tools");
+    const drawn = new Set(); // the asks whose button is drawn (SEAT_ASKS)
     if (!frame.over) {
       if (!seat.taken && you === null) {
         const invite = mine.pendingInvite && mine.pendingInvite.seat === seat.seat ? mine.pendingInvite.invite : null;
         if (invite) invited = seat.seat;
         else if (frame.game.public) tools.append(joinForm(seat.seat, null));
+        drawn.add("claim");
       }
       if (!seat.taken && mine.invites && mine.invites[seat.seat] !== undefined) {
         const link = joinLink(gameId, seat.seat, mine.invites[seat.seat]);
@@ -566,15 +578,22 @@ function drawPlayers() {
       if (you !== null && seat.kind === "human") {
         const away = seat.away !== null && seat.away >= frame.game.zombie_after;
         if (seat.seat === you) {
-          tools.append(h("button.small.subtle", { onclick: () => toBot(seat.seat) }, "Let a bot play for me"));
+          tools.append(...withRefusal(h("button.small.subtle", { onclick: () => toBot(seat.seat) }, "Let a bot play for me"), `bot:${seat.seat}`));
+          drawn.add("bot");
           tools.append(...resign.controls({ gameId, token: page.token, redraw: renderPlayers }));
         } else if (!seat.taken || (away && !seat.connected)) {
-          tools.append(h("button.small", { onclick: () => toBot(seat.seat) }, "Hand this seat to a bot"));
+          tools.append(...withRefusal(h("button.small", { onclick: () => toBot(seat.seat) }, "Hand this seat to a bot"), `bot:${seat.seat}`));
+          drawn.add("bot");
         }
       }
       if (seat.kind === "bot" && seat.seat === (page.seat ?? you) && (page.token || page.me)) {
-        tools.append(h("button.small", { onclick: () => takeBack(seat.seat) }, "Take my seat back"));
+        tools.append(...withRefusal(h("button.small", { onclick: () => takeBack(seat.seat, "back") }, "Take my seat back"), `back:${seat.seat}`));
+        drawn.add("back");
       }
+    }
+    for (const ask of SEAT_ASKS.filter((a) => !drawn.has(a))) {
+      const line = keptLine(`${ask}:${seat.seat}`);
+      if (line) tools.append(line);
     }
     if (tools.childNodes.length) box.append(tools);
   }
@@ -613,6 +632,7 @@ function joinForm(seat, invite) {
     "aria-label": "Your name",
   });
   const button = h("button.primary.small", { type: "submit" }, `Take this seat`);
+  const key = `claim:${seat}`;
   return h(
     "form.join",
     {
@@ -621,6 +641,7 @@ function joinForm(seat, invite) {
         button.disabled = true;
         const name = input.value.trim();
         if (name) localStorage.setItem("candlebox.name", name);
+        keepRefusal(key, null);
         try {
           const result = await api(`/api/games/${encodeURIComponent(gameId)}/seats/${seat}/claim`, {
             method: "POST",
@@ -631,13 +652,14 @@ function joinForm(seat, invite) {
           page.seat = seat;
           page.socket.close();
         } catch (err) {
-          toast(err.message, "error");
-          button.disabled = false;
+          keepRefusal(key, err); // under the button, and in the seat's row if the seat is gone
+          renderPlayers();
         }
       },
     },
     input,
     button,
+    keptLine(key, button),
   );
 }
 
@@ -674,6 +696,7 @@ function inviteFriend(seat) {
 }
 
 async function toBot(seat) {
+  keepRefusal(`bot:${seat}`, null);
   try {
     await api(`/api/games/${encodeURIComponent(gameId)}/seats/${seat}/bot`, {
       method: "POST",
@@ -682,17 +705,26 @@ async function toBot(seat) {
     });
     toast(seat === page.seat ? "A bot plays for you now; you can take your seat back." : "A bot plays that seat now.");
   } catch (err) {
-    toast(err.message, "error");
+    refusedBeside(`bot:${seat}`, err);
   }
 }
 
-async function takeBack(seat) {
+/** Take the seat back from its bot; ``place``: the button's (the banner's, or the players'). */
+async function takeBack(seat, place) {
+  keepRefusal(`${place}:${seat}`, null);
   try {
     await api(`/api/games/${encodeURIComponent(gameId)}/seats/${seat}/human`, { method: "POST", token: page.token });
     toast("Your seat is yours again.");
   } catch (err) {
-    toast(err.message, "error");
+    refusedBeside(`${place}:${seat}`, err);
   }
+}
+
+/** A refusal of the players' tools or the banner's button: kept and drawn beside its button. */
+function refusedBeside(key, err) {
+  keepRefusal(key, err);
+  renderPlayers();
+  renderBanner();
 }
 
 async function copy(text, button) {
@@ -879,6 +911,7 @@ function renderReplayBar() {
     h("button.icon", { onclick: step(1), title: "Next move", "aria-label": "Next move" }, "▶"),
     h("button.icon", { onclick: () => go(moves), title: "End", "aria-label": "End" }, "▶▶"),
     h("span.replay-at", `move ${at} / ${moves}`),
+    keptLine("replay", slider),
   );
 }
 
@@ -895,6 +928,7 @@ async function replayTo(at) {
   const moves = page.frame.game.moves;
   asked.at = at;
   const ticket = ++asked.ticket;
+  keepRefusal("replay", null);
   try {
     const frame = await api(`/api/games/${encodeURIComponent(gameId)}/replay?at=${at}`, { token: page.token });
     if (ticket !== asked.ticket) return;
@@ -908,8 +942,10 @@ async function replayTo(at) {
     renderReplayBar();
     renderEnd();
   } catch (err) {
-    if (ticket === asked.ticket) asked.at = null; // what is on screen is where the replay stands
-    toast(err.message, "error");
+    if (ticket !== asked.ticket) return;
+    asked.at = null; // what is on screen is where the replay stands
+    keepRefusal("replay", err); // in the replay bar, under its buttons
+    renderReplayBar();
   }
 }
 

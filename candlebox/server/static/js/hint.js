@@ -5,6 +5,7 @@
 // (game.html loads it before the first paint).
 
 import { api } from "./api.js";
+import { keepRefusal, keptLine } from "./refusals.js";
 import { clear, h, namedSeats as seatsNamed, svg, toast } from "./ui.js";
 import { plain } from "./words.js";
 
@@ -205,20 +206,18 @@ function renderReview(box, ctx) {
   // waiting for a slot: its place in the queue (1: next); under way: decisions done of all
   const waiting = running && answer.queued;
   const place = waiting && answer.position ? ` (number ${answer.position} in the queue)` : "";
-  box.append(
-    h(
-      "div.coach-head",
-      h("h2", "Review"),
-      answer && answer.status === "done"
-        ? null
-        : h(
-            "button.small.coach-review",
-            { disabled: running || state.looking, onclick: () => startReview(ctx, seat), title: "How each of your decisions compares with the search's" },
-            waiting ? "Waiting for the coach…" : running ? `Reviewing… ${answer.done} / ${answer.total}` : "Review my game",
-          ),
-      running ? h("button.small.subtle.coach-cancel", { onclick: () => cancelReview(ctx, seat), title: "Stop this review" }, "Cancel") : null,
-    ),
-  );
+  const start = answer && answer.status === "done"
+    ? null
+    : h(
+        "button.small.coach-review",
+        { disabled: running || state.looking, onclick: () => startReview(ctx, seat), title: "How each of your decisions compares with the search's" },
+        waiting ? "Waiting for the coach…" : running ? `Reviewing… ${answer.done} / ${answer.total}` : "Review my game",
+      );
+  const cancel = running ? h("button.small.subtle.coach-cancel", { onclick: () => cancelReview(ctx, seat), title: "Stop this review" }, "Cancel") : null;
+  // a refused Start or Cancel: under the two buttons, until the next try
+  box.append(h("div.coach-head", h("h2", "Review"), start, cancel));
+  const refused = keptLine(REFUSED, cancel || start);
+  if (refused) box.append(refused);
   if (running) {
     box.append(
       h("progress.coach-progress", { max: answer.total || 1, value: answer.done }),
@@ -369,6 +368,8 @@ function summary(answer, frame, ctx) {
 }
 
 // The refusals that mean there is nothing of the seat's to review: said in place of the button.
+// Any other refusal of Start or Cancel is kept under REFUSED (refusals.js) and said under them.
+const REFUSED = "review";
 const NOTHING = new Set(["no-decisions", "stood-in"]);
 
 function nothingWords(error, frame, seat) {
@@ -398,13 +399,13 @@ async function lookUp(ctx, seat) {
 
 async function startReview(ctx, seat) {
   const path = `/api/games/${encodeURIComponent(ctx.gameId)}/review`;
+  keepRefusal(REFUSED, null);
   try {
     state.review = await api(path, { method: "POST", body: { seat }, token: ctx.token });
   } catch (error) {
-    if (NOTHING.has(error.code)) {
-      state.nothing = nothingWords(error, ctx.frame, seat);
-      render(state.ctx || ctx);
-    } else toast(error.message, "error");
+    if (NOTHING.has(error.code)) state.nothing = nothingWords(error, ctx.frame, seat);
+    else keepRefusal(REFUSED, error);
+    render(state.ctx || ctx);
     return;
   }
   render(ctx);
@@ -431,11 +432,13 @@ async function follow(seat) {
 
 async function cancelReview(ctx, seat) {
   const path = `/api/games/${encodeURIComponent(ctx.gameId)}/review?seat=${seat}`;
+  keepRefusal(REFUSED, null);
   try {
     await api(path, { method: "DELETE", token: ctx.token });
   } catch (error) {
     if (error.code !== "no-review") {
-      toast(error.message, "error");
+      keepRefusal(REFUSED, error);
+      render(state.ctx || ctx);
       return;
     }
   }

@@ -4,8 +4,8 @@
 import { api, joinLink, myGames, remember } from "./api.js";
 import { lobbyPanel } from "./learn.js";
 import { LEVELS } from "./thinking.js";
-import { refusalLine, showRefusal } from "./refusals.js";
-import { clear, h, roving, toast } from "./ui.js";
+import { keepRefusal, keptLine, refusalLine, showRefusal } from "./refusals.js";
+import { clear, h, roving } from "./ui.js";
 import { lookUp, mineCard } from "./mygames.js";
 import { quickPlay } from "./quickplay.js";
 import { showWho, whoAmI } from "./account.js";
@@ -393,10 +393,11 @@ async function refresh() {
   const mineBox = clear($("mine"));
   mineBox.dataset.source = me ? "account" : "browser"; // for the browser tests
   // a game waiting for you or an invitation: on a phone, "Your games" comes first (base.css)
+  const invites = me ? invitesShown(me) : [];
   const waiting = Boolean(me && (me.invites.length || me.games.some((g) => g.your_turn)));
   document.body.toggleAttribute("data-waiting", waiting);
-  if (me) mineBox.append(...me.invites.map(inviteCard));
-  if (!shown.length && !(me && me.invites.length)) {
+  mineBox.append(...invites.map(inviteCard));
+  if (!shown.length && !invites.length) {
     mineBox.append(h("p.empty", me ? "Games you start or join on any device appear here." : "Games you start or join appear here."));
   }
   for (const m of shown) mineBox.append(mineCard(m, known.get(m.id), ended.get(m.id), refresh));
@@ -425,33 +426,53 @@ function accountGames(me, kept) {
   return [...games, ...tables];
 }
 
-/** An invitation by name into a seat: take it (the seat becomes yours) or decline it. */
+// Invitations whose answer was refused, kept on screen with the refusal: the refusal usually means
+// the invitation is gone (the seat taken through its join link, the game over), and its card would
+// leave the list at once, the refusal with it.
+const refusedInvites = new Map(); // id -> the invitation as last listed
+
+/** The invitations to show: the server's, then those refused since that it no longer lists. */
+function invitesShown(me) {
+  const gone = [...refusedInvites.values()].filter((i) => !me.invites.some((m) => m.id === i.id));
+  return me.invites.concat(gone.map((i) => ({ ...i, gone: true })));
+}
+
+/** Run ``request`` for ``invite``; a refusal is kept beside its buttons (and its card kept). */
+async function answerInvite(invite, request) {
+  const key = `invite:${invite.id}`;
+  keepRefusal(key, null);
+  refusedInvites.delete(invite.id);
+  try {
+    await request();
+  } catch (err) {
+    keepRefusal(key, err);
+    refusedInvites.set(invite.id, invite);
+  }
+  refresh();
+}
+
+/** An invitation by name into a seat: take it (the seat becomes yours) or decline it; one whose
+ * answer was refused and that the server no longer lists is only removed from the list. */
 function inviteCard(invite) {
   const title = titleOf(invite.game);
-  const accept = async () => {
-    try {
-      const taken = await api(`/api/me/invites/${invite.id}/accept`, { method: "POST" });
-      remember(taken.game, { seat: taken.seat, token: taken.token, title, created: Date.now() });
-      location.assign(`/g/${encodeURIComponent(taken.game)}`);
-    } catch (err) {
-      toast(err.message, "error");
-      refresh();
-    }
-  };
-  const decline = async () => {
-    try {
-      await api(`/api/me/invites/${invite.id}`, { method: "DELETE" });
-    } catch (err) {
-      toast(err.message, "error");
-    }
-    refresh();
-  };
+  const accept = () => answerInvite(invite, async () => {
+    const taken = await api(`/api/me/invites/${invite.id}/accept`, { method: "POST" });
+    remember(taken.game, { seat: taken.seat, token: taken.token, title, created: Date.now() });
+    location.assign(`/g/${encodeURIComponent(taken.game)}`);
+  });
+  const decline = () => answerInvite(invite, () => api(`/api/me/invites/${invite.id}`, { method: "DELETE" }));
+  const remove = () => (refusedInvites.delete(invite.id), keepRefusal(`invite:${invite.id}`, null), refresh());
+  const buttons = invite.gone
+    ? [h("button.small.subtle", { type: "button", onclick: remove, "aria-label": `Remove the invitation to ${title}` }, "Remove")]
+    : [
+        h("button.small.primary", { type: "button", onclick: accept, "aria-label": `Take seat ${invite.seat + 1} of ${title}` }, "Take the seat"),
+        h("button.small", { type: "button", onclick: decline, "aria-label": `Decline the invitation to ${title}` }, "Decline"),
+      ];
   return h("div.game-card.invite", { dataset: { invite: invite.id, game: invite.game_id } },
     h("span.gc-title", `${title} · ${invite.variant}`),
     h("span.gc-seats.gc-state", `${invite.from} invites you to seat ${invite.seat + 1}`),
-    h("div.gc-actions",
-      h("button.small.primary", { type: "button", onclick: accept, "aria-label": `Take seat ${invite.seat + 1} of ${title}` }, "Take the seat"),
-      h("button.small", { type: "button", onclick: decline, "aria-label": `Decline the invitation to ${title}` }, "Decline")));
+    h("div.gc-actions", buttons),
+    keptLine(`invite:${invite.id}`, buttons[0]));
 }
 
 async function start() {

@@ -6,6 +6,7 @@
 // stop ask once more, in the card itself, before anything is sent.
 
 import { api, forget, remember } from "./api.js";
+import { keepRefusal, keptLine } from "./refusals.js";
 import { h, toast } from "./ui.js";
 
 const confirming = new Map(); // game id -> "resign" | "abandon" | "stop" (kept across the polls)
@@ -70,13 +71,14 @@ export async function lookUp(shown, known, ended) {
 }
 
 async function leave(m, how, title, refresh) {
+  keepRefusal(`leave:${m.id}`, null);
   try {
     const token = how === "stop" ? m.owner : m.token; // a bot table's owner token stops it
     await api(`/api/games/${encodeURIComponent(m.id)}/${how}`, { method: "POST", token });
     remember(m.id, { title }); // an abandoned game can no longer be asked its name
     toast(QUESTION[how][2]);
   } catch (err) {
-    toast(err.message, "error");
+    keepRefusal(`leave:${m.id}`, err); // in the card, under its buttons, until the next try
   }
   confirming.delete(m.id);
   refresh();
@@ -146,8 +148,12 @@ export function mineCard(m, live, done, refresh) {
   const lines = [h("span.gc-seats.gc-state", `${state} · ${when}`)];
   if (game) lines.push(h("span.gc-seats", seatsLine(game)));
   const turn = live && m.yourTurn ? h("span.gc-turn", "your turn") : null;
+  const buttons = actions(m, live, done, refresh);
+  // the refusal of a Resign, Abandon or Stop: the game may have ended meanwhile, its buttons gone
+  const asker = buttons.find((b) => b.dataset && (b.dataset.leave || b.dataset.confirm)) || null;
   return h("div.game-card", { dataset: { game: m.id, state: live ? "live" : done ? "over" : m.gone || "gone", ...(turn ? { turn: "yours" } : {}) } },
     h("span.gc-title", game ? `${game.title} · ${game.variant}` : m.title || "Game", turn),
     lines,
-    h("div.gc-actions", actions(m, live, done, refresh)));
+    h("div.gc-actions", buttons),
+    keptLine(`leave:${m.id}`, asker));
 }

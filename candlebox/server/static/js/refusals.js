@@ -39,7 +39,40 @@ export function refusalWords(err) {
       "Finish or resign one of your games, or wait for one to end, then try again."
     );
   }
+  // "seat 0 is already taken": the API's seat numbers count from 0, the pages' from 1; beside the
+  // seat's own button no number is needed
+  if (err.code === "taken") return /\bbot\b/.test(String(err.message)) ? "A bot already plays this seat." : "Someone else took this seat first.";
+  // the server's "stale" names its request's field ("expect is 5"): said in a player's words
+  if (err.code === "stale") return "The game moved on before this reached it, so nothing was done. Look at the table again, then try again if you still want to.";
   // a line of its own starts as a sentence ("you are already waiting…" from the server)
   const said = String(err.message || "");
   return said.charAt(0).toUpperCase() + said.slice(1);
+}
+
+// A panel redrawn at every move or poll (the lobby's lists, the players, the take-back bar) would
+// drop a refusal with its old elements: it is kept here under what was asked (``key``) until the
+// next try of it, and drawn again beside the control at each redraw.
+const kept = new Map(); // key -> {err, said}
+
+/** Keep the refusal of what ``key`` names (``err`` null: a new try, forget it). */
+export function keepRefusal(key, err) {
+  if (err) kept.set(key, { err, said: false });
+  else kept.delete(key);
+}
+
+/** ``button``'s refusal line, showing the refusal kept under ``key``; with no button (the control
+ * is gone: the seat taken, the game over), the line alone while a refusal is kept, else null. */
+export function keptLine(key, button = null) {
+  const refusal = kept.get(key);
+  if (!button && !refusal) return null;
+  const line = button ? refusalLine(button) : h("p.field-error.request-error", { hidden: true });
+  if (!refusal) return line;
+  line.textContent = refusalWords(refusal.err);
+  line.hidden = false;
+  // read out once, when it first shows: a poll's redraw does not say it again
+  if (refusal.said) line.removeAttribute("role");
+  else line.setAttribute("role", "alert");
+  if (!refusal.said) setTimeout(() => line.isConnected && line.scrollIntoView({ block: "nearest" }));
+  refusal.said = true;
+  return line;
 }

@@ -5,7 +5,8 @@
 // POST /api/games/{id}/resign; the server's next frame is the game's end, and its end screen.
 
 import { api } from "./api.js";
-import { h, toast } from "./ui.js";
+import { keepRefusal, keptLine } from "./refusals.js";
+import { h } from "./ui.js";
 
 const state = { asking: false, focus: null }; // kept across the panel's redraws (a frame each move)
 
@@ -19,7 +20,7 @@ export function controls({ gameId, token, redraw }) {
   if (!state.asking) {
     const resign = h("button.small.subtle", { type: "button", dataset: { leave: "resign" }, onclick: again(true, "yes") }, "Resign");
     focusLater(resign, "resign");
-    return [resign];
+    return [resign, keptLine("resign", resign)]; // a refused resignation: under the button, until the next try
   }
   const yes = h("button.small.danger", { type: "button", dataset: { confirm: "resign" }, onclick: () => resign(gameId, token, redraw) }, "Yes, resign");
   const cancel = h("button.small", { type: "button", onclick: again(false, "resign") }, "Cancel");
@@ -33,10 +34,11 @@ export function controls({ gameId, token, redraw }) {
 }
 
 async function resign(gameId, token, redraw) {
+  keepRefusal("resign", null);
   try {
     await api(`/api/games/${encodeURIComponent(gameId)}/resign`, { method: "POST", token });
   } catch (err) {
-    toast(err.message, "error");
+    keepRefusal("resign", err);
   }
   state.asking = false;
   state.focus = null;

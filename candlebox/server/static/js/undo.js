@@ -4,15 +4,31 @@
 // {expect: the move shown}; the server's snapshots bring the result to every page.
 
 import { api } from "./api.js";
+import { keepRefusal, keptLine } from "./refusals.js";
 import { clear, h, plural, toast } from "./ui.js";
 
 let busy = false;
+let drawn = null; // the last render's [frame, opts]: a refusal draws the bar again with its line
+const KEY = "take-back"; // the refusal of a request or an answer, kept until the next one
+let refusedAt = null; // the move on screen when it came: the game's next move makes it old news
 
 /** Fill #take-back for ``frame``: the button, the request waiting, or nothing. */
-export function render(frame, { gameId, token, replaying }) {
+export function render(frame, opts) {
   const box = document.getElementById("take-back");
   if (!box) return;
+  drawn = [frame, opts];
+  if (refusedAt !== null && frame.move !== refusedAt) forget();
   clear(box);
+  fill(box, frame, opts);
+  // a refused request whose button is gone (the game moved on, the request answered): its line alone
+  if (box.hidden && !opts.replaying && frame.you !== null) {
+    const line = keptLine(KEY);
+    if (line) box.append(line);
+    box.hidden = !line;
+  }
+}
+
+function fill(box, frame, { gameId, token, replaying }) {
   const request = frame.take_back;
   if (replaying || frame.over || frame.you === null) {
     box.hidden = true;
@@ -35,6 +51,10 @@ export function render(frame, { gameId, token, replaying }) {
           h("button.small", { type: "button", onclick: () => send("refuse") }, "Refuse"),
         ),
       );
+      box.append(keptLine(KEY, box.querySelector(".take-back-answers button")));
+    } else {
+      const line = keptLine(KEY);
+      if (line) box.append(line);
     }
     box.hidden = false;
     return;
@@ -44,7 +64,8 @@ export function render(frame, { gameId, token, replaying }) {
     return;
   }
   const label = takeBackLabel(frame.undoable, frame.undoable_own);
-  box.append(h("button.small.take-back-button", { type: "button", onclick: () => send("") }, label));
+  const button = h("button.small.take-back-button", { type: "button", onclick: () => send("") }, label);
+  box.append(button, keptLine(KEY, button));
   box.hidden = false;
 }
 
@@ -61,14 +82,22 @@ export function takeBackLabel(moves, own) {
 async function answer(gameId, token, move, what) {
   if (busy) return;
   busy = true;
+  forget();
   const path = `/api/games/${encodeURIComponent(gameId)}/undo${what ? `/${what}` : ""}`;
   try {
     const done = await api(path, { method: "POST", token, body: { expect: move } });
     if (what === "" && done.asked) toast("Asked the other players to let you take back.");
     if (what === "refuse") toast("Refused: every move stands.");
   } catch (err) {
-    toast(err.message, "error");
+    keepRefusal(KEY, err); // beside the button that asked, not a notice elsewhere
+    refusedAt = drawn ? drawn[0].move : null;
   } finally {
     busy = false;
   }
+  if (drawn) render(...drawn);
+}
+
+function forget() {
+  keepRefusal(KEY, null);
+  refusedAt = null;
 }
