@@ -47,10 +47,7 @@ function card(ctx, code, opts = {}) {
   const c = info(ctx, code) || { face: "?", sell: 0, kind: "lit" };
   const kind = kindClass(ctx, code);
   const action = opts.action && ctx.can(opts.action) ? opts.action : null;
-  // a move that asks first (a loot paid in candles, askFirst()) opens its question: data-choices,
-  // a click that opens a menu (js/moves.js), not data-action, a click that moves
-  const asks = action && askFirst(ctx, action);
-  const target = action ? (asks ? { choices: action } : { action }) : {};
+  const target = action ? moveData(ctx, action) : {};
   const el = h(`div.cq-card.${opts.size || "md"}.k-${kind}`, {
     dataset: { code, ...target },
     class: action ? "clickable" : "",
@@ -101,6 +98,12 @@ function askFirst(ctx, action) {
   return shortLoot(ctx, action) !== null;
 }
 
+/** What an element that makes ``action`` carries: a move that asks first opens its question, so it
+ * is data-choices (a click that opens a menu, js/moves.js), not data-action (a click that moves). */
+function moveData(ctx, action) {
+  return askFirst(ctx, action) ? { choices: action } : { action };
+}
+
 /** The move a click on the board makes: sent at once, or asked about first. */
 function choose(ctx, action) {
   if (!askFirst(ctx, action)) {
@@ -126,7 +129,8 @@ function shortWords(short) {
 function askLoot(ctx, box, action) {
   const short = shortLoot(ctx, action);
   const c = info(ctx, short.code);
-  const from = Number(action.slice(5)) === ctx.you ? "your" : `${ctx.name(Number(action.slice(5)))}'s`;
+  const seat = Number(action.slice(5));
+  const from = seat === ctx.you ? "your" : `${ctx.name(seat)}'s`;
   box.append(
     h("h3", `Loot ${describeCandle(ctx, short.code)} from ${from} pile?`),
     h(
@@ -388,8 +392,7 @@ function chooseInstruction(can) {
 function lootButton(ctx, loot) {
   const short = shortLoot(ctx, loot);
   const label = ctx.labelOf(loot) || loot;
-  const target = short ? { choices: loot } : { action: loot };
-  return h("button", { onclick: () => choose(ctx, loot), dataset: target }, short ? `${label}: ${shortWords(short)}` : label);
+  return h("button", { onclick: () => choose(ctx, loot), dataset: moveData(ctx, loot) }, short ? `${label}: ${shortWords(short)}` : label);
 }
 
 function decision(ctx) {
