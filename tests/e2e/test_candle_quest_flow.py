@@ -12,6 +12,7 @@ import pytest
 
 from tests.e2e.conftest import SIZES, create_game, open_seat, shot
 from tests.e2e.test_clickable import Frame, play_until
+from tests.e2e.test_endscreen import play_seat
 from tests.server.live import ServerProcess
 
 
@@ -68,3 +69,40 @@ def test_a_loot_paid_in_candles_asks_first_and_can_be_declined(
     page.wait_for_function(f"Number(document.body.dataset.move) > {before}")
     page.locator(".cq-decision [data-action^='discard ']").first.wait_for()
     shot(page, f"cqflow-loot-paying-{size}")
+
+
+# Where each part lies in the first screen of the table (the table scrolls inside its frame at a
+# laptop's size: its scrollTop is 0 here, as the page opens): each part's [top, bottom] in px.
+PARTS = """() => {
+  const at = (s) => { const r = document.querySelector(s).getBoundingClientRect(); return [r.top, r.bottom]; };
+  return { card: at('#endscreen'), buttons: at('#endscreen .end-buttons'), you: at('.cq-you'),
+           table: document.querySelector('.table-area').scrollTop, height: innerHeight };
+}"""
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_the_end_card_leaves_your_screen_in_view_on_a_laptop(
+    sized: Any, server: ServerProcess, players: int
+) -> None:
+    """At 1280×800, a short game over (bots, a turn limit): the results (their heading, standings and
+    buttons) and your whole screen (.cq-you: your Menorah, candles and shekels) are both in the first
+    screen, with nothing scrolled; your screen was below the fold under the results. With four or
+    five players the rivals fill the row and the middle of the table takes a row of its own."""
+    created = create_game(server.base, "candle-quest", players, options={"max_turns": 3})
+    play_seat(server.base, created, seed=players)
+    page = sized("laptop")
+    open_seat(page, created)
+    page.locator("#endscreen .standing").first.wait_for()
+    page.locator(".cq-you").wait_for()
+    seen = page.evaluate(PARTS)
+    shot(page, f"cqflow-end-{players}-laptop")
+    assert seen["table"] == 0
+    for part in ("card", "buttons", "you"):
+        top, bottom = seen[part]
+        assert top >= 0 and bottom <= seen["height"], f"{part} at {top:.0f}-{bottom:.0f}: {seen}"
+    assert seen["card"][1] <= seen["you"][0], f"the results cover your screen: {seen}"
+    for size in ("phone", "large"):  # the other sizes, to be looked at
+        width, height = SIZES[size]
+        page.set_viewport_size({"width": width, "height": height})
+        page.locator(".cq-you").wait_for()
+        shot(page, f"cqflow-end-{players}-{size}")

@@ -568,7 +568,9 @@ export default {
     }
     if (you === null) order.sort((a, b) => a - b);
     redraw = ctx.redraw;
-    const board = h("div.cq-board", { class: `players-${n}` });
+    // the game over with its results above the table: the table closes up (candle-quest.css)
+    const ended = ctx.over && !ctx.replaying ? " over" : "";
+    const board = h("div.cq-board", { class: `players-${n}${ended}` });
     board.append(h("div.cq-rivals", order.map((seat) => rivalArea(ctx, view.seats[seat]))));
     board.append(middle(ctx));
     if (you !== null) board.append(yourArea(ctx, view.seats[you]));
