@@ -269,7 +269,8 @@ def test_a_loot_paid_in_candles_offers_them_beside_the_prompt(
 
 
 # one move made the way a person makes it: a marked element clicked (a menu's first choice when it
-# opens one); the answer says which move it was
+# opens one, or the move a question asks about: Candle Quest's loot paid in candles); the answer says
+# which move it was
 CLICK_A_MARK = """() => {
   const marks = [...document.querySelectorAll("#board .can-move")]
     .filter((el) => el.dataset.action || el.dataset.choices);
@@ -278,7 +279,7 @@ CLICK_A_MARK = """() => {
   const r = el.getBoundingClientRect();
   const at = { bubbles: true, clientX: r.left + r.width / 2, clientY: r.top + r.height / 2 };
   el.dispatchEvent(new MouseEvent("click", at));
-  const menu = document.querySelector(".cb-menu button.can-move");
+  const menu = document.querySelector(".cb-menu button.can-move, .cq-ask button.can-move");
   if (menu) menu.click();
   return el.dataset.action || el.dataset.choices;
 }"""

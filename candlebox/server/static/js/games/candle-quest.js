@@ -47,8 +47,9 @@ function card(ctx, code, opts = {}) {
   const c = info(ctx, code) || { face: "?", sell: 0, kind: "lit" };
   const kind = kindClass(ctx, code);
   const action = opts.action && ctx.can(opts.action) ? opts.action : null;
+  const target = action ? moveData(ctx, action) : {};
   const el = h(`div.cq-card.${opts.size || "md"}.k-${kind}`, {
-    dataset: { code, ...(action ? { action } : {}) },
+    dataset: { code, ...target },
     class: action ? "clickable" : "",
     tabIndex: action ? 0 : undefined,
     role: action ? "button" : undefined,
@@ -59,9 +60,10 @@ function card(ctx, code, opts = {}) {
   if (opts.badge) el.append(h("span.badge", opts.badge));
   if (opts.title) el.dataset.tip = opts.title; // a note under the candle's words in its tooltip
   if (action) {
-    el.addEventListener("click", () => ctx.act(action));
+    const go = () => choose(ctx, action);
+    el.addEventListener("click", go);
     el.addEventListener("keydown", (e) => {
-      if (e.key === "Enter" || e.key === " ") (e.preventDefault(), ctx.act(action));
+      if (e.key === "Enter" || e.key === " ") (e.preventDefault(), go());
     });
   }
   return el;
@@ -74,6 +76,79 @@ function coins(n, label, cls = "") {
 function lootCost(ctx, code) {
   const c = info(ctx, code);
   return c ? c.face + c.sell : null;
+}
+
+// ----------------------------------------------------------------------------- a loot paid in candles
+// A loot dearer than your shekels is paid with candles from behind your screen, and once chosen it
+// cannot be called off: the candle is off its pile and the rulebook gives no way to put it back (only
+// a take-back undoes it). A newcomer who looted with too few shekels found themselves discarding
+// their candles with no way back, so such a loot asks first, in the decision box, and says why.
+let asking = null; // {action, view}: the loot asked about, for the frame (its view) it was asked in
+
+/** What a loot costs beyond your shekels: {cost, shekels, code} when you are short, else null. */
+function shortLoot(ctx, action) {
+  if (!action.startsWith("loot ") || ctx.you === null) return null;
+  const pileTop = ctx.view.seats[Number(action.slice(5))].discard_pile.at(-1);
+  const cost = lootCost(ctx, pileTop);
+  const shekels = ctx.view.seats[ctx.you].shekels;
+  return cost !== null && shekels < cost ? { cost, shekels, code: pileTop } : null;
+}
+
+function askFirst(ctx, action) {
+  return shortLoot(ctx, action) !== null;
+}
+
+/** What an element that makes ``action`` carries: a move that asks first opens its question, so it
+ * is data-choices (a click that opens a menu, js/moves.js), not data-action (a click that moves). */
+function moveData(ctx, action) {
+  return askFirst(ctx, action) ? { choices: action } : { action };
+}
+
+/** The move a click on the board makes: sent at once, or asked about first. */
+function choose(ctx, action) {
+  if (!askFirst(ctx, action)) {
+    ctx.act(action);
+    return;
+  }
+  asking = { action, view: ctx.view };
+  ctx.redraw();
+}
+
+/** The loot being asked about now, or null (a move made since, or a new frame, ends the question). */
+function asked(ctx) {
+  if (!asking || asking.view !== ctx.view || !ctx.can(asking.action)) return null;
+  return asking.action;
+}
+
+/** The words a loot you are short for adds to its button: what you have, what pays the rest. */
+function shortWords(short) {
+  return `you have ${plural(short.shekels, "shekel")}, so you pay with candles too`;
+}
+
+/** The question: what the loot costs, what pays for it, that it cannot be called off; Loot or not. */
+function askLoot(ctx, box, action) {
+  const short = shortLoot(ctx, action);
+  const c = info(ctx, short.code);
+  const seat = Number(action.slice(5));
+  const from = seat === ctx.you ? "your" : `${ctx.name(seat)}'s`;
+  box.append(
+    h("h3", `Loot ${describeCandle(ctx, short.code)} from ${from} pile?`),
+    h(
+      "p.cq-ask-why",
+      `It costs ${short.cost} (face value ${c.face} plus sell value ${c.sell}) and you have ` +
+        `${plural(short.shekels, "shekel")}: you will pay with candles from behind your screen, at ` +
+        "their face value, with no change. Once you loot, you cannot call it off.",
+    ),
+  );
+  const back = () => ((asking = null), ctx.redraw());
+  // the focus on the way back: Enter held down on the pile top must not loot as well
+  box.append(
+    h(
+      "div.cq-buttons.cq-ask",
+      h("button.primary", { onclick: () => ((asking = null), ctx.act(action)), dataset: { action } }, "Loot it, paying with candles"),
+      h("button.cq-ask-back", { onclick: back, dataset: { focus: "" } }, "Don't loot"),
+    ),
+  );
 }
 
 // ----------------------------------------------------------------------------- piles and screens
@@ -313,6 +388,13 @@ function chooseInstruction(can) {
   return `Click ${ways.length > 2 ? `${ways.slice(0, -1).join(", ")}, or ${ways.at(-1)}` : ways.join(" or ")}.`;
 }
 
+/** A loot in the turn's row: its label, and for a loot you are short for, what pays the rest. */
+function lootButton(ctx, loot) {
+  const short = shortLoot(ctx, loot);
+  const label = ctx.labelOf(loot) || loot;
+  return h("button", { onclick: () => choose(ctx, loot), dataset: moveData(ctx, loot) }, short ? `${label}: ${shortWords(short)}` : label);
+}
+
 function decision(ctx) {
   const view = ctx.view;
   const pending = view.pending || {};
@@ -327,7 +409,9 @@ function decision(ctx) {
   if (ctx.over) return box;
   switch (pending.decision) {
     case "turn": {
-      if (yours) {
+      if (yours && asked(ctx)) {
+        askLoot(ctx, box, asked(ctx));
+      } else if (yours) {
         box.append(h("h3", pending.bonus_turn ? "Your bonus turn" : "Your turn"));
         const row = h("div.cq-buttons");
         if (ctx.can("flip")) row.append(h("button.primary", { onclick: () => ctx.act("flip"), dataset: { action: "flip" } }, ctx.labelOf("flip") || "Flip"));
@@ -335,7 +419,7 @@ function decision(ctx) {
         // tops do the same, but a newcomer reading the prompt looks for its choices here)
         for (const seat of view.seats.map((s) => s.seat)) {
           const loot = `loot ${seat}`;
-          if (ctx.can(loot)) row.append(h("button", { onclick: () => ctx.act(loot), dataset: { action: loot } }, ctx.labelOf(loot) || loot));
+          if (ctx.can(loot)) row.append(lootButton(ctx, loot));
         }
         if (ctx.can("pass")) row.append(h("button", { onclick: () => ctx.act("pass"), dataset: { action: "pass" } }, ctx.labelOf("pass") || "Pass"));
         box.append(row);
@@ -484,7 +568,9 @@ export default {
     }
     if (you === null) order.sort((a, b) => a - b);
     redraw = ctx.redraw;
-    const board = h("div.cq-board", { class: `players-${n}` });
+    // the game over with its results above the table: the table closes up (candle-quest.css)
+    const ended = ctx.over && !ctx.replaying ? " over" : "";
+    const board = h("div.cq-board", { class: `players-${n}${ended}` });
     board.append(h("div.cq-rivals", order.map((seat) => rivalArea(ctx, view.seats[seat]))));
     board.append(middle(ctx));
     if (you !== null) board.append(yourArea(ctx, view.seats[you]));
@@ -498,6 +584,7 @@ export default {
     const can = (verb) => ctx.legal.some((a) => a === verb || a.startsWith(`${verb} `));
     switch ((ctx.view.pending || {}).decision) {
       case "turn": {
+        if (asked(ctx)) return "Click Loot it to pay with candles, or Don't loot to choose again.";
         const ways = [];
         if (can("flip")) ways.push("the glowing draw stack to flip");
         if (can("loot")) ways.push("a glowing pile top to loot it");
