@@ -30,7 +30,8 @@ def choose(page: Any, game: dict[str, Any], variant: str) -> None:
 def bare_words(option: dict[str, Any], label: str, values: list[str]) -> list[str]:
     """What the form shows of an option as code: its name for a label, a raw value for a choice."""
     # the form's own fallback for an option without words is its name, underscores as spaces
-    found = [f"label {label!r}"] if label in (option["name"], option["name"].replace("_", " ")) else []
+    fallback = (option["name"], option["name"].replace("_", " "))
+    found = [f"label {label!r}"] if label in fallback else []
     said = set(option["choice_labels"])
     return found + [f"choice {v!r}" for v in values if v in option["choices"] and v not in said]
 
