@@ -884,3 +884,74 @@ def test_hovering_a_piece_on_the_map_names_it_and_whose_it_is(pages: Pages, serv
         # whose it is: a house's name and its player's
         assert re.search(r"(Clan|Order|Guild|Coven|Luminis)\b.*\((you|Player \d|\w+)\)", said), said
     assert "Wandering Castle" in said_of.get("castle", "Wandering Castle"), said_of
+
+
+# A candle on the map beside a decision's targets (so it takes no click itself) and points across its
+# drawing, its body and its flame, where no piece drawn after it is drawn too: {tip, points: [[x, y]]}.
+CANDLE_POINTS = """() => {
+  const map = document.querySelector('#board .cb-map');
+  if (!map || !map.querySelector('.clickable') || document.querySelector('#board.busy')) return null;
+  const pieces = [...map.querySelectorAll('.cb-piece')];
+  const drawn = (g) => [...g.children].filter((c) => !c.matches('.cb-piece-slot, .cb-piece-glow, text'));
+  const inside = (shape, x, y) => shape.isPointInFill(new DOMPoint(x, y).matrixTransform(shape.getScreenCTM().inverse()));
+  const vw = document.documentElement.clientWidth, vh = document.documentElement.clientHeight;
+  for (const g of pieces.filter((p) => p.matches('.candle:not(.clickable)'))) {
+    const later = pieces.slice(pieces.indexOf(g) + 1).flatMap(drawn);
+    const points = [];
+    for (const shape of drawn(g)) {
+      const b = shape.getBoundingClientRect();
+      for (const fx of [0.2, 0.5, 0.8]) for (const fy of [0.15, 0.5, 0.85]) {
+        const x = b.left + fx * b.width, y = b.top + fy * b.height;
+        if (x < 1 || y < 1 || x > vw - 1 || y > vh - 1 || !inside(shape, x, y)) continue;
+        if (later.some((other) => inside(other, x, y))) continue;
+        if (!map.contains(document.elementFromPoint(x, y))) continue; // under the page's own panels
+        points.push([x, y]);
+      }
+    }
+    if (points.length >= 6) return { tip: g.dataset.tip, points };
+  }
+  return null;
+}"""
+
+
+def test_hovering_anywhere_on_a_candle_names_that_candle(pages: Pages, server: Any) -> None:
+    """A candle beside a decision's targets lets a click through to what lies beneath it, and the
+    tooltip followed the click: off the candle's centre, over its body or flame, it named the
+    territory or a Land Flame beneath. Wherever the candle is drawn on top, its own words show, the
+    mouse coming from off the map or moving across it."""
+    from tests.e2e.test_candelabria import act_once as cb_act_once
+    from tests.e2e.test_candelabria import wait_ready
+
+    page, _ = start(pages, server, "candelabria", players=3)
+    page.set_viewport_size({"width": 1280, "height": 800})
+    rng = random.Random(36)
+    stats: dict[str, int] = {}
+    found = None
+    for _ in range(60):  # until a candle is on the map while you have a decision there
+        wait_ready(page)
+        page.locator("#board .cb-map").scroll_into_view_if_needed()
+        found = page.evaluate(CANDLE_POINTS)
+        if found or page.evaluate("document.body.dataset.over === 'true'"):
+            break
+        cb_act_once(page, rng, stats)
+    assert found, "no candle beside a decision's targets along the game"
+    tip = page.locator("#tooltip")
+    wrong: list[str] = []
+    for n, (x, y) in enumerate(found["points"]):
+        if n % 2 == 0:  # from off the map, and (odd ones) straight from the last point
+            page.mouse.move(1, 1)
+        page.mouse.move(x, y)
+        try:
+            page.wait_for_function(
+                "tip => { const t = document.querySelector('#tooltip');"
+                " return t && !t.hidden && t.innerText.includes(tip); }",
+                arg=found["tip"],
+                timeout=3_000,
+            )
+        except PlaywrightTimeout:
+            wrong.append(
+                f"({x:.0f}, {y:.0f}): {tip.inner_text() if tip.is_visible() else 'nothing'}"
+            )
+        if n == len(found["points"]) // 2:
+            shot(page, "labels-candle-tooltip")
+    assert wrong == [], (found["tip"], wrong)

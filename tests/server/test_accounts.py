@@ -329,6 +329,23 @@ def test_a_session_expires_and_slides_while_used(client: TestClient) -> None:
     assert client.get("/api/me").status_code == 401
 
 
+def test_api_session_tells_a_guest_with_a_200(client: TestClient) -> None:
+    """Pages ask ``GET /api/session`` before ``/api/me``: a guest is a normal visitor, told so
+    without the 401 a browser logs as an error; a session ended or unknown is a guest's."""
+    guest = client.get("/api/session")
+    assert guest.status_code == 200 and guest.json() == {"signed_in": False}
+    sign_up(client)
+    assert client.get("/api/session").json() == {"signed_in": True, "name": "Wickham"}
+    url = client.app.state.settings.db  # type: ignore[attr-defined]
+    execute(url, update(account_sessions).values(expires_at=time.time() + 86400))
+    slid = client.get("/api/session")  # a day left of thirty: it moves on, and the cookie with it
+    assert slid.json()["signed_in"] and "Max-Age=2592000" in cookie_header(slid)
+    assert client.delete("/api/session").status_code == 200
+    assert client.get("/api/session").json() == {"signed_in": False}
+    with as_player(client, "x" * 43):
+        assert client.get("/api/session").json() == {"signed_in": False}
+
+
 def test_api_me_needs_a_session(client: TestClient) -> None:
     assert client.get("/api/me").status_code == 401
     assert client.get("/api/me/export").status_code == 401

@@ -126,6 +126,7 @@ OPTIONS = (
         minimum=3,
         maximum=4,
         nullable=False,
+        label="Upgrade Tiles per pile",
     ),
     CandelabriaOption(
         "warrior_push",
@@ -135,6 +136,8 @@ OPTIONS = (
         "spare it ('optional')",
         choices=("forced", "optional"),
         nullable=False,
+        label="A Warrior entering a territory",
+        choice_labels=("must push an enemy Candle away", "may leave the enemy Candles"),
     ),
     CandelabriaOption(
         "castle_entry",
@@ -144,6 +147,8 @@ OPTIONS = (
         "('forced') or may spare them ('optional')",
         choices=("forced", "optional"),
         nullable=False,
+        label="A Wandering Castle entering a territory",
+        choice_labels=("must destroy an enemy flame", "may spare the enemy flames"),
     ),
     CandelabriaOption(
         "missions",
@@ -152,6 +157,7 @@ OPTIONS = (
         "the Missions expansion: two Mission cards each (one private, one public); Yearly missions "
         "4/8/12 VP once a year, Ranking missions 12/8/4 VP for the first three",
         nullable=False,
+        label="Missions expansion",
     ),
     CandelabriaOption(
         "battle_shift",
@@ -161,6 +167,8 @@ OPTIONS = (
         "order stays as it is ('none')",
         choices=("last", "none"),
         nullable=False,
+        label="After each battle",
+        choice_labels=("its winner goes last in the turn order", "the turn order stays"),
     ),
     CandelabriaOption(
         "decay",
@@ -169,6 +177,7 @@ OPTIONS = (
         "the Decay expansion (3–5 players): the house second in the race for a curse draws a Decay "
         "card and places it over a War Board slot for the War Season",
         nullable=False,
+        label="Decay expansion",
     ),
     CandelabriaOption(
         "decay_draw",
@@ -178,6 +187,11 @@ OPTIONS = (
         "('second') or every house that put a flame in front of it and did not win it ('every')",
         choices=("second", "every"),
         nullable=False,
+        label="A Decay card for each curse goes to",
+        choice_labels=(
+            "the house second in the race for it",
+            "every house that tried for it and failed",
+        ),
     ),
 )
 _DECAY = ("decay", "decay_draw")
@@ -193,6 +207,7 @@ FIRST_CHOOSER = CandelabriaOption(
     "the houses chosen",
     minimum=0,
     maximum=1,
+    label="Who chooses a house first",
 )
 # The 2-player mode grants no curses, so nobody ever arrives second: no Decay (rulings CA-D4). Asking
 # for it off (its default, as in every variant) is accepted.

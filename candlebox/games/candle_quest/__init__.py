@@ -51,6 +51,7 @@ COMMON = (
         minimum=24,
         maximum=MAX_AMOUNT,
         nullable=False,
+        label="Shekels in the game",
     ),
     Option(
         "content",
@@ -74,10 +75,12 @@ ADVANCED = (
         "tiebreak",
         "choice",
         "shared",
-        "a tied highest score: 'shared' (all tied win) or "
-        "'shekels' (most shekels wins, then shared)",
+        "a tied highest score: all tied win ('shared') or the most shekels wins, then all still "
+        "tied win ('shekels')",
         choices=("shared", "shekels"),
         nullable=False,
+        label="A tie for the highest score",
+        choice_labels=("every tied player wins", "the most Shekels wins (still tied: all win)"),
     ),
 )
 # Basic and junior have no advanced score, but the two choices it offers have a value there all the

@@ -15,7 +15,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 
 from candlebox.server import bodies, ratings
-from candlebox.server.accounts import Account
+from candlebox.server.accounts import Account, Session
 from candlebox.server.friends import Invitation
 from candlebox.server.middleware import SESSION_COOKIE
 from candlebox.server.routes.common import (
@@ -24,6 +24,7 @@ from candlebox.server.routes.common import (
     client_of,
     friends,
     service,
+    session_of,
     settings,
     signed_in,
 )
@@ -102,6 +103,25 @@ async def api_sign_out(request: Request, everywhere: bool = False) -> Response:
     )
 
 
+@router.get("/api/session")
+async def api_session(request: Request) -> Response:
+    """Whether this browser is signed in, and as whom: asked by every page before ``/api/me``,
+    since a guest is a normal visitor, answered 200 (a 401 is logged by the browser as an error)."""
+    session = await session_of(request)
+    if session is None:
+        return JSONResponse({"signed_in": False})
+    return kept_on(
+        JSONResponse({"signed_in": True, "name": session.account.name}), request, session
+    )
+
+
+def kept_on(response: Response, request: Request, session: Session) -> Response:
+    """The response, with the cookie sent again when the session's end moved on with this use."""
+    if session.extended:
+        with_cookie(response, request, request.cookies[SESSION_COOKIE])
+    return response
+
+
 @router.get("/api/me")
 async def api_me(request: Request) -> Response:
     """The signed-in player: name, e-mail, member since, their games (those waiting for them
@@ -119,9 +139,7 @@ async def api_me(request: Request) -> Response:
             "invites": [invitation_json(invite) for invite in invites],
         }
     )
-    if session.extended:  # the session's end moved on: so does the cookie's
-        with_cookie(response, request, request.cookies[SESSION_COOKIE])
-    return response
+    return kept_on(response, request, session)
 
 
 def invitation_json(invite: Invitation) -> dict[str, Any]:

@@ -7,16 +7,27 @@ import { startBell } from "./bell.js";
 import { clear, h } from "./ui.js";
 
 let asked = null;
+let known = false; // the last answer was a signed-in player: ask for them again directly
 
-/** The signed-in player (GET /api/me: name, games, invites, ...) or null for a guest. */
+/** The signed-in player (GET /api/me: name, games, invites, ...) or null for a guest. A guest is
+ * told by GET /api/session (200 either way): /api/me answers a guest 401, which the browser logs
+ * as an error on every page a guest opens (and the lobby asks again every few seconds). */
 export function whoAmI({ fresh = false } = {}) {
-  if (!asked || fresh) {
-    asked = api("/api/me").catch((err) => {
-      if (err.status === 401) return null;
-      throw err;
-    });
-  }
+  if (!asked || fresh) asked = ask();
   return asked;
+}
+
+async function ask() {
+  if (!known && !(await api("/api/session")).signed_in) return null;
+  try {
+    const me = await api("/api/me");
+    known = true;
+    return me;
+  } catch (err) {
+    known = false;
+    if (err.status === 401) return null; // the session ended since it was known
+    throw err;
+  }
 }
 
 /** Fill the header's account box: the signed-in name (a link to the account page) or "Sign in". */

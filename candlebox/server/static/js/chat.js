@@ -5,6 +5,7 @@
 // when signed in, in this browser otherwise. No chat at a table of fewer than two people.
 
 import { api } from "./api.js";
+import { whoAmI } from "./account.js";
 import { keepRefusal, keptLine, refusalLine, showRefusal } from "./refusals.js";
 import { clear, h, toast } from "./ui.js";
 
@@ -32,13 +33,16 @@ export function start(gameId, token, frame) {
   chat.token = token;
   chat.frame = frame;
   chat.mutes = new Set(guestMutes());
-  api("/api/me/mutes")
+  // a guest keeps the browser's own list (not asked of the server: its 401 is a console error)
+  whoAmI()
+    .then((me) => me && api("/api/me/mutes"))
     .then((data) => {
+      if (!data) return;
       chat.signedIn = true;
       chat.mutes = new Set(data.mutes);
       draw();
     })
-    .catch(() => {}); // a guest: the browser's own list
+    .catch(() => {});
 }
 
 function guestMutes() {

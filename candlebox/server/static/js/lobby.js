@@ -164,7 +164,9 @@ function levelHelp() {
 function optionInput(opt) {
   const id = `opt-${opt.name}`;
   const current = form.options[opt.name];
-  const [label, hint] = LABELS[opt.name] || [opt.label || opt.name.replaceAll("_", " "), null];
+  // the game's own words first (a 2-player Candelabria's first_player is who chooses a house first)
+  const [fallback, hint] = LABELS[opt.name] || [opt.name.replaceAll("_", " "), null];
+  const label = opt.label || fallback;
   let input;
   if (opt.kind === "bool") {
     input = h("input", { id, type: "checkbox", checked: current ?? opt.default, onchange: (e) => (form.options[opt.name] = e.target.checked) });
@@ -214,7 +216,15 @@ function optionInput(opt) {
       },
     });
   }
-  return h("div.option", h("label", { htmlFor: id }, label), input, h("span.doc", opt.doc));
+  return h("div.option", h("label", { htmlFor: id }, label), input, h("span.doc", plainDoc(opt)));
+}
+
+/** An option's doc without the codes of its choices where the form says those in words: "must push
+ * an enemy candle ('forced') or may spare it ('optional')" reads "must push an enemy candle or may
+ * spare it" (the codes are the command line's). */
+function plainDoc(opt) {
+  if (!(opt.choice_labels || []).length) return opt.doc;
+  return opt.choices.reduce((doc, code) => doc.replaceAll(` ('${code}')`, ""), opt.doc);
 }
 
 function render() {

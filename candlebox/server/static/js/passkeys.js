@@ -185,10 +185,12 @@ async function startPage() {
     }
   });
   try {
-    const me = await api("/api/me");
-    await showMine(me.name);
+    // a guest is asked to sign in (GET /api/session: no 401 in the browser's console for them)
+    const session = await api("/api/session");
+    if (session.signed_in) await showMine(session.name);
+    else showSignIn();
   } catch (error) {
-    if (error.status !== 401) say(reason(error), true);
+    if (error.status !== 401) say(reason(error), true); // a session that ended meanwhile: sign in
     showSignIn();
   }
 }

@@ -3,6 +3,7 @@
 // The ticket is this tab's (sessionStorage): a reload keeps the place, another tab does not share it.
 
 import { api, remember } from "./api.js";
+import { whoAmI } from "./account.js";
 import { refusalLine, showRefusal } from "./refusals.js";
 import { clear, h, roving } from "./ui.js";
 
@@ -225,12 +226,8 @@ function seated(held, answer) {
 export async function quickPlay(meta) {
   quick.meta = meta;
   quick.game = meta.games[0].id;
-  try {
-    await api("/api/me");
-    quick.signedIn = true;
-  } catch {
-    quick.signedIn = false; // a guest: unrated tables only
-  }
+  // a guest (or an answer that did not come): unrated tables only
+  quick.signedIn = Boolean(await whoAmI().catch(() => null));
   quick.ticket = saved();
   render();
   if (quick.ticket) look();
