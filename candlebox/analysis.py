@@ -21,6 +21,9 @@ what the choice lost, marked like a chess site's analysis (``MARKS``) when it is
 estimates' own uncertainty (``margin``) and each of the two moves was tried ``MARK_TRIES`` times: a
 loss seen on a move the search barely tried is shown, not called a mistake. Each decision keeps how
 many tries each chance is from (a chance from no try at all is no estimate: shown as such).
+A review's search weighs only the move played and the heuristic's best others (``weighed``), the
+move played to ``MARK_TRIES`` tries at least, its seconds counted in CPU time: a short search spread
+over a Candelabria decision's twenty moves gave most of them too few tries to tell anything.
 
 This module may import bots; the engine and the games never import it.
 """
@@ -38,6 +41,7 @@ from candlebox.engine import Rng, State, game_info, load
 __all__ = [
     "MARKS",
     "MARK_TRIES",
+    "REVIEW_MOVES",
     "Decision",
     "Hint",
     "Option",
@@ -48,6 +52,7 @@ __all__ = [
     "mark",
     "review",
     "review_move",
+    "weighed",
     "worst",
 ]
 
