@@ -21,6 +21,9 @@ what the choice lost, marked like a chess site's analysis (``MARKS``) when it is
 estimates' own uncertainty (``margin``) and each of the two moves was tried ``MARK_TRIES`` times: a
 loss seen on a move the search barely tried is shown, not called a mistake. Each decision keeps how
 many tries each chance is from (a chance from no try at all is no estimate: shown as such).
+A review's search weighs only the move played and the heuristic's best others (``weighed``), the
+move played to ``MARK_TRIES`` tries at least, its seconds counted in CPU time: a short search spread
+over a Candelabria decision's twenty moves gave most of them too few tries to tell anything.
 
 This module may import bots; the engine and the games never import it.
 """
@@ -32,12 +35,13 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from candlebox.bots.ismcts import ISMCTSBot
-from candlebox.engine import State, game_info, load
+from candlebox.bots.ismcts import Focus, ISMCTSBot
+from candlebox.engine import Rng, State, game_info, load
 
 __all__ = [
     "MARKS",
     "MARK_TRIES",
+    "REVIEW_MOVES",
     "Decision",
     "Hint",
     "Option",
@@ -48,6 +52,7 @@ __all__ = [
     "mark",
     "review",
     "review_move",
+    "weighed",
     "worst",
 ]
 
@@ -79,13 +84,17 @@ class Hint:
         return asdict(self)
 
 
-def _bot(seconds: float | None, iterations: int | None, seed: int) -> ISMCTSBot:
+def _bot(
+    seconds: float | None, iterations: int | None, seed: int, clock: str = "wall"
+) -> ISMCTSBot:
     if seconds is None and iterations is None:
         raise ValueError("give a search budget: seconds or iterations")
     # anchor=0: a hint or review names the move the search itself tried most, the figures it shows;
     # the lean toward the heuristic's pick that a game's bot may play with (16 Candies') would
     # star a move with fewer tries and a lower chance than another
-    return ISMCTSBot(seed=seed, seconds=seconds, iterations=iterations, widening=0, anchor=0)
+    return ISMCTSBot(
+        seed=seed, seconds=seconds, iterations=iterations, widening=0, anchor=0, clock=clock
+    )
 
 
 def hint(
@@ -99,8 +108,13 @@ def hint(
     """The seat's legal actions ranked by the search, within ``seconds`` and ``iterations``
     (whichever ends first; pass ``seconds=None`` and an iteration count for a reproducible hint).
     ValueError when the seat has no decision to make."""
-    bot = _bot(seconds, iterations, seed)
-    best, stats = bot.ponder(state, seat)
+    return _ranked(state, seat, _bot(seconds, iterations, seed))
+
+
+def _ranked(state: State, seat: int, bot: ISMCTSBot, focus: Focus | None = None) -> Hint:
+    """The seat's legal actions as ``bot``'s search ranks them (with ``focus``: the actions left
+    out of it last, with no visits)."""
+    best, stats = bot.ponder(state, seat, focus)
     options = [
         Option(action, state.label(seat, action), round(mean, 4), visits)
         for action, (visits, mean) in stats.items()
@@ -155,6 +169,10 @@ class Decision:
     # 0 as well in a review stored before they were kept
     best_visits: int = 0
     chosen_visits: int = 0
+    # how many moves the search weighed (the one played and the heuristic's best others: at a
+    # decision of many, each would get too few tries) of how many legal ones; 0 in older reviews
+    weighed: int = 0
+    legal: int = 0
 
 
 @dataclass(frozen=True)
@@ -195,6 +213,36 @@ def _replayed(saved: dict[str, Any] | State, seat: int) -> tuple[State, State]:
     return final, info.create(final.variant, final.num_players, final.seed, final.options)
 
 
+# The moves a review weighs at one decision: the move played and the heuristic's best others. A
+# review's search is short (its bounded time shared by all of a game's decisions): spread over a
+# Candelabria decision's twenty moves, its tries gave most of them too few to tell anything.
+REVIEW_MOVES = 3
+
+
+def weighed(state: State, seat: int, played: str, seed: int = 0) -> list[str]:
+    """The moves a review weighs at ``seat``'s decision in ``state``: ``played`` and the ones the
+    game's heuristic ranks best (its choice, then its choice among the rest, ...), ``REVIEW_MOVES``
+    in all, in legal order; every legal move where there are no more, or no heuristic to rank
+    them (or one that picks a move it was not offered). Reads only what the seat may know, as the
+    heuristic does."""
+    legal = state.legal_actions(seat)
+    info = game_info(state.game_id)
+    policy = info.policy()
+    if len(legal) <= REVIEW_MOVES or policy is None or played not in legal:
+        return legal
+    view = info.policy_viewer()(state, seat)
+    rng = Rng(seed)
+    kept = {played}
+    rest = [a for a in legal if a != played]
+    while len(kept) < REVIEW_MOVES:
+        pick = policy(view, rest, rng)
+        if pick not in rest:  # a policy that strays from the actions it is given ranks nothing
+            return legal
+        kept.add(pick)
+        rest.remove(pick)
+    return [a for a in legal if a in kept]
+
+
 def _decision(
     state: State,
     seat: int,
@@ -204,23 +252,44 @@ def _decision(
     iterations: int | None,
     seed: int,
 ) -> Decision:
-    tip = hint(state, seat, seconds, iterations=iterations, seed=seed)
+    among = weighed(state, seat, action, seed)
+    # the move played is tried MARK_TRIES times at least: a review is of it, and a search left
+    # alone tries a move that looks bad too rarely to give it a chance in figures
+    focus = Focus(frozenset(among), action, MARK_TRIES)
+    # seconds of CPU: a review's budget is the computing it may take, which on a busy server
+    # (other reviews, bots, anything else) is a fraction of the wall seconds; measured by the
+    # wall, a review there got a few tries a decision and told nothing (docs/simulation.md)
+    tip = _ranked(state, seat, _bot(seconds, iterations, seed, "cpu"), focus)
     found = {o.action: o for o in tip.options}
-    before, after = found[tip.best].win, found[action].win if action in found else 0.0
-    loss = round(max(0.0, before - after), 4) if action != tip.best else 0.0
+    chosen = found[action]
+    best = _better(chosen, [found[a] for a in among if a != action])
+    loss = round(max(0.0, best.win - chosen.win), 4) if best is not chosen else 0.0
     return Decision(
         number,
         action,
         state.label(seat, action),
-        tip.best,
-        state.label(seat, tip.best),
-        before,
-        after,
+        best.action,
+        state.label(seat, best.action),
+        best.win,
+        chosen.win,
         loss,
-        mark(loss, margin(found[tip.best], found.get(action))),
-        found[tip.best].visits,
-        found[action].visits if action in found else 0,
+        mark(loss, margin(best, chosen)),
+        best.visits,
+        chosen.visits,
+        len(among),
+        len(tip.options),
     )
+
+
+def _better(chosen: Option, others: list[Option]) -> Option:
+    """The search's choice at a review's decision: of the other moves weighed, the one it tried
+    most, unless the move played has the higher chance. The move played was tried to a floor
+    whatever the search thought of it, so its tries say nothing of the search's preference; its
+    chance does."""
+    if not others:
+        return chosen
+    rival = max(others, key=lambda o: (o.visits, o.win))
+    return rival if rival.visits and rival.win > chosen.win else chosen
 
 
 def decisions_of(saved: dict[str, Any] | State, seat: int) -> list[int]:

@@ -58,6 +58,8 @@ opponent the game's tuning was not made against (issue 16's cross-check).
 ``"heuristic"`` (the default: the rollout policy's), or ``"policy"``, the game's shipped trained network
 (the ``policy`` bot's greedy choice, for the configuration it was trained for; numpy needed); the
 rollouts stay the heuristic's. docs/rl.md measures whether it helps.
+``clock``: what ``seconds`` counts: ``"wall"`` (the default) time, or ``"cpu"``, the searching
+thread's own CPU time (a post-game review's budget: the same search however busy the machine).
 A seeded bot with an iteration budget is deterministic; a time budget is not (it depends on speed).
 """
 
@@ -82,6 +84,7 @@ from candlebox.engine.plugin import (
 from candlebox.engine.rng import fresh_seed
 
 __all__ = [
+    "Focus",
     "ISMCTSBot",
     "SearchHooks",
     "SearchParams",
@@ -96,6 +99,18 @@ _MIXED_TEMPERATURE = 0.1  # simultaneous decisions: softmax temperature over mea
 _MIXED_EXPLORE = 0.1  # and the share of uniform exploration
 EPSILON = 0.1  # the rollouts' share of random moves, where the game's hooks set no default
 _MODEL_TRIES = 32  # determinizations tried per iteration where a game models its rivals
+
+
+@dataclass(frozen=True)
+class Focus:
+    """A review's search of one decision: only the actions ``among`` are tried at the root (the move
+    played and the few the heuristic rates best: tries spread over twenty moves tell nothing of
+    any), and ``insist`` (the move played) is tried ``floor`` times at least, every other iteration
+    until it has them, because a review needs its estimate and UCB starves a move that looks bad."""
+
+    among: frozenset[str]
+    insist: str | None = None
+    floor: int = 0
 
 
 class _Node:
@@ -211,6 +226,7 @@ class SearchParams:
     rivals: str = "auto"
     hooks: str = "game"
     guide: str = "heuristic"
+    clock: str = "wall"
 
     def __post_init__(self) -> None:
         # frozen: the checked values (numbers as floats) are set through object.__setattr__
@@ -226,6 +242,7 @@ class SearchParams:
         _choice("rollout", self.rollout, ("auto", "heuristic", "random"))
         _choice("rivals", self.rivals, ("auto", "search", "policy"))
         _choice("guide", self.guide, ("heuristic", "policy"))
+        _choice("clock", self.clock, ("wall", "cpu"))
         _choice("hooks", self.hooks, ("game", "generic"))
         _choice("reward", self.reward, ("win", "rank"))
         set_("c", _number("c", self.c))
@@ -268,6 +285,7 @@ class ISMCTSBot:
         rivals: str = "auto",
         hooks: str = "game",
         guide: str = "heuristic",
+        clock: str = "wall",
     ) -> None:
         # Keywords, as bots.make passes a bot spec's parameters; checked by SearchParams.
         self.params = SearchParams(
@@ -287,6 +305,7 @@ class ISMCTSBot:
             rivals=rivals,
             hooks=hooks,
             guide=guide,
+            clock=clock,
         )
         self.rng = Rng(fresh_seed() if seed is None else seed)
         self._network: Any = None  # guide="policy": the PolicyBot whose network guides the tree
@@ -342,14 +361,17 @@ class ISMCTSBot:
             return actions[0]
         return self._search(state, seat, actions)[0]
 
-    def ponder(self, state: State, seat: int) -> tuple[str, dict[str, tuple[int, float]]]:
+    def ponder(
+        self, state: State, seat: int, focus: Focus | None = None
+    ) -> tuple[str, dict[str, tuple[int, float]]]:
         """The search's choice and, for each legal action, its visits and mean reward at the root (the
         share of a win it is expected to bring): what hints and reviews show. A forced decision is
-        searched too."""
+        searched too. ``focus`` narrows the root to a few of the actions (a review's: see
+        :class:`Focus`); the others are reported with no visits."""
         actions = state.legal_actions(seat)
         if not actions:
             raise ValueError(f"seat {seat} has no decision to make now")
-        choice, root = self._search(state, seat, actions)
+        choice, root = self._search(state, seat, actions, focus)
         table = root.edges.get(seat, {})
         stats = {}
         for action in actions:
@@ -357,9 +379,14 @@ class ISMCTSBot:
             stats[action] = (int(edge[0]), edge[1] / edge[0]) if edge and edge[0] else (0, 0.0)
         return choice, stats
 
-    def _search(self, state: State, seat: int, actions: list[str]) -> tuple[str, _Node]:
+    def _search(
+        self, state: State, seat: int, actions: list[str], focus: Focus | None = None
+    ) -> tuple[str, _Node]:
         guide, hooks, viewer = self._capabilities(state.game_id)
         search = self._prepare(state, seat, guide, hooks, viewer)
+        search.focus = focus
+        if focus is not None:
+            actions = [a for a in actions if a in focus.among] or actions
         root = _Node()
         done = self._iterate(root, search, state, seat, hooks)
         params = self.params
@@ -413,12 +440,15 @@ class ISMCTSBot:
         if tries > 1 and _models_rivals(hooks):
             assert hooks.observe is not None
             observed = hooks.observe(state, seat)
-        start = time.perf_counter()
+        # the thread's own CPU time: a server charging a search's seconds to whoever asked gives
+        # it that much computing however busy the machine (wall seconds shrink under load)
+        now = time.thread_time if params.clock == "cpu" else time.perf_counter
+        start = now()
         limit = params.iterations
         deadline = None if params.seconds is None else start + params.seconds
         done = 0
         while (limit is None or done < limit) and (
-            deadline is None or done == 0 or time.perf_counter() < deadline
+            deadline is None or done == 0 or now() < deadline
         ):
             if observed:
                 world = self.determinize(state, seat, hooks, observed, tries)
@@ -426,7 +456,7 @@ class ISMCTSBot:
                 world = state.resample(seat, self.rng.next64() >> 1)
             search.iterate(root, world)
             done += 1
-        self.last = {"iterations": done, "seconds": time.perf_counter() - start}
+        self.last = {"iterations": done, "seconds": now() - start}
         return done
 
     def determinize(
@@ -509,6 +539,7 @@ class _Search:
         self.levels = bot.params.tree_depth if bot.params.tree_depth else -1  # -1: no limit
         self.horizon: Callable[[State], Hashable] | None = None  # SearchHooks.horizon, if used
         self.rivals_by_policy = False  # rivals' decisions in the tree: the rollout policy's
+        self.focus: Focus | None = None  # a review's narrower root (ISMCTSBot.ponder)
         self.own_policy = rollout  # the searching seat's own rollout policy and prior
         # The heuristic's and the own policy read from the state (SearchHooks.state_policy), or None:
         # the same choices as the policies above, without building a view at every decision.
@@ -548,7 +579,9 @@ class _Search:
                 table = node.edges.get(actor)
                 if table is None:
                     table = node.edges[actor] = {}
-                if alone:
+                if alone and node is root and actor == me and self.focus is not None:
+                    action, new = self.select_focused(world, actor, legal, table, node.visits)
+                elif alone:
                     action, new = self.select(world, actor, legal, table, node.visits)
                 else:
                     action, new = self.select_mixed(legal, table)
@@ -622,6 +655,26 @@ class _Search:
             if value > best_value:
                 best, best_value = action, value
         return best, False
+
+    def select_focused(
+        self, world: State, actor: int, legal: list[str], table: dict[str, list[float]], visits: int
+    ) -> tuple[str, bool]:
+        """The root of a review's search (``focus``): its few actions, the one it insists on
+        whenever that has fewer than its floor of tries and no more than half of the root's."""
+        focus = self.focus
+        assert focus is not None
+        kept = [a for a in legal if a in focus.among] or legal
+        insist = focus.insist
+        edge = table.get(insist) if insist is not None else None
+        tries = int(edge[0]) if edge is not None else 0
+        if insist not in kept or tries >= focus.floor or 2 * tries > visits:
+            return self.select(world, actor, kept, table, visits)
+        for action in kept:  # each was available this iteration, as select() counts it
+            if action in table:
+                table[action][2] += 1
+        if edge is None:
+            table[insist] = [0, 0.0, 1]
+        return insist, edge is None
 
     def select_mixed(self, legal: list[str], table: dict[str, list[float]]) -> tuple[str, bool]:
         """A simultaneous decision: an action drawn from a mixed strategy (a softmax of the means, untried

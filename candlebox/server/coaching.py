@@ -68,9 +68,10 @@ MAX_REVIEWS = 8  # reviews waiting or under way at once; more are refused (429 b
 # and their decisions. A single review of more decisions is still taken when it is their only one.
 CLIENT_REVIEWS = 2
 CLIENT_DECISIONS = 400
-# The whole search of one review: a review of a 60-decision game took 88 s at 0.5 s a decision
-# under load; each decision gets its share of this (at most ``review_seconds``), so a review of
-# any length ends in about this long plus its replays (measured in docs/server.md).
+# The whole search of one review, in CPU seconds: a review of a 60-decision game took 88 s at
+# 0.5 s a decision under load; each decision gets its share of this (at most ``review_seconds``),
+# so a review of any length computes about this long plus its replays (measured in
+# docs/server.md; counted by the wall, a review on a busy machine got a tenth of it).
 REVIEW_SEARCH_SECONDS = 18.0
 REVIEW_WORST = 5  # the costliest decisions a finished review names ("worst" in its answer)
 

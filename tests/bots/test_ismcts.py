@@ -106,6 +106,7 @@ def test_the_parameters_are_one_checked_value() -> None:
         "prior": (True, "prior must be a number of at least 0"),
         "widening": (-1, "widening must be a number of at least 0"),
         "guide": ("oracle", "guide must be heuristic or policy"),
+        "clock": ("sun", "clock must be wall or cpu"),
         "depth": (-1, "depth must be a whole number of at least 0"),
     }
     for name, (value, message) in refused.items():

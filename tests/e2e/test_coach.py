@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -187,6 +188,27 @@ def quick_reviews(tmp_path: Path) -> Iterator[ServerProcess]:
         process.stop()
 
 
+@contextmanager
+def reviewed(
+    browser: Any, server: ServerProcess, game: str
+) -> Iterator[tuple[Any, dict[str, Any]]]:
+    """A short finished game of the person's seat (its first legal moves) against the heuristic,
+    open at that seat with its review done: the page and the created game."""
+    created = create_game(server.base, game, 2, options={"max_turns": 8}, bot="heuristic")
+    _finish(server.base, created)
+    pages = Pages(browser, server.base)
+    try:
+        page = pages.new()
+        page.goto("/")
+        open_seat(page, created)
+        page.locator(".coach-review:not([disabled])").click()
+        page.wait_for_selector(".coach-score", timeout=300_000)
+        yield page, created
+    finally:
+        pages.close()
+    assert not pages.errors, pages.errors
+
+
 # the review's graph: the points of its lines and its lone dots (each a decision with a figure), and the
 # dashed uprights of the decisions with too few tries for one
 GRAPH = """() => {
@@ -206,15 +228,7 @@ def test_a_chance_from_few_tries_is_said_in_words_not_a_figure(
     percentage ("too few tries to tell"); any other is "about" its figure and its tries; the texts
     say whose chance it is and what the numbers mean."""
     server = quick_reviews
-    created = create_game(server.base, "candle-quest", 2, options={"max_turns": 8}, bot="heuristic")
-    _finish(server.base, created)
-    pages = Pages(browser, server.base)
-    try:
-        page = pages.new()
-        page.goto("/")
-        open_seat(page, created)
-        page.locator(".coach-review:not([disabled])").click()
-        page.wait_for_selector(".coach-score", timeout=120_000)
+    with reviewed(browser, server, "candle-quest") as (page, created):
         listed = page.locator(".coach-marks li").all_inner_texts()
         trend = page.locator(".coach-trend").all_inner_texts()
         meaning = page.locator(".coach-meaning").all_inner_texts()
@@ -224,9 +238,6 @@ def test_a_chance_from_few_tries_is_said_in_words_not_a_figure(
             page.set_viewport_size({"width": width, "height": height})
             page.locator(".coach-panel").scroll_into_view_if_needed()
             shot(page, f"coach-few-tries-{name}")
-    finally:
-        pages.close()
-    assert not pages.errors, pages.errors
     said = " ".join(listed + trend)
     assert "too few tries to tell" in said, said  # the search had a few milliseconds a decision
     for text in listed + trend:

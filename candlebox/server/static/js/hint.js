@@ -300,6 +300,17 @@ function whose(frame, seat) {
 
 const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 
+// At a decision of many moves the search weighs the one played against the few that rules of thumb
+// pick first (analysis.weighed: tries spread over twenty moves gave none a chance), so "Better:" is
+// the best of those: said once, with how many decisions it was. None in a review stored before.
+function narrowedNote(decisions, who) {
+  const narrowed = decisions.filter((d) => d.weighed && d.legal > d.weighed);
+  if (!narrowed.length) return [];
+  const others = Math.max(...narrowed.map((d) => d.weighed - 1));
+  const many = narrowed.length === decisions.length ? "At each of these decisions" : `At ${narrowed.length} of these decisions`;
+  return [h("p.note.coach-weighed", `${many}, with many moves to choose from, the search weighed ${who} move against the ${["one", "two", "three", "four"][others - 1] || others} that sound rules of thumb pick first, so that each got enough tries to give a chance.`)];
+}
+
 function summary(answer, frame, ctx) {
   const decisions = answer.review.decisions;
   const counts = MARKS.map((mark) => {
@@ -314,6 +325,7 @@ function summary(answer, frame, ctx) {
       `${decisions.length} ${decisions.length === 1 ? "decision" : "decisions"} · ${agreed} played as the search would · ${counts.join(", ")}`,
     ),
   );
+  out.append(...narrowedNote(decisions, whose(frame, answer.review.seat)));
   const stoodIn = answer.review.stood_in || 0;
   if (stoodIn) {
     out.append(h("p.note", `${stoodIn} ${stoodIn === 1 ? "decision" : "decisions"} made by a bot playing for you ${stoodIn === 1 ? "is" : "are"} left out.`));
