@@ -98,6 +98,7 @@ _UNIT = 1 << 30
 _MIXED_TEMPERATURE = 0.1  # simultaneous decisions: softmax temperature over mean rewards
 _MIXED_EXPLORE = 0.1  # and the share of uniform exploration
 EPSILON = 0.1  # the rollouts' share of random moves, where the game's hooks set no default
+CPU_WALL_CEILING = 4.0  # a CPU-clocked search's wall seconds, at most, per second of its budget
 _MODEL_TRIES = 32  # determinizations tried per iteration where a game models its rivals
 
 
@@ -446,9 +447,19 @@ class ISMCTSBot:
         start = now()
         limit = params.iterations
         deadline = None if params.seconds is None else start + params.seconds
+        # ...but it still ends by the wall: on a machine so busy that the search gets less than a
+        # share of a core (1 / CPU_WALL_CEILING), a review stops with fewer tries instead of
+        # holding its slot while others wait
+        wall_end = (
+            time.perf_counter() + CPU_WALL_CEILING * params.seconds
+            if params.clock == "cpu" and params.seconds is not None
+            else None
+        )
         done = 0
         while (limit is None or done < limit) and (
-            deadline is None or done == 0 or now() < deadline
+            deadline is None
+            or done == 0
+            or (now() < deadline and (wall_end is None or time.perf_counter() < wall_end))
         ):
             if observed:
                 world = self.determinize(state, seat, hooks, observed, tries)

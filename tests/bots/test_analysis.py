@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import time
 
 import pytest
 
@@ -260,19 +259,39 @@ def test_a_candelabria_review_gives_a_chance_at_most_decisions() -> None:
 def test_a_review_s_search_is_counted_in_cpu_seconds(monkeypatch: pytest.MonkeyPatch) -> None:
     """A review's seconds are CPU seconds (its budget is the computing it may take): on a machine
     busy with others, where a search waits more than it runs, it still gets its tries. Measured
-    by the wall, a review on the busy development machine got a tenth of its budget's computing."""
+    by the wall, a review on the busy development machine got a tenth of its budget's computing.
+    It still ends by the wall at ``CPU_WALL_CEILING`` times its budget, so a starved review frees
+    its slot. The clocks are the test's: each try takes 10 ms of the wall and ``share`` of it in
+    CPU."""
     state = _midgame("candle-quest", 2, 4, 10)
     seat = state.to_act[0]
     searched = ismcts._Search.iterate
+    clock = {"wall": 0.0, "cpu": 0.0, "share": 0.1}
 
     def waiting(search: ismcts._Search, root: ismcts._Node, world: State) -> None:
-        time.sleep(0.01)  # another process has the core meanwhile: no CPU time of ours passes
+        # another process has the core the rest of the time
+        clock["wall"] += 0.01
+        clock["cpu"] += 0.01 * clock["share"]
         searched(search, root, world)
 
+    class Clocks:
+        @staticmethod
+        def perf_counter() -> float:
+            return clock["wall"]
+
+        @staticmethod
+        def thread_time() -> float:
+            return clock["cpu"]
+
     monkeypatch.setattr(ismcts._Search, "iterate", waiting)
+    monkeypatch.setattr(ismcts, "time", Clocks)
     tries = {}
-    for clock in ("wall", "cpu"):
-        bot = ISMCTSBot(seed=1, seconds=0.05, widening=0, anchor=0, clock=clock)
+    for kind, share in (("wall", 0.1), ("cpu", 0.1), ("cpu", 0.5)):
+        clock["share"] = share
+        bot = ISMCTSBot(seed=1, seconds=0.05, widening=0, anchor=0, clock=kind)
         bot.ponder(state, seat)
-        tries[clock] = bot.last["iterations"]
-    assert tries["wall"] <= 6 < 10 < tries["cpu"], tries
+        tries[kind, share] = bot.last["iterations"]
+    # by the wall: its 50 ms; by the CPU at a tenth of a core: 50 ms of CPU would take 500 ms of
+    # the wall, past the ceiling (4 x 50 ms); at half a core, 100 ms: within it, every CPU ms had
+    assert ismcts.CPU_WALL_CEILING == 4.0
+    assert tries == {("wall", 0.1): 5, ("cpu", 0.1): 20, ("cpu", 0.5): 10}, tries
