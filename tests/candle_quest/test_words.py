@@ -201,3 +201,34 @@ def test_a_flipped_candles_prompt_names_only_the_choices_there_are(
     game.apply(0, "flip")
     assert ("buy" in game.legal_actions(0)) == (shekels >= 8)
     assert game.prompt(0) == f"You flipped Red candle (value 8) (R8): {said}"
+
+
+def test_a_loot_label_says_when_candles_pay_the_rest() -> None:
+    """A loot dearer than the seat's shekels is paid with candles as well, and cannot be called off
+    once chosen: its label says so (the page's legal actions, learn mode, the coach and the terminal
+    all show the label), and a loot the shekels cover says nothing of candles. Random games are
+    played until both kinds were seen."""
+    seen = {True: 0, False: 0}
+    rng = random.Random(5)
+    for seed in range(200):
+        state = candlebox.new_game("candle-quest", 3, seed=seed, variant="basic")
+        while not state.is_over and not all(seen.values()):
+            seat = state.to_act[0]
+            actions = state.legal_actions(seat)
+            for action in actions:
+                if action.startswith("loot "):
+                    pile = state.piles[int(action.split()[1])]
+                    short = state.shekels[seat] < state.content.loot_cost[pile[-1]]
+                    said = state.label(seat, action)
+                    assert (
+                        said.endswith(
+                            f"you have {state.shekels[seat]} shekel"
+                            f"{'' if state.shekels[seat] == 1 else 's'}, so you pay with candles too"
+                        )
+                        == short
+                    ), (short, said)
+                    seen[short] += 1
+            state.apply(seat, rng.choice(actions))
+        if all(seen.values()):
+            break
+    assert all(seen.values()), seen

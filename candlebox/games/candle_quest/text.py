@@ -129,7 +129,12 @@ def label(state: State, seat: int, action: str) -> str:
         target = int(arg)
         top = st.content.code[st.piles[target][-1]]
         cost = st.content.loot_cost[st.piles[target][-1]]
-        return f"Loot {_of(top)} ({top}) from seat {target}'s discard pile, paying {cost}"
+        said = f"Loot {_of(top)} ({top}) from seat {target}'s discard pile, paying {cost}"
+        # short of shekels, the rest is paid with candles and the loot cannot be called off: said
+        # wherever the label is (the page's legal actions, learn mode, the coach, the terminal)
+        if st.shekels[seat] < cost:
+            said += f": you have {_shekels(st.shekels[seat])}, so you pay with candles too"
+        return said
     if verb == "force":
         return f"Discard an Unlit candle to make seat {arg} give you a candle of their choice"
     if verb == "give":

@@ -120,11 +120,6 @@ function asked(ctx) {
   return asking.action;
 }
 
-/** The words a loot you are short for adds to its button: what you have, what pays the rest. */
-function shortWords(short) {
-  return `you have ${plural(short.shekels, "shekel")}, so you pay with candles too`;
-}
-
 /** The question: what the loot costs, what pays for it, that it cannot be called off; Loot or not. */
 function askLoot(ctx, box, action) {
   const short = shortLoot(ctx, action);
@@ -388,11 +383,10 @@ function chooseInstruction(can) {
   return `Click ${ways.length > 2 ? `${ways.slice(0, -1).join(", ")}, or ${ways.at(-1)}` : ways.join(" or ")}.`;
 }
 
-/** A loot in the turn's row: its label, and for a loot you are short for, what pays the rest. */
+/** A loot in the turn's row, in its label's words (which say what pays the rest when you are short:
+ * candle_quest/text.py), asking first when you are short. */
 function lootButton(ctx, loot) {
-  const short = shortLoot(ctx, loot);
-  const label = ctx.labelOf(loot) || loot;
-  return h("button", { onclick: () => choose(ctx, loot), dataset: moveData(ctx, loot) }, short ? `${label}: ${shortWords(short)}` : label);
+  return h("button", { onclick: () => choose(ctx, loot), dataset: moveData(ctx, loot) }, ctx.labelOf(loot) || loot);
 }
 
 function decision(ctx) {
