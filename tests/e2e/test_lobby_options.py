@@ -73,3 +73,31 @@ def test_candelabria_options_fit_each_screen(sized: Any, server: Any, size: str)
     )
     shot(page, f"labels-lobby-options-{size}")
     assert wide == []
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_a_refused_option_is_named_by_its_label_and_marked(
+    sized: Any, server: Any, size: str
+) -> None:
+    """An option the server refuses ("option 'upgrade_pile' must be at most 4, got 7") is said by the
+    form's label, not its code, under Start the game, and its field is marked and focused until it is
+    changed: a newcomer found the code name in the refusal and no field to look at."""
+    meta = api.get(f"{server.base}/api/meta", timeout=30).json()
+    game = next(g for g in meta["games"] if g["id"] == "candelabria")
+    page = sized(size)
+    page.wait_for_selector("#create-form .game-choice")
+    choose(page, game, "standard")
+    field = page.locator("#opt-upgrade_pile")
+    field.fill("7")
+    field.dispatch_event("change")
+    page.click("#create")
+    refusal = page.locator("#create-form .request-error:not([hidden])")
+    refusal.wait_for()
+    said = refusal.inner_text()
+    assert "Upgrade Tiles per pile" in said and "upgrade_pile" not in said, said
+    assert field.get_attribute("aria-invalid") == "true"
+    assert page.evaluate("document.activeElement.id") == "opt-upgrade_pile"
+    shot(page, f"lobby-option-refused-{size}")
+    field.fill("4")
+    field.dispatch_event("change")
+    assert field.get_attribute("aria-invalid") is None

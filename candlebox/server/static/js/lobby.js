@@ -317,11 +317,27 @@ function render() {
       });
       location.href = `/g/${encodeURIComponent(created.id)}`;
     } catch (err) {
-      showRefusal(refused, err);
+      showRefusal(refused, optionNamed(err));
       create.disabled = false;
     }
   });
   box.append(h("div.create-row", create), refused);
+}
+
+/** A refusal of an option by its code ("option 'upgrade_pile' must be at most 4, got 7") says it by
+ * the form's label instead, and marks that field (opened, focused) until it is changed: a newcomer
+ * does not know the codes. */
+function optionNamed(err) {
+  const found = /option '(\w+)'/i.exec(String(err.message || ""));
+  const field = found && document.getElementById(`opt-${found[1]}`);
+  if (!field) return err;
+  const label = document.querySelector(`label[for="opt-${found[1]}"]`);
+  err.message = String(err.message).replace(found[0], `“${label ? label.textContent : found[1]}”`);
+  field.setAttribute("aria-invalid", "true");
+  field.addEventListener("change", () => field.removeAttribute("aria-invalid"), { once: true });
+  for (let open = field.closest("details"); open; open = open.parentElement.closest("details")) open.open = true;
+  field.focus();
+  return err;
 }
 
 function practiceTitle(game) {
