@@ -132,7 +132,7 @@ function askLoot(ctx, box, action) {
       "p.cq-ask-why",
       `It costs ${short.cost} (face value ${c.face} plus sell value ${c.sell}) and you have ` +
         `${plural(short.shekels, "shekel")}: you will pay with candles from behind your screen, at ` +
-        "their face value, with no change. Once you loot, you cannot call it off.",
+        "their face value, with no change. Once you loot, you cannot call it off: only a take-back undoes it.",
     ),
   );
   const back = () => ((asking = null), ctx.redraw());
