@@ -127,7 +127,9 @@ def test_an_orientation_label_says_which_card_is_turned_how() -> None:
 
 def test_taking_a_tactic_says_what_the_tactic_does() -> None:
     """Candelabria's tactics are named by their icons only ("Tactic card: 1 Destroy temple, 1 VP"):
-    the label of taking one carries its effect, so a hint or a button is a choice in words."""
+    the label of taking one carries its effect, so a hint or a button is a choice in words, said as
+    what the card does in a battle: "Take ...: score 2 VP" read as points scored by the take, and a
+    newcomer looked for them in the final score."""
     state = candlebox.new_game("candelabria", players=2, seed=1)
     words = components("candelabria", state.variant, players=2)
     rng = random.Random(1)
@@ -139,9 +141,9 @@ def test_taking_a_tactic_says_what_the_tactic_does() -> None:
         actions = state.legal_actions(seat)
         for action in actions:
             if action.startswith("take "):
-                effect = words[action.split(" ")[1]]["text"]
+                effect = words[action.split(" ")[1]]["text"].rstrip(".")
                 label = state.label(seat, action)
-                assert label.endswith(effect[0].lower() + effect[1:]), label
+                assert label.endswith(f" (in a battle: {effect[0].lower()}{effect[1:]})"), label
                 seen += 1
         state.apply(seat, rng.choice(actions))
     assert seen >= 3

@@ -239,9 +239,11 @@ def _destroy(state: State, seat: int, args: list[str]) -> str:
 
 def _take(state: State, seat: int, args: list[str]) -> str:
     # a tactic's name only lists its icons ("Tactic card: 1 Destroy temple, 1 VP"): what they do
-    # is what a choice needs
+    # is what a choice needs, said as what the card does when played in a battle ("score 2 VP"
+    # alone read as points scored by the take: a newcomer looked for them in the final score)
     entry = _words(state).get(args[0])
-    effect = f": {entry.text[0].lower()}{entry.text[1:]}" if entry and entry.text else ""
+    text = entry.text.rstrip(".") if entry and entry.text else ""
+    effect = f" (in a battle: {text[0].lower()}{text[1:]})" if text else ""
     return f"Take {_named(state, args[0])} from the Tactics board{effect}"
 
 
