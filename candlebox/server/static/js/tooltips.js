@@ -136,26 +136,6 @@ function sourceOf(target) {
   return target instanceof Element ? target.closest(SOURCE) : null;
 }
 
-// Boards whose pointer target is not what is drawn on top: a piece that takes no click lets clicks
-// through to the target beneath it (Candelabria's map), and a clickable one's transparent slot may
-// reach over a neighbour's drawing. Such a board says what has words at a point of it.
-const PICKERS = new WeakMap(); // board element -> (x, y) => element with words, or null
-const PICKED = "[data-words-at]";
-
-/** ``pick(x, y)`` (viewport coordinates) names what has words at a point of ``box``: the element
- * drawn on top there, or null to leave it to what the pointer is over. */
-export function wordsAt(box, pick) {
-  box.dataset.wordsAt = "";
-  PICKERS.set(box, pick);
-}
-
-/** What has words at a point: the board's pick there, else what the pointer is over. */
-function sourceAt(target, x, y) {
-  const box = target instanceof Element ? target.closest(PICKED) : null;
-  const pick = box && PICKERS.get(box);
-  return (pick && pick(x, y)) || sourceOf(target);
-}
-
 function cancelPress() {
   if (press) clearTimeout(press.timer);
   press = null;
@@ -170,13 +150,13 @@ export function install() {
     pointer = { x: e.clientX, y: e.clientY };
     wake(e);
     if (quiet) return; // the board redrawn under a mouse resting since its click
-    const el = sourceAt(e.target, e.clientX, e.clientY);
+    const el = sourceOf(e.target);
     if (el && el !== current) show(el), (by = "pointer");
   });
   document.addEventListener("pointerout", (e) => {
     if (!e.relatedTarget) pointer = null; // the mouse left the window
     if (e.pointerType === "touch" || !current) return;
-    const to = e.relatedTarget ? sourceAt(e.relatedTarget, e.clientX, e.clientY) : null;
+    const to = e.relatedTarget instanceof Element ? e.relatedTarget.closest(SOURCE) : null;
     if (to !== current && !current.contains(e.relatedTarget)) hide();
   });
   document.addEventListener("focusin", (e) => {
@@ -197,7 +177,7 @@ export function install() {
     swallowClick = false;
     touched = e.pointerType === "touch";
     if (!touched) return;
-    const el = sourceAt(e.target, e.clientX, e.clientY);
+    const el = sourceOf(e.target);
     if (current && el !== current) hide();
     if (!el || !contentOf(el)) return;
     cancelPress();
@@ -219,7 +199,7 @@ export function install() {
       if (wake(e)) {
         const el = underMouse();
         if (el && el !== current) show(el), (by = "pointer");
-      } else if (!quiet) follow(e);
+      }
     }
     if (press && Math.hypot(e.clientX - press.x, e.clientY - press.y) > SLOP) cancelPress();
   });
@@ -248,7 +228,7 @@ export function install() {
   // a tap on words that play nothing shows them (a second tap closes them): a finger has no hover
   document.addEventListener("click", (e) => {
     if (!touched || !(e.target instanceof Element) || e.target.closest(ACTIONABLE)) return;
-    const el = sourceAt(e.target, e.clientX, e.clientY);
+    const el = sourceOf(e.target);
     if (!el || el === shownBefore) return;
     show(el), (by = "pointer");
   });
@@ -263,16 +243,6 @@ export function install() {
     passive: true,
     capture: true,
   });
-}
-
-/** Over a board that picks its words, a mouse moving within one target (a piece letting clicks
- * through lies over it) may pass onto or off a piece: the words follow what is drawn there. */
-function follow(e) {
-  if (!(e.target instanceof Element) || !e.target.closest(PICKED)) return;
-  const el = sourceAt(e.target, e.clientX, e.clientY);
-  if (el === current) return;
-  if (el) show(el), (by = "pointer");
-  else if (by === "pointer") hide();
 }
 
 /** A mouse moved away from where it clicked ends the quiet after the click; true if it just did. */
@@ -305,6 +275,5 @@ export function refresh() {
 
 /** What has words under a resting mouse (not a finger), or null. */
 function underMouse() {
-  const hit = pointer ? document.elementFromPoint(pointer.x, pointer.y) : null;
-  return hit ? sourceAt(hit, pointer.x, pointer.y) : null;
+  return pointer ? sourceOf(document.elementFromPoint(pointer.x, pointer.y)) : null;
 }

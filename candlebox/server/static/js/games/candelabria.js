@@ -12,7 +12,6 @@
 import { h, seatWho } from "../ui.js";
 import * as words from "../words.js";
 import { markMoves } from "../moves.js";
-import { wordsAt } from "../tooltips.js";
 
 const NS = "http://www.w3.org/2000/svg";
 const CELL = 60;
@@ -387,35 +386,6 @@ function drawToken(ctx, tok, x, y) {
   return g;
 }
 
-// What is drawn of a piece: not its slot (transparent, for its click) nor its glow (a highlight that
-// reaches over its neighbours).
-const DRAWN = ":scope > :not(.cb-piece-slot, .cb-piece-glow)";
-
-/** The piece drawn on top at a point of the map (viewport coordinates), or null: the last drawn whose
- * own shapes cover it. The browser's target there may be another (see tooltips.wordsAt). */
-function pieceAt(map, x, y) {
-  const pieces = map.querySelectorAll(".cb-piece");
-  for (let i = pieces.length - 1; i >= 0; i--) if (drawnAt(pieces[i], x, y)) return pieces[i];
-  return null;
-}
-
-function drawnAt(piece, x, y) {
-  const box = piece.getBoundingClientRect();
-  if (x < box.left || x > box.right || y < box.top || y > box.bottom) return false;
-  return [...piece.querySelectorAll(DRAWN)].some((shape) => covers(shape, x, y));
-}
-
-/** Whether a shape's paint (fill or stroke; a text's box) covers a point of the viewport. */
-function covers(shape, x, y) {
-  const at = new DOMPoint(x, y).matrixTransform(shape.getScreenCTM().inverse());
-  if (!(shape instanceof SVGGeometryElement)) {
-    const b = shape.getBBox();
-    return at.x >= b.x && at.x <= b.x + b.width && at.y >= b.y && at.y <= b.y + b.height;
-  }
-  const paint = getComputedStyle(shape);
-  return (paint.fill !== "none" && shape.isPointInFill(at)) || (paint.stroke !== "none" && shape.isPointInStroke(at));
-}
-
 function markSvg(el, ctx, acts) {
   el.classList.add("clickable");
   el.setAttribute("tabindex", "0");
@@ -510,8 +480,6 @@ function drawMap(ctx, geo) {
   const W = geo.cols * CELL;
   const H = geo.rows * CELL;
   const map = s("svg", { viewBox: `-8 -8 ${W + 16} ${H + 16}`, class: "cb-map", role: "img", "aria-label": "The map of Candelabria" });
-  // a piece's words wherever it is drawn, also where it lets a click through to a target beneath it
-  wordsAt(map, (x, y) => pieceAt(map, x, y));
   map.append(
     s("defs", {},
       s("pattern", { id: "cb-waves", width: 24, height: 12, patternUnits: "userSpaceOnUse" },
