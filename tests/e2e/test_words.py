@@ -573,26 +573,40 @@ def test_a_round_result_says_a_hand_worth_one_in_the_singular(pages: Pages, serv
     ]
 
 
-def test_a_chip_keeps_the_punctuation_after_it_on_its_line(pages: Pages, server: Any) -> None:
-    """A sentence ending in a chip ("... places a Land Flame in Territory 3c.") never puts its full
-    stop alone on the next line: issue 36's re-trial saw a Candelabria log line do so. Every width
-    from 60 to 400 px is tried, so the chip lands at a line's end somewhere."""
+def chip_box(pages: Pages, server: Any) -> Any:
+    """A Candelabria game's page with Candelabria's words loaded, ``window.chipify`` (words.js), and
+    an empty paragraph ``#chip-box`` pinned at the top left to put text in and chip at any width."""
     created = create_game(server.base, "candelabria", 3)
     page = pages.new()
     page.goto("/")
     open_seat(page, created)  # (drawn: the page's modules are loaded)
-    alone = page.evaluate(
+    page.evaluate(
         """async () => {
           const words = await import('/static/js/words.js');
           await words.load('candelabria');
+          window.chipify = words.chipify;
           const box = document.createElement('p');
+          box.id = 'chip-box';
           box.style.cssText = 'position:absolute;left:0;top:0;font:14px sans-serif;margin:0';
           document.body.append(box);
+        }"""
+    )
+    return page
+
+
+def test_a_chip_keeps_the_punctuation_after_it_on_its_line(pages: Pages, server: Any) -> None:
+    """A sentence ending in a chip ("... places a Land Flame in Territory 3c.") never puts its full
+    stop alone on the next line: issue 36's re-trial saw a Candelabria log line do so. Every width
+    from 60 to 400 px is tried, so the chip lands at a line's end somewhere."""
+    page = chip_box(pages, server)
+    alone = page.evaluate(
+        """() => {
+          const box = document.getElementById('chip-box');
           const lone = [];
           for (let width = 60; width <= 400; width += 3) {
             box.style.width = `${width}px`;
             box.textContent = 'Ada places a Land Flame in 3c. Wick moves to 3c, then passes.';
-            words.chipify(box);
+            window.chipify(box);
             const chips = [...box.querySelectorAll('.code-chip')];
             if (chips.length !== 2) return `chips: ${chips.length}`;
             for (const chip of chips) {
@@ -619,31 +633,23 @@ def test_a_long_chip_with_punctuation_wraps_within_its_line(pages: Pages, server
     card's chip ("Tactic card: 1 Ignite, 1 Extinguish, 1 VP (cannot cancel).") held whole made a phone's
     page 502 px wide at a Candelabria game's end (CI, the keyboard test). At every width from 150 to
     400 px the line stays inside its box."""
-    created = create_game(server.base, "candelabria", 3)
-    page = pages.new()
-    page.goto("/")
-    open_seat(page, created)  # (drawn: the page's modules are loaded)
+    page = chip_box(pages, server)
     wide = page.evaluate(
-        """async () => {
-          const words = await import('/static/js/words.js');
-          await words.load('candelabria');
-          const box = document.createElement('p');
-          box.style.cssText = 'position:absolute;left:0;top:0;font:14px sans-serif;margin:0';
-          document.body.append(box);
+        """() => {
+          const box = document.getElementById('chip-box');
           const out = [];
           for (let width = 150; width <= 400; width += 5) {
             box.style.width = `${width}px`;
             box.textContent = 'Wick plays 1I1X1V!. Ada plays 1X2S!.';
-            words.chipify(box);
+            window.chipify(box);
             if (box.querySelectorAll('.chip-tail > .code-chip').length !== 2) return ['no chips with tails'];
             if (box.scrollWidth > width) out.push(`${width}px: ${box.scrollWidth}`);
           }
-          box.id = 'long-chip';
           box.style.cssText += ';z-index:99;background:#fff;width:180px';
           return out;
         }"""
     )
-    page.locator("#long-chip").screenshot(path=str(SHOTS / "words-long-chip.png"))
+    page.locator("#chip-box").screenshot(path=str(SHOTS / "words-long-chip.png"))
     assert wide == []
 
 
